@@ -1,0 +1,1 @@
+"""The Liturgy language: grammar, parser, AST, checker and diagnostics."""

@@ -1,0 +1,332 @@
+"""Card files: safe YAML loading with line numbers, and a JSON Schema per card kind.
+
+Card instances live in YAML; the ruleset's ``card`` declarations say what a
+card of each kind looks like.  The JSON Schema is *derived* from those
+declarations, so adding a field to a kind is a one-line change in the ruleset.
+Only ``yaml.SafeLoader`` is used, aliases are refused (no alias bombs), and file
+size and card count are bounded.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from . import ast as A
+from .diagnostics import Diagnostic, Span, did_you_mean, remember_source
+from .parser import parse_effect_text, parse_expr_text
+
+MAX_CARD_FILE_BYTES = 2_000_000
+MAX_CARD_FILES = 200
+MAX_CARDS = 10_000
+MAX_COPIES = 1_000
+BUILTIN_KEYS = ("name", "count", "provisional", "source", "text")
+
+
+@dataclass(eq=False)
+class CardDef:
+    """One card definition (``count`` physical copies of it are made per game)."""
+
+    name: str
+    kind: str
+    start: str
+    count: int
+    values: dict[str, Any]  # field -> python value, or AST for effect/function fields
+    span: Span
+    provisional: bool = False
+    text: str = ""
+    field_spans: dict[str, Span] = field(default_factory=dict)
+
+
+def schema_for_kind(kind: A.CardKindDecl, enums: dict[str, list[str]]) -> dict[str, Any]:
+    """The JSON Schema that one card of ``kind`` must satisfy."""
+    props: dict[str, Any] = {
+        "name": {"type": "string", "minLength": 1},
+        "count": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES},
+        "provisional": {"type": "boolean"},
+        "source": {"type": "string"},
+        "text": {"type": "string"},
+    }
+    required = ["name"]
+    for f in kind.fields:
+        props[f.name] = _schema_for_type(f.type, enums)
+        if f.default is None:
+            required.append(f.name)
+    return {
+        "type": "object",
+        "properties": props,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def _schema_for_type(t: A.TypeExpr, enums: dict[str, list[str]]) -> dict[str, Any]:
+    if t.kind == "int":
+        return {"type": "integer"}
+    if t.kind == "bool":
+        return {"type": "boolean"}
+    if t.kind in ("text", "effect", "function", "card", "player"):
+        return {"type": "string"}
+    if t.kind == "set":
+        return {"type": "array", "items": {"enum": enums.get(t.arg or "", [])}, "uniqueItems": True}
+    if t.kind == "list":
+        return {"type": "array", "items": _schema_for_type(t.elem, enums) if t.elem else {}}
+    if t.kind == "named" and t.arg in enums:
+        return {"enum": enums[t.arg]}
+    return {}
+
+
+def file_schema(kinds: dict[str, A.CardKindDecl], zones: list[str]) -> dict[str, Any]:
+    """Schema of a card file's top level; each card is then checked against its kind."""
+    return {
+        "type": "object",
+        "properties": {
+            "kind": {"enum": sorted(kinds)},
+            "start": {"enum": sorted(zones)},
+            "cards": {"type": "array"},
+        },
+        "required": ["kind", "start", "cards"],
+        "additionalProperties": False,
+    }
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """SafeLoader that refuses anchors/aliases, closing the door on alias bombs."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(
+                None, None, "YAML aliases are not allowed in card files", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+
+def _mark_span(file: str, node: yaml.Node) -> Span:
+    s, e = node.start_mark, node.end_mark
+    return Span(file, s.line + 1, s.column + 1, e.line + 1, e.column + 1)
+
+
+def _to_python(node: yaml.Node) -> Any:
+    if isinstance(node, yaml.MappingNode):
+        return {str(_to_python(k)): _to_python(v) for k, v in node.value}
+    if isinstance(node, yaml.SequenceNode):
+        return [_to_python(v) for v in node.value]
+    return _scalar(node)
+
+
+def _scalar(node: yaml.Node) -> Any:
+    constructor = yaml.constructor.SafeConstructor()
+    return constructor.construct_object(node, deep=True)
+
+
+def _child(node: yaml.Node, key: str) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if getattr(k, "value", None) == key:
+                return v  # type: ignore[no-any-return]
+    return None
+
+
+def _path_node(node: yaml.Node, path: list[Any]) -> yaml.Node:
+    for step in path:
+        nxt: yaml.Node | None
+        if isinstance(step, int) and isinstance(node, yaml.SequenceNode) and step < len(node.value):
+            nxt = node.value[step]
+        else:
+            nxt = _child(node, str(step))
+        if nxt is None:
+            break
+        node = nxt
+    return node
+
+
+def _snippet_origin(file_lines: list[str], node: yaml.ScalarNode) -> tuple[int, int, int]:
+    """Where a scalar's text starts in the file: (line, column, indent of later lines)."""
+    line = node.start_mark.line + 1
+    col = node.start_mark.column + 1
+    if node.style in ("|", ">"):
+        body_line = line + 1
+        raw = file_lines[body_line - 1] if body_line - 1 < len(file_lines) else ""
+        indent = len(raw) - len(raw.lstrip(" "))
+        return body_line, indent + 1, indent
+    if node.style in ("'", '"'):
+        return line, col + 1, col
+    return line, col, col - 1
+
+
+def resolve_card_paths(ruleset_path: str, pattern: str, span: Span) -> tuple[list[str], list[Diagnostic]]:
+    """Expand a ``cards "…"`` pattern, refusing anything outside the project folder.
+
+    The project folder is the ruleset's directory, or its parent when the
+    ruleset sits in a ``rulesets/`` directory (the layout this repository uses).
+    """
+    base = Path(ruleset_path).resolve().parent
+    root = base.parent if base.name == "rulesets" else base
+    if os.path.isabs(pattern):
+        return [], [Diagnostic("E210", "error", f"card path `{pattern}` is absolute", span,
+                               hint="use a path relative to the ruleset file")]
+    full = str(base / pattern)
+    matches = sorted(glob.glob(full))
+    diags: list[Diagnostic] = []
+    files: list[str] = []
+    for m in matches:
+        resolved = Path(m).resolve()
+        if root != resolved and root not in resolved.parents:
+            diags.append(Diagnostic("E210", "error", f"card file `{m}` is outside the ruleset's project folder",
+                                    span, hint=f"card files must live under {root}"))
+            continue
+        files.append(m)
+    if not matches:
+        diags.append(Diagnostic("E211", "error", f"no card files match `{pattern}`", span,
+                                hint="the pattern is relative to the ruleset file"))
+    if len(files) > MAX_CARD_FILES:
+        diags.append(Diagnostic("E212", "error", f"too many card files ({len(files)} > {MAX_CARD_FILES})", span))
+        files = files[:MAX_CARD_FILES]
+    return files, diags
+
+
+def load_card_file(
+    path: str,
+    kinds: dict[str, A.CardKindDecl],
+    enums: dict[str, list[str]],
+    zones: list[str],
+) -> tuple[list[CardDef], list[Diagnostic]]:
+    """Load and validate one card file; every problem names the YAML line."""
+    display = os.path.relpath(path) if not os.path.isabs(path) else path
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as err:
+        return [], [Diagnostic("E201", "error", f"cannot read card file: {err.strerror}", Span.point(display, 1, 1))]
+    if len(raw) > MAX_CARD_FILE_BYTES:
+        return [], [Diagnostic("E212", "error", f"card file is too large ({len(raw)} bytes)",
+                               Span.point(display, 1, 1), hint=f"the limit is {MAX_CARD_FILE_BYTES} bytes")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return [], [Diagnostic("E201", "error", f"card file is not UTF-8 (byte {err.start})",
+                               Span.point(display, 1, 1), hint="save the file as UTF-8")]
+    remember_source(display, text)
+    loader = _NoAliasLoader(text)
+    try:
+        root = loader.get_single_node()
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line = mark.line + 1 if mark else 1
+        col = mark.column + 1 if mark else 1
+        code = "E203" if "alias" in str(err.problem or "") else "E202"
+        return [], [Diagnostic(code, "error", f"YAML: {err.problem or err}", Span.point(display, line, col),
+                               hint="YAML anchors and aliases are not allowed" if code == "E203"
+                               else "check indentation and quoting on this line")]
+    except (yaml.YAMLError, RecursionError, ValueError) as err:
+        return [], [Diagnostic("E202", "error", f"YAML: {err}".splitlines()[0], Span.point(display, 1, 1))]
+    finally:
+        loader.dispose()
+    if root is None:
+        return [], [Diagnostic("E204", "error", "card file is empty", Span.point(display, 1, 1),
+                               hint="a card file needs `kind`, `start` and `cards`")]
+    try:
+        data = _to_python(root)
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError) as err:
+        return [], [Diagnostic("E202", "error", f"YAML: {err}".splitlines()[0], _mark_span(display, root))]
+
+    diags: list[Diagnostic] = []
+    top = jsonschema.Draft202012Validator(file_schema(kinds, zones))
+    for err in sorted(top.iter_errors(data), key=lambda e: list(e.path)):
+        diags.append(_schema_diag(display, root, err, known=["kind", "start", "cards"]))
+    if diags:
+        return [], diags
+
+    kind = kinds[data["kind"]]
+    validator = jsonschema.Draft202012Validator(schema_for_kind(kind, enums))
+    file_lines = text.splitlines()
+    cards_node = _child(root, "cards")
+    out: list[CardDef] = []
+    field_types = {f.name: f.type for f in kind.fields}
+    if len(data["cards"]) > MAX_CARDS:
+        return [], [Diagnostic("E212", "error", f"too many cards in one file ({len(data['cards'])})",
+                               _mark_span(display, root))]
+    for i, entry in enumerate(data["cards"]):
+        node = cards_node.value[i] if isinstance(cards_node, yaml.SequenceNode) else root
+        errors = list(validator.iter_errors(entry))
+        if errors:
+            known = list(BUILTIN_KEYS) + [f.name for f in kind.fields]
+            for err in errors:
+                diags.append(_schema_diag(display, node, err, known=known, kind=kind.name))
+            continue
+        values: dict[str, Any] = {}
+        spans: dict[str, Span] = {}
+        for key, value in entry.items():
+            if key in BUILTIN_KEYS:
+                continue
+            vnode = _child(node, key)
+            vspan = _mark_span(display, vnode) if vnode is not None else _mark_span(display, node)
+            spans[key] = vspan
+            ftype = field_types[key]
+            if ftype.kind in ("effect", "function") and isinstance(vnode, yaml.ScalarNode):
+                line, col, indent = _snippet_origin(file_lines, vnode)
+                if ftype.kind == "effect":
+                    parsed, errs = parse_effect_text(str(value), display, line, col, indent)
+                else:
+                    parsed, errs = parse_expr_text(str(value), display, line, col, indent)
+                if errs:
+                    diags.extend(Diagnostic("E205", "error", f"in `{key}` of `{entry['name']}`: {d.message}",
+                                            d.span, d.hint) for d in errs)
+                    continue
+                values[key] = parsed
+            elif ftype.kind == "set":
+                values[key] = frozenset(value)
+            else:
+                values[key] = value
+        out.append(
+            CardDef(
+                name=entry["name"],
+                kind=kind.name,
+                start=data["start"],
+                count=int(entry.get("count", 1)),
+                values=values,
+                span=_mark_span(display, node),
+                provisional=bool(entry.get("provisional", False)),
+                text=str(entry.get("text", "")),
+                field_spans=spans,
+            )
+        )
+    return out, diags
+
+
+def _schema_diag(
+    file: str, node: yaml.Node, err: jsonschema.ValidationError, known: list[str], kind: str = ""
+) -> Diagnostic:
+    path = list(err.absolute_path)
+    target = _path_node(node, path)
+    span = _mark_span(file, target)
+    if err.validator == "additionalProperties":
+        extra = [k for k in (err.instance or {}) if k not in known]
+        name = extra[0] if extra else "?"
+        key_node = None
+        if isinstance(target, yaml.MappingNode):
+            key_node = next((k for k, _ in target.value if getattr(k, "value", None) == name), None)
+        return Diagnostic(
+            "E206", "error",
+            f"unknown card field `{name}`" + (f" for kind `{kind}`" if kind else ""),
+            _mark_span(file, key_node) if key_node is not None else span,
+            hint=did_you_mean(name, known) or "allowed: " + ", ".join(known),
+        )
+    if err.validator == "required":
+        return Diagnostic("E207", "error", f"missing required field: {err.message}", span,
+                          hint="fields without a default in the card kind must be given")
+    if err.validator == "enum" and path and path[-1] == "kind":
+        return Diagnostic("E208", "error", f"unknown card kind {err.instance!r}", span,
+                          hint=did_you_mean(str(err.instance), [str(v) for v in err.validator_value]))
+    where = ".".join(str(p) for p in path) or "top level"
+    hint = ""
+    if err.validator == "enum":
+        hint = did_you_mean(str(err.instance), [str(v) for v in err.validator_value]) or (
+            "allowed: " + ", ".join(map(str, err.validator_value)))
+    return Diagnostic("E209", "error", f"invalid value at `{where}`: {err.message}", span, hint=hint)

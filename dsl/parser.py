@@ -1,0 +1,647 @@
+"""Parse ruleset text and card snippets into the AST.
+
+The Lark parse tree is turned into :mod:`liturgy.dsl.ast` nodes by one
+``Transformer``; syntax errors become ``E001`` diagnostics that say what was
+expected in words, and parsing resumes so one run reports several mistakes.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from . import ast as A
+from .diagnostics import Diagnostic, LiturgyError, Span, remember_source
+
+MAX_SYNTAX_ERRORS = 20
+
+_TOKEN_WORDS = {
+    "LBRACE": "`{`",
+    "RBRACE": "`}`",
+    "LPAR": "`(`",
+    "RPAR": "`)`",
+    "LSQB": "`[`",
+    "RSQB": "`]`",
+    "COLON": "`:`",
+    "COMMA": "`,`",
+    "DOT": "`.`",
+    "EQUAL": "`=`",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a quoted string",
+    "MORETHAN": "`>`",
+    "LESSTHAN": "`<`",
+    "PLUS": "`+`",
+    "MINUS": "`-`",
+    "STAR": "`*`",
+    "SLASH": "`/`",
+    "PERCENT": "`%`",
+    "__ANON": "an operator",
+    "$END": "end of file",
+}
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = resources.files("liturgy.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        propagate_positions=True,
+        maybe_placeholders=True,
+        start=["start", "effect_body", "expr_only"],
+        cache=False,
+    )
+
+
+def _describe_expected(names: set[str]) -> str:
+    words = []
+    for name in sorted(names):
+        if name in _TOKEN_WORDS:
+            words.append(_TOKEN_WORDS[name])
+        elif name.startswith("__ANON"):
+            continue
+        else:
+            pattern = _lark().get_terminal(name).pattern
+            value = getattr(pattern, "value", name)
+            words.append(f"`{value}`" if isinstance(value, str) and value.isprintable() else name.lower())
+    words = sorted(set(words))
+    if not words:
+        return "something else"
+    if len(words) > 8:
+        return ", ".join(words[:8]) + f" (or {len(words) - 8} more)"
+    return ", ".join(words)
+
+
+def _syntax_diag(err: UnexpectedInput, file: str) -> Diagnostic:
+    line = max(1, getattr(err, "line", 1) or 1)
+    col = max(1, getattr(err, "column", 1) or 1)
+    if isinstance(err, UnexpectedToken):
+        tok = err.token
+        shown = "end of file" if tok.type == "$END" else f"`{tok.value}`"
+        expected = _describe_expected(set(err.expected))
+        width = max(1, len(str(tok.value))) if tok.type != "$END" else 1
+        return Diagnostic(
+            "E001",
+            "error",
+            f"unexpected {shown}; expected {expected}",
+            Span(file, line, col, line, col + width),
+            hint="check the statement just before this point for a missing or extra symbol",
+        )
+    if isinstance(err, UnexpectedCharacters):
+        ch = err.char if hasattr(err, "char") else "?"
+        return Diagnostic(
+            "E002",
+            "error",
+            f"unexpected character `{ch}`",
+            Span.point(file, line, col),
+            hint="names use letters, digits and `_`; text goes in double quotes",
+        )
+    if isinstance(err, UnexpectedEOF):
+        return Diagnostic(
+            "E001",
+            "error",
+            f"unexpected end of file; expected {_describe_expected(set(err.expected))}",
+            Span.point(file, line, col),
+            hint="a `{` may be missing its closing `}`",
+        )
+    return Diagnostic("E001", "error", str(err).splitlines()[0], Span.point(file, line, col))
+
+
+def _span(meta: Any, file: str) -> Span:
+    if getattr(meta, "empty", True):
+        return Span(file, 1, 1, 1, 1)
+    return Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def _tok_span(tok: Token, file: str) -> Span:
+    line = tok.line or 1
+    col = tok.column or 1
+    return Span(file, line, col, tok.end_line or line, tok.end_column or col + len(tok))
+
+
+def _unquote(tok: Token) -> str:
+    try:
+        value = pyast.literal_eval(str(tok))
+    except (ValueError, SyntaxError):
+        return str(tok)[1:-1]
+    return str(value)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer[Token, Any]):
+    """Build AST nodes; each method is named after the grammar rule or alias."""
+
+    def __init__(self, file: str) -> None:
+        super().__init__()
+        self.file = file
+
+    def _s(self, meta: Any) -> Span:
+        return _span(meta, self.file)
+
+    # ---- types
+    def int_type(self, meta: Any, c: list[Any]) -> A.TypeExpr:
+        return A.TypeExpr("int", self._s(meta))
+
+    def bool_type(self, meta: Any, c: list[Any]) -> A.TypeExpr:
+        return A.TypeExpr("bool", self._s(meta))
+
+    def text_type(self, meta: Any, c: list[Any]) -> A.TypeExpr:
+        return A.TypeExpr("text", self._s(meta))
+
+    def player_type(self, meta: Any, c: list[Any]) -> A.TypeExpr:
+        return A.TypeExpr("player", self._s(meta))
+
+    def card_type(self, meta: Any, c: list[Any]) -> A.TypeExpr:
+        return A.TypeExpr("card", self._s(meta), arg=str(c[0]) if c and c[0] is not None else None)
+
+    def set_type(self, meta: Any, c: list[Any]) -> A.TypeExpr:
+        return A.TypeExpr("set", self._s(meta), arg=str(c[0]))
+
+    def list_type(self, meta: Any, c: list[Any]) -> A.TypeExpr:
+        return A.TypeExpr("list", self._s(meta), elem=c[0])
+
+    def effect_type(self, meta: Any, c: list[Any]) -> A.TypeExpr:
+        return A.TypeExpr("effect", self._s(meta), params=c[0] or [])
+
+    def function_type(self, meta: Any, c: list[Any]) -> A.TypeExpr:
+        return A.TypeExpr("function", self._s(meta), params=c[0] or [], ret=c[1])
+
+    def named_type(self, meta: Any, c: list[Any]) -> A.TypeExpr:
+        return A.TypeExpr("named", self._s(meta), arg=str(c[0]))
+
+    def param_list(self, meta: Any, c: list[Any]) -> list[A.Param]:
+        return [p for p in c if p is not None]
+
+    def param(self, meta: Any, c: list[Any]) -> A.Param:
+        return A.Param(str(c[0]), c[1], self._s(meta))
+
+    # ---- expressions
+    def int_lit(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.IntLit(self._s(meta), int(c[0]))
+
+    def str_lit(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.StrLit(self._s(meta), _unquote(c[0]))
+
+    def true_lit(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.BoolLit(self._s(meta), True)
+
+    def false_lit(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.BoolLit(self._s(meta), False)
+
+    def none_lit(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.NoneLit(self._s(meta))
+
+    def name(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Name(self._s(meta), str(c[0]))
+
+    def list_lit(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.ListLit(self._s(meta), [x for x in c if x is not None])
+
+    def list_comp(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.ListComp(self._s(meta), c[0], str(c[1]), c[2], c[3])
+
+    def attr(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Attr(self._s(meta), c[0], str(c[1]), _tok_span(c[1], self.file))
+
+    def index(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Index(self._s(meta), c[0], c[1])
+
+    def call(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Call(self._s(meta), c[0], [x for x in c[1:] if x is not None])
+
+    def aggregate(self, meta: Any, c: list[Any]) -> A.Expr:
+        func = c[0]
+        fname = func.id if isinstance(func, A.Name) else ""
+        return A.Aggregate(self._s(meta), fname, func.span, c[1], str(c[2]), c[3], c[4])
+
+    def where_clause(self, meta: Any, c: list[Any]) -> A.Expr:
+        return c[0]  # type: ignore[no-any-return]
+
+    def neg(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Unary(self._s(meta), "-", c[0])
+
+    def not_(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Unary(self._s(meta), "not", c[0])
+
+    def and_(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Binary(self._s(meta), "and", c[0], c[1])
+
+    def or_(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Binary(self._s(meta), "or", c[0], c[1])
+
+    def compare(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Binary(self._s(meta), c[1], c[0], c[2])
+
+    def arith(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Binary(self._s(meta), c[1], c[0], c[2])
+
+    def _op(self, meta: Any, c: list[Any]) -> str:
+        return " ".join(str(t) for t in c)
+
+    comp_op = add_op = mul_op = assign_op = _op
+
+    def cond(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Cond(self._s(meta), c[0], c[1], c[2])
+
+    # ---- statements
+    def block(self, meta: Any, c: list[Any]) -> list[A.Stmt]:
+        return list(c)
+
+    def effect_body(self, meta: Any, c: list[Any]) -> list[A.Stmt]:
+        return list(c)
+
+    def expr_only(self, meta: Any, c: list[Any]) -> A.Expr:
+        return c[0]  # type: ignore[no-any-return]
+
+    def let_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Let(self._s(meta), str(c[0]), c[1])
+
+    def assign_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Assign(self._s(meta), c[0], c[1], c[2])
+
+    def move_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Move(self._s(meta), c[0], c[1], c[2] or "")
+
+    def place(self, meta: Any, c: list[Any]) -> str:
+        return str(c[0])
+
+    def shuffle_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Shuffle(self._s(meta), c[0])
+
+    def reveal_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Reveal(self._s(meta), c[0])
+
+    def amount_expr(self, meta: Any, c: list[Any]) -> A.Expr:
+        return c[0]  # type: ignore[no-any-return]
+
+    def amount_all(self, meta: Any, c: list[Any]) -> None:
+        return None
+
+    def transfer_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Transfer(self._s(meta), c[0], c[1], c[2], str(c[3]) if c[3] is not None else None)
+
+    def if_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        branches = [(c[0], c[1])]
+        orelse: list[A.Stmt] = []
+        for extra in c[2:]:
+            if extra is None:
+                continue
+            kind, payload = extra
+            if kind == "elif":
+                branches.append(payload)
+            else:
+                orelse = payload
+        return A.If(self._s(meta), branches, orelse)
+
+    def elif_clause(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("elif", (c[0], c[1]))
+
+    def else_clause(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("else", c[0])
+
+    def for_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.For(self._s(meta), str(c[0]), c[1], c[2])
+
+    def repeat_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.RepeatWhile(self._s(meta), c[0], c[1])
+
+    def break_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Break(self._s(meta))
+
+    def optional(self, meta: Any, c: list[Any]) -> bool:
+        return True
+
+    def none_clause(self, meta: Any, c: list[Any]) -> list[A.Stmt]:
+        return c[0]  # type: ignore[no-any-return]
+
+    def choose_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        var, source, where, chooser, optional, body, none_body = c
+        return A.Choose(self._s(meta), str(var), source, where, chooser, bool(optional), body, none_body)
+
+    def simul_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        pvar, players, var, source, where, body = c
+        return A.Simultaneous(self._s(meta), str(pvar), players, str(var), source, where, body)
+
+    def do_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Do(self._s(meta), c[0])
+
+    def fire_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.Fire(self._s(meta), str(c[0]), [x for x in c[1:] if x is not None])
+
+    def end_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.EndGame(self._s(meta))
+
+    def skip_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.SkipTo(self._s(meta), str(c[0]))
+
+    def log_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
+        to = c[0]
+        text = _unquote(c[1])
+        return A.Log(self._s(meta), to, text, [x for x in c[2:] if x is not None])
+
+    # ---- declarations
+    def start(self, meta: Any, c: list[Any]) -> list[A.Decl]:
+        return list(c)
+
+    def game_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        g = A.GameDecl(self._s(meta), _unquote(c[0]))
+        for kind, value in c[1:]:
+            if kind == "players":
+                g.min_players, g.max_players = value
+            elif kind == "step_limit":
+                g.step_limit = value
+            elif kind == "seats":
+                g.seats = value
+        return g
+
+    def players_item(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("players", (int(c[0]), int(c[1])))
+
+    def step_limit_item(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("step_limit", int(c[0]))
+
+    def seats_item(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("seats", c[0])
+
+    def seat_dir(self, meta: Any, c: list[Any]) -> str:
+        return str(c[0])
+
+    def name_list(self, meta: Any, c: list[Any]) -> list[tuple[str, Span]]:
+        return [(str(t), _tok_span(t, self.file)) for t in c if t is not None]
+
+    def enum_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.EnumDecl(self._s(meta), str(c[0]), c[1])
+
+    def face(self, meta: Any, c: list[Any]) -> tuple[int, bool]:
+        return (int(c[0]), False)
+
+    def exploding_face(self, meta: Any, c: list[Any]) -> tuple[int, bool]:
+        return (int(c[0]), True)
+
+    def die_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.DieDecl(self._s(meta), str(c[0]), [f for f in c[1:] if f is not None])
+
+    def field_decl(self, meta: Any, c: list[Any]) -> A.FieldDecl:
+        return A.FieldDecl(str(c[0]), c[1], c[2], self._s(meta))
+
+    def card_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.CardKindDecl(self._s(meta), str(c[0]), list(c[1:]))
+
+    def cards_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.CardsDecl(self._s(meta), _unquote(c[0]))
+
+    def per_player(self, meta: Any, c: list[Any]) -> str:
+        return "player"
+
+    def per_card(self, meta: Any, c: list[Any]) -> str:
+        return "card"
+
+    def zone_order(self, meta: Any, c: list[Any]) -> str:
+        return str(c[0])
+
+    visibility = zone_order
+    counter_word = zone_order
+
+    def zone_of(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("of", str(c[0]))
+
+    def zone_final(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("final", True)
+
+    def zone_capacity(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("capacity", int(c[0]))
+
+    def zone_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        name, scope, order, vis, *attrs = c
+        z = A.ZoneDecl(self._s(meta), str(name), scope == "player", order, vis, per_card=scope == "card")
+        for kind, value in attrs:
+            if kind == "of":
+                z.of_kind = value
+            elif kind == "final":
+                z.final = True
+            else:
+                z.capacity = value
+        return z
+
+    def index_of(self, meta: Any, c: list[Any]) -> str:
+        return str(c[0])
+
+    def range(self, meta: Any, c: list[Any]) -> tuple[int, int]:
+        return (int(c[0]), int(c[1]))
+
+    def reset(self, meta: Any, c: list[Any]) -> bool:
+        return True
+
+    def counter_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        word, scope, name, index, rng, default, reset = c
+        lo, hi = rng if rng else (None, None)
+        if word == "flag":
+            lo, hi = 0, 1
+        return A.CounterDecl(
+            self._s(meta), str(name), scope or "global", word == "flag", index, lo, hi, default, bool(reset)
+        )
+
+    def track_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        scope, name, index, *values = c
+        vals = [int(v) for v in values if v is not None]
+        return A.CounterDecl(
+            self._s(meta), str(name), scope or "global", False, index, 0, max(0, len(vals) - 1), None, False, vals
+        )
+
+    def pool_global(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("global", (str(c[0]), int(c[1]), self._s(meta)))
+
+    def pool_per_player(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("player", c[0])
+
+    def pool_per_card(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("card", c[0])
+
+    def pool_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        span = self._s(meta)
+        pool = str(c[0])
+        holders: list[A.CounterDecl] = []
+        supply = 0
+        for kind, payload in c[1:]:
+            if kind == "global":
+                hname, init, hspan = payload
+                supply += init
+                holders.append(
+                    A.CounterDecl(hspan, hname, "global", False, None, 0, None, A.IntLit(hspan, init), False, pool=pool)
+                )
+            else:
+                for hname, hspan in payload:
+                    holders.append(A.CounterDecl(hspan, hname, kind, False, None, 0, None, None, False, pool=pool))
+        return A.PoolDecl(span, pool, holders, supply)
+
+    def window_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.WindowDecl(self._s(meta), str(c[0]), c[1] or [])
+
+    def handler_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.HandlerDecl(self._s(meta), str(c[0]), c[1] or [], c[2])
+
+    def proc_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.ProcDecl(self._s(meta), str(c[0]), c[1] or [], c[2])
+
+    def fn_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.FnDecl(self._s(meta), str(c[0]), c[1] or [], c[2], c[3])
+
+    def setup_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.SetupDecl(self._s(meta), c[0])
+
+    def step_decl(self, meta: Any, c: list[Any]) -> A.StepDecl:
+        title = _unquote(c[1]) if c[1] is not None else str(c[0])
+        return A.StepDecl(self._s(meta), str(c[0]), title, c[2])
+
+    def round_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.RoundDecl(self._s(meta), list(c))
+
+    def finish_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.FinishDecl(self._s(meta), c[0])
+
+    def score_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.ScoreDecl(self._s(meta), str(c[0]), c[1])
+
+    def tiebreak_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.ScoreDecl(self._s(meta), str(c[0]), c[1], tiebreak=True)
+
+    def invariant_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.InvariantDecl(self._s(meta), _unquote(c[0]), c[1])
+
+
+_DECL_KEYWORDS = (
+    "game", "enum", "die", "card", "cards", "zone", "counter", "flag", "track", "pool", "window",
+    "on", "proc", "fn", "setup", "round", "finish", "score", "tiebreak", "invariant",
+)
+
+
+def _next_decl_line(lines: list[str], after: int) -> int | None:
+    """Index of the first line after ``after`` that starts a top-level declaration."""
+    for i in range(after + 1, len(lines)):
+        word = lines[i].split(" ", 1)[0].split("{", 1)[0]
+        if word in _DECL_KEYWORDS and not lines[i][:1].isspace():
+            return i
+    return None
+
+
+def _parse_once(text: str, file: str, start: str) -> tuple[Any, Diagnostic | None]:
+    try:
+        return _lark().parse(text, start=start), None
+    except UnexpectedInput as err:
+        return None, _syntax_diag(err, file)
+    except RecursionError:
+        return None, Diagnostic(
+            "E003", "error", "nesting is too deep to parse", Span.point(file, 1, 1),
+            hint="split deeply nested expressions into `let` steps",
+        )
+    except LarkError as err:  # pragma: no cover - defensive: lark internal failure
+        return None, Diagnostic("E001", "error", f"could not parse: {err}", Span.point(file, 1, 1))
+
+
+def _parse(text: str, file: str, start: str) -> tuple[Any, list[Diagnostic]]:
+    """Parse; on a syntax error, resume at the next top-level declaration.
+
+    Resuming at declaration boundaries (blank lines keep line numbers right)
+    reports independent mistakes in one run without cascades of noise.
+    """
+    tree, error = _parse_once(text, file, start)
+    if error is None:
+        try:
+            return _ToAst(file).transform(tree), []
+        except RecursionError:
+            return None, [
+                Diagnostic("E003", "error", "nesting is too deep to parse", Span.point(file, 1, 1),
+                           hint="split deeply nested expressions into `let` steps")
+            ]
+    errors = [error]
+    if start != "start":
+        return None, errors
+    lines = text.split("\n")
+    while len(errors) < MAX_SYNTAX_ERRORS:
+        resume = _next_decl_line(lines, errors[-1].span.line - 1)
+        if resume is None:
+            break
+        rest = "\n" * resume + "\n".join(lines[resume:])
+        _, error = _parse_once(rest, file, start)
+        if error is None:
+            break
+        if error.span.line <= errors[-1].span.line:
+            break
+        errors.append(error)
+    return None, errors
+
+
+def _dedupe(errors: list[Diagnostic]) -> list[Diagnostic]:
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for d in errors:
+        key = (d.span.line, d.span.column)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def parse_ruleset_text(text: str, file: str) -> tuple[A.Ruleset | None, list[Diagnostic]]:
+    remember_source(file, text)
+    decls, errors = _parse(text, file, "start")
+    if decls is None:
+        return None, errors
+    return A.Ruleset(file, decls), []
+
+
+def parse_effect_text(text: str, file: str, line: int, column: int, indent: int = 0) -> tuple[list[A.Stmt] | None, list[Diagnostic]]:
+    """Parse a card's effect string; spans are mapped into the host file."""
+    body, errors = _parse(text, "<effect>", "effect_body")
+    if body is None:
+        return None, [_relocate(d, file, line, column, indent) for d in errors]
+    _relocate_tree(body, file, line, column, indent)
+    return body, []
+
+
+def parse_expr_text(text: str, file: str, line: int, column: int, indent: int = 0) -> tuple[A.Expr | None, list[Diagnostic]]:
+    expr, errors = _parse(text, "<expr>", "expr_only")
+    if expr is None:
+        return None, [_relocate(d, file, line, column, indent) for d in errors]
+    _relocate_tree(expr, file, line, column, indent)
+    return expr, []
+
+
+def _relocate(d: Diagnostic, file: str, line: int, column: int, indent: int) -> Diagnostic:
+    return Diagnostic(d.code, d.severity, d.message, d.span.shifted(file, line, column, indent), d.hint, d.notes)
+
+
+def _relocate_tree(node: Any, file: str, line: int, column: int, indent: int) -> None:
+    """Rewrite every span in a snippet's tree so it points into the card file."""
+    stack = [node]
+    seen: set[int] = set()
+    while stack:
+        n = stack.pop()
+        if isinstance(n, list | tuple):
+            stack.extend(n)
+            continue
+        if not hasattr(n, "__dataclass_fields__") or id(n) in seen:
+            continue
+        seen.add(id(n))
+        for key in n.__dataclass_fields__:
+            value = getattr(n, key)
+            if isinstance(value, Span):
+                setattr(n, key, value.shifted(file, line, column, indent))
+            elif isinstance(value, list | tuple) or hasattr(value, "__dataclass_fields__"):
+                stack.append(value)
+
+
+def parse_or_raise(text: str, file: str) -> A.Ruleset:
+    rs, errors = parse_ruleset_text(text, file)
+    if rs is None:
+        raise LiturgyError(errors)
+    return rs
+
+
+__all__ = ["parse_ruleset_text", "parse_effect_text", "parse_expr_text", "parse_or_raise", "Tree"]

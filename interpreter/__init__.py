@@ -1,0 +1,1 @@
+"""The generic interpreter: game state, engine, agents and the command line."""
