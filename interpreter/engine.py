@@ -1,0 +1,622 @@
+"""The engine: a step function over compiled rulesets.
+
+``Game`` runs the compiled step machine until a player must decide, then
+exposes a :class:`Decision`.  ``apply`` records the choice and continues.
+Simultaneous choices are collected hidden and revealed together once every
+chooser has committed.  The state is plain data (see :mod:`.state`), so a game
+can be cloned, saved to JSON and loaded at any decision point.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from liturgy.dsl.checker import Program
+from liturgy.dsl.diagnostics import LiturgyError
+from liturgy.dsl.loader import check_file
+
+from . import rng
+from .compiler import FIRST_SLOT, ROUND_SLOT, Code, Compiler, card_visibility
+from .errors import GameOver, IllegalChoice, RuleError, SkipTo, StepLimitError
+from .state import GameState, Tables, freeze, thaw
+
+SAVE_FORMAT = 1
+
+
+class InvariantViolation(RuleError):
+    """A declared or built-in invariant failed after a step."""
+
+    def __init__(self, name: str, detail: str) -> None:
+        super().__init__(f"invariant violated: {name}" + (f" ({detail})" if detail else ""))
+        self.name = name
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the game is waiting for: who decides, and among which options."""
+
+    players: tuple[int, ...]
+    simultaneous: bool
+    options: dict[int, tuple[str, ...]]
+    prompt: str
+
+    def option_count(self, player: int) -> int:
+        return len(self.options[player])
+
+
+class Ruleset:
+    """A parsed, checked and compiled ruleset; it creates games."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.compiled = Compiler(program).compile()
+        self.name = program.game.title
+        self.min_players = program.game.min_players
+        self.max_players = program.game.max_players
+        self.step_limit = program.game.step_limit
+        self._tables: dict[int, tuple[Tables, list[Any], list[list[int]], list[int]]] = {}
+        self.codes: list[Code] = self.compiled.codes
+
+    # ------------------------------------------------------------ tables
+    def _build(self, n: int) -> tuple[Tables, list[Any], list[list[int]], list[int]]:
+        cached = self._tables.get(n)
+        if cached is not None:
+            return cached
+        prog, comp = self.program, self.compiled
+        lay = comp.layout
+        nzones = lay.zone_player_base + lay.zone_player_stride * lay.max_players
+        zone_names = [""] * nzones
+        zone_owner = [-1] * nzones
+        zone_vis = ["hidden"] * nzones
+        zone_order = ["set"] * nzones
+        zone_final = [False] * nzones
+        zone_cap: list[int | None] = [None] * nzones
+        for name, z in prog.zones.items():
+            if z.per_player:
+                for p in range(lay.max_players):
+                    zi = lay.zone_player_base + p * lay.zone_player_stride + lay.zone_player_offsets[name]
+                    zone_names[zi] = f"P{p + 1}.{name}"
+                    zone_owner[zi] = p
+                    zone_vis[zi], zone_order[zi], zone_final[zi], zone_cap[zi] = (
+                        z.visibility, z.order, z.final, z.capacity)
+            else:
+                zi = lay.zone_global[name]
+                zone_names[zi] = name
+                zone_vis[zi], zone_order[zi], zone_final[zi], zone_cap[zi] = z.visibility, z.order, z.final, z.capacity
+        card_def: list[int] = []
+        card_start: list[int] = []
+        for i, cd in enumerate(prog.cards):
+            z = prog.zones[cd.start]
+            if z.per_player:
+                for p in range(n):
+                    zi = lay.zone_player_base + p * lay.zone_player_stride + lay.zone_player_offsets[cd.start]
+                    for _ in range(cd.count):
+                        card_def.append(i)
+                        card_start.append(zi)
+            else:
+                for _ in range(cd.count):
+                    card_def.append(i)
+                    card_start.append(lay.zone_global[cd.start])
+        ncards = len(card_def)
+        fields: dict[str, list[Any]] = {}
+        defaults: dict[str, Any] = {}
+        enum_pos = lay.enum_index
+        for kind in prog.kinds.values():
+            for f in kind.fields:
+                ft = prog.field_types[kind.name][f.name]
+                if ft.kind in ("effect", "function"):
+                    continue
+                defaults[f.name] = comp.expr(f.default)(None, {}) if f.default is not None else None  # type: ignore[arg-type]
+                fields.setdefault(f.name, [None] * ncards)
+        fields["name"] = [prog.cards[d].name for d in card_def]
+        fields["provisional"] = [prog.cards[d].provisional for d in card_def]
+        for cid, d in enumerate(card_def):
+            cd = prog.cards[d]
+            for f in prog.kinds[cd.kind].fields:
+                if f.name not in fields:
+                    continue
+                v = cd.values.get(f.name, defaults.get(f.name))
+                ft = prog.field_types[cd.kind][f.name]
+                if ft.kind == "set" and v is not None:
+                    order = enum_pos.get(ft.arg or "", {})
+                    v = tuple(sorted(v, key=lambda x: order.get(x, 0)))
+                fields[f.name][cid] = v
+        nslots = lay.card_base + lay.card_stride * ncards
+        counters: list[Any] = [0] * nslots
+        names = [""] * nslots
+        bounds: list[tuple[int | None, int | None]] = [(None, None)] * nslots
+        names[FIRST_SLOT], names[ROUND_SLOT] = "first", "round"
+        reset: list[int] = []
+        pools: dict[str, list[int]] = {}
+        for cname, c in prog.counters.items():
+            width = len(prog.enums[c.index_enum]) if c.index_enum else 1
+            init = comp.expr(c.default)(None, {}) if c.default is not None else (c.lo or 0)  # type: ignore[arg-type]
+            if c.is_flag:
+                init = 1 if init else 0
+            slots: list[tuple[int, str]] = []
+            if c.scope == "global":
+                base = lay.global_slots[cname]
+                slots = [(base + k, cname) for k in range(width)]
+            elif c.scope == "player":
+                for p in range(n):
+                    base = lay.player_base + p * lay.player_stride + lay.player_offsets[cname]
+                    slots += [(base + k, f"P{p + 1}.{cname}") for k in range(width)]
+            else:
+                for cid in range(ncards):
+                    base = lay.card_base + cid * lay.card_stride + lay.card_offsets[cname]
+                    slots += [(base + k, f"{fields['name'][cid]}.{cname}") for k in range(width)]
+            for slot, label in slots:
+                counters[slot] = init
+                names[slot] = label
+                bounds[slot] = (c.lo, c.hi)
+                if c.reset_each_round:
+                    reset.append(slot)
+                if c.pool:
+                    pools.setdefault(c.pool, []).append(slot)
+        players = tuple(range(n))
+        clockwise = prog.game.seats != "counterclockwise"
+        turn_orders = {
+            p: tuple(((p + i) % n) if clockwise else ((p - i) % n) for i in range(n)) for p in players
+        }
+        tables = Tables(
+            n=n,
+            card_def=card_def,
+            card_names=fields["name"],
+            fields=fields,
+            players=players,
+            reset_slots=tuple(reset),
+            zone_names=zone_names,
+            zone_owner=zone_owner,
+            zone_vis=zone_vis,
+            zone_order=zone_order,
+            zone_final=zone_final,
+            zone_capacity=zone_cap,
+            counter_names=names,
+            counter_bounds=bounds,
+            pool_slots={k: tuple(v) for k, v in pools.items()},
+            pool_totals={k: prog.pools[k].supply for k in pools},
+            turn_orders=turn_orders,
+        )
+        zones: list[list[int]] = [[] for _ in range(nzones)]
+        for cid, zi in enumerate(card_start):
+            zones[zi].append(cid)
+        built = (tables, counters, zones, card_start)
+        self._tables[n] = built
+        return built
+
+    # ------------------------------------------------------------ games
+    def new_game(self, players: int, seed: int = 0, check_invariants: bool = False) -> Game:
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
+        tables, counters, zones, card_start = self._build(players)
+        s = GameState(tables)
+        s.counters = counters[:]
+        s.zones = [z[:] for z in zones]
+        s.card_zone = card_start[:]
+        s.rng = rng.seed_state(seed)
+        assert self.compiled.main is not None
+        s.frames = [[self.compiled.main, 0, {}]]
+        game = Game(self, s, seed, check_invariants)
+        game._advance()
+        return game
+
+    def load_game(self, data: dict[str, Any], check_invariants: bool = False) -> Game:
+        """Rebuild a game saved with :meth:`Game.to_json`."""
+        if data.get("format") != SAVE_FORMAT:
+            raise ValueError(f"unsupported save format {data.get('format')!r}")
+        if data.get("ruleset") != self.name:
+            raise ValueError(f"this save is for {data.get('ruleset')!r}, not {self.name!r}")
+        tables, _, _, _ = self._build(int(data["players"]))
+        s = GameState(tables)
+        s.counters = list(data["counters"])
+        s.zones = [list(z) for z in data["zones"]]
+        s.card_zone = [0] * len(tables.card_def)
+        for zi, z in enumerate(s.zones):
+            for c in z:
+                s.card_zone[c] = zi
+        s.face_up = set(data["face_up"])
+        s.rng = int(data["rng"])
+        s.frames = [[self.codes[f[0]], int(f[1]), {k: freeze(v) for k, v in f[2].items()}] for f in data["frames"]]
+        s.pending = freeze(data["pending"])
+        s.commits = {int(k): int(v) for k, v in data["commits"].items()}
+        s.log = [freeze(x) for x in data["log"]]
+        s.decisions = [(int(p), int(i)) for p, i in data["decisions"]]
+        s.steps = int(data["steps"])
+        s.status = data["status"]
+        s.result = data["result"]
+        s.error = data["error"]
+        s.removed_count = int(data["removed_count"])
+        return Game(self, s, int(data["seed"]), check_invariants)
+
+
+def load_ruleset(path: str) -> Ruleset:
+    """Parse, check and compile a ruleset file once; raise LiturgyError on any error."""
+    program, diags = check_file(path)
+    if program is None:
+        raise LiturgyError([d for d in diags if d.is_error] or diags)
+    return Ruleset(program)
+
+
+class Game:
+    """One game in progress."""
+
+    def __init__(self, ruleset: Ruleset, state: GameState, seed: int, check_invariants: bool) -> None:
+        self.ruleset = ruleset
+        self.state = state
+        self.seed = seed
+        self.check = check_invariants
+
+    # ------------------------------------------------------------ running
+    @property
+    def finished(self) -> bool:
+        return self.state.status != "running"
+
+    @property
+    def players(self) -> int:
+        return self.state.tables.n
+
+    def _advance(self) -> None:
+        s = self.state
+        limit = self.ruleset.step_limit
+        frames = s.frames
+        try:
+            while True:
+                try:
+                    while frames:
+                        fr = frames[-1]
+                        code = fr[0].ins
+                        pc = fr[1]
+                        if pc >= len(code):
+                            frames.pop()
+                            continue
+                        if code[pc](s, fr):
+                            break
+                        s.steps += 1
+                        if s.steps > limit:
+                            raise StepLimitError(
+                                f"the game passed its step limit of {limit} steps (game step_limit) "
+                                f"in {self.position()}")
+                    break
+                except SkipTo as skip:
+                    del frames[1:]
+                    frames[0][1] = skip.pc
+            if self.check:
+                self._check_invariants()
+        except GameOver:
+            self._finish()
+            if self.check:
+                self._check_invariants()
+        except RuleError as err:
+            s.status = "aborted"
+            s.error = f"{err} [{self.position()}]" if not isinstance(err, StepLimitError) else str(err)
+            s.pending = None
+
+    def _finish(self) -> None:
+        s = self.state
+        comp = self.ruleset.compiled
+        s.frames = []
+        s.pending = None
+        assert comp.finish is not None
+        comp.finish(s, {})
+        players = s.tables.players
+        scores = [comp.score(s, {"player": p}) if comp.score else 0 for p in players]
+        tiebreaks = [[tb(s, {"player": p}) for tb in comp.tiebreaks] for p in players]
+        keys = [(scores[p], *tiebreaks[p]) for p in players]
+        best = max(keys)
+        s.result = {
+            "scores": scores,
+            "tiebreaks": tiebreaks,
+            "winners": [p for p in players if keys[p] == best],
+            "rounds": s.counters[ROUND_SLOT],
+        }
+        s.status = "finished"
+        s.log.append(((1 << s.tables.n) - 1, (1 << s.tables.n) - 1, -1, (tuple(scores),)))
+
+    def position(self) -> str:
+        """Where the game is, for error messages: round, step and call chain."""
+        s = self.state
+        step = "setup"
+        if s.frames:
+            main_pc = s.frames[0][1]
+            for pc, name in self.ruleset.compiled.step_names_by_pc:
+                if pc <= main_pc:
+                    step = f"step {name}"
+        chain = " > ".join(f[0].name for f in s.frames[1:])
+        where = f"round {s.counters[ROUND_SLOT]}, {step}"
+        return where + (f", in {chain}" if chain else "")
+
+    @property
+    def decision(self) -> Decision | None:
+        s = self.state
+        pend = s.pending
+        if pend is None or self.finished:
+            return None
+        fmt = self.ruleset.compiled.choice_formats
+        if pend[0] == "choose":
+            _, p, options, _, _, _, fmt_id = pend
+            f = fmt[fmt_id]
+            labels = tuple("pass" if o is None else f(s, o) for o in options)
+            return Decision((p,), False, {p: labels}, "choose")
+        _, per, _, _, fmt_id = pend
+        f = fmt[fmt_id]
+        waiting = tuple(p for p, _ in per if p not in s.commits)
+        return Decision(waiting, True, {p: tuple(f(s, o) for o in opts) for p, opts in per if p in waiting},
+                        "choose secretly")
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Players who must decide now (cheap: builds no labels)."""
+        pend = self.state.pending
+        if pend is None or self.finished:
+            return ()
+        if pend[0] == "choose":
+            return (pend[1],)
+        return tuple(p for p, _ in pend[1] if p not in self.state.commits)
+
+    def option_count(self, player: int) -> int:
+        pend = self.state.pending
+        if pend is None:
+            return 0
+        if pend[0] == "choose":
+            return len(pend[2]) if pend[1] == player else 0
+        for p, opts in pend[1]:
+            if p == player:
+                return len(opts)
+        return 0
+
+    def apply(self, choice: int, player: int | None = None) -> None:
+        """Apply ``player``'s choice (an option index); illegal choices change nothing."""
+        s = self.state
+        pend = s.pending
+        if self.finished or pend is None:
+            raise IllegalChoice("the game is not waiting for a decision")
+        if not isinstance(choice, int) or isinstance(choice, bool):
+            raise IllegalChoice(f"a choice is an option number, not {choice!r}")
+        if pend[0] == "choose":
+            _, p, options, var, body_pc, end_pc, _ = pend
+            if player is not None and player != p:
+                raise IllegalChoice(f"it is P{p + 1}'s decision, not P{player + 1}'s")
+            if not 0 <= choice < len(options):
+                raise IllegalChoice(f"option {choice} is not legal (0..{len(options) - 1})")
+            fr = s.frames[-1]
+            value = options[choice]
+            fr[2][var] = value
+            fr[1] = end_pc if value is None else body_pc
+            s.pending = None
+            s.decisions.append((p, choice))
+            self._advance()
+            return
+        _, per, key, next_pc, _ = pend
+        chooser = player
+        if chooser is None:
+            waiting = [p for p, _ in per if p not in s.commits]
+            if len(waiting) != 1:
+                raise IllegalChoice("several players choose at once: say which player this choice is for")
+            chooser = waiting[0]
+        opts = next((o for p, o in per if p == chooser), None)
+        if opts is None:
+            raise IllegalChoice(f"P{chooser + 1} has no choice to make now")
+        if chooser in s.commits:
+            raise IllegalChoice(f"P{chooser + 1} has already chosen")
+        if not 0 <= choice < len(opts):
+            raise IllegalChoice(f"option {choice} is not legal (0..{len(opts) - 1})")
+        s.commits = {**s.commits, chooser: choice}
+        s.decisions.append((chooser, choice))
+        if len(s.commits) == len(per):
+            fr = s.frames[-1]
+            fr[2][key] = (tuple((p, o[s.commits[p]]) for p, o in per), 0)
+            fr[1] = next_pc
+            s.pending = None
+            s.commits = {}
+            self._advance()
+
+    # ------------------------------------------------------------ invariants
+    def violations(self) -> list[tuple[str, str]]:
+        """Every failing invariant now: (name, detail). Empty when all hold."""
+        s = self.state
+        t = s.tables
+        out: list[tuple[str, str]] = []
+        ncards = len(t.card_def)
+        seen = 0
+        for zi, z in enumerate(s.zones):
+            for c in z:
+                seen += 1
+                if s.card_zone[c] != zi:
+                    out.append(("every card in exactly one zone", f"{t.card_names[c]} is listed in {t.zone_names[zi]}"))
+            cap = t.zone_capacity[zi]
+            if cap is not None and len(z) > cap:
+                out.append(("zone capacity", f"{t.zone_names[zi]} holds {len(z)} > {cap}"))
+        if seen != ncards:
+            out.append(("every card in exactly one zone", f"{seen} card places for {ncards} cards"))
+        for pool, slots in t.pool_slots.items():
+            total = sum(s.counters[i] for i in slots)
+            if total != t.pool_totals[pool]:
+                out.append((f"pool `{pool}` conserved", f"total {total}, expected {t.pool_totals[pool]}"))
+        for i, (lo, hi) in enumerate(t.counter_bounds):
+            v = s.counters[i]
+            if (lo is not None and v < lo) or (hi is not None and v > hi):
+                out.append(("counters within bounds", f"{t.counter_names[i]} = {v} outside {lo}..{hi}"))
+        final_total = sum(len(z) for zi, z in enumerate(s.zones) if t.zone_final[zi])
+        if final_total != s.removed_count:
+            out.append(("removed cards never return", f"{final_total} cards in final zones, {s.removed_count} moved in"))
+        pend = s.pending
+        if pend is not None:
+            if pend[0] == "choose" and not pend[2]:
+                out.append(("a decision has a legal option", "empty choice"))
+            if pend[0] == "simul" and any(not o for _, o in pend[1]):
+                out.append(("a decision has a legal option", "empty simultaneous choice"))
+        for text, fn in self.ruleset.compiled.invariants:
+            try:
+                ok = fn(s, {})
+            except RuleError as err:
+                out.append((text, f"could not evaluate: {err}"))
+                continue
+            if not ok:
+                out.append((text, ""))
+        return out
+
+    def _check_invariants(self) -> None:
+        bad = self.violations()
+        if bad:
+            name, detail = bad[0]
+            raise InvariantViolation(name, detail)
+
+    # ------------------------------------------------------------ views and logs
+    def _render(self, entry: tuple[Any, ...], viewer: int | None) -> str | None:
+        mask, full, fmt_id, values = entry
+        s = self.state
+        if fmt_id == -1:
+            scores = values[0]
+            return "Game over. Scores: " + ", ".join(f"P{p + 1} {v}" for p, v in enumerate(scores))
+        if viewer is not None and not (mask >> viewer) & 1:
+            return None
+        fmt = self.ruleset.compiled.log_formats[fmt_id]
+        redact = viewer is None and full != (1 << s.tables.n) - 1 or viewer is not None and not (full >> viewer) & 1
+        parts = fmt.text.split("{}")
+        out = [parts[0]]
+        for i, v in enumerate(values):
+            if redact and i in fmt.card_args:
+                out.append("a hidden card")
+            else:
+                out.append(fmt.formatters[i](s, v))
+            out.append(parts[i + 1] if i + 1 < len(parts) else "")
+        return "".join(out)
+
+    def log_lines(self, viewer: int | None = None) -> list[str]:
+        """The event log as text; ``viewer`` None is the public (spectator) view."""
+        lines = []
+        for entry in self.state.log:
+            if viewer is None and entry[0] != (1 << self.state.tables.n) - 1:
+                continue
+            text = self._render(entry, viewer)
+            if text is not None:
+                lines.append(text)
+        return lines
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (None: a spectator). Hidden cards appear as ``?``."""
+        s = self.state
+        t = s.tables
+        prog = self.ruleset.program
+        lay = self.ruleset.compiled.layout
+        everyone = (1 << t.n) - 1
+
+        def visible(c: int) -> bool:
+            m = card_visibility(s, c)
+            return m == everyone if player is None else bool((m >> player) & 1)
+
+        def zone_view(zi: int) -> list[str]:
+            return [t.card_names[c] if visible(c) else "?" for c in s.zones[zi]]
+
+        zones: dict[str, Any] = {}
+        for name, z in prog.zones.items():
+            if z.per_player:
+                zones[name] = {
+                    f"P{p + 1}": zone_view(lay.zone_player_base + p * lay.zone_player_stride
+                                          + lay.zone_player_offsets[name])
+                    for p in range(t.n)
+                }
+            else:
+                zones[name] = zone_view(lay.zone_global[name])
+        counters: dict[str, Any] = {"first": f"P{s.counters[FIRST_SLOT] + 1}", "round": s.counters[ROUND_SLOT]}
+        for name, c in prog.counters.items():
+            width = len(prog.enums[c.index_enum]) if c.index_enum else 1
+            labels = prog.enums[c.index_enum] if c.index_enum else None
+
+            def read(base: int, labels: list[str] | None = labels, width: int = width) -> Any:
+                if labels is None:
+                    return s.counters[base]
+                return {labels[k]: s.counters[base + k] for k in range(width)}
+
+            if c.scope == "global":
+                counters[name] = read(lay.global_slots[name])
+            elif c.scope == "player":
+                counters[name] = {
+                    f"P{p + 1}": read(lay.player_base + p * lay.player_stride + lay.player_offsets[name])
+                    for p in range(t.n)
+                }
+            else:
+                shown = {}
+                for cid in range(len(t.card_def)):
+                    if visible(cid):
+                        v = read(lay.card_base + cid * lay.card_stride + lay.card_offsets[name])
+                        if v:
+                            shown[t.card_names[cid]] = v
+                counters[name] = shown
+        decision: dict[str, Any] | None = None
+        d = self.decision
+        if d is not None:
+            decision = {
+                "waiting_for": [f"P{p + 1}" for p in d.players],
+                "simultaneous": d.simultaneous,
+                "committed": [f"P{p + 1}" for p in sorted(s.commits)],
+            }
+            if player is not None and player in d.options:
+                decision["your_options"] = list(d.options[player])
+        return {
+            "ruleset": self.ruleset.name,
+            "viewer": "spectator" if player is None else f"P{player + 1}",
+            "status": s.status,
+            "zones": zones,
+            "counters": counters,
+            "decision": decision,
+            "log": self.log_lines(player),
+            "result": s.result,
+        }
+
+    # ------------------------------------------------------------ copies, saves, digests
+    def clone(self) -> Game:
+        return Game(self.ruleset, self.state.clone(), self.seed, self.check)
+
+    def to_json(self) -> dict[str, Any]:
+        s = self.state
+        return {
+            "format": SAVE_FORMAT,
+            "ruleset": self.ruleset.name,
+            "players": s.tables.n,
+            "seed": self.seed,
+            "counters": s.counters,
+            "zones": s.zones,
+            "face_up": sorted(s.face_up),
+            "rng": s.rng,
+            "frames": [[f[0].id, f[1], thaw(f[2])] for f in s.frames],
+            "pending": thaw(s.pending),
+            "commits": {str(k): v for k, v in s.commits.items()},
+            "log": thaw(s.log),
+            "decisions": [list(d) for d in s.decisions],
+            "steps": s.steps,
+            "status": s.status,
+            "result": s.result,
+            "error": s.error,
+            "removed_count": s.removed_count,
+        }
+
+    def digest(self) -> str:
+        """A hash of the final state and the log: equal digests mean the same game."""
+        s = self.state
+        payload = json.dumps(
+            [s.counters, s.zones, sorted(s.face_up), s.rng, thaw(s.log), s.decisions, s.status, s.result, s.error],
+            separators=(",", ":"),
+            sort_keys=True,
+        )
+        return hashlib.sha256(payload.encode()).hexdigest()
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self.state.result
+
+    @property
+    def error(self) -> str | None:
+        return self.state.error
+
+
+def replay_decisions(game: Game, decisions: Iterable[tuple[int, int]]) -> Game:
+    """Apply a recorded decision sequence to a fresh game."""
+    for p, i in decisions:
+        if game.finished:
+            raise IllegalChoice("the log has more decisions than the game")
+        game.apply(int(i), int(p))
+    return game

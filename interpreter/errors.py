@@ -1,0 +1,31 @@
+"""Runtime errors and the control-flow signals used inside compiled code."""
+
+from __future__ import annotations
+
+
+class RuleError(Exception):
+    """A ruleset did something impossible at run time (the message says where)."""
+
+
+class StepLimitError(RuleError):
+    """The game ran past its declared step limit."""
+
+
+class IllegalChoice(ValueError):
+    """A choice that is not among the legal options; the state is unchanged."""
+
+
+class GameOver(Exception):
+    """Raised by `end game`; unwinds to the engine, which runs `finish`."""
+
+
+class SkipTo(Exception):
+    """Raised by `skip to STEP`; the engine moves the round to that step."""
+
+    def __init__(self, pc: int) -> None:
+        super().__init__(pc)
+        self.pc = pc
+
+
+class BreakLoop(Exception):
+    """Raised by `break`; caught by the innermost loop."""

@@ -1,0 +1,119 @@
+"""Game state: plain data, the RNG inside, cheap to clone and exact to save.
+
+Everything that changes during a game lives in :class:`GameState` as flat
+lists of integers (counters, zones, card locations), one RNG integer, the
+engine's frame stack and the logs.  Everything that does not change (card
+definitions, field tables, layouts) lives in :class:`Tables`, shared by every
+clone.  Cloning copies a few small lists; it never uses ``deepcopy``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# A frame of the step machine: [code, pc, env].  ``code`` is a Code object.
+Frame = list[Any]
+
+
+@dataclass
+class Tables:
+    """Per-player-count static data, computed once and shared by all games."""
+
+    n: int
+    card_def: list[int]  # card id -> index of its CardDef
+    card_names: list[str]
+    fields: dict[str, list[Any]]  # field -> value per card id
+    players: tuple[int, ...]
+    reset_slots: tuple[int, ...]
+    zone_names: list[str]
+    zone_owner: list[int]  # -1 for shared zones
+    zone_vis: list[str]
+    zone_order: list[str]
+    zone_final: list[bool]
+    zone_capacity: list[int | None]
+    counter_names: list[str]
+    counter_bounds: list[tuple[int | None, int | None]]
+    pool_slots: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    pool_totals: dict[str, int] = field(default_factory=dict)
+    turn_orders: dict[int, tuple[int, ...]] = field(default_factory=dict)
+
+
+class GameState:
+    """The mutable part of one game."""
+
+    __slots__ = (
+        "tables",
+        "counters",
+        "zones",
+        "card_zone",
+        "face_up",
+        "rng",
+        "frames",
+        "pending",
+        "commits",
+        "log",
+        "decisions",
+        "steps",
+        "status",
+        "result",
+        "error",
+        "fire_depth",
+        "removed_count",
+    )
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        self.counters: list[Any] = []
+        self.zones: list[list[int]] = []
+        self.card_zone: list[int] = []
+        self.face_up: set[int] = set()
+        self.rng = 0
+        self.frames: list[Frame] = []
+        self.pending: Any = None
+        self.commits: dict[int, int] = {}
+        self.log: list[tuple[Any, ...]] = []
+        self.decisions: list[tuple[int, int]] = []
+        self.steps = 0
+        self.status = "running"  # running | finished | aborted
+        self.result: dict[str, Any] | None = None
+        self.error: str | None = None
+        self.fire_depth = 0
+        self.removed_count = 0
+
+    def clone(self) -> GameState:
+        c = GameState.__new__(GameState)
+        c.tables = self.tables
+        c.counters = self.counters[:]
+        c.zones = [z[:] for z in self.zones]
+        c.card_zone = self.card_zone[:]
+        c.face_up = set(self.face_up)
+        c.rng = self.rng
+        c.frames = [[f[0], f[1], dict(f[2])] for f in self.frames]
+        c.pending = self.pending
+        c.commits = dict(self.commits)
+        c.log = self.log[:]
+        c.decisions = self.decisions[:]
+        c.steps = self.steps
+        c.status = self.status
+        c.result = self.result
+        c.error = self.error
+        c.fire_depth = self.fire_depth
+        c.removed_count = self.removed_count
+        return c
+
+
+def freeze(value: Any) -> Any:
+    """Turn JSON lists back into the tuples the engine uses for list values."""
+    if isinstance(value, list):
+        return tuple(freeze(v) for v in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """Turn engine values into JSON-ready ones (tuples become lists)."""
+    if isinstance(value, tuple):
+        return [thaw(v) for v in value]
+    if isinstance(value, dict):
+        return {k: thaw(v) for k, v in value.items()}
+    return value
