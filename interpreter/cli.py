@@ -1,0 +1,250 @@
+"""The `liturgy` command: check, play, simulate and replay rulesets.
+
+Every failure a user can cause ends in a clear message and a non-zero exit,
+never a Python traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from liturgy import __version__
+from liturgy.dsl.diagnostics import LiturgyError, render_all, to_json
+from liturgy.dsl.loader import check_file
+
+from .agents import make_agent, play_out
+from .engine import Game, load_ruleset, replay_decisions
+from .errors import IllegalChoice
+from .simulate import simulate
+
+LOG_FORMAT = 1
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit 2."""
+
+
+def _progress(label: str) -> Any:
+    """A small progress bar on stderr, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+    start = time.perf_counter()
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / max(1, total))
+        rate = done / max(1e-9, time.perf_counter() - start)
+        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} ({rate:,.0f}/s)")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
+# ---------------------------------------------------------------- check
+def cmd_check(args: argparse.Namespace) -> int:
+    all_diags = []
+    failed = False
+    for path in args.rulesets:
+        _, diags = check_file(path)
+        all_diags.extend(diags)
+        if any(d.is_error for d in diags) or (args.strict and diags):
+            failed = True
+    if args.format == "json":
+        print(to_json(all_diags))
+    else:
+        if all_diags:
+            print(render_all(all_diags))
+        errors = sum(d.is_error for d in all_diags)
+        warnings = len(all_diags) - errors
+        status = "FAILED" if failed else "ok"
+        print(f"{status}: {len(args.rulesets)} ruleset(s), {errors} error(s), {warnings} warning(s)",
+              file=sys.stderr)
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------- play
+def _seats(spec: str, players: int) -> list[str]:
+    seats = [s.strip() for s in spec.split(",") if s.strip()]
+    if len(seats) == 1:
+        seats = seats * players
+    if len(seats) != players:
+        raise UsageError(f"--seats names {len(seats)} seat(s) for {players} players")
+    for s in seats:
+        if s not in ("human", "random", "first"):
+            raise UsageError(f"unknown seat kind {s!r}: use human, random or first")
+    return seats
+
+
+def _write_log(path: str, ruleset_path: str, game: Game) -> None:
+    data = {
+        "format": LOG_FORMAT,
+        "ruleset": os.path.relpath(ruleset_path),
+        "game": game.ruleset.name,
+        "players": game.players,
+        "seed": game.seed,
+        "decisions": [list(d) for d in game.state.decisions],
+        "status": game.state.status,
+        "error": game.error,
+        "result": game.result,
+        "digest": game.digest(),
+    }
+    Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+
+
+def _print_result(game: Game) -> None:
+    if game.state.status == "finished" and game.result:
+        r = game.result
+        scores = ", ".join(f"P{p + 1}: {s}" for p, s in enumerate(r["scores"]))
+        winners = ", ".join(f"P{p + 1}" for p in r["winners"])
+        print(f"Game over after {r['rounds']} rounds. Scores: {scores}. Winner(s): {winners}.")
+    else:
+        print(f"Game stopped: {game.error}")
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    ruleset = load_ruleset(args.ruleset)
+    players = args.players or ruleset.min_players
+    seats = _seats(args.seats, players)
+    agents = [make_agent(kind, args.seed * 31 + i) for i, kind in enumerate(seats)]
+    game = ruleset.new_game(players, args.seed, check_invariants=True)
+    print(f"{ruleset.name}: {players} players, seed {args.seed}. Seats: "
+          + ", ".join(f"P{i + 1}={k}" for i, k in enumerate(seats)))
+    try:
+        play_out(game, agents)
+    except (EOFError, KeyboardInterrupt):
+        print("\nGame interrupted.")
+        if args.log:
+            _write_log(args.log, args.ruleset, game)
+            print(f"Decisions so far written to {args.log}")
+        return 130
+    if "human" not in seats or args.verbose:
+        for line in game.log_lines(None):
+            print(line)
+    _print_result(game)
+    if args.log:
+        _write_log(args.log, args.ruleset, game)
+        print(f"Decision log written to {args.log}")
+    return 0 if game.state.status == "finished" else 1
+
+
+# ---------------------------------------------------------------- simulate
+def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    load_ruleset(args.ruleset)  # report ruleset errors before starting workers
+    summary = simulate(args.ruleset, args.games, args.players, args.seed, args.jobs, check=not args.no_check,
+                       progress=_progress("simulating"))
+    data = summary.to_json()
+    if args.json:
+        print(json.dumps(data))
+    else:
+        print(f"{data['games']} games: {data['finished']} finished, {data['aborted']} aborted, "
+              f"{data['invariant_violations']} invariant violations")
+        print(f"{data['decisions']} decisions in {data['seconds']} s: {data['games_per_second']} games/s, "
+              f"{data['decisions_per_second']} decisions/s")
+        print("wins per seat: " + ", ".join(f"P{i + 1} {w}" for i, w in enumerate(data["wins"])))
+        print(f"digest {data['digest']}")
+        for e in data["errors"]:
+            print(f"  {e}")
+    return 0 if summary.aborted == 0 else 1
+
+
+# ---------------------------------------------------------------- replay
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        data = json.loads(Path(args.log).read_text(encoding="utf-8"))
+    except OSError as err:
+        raise UsageError(f"cannot read {args.log}: {err.strerror}") from err
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise UsageError(f"{args.log} is not a decision log (not JSON: {err})") from err
+    if not isinstance(data, dict) or data.get("format") != LOG_FORMAT or "decisions" not in data:
+        raise UsageError(f"{args.log} is not a Liturgy decision log")
+    ruleset_path = args.ruleset or data["ruleset"]
+    if not os.path.exists(ruleset_path):
+        alt = os.path.join(os.path.dirname(args.log), data["ruleset"])
+        if os.path.exists(alt):
+            ruleset_path = alt
+    ruleset = load_ruleset(ruleset_path)
+    try:
+        game = ruleset.new_game(int(data["players"]), int(data["seed"]), check_invariants=True)
+        replay_decisions(game, [(int(p), int(i)) for p, i in data["decisions"]])
+    except (IllegalChoice, ValueError, TypeError) as err:
+        print(f"DIVERGED: the log does not replay: {err}")
+        return 1
+    for line in game.log_lines(None):
+        print(line)
+    _print_result(game)
+    digest = game.digest()
+    if data.get("digest") and digest != data["digest"]:
+        print(f"DIVERGED: digest {digest} differs from the recorded {data['digest']}")
+        return 1
+    print(f"Replay matches: digest {digest}")
+    return 0
+
+
+# ---------------------------------------------------------------- main
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="liturgy", description="Rules-as-data engine for tabletop games.")
+    p.add_argument("--version", action="version", version=f"liturgy {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    c = sub.add_parser("check", help="check rulesets and card files")
+    c.add_argument("rulesets", nargs="+", metavar="RULESET")
+    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.add_argument("--strict", action="store_true", help="warnings fail too")
+    c.set_defaults(func=cmd_check)
+
+    pl = sub.add_parser("play", help="play a game in the terminal")
+    pl.add_argument("ruleset")
+    pl.add_argument("--players", type=int, default=0)
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--seats", default="human", help="comma list of human, random, first (one per seat)")
+    pl.add_argument("--log", help="write the decision log to this file")
+    pl.add_argument("--verbose", action="store_true", help="print the public log at the end")
+    pl.set_defaults(func=cmd_play)
+
+    s = sub.add_parser("simulate", help="run many games with random agents")
+    s.add_argument("ruleset")
+    s.add_argument("--games", type=int, default=100)
+    s.add_argument("--players", type=int, required=True)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--jobs", type=int, default=1)
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--no-check", action="store_true", help="skip invariant checks (faster)")
+    s.set_defaults(func=cmd_simulate)
+
+    r = sub.add_parser("replay", help="re-run a decision log and verify its digest")
+    r.add_argument("log")
+    r.add_argument("--ruleset", help="override the ruleset path recorded in the log")
+    r.set_defaults(func=cmd_replay)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except LiturgyError as err:
+        print(render_all(err.diagnostics), file=sys.stderr)
+        return 1
+    except (UsageError, ValueError) as err:
+        print(f"liturgy: error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""Batch simulation with random agents, in one or many processes.
+
+Game ``i`` of a run with seed ``S`` always uses the same game seed and agent
+seeds, and the run digest hashes per-game digests in game order, so the digest
+does not depend on how many worker processes shared the work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing as mp
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .agents import RandomAgent
+from .engine import InvariantViolation, Ruleset, load_ruleset
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    return run_seed * 1_000_003 + index
+
+
+@dataclass
+class GameOutcome:
+    index: int
+    status: str
+    decisions: int
+    winners: list[int]
+    digest: str
+    error: str | None
+    violation: bool
+
+
+@dataclass
+class Summary:
+    games: int = 0
+    finished: int = 0
+    aborted: int = 0
+    invariant_violations: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    wins: list[float] = field(default_factory=list)
+    digest: str = ""
+    errors: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "finished": self.finished,
+            "aborted": self.aborted,
+            "invariant_violations": self.invariant_violations,
+            "decisions": self.decisions,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
+            "decisions_per_second": round(self.decisions / self.seconds, 1) if self.seconds else None,
+            "wins": self.wins,
+            "digest": self.digest,
+            "errors": self.errors[:10],
+        }
+
+
+def run_one(ruleset: Ruleset, players: int, run_seed: int, index: int, check: bool) -> GameOutcome:
+    seed = game_seed(run_seed, index)
+    game = ruleset.new_game(players, seed, check_invariants=check)
+    agent = RandomAgent(seed ^ 0x5EED)
+    rng = agent.rng
+    n = 0
+    while not game.finished:
+        for p in game.waiting_for():
+            game.apply(rng.randrange(game.option_count(p)), p)
+            n += 1
+    err = game.error
+    violation = err is not None and err.startswith("invariant violated")
+    winners = list(game.result["winners"]) if game.result else []
+    return GameOutcome(index, game.state.status, n, winners, game.digest(), err, violation)
+
+
+_worker_ruleset: Ruleset | None = None
+
+
+def _init_worker(path: str) -> None:
+    global _worker_ruleset
+    _worker_ruleset = load_ruleset(path)
+
+
+def _work(args: tuple[int, int, int, int, bool]) -> list[GameOutcome]:
+    start, stop, players, run_seed, check = args
+    assert _worker_ruleset is not None
+    return [run_one(_worker_ruleset, players, run_seed, i, check) for i in range(start, stop)]
+
+
+def simulate(
+    path: str,
+    games: int,
+    players: int,
+    seed: int,
+    jobs: int = 1,
+    check: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> Summary:
+    ruleset = load_ruleset(path)
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise ValueError(f"{ruleset.name} is for {ruleset.min_players}..{ruleset.max_players} players, not {players}")
+    outcomes: list[GameOutcome] = []
+    t0 = time.perf_counter()
+    if jobs <= 1:
+        for i in range(games):
+            outcomes.append(run_one(ruleset, players, seed, i, check))
+            if progress and (i + 1) % 25 == 0:
+                progress(i + 1, games)
+    else:
+        chunk = max(1, min(250, games // (jobs * 4) or 1))
+        tasks = [(a, min(a + chunk, games), players, seed, check) for a in range(0, games, chunk)]
+        ctx = mp.get_context("spawn" if sys.platform == "darwin" else "fork")
+        with ctx.Pool(jobs, initializer=_init_worker, initargs=(path,)) as pool:
+            for batch in pool.imap_unordered(_work, tasks):
+                outcomes.extend(batch)
+                if progress:
+                    progress(len(outcomes), games)
+    elapsed = time.perf_counter() - t0
+    if progress:
+        progress(games, games)
+    outcomes.sort(key=lambda o: o.index)
+    s = Summary(games=games, seconds=elapsed, wins=[0.0] * players)
+    h = hashlib.sha256()
+    for o in outcomes:
+        h.update(o.digest.encode())
+        s.decisions += o.decisions
+        if o.status == "finished":
+            s.finished += 1
+            for w in o.winners:
+                s.wins[w] += 1 / len(o.winners)
+        else:
+            s.aborted += 1
+            if o.error:
+                s.errors.append(f"game {o.index}: {o.error}")
+        if o.violation:
+            s.invariant_violations += 1
+    s.wins = [round(w, 3) for w in s.wins]
+    s.digest = h.hexdigest()
+    return s
+
+
+__all__ = ["simulate", "Summary", "run_one", "game_seed", "InvariantViolation"]
