@@ -239,6 +239,7 @@ class Compiler:
     def _fill(self, target: Callable_, body: list[A.Stmt]) -> None:
         if target.code is not None:
             self.emit(body, target.code, [])
+            target.code.ins.append(_ret)
         else:
             target.pure = self.block(body)
 
@@ -258,6 +259,7 @@ class Compiler:
                     if owner in prog.suspending and _suspends_block(body, prog):
                         code = self.new_code(name)
                         self.emit(body, code, [])
+                        code.ins.append(_ret)
                         self.effects[f.name][i] = Callable_(params, None, code, name)
                     else:
                         self.effects[f.name][i] = Callable_(params, self.block(body), None, name)
@@ -523,57 +525,80 @@ class Compiler:
     def _loop_parts(self, var: str, iterable: A.Expr, where: A.Expr | None) -> tuple[ExprFn, ExprFn | None]:
         return self.seq(iterable), (self.expr(where) if where is not None else None)
 
-    def aggregate(self, e: A.Aggregate) -> ExprFn:  # noqa: C901
+    def aggregate(self, e: A.Aggregate) -> ExprFn:  # noqa: C901 - one specialised closure per aggregate
+        """Compile ``count/sum/any/all/min/max(… for x in … where …)``.
+
+        Each aggregate gets its own closure (no run-time dispatch on the name);
+        the loop variable is restored afterwards so it never leaks into the
+        enclosing scope.
+        """
         it, wf = self._loop_parts(e.var, e.iterable, e.where)
         ef = self.expr(e.elem)
         var = e.var
         func = e.func
-        missing = object()
+        if wf is None:
+            def keep(s: GameState, env: dict[str, Any]) -> bool:
+                return True
+            wf2: ExprFn = keep
+        else:
+            wf2 = wf
 
-        def run(s: GameState, env: dict[str, Any]) -> Any:
-            old = env.get(var, missing)
-            try:
-                if func == "count":
-                    n = 0
-                    for x in it(s, env):
-                        env[var] = x
-                        if wf is None or wf(s, env):
-                            n += 1
-                    return n
-                if func == "sum":
-                    total = 0
-                    for x in it(s, env):
-                        env[var] = x
-                        if wf is None or wf(s, env):
-                            total += ef(s, env)
-                    return total
-                if func == "any":
-                    for x in it(s, env):
-                        env[var] = x
-                        if (wf is None or wf(s, env)) and ef(s, env):
-                            return True
-                    return False
-                if func == "all":
-                    for x in it(s, env):
-                        env[var] = x
-                        if (wf is None or wf(s, env)) and not ef(s, env):
-                            return False
-                    return True
-                values = []
-                for x in it(s, env):
-                    env[var] = x
-                    if wf is None or wf(s, env):
-                        values.append(ef(s, env))
-                if not values:
-                    return 0
-                return min(values) if func == "min" else max(values)
-            finally:
-                if old is missing:
-                    env.pop(var, None)
-                else:
+        def scoped(body: Callable[[GameState, dict[str, Any], Any], Any]) -> ExprFn:
+            def run(s: GameState, env: dict[str, Any]) -> Any:
+                had = var in env
+                old = env.get(var)
+                result = body(s, env, it(s, env))
+                if had:
                     env[var] = old
+                else:
+                    env.pop(var, None)
+                return result
+            return run
 
-        return run
+        if func == "count":
+            def count(s: GameState, env: dict[str, Any], items: Any) -> int:
+                n = 0
+                for x in items:
+                    env[var] = x
+                    if wf2(s, env):
+                        n += 1
+                return n
+            return scoped(count)
+        if func == "sum":
+            def total(s: GameState, env: dict[str, Any], items: Any) -> int:
+                t = 0
+                for x in items:
+                    env[var] = x
+                    if wf2(s, env):
+                        t += ef(s, env)
+                return t
+            return scoped(total)
+        if func == "any":
+            def any_(s: GameState, env: dict[str, Any], items: Any) -> bool:
+                for x in items:
+                    env[var] = x
+                    if wf2(s, env) and ef(s, env):
+                        return True
+                return False
+            return scoped(any_)
+        if func == "all":
+            def all_(s: GameState, env: dict[str, Any], items: Any) -> bool:
+                for x in items:
+                    env[var] = x
+                    if wf2(s, env) and not ef(s, env):
+                        return False
+                return True
+            return scoped(all_)
+        pick = min if func == "min" else max
+
+        def extreme(s: GameState, env: dict[str, Any], items: Any) -> int:
+            values = []
+            for x in items:
+                env[var] = x
+                if wf2(s, env):
+                    values.append(ef(s, env))
+            return pick(values) if values else 0
+        return scoped(extreme)
 
     def list_comp(self, e: A.ListComp) -> ExprFn:
         it, wf = self._loop_parts(e.var, e.iterable, e.where)
@@ -1292,6 +1317,11 @@ class Compiler:
             return False
 
         code.ins.append(fire)
+
+
+def _ret(s: GameState, fr: list[Any]) -> bool:
+    s.frames.pop()
+    return False
 
 
 def _push(s: GameState, code: Code, env: dict[str, Any]) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
+from itertools import chain
 from dataclasses import dataclass
 from typing import Any
 
@@ -181,6 +182,11 @@ class Ruleset:
             pool_totals={k: prog.pools[k].supply for k in pools},
             turn_orders=turn_orders,
         )
+        groups: dict[tuple[int | None, int | None], list[int]] = {}
+        for i, b in enumerate(bounds):
+            if b != (None, None):
+                groups.setdefault(b, []).append(i)
+        tables.bounded_groups = tuple((b, tuple(v)) for b, v in groups.items())
         zones: list[list[int]] = [[] for _ in range(nzones)]
         for cid, zi in enumerate(card_start):
             zones[zi].append(cid)
@@ -266,20 +272,19 @@ class Game:
         try:
             while True:
                 try:
-                    while frames:
-                        fr = frames[-1]
-                        code = fr[0].ins
-                        pc = fr[1]
-                        if pc >= len(code):
-                            frames.pop()
-                            continue
-                        if code[pc](s, fr):
-                            break
-                        s.steps += 1
-                        if s.steps > limit:
-                            raise StepLimitError(
-                                f"the game passed its step limit of {limit} steps (game step_limit) "
-                                f"in {self.position()}")
+                    steps = s.steps
+                    try:
+                        while True:
+                            fr = frames[-1]
+                            if fr[0].ins[fr[1]](s, fr):
+                                break
+                            steps += 1
+                            if steps > limit:
+                                raise StepLimitError(
+                                    f"the game passed its step limit of {limit} steps (game step_limit) "
+                                    f"in {self.position()}")
+                    finally:
+                        s.steps = steps
                     break
                 except SkipTo as skip:
                     del frames[1:]
@@ -420,25 +425,29 @@ class Game:
         t = s.tables
         out: list[tuple[str, str]] = []
         ncards = len(t.card_def)
-        seen = 0
-        for zi, z in enumerate(s.zones):
-            for c in z:
-                seen += 1
-                if s.card_zone[c] != zi:
-                    out.append(("every card in exactly one zone", f"{t.card_names[c]} is listed in {t.zone_names[zi]}"))
+        zones = s.zones
+        cz = s.card_zone
+        placed = sum(map(len, zones))
+        if placed != ncards or len(set(chain.from_iterable(zones))) != ncards:
+            out.append(("every card in exactly one zone", f"{placed} card places for {ncards} cards"))
+        for zi, z in enumerate(zones):
+            if z and set(map(cz.__getitem__, z)) != {zi}:
+                out.append(("every card in exactly one zone", f"{t.zone_names[zi]} lists a card placed elsewhere"))
             cap = t.zone_capacity[zi]
             if cap is not None and len(z) > cap:
                 out.append(("zone capacity", f"{t.zone_names[zi]} holds {len(z)} > {cap}"))
-        if seen != ncards:
-            out.append(("every card in exactly one zone", f"{seen} card places for {ncards} cards"))
+        counters = s.counters
         for pool, slots in t.pool_slots.items():
-            total = sum(s.counters[i] for i in slots)
+            total = sum(map(counters.__getitem__, slots))
             if total != t.pool_totals[pool]:
                 out.append((f"pool `{pool}` conserved", f"total {total}, expected {t.pool_totals[pool]}"))
-        for i, (lo, hi) in enumerate(t.counter_bounds):
-            v = s.counters[i]
-            if (lo is not None and v < lo) or (hi is not None and v > hi):
-                out.append(("counters within bounds", f"{t.counter_names[i]} = {v} outside {lo}..{hi}"))
+        for (lo, hi), slots in t.bounded_groups:
+            values = list(map(counters.__getitem__, slots))
+            if (lo is not None and min(values) < lo) or (hi is not None and max(values) > hi):
+                for i in slots:
+                    v = counters[i]
+                    if (lo is not None and v < lo) or (hi is not None and v > hi):
+                        out.append(("counters within bounds", f"{t.counter_names[i]} = {v} outside {lo}..{hi}"))
         final_total = sum(len(z) for zi, z in enumerate(s.zones) if t.zone_final[zi])
         if final_total != s.removed_count:
             out.append(("removed cards never return", f"{final_total} cards in final zones, {s.removed_count} moved in"))
