@@ -484,6 +484,9 @@ class Checker:
         else:
             tt = self.expr(tgt, scope)
             ref = tgt.ref
+            if ref is None and tt.kind == "any":  # already reported: no cascade
+                self.expr(s.value, scope)
+                return
             if not (isinstance(ref, tuple) and ref[0] in ("counter", "pcounter", "ccounter", "icounter", "first")):
                 self.err("E124", "only counters, flags, tracks, `first` and `let` names can be assigned", tgt.span)
                 self.expr(s.value, scope)
@@ -843,6 +846,11 @@ class Checker:
     def builtin(self, n: str, e: A.Call, scope: _Scope) -> Ty:  # noqa: C901
         assert self.prog is not None
         args = e.args
+        if n == "roll" and len(args) == 1 and isinstance(args[0], A.Name) and args[0].id in self.prog.dice \
+                and args[0].id not in scope.names:
+            args[0].ref = ("die", args[0].id)
+            args[0].ty = T.TEXT
+            return T.INT
         types = [self.expr(a, scope) for a in args]
 
         def arity(*ok: int) -> bool:
