@@ -101,7 +101,7 @@ class _NoAliasLoader(yaml.SafeLoader):
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
+            event = self.peek_event()  # type: ignore[no-untyped-call]
             raise yaml.composer.ComposerError(
                 None, None, "YAML aliases are not allowed in card files", event.start_mark
             )
@@ -238,8 +238,8 @@ def load_card_file(
 
     diags: list[Diagnostic] = []
     top = jsonschema.Draft202012Validator(file_schema(kinds, zones))
-    for err in sorted(top.iter_errors(data), key=lambda e: list(e.path)):
-        diags.append(_schema_diag(display, root, err, known=["kind", "start", "cards"]))
+    for verr in sorted(top.iter_errors(data), key=lambda e: list(e.path)):
+        diags.append(_schema_diag(display, root, verr, known=["kind", "start", "cards"]))
     if diags:
         return [], diags
 
@@ -257,8 +257,8 @@ def load_card_file(
         errors = list(validator.iter_errors(entry))
         if errors:
             known = list(BUILTIN_KEYS) + [f.name for f in kind.fields]
-            for err in errors:
-                diags.append(_schema_diag(display, node, err, known=known, kind=kind.name))
+            for verr in errors:
+                diags.append(_schema_diag(display, node, verr, known=known, kind=kind.name))
             continue
         values: dict[str, Any] = {}
         spans: dict[str, Span] = {}
@@ -271,6 +271,7 @@ def load_card_file(
             ftype = field_types[key]
             if ftype.kind in ("effect", "function") and isinstance(vnode, yaml.ScalarNode):
                 line, col, indent = _snippet_origin(file_lines, vnode)
+                parsed: Any
                 if ftype.kind == "effect":
                     parsed, errs = parse_effect_text(str(value), display, line, col, indent)
                 else:
@@ -304,10 +305,12 @@ def _schema_diag(
     file: str, node: yaml.Node, err: jsonschema.ValidationError, known: list[str], kind: str = ""
 ) -> Diagnostic:
     path = list(err.absolute_path)
+    instance: Any = err.instance
+    allowed: Any = err.validator_value
     target = _path_node(node, path)
     span = _mark_span(file, target)
     if err.validator == "additionalProperties":
-        extra = [k for k in (err.instance or {}) if k not in known]
+        extra = [k for k in (instance or {}) if k not in known]
         name = extra[0] if extra else "?"
         key_node = None
         if isinstance(target, yaml.MappingNode):
@@ -322,11 +325,11 @@ def _schema_diag(
         return Diagnostic("E207", "error", f"missing required field: {err.message}", span,
                           hint="fields without a default in the card kind must be given")
     if err.validator == "enum" and path and path[-1] == "kind":
-        return Diagnostic("E208", "error", f"unknown card kind {err.instance!r}", span,
-                          hint=did_you_mean(str(err.instance), [str(v) for v in err.validator_value]))
+        return Diagnostic("E208", "error", f"unknown card kind {instance!r}", span,
+                          hint=did_you_mean(str(instance), [str(v) for v in allowed]))
     where = ".".join(str(p) for p in path) or "top level"
     hint = ""
     if err.validator == "enum":
-        hint = did_you_mean(str(err.instance), [str(v) for v in err.validator_value]) or (
-            "allowed: " + ", ".join(map(str, err.validator_value)))
+        hint = did_you_mean(str(instance), [str(v) for v in allowed]) or (
+            "allowed: " + ", ".join(map(str, allowed)))
     return Diagnostic("E209", "error", f"invalid value at `{where}`: {err.message}", span, hint=hint)

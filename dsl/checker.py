@@ -388,7 +388,8 @@ class Checker:
             self.assign(s, scope)
         elif isinstance(s, A.Move):
             t = self.expr(s.what, scope)
-            if t.kind not in ("card", "zone", "any") and not (t.kind == "list" and t.elem and t.elem.kind in ("card", "any")):
+            is_cards = t.kind == "list" and t.elem is not None and t.elem.kind in ("card", "any")
+            if t.kind not in ("card", "zone", "any") and not is_cards:
                 self.err("E121", f"`move` needs a card, a list of cards or a zone, not {t}", s.what.span)
             self.zone_target(s.dest, scope)
         elif isinstance(s, A.Shuffle):
@@ -568,7 +569,6 @@ class Checker:
 
     def _expr(self, e: A.Expr, scope: _Scope, statement: bool) -> Ty:  # noqa: C901
         assert self.prog is not None
-        prog = self.prog
         if isinstance(e, A.IntLit):
             if abs(e.value) > 2**62:
                 self.err("E143", "number is too large", e.span, hint="numbers must fit in 63 bits")
@@ -770,12 +770,12 @@ class Checker:
                 if n in ft:
                     found.append(ft[n])
             if not found:
-                cands: list[str] = []
+                field_names: list[str] = []
                 for k in kinds:
-                    cands += list(prog.field_types.get(k, {}))
-                cands += [k for k, c2 in prog.counters.items() if c2.scope == "card"]
+                    field_names += list(prog.field_types.get(k, {}))
+                field_names += [k for k, c2 in prog.counters.items() if c2.scope == "card"]
                 what = f"`{base.arg}` cards" if base.arg else "cards"
-                self.err("E101", f"{what} have no field `{n}`", e.name_span, hint=did_you_mean(n, cands))
+                self.err("E101", f"{what} have no field `{n}`", e.name_span, hint=did_you_mean(n, field_names))
                 return T.ANY
             if any(f != found[0] for f in found):
                 self.err("E145", f"field `{n}` has different types in different card kinds", e.span,

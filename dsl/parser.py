@@ -596,7 +596,9 @@ def parse_ruleset_text(text: str, file: str) -> tuple[A.Ruleset | None, list[Dia
     return A.Ruleset(file, decls), []
 
 
-def parse_effect_text(text: str, file: str, line: int, column: int, indent: int = 0) -> tuple[list[A.Stmt] | None, list[Diagnostic]]:
+def parse_effect_text(
+    text: str, file: str, line: int, column: int, indent: int = 0
+) -> tuple[list[A.Stmt] | None, list[Diagnostic]]:
     """Parse a card's effect string; spans are mapped into the host file."""
     body, errors = _parse(text, "<effect>", "effect_body")
     if body is None:
@@ -605,7 +607,9 @@ def parse_effect_text(text: str, file: str, line: int, column: int, indent: int 
     return body, []
 
 
-def parse_expr_text(text: str, file: str, line: int, column: int, indent: int = 0) -> tuple[A.Expr | None, list[Diagnostic]]:
+def parse_expr_text(
+    text: str, file: str, line: int, column: int, indent: int = 0
+) -> tuple[A.Expr | None, list[Diagnostic]]:
     expr, errors = _parse(text, "<expr>", "expr_only")
     if expr is None:
         return None, [_relocate(d, file, line, column, indent) for d in errors]

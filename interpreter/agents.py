@@ -101,9 +101,7 @@ def _summary(view: dict[str, object], player: int) -> str:
     for name, c in counters.items():
         if isinstance(c, dict) and me in c:
             mine_c.append(f"{name}={c[me]}")
-        elif not isinstance(c, dict):
-            mine_c.append(f"{name}={c}")
-        elif c:
+        elif not isinstance(c, dict) or c:
             mine_c.append(f"{name}={c}")
     out.append("  " + "  ".join(mine_c))
     return "\n".join(out)

@@ -15,9 +15,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from liturgy import __version__
 from liturgy.dsl.diagnostics import LiturgyError, render_all, to_json
 from liturgy.dsl.loader import check_file
+
+from liturgy import __version__
 
 from .agents import make_agent, play_out
 from .engine import Game, load_ruleset, replay_decisions

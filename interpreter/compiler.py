@@ -311,7 +311,7 @@ class Compiler:
                 p = pf(s, env)
                 if p is None:
                     raise RuleError("no player")
-                return base + p * stride
+                return base + int(p) * stride
 
             return pzone
         return self.expr(e)  # a local holding a zone index
@@ -784,11 +784,11 @@ class Compiler:
         if isinstance(st, A.Reveal):
             tf = self.expr(st.target)
             is_zone = st.target.ty is not None and st.target.ty.kind == "zone"
-            zf = self.zone_index(st.target) if is_zone else None
+            rzf: ExprFn | None = self.zone_index(st.target) if is_zone else None
 
             def reveal(s: GameState, env: dict[str, Any]) -> None:
-                if zf is not None:
-                    s.face_up.update(s.zones[zf(s, env)])
+                if rzf is not None:
+                    s.face_up.update(s.zones[rzf(s, env)])
                 else:
                     c = tf(s, env)
                     if c is not None:
@@ -996,11 +996,12 @@ class Compiler:
         table = self.effects[call.func.name]
         params = self._field_params(call.func.name)
         make_env = self._proc_args(call.args, params)
+        fname = call.func.name
 
         def do_effect(s: GameState, env: dict[str, Any]) -> None:
             c = of(s, env)
             if c is None:
-                raise RuleError(f"`{call.func.name}` of no card")  # type: ignore[union-attr]
+                raise RuleError(f"`{fname}` of no card")
             eff = table[s.tables.card_def[c]]
             if eff is None:
                 return
@@ -1233,10 +1234,7 @@ class Compiler:
             for p in tuple(players(s, env)):
                 env[pvar] = p
                 items = tuple(src(s, env))
-                if wf is None:
-                    options = items
-                else:
-                    options = tuple(x for x in items if _bind(env, var, x) and wf(s, env))
+                options = items if wf is None else tuple(x for x in items if _bind(env, var, x) and wf(s, env))
                 if not options:
                     raise RuleError(f"P{p + 1} has no legal option for the choice at {span.file}:{span.line}")
                 per.append((p, options))

@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from itertools import chain
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from liturgy.dsl.checker import Program
@@ -450,7 +450,8 @@ class Game:
                         out.append(("counters within bounds", f"{t.counter_names[i]} = {v} outside {lo}..{hi}"))
         final_total = sum(len(z) for zi, z in enumerate(s.zones) if t.zone_final[zi])
         if final_total != s.removed_count:
-            out.append(("removed cards never return", f"{final_total} cards in final zones, {s.removed_count} moved in"))
+            detail = f"{final_total} cards in final zones, {s.removed_count} moved in"
+            out.append(("removed cards never return", detail))
         pend = s.pending
         if pend is not None:
             if pend[0] == "choose" and not pend[2]:

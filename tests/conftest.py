@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
-
 from liturgy.interpreter.engine import Ruleset, load_ruleset
 
 settings.register_profile(

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-
 from liturgy.dsl.diagnostics import Diagnostic, render
 from liturgy.dsl.loader import check_file
 
@@ -148,7 +147,7 @@ def test_effect_type_errors_point_into_the_yaml(write_ruleset: Callable[..., str
     diags = [d for d in diags_for(write_ruleset, BASE, chips) if d.is_error]
     assert [d.code for d in diags] == ["E101"]
     assert diags[0].span.file.endswith("chips.yaml") and diags[0].span.line == 6
-    assert diags[0].span.column == 16
+    assert diags[0].span.column == 17  # the `scor` in `"p.scor += 1"`
     assert diags[0].hint == "did you mean `score`?"
 
 

@@ -6,12 +6,10 @@ import json
 from collections.abc import Callable
 
 import pytest
-
+from duel import CARDS, RULES
 from liturgy.interpreter.agents import RandomAgent, play_out
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset, replay_decisions
 from liturgy.interpreter.errors import IllegalChoice
-
-from duel import CARDS, RULES
 
 
 @pytest.fixture
