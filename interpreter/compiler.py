@@ -134,6 +134,13 @@ class Compiler:
         self.tiebreaks: list[ExprFn] = []
         self.invariants: list[tuple[str, ExprFn]] = []
         self.choice_formats: list[Callable[[Any, Any], str]] = []
+        # Card data shared by every game: filled in by the Ruleset for the
+        # largest player count (card ids of smaller games are a prefix).
+        self.field_lists: dict[str, list[Any]] = {}
+        self.card_def: list[int] = []
+        # Inlining of `fn` calls: parameter name -> argument closure.
+        self.subst: dict[str, ExprFn] = {}
+        self.inline_depth = 0
 
     # ------------------------------------------------------------ layout
     def _layout(self) -> Layout:
@@ -306,6 +313,9 @@ class Compiler:
             pf = self.expr(e.obj)
             base = lay.zone_player_base + lay.zone_player_offsets[ref[1].name]
             stride = lay.zone_player_stride
+            var = self._plain_local(e.obj)
+            if var is not None:
+                return lambda s, env: base + env[var] * stride
 
             def pzone(s: GameState, env: dict[str, Any]) -> int:
                 p = pf(s, env)
@@ -329,6 +339,9 @@ class Compiler:
             pf = self.expr(e.obj)
             base = lay.player_base + lay.player_offsets[ref[1].name]
             stride = lay.player_stride
+            var = self._plain_local(e.obj)
+            if var is not None:
+                return lambda s, env: base + env[var] * stride
 
             def pslot(s: GameState, env: dict[str, Any]) -> int:
                 p = pf(s, env)
@@ -361,6 +374,12 @@ class Compiler:
             return islot
         raise AssertionError(f"not a counter: {ref}")  # pragma: no cover - checker prevents this
 
+    def _plain_local(self, e: A.Expr) -> str | None:
+        """The variable name if ``e`` is a plain local (not an inlined parameter)."""
+        if isinstance(e, A.Name) and e.ref == ("local", e.id) and e.id not in self.subst:
+            return e.id
+        return None
+
     def _counter_decl(self, e: A.Expr) -> A.CounterDecl:
         ref = e.ref
         if ref == ("first",):
@@ -391,6 +410,8 @@ class Compiler:
             kind = ref[0] if isinstance(ref, tuple) else None
             if kind == "local":
                 n = e.id
+                if n in self.subst:
+                    return self.subst[n]
                 return lambda s, env: env[n]
             if kind == "self":
                 return lambda s, env: env["self"]
@@ -424,17 +445,35 @@ class Compiler:
             if kind == "pzone":
                 return self.zone_index(e)
             if kind in ("pcounter", "ccounter"):
+                var = self._plain_local(e.obj)
+                if var is not None and kind == "pcounter":
+                    base = lay.player_base + lay.player_offsets[ref[1].name]
+                    stride = lay.player_stride
+                    pvar: str = var
+                    return lambda s, env: s.counters[base + env[pvar] * stride]
                 sf = self.counter_slot(e)
                 return lambda s, env: s.counters[sf(s, env)]
             if kind == "field":
                 of = self.expr(e.obj)
                 name = e.name
+                values = self.field_list(name)
+                obj = e.obj
+                if isinstance(obj, A.Name) and obj.ref == ("local", obj.id) and obj.id not in self.subst:
+                    var = obj.id
+
+                    def local_field(s: GameState, env: dict[str, Any]) -> Any:
+                        c = env[var]
+                        if c is None:
+                            raise RuleError(f"`.{name}` of no card")
+                        return values[c]
+
+                    return local_field
 
                 def field_value(s: GameState, env: dict[str, Any]) -> Any:
                     c = of(s, env)
                     if c is None:
                         raise RuleError(f"`.{name}` of no card")
-                    return s.tables.fields[name][c]
+                    return values[c]
 
                 return field_value
             raise AssertionError(f"unresolved attribute {e.name}")  # pragma: no cover
@@ -522,8 +561,12 @@ class Compiler:
             return divide
         raise AssertionError(op)  # pragma: no cover
 
-    def _loop_parts(self, var: str, iterable: A.Expr, where: A.Expr | None) -> tuple[ExprFn, ExprFn | None]:
-        return self.seq(iterable), (self.expr(where) if where is not None else None)
+    def _shadow(self, var: str) -> dict[str, ExprFn]:
+        """Hide an inlined parameter behind a comprehension variable; return the map to restore."""
+        saved = self.subst
+        if var in saved:
+            self.subst = {k: v for k, v in saved.items() if k != var}
+        return saved
 
     def aggregate(self, e: A.Aggregate) -> ExprFn:  # noqa: C901 - one specialised closure per aggregate
         """Compile ``count/sum/any/all/min/max(… for x in … where …)``.
@@ -532,8 +575,11 @@ class Compiler:
         the loop variable is restored afterwards so it never leaks into the
         enclosing scope.
         """
-        it, wf = self._loop_parts(e.var, e.iterable, e.where)
+        it = self.seq(e.iterable)
+        shadow = self._shadow(e.var)
+        wf = self.expr(e.where) if e.where is not None else None
         ef = self.expr(e.elem)
+        self.subst = shadow
         var = e.var
         func = e.func
         if wf is None:
@@ -601,8 +647,11 @@ class Compiler:
         return scoped(extreme)
 
     def list_comp(self, e: A.ListComp) -> ExprFn:
-        it, wf = self._loop_parts(e.var, e.iterable, e.where)
+        it = self.seq(e.iterable)
+        shadow = self._shadow(e.var)
+        wf = self.expr(e.where) if e.where is not None else None
         ef = self.expr(e.elem)
+        self.subst = shadow
         var = e.var
         missing = object()
 
@@ -629,6 +678,8 @@ class Compiler:
             params, _ = self.fns[ref[1].name]
             name = ref[1].name
             fns = self.fns
+            if self.inline_depth < 6 and not any(_has_effects(a) for a in e.args):
+                return self.inline_fn(ref[1], args)
 
             def call_fn(s: GameState, env: dict[str, Any]) -> Any:
                 body = fns[name][1]
@@ -641,6 +692,7 @@ class Compiler:
             fname = e.func.name
             params = self._field_params(fname)
             table = self.functions.get(fname)
+            card_def = self.card_def
             if table is None:  # pragma: no cover - effects are compiled as statements
                 raise AssertionError("effect used as a value")
 
@@ -650,12 +702,30 @@ class Compiler:
                     raise RuleError(f"`{fname}` of no card")
                 env2 = {p: a(s, env) for p, a in zip(params, args, strict=True)}
                 env2["self"] = c
-                return table[s.tables.card_def[c]](s, env2)
+                return table[card_def[c]](s, env2)
 
             return call_function_field
         if kind == "call_builtin":
             return self.builtin(ref[1], e, args)
         raise AssertionError(f"cannot call {kind}")  # pragma: no cover
+
+    def inline_fn(self, fn: A.FnDecl, args: list[ExprFn]) -> ExprFn:
+        """Compile a call to a `fn` as its body, with parameters bound to the arguments.
+
+        Saves building an environment per call on the hottest paths (helpers
+        like `monster()` or `owned(p)`); arguments with effects are never inlined.
+        """
+        saved = self.subst
+        self.subst = {p.name: a for p, a in zip(fn.params, args, strict=True)}
+        self.inline_depth += 1
+        try:
+            return self.expr(fn.body)
+        finally:
+            self.subst = saved
+            self.inline_depth -= 1
+
+    def field_list(self, name: str) -> list[Any]:
+        return self.field_lists.setdefault(name, [])
 
     def _field_params(self, fname: str) -> tuple[str, ...]:
         for kind in self.prog.kinds.values():
@@ -994,6 +1064,7 @@ class Compiler:
         assert isinstance(call.func, A.Attr)
         of = self.expr(call.func.obj)
         table = self.effects[call.func.name]
+        card_def = self.card_def
         params = self._field_params(call.func.name)
         make_env = self._proc_args(call.args, params)
         fname = call.func.name
@@ -1002,7 +1073,7 @@ class Compiler:
             c = of(s, env)
             if c is None:
                 raise RuleError(f"`{fname}` of no card")
-            eff = table[s.tables.card_def[c]]
+            eff = table[card_def[c]]
             if eff is None:
                 return
             env2 = make_env(s, env)
@@ -1273,6 +1344,7 @@ class Compiler:
         of = self.expr(call.func.obj)
         fname = call.func.name
         table = self.effects[fname]
+        card_def = self.card_def
         make_env = self._proc_args(call.args, self._field_params(fname))
 
         def do_effect(s: GameState, fr: list[Any]) -> bool:
@@ -1281,7 +1353,7 @@ class Compiler:
             fr[1] += 1
             if c is None:
                 raise RuleError(f"`{fname}` of no card")
-            eff = table[s.tables.card_def[c]]
+            eff = table[card_def[c]]
             if eff is None:
                 return False
             env2 = make_env(s, env)
@@ -1447,6 +1519,25 @@ def _suspends(st: A.Stmt, prog: Program) -> bool:
 
 def _suspends_block(stmts: Sequence[A.Stmt], prog: Program) -> bool:
     return any(_suspends(s, prog) for s in stmts)
+
+
+def _has_effects(e: A.Expr) -> bool:
+    """Does evaluating ``e`` draw from the RNG (so it must be evaluated exactly once)?"""
+    stack: list[Any] = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Call) and isinstance(n.func, A.Name) and n.func.id in ("roll", "random"):
+            return True
+        if isinstance(n, A.Call) and n.ref and n.ref[0] in ("call_fn", "call_field"):
+            return True
+        if hasattr(n, "__dataclass_fields__"):
+            for key in n.__dataclass_fields__:
+                v = getattr(n, key)
+                if isinstance(v, A.Expr):
+                    stack.append(v)
+                elif isinstance(v, list):
+                    stack.extend(x for x in v if isinstance(x, A.Expr))
+    return False
 
 
 def _has_break(stmts: Sequence[A.Stmt]) -> bool:

@@ -14,6 +14,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain
+from operator import itemgetter
 from typing import Any
 
 from liturgy.dsl.checker import Program
@@ -61,6 +62,57 @@ class Ruleset:
         self.step_limit = program.game.step_limit
         self._tables: dict[int, tuple[Tables, list[Any], list[list[int]], list[int]]] = {}
         self.codes: list[Code] = self.compiled.codes
+        self._fill_card_data()
+
+    def _card_layout(self, n: int) -> list[tuple[int, int]]:
+        """(definition index, start zone) per card id for an ``n``-player game.
+
+        Shared cards come first, then each player's cards in seat order, so the
+        card ids of a smaller game are a prefix of a larger game's: one table of
+        card data, compiled into the closures, serves every player count.
+        """
+        prog, lay = self.program, self.compiled.layout
+        out: list[tuple[int, int]] = []
+        for i, cd in enumerate(prog.cards):
+            if not prog.zones[cd.start].per_player:
+                out += [(i, lay.zone_global[cd.start])] * cd.count
+        for p in range(n):
+            for i, cd in enumerate(prog.cards):
+                if prog.zones[cd.start].per_player:
+                    zi = lay.zone_player_base + p * lay.zone_player_stride + lay.zone_player_offsets[cd.start]
+                    out += [(i, zi)] * cd.count
+        return out
+
+    def _fill_card_data(self) -> None:
+        prog, comp = self.program, self.compiled
+        layout = self._card_layout(self.max_players)
+        card_def = [d for d, _ in layout]
+        comp.card_def[:] = card_def
+        enum_pos = comp.layout.enum_index
+        defaults: dict[str, Any] = {}
+        names: set[str] = set()
+        for kind in prog.kinds.values():
+            for f in kind.fields:
+                ft = prog.field_types[kind.name][f.name]
+                if ft.kind in ("effect", "function"):
+                    continue
+                defaults[f.name] = comp.expr(f.default)(None, {}) if f.default is not None else None  # type: ignore[arg-type]
+                names.add(f.name)
+        for name in names:
+            values: list[Any] = [None] * len(card_def)
+            for cid, d in enumerate(card_def):
+                cd = prog.cards[d]
+                fty = prog.field_types[cd.kind].get(name)
+                if fty is None:
+                    continue
+                v = cd.values.get(name, defaults.get(name))
+                if fty.kind == "set" and v is not None:
+                    order = enum_pos.get(fty.arg or "", {})
+                    v = tuple(sorted(v, key=lambda x: order.get(x, 0)))
+                values[cid] = v
+            comp.field_list(name)[:] = values
+        comp.field_list("name")[:] = [prog.cards[d].name for d in card_def]
+        comp.field_list("provisional")[:] = [prog.cards[d].provisional for d in card_def]
 
     # ------------------------------------------------------------ tables
     def _build(self, n: int) -> tuple[Tables, list[Any], list[list[int]], list[int]]:
@@ -88,44 +140,11 @@ class Ruleset:
                 zi = lay.zone_global[name]
                 zone_names[zi] = name
                 zone_vis[zi], zone_order[zi], zone_final[zi], zone_cap[zi] = z.visibility, z.order, z.final, z.capacity
-        card_def: list[int] = []
-        card_start: list[int] = []
-        for i, cd in enumerate(prog.cards):
-            z = prog.zones[cd.start]
-            if z.per_player:
-                for p in range(n):
-                    zi = lay.zone_player_base + p * lay.zone_player_stride + lay.zone_player_offsets[cd.start]
-                    for _ in range(cd.count):
-                        card_def.append(i)
-                        card_start.append(zi)
-            else:
-                for _ in range(cd.count):
-                    card_def.append(i)
-                    card_start.append(lay.zone_global[cd.start])
+        layout = self._card_layout(n)
+        card_def = [d for d, _ in layout]
+        card_start = [z for _, z in layout]
         ncards = len(card_def)
-        fields: dict[str, list[Any]] = {}
-        defaults: dict[str, Any] = {}
-        enum_pos = lay.enum_index
-        for kind in prog.kinds.values():
-            for f in kind.fields:
-                ft = prog.field_types[kind.name][f.name]
-                if ft.kind in ("effect", "function"):
-                    continue
-                defaults[f.name] = comp.expr(f.default)(None, {}) if f.default is not None else None  # type: ignore[arg-type]
-                fields.setdefault(f.name, [None] * ncards)
-        fields["name"] = [prog.cards[d].name for d in card_def]
-        fields["provisional"] = [prog.cards[d].provisional for d in card_def]
-        for cid, d in enumerate(card_def):
-            cd = prog.cards[d]
-            for f in prog.kinds[cd.kind].fields:
-                if f.name not in fields:
-                    continue
-                v = cd.values.get(f.name, defaults.get(f.name))
-                ft = prog.field_types[cd.kind][f.name]
-                if ft.kind == "set" and v is not None:
-                    order = enum_pos.get(ft.arg or "", {})
-                    v = tuple(sorted(v, key=lambda x: order.get(x, 0)))
-                fields[f.name][cid] = v
+        fields = comp.field_lists
         nslots = lay.card_base + lay.card_stride * ncards
         counters: list[Any] = [0] * nslots
         names = [""] * nslots
@@ -186,7 +205,8 @@ class Ruleset:
         for i, b in enumerate(bounds):
             if b != (None, None):
                 groups.setdefault(b, []).append(i)
-        tables.bounded_groups = tuple((b, tuple(v)) for b, v in groups.items())
+        # itemgetter over many slots returns a tuple in one C call: bounds checks stay cheap
+        tables.bounded_groups = tuple((b, tuple(v), itemgetter(*v, v[0])) for b, v in groups.items())
         zones: list[list[int]] = [[] for _ in range(nzones)]
         for cid, zi in enumerate(card_start):
             zones[zi].append(cid)
@@ -438,11 +458,11 @@ class Game:
                 out.append(("zone capacity", f"{t.zone_names[zi]} holds {len(z)} > {cap}"))
         counters = s.counters
         for pool, slots in t.pool_slots.items():
-            total = sum(map(counters.__getitem__, slots))
+            total = sum(itemgetter(*slots)(counters)) if len(slots) > 1 else counters[slots[0]]
             if total != t.pool_totals[pool]:
                 out.append((f"pool `{pool}` conserved", f"total {total}, expected {t.pool_totals[pool]}"))
-        for (lo, hi), slots in t.bounded_groups:
-            values = list(map(counters.__getitem__, slots))
+        for (lo, hi), slots, getter in t.bounded_groups:
+            values = getter(counters)
             if (lo is not None and min(values) < lo) or (hi is not None and max(values) > hi):
                 for i in slots:
                     v = counters[i]
