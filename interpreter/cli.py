@@ -194,6 +194,30 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- fuzz
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from .fuzz import fuzz_ruleset
+
+    if args.examples < 1:
+        raise UsageError("--examples must be at least 1")
+    ruleset = load_ruleset(args.ruleset)
+    report = fuzz_ruleset(ruleset, args.ruleset, examples=args.examples, run_seed=args.seed,
+                          max_decisions=args.max_decisions, replay_path=args.replay,
+                          progress=_progress("fuzzing"))
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        print(f"{report.examples} games explored ({args.examples} examples asked, the rest were shrinking), "
+              f"{report.decisions} decisions, {report.seconds:.1f} s")
+        if report.violation is None:
+            print("0 violations: every invariant held after every step, every game ended with a result")
+        else:
+            print(f"VIOLATION: {report.violation}")
+            print(f"shrunk to {report.shrunk_decisions} decisions ({report.players} players, seed {report.seed}); "
+                  f"replay with: liturgy replay {report.replay_path}")
+    return 0 if report.violation is None else 1
+
+
 # ---------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="liturgy", description="Rules-as-data engine for tabletop games.")
@@ -224,6 +248,15 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-check", action="store_true", help="skip invariant checks (faster)")
     s.set_defaults(func=cmd_simulate)
+
+    f = sub.add_parser("fuzz", help="hunt invariant violations with random games that shrink to a replay")
+    f.add_argument("ruleset")
+    f.add_argument("--examples", type=int, default=100)
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--max-decisions", type=int, default=5000)
+    f.add_argument("--replay", default="fuzz-failure.replay.json", help="where to write a failing game's replay")
+    f.add_argument("--json", action="store_true")
+    f.set_defaults(func=cmd_fuzz)
 
     r = sub.add_parser("replay", help="re-run a decision log and verify its digest")
     r.add_argument("log")

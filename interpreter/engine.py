@@ -319,6 +319,16 @@ class Game:
             s.status = "aborted"
             s.error = f"{err} [{self.position()}]" if not isinstance(err, StepLimitError) else str(err)
             s.pending = None
+        except RecursionError:
+            s.status = "aborted"
+            s.error = f"effects nest too deeply (a recursive procedure or trigger?) [{self.position()}]"
+            s.pending = None
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError) as err:
+            # A ruleset the checker accepted reached a case the engine cannot run.
+            # Stop the game with its position instead of a traceback; this is a bug to report.
+            s.status = "aborted"
+            s.error = f"internal error ({type(err).__name__}: {err}) [{self.position()}]"
+            s.pending = None
 
     def _finish(self) -> None:
         s = self.state

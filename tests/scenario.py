@@ -39,7 +39,7 @@ from liturgy.interpreter.engine import Game
 
 
 def zone_index(g: Game, zone: str, player: int | None = None) -> int:
-    """Index of a global zone (``player`` None) or of a player's zone (``"hand"`` of P1 is ``zone_index(g, "hand", 0)``)."""
+    """Index of a global zone (``player`` None) or of a player's zone (P1's hand: ``zone_index(g, "hand", 0)``)."""
     lay = g.ruleset.compiled.layout
     if player is None:
         return lay.zone_global[zone]
@@ -203,8 +203,9 @@ def set_current_monster(g: Game, name: str, echoes: int) -> int:
     The card is taken from ``current``, the dungeon deck, the box or (for the
     Final Boss) zone ``final_boss``.  The previous current monster gives its
     echoes back to the supply and goes where the new one came from (dungeon or
-    box), so the dungeon keeps its size; if the new one is the Final Boss,
-    the old one goes to the box.  The echoes are paid from the supply.
+    box), so the dungeon keeps its size (at the bottom of the dungeon, so it
+    is not the next reveal); if the new one is the Final Boss, the old one
+    goes to the box.  The echoes are paid from the supply.
     """
     _require_decision(g)
     s = g.state
@@ -215,7 +216,7 @@ def set_current_monster(g: Game, name: str, echoes: int) -> int:
         back = src if src in (dungeon, box) else box
         for old in list(s.zones[cur]):
             set_blood(g, card_slot(g, old), 0)
-            _move(g, old, back)
+            _move(g, old, back, "bottom" if back == dungeon else "")
         _move(g, cid, cur)
     set_blood(g, card_slot(g, cid), echoes)
     return cid
@@ -252,7 +253,9 @@ def set_cards(g: Game, player: int, hand: Sequence[str], discard: Sequence[str] 
     one hunter's set), then from the upgrade deck, then the market.  Owned
     cards that are not listed leave: upgrades go back to the upgrade deck,
     starting cards to ``removed`` (the only way a hunter loses one in play is
-    the card limit).  Hunter's Dream must be listed: it can never be removed.
+    the card limit).  A card taken from the market is replaced from the top
+    of the upgrade deck, so the row keeps its size.  Hunter's Dream must be
+    listed: it can never be removed.
     """
     _require_decision(g)
     s = g.state
@@ -269,8 +272,12 @@ def set_cards(g: Game, player: int, hand: Sequence[str], discard: Sequence[str] 
         for c in list(s.zones[zi]):
             if c not in picked:
                 _move(g, c, zone_index(g, "upgrade_deck") if _is_upgrade(g, c) else zone_index(g, "removed"))
+    market, deck = zone_index(g, "market"), zone_index(g, "upgrade_deck")
+    row = len(s.zones[market])
     for c, (_, zi) in zip(picked, wanted, strict=True):
         _move(g, c, zi)
+    while len(s.zones[market]) < row and s.zones[deck]:  # refill the row as step 7 would
+        _move(g, s.zones[deck][-1], market)
 
 
 def put_in_market(g: Game, *wanted: str) -> None:
@@ -420,6 +427,7 @@ def position(
     final_boss: str | None = None,
     monster: tuple[str, int] | None = None,
     dungeon_top: str | None = None,
+    empty_dungeon: bool = False,
     market: Sequence[str] = (),
     hunters: Mapping[int, Mapping[str, Any]] | None = None,
     roll: tuple[str, Sequence[str]] | None = None,
@@ -439,6 +447,8 @@ def position(
         set_current_monster(g, *monster)
     if dungeon_top is not None:
         put_on_dungeon_top(g, dungeon_top)
+    if empty_dungeon:
+        clear_dungeon(g)
     for p, h in (hunters or {}).items():
         h = dict(h)
         if "hand" in h or "discard" in h:
