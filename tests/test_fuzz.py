@@ -14,10 +14,9 @@ import re
 import shutil
 from pathlib import Path
 
+from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from conftest import ROOT
 from liturgy.dsl.diagnostics import render_all
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Ruleset

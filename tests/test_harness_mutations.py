@@ -11,7 +11,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 from liturgy.interpreter.cli import main
 from liturgy.interpreter.engine import load_ruleset
