@@ -496,6 +496,16 @@ class Checker:
             if decl is not None and decl.pool:
                 self.warn("W030", f"writing `{decl.name}` directly creates or destroys `{decl.pool}` tokens",
                           s.span, hint="move tokens with `transfer … from … to …`")
+        decl = self._counter_of(tgt)
+        if decl is not None and isinstance(s.value, A.IntLit) and not decl.is_flag:
+            v = s.value.value
+            lo, hi = decl.lo, decl.hi
+            width = (hi - lo) if lo is not None and hi is not None else None
+            outside = (s.op == "=" and ((lo is not None and v < lo) or (hi is not None and v > hi))) or (
+                s.op in ("+=", "-=") and width is not None and v > width)
+            if outside:
+                self.warn("W006", f"this write can exceed the bounds {lo}..{hi} of `{decl.name}`; the value "
+                          f"will be clamped", s.span, hint="counters clamp at their bounds; check the number")
         if s.op in ("+=", "-="):
             if tt.kind != "int" and tt.kind != "any":
                 self.err("E125", f"`{s.op}` needs a number, but the target is {tt}", tgt.span)
@@ -972,12 +982,43 @@ class Checker:
                           hint=f"add `fire {name}(…)` where it happens")
             elif name not in prog.handlers:
                 self.warn("W001", f"window `{name}` has no handlers", w.span)
+        self._unreachable_steps(prog)
         # reachable end
         if not _contains(prog, A.EndGame):
             self.warn("W003", "no `end game` anywhere: the game can only stop at the step limit",
                       Span.point(self.rs.path, 1, 1))
         # trigger cycles (a window whose handlers fire it again)
         self._trigger_cycles(prog)
+
+    def _unreachable_steps(self, prog: Program) -> None:
+        """Warn about steps that control flow can never enter.
+
+        A step is entered by falling through from the step before it (the last
+        wraps around to the first) or by a `skip to`.  A step whose body ends
+        in an unconditional `skip to` or `end game` does not fall through.
+        """
+        steps = prog.steps
+        index = {s.name: i for i, s in enumerate(steps)}
+        reached: set[int] = set()
+        todo = [0] if steps else []
+        while todo:
+            i = todo.pop()
+            if i in reached:
+                continue
+            reached.add(i)
+            falls_through = True
+            for st in steps[i].body:
+                if isinstance(st, A.SkipTo | A.EndGame):
+                    falls_through = False
+            for target in _skip_targets(steps[i].body):
+                if target in index:
+                    todo.append(index[target])
+            if falls_through:
+                todo.append((i + 1) % len(steps))
+        for i, st in enumerate(steps):
+            if i not in reached:
+                self.warn("W005", f"step `{st.name}` can never be reached", st.span,
+                          hint="an earlier step always skips past it or ends the game")
 
     def _trigger_cycles(self, prog: Program) -> None:
         graph: dict[str, set[str]] = {}
@@ -999,6 +1040,23 @@ class Checker:
                     if nxt not in seen:
                         seen.add(nxt)
                         stack.append((nxt, [*path, nxt]))
+
+
+def _skip_targets(stmts: list[A.Stmt]) -> list[str]:
+    out: list[str] = []
+    stack: list[Any] = list(stmts)
+    while stack:
+        s = stack.pop()
+        if isinstance(s, A.SkipTo):
+            out.append(s.step)
+        for attr in ("body", "orelse", "none_body"):
+            v = getattr(s, attr, None)
+            if isinstance(v, list):
+                stack.extend(v)
+        if isinstance(s, A.If):
+            for _, body in s.branches:
+                stack.extend(body)
+    return out
 
 
 def _contains(prog: Program, cls: type) -> bool:

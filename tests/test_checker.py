@@ -187,3 +187,17 @@ def test_shipped_bloodborne_is_clean() -> None:
     assert kinds[("Monster", "monster_pile")] == 18
     assert kinds[("Monster", "boss_pile")] == 7
     assert kinds[("Monster", "final_boss_pile")] == 5
+
+
+def test_unreachable_step_warns(write_ruleset: Callable[..., str]) -> None:
+    text = BASE.replace('''    if size(bag) == 0 { end game }
+  }''', '''    if size(bag) == 0 { end game }
+    skip to take
+  }
+  step never "Never" { end game }''')
+    assert [d.code for d in diags_for(write_ruleset, text)] == ["W005"]
+
+
+def test_out_of_bounds_constant_write_warns(write_ruleset: Callable[..., str]) -> None:
+    text = BASE.replace("setup { shuffle bag }", "setup { shuffle bag  for p in players { p.score = 120 } }")
+    assert [d.code for d in diags_for(write_ruleset, text)] == ["W006"]
