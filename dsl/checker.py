@@ -803,6 +803,13 @@ class Checker:
         f = e.func
         if isinstance(f, A.Attr):
             base = self.expr(f.obj, scope)
+            if base.kind not in ("card", "any"):
+                self.attr(f, scope)
+                self.err("E147", f"`{f.name}` is not something to call", f.span,
+                         hint="only card effect and function fields, procedures and functions can be called")
+                for a in e.args:
+                    self.expr(a, scope)
+                return T.ANY
             ftype = self.attr(f, scope) if base.kind == "card" else T.ANY
             f.ty = ftype
             if ftype.kind == "effect":
@@ -1015,9 +1022,9 @@ class Checker:
                     todo.append(index[target])
             if falls_through:
                 todo.append((i + 1) % len(steps))
-        for i, st in enumerate(steps):
+        for i, step in enumerate(steps):
             if i not in reached:
-                self.warn("W005", f"step `{st.name}` can never be reached", st.span,
+                self.warn("W005", f"step `{step.name}` can never be reached", step.span,
                           hint="an earlier step always skips past it or ends the game")
 
     def _trigger_cycles(self, prog: Program) -> None:
