@@ -60,7 +60,7 @@ class HumanAgent:
         decision = game.decision
         assert decision is not None
         options = decision.options[player]
-        secret = " (secretly: others see only that you have chosen)" if decision.simultaneous else ""
+        secret = " (others see only that you have chosen)" if decision.simultaneous else ""
         self._print(f"P{player + 1}, {decision.prompt}{secret}:")
         for i, label in enumerate(options):
             self._print(f"  [{i + 1}] {label}")
@@ -88,7 +88,9 @@ def _summary(view: dict[str, object], player: int) -> str:
     for name, z in zones.items():
         if isinstance(z, dict):
             mine = z.get(me, [])
-            others = ", ".join(f"{p}:{len(c)}" for p, c in z.items() if p != me and c)
+            others = "; ".join(
+                f"{p}: " + (", ".join(c) if any(x != "?" for x in c) else f"{len(c)} hidden")
+                for p, c in z.items() if p != me and c)
             if mine or others:
                 out.append(f"  {name}: {', '.join(mine) or '-'}" + (f"   (others: {others})" if others else ""))
         elif z and any(c != "?" for c in z):

@@ -127,6 +127,7 @@ class Compiler:
         self.functions: dict[str, list[ExprFn]] = {}
         self.step_pcs: dict[str, int] = {}
         self.step_names_by_pc: list[tuple[int, str]] = []
+        self.step_titles: dict[str, str] = {}
         self._uid = 0
         self.main: Code | None = None
         self.finish: StmtFn | None = None
@@ -293,6 +294,7 @@ class Compiler:
         for st in prog.steps:
             self.step_pcs[st.name] = len(main.ins)
             self.step_names_by_pc.append((len(main.ins), st.name))
+            self.step_titles[st.name] = st.title
             self.emit(st.body, main, [])
 
         def loop(s: GameState, fr: list[Any]) -> bool:

@@ -364,6 +364,16 @@ class Game:
         where = f"round {s.counters[ROUND_SLOT]}, {step}"
         return where + (f", in {chain}" if chain else "")
 
+    def step_title(self) -> str:
+        """The title of the round step the game is in ("setup" before the first round)."""
+        s = self.state
+        title = "setup"
+        if s.frames:
+            for pc, name in self.ruleset.compiled.step_names_by_pc:
+                if pc <= s.frames[0][1]:
+                    title = self.ruleset.compiled.step_titles.get(name, name)
+        return title
+
     @property
     def decision(self) -> Decision | None:
         s = self.state
@@ -375,12 +385,12 @@ class Game:
             _, p, options, _, _, _, fmt_id = pend
             f = fmt[fmt_id]
             labels = tuple("pass" if o is None else f(s, o) for o in options)
-            return Decision((p,), False, {p: labels}, "choose")
+            return Decision((p,), False, {p: labels}, f"{self.step_title()}: choose")
         _, per, _, _, fmt_id = pend
         f = fmt[fmt_id]
         waiting = tuple(p for p, _ in per if p not in s.commits)
         return Decision(waiting, True, {p: tuple(f(s, o) for o in opts) for p, opts in per if p in waiting},
-                        "choose secretly")
+                        f"{self.step_title()}: choose secretly")
 
     def waiting_for(self) -> tuple[int, ...]:
         """Players who must decide now (cheap: builds no labels)."""
