@@ -182,7 +182,7 @@ def resolve_card_paths(ruleset_path: str, pattern: str, span: Span) -> tuple[lis
             diags.append(Diagnostic("E210", "error", f"card file `{m}` is outside the ruleset's project folder",
                                     span, hint=f"card files must live under {root}"))
             continue
-        files.append(m)
+        files.append(os.path.normpath(m))
     if not matches:
         diags.append(Diagnostic("E211", "error", f"no card files match `{pattern}`", span,
                                 hint="the pattern is relative to the ruleset file"))

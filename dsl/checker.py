@@ -365,6 +365,11 @@ class Checker:
                 if f.name not in c.values:
                     continue
                 fty = prog.field_types[c.kind][f.name]
+                if fty.kind in ("player", "card"):
+                    self.err("E128", f"field `{f.name}` ({fty}) cannot be set in a card file",
+                             c.field_spans.get(f.name, c.span),
+                             hint="give it no value in YAML (default `none`), or use a `text` field with a card name")
+                    continue
                 self.owner = f"field:{c.kind}.{f.name}"
                 params = {p.name: self.resolve_type(p.type) for p in f.type.params}
                 value = c.values[f.name]
@@ -541,7 +546,12 @@ class Checker:
         if not isinstance(call, A.Call):
             self.err("E126", "`do` needs a procedure or effect call like `do hurt(p, 1)`", call.span)
             return
-        self.expr(call, scope, statement=True)
+        t = self.expr(call, scope, statement=True)
+        ref = call.ref
+        if t.kind != "any" and not (isinstance(ref, tuple) and (ref[0] == "call_proc" or ref[:3:2] == (
+                "call_field", "effect"))):
+            self.err("E126", "`do` runs a procedure or a card effect; this call computes a value", call.span,
+                     hint="use `let x = …` to keep a value")
 
     def args(self, args: list[A.Expr], want: list[Ty], span: Span, scope: _Scope, what: str) -> None:
         if len(args) != len(want):
@@ -960,16 +970,10 @@ class Checker:
                     susp.add(owner)
                     changed = True
         prog.suspending = susp
-        # fns must be pure: no decisions reachable from them
-        for name in prog.fns:
-            if f"fn:{name}" in susp:  # pragma: no cover - fns hold no statements
-                self.err("E150", f"function `{name}` may ask for a decision", prog.fns[name].span)
-        for owner in susp:
-            if owner.startswith("field:") and ".".join(owner.split(".")[1:]):
-                kind, fname = owner[6:].split(".", 1)
-                ftype = prog.field_types.get(kind, {}).get(fname)
-                if ftype is not None and ftype.kind == "function":
-                    self.err("E150", f"function field `{fname}` cannot ask for decisions", NOWHERE)
+        for owner, what in (("finish", "`finish`"), ("score", "`score` and `tiebreak`")):
+            if owner in susp:
+                self.err("E151", f"{what} cannot ask for decisions", Span.point(self.rs.path, 1, 1),
+                         hint="make the choice in a round step before `end game`")
         # unused declarations
         for name, z in prog.zones.items():
             if "zone:" + name not in self.used and not any(c.start == name for c in prog.cards):

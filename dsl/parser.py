@@ -435,6 +435,12 @@ class _ToAst(Transformer[Token, Any]):
     def range(self, meta: Any, c: list[Any]) -> tuple[int, int]:
         return (int(c[0]), int(c[1]))
 
+    def signed(self, meta: Any, c: list[Any]) -> int:
+        return int(c[0])
+
+    def negative(self, meta: Any, c: list[Any]) -> int:
+        return -int(c[0])
+
     def reset(self, meta: Any, c: list[Any]) -> bool:
         return True
 

@@ -107,6 +107,8 @@ def _print_result(game: Game) -> None:
         scores = ", ".join(f"P{p + 1}: {s}" for p, s in enumerate(r["scores"]))
         winners = ", ".join(f"P{p + 1}" for p in r["winners"])
         print(f"Game over after {r['rounds']} rounds. Scores: {scores}. Winner(s): {winners}.")
+    elif game.state.status == "running":
+        print(f"The log ends before the game does (after {len(game.state.decisions)} decisions).")
     else:
         print(f"Game stopped: {game.error}")
 

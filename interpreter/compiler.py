@@ -128,6 +128,7 @@ class Compiler:
         self.step_pcs: dict[str, int] = {}
         self.step_names_by_pc: list[tuple[int, str]] = []
         self.step_titles: dict[str, str] = {}
+        self.choice_nones: dict[int, int] = {}
         self._uid = 0
         self.main: Code | None = None
         self.finish: StmtFn | None = None
@@ -285,8 +286,8 @@ class Compiler:
         def start_round(s: GameState, fr: list[Any]) -> bool:
             c = s.counters
             c[ROUND_SLOT] += 1
-            for slot in s.tables.reset_slots:
-                c[slot] = 0
+            for slot, initial in s.tables.reset_slots:
+                c[slot] = initial
             fr[1] += 1
             return False
 
@@ -919,12 +920,13 @@ class Compiler:
             span = st.span
 
             def repeat(s: GameState, env: dict[str, Any]) -> None:
-                limit = s.steps + 100_000
+                # A loop that needs no decision runs inside one engine step, so it has its own bound.
+                rounds = 0
                 try:
                     while cf(s, env):
                         body(s, env)
-                        s.steps += 1
-                        if s.steps > limit:
+                        rounds += 1
+                        if rounds > 100_000:
                             raise RuleError(f"`repeat while` at line {span.line} ran 100000 times without ending")
                 except BreakLoop:
                     pass
@@ -1124,7 +1126,7 @@ class Compiler:
             everyone = (1 << s.tables.n) - 1
             mask = everyone if to is None else (1 << to(s, env))
             full = mask
-            for i in card_args:
+            for i in card_args + zone_args:
                 v = values[i]
                 for c in (v if isinstance(v, tuple) else (v,)):
                     if c is not None:
@@ -1253,6 +1255,7 @@ class Compiler:
         ins[skip_none] = _goto(end)
         has_none = st.none_body is not None
         span = st.span
+        self.choice_nones[at] = none_pc if has_none else end
 
         def choose(s: GameState, fr: list[Any]) -> bool:
             env = fr[2]
@@ -1266,14 +1269,14 @@ class Compiler:
                 fr[1] = none_pc if has_none else end
                 if not has_none and not optional:
                     raise RuleError(
-                        f"no legal option for the choice at {span.file}:{span.line} and no `if none` branch")
+                        f"no legal option for the choice at {span.file}:{span.line} and no `otherwise` branch")
                 return False
             p = chooser(s, env)
             if p is None:
                 raise RuleError(f"no player to make the choice at line {span.line}")
             if optional:
                 options = (*options, None)
-            s.pending = ("choose", p, options, var, at + 1, end, fmt_id)
+            s.pending = ("choose", p, options, var, at + 1, none_pc if has_none else end, fmt_id)
             return True
 
         ins[at] = choose

@@ -22,7 +22,7 @@ from liturgy.dsl.diagnostics import LiturgyError
 from liturgy.dsl.loader import check_file
 
 from . import rng
-from .compiler import FIRST_SLOT, ROUND_SLOT, Code, Compiler, card_visibility
+from .compiler import FIRST_SLOT, ROUND_SLOT, Code, Compiler, _fmt_card, card_visibility
 from .errors import GameOver, IllegalChoice, RuleError, SkipTo, StepLimitError
 from .state import GameState, Tables, freeze, thaw
 
@@ -150,7 +150,7 @@ class Ruleset:
         names = [""] * nslots
         bounds: list[tuple[int | None, int | None]] = [(None, None)] * nslots
         names[FIRST_SLOT], names[ROUND_SLOT] = "first", "round"
-        reset: list[int] = []
+        reset: list[tuple[int, Any]] = []
         pools: dict[str, list[int]] = {}
         for cname, c in prog.counters.items():
             width = len(prog.enums[c.index_enum]) if c.index_enum else 1
@@ -174,7 +174,7 @@ class Ruleset:
                 names[slot] = label
                 bounds[slot] = (c.lo, c.hi)
                 if c.reset_each_round:
-                    reset.append(slot)
+                    reset.append((slot, init))
                 if c.pool:
                     pools.setdefault(c.pool, []).append(slot)
         players = tuple(range(n))
@@ -312,9 +312,29 @@ class Game:
             if self.check:
                 self._check_invariants()
         except GameOver:
-            self._finish()
+            try:
+                self._finish()
+            except (GameOver, SkipTo):
+                s.status = "aborted"
+                s.error = "`end game` or `skip to` inside `finish`"
+                s.pending = None
+                return
+            except RuleError as err:
+                s.status = "aborted"
+                s.error = f"{err} [while scoring the game]"
+                s.pending = None
+                return
+            except (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError) as err:
+                s.status = "aborted"
+                s.error = f"internal error ({type(err).__name__}: {err}) [while scoring the game]"
+                s.pending = None
+                return
             if self.check:
-                self._check_invariants()
+                try:
+                    self._check_invariants()
+                except RuleError as err:
+                    s.status = "aborted"
+                    s.error = str(err)
         except RuleError as err:
             s.status = "aborted"
             s.error = f"{err} [{self.position()}]" if not isinstance(err, StepLimitError) else str(err)
@@ -385,6 +405,11 @@ class Game:
             _, p, options, _, _, _, fmt_id = pend
             f = fmt[fmt_id]
             labels = tuple("pass" if o is None else f(s, o) for o in options)
+            if f is _fmt_card:
+                # a card the chooser cannot see is offered by position, not by name
+                labels = tuple(
+                    lab if o is None or (card_visibility(s, o) >> p) & 1 else f"hidden card {i + 1}"
+                    for i, (o, lab) in enumerate(zip(options, labels, strict=True)))
             return Decision((p,), False, {p: labels}, f"{self.step_title()}: choose")
         _, per, _, _, fmt_id = pend
         f = fmt[fmt_id]

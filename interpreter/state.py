@@ -25,7 +25,7 @@ class Tables:
     card_names: list[str]
     fields: dict[str, list[Any]]  # field -> value per card id
     players: tuple[int, ...]
-    reset_slots: tuple[int, ...]
+    reset_slots: tuple[tuple[int, Any], ...]
     zone_names: list[str]
     zone_owner: list[int]  # -1 for shared zones
     zone_vis: list[str]

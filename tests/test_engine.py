@@ -206,7 +206,7 @@ counter fallback 0..5 = 0
 round {
   step pick "Pick" {
     choose g from pool by first optional { move g to first.mine }
-    choose h from pool where h.worth > 100 by first { move h to first.mine } if none { fallback += 1 }
+    choose h from pool where h.worth > 100 by first { move h to first.mine } otherwise { fallback += 1 }
     end game
   }
 }
