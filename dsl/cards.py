@@ -177,13 +177,15 @@ def resolve_card_paths(ruleset_path: str, pattern: str, span: Span) -> tuple[lis
     diags: list[Diagnostic] = []
     files: list[str] = []
     for m in matches:
+        if not os.path.isfile(m):
+            continue
         resolved = Path(m).resolve()
         if root != resolved and root not in resolved.parents:
             diags.append(Diagnostic("E210", "error", f"card file `{m}` is outside the ruleset's project folder",
                                     span, hint=f"card files must live under {root}"))
             continue
         files.append(os.path.normpath(m))
-    if not matches:
+    if not files and not diags:
         diags.append(Diagnostic("E211", "error", f"no card files match `{pattern}`", span,
                                 hint="the pattern is relative to the ruleset file"))
     if len(files) > MAX_CARD_FILES:
@@ -199,7 +201,8 @@ def load_card_file(
     zones: list[str],
 ) -> tuple[list[CardDef], list[Diagnostic]]:
     """Load and validate one card file; every problem names the YAML line."""
-    display = os.path.relpath(path) if not os.path.isabs(path) else path
+    rel = os.path.relpath(path)
+    display = path if rel.startswith("..") else rel
     try:
         raw = Path(path).read_bytes()
     except OSError as err:
@@ -213,8 +216,9 @@ def load_card_file(
         return [], [Diagnostic("E201", "error", f"card file is not UTF-8 (byte {err.start})",
                                Span.point(display, 1, 1), hint="save the file as UTF-8")]
     remember_source(display, text)
-    loader = _NoAliasLoader(text)
+    loader: _NoAliasLoader | None = None
     try:
+        loader = _NoAliasLoader(text)
         root = loader.get_single_node()
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark or err.context_mark
@@ -227,7 +231,8 @@ def load_card_file(
     except (yaml.YAMLError, RecursionError, ValueError) as err:
         return [], [Diagnostic("E202", "error", f"YAML: {err}".splitlines()[0], Span.point(display, 1, 1))]
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
     if root is None:
         return [], [Diagnostic("E204", "error", "card file is empty", Span.point(display, 1, 1),
                                hint="a card file needs `kind`, `start` and `cards`")]

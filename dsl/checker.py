@@ -569,8 +569,7 @@ class Checker:
         return got
 
     def value_type(self, t: Ty, e: A.Expr) -> Ty:
-        if t.kind == "void":
-            self.err("E141", "this call has no value", e.span)
+        if t.kind == "void":  # the call itself already reported E141
             return T.ANY
         return t
 
@@ -622,7 +621,8 @@ class Checker:
             return self.call(e, scope, statement)
         if isinstance(e, A.Aggregate):
             if e.func not in AGGREGATES:
-                self.err("E101", f"unknown aggregate `{e.func}`", e.func_span,
+                what = f"unknown aggregate `{e.func}`" if e.func else "only a named aggregate can take `for … in …`"
+                self.err("E101", what, e.func_span,
                          hint=did_you_mean(e.func, AGGREGATES) or "use count, sum, any, all, min or max")
             elem = self.iter_elem(e.iterable, scope)
             inner = scope.child(**{e.var: elem})
@@ -970,9 +970,11 @@ class Checker:
                     susp.add(owner)
                     changed = True
         prog.suspending = susp
+        spans = {"finish": next((d.span for d in self.rs.decls if isinstance(d, A.FinishDecl)), None),
+                 "score": next((d.span for d in self.rs.decls if isinstance(d, A.ScoreDecl)), None)}
         for owner, what in (("finish", "`finish`"), ("score", "`score` and `tiebreak`")):
             if owner in susp:
-                self.err("E151", f"{what} cannot ask for decisions", Span.point(self.rs.path, 1, 1),
+                self.err("E151", f"{what} cannot ask for decisions", spans[owner] or Span.point(self.rs.path, 1, 1),
                          hint="make the choice in a round step before `end game`")
         # unused declarations
         for name, z in prog.zones.items():
@@ -1045,7 +1047,8 @@ class Checker:
                     if nxt == start:
                         chain = " -> ".join(p.split(":", 1)[1] for p in [*path, nxt])
                         self.warn("W004", f"trigger chain can loop forever: {chain}", w.span,
-                                  hint="guard the chain with a flag or a counter")
+                                  hint="make sure a condition ends the chain; at run time the trigger-depth "
+                                       "limit stops it with an error")
                         stack = []
                         break
                     if nxt not in seen:
