@@ -8,7 +8,7 @@ looking anything up again.  Problems become diagnostics with stable codes
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1056,13 +1056,12 @@ class Checker:
                         stack.append((nxt, [*path, nxt]))
 
 
-def _skip_targets(stmts: list[A.Stmt]) -> list[str]:
-    out: list[str] = []
+def _walk(stmts: list[A.Stmt]) -> Iterator[A.Stmt]:
+    """Every statement in ``stmts``, nested blocks included."""
     stack: list[Any] = list(stmts)
     while stack:
         s = stack.pop()
-        if isinstance(s, A.SkipTo):
-            out.append(s.step)
+        yield s
         for attr in ("body", "orelse", "none_body"):
             v = getattr(s, attr, None)
             if isinstance(v, list):
@@ -1070,7 +1069,10 @@ def _skip_targets(stmts: list[A.Stmt]) -> list[str]:
         if isinstance(s, A.If):
             for _, body in s.branches:
                 stack.extend(body)
-    return out
+
+
+def _skip_targets(stmts: list[A.Stmt]) -> list[str]:
+    return [s.step for s in _walk(stmts) if isinstance(s, A.SkipTo)]
 
 
 def _contains(prog: Program, cls: type) -> bool:
@@ -1080,22 +1082,9 @@ def _contains(prog: Program, cls: type) -> bool:
     bodies += [h.body for hs in prog.handlers.values() for h in hs]
     for c in prog.cards:
         bodies += [v for v in c.values.values() if isinstance(v, list)]
-    stack: list[Any] = [s for b in bodies for s in b]
-    while stack:
-        s = stack.pop()
-        if isinstance(s, cls):
-            return True
-        for attr in ("body", "orelse", "none_body"):
-            v = getattr(s, attr, None)
-            if isinstance(v, list):
-                stack.extend(v)
-        if isinstance(s, A.If):
-            for _, body in s.branches:
-                stack.extend(body)
-    return False
+    return any(isinstance(s, cls) for b in bodies for s in _walk(b))
 
 
-_PLACEHOLDER = re.compile(r"\{\}")
 
 
 def check_ruleset(ruleset: A.Ruleset) -> tuple[Program | None, list[Diagnostic]]:

@@ -23,9 +23,8 @@ from liturgy import __version__
 from .agents import make_agent, play_out
 from .engine import Game, load_ruleset, replay_decisions
 from .errors import IllegalChoice
+from .logs import LOG_FORMAT, write_decision_log
 from .simulate import simulate
-
-LOG_FORMAT = 1
 
 
 class UsageError(Exception):
@@ -85,22 +84,6 @@ def _seats(spec: str, players: int) -> list[str]:
     return seats
 
 
-def _write_log(path: str, ruleset_path: str, game: Game) -> None:
-    data = {
-        "format": LOG_FORMAT,
-        "ruleset": os.path.relpath(ruleset_path),
-        "game": game.ruleset.name,
-        "players": game.players,
-        "seed": game.seed,
-        "decisions": [list(d) for d in game.state.decisions],
-        "status": game.state.status,
-        "error": game.error,
-        "result": game.result,
-        "digest": game.digest(),
-    }
-    Path(path).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-
-
 def _print_result(game: Game) -> None:
     if game.state.status == "finished" and game.result:
         r = game.result
@@ -126,7 +109,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     except (EOFError, KeyboardInterrupt):
         print("\nGame interrupted.")
         if args.log:
-            _write_log(args.log, args.ruleset, game)
+            write_decision_log(args.log, args.ruleset, game)
             print(f"Decisions so far written to {args.log}")
         return 130
     if "human" not in seats or args.verbose:
@@ -134,7 +117,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(line)
     _print_result(game)
     if args.log:
-        _write_log(args.log, args.ruleset, game)
+        write_decision_log(args.log, args.ruleset, game)
         print(f"Decision log written to {args.log}")
     return 0 if game.state.status == "finished" else 1
 

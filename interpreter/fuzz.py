@@ -9,8 +9,6 @@ decision sequence, saved as a replay file that `liturgy replay` reproduces.
 
 from __future__ import annotations
 
-import json
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,8 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
 from .engine import Game, Ruleset
-
-LOG_FORMAT = 1
+from .logs import write_decision_log
 
 
 class PropertyFailure(AssertionError):
@@ -127,25 +124,8 @@ def fuzz_ruleset(
         report.seed = last_failure["seed"]
         report.shrunk_decisions = len(game.state.decisions)
         report.replay_path = replay_path
-        write_replay(replay_path, ruleset_path, game)
+        write_decision_log(replay_path, ruleset_path, game)
     except HypothesisException as err:  # pragma: no cover - e.g. unsatisfiable
         report.notes.append(str(err))
     report.seconds = time.perf_counter() - t0
     return report
-
-
-def write_replay(path: str, ruleset_path: str, game: Game) -> None:
-    data = {
-        "format": LOG_FORMAT,
-        "ruleset": os.path.relpath(ruleset_path),
-        "game": game.ruleset.name,
-        "players": game.players,
-        "seed": game.seed,
-        "decisions": [list(d) for d in game.state.decisions],
-        "status": game.state.status,
-        "error": game.error,
-        "result": game.result,
-        "digest": game.digest(),
-    }
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(json.dumps(data, indent=1) + "\n")

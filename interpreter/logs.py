@@ -1,0 +1,28 @@
+"""Decision logs: the file that `play --log` and `fuzz` write and `replay` reads."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from .engine import Game
+
+LOG_FORMAT = 1
+
+
+def write_decision_log(path: str, ruleset_path: str, game: Game) -> None:
+    """Everything needed to replay ``game`` exactly, plus its digest to verify it."""
+    data = {
+        "format": LOG_FORMAT,
+        "ruleset": os.path.relpath(ruleset_path),
+        "game": game.ruleset.name,
+        "players": game.players,
+        "seed": game.seed,
+        "decisions": [list(d) for d in game.state.decisions],
+        "status": game.state.status,
+        "error": game.error,
+        "result": game.result,
+        "digest": game.digest(),
+    }
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(json.dumps(data, indent=1) + "\n")
