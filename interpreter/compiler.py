@@ -1098,7 +1098,9 @@ class Compiler:
         def fire(s: GameState, env: dict[str, Any]) -> None:
             s.fire_depth += 1
             if s.fire_depth > MAX_FIRE_DEPTH:
-                raise RuleError(f"trigger chain deeper than {MAX_FIRE_DEPTH}: window `{name}` keeps firing itself")
+                raise RuleError(f"trigger chain deeper than {MAX_FIRE_DEPTH} windows: " + " -> ".join(
+                    _fire_chain(s.frames, s.fire_stack, name)))
+            s.fire_stack.append(name)
             try:
                 args = make_env(s, env)
                 for h in targets:
@@ -1106,6 +1108,7 @@ class Compiler:
                         h.pure(s, {h.params[i]: args[p] for i, p in enumerate(params)})
             finally:
                 s.fire_depth -= 1
+                s.fire_stack.pop()
 
         return fire
 
@@ -1397,6 +1400,12 @@ class Compiler:
 def _ret(s: GameState, fr: list[Any]) -> bool:
     s.frames.pop()
     return False
+
+
+def _fire_chain(frames: list[Any], fired: list[str], last: str) -> list[str]:
+    """Name the loop for the error message: the windows being handled, then the one firing now."""
+    names = [f[0].name[3:] for f in frames[1:] if f[0].name.startswith("on ")] + fired
+    return [*names[-6:], last]
 
 
 def _push(s: GameState, code: Code, env: dict[str, Any]) -> None:

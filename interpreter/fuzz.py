@@ -9,6 +9,7 @@ decision sequence, saved as a replay file that `liturgy replay` reproduces.
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,7 +19,8 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
-from .engine import Game, Ruleset
+from .engine import Game, Ruleset, replay_decisions
+from .errors import IllegalChoice
 from .logs import write_decision_log
 
 
@@ -49,6 +51,23 @@ class FuzzReport:
             "replay": self.replay_path,
             "shrunk_decisions": self.shrunk_decisions,
         }
+
+
+def _round_trip_failure(game: Game) -> str | None:
+    """Save/load, clone and replay must all reproduce the game exactly."""
+    rules = game.ruleset
+    replayed = rules.new_game(game.players, game.seed)
+    try:
+        replay_decisions(replayed, game.state.decisions)
+    except IllegalChoice as err:
+        return f"replaying the decision log failed: {err}"
+    if replayed.digest() != game.digest():
+        return "replaying the decision log gave a different digest"
+    if rules.load_game(json.loads(json.dumps(game.to_json()))).digest() != game.digest():
+        return "save and load changed the game"
+    if game.clone().digest() != game.digest():
+        return "a clone differs from its original"
+    return None
 
 
 def _failure(game: Game) -> str | None:
@@ -104,7 +123,7 @@ def fuzz_ruleset(
                 if problem is not None or game.finished:
                     break
         if problem is None:
-            problem = _failure(game)
+            problem = _failure(game) or _round_trip_failure(game)
         report.examples += 1
         report.decisions += made
         if progress:

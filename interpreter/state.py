@@ -60,6 +60,7 @@ class GameState:
         "result",
         "error",
         "fire_depth",
+        "fire_stack",
         "removed_count",
     )
 
@@ -80,6 +81,7 @@ class GameState:
         self.result: dict[str, Any] | None = None
         self.error: str | None = None
         self.fire_depth = 0
+        self.fire_stack: list[str] = []  # windows being handled right now (empty at every decision)
         self.removed_count = 0
 
     def clone(self) -> GameState:
@@ -100,6 +102,7 @@ class GameState:
         c.result = self.result
         c.error = self.error
         c.fire_depth = self.fire_depth
+        c.fire_stack = []
         c.removed_count = self.removed_count
         return c
 
