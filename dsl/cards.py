@@ -113,9 +113,22 @@ def _mark_span(file: str, node: yaml.Node) -> Span:
     return Span(file, s.line + 1, s.column + 1, e.line + 1, e.column + 1)
 
 
+class _DuplicateKey(Exception):
+    def __init__(self, key: str, node: yaml.Node) -> None:
+        super().__init__(key)
+        self.key = key
+        self.node = node
+
+
 def _to_python(node: yaml.Node) -> Any:
     if isinstance(node, yaml.MappingNode):
-        return {str(_to_python(k)): _to_python(v) for k, v in node.value}
+        out: dict[str, Any] = {}
+        for k, v in node.value:
+            key = str(_to_python(k))
+            if key in out:  # YAML forbids it, PyYAML keeps the last one silently
+                raise _DuplicateKey(key, k)
+            out[key] = _to_python(v)
+        return out
     if isinstance(node, yaml.SequenceNode):
         return [_to_python(v) for v in node.value]
     return _scalar(node)
@@ -238,6 +251,9 @@ def load_card_file(
                                hint="a card file needs `kind`, `start` and `cards`")]
     try:
         data = _to_python(root)
+    except _DuplicateKey as dup:
+        return [], [Diagnostic("E202", "error", f"YAML: key `{dup.key}` appears twice in one mapping",
+                               _mark_span(display, dup.node), hint="remove or rename one of them")]
     except (yaml.YAMLError, RecursionError, ValueError, TypeError) as err:
         return [], [Diagnostic("E202", "error", f"YAML: {err}".splitlines()[0], _mark_span(display, root))]
 
@@ -274,6 +290,9 @@ def load_card_file(
             vspan = _mark_span(display, vnode) if vnode is not None else _mark_span(display, node)
             spans[key] = vspan
             ftype = field_types[key]
+            if ftype.kind in ("effect", "function") and not isinstance(vnode, yaml.ScalarNode):
+                diags.append(Diagnostic("E209", "error", f"`{key}` of `{entry['name']}` must be text", vspan))
+                continue
             if ftype.kind in ("effect", "function") and isinstance(vnode, yaml.ScalarNode):
                 line, col, indent = _snippet_origin(file_lines, vnode)
                 parsed: Any

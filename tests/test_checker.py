@@ -128,6 +128,7 @@ def test_direct_write_to_pool_holder_warns(write_ruleset: Callable[..., str]) ->
         ("kind: Chip\nstart: bag\ncards:\n  - name: One\n    worth: 1\n   colour: red\n", "E202", 6),
         ("kind: Chip\nstart: bag\ncards:\n  - &a {name: One, worth: 1}\n  - *a\n", "E203", 5),
         ("", "E204", 1),
+        ("kind: Chip\nstart: bag\ncards: []\ncards:\n  - {name: One, worth: 1}\n", "E202", 4),
         ("kind: Chip\nstart: bag\ncards:\n  - name: One\n    worth: 1\n    on_take: |\n      p.score += \n", "E205", 7),
         ("kind: Chip\nstart: bag\ncards:\n  - {name: One, worth: 1}\n  - {name: One, worth: 2}\n", "E103", 5),
     ],
