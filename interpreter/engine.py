@@ -13,7 +13,7 @@ import hashlib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -201,6 +201,7 @@ class Ruleset:
             pool_totals={k: prog.pools[k].supply for k in pools},
             turn_orders=turn_orders,
         )
+        tables.capped_zones = tuple(zi for zi, cap in enumerate(zone_cap) if cap is not None)
         groups: dict[tuple[int | None, int | None], list[int]] = {}
         for i, b in enumerate(bounds):
             if b != (None, None):
@@ -492,15 +493,18 @@ class Game:
         ncards = len(t.card_def)
         zones = s.zones
         cz = s.card_zone
-        placed = sum(map(len, zones))
-        if placed != ncards or len(set(chain.from_iterable(zones))) != ncards:
-            out.append(("every card in exactly one zone", f"{placed} card places for {ncards} cards"))
-        for zi, z in enumerate(zones):
-            if z and set(map(cz.__getitem__, z)) != {zi}:
-                out.append(("every card in exactly one zone", f"{t.zone_names[zi]} lists a card placed elsewhere"))
+        # All in C-level calls: the flat list of placed cards, and the zone each one is listed in,
+        # must agree with the card -> zone index the engine keeps.
+        placed = list(chain.from_iterable(zones))
+        if len(placed) != ncards or len(set(placed)) != ncards:
+            out.append(("every card in exactly one zone", f"{len(placed)} card places for {ncards} cards"))
+        elif list(map(cz.__getitem__, placed)) != list(chain.from_iterable(map(repeat, range(len(zones)),
+                                                                                 map(len, zones)))):
+            out.append(("every card in exactly one zone", "a zone lists a card that is placed elsewhere"))
+        for zi in t.capped_zones:
             cap = t.zone_capacity[zi]
-            if cap is not None and len(z) > cap:
-                out.append(("zone capacity", f"{t.zone_names[zi]} holds {len(z)} > {cap}"))
+            if cap is not None and len(zones[zi]) > cap:
+                out.append(("zone capacity", f"{t.zone_names[zi]} holds {len(zones[zi])} > {cap}"))
         counters = s.counters
         for pool, slots in t.pool_slots.items():
             total = sum(itemgetter(*slots)(counters)) if len(slots) > 1 else counters[slots[0]]

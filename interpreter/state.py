@@ -37,6 +37,7 @@ class Tables:
     pool_slots: dict[str, tuple[int, ...]] = field(default_factory=dict)
     pool_totals: dict[str, int] = field(default_factory=dict)
     turn_orders: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    capped_zones: tuple[int, ...] = ()
     bounded_groups: tuple[tuple[tuple[int | None, int | None], tuple[int, ...], Any], ...] = ()
 
 
