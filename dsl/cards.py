@@ -160,18 +160,26 @@ def _path_node(node: yaml.Node, path: list[Any]) -> yaml.Node:
     return node
 
 
-def _snippet_origin(file_lines: list[str], node: yaml.ScalarNode) -> tuple[int, int, int]:
-    """Where a scalar's text starts in the file: (line, column, indent of later lines)."""
+def _snippet(file_text: str, file_lines: list[str], node: yaml.ScalarNode, value: str) -> tuple[str, int, int, int]:
+    """The code of an effect or function scalar, and where it starts: (text, line, column, indent).
+
+    The language treats newlines as spaces, so the *source* text of a block or
+    plain scalar means the same as YAML's folded value; parsing the source keeps
+    every error position exact.  Quoted scalars are parsed from their value (exact
+    unless the text uses escapes).
+    """
     line = node.start_mark.line + 1
     col = node.start_mark.column + 1
     if node.style in ("|", ">"):
         body_line = line + 1
-        raw = file_lines[body_line - 1] if body_line - 1 < len(file_lines) else ""
-        indent = len(raw) - len(raw.lstrip(" "))
-        return body_line, indent + 1, indent
+        first = file_lines[body_line - 1] if body_line - 1 < len(file_lines) else ""
+        indent = len(first) - len(first.lstrip(" "))
+        last = node.end_mark.line if node.end_mark.column == 0 else node.end_mark.line + 1
+        body = [raw[indent:] for raw in file_lines[body_line - 1:last]]
+        return "\n".join(body), body_line, indent + 1, indent
     if node.style in ("'", '"'):
-        return line, col + 1, col
-    return line, col, col - 1
+        return value, line, col + 1, col
+    return file_text[node.start_mark.index:node.end_mark.index], line, col, 0
 
 
 def resolve_card_paths(ruleset_path: str, pattern: str, span: Span) -> tuple[list[str], list[Diagnostic]]:
@@ -294,12 +302,12 @@ def load_card_file(
                 diags.append(Diagnostic("E209", "error", f"`{key}` of `{entry['name']}` must be text", vspan))
                 continue
             if ftype.kind in ("effect", "function") and isinstance(vnode, yaml.ScalarNode):
-                line, col, indent = _snippet_origin(file_lines, vnode)
+                code, line, col, indent = _snippet(text, file_lines, vnode, str(value))
                 parsed: Any
                 if ftype.kind == "effect":
-                    parsed, errs = parse_effect_text(str(value), display, line, col, indent)
+                    parsed, errs = parse_effect_text(code, display, line, col, indent)
                 else:
-                    parsed, errs = parse_expr_text(str(value), display, line, col, indent)
+                    parsed, errs = parse_expr_text(code, display, line, col, indent)
                 if errs:
                     diags.extend(Diagnostic("E205", "error", f"in `{key}` of `{entry['name']}`: {d.message}",
                                             d.span, d.hint) for d in errs)

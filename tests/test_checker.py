@@ -202,3 +202,18 @@ def test_unreachable_step_warns(write_ruleset: Callable[..., str]) -> None:
 def test_out_of_bounds_constant_write_warns(write_ruleset: Callable[..., str]) -> None:
     text = BASE.replace("setup { shuffle bag }", "setup { shuffle bag  for p in players { p.score = 120 } }")
     assert [d.code for d in diags_for(write_ruleset, text)] == ["W006"]
+
+
+@pytest.mark.parametrize("style", [">", "|", "plain"])
+def test_effect_errors_in_multiline_yaml_point_at_the_exact_spot(write_ruleset: Callable[..., str], style: str) -> None:
+    body = ("    on_take: log \"x\"\n      p.score += 1 +\n" if style == "plain"
+            else f"    on_take: {style}\n      log \"x\"\n      p.score += 1 +\n")
+    chips = "kind: Chip\nstart: bag\ncards:\n  - name: One\n    worth: 1\n" + body
+    (d,) = [d for d in diags_for(write_ruleset, BASE, chips) if d.is_error]
+    assert d.code == "E205"
+    assert (d.span.line, d.span.column) == ((7, 20) if style == "plain" else (8, 20))
+
+
+def test_negative_counter_bounds(write_ruleset: Callable[..., str]) -> None:
+    text = BASE.replace("counter per player score 0..99 = 0", "counter per player score -5..99 = -5")
+    assert diags_for(write_ruleset, text) == []
