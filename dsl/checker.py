@@ -85,6 +85,8 @@ class Checker:
         self.used: set[str] = set()
         self.calls: dict[str, set[str]] = {}  # owner -> callees ("proc:x", "window:x", "field:K.f")
         self.suspends_directly: set[str] = set()
+        self.ends: set[str] = set()  # owners that contain `end game` directly
+        self.reachable_steps: set[str] = set()
         self.owner = ""
 
     # ------------------------------------------------------------ reporting
@@ -465,7 +467,7 @@ class Checker:
             else:
                 self.args(s.args, [self.resolve_type(p.type) for p in w.params], s.span, scope, f"window `{s.window}`")
         elif isinstance(s, A.EndGame):
-            pass
+            self.ends.add(self.owner)
         elif isinstance(s, A.SkipTo):
             if not scope.in_step:
                 self.err("E133", "`skip to` is only allowed directly in a round step", s.span,
@@ -996,10 +998,19 @@ class Checker:
             elif name not in prog.handlers:
                 self.warn("W001", f"window `{name}` has no handlers", w.span)
         self._unreachable_steps(prog)
-        # reachable end
-        if not _contains(prog, A.EndGame):
-            self.warn("W003", "no `end game` anywhere: the game can only stop at the step limit",
-                      Span.point(self.rs.path, 1, 1))
+        # reachable end: `end game` in setup, a reachable step, or anything they call or fire
+        seen = {"setup"} | {f"step:{name}" for name in self.reachable_steps}
+        todo = list(seen)
+        while todo:
+            for callee in self.calls.get(todo.pop(), ()):
+                if callee not in seen:
+                    seen.add(callee)
+                    todo.append(callee)
+        if not seen & self.ends:
+            where = "anywhere" if not _contains(prog, A.EndGame) else "that the game can reach"
+            self.warn("W003", f"no `end game` {where}: the game can only stop at the step limit",
+                      prog.steps[0].span if prog.steps else Span.point(self.rs.path, 1, 1),
+                      hint="add `end game` where the game is over (a step, a procedure it calls, or a handler)")
         # trigger cycles (a window whose handlers fire it again)
         self._trigger_cycles(prog)
 
@@ -1028,6 +1039,7 @@ class Checker:
                     todo.append(index[target])
             if falls_through:
                 todo.append((i + 1) % len(steps))
+        self.reachable_steps = {steps[i].name for i in reached}
         for i, step in enumerate(steps):
             if i not in reached:
                 self.warn("W005", f"step `{step.name}` can never be reached", step.span,

@@ -217,3 +217,11 @@ def test_effect_errors_in_multiline_yaml_point_at_the_exact_spot(write_ruleset: 
 def test_negative_counter_bounds(write_ruleset: Callable[..., str]) -> None:
     text = BASE.replace("counter per player score 0..99 = 0", "counter per player score -5..99 = -5")
     assert diags_for(write_ruleset, text) == []
+
+
+def test_end_game_only_in_an_uncalled_procedure_is_no_reachable_end(write_ruleset: Callable[..., str]) -> None:
+    text = BASE.replace("    if size(bag) == 0 { end game }\n", "") + "\nproc stop() { end game }\n"
+    codes_found = [d.code for d in diags_for(write_ruleset, text)]
+    assert "W003" in codes_found and "W001" in codes_found
+    d = next(d for d in diags_for(write_ruleset, text) if d.code == "W003")
+    assert "that the game can reach" in d.message
