@@ -313,21 +313,24 @@ class Compiler:
             zi = lay.zone_global[ref[1].name]
             return lambda s, env: zi
         if isinstance(ref, tuple) and ref[0] == "pzone" and isinstance(e, A.Attr):
-            pf = self.expr(e.obj)
             base = lay.zone_player_base + lay.zone_player_offsets[ref[1].name]
-            stride = lay.zone_player_stride
-            var = self._plain_local(e.obj)
-            if var is not None:
-                return lambda s, env: base + env[var] * stride
-
-            def pzone(s: GameState, env: dict[str, Any]) -> int:
-                p = pf(s, env)
-                if p is None:
-                    raise RuleError("no player")
-                return base + int(p) * stride
-
-            return pzone
+            return self._strided(e.obj, base, lay.zone_player_stride, "no player")
         return self.expr(e)  # a local holding a zone index
+
+    def _strided(self, owner: A.Expr, base: int, stride: int, missing: str) -> ExprFn:
+        """Closure for ``base + index(owner) * stride``: the slot of a per-player or per-card item."""
+        var = self._plain_local(owner)
+        if var is not None:
+            return lambda s, env: base + env[var] * stride
+        of = self.expr(owner)
+
+        def strided(s: GameState, env: dict[str, Any]) -> int:
+            i = of(s, env)
+            if i is None:
+                raise RuleError(missing)
+            return base + int(i) * stride
+
+        return strided
 
     def counter_slot(self, e: A.Expr) -> ExprFn:
         ref = e.ref
@@ -339,32 +342,11 @@ class Compiler:
             slot = lay.global_slots[ref[1].name]
             return lambda s, env: slot
         if kind == "pcounter" and isinstance(e, A.Attr):
-            pf = self.expr(e.obj)
             base = lay.player_base + lay.player_offsets[ref[1].name]
-            stride = lay.player_stride
-            var = self._plain_local(e.obj)
-            if var is not None:
-                return lambda s, env: base + env[var] * stride
-
-            def pslot(s: GameState, env: dict[str, Any]) -> int:
-                p = pf(s, env)
-                if p is None:
-                    raise RuleError("no player")
-                return base + p * stride  # type: ignore[no-any-return]
-
-            return pslot
+            return self._strided(e.obj, base, lay.player_stride, "no player")
         if kind == "ccounter" and isinstance(e, A.Attr):
-            cf = self.expr(e.obj)
             base = lay.card_base + lay.card_offsets[ref[1].name]
-            cstride = lay.card_stride
-
-            def cslot(s: GameState, env: dict[str, Any]) -> int:
-                c = cf(s, env)
-                if c is None:
-                    raise RuleError("no card")
-                return base + c * cstride  # type: ignore[no-any-return]
-
-            return cslot
+            return self._strided(e.obj, base, lay.card_stride, "no card")
         if kind == "icounter" and isinstance(e, A.Index):
             inner = self.counter_slot(e.obj)
             decl = self._counter_decl(e.obj)
