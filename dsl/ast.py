@@ -394,6 +394,7 @@ class ScoreDecl(Decl):
 class InvariantDecl(Decl):
     text: str
     expr: Expr
+    outside: list[tuple[str, Span]] = field(default_factory=list)  # steps where it need not hold
 
 
 @dataclass(eq=False)

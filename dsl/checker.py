@@ -358,8 +358,12 @@ class Checker:
         if prog.score is None:
             self.warn("W020", "the ruleset declares no `score`; every finished game is a shared win",
                       Span.point(self.rs.path, 1, 1), hint="add: score(p) = ...")
+        step_names = [st.name for st in prog.steps]
         for inv in prog.invariants:
             self.expect(inv.expr, T.BOOL, _Scope())
+            for name, span in inv.outside:
+                if name not in step_names:
+                    self.err("E101", f"unknown step `{name}`", span, hint=did_you_mean(name, step_names))
         # card values
         for c in prog.cards:
             kind = prog.kinds[c.kind]

@@ -518,7 +518,7 @@ class _ToAst(Transformer[Token, Any]):
         return A.ScoreDecl(self._s(meta), str(c[0]), c[1], tiebreak=True)
 
     def invariant_decl(self, meta: Any, c: list[Any]) -> A.Decl:
-        return A.InvariantDecl(self._s(meta), _unquote(c[0]), c[1])
+        return A.InvariantDecl(self._s(meta), _unquote(c[0]), c[2], c[1] or [])
 
 
 _DECL_KEYWORDS = (

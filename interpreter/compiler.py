@@ -134,7 +134,7 @@ class Compiler:
         self.finish: StmtFn | None = None
         self.score: ExprFn | None = None
         self.tiebreaks: list[ExprFn] = []
-        self.invariants: list[tuple[str, ExprFn]] = []
+        self.invariants: list[tuple[str, ExprFn, frozenset[str]]] = []
         self.choice_formats: list[Callable[[Any, Any], str]] = []
         # Card data shared by every game: filled in by the Ruleset for the
         # largest player count (card ids of smaller games are a prefix).
@@ -233,7 +233,8 @@ class Compiler:
         if prog.score is not None:
             self.score = self._player_expr(prog.score)
         self.tiebreaks = [self._player_expr(t) for t in prog.tiebreaks]
-        self.invariants = [(inv.text, self.expr(inv.expr)) for inv in prog.invariants]
+        self.invariants = [(inv.text, self.expr(inv.expr), frozenset(n for n, _ in inv.outside))
+                           for inv in prog.invariants]
         return self
 
     def _player_expr(self, sc: A.ScoreDecl) -> ExprFn:

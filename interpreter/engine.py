@@ -385,15 +385,20 @@ class Game:
         where = f"round {s.counters[ROUND_SLOT]}, {step}"
         return where + (f", in {chain}" if chain else "")
 
+    def step_name(self) -> str:
+        """The name of the round step the game is in ("setup" before the first round)."""
+        s = self.state
+        name = "setup"
+        if s.frames:
+            for pc, step in self.ruleset.compiled.step_names_by_pc:
+                if pc <= s.frames[0][1]:
+                    name = step
+        return name
+
     def step_title(self) -> str:
         """The title of the round step the game is in ("setup" before the first round)."""
-        s = self.state
-        title = "setup"
-        if s.frames:
-            for pc, name in self.ruleset.compiled.step_names_by_pc:
-                if pc <= s.frames[0][1]:
-                    title = self.ruleset.compiled.step_titles.get(name, name)
-        return title
+        name = self.step_name()
+        return self.ruleset.compiled.step_titles.get(name, name)
 
     @property
     def decision(self) -> Decision | None:
@@ -527,7 +532,10 @@ class Game:
                 out.append(("a decision has a legal option", "empty choice"))
             if pend[0] == "simul" and any(not o for _, o in pend[1]):
                 out.append(("a decision has a legal option", "empty simultaneous choice"))
-        for text, fn in self.ruleset.compiled.invariants:
+        step = self.step_name()
+        for text, fn, outside in self.ruleset.compiled.invariants:
+            if step in outside:
+                continue
             try:
                 ok = fn(s, {})
             except RuleError as err:

@@ -238,3 +238,25 @@ score(p) = total
     assert g.result is not None
     # each roll is a geometric count of 1s with mean 1
     assert 1600 < g.result["scores"][0] < 2400
+
+
+def test_invariant_outside_a_step_is_not_checked_there(write_ruleset: Callable[..., str]) -> None:
+    rules = """
+game "Juggle" { players 1..1 }
+counter balls 0..9 = 2
+round {
+  step toss "Toss" {
+    balls += 1
+    choose n from [1, 2] by first { balls -= n }
+  }
+  step land "Land" { end game }
+}
+invariant "two balls" outside toss: balls == 2
+score(p) = balls
+"""
+    g = load_ruleset(write_ruleset(rules)).new_game(1, 0, check_invariants=True)
+    assert g.state.status == "running"  # 3 balls while choosing inside `toss` is allowed
+    g.apply(0, 0)
+    assert g.state.status == "finished" and g.result is not None and g.result["scores"] == [2]
+    strict = load_ruleset(write_ruleset(rules.replace(" outside toss", ""), name="strict.rules"))
+    assert "two balls" in (strict.new_game(1, 0, check_invariants=True).error or "")
