@@ -1048,28 +1048,41 @@ class Compiler:
                 target.pure(s, make_env(s, env))
 
             return do_proc
-        assert isinstance(call.func, A.Attr)
-        of = self.expr(call.func.obj)
-        table = self.effects[call.func.name]
-        card_def = self.card_def
-        params = self._field_params(call.func.name)
-        make_env = self._proc_args(call.args, params)
-        fname = call.func.name
+        resolve = self._effect_target(call)
 
         def do_effect(s: GameState, env: dict[str, Any]) -> None:
+            found = resolve(s, env)
+            if found is not None:
+                eff, env2 = found
+                if eff.pure is None:  # pragma: no cover - suspension analysis prevents this
+                    raise RuleError(f"{eff.name} asks for a decision where none can be made")
+                eff.pure(s, env2)
+
+        return do_effect
+
+    def _effect_target(
+        self, call: A.Call
+    ) -> Callable[[GameState, dict[str, Any]], tuple[Callable_, dict[str, Any]] | None]:
+        """For `do c.field(args)`: the card's compiled effect and its environment (None: no effect)."""
+        assert isinstance(call.func, A.Attr)
+        of = self.expr(call.func.obj)
+        fname = call.func.name
+        table = self.effects[fname]
+        card_def = self.card_def
+        make_env = self._proc_args(call.args, self._field_params(fname))
+
+        def resolve(s: GameState, env: dict[str, Any]) -> tuple[Callable_, dict[str, Any]] | None:
             c = of(s, env)
             if c is None:
                 raise RuleError(f"`{fname}` of no card")
             eff = table[card_def[c]]
             if eff is None:
-                return
+                return None
             env2 = make_env(s, env)
             env2["self"] = c
-            if eff.pure is None:  # pragma: no cover - suspension analysis prevents this
-                raise RuleError(f"{eff.name} asks for a decision where none can be made")
-            eff.pure(s, env2)
+            return eff, env2
 
-        return do_effect
+        return resolve
 
     def fire_pure(self, st: A.Fire) -> StmtFn:
         targets = self.handlers.get(st.window, [])
@@ -1079,8 +1092,7 @@ class Compiler:
         name = st.window
 
         def fire(s: GameState, env: dict[str, Any]) -> None:
-            s.fire_depth += 1
-            if s.fire_depth > MAX_FIRE_DEPTH:
+            if len(s.fire_stack) >= MAX_FIRE_DEPTH:
                 raise RuleError(f"trigger chain deeper than {MAX_FIRE_DEPTH} windows: " + " -> ".join(
                     _fire_chain(s.frames, s.fire_stack, name)))
             s.fire_stack.append(name)
@@ -1090,7 +1102,6 @@ class Compiler:
                     if h.pure is not None:
                         h.pure(s, {h.params[i]: args[p] for i, p in enumerate(params)})
             finally:
-                s.fire_depth -= 1
                 s.fire_stack.pop()
 
         return fire
@@ -1322,38 +1333,18 @@ class Compiler:
             def do_proc(s: GameState, fr: list[Any]) -> bool:
                 env2 = make_env(s, fr[2])
                 fr[1] += 1
-                if target.code is not None:
-                    _push(s, target.code, env2)
-                else:
-                    assert target.pure is not None
-                    target.pure(s, env2)
+                _invoke(s, target, env2)
                 return False
 
             code.ins.append(do_proc)
             return
-        assert isinstance(call.func, A.Attr)
-        of = self.expr(call.func.obj)
-        fname = call.func.name
-        table = self.effects[fname]
-        card_def = self.card_def
-        make_env = self._proc_args(call.args, self._field_params(fname))
+        resolve = self._effect_target(call)
 
         def do_effect(s: GameState, fr: list[Any]) -> bool:
-            env = fr[2]
-            c = of(s, env)
+            found = resolve(s, fr[2])
             fr[1] += 1
-            if c is None:
-                raise RuleError(f"`{fname}` of no card")
-            eff = table[card_def[c]]
-            if eff is None:
-                return False
-            env2 = make_env(s, env)
-            env2["self"] = c
-            if eff.code is not None:
-                _push(s, eff.code, env2)
-            else:
-                assert eff.pure is not None
-                eff.pure(s, env2)
+            if found is not None:
+                _invoke(s, *found)
             return False
 
         code.ins.append(do_effect)
@@ -1369,15 +1360,19 @@ class Compiler:
             fr[1] += 1
             # push in reverse so handlers run in declaration order
             for h in reversed(targets):
-                env2 = {h.params[i]: args[p] for i, p in enumerate(params)}
-                if h.code is not None:
-                    _push(s, h.code, env2)
-                else:
-                    assert h.pure is not None
-                    h.pure(s, env2)
+                _invoke(s, h, {h.params[i]: args[p] for i, p in enumerate(params)})
             return False
 
         code.ins.append(fire)
+
+
+def _invoke(s: GameState, target: Callable_, env: dict[str, Any]) -> None:
+    """Run a proc, handler or effect: push its code on the step machine, or call its closure."""
+    if target.code is not None:
+        _push(s, target.code, env)
+    else:
+        assert target.pure is not None
+        target.pure(s, env)
 
 
 def _ret(s: GameState, fr: list[Any]) -> bool:

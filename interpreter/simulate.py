@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .agents import RandomAgent
-from .engine import InvariantViolation, Ruleset, load_ruleset
+from .engine import Ruleset, load_ruleset
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -144,4 +144,4 @@ def simulate(
     return s
 
 
-__all__ = ["simulate", "Summary", "run_one", "game_seed", "InvariantViolation"]
+__all__ = ["simulate", "Summary", "run_one", "game_seed"]

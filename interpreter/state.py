@@ -60,7 +60,6 @@ class GameState:
         "status",
         "result",
         "error",
-        "fire_depth",
         "fire_stack",
         "removed_count",
     )
@@ -81,7 +80,6 @@ class GameState:
         self.status = "running"  # running | finished | aborted
         self.result: dict[str, Any] | None = None
         self.error: str | None = None
-        self.fire_depth = 0
         self.fire_stack: list[str] = []  # windows being handled right now (empty at every decision)
         self.removed_count = 0
 
@@ -102,7 +100,6 @@ class GameState:
         c.status = self.status
         c.result = self.result
         c.error = self.error
-        c.fire_depth = self.fire_depth
         c.fire_stack = []
         c.removed_count = self.removed_count
         return c
