@@ -185,11 +185,12 @@ def _snippet(file_text: str, file_lines: list[str], node: yaml.ScalarNode, value
 def resolve_card_paths(ruleset_path: str, pattern: str, span: Span) -> tuple[list[str], list[Diagnostic]]:
     """Expand a ``cards "…"`` pattern, refusing anything outside the project folder.
 
-    The project folder is the ruleset's directory, or its parent when the
-    ruleset sits in a ``rulesets/`` directory (the layout this repository uses).
+    The project folder is the ruleset's directory, or the parent of the
+    nearest enclosing ``rulesets/`` directory (the layout this repository uses:
+    ``rulesets/classic/goofspiel.rules`` reads ``cards/classic/...``).
     """
     base = Path(ruleset_path).resolve().parent
-    root = base.parent if base.name == "rulesets" else base
+    root = next((d.parent for d in (base, *base.parents) if d.name == "rulesets"), base)
     if os.path.isabs(pattern):
         return [], [Diagnostic("E210", "error", f"card path `{pattern}` is absolute", span,
                                hint="use a path relative to the ruleset file")]

@@ -1,0 +1,224 @@
+"""Differential testing of the classic rulesets against OpenSpiel.
+
+One driver plays a Liturgy ruleset and the matching OpenSpiel game in lock
+step.  At every decision it checks that both wait for the same player(s) and
+offer the same set of legal actions (each Liturgy option label is mapped to an
+OpenSpiel action by its meaning), picks one option at random and applies it to
+both.  OpenSpiel's chance nodes are answered with the outcome Liturgy's own RNG
+produced (read from the Liturgy state), after checking that OpenSpiel allows
+it.  At the end both must be terminal together with equal returns.
+
+A game's mapping lives in a small :class:`Adapter`; everything else is shared.
+Run ``python tests/classic_diff.py --games 5000`` for a long run with a table of
+games and steps compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pyspiel  # type: ignore[import-not-found]
+from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
+
+ROOT = Path(__file__).resolve().parent.parent
+CLASSIC = ROOT / "rulesets" / "classic"
+
+
+# ---------------------------------------------------------------- reading the Liturgy state (full truth)
+
+def zone(game: Game, name: str, player: int | None = None) -> list[str]:
+    """Card names in a zone, bottom first, whoever may see them (the test is omniscient)."""
+    lay = game.ruleset.compiled.layout
+    if player is None:
+        zi = lay.zone_global[name]
+    else:
+        zi = lay.zone_player_base + player * lay.zone_player_stride + lay.zone_player_offsets[name]
+    names = game.state.tables.card_names
+    return [names[c] for c in game.state.zones[zi]]
+
+
+def counter(game: Game, name: str, player: int | None = None) -> Any:
+    """A counter's value (global, or one player's)."""
+    lay = game.ruleset.compiled.layout
+    if player is None:
+        return game.state.counters[lay.global_slots[name]]
+    return game.state.counters[lay.player_base + player * lay.player_stride + lay.player_offsets[name]]
+
+
+def win_loss_returns(winners: list[int], n: int) -> list[float]:
+    """OpenSpiel's win_loss returns: winners share +1, losers share -1, a draw of all is 0."""
+    if len(winners) == n:
+        return [0.0] * n
+    return [1.0 / len(winners) if p in winners else -1.0 / (n - len(winners)) for p in range(n)]
+
+
+# ---------------------------------------------------------------- the per-game mapping
+
+@dataclass
+class Adapter:
+    """How one Liturgy ruleset corresponds to one OpenSpiel game."""
+
+    ruleset: str                                     # file name under rulesets/classic/
+    game: str                                        # OpenSpiel short name
+    players: int
+    # (liturgy game, openspiel state) -> the chance outcome Liturgy produced
+    chance: Callable[[Game, Any], int]
+    # (openspiel state, player, liturgy option label) -> openspiel action
+    action: Callable[[Any, int, str], int]
+    # finished liturgy game -> openspiel returns
+    returns: Callable[[Game], list[float]]
+    params: dict[str, Any] = field(default_factory=dict)
+    # called after each Liturgy decision is applied (for adapters that track draws)
+    observe: Callable[[Game], None] | None = None
+
+
+@dataclass
+class Stats:
+    games: int = 0
+    steps: int = 0            # decision points where players and legal action sets were compared
+    chance: int = 0           # chance outcomes mapped from Liturgy to OpenSpiel
+    seconds: float = 0.0
+
+
+class Mismatch(AssertionError):
+    pass
+
+
+def _legal(adapter: Adapter, state: Any, player: int, labels: tuple[str, ...]) -> list[int]:
+    mapped = [adapter.action(state, player, lab) for lab in labels]
+    if len(set(mapped)) != len(mapped):
+        raise Mismatch(f"two Liturgy options map to one OpenSpiel action: {labels} -> {mapped}")
+    expected = sorted(state.legal_actions(player))
+    if sorted(mapped) != expected:
+        names = [state.action_to_string(player, a) for a in expected]
+        raise Mismatch(f"P{player}: Liturgy offers {labels}, OpenSpiel {names}")
+    return mapped
+
+
+def play_one(adapter: Adapter, rules: Ruleset, os_game: Any, seed: int, pick: random.Random, stats: Stats) -> None:
+    """Play one game in lock step; raise Mismatch (with the history) on any difference."""
+    game = rules.new_game(adapter.players, seed=seed, check_invariants=True)
+    state = os_game.new_initial_state()
+    try:
+        while True:
+            while state.is_chance_node():
+                outcome = adapter.chance(game, state)
+                allowed = [a for a, _ in state.chance_outcomes()]
+                if outcome not in allowed:
+                    raise Mismatch(f"chance outcome {outcome} is not among OpenSpiel's {allowed}")
+                state.apply_action(outcome)
+                stats.chance += 1
+            if game.state.status == "aborted":
+                raise Mismatch(f"Liturgy aborted: {game.error}")
+            if state.is_terminal():
+                if not game.finished:
+                    raise Mismatch(f"OpenSpiel is terminal, Liturgy waits for {game.waiting_for()}")
+                got, want = adapter.returns(game), list(state.returns())
+                if any(abs(a - b) > 1e-9 for a, b in zip(got, want, strict=True)):
+                    raise Mismatch(f"returns differ: Liturgy {got}, OpenSpiel {want}")
+                stats.games += 1
+                return
+            if game.finished:
+                raise Mismatch(f"Liturgy finished ({game.result}), OpenSpiel waits for {state.current_player()}")
+            decision = game.decision
+            assert decision is not None
+            stats.steps += 1
+            if state.is_simultaneous_node():
+                movers = [p for p in range(adapter.players) if state.legal_actions(p)]
+                if not decision.simultaneous or sorted(decision.players) != movers:
+                    raise Mismatch(f"OpenSpiel: simultaneous {movers}; Liturgy: {decision}")
+                joint = [0] * adapter.players
+                picks: list[tuple[int, int]] = []
+                for p in movers:
+                    mapped = _legal(adapter, state, p, decision.options[p])
+                    i = pick.randrange(len(mapped))
+                    joint[p] = mapped[i]
+                    picks.append((p, i))
+                for p, i in picks:
+                    game.apply(i, p)
+                state.apply_actions(joint)
+            else:
+                p = state.current_player()
+                if decision.simultaneous or decision.players != (p,):
+                    raise Mismatch(f"OpenSpiel: P{p} to move; Liturgy: {decision}")
+                mapped = _legal(adapter, state, p, decision.options[p])
+                i = pick.randrange(len(mapped))
+                game.apply(i, p)
+                state.apply_action(mapped[i])
+            if adapter.observe is not None:
+                adapter.observe(game)
+    except Mismatch as err:
+        raise Mismatch(f"{adapter.game} seed {seed}: {err}\n  OpenSpiel history {state.history()}\n"
+                       f"  Liturgy decisions {game.state.decisions}\n  OpenSpiel state:\n{state}") from None
+
+
+def run(adapter: Adapter, games: int, seed: int = 0) -> Stats:
+    """Play ``games`` random games in lock step; return what was compared."""
+    rules = load_ruleset(str(CLASSIC / adapter.ruleset))
+    os_game = pyspiel.load_game(adapter.game, adapter.params)
+    pick = random.Random(seed)
+    stats = Stats()
+    start = time.perf_counter()
+    for i in range(games):
+        play_one(adapter, rules, os_game, seed * 1_000_003 + i, pick, stats)
+    stats.seconds = time.perf_counter() - start
+    return stats
+
+
+# ---------------------------------------------------------------- kuhn_poker
+
+KUHN_RANK = {"J": 0, "Q": 1, "K": 2}
+
+
+def _kuhn_chance(game: Game, state: Any) -> int:
+    dealt_to = len(state.history())          # chance deals P0's card, then P1's
+    return KUHN_RANK[zone(game, "hand", dealt_to)[0]]
+
+
+def _kuhn_action(state: Any, player: int, label: str) -> int:
+    return {"pass": 0, "bet": 1}[label]
+
+
+KUHN = Adapter("kuhn_poker.rules", "kuhn_poker", 2, _kuhn_chance, _kuhn_action,
+               lambda g: [float(x) for x in (g.result or {})["scores"]])
+
+
+# ---------------------------------------------------------------- goofspiel
+
+def _goof_chance(game: Game, state: Any) -> int:
+    return int(zone(game, "point_card")[0].removeprefix("Point ")) - 1
+
+
+def _goof_action(state: Any, player: int, label: str) -> int:
+    return int(label) - 1
+
+
+GOOFSPIEL = Adapter("goofspiel.rules", "goofspiel", 2, _goof_chance, _goof_action,
+                    lambda g: win_loss_returns((g.result or {})["winners"], g.players))
+
+
+ADAPTERS: dict[str, Adapter] = {"kuhn_poker": KUHN, "goofspiel": GOOFSPIEL}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=500)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("names", nargs="*", default=list(ADAPTERS))
+    args = ap.parse_args(argv)
+    print(f"{'game':<14}{'games':>8}{'steps':>10}{'chance':>10}{'seconds':>9}")
+    for name in args.names:
+        st = run(ADAPTERS[name], args.games, args.seed)
+        print(f"{name:<14}{st.games:>8}{st.steps:>10}{st.chance:>10}{st.seconds:>9.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

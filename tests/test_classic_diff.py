@@ -1,0 +1,65 @@
+"""Differential tests: each classic ruleset against its OpenSpiel game.
+
+``DIFF_GAMES`` sets the number of random games per ruleset (default 300, the
+CI size); ``DIFF_GAMES=5000`` runs the long comparison reported in
+docs/classic.md.  See tests/classic_diff.py for how chance and actions map.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+from classic_diff import ADAPTERS, CLASSIC, ROOT, Mismatch, run
+from liturgy.interpreter.engine import load_ruleset
+from liturgy.interpreter.fuzz import fuzz_ruleset
+
+GAMES = int(os.environ.get("DIFF_GAMES", "300"))
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+def test_ruleset_matches_openspiel(name: str) -> None:
+    stats = run(ADAPTERS[name], GAMES, seed=1)
+    assert stats.games == GAMES
+    assert stats.steps >= GAMES and stats.chance >= GAMES
+
+
+@pytest.mark.parametrize("name", sorted(ADAPTERS))
+def test_ruleset_passes_the_generic_fuzz_harness(name: str) -> None:
+    path = CLASSIC / ADAPTERS[name].ruleset
+    report = fuzz_ruleset(load_ruleset(str(path)), str(path), examples=25, run_seed=3)
+    assert report.violation is None, report.violation
+    assert report.decisions > 0
+
+
+def _mutant(tmp_path: Path, name: str, old: str, new: str) -> str:
+    """A copy of a shipped ruleset (with its cards) where one rule is changed."""
+    shutil.copytree(ROOT / "cards" / "classic", tmp_path / "cards" / "classic")
+    target = tmp_path / "rulesets" / "classic" / name
+    target.parent.mkdir(parents=True)
+    text = (CLASSIC / name).read_text(encoding="utf-8")
+    assert old in text
+    target.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return str(target)
+
+
+@pytest.mark.parametrize(("name", "old", "new", "symptom"), [
+    # the answer to a bet is skipped: OpenSpiel still waits for the other player
+    ("kuhn_poker.rules", "if size(opened) > 0 {", "if size(opened) > 9 {", "OpenSpiel waits"),
+    # the pot goes to the lowest card: returns differ
+    ("kuhn_poker.rules", "let best = max(", "let best = min(", "returns differ"),
+    # ties keep the point card for P1: returns differ
+    ("goofspiel.rules", "if size(top_bidders) == 1 {", "if size(top_bidders) >= 1 {", "returns differ"),
+    # the last card is bid with a decision: Liturgy waits where OpenSpiel has ended
+    ("goofspiel.rules", "if size(players[0].hand) > 1 {", "if size(players[0].hand) > 0 {", "Liturgy waits"),
+])
+def test_the_harness_catches_a_changed_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            name: str, old: str, new: str, symptom: str) -> None:
+    path = _mutant(tmp_path, name, old, new)
+    monkeypatch.setattr("classic_diff.CLASSIC", Path(path).parent)
+    adapter = next(a for a in ADAPTERS.values() if a.ruleset == name)
+    with pytest.raises(Mismatch, match=symptom):
+        run(dataclasses.replace(adapter), 200, seed=1)
