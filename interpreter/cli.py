@@ -188,14 +188,17 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset)
     report = fuzz_ruleset(ruleset, args.ruleset, examples=args.examples, run_seed=args.seed,
                           max_decisions=args.max_decisions, replay_path=args.replay,
-                          progress=_progress("fuzzing"))
+                          progress=_progress("fuzzing"), check_leaks=not args.no_leak_check)
     if args.json:
         print(json.dumps(report.to_json()))
     else:
-        print(f"{report.examples} games explored ({args.examples} examples asked, the rest were shrinking), "
-              f"{report.decisions} decisions, {report.seconds:.1f} s")
+        shrinking = report.examples - args.examples
+        print(f"{report.examples} games explored"
+              + (f" ({args.examples} asked, {shrinking} while shrinking)" if shrinking > 0 else "")
+              + f", {report.decisions} decisions, {report.seconds:.1f} s")
         if report.violation is None:
-            print("0 violations: every invariant held after every step, every game ended with a result")
+            views = "; no view or log named a card its viewer was never shown" if not args.no_leak_check else ""
+            print("0 violations: every invariant held after every step, every game ended with a result" + views)
         else:
             print(f"VIOLATION: {report.violation}")
             print(f"shrunk to {report.shrunk_decisions} decisions ({report.players} players, seed {report.seed}); "
@@ -241,6 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--max-decisions", type=int, default=5000)
     f.add_argument("--replay", default="fuzz-failure.replay.json", help="where to write a failing game's replay")
     f.add_argument("--json", action="store_true")
+    f.add_argument("--no-leak-check", action="store_true",
+                   help="skip checking every view and log line for cards the viewer was never shown (faster)")
     f.set_defaults(func=cmd_fuzz)
 
     r = sub.add_parser("replay", help="re-run a decision log and verify its digest")

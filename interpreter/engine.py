@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import chain, repeat
 from operator import itemgetter
@@ -268,6 +268,15 @@ def load_ruleset(path: str) -> Ruleset:
     return Ruleset(program)
 
 
+def _labels(s: GameState, f: Callable[[GameState, Any], str], options: Any, p: int) -> tuple[str, ...]:
+    """Option labels for player ``p``: a card ``p`` cannot see is offered by position, not by name."""
+    labels = tuple("pass" if o is None else f(s, o) for o in options)
+    if f is not _fmt_card:
+        return labels
+    return tuple(lab if o is None or (card_visibility(s, o) >> p) & 1 else f"hidden card {i + 1}"
+                 for i, (o, lab) in enumerate(zip(options, labels, strict=True)))
+
+
 class Game:
     """One game in progress."""
 
@@ -409,18 +418,11 @@ class Game:
         fmt = self.ruleset.compiled.choice_formats
         if pend[0] == "choose":
             _, p, options, _, _, _, fmt_id = pend
-            f = fmt[fmt_id]
-            labels = tuple("pass" if o is None else f(s, o) for o in options)
-            if f is _fmt_card:
-                # a card the chooser cannot see is offered by position, not by name
-                labels = tuple(
-                    lab if o is None or (card_visibility(s, o) >> p) & 1 else f"hidden card {i + 1}"
-                    for i, (o, lab) in enumerate(zip(options, labels, strict=True)))
-            return Decision((p,), False, {p: labels}, f"{self.step_title()}: choose")
+            return Decision((p,), False, {p: _labels(s, fmt[fmt_id], options, p)}, f"{self.step_title()}: choose")
         _, per, _, _, fmt_id = pend
         f = fmt[fmt_id]
         waiting = tuple(p for p, _ in per if p not in s.commits)
-        return Decision(waiting, True, {p: tuple(f(s, o) for o in opts) for p, opts in per if p in waiting},
+        return Decision(waiting, True, {p: _labels(s, f, opts, p) for p, opts in per if p in waiting},
                         f"{self.step_title()}: choose secretly")
 
     def waiting_for(self) -> tuple[int, ...]:

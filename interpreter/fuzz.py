@@ -21,7 +21,11 @@ from hypothesis.errors import HypothesisException
 
 from .engine import Game, Ruleset, replay_decisions
 from .errors import IllegalChoice
+from .leaks import LeakCheck
 from .logs import write_decision_log
+
+# how often (in decisions) the leak check renders every player's whole view
+FULL_VIEW_EVERY = 8
 
 
 class PropertyFailure(AssertionError):
@@ -89,6 +93,7 @@ def fuzz_ruleset(
     max_decisions: int = 5_000,
     replay_path: str = "fuzz-failure.replay.json",
     progress: Callable[[int, int], None] | None = None,
+    check_leaks: bool = True,
 ) -> FuzzReport:
     report = FuzzReport()
     last_failure: dict[str, Any] = {}
@@ -109,8 +114,9 @@ def fuzz_ruleset(
     )
     def one_game(data: st.DataObject, game_seed: int, players: int) -> None:
         game = ruleset.new_game(players, game_seed, check_invariants=True)
+        leaks = LeakCheck(game) if check_leaks else None
         made = 0
-        problem = _failure(game)
+        problem = _failure(game) or (leaks and leaks.check(game, full_view=True))
         while problem is None and not game.finished:
             if made >= max_decisions:
                 problem = f"no end within {max_decisions} decisions"
@@ -119,7 +125,8 @@ def fuzz_ruleset(
                 n = game.option_count(p)
                 game.apply(data.draw(st.integers(0, n - 1)) if n > 1 else 0, p)
                 made += 1
-                problem = _failure(game)
+                problem = _failure(game) or (leaks and leaks.check(game, full_view=made % FULL_VIEW_EVERY == 0
+                                                                    or game.finished))
                 if problem is not None or game.finished:
                     break
         if problem is None:
