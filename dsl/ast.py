@@ -324,6 +324,7 @@ class CounterDecl(Decl):
     reset_each_round: bool
     track_values: list[int] | None = None
     pool: str | None = None
+    option: str | None = None  # an `option`: the enum its value comes from
 
 
 @dataclass(eq=False)

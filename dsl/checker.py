@@ -233,12 +233,28 @@ class Checker:
             if z.order == "slot" and z.capacity is None:
                 z.capacity = 1
         for c in prog.counters.values():
+            if c.option is not None:
+                self._check_option(prog, c)
             if c.index_enum and c.index_enum not in prog.enums:
                 self.err("E101", f"unknown enum `{c.index_enum}`", c.span, hint=did_you_mean(c.index_enum, prog.enums))
             if c.lo is not None and c.hi is not None and c.lo > c.hi:
                 self.err("E110", f"counter `{c.name}` has an empty range {c.lo}..{c.hi}", c.span)
             if c.track_values is not None and c.track_values != sorted(c.track_values):
                 self.warn("W010", f"track `{c.name}` values decrease along the track", c.span)
+
+    def _check_option(self, prog: Program, c: A.CounterDecl) -> None:
+        """An option's type is an enum and its default one of that enum's values (E153)."""
+        enum = c.option or ""
+        if enum not in prog.enums:
+            self.err("E153", f"option `{c.name}` must take its values from an enum, not `{enum}`", c.span,
+                     hint=did_you_mean(enum, prog.enums) or "declare: enum Mode { run, combat }")
+            return
+        d = c.default
+        if not (isinstance(d, A.Name) and d.id in prog.enums[enum]):
+            self.err("E153", f"the default of option `{c.name}` must be a value of enum `{enum}`",
+                     d.span if d is not None else c.span, hint=f"one of: {', '.join(prog.enums[enum])}")
+            return
+        d.ref, d.ty = ("enumval", d.id), Ty("enum", arg=enum)
 
     def _add_counter(
         self,
@@ -504,6 +520,11 @@ class Checker:
                 self.expr(s.value, scope)
                 return
             decl = self._counter_of(tgt)
+            if decl is not None and decl.option is not None:
+                self.err("E152", f"option `{decl.name}` cannot be assigned: options are fixed when the game starts",
+                         tgt.span, hint="set it from the command line: --option " + decl.name + "=VALUE")
+                self.expr(s.value, scope)
+                return
             if decl is not None and decl.pool:
                 self.warn("W030", f"writing `{decl.name}` directly creates or destroys `{decl.pool}` tokens",
                           s.span, hint="move tokens with `transfer … from … to …`")
@@ -745,6 +766,8 @@ class Checker:
         if c is not None and c.scope == "global":
             e.ref = ("counter", c)
             self.used.add("counter:" + n)
+            if c.option is not None:
+                return Ty("enum", arg=c.option)
             return T.BOOL if c.is_flag else T.INT
         if n in self.enum_of_value:
             e.ref = ("enumval", n)

@@ -453,6 +453,11 @@ class _ToAst(Transformer[Token, Any]):
             self._s(meta), str(name), scope or "global", word == "flag", index, lo, hi, default, bool(reset)
         )
 
+    def option_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        name, enum, default = c
+        return A.CounterDecl(self._s(meta), str(name), "global", False, None, None, None, default, False,
+                             option=str(enum))
+
     def track_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         scope, name, index, *values = c
         vals = [int(v) for v in values if v is not None]
@@ -522,7 +527,7 @@ class _ToAst(Transformer[Token, Any]):
 
 
 _DECL_KEYWORDS = (
-    "game", "enum", "die", "card", "cards", "zone", "counter", "flag", "track", "pool", "window",
+    "game", "enum", "die", "card", "cards", "zone", "counter", "flag", "track", "pool", "window", "option",
     "on", "proc", "fn", "setup", "round", "finish", "score", "tiebreak", "invariant",
 )
 

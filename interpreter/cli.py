@@ -21,7 +21,7 @@ from liturgy.dsl.loader import check_file
 from liturgy import __version__
 
 from .agents import make_agent, play_out
-from .engine import Game, load_ruleset, replay_decisions
+from .engine import Game, Ruleset, load_ruleset, replay_decisions
 from .errors import IllegalChoice
 from .logs import LOG_FORMAT, write_decision_log
 from .simulate import simulate
@@ -72,6 +72,20 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- play
+def _options(ruleset: Ruleset, specs: list[str] | None) -> dict[str, str]:
+    """``--option NAME=VALUE`` flags, checked against the ruleset's `option` declarations."""
+    out: dict[str, str] = {}
+    for spec in specs or []:
+        name, eq, value = spec.partition("=")
+        if not eq or not name.strip() or not value.strip():
+            raise UsageError(f"--option {spec!r}: write NAME=VALUE, e.g. --option mode=combat")
+        out[name.strip()] = value.strip()
+    try:
+        return ruleset.resolve_options(out)
+    except ValueError as err:
+        raise UsageError(str(err)) from err
+
+
 def _seats(spec: str, players: int) -> list[str]:
     seats = [s.strip() for s in spec.split(",") if s.strip()]
     if len(seats) == 1:
@@ -101,7 +115,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     players = args.players or ruleset.min_players
     seats = _seats(args.seats, players)
     agents = [make_agent(kind, args.seed * 31 + i) for i, kind in enumerate(seats)]
-    game = ruleset.new_game(players, args.seed, check_invariants=True)
+    game = ruleset.new_game(players, args.seed, check_invariants=True, options=_options(ruleset, args.option))
     print(f"{ruleset.name}: {players} players, seed {args.seed}. Seats: "
           + ", ".join(f"P{i + 1}={k}" for i, k in enumerate(seats)))
     try:
@@ -128,9 +142,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError("--games must be at least 1")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    load_ruleset(args.ruleset)  # report ruleset errors before starting workers
+    options = _options(load_ruleset(args.ruleset), args.option)  # report errors before starting workers
     summary = simulate(args.ruleset, args.games, args.players, args.seed, args.jobs, check=not args.no_check,
-                       progress=_progress("simulating"))
+                       progress=_progress("simulating"), options=options)
     data = summary.to_json()
     if args.json:
         print(json.dumps(data))
@@ -163,7 +177,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             ruleset_path = alt
     ruleset = load_ruleset(ruleset_path)
     try:
-        game = ruleset.new_game(int(data["players"]), int(data["seed"]), check_invariants=True)
+        options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
+        game = ruleset.new_game(int(data["players"]), int(data["seed"]), check_invariants=True, options=options)
         replay_decisions(game, [(int(p), int(i)) for p, i in data["decisions"]])
     except (IllegalChoice, ValueError, TypeError) as err:
         print(f"DIVERGED: the log does not replay: {err}")
@@ -188,7 +203,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset)
     report = fuzz_ruleset(ruleset, args.ruleset, examples=args.examples, run_seed=args.seed,
                           max_decisions=args.max_decisions, replay_path=args.replay,
-                          progress=_progress("fuzzing"), check_leaks=not args.no_leak_check)
+                          progress=_progress("fuzzing"), check_leaks=not args.no_leak_check,
+                          options=_options(ruleset, args.option))
     if args.json:
         print(json.dumps(report.to_json()))
     else:
@@ -225,6 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--seats", default="human", help="comma list of human, random, first (one per seat)")
     pl.add_argument("--log", help="write the decision log to this file")
     pl.add_argument("--verbose", action="store_true", help="print the public log at the end")
+    pl.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
     pl.set_defaults(func=cmd_play)
 
     s = sub.add_parser("simulate", help="run many games with random agents")
@@ -235,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=int, default=1)
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-check", action="store_true", help="skip invariant checks (faster)")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
     s.set_defaults(func=cmd_simulate)
 
     f = sub.add_parser("fuzz", help="hunt invariant violations with random games that shrink to a replay")
@@ -246,6 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--json", action="store_true")
     f.add_argument("--no-leak-check", action="store_true",
                    help="skip checking every view and log line for cards the viewer was never shown (faster)")
+    f.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
     f.set_defaults(func=cmd_fuzz)
 
     r = sub.add_parser("replay", help="re-run a decision log and verify its digest")

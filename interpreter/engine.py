@@ -216,18 +216,40 @@ class Ruleset:
         return built
 
     # ------------------------------------------------------------ games
-    def new_game(self, players: int, seed: int = 0, check_invariants: bool = False) -> Game:
+    def option_values(self) -> dict[str, tuple[str, ...]]:
+        """Every declared ``option`` and the values it can take (its enum), in declaration order."""
+        prog = self.program
+        return {n: tuple(prog.enums[c.option]) for n, c in prog.counters.items() if c.option is not None}
+
+    def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:
+        """Check ``options`` against the declarations; raise ValueError naming the problem."""
+        known = self.option_values()
+        for name, value in (options or {}).items():
+            if name not in known:
+                have = ", ".join(known) or "none"
+                raise ValueError(f"{self.name} has no option `{name}` (options: {have})")
+            if value not in known[name]:
+                raise ValueError(f"option `{name}` takes one of {', '.join(known[name])}, not `{value}`")
+        return dict(options or {})
+
+    def new_game(
+        self, players: int, seed: int = 0, check_invariants: bool = False, options: dict[str, str] | None = None
+    ) -> Game:
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
+        chosen = self.resolve_options(options)
         tables, counters, zones, card_start = self._build(players)
         s = GameState(tables)
         s.counters = counters[:]
+        for name, value in chosen.items():
+            s.counters[self.compiled.layout.global_slots[name]] = value
         s.zones = [z[:] for z in zones]
         s.card_zone = card_start[:]
         s.rng = rng.seed_state(seed)
         assert self.compiled.main is not None
         s.frames = [[self.compiled.main, 0, {}]]
         game = Game(self, s, seed, check_invariants)
+        game.options = chosen
         game._advance()
         return game
 
@@ -257,7 +279,9 @@ class Ruleset:
         s.result = data["result"]
         s.error = data["error"]
         s.removed_count = int(data["removed_count"])
-        return Game(self, s, int(data["seed"]), check_invariants)
+        game = Game(self, s, int(data["seed"]), check_invariants)
+        game.options = {str(k): str(v) for k, v in data.get("options", {}).items()}
+        return game
 
 
 def load_ruleset(path: str) -> Ruleset:
@@ -285,6 +309,8 @@ class Game:
         self.state = state
         self.seed = seed
         self.check = check_invariants
+        # the options given to new_game (the rest keep their declared defaults); logs record them for replay
+        self.options: dict[str, str] = {}
 
     # ------------------------------------------------------------ running
     @property
@@ -658,7 +684,9 @@ class Game:
 
     # ------------------------------------------------------------ copies, saves, digests
     def clone(self) -> Game:
-        return Game(self.ruleset, self.state.clone(), self.seed, self.check)
+        g = Game(self.ruleset, self.state.clone(), self.seed, self.check)
+        g.options = dict(self.options)
+        return g
 
     def to_json(self) -> dict[str, Any]:
         s = self.state
@@ -667,6 +695,7 @@ class Game:
             "ruleset": self.ruleset.name,
             "players": s.tables.n,
             "seed": self.seed,
+            "options": self.options,
             "counters": s.counters,
             "zones": s.zones,
             "face_up": sorted(s.face_up),

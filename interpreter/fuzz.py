@@ -60,7 +60,7 @@ class FuzzReport:
 def _round_trip_failure(game: Game) -> str | None:
     """Save/load, clone and replay must all reproduce the game exactly."""
     rules = game.ruleset
-    replayed = rules.new_game(game.players, game.seed)
+    replayed = rules.new_game(game.players, game.seed, options=game.options)
     try:
         replay_decisions(replayed, game.state.decisions)
     except IllegalChoice as err:
@@ -94,6 +94,7 @@ def fuzz_ruleset(
     replay_path: str = "fuzz-failure.replay.json",
     progress: Callable[[int, int], None] | None = None,
     check_leaks: bool = True,
+    options: dict[str, str] | None = None,
 ) -> FuzzReport:
     report = FuzzReport()
     last_failure: dict[str, Any] = {}
@@ -113,7 +114,7 @@ def fuzz_ruleset(
         players=st.integers(ruleset.min_players, ruleset.max_players),
     )
     def one_game(data: st.DataObject, game_seed: int, players: int) -> None:
-        game = ruleset.new_game(players, game_seed, check_invariants=True)
+        game = ruleset.new_game(players, game_seed, check_invariants=True, options=options)
         leaks = LeakCheck(game) if check_leaks else None
         made = 0
         problem = _failure(game) or (leaks and leaks.check(game, full_view=True))

@@ -18,6 +18,7 @@ def write_decision_log(path: str, ruleset_path: str, game: Game) -> None:
         "game": game.ruleset.name,
         "players": game.players,
         "seed": game.seed,
+        "options": game.options,
         "decisions": [list(d) for d in game.state.decisions],
         "status": game.state.status,
         "error": game.error,

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .agents import RandomAgent
-from .engine import Ruleset, load_ruleset
+from .engine import Game, Ruleset, load_ruleset
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -32,6 +32,28 @@ class GameOutcome:
     digest: str
     error: str | None
     violation: bool
+    totals: dict[str, int] = field(default_factory=dict)
+
+
+def global_counters(game: Game) -> dict[str, int]:
+    """The final value of every global counter and flag (not options): simulate sums them over games.
+
+    This is how a ruleset makes a statistic observable, e.g. a `counter combats_won`.
+    An indexed counter ``c[Enum]`` is reported as ``c[value]`` per enum value.
+    """
+    prog, lay = game.ruleset.program, game.ruleset.compiled.layout
+    out: dict[str, int] = {}
+    counters = game.state.counters
+    for name, c in prog.counters.items():
+        if c.scope != "global" or c.option is not None:
+            continue
+        slot = lay.global_slots[name]
+        if c.index_enum:
+            for k, v in enumerate(prog.enums[c.index_enum]):
+                out[f"{name}[{v}]"] = int(counters[slot + k])
+        else:
+            out[name] = int(counters[slot])
+    return out
 
 
 @dataclass
@@ -45,6 +67,7 @@ class Summary:
     wins: list[float] = field(default_factory=list)
     digest: str = ""
     errors: list[str] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -59,12 +82,15 @@ class Summary:
             "wins": self.wins,
             "digest": self.digest,
             "errors": self.errors[:10],
+            "counter_totals": self.totals,
         }
 
 
-def run_one(ruleset: Ruleset, players: int, run_seed: int, index: int, check: bool) -> GameOutcome:
+def run_one(
+    ruleset: Ruleset, players: int, run_seed: int, index: int, check: bool, options: dict[str, str] | None = None
+) -> GameOutcome:
     seed = game_seed(run_seed, index)
-    game = ruleset.new_game(players, seed, check_invariants=check)
+    game = ruleset.new_game(players, seed, check_invariants=check, options=options)
     agent = RandomAgent(seed ^ 0x5EED)
     rng = agent.rng
     n = 0
@@ -75,21 +101,23 @@ def run_one(ruleset: Ruleset, players: int, run_seed: int, index: int, check: bo
     err = game.error
     violation = err is not None and err.startswith("invariant violated")
     winners = list(game.result["winners"]) if game.result else []
-    return GameOutcome(index, game.state.status, n, winners, game.digest(), err, violation)
+    return GameOutcome(index, game.state.status, n, winners, game.digest(), err, violation, global_counters(game))
 
 
 _worker_ruleset: Ruleset | None = None
+_worker_options: dict[str, str] = {}
 
 
-def _init_worker(path: str) -> None:
-    global _worker_ruleset
+def _init_worker(path: str, options: dict[str, str]) -> None:
+    global _worker_ruleset, _worker_options
     _worker_ruleset = load_ruleset(path)
+    _worker_options = options
 
 
 def _work(args: tuple[int, int, int, int, bool]) -> list[GameOutcome]:
     start, stop, players, run_seed, check = args
     assert _worker_ruleset is not None
-    return [run_one(_worker_ruleset, players, run_seed, i, check) for i in range(start, stop)]
+    return [run_one(_worker_ruleset, players, run_seed, i, check, _worker_options) for i in range(start, stop)]
 
 
 def simulate(
@@ -100,22 +128,24 @@ def simulate(
     jobs: int = 1,
     check: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    options: dict[str, str] | None = None,
 ) -> Summary:
     ruleset = load_ruleset(path)
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise ValueError(f"{ruleset.name} is for {ruleset.min_players}..{ruleset.max_players} players, not {players}")
+    opts = ruleset.resolve_options(options)
     outcomes: list[GameOutcome] = []
     t0 = time.perf_counter()
     if jobs <= 1:
         for i in range(games):
-            outcomes.append(run_one(ruleset, players, seed, i, check))
+            outcomes.append(run_one(ruleset, players, seed, i, check, opts))
             if progress and (i + 1) % 25 == 0:
                 progress(i + 1, games)
     else:
         chunk = max(1, min(250, games // (jobs * 4) or 1))
         tasks = [(a, min(a + chunk, games), players, seed, check) for a in range(0, games, chunk)]
         ctx = mp.get_context("spawn" if sys.platform == "darwin" else "fork")
-        with ctx.Pool(jobs, initializer=_init_worker, initargs=(path,)) as pool:
+        with ctx.Pool(jobs, initializer=_init_worker, initargs=(path, opts)) as pool:
             for batch in pool.imap_unordered(_work, tasks):
                 outcomes.extend(batch)
                 if progress:
@@ -139,6 +169,8 @@ def simulate(
                 s.errors.append(f"game {o.index}: {o.error}")
         if o.violation:
             s.invariant_violations += 1
+        for k, v in o.totals.items():
+            s.totals[k] = s.totals.get(k, 0) + v
     s.wins = [round(w, 3) for w in s.wins]
     s.digest = h.hexdigest()
     return s
