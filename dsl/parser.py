@@ -17,6 +17,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 
 from . import ast as A
 from .diagnostics import Diagnostic, LiturgyError, Span, remember_source
+from .grammar_cache import grammar_cache_file
 
 MAX_SYNTAX_ERRORS = 20
 
@@ -55,7 +56,7 @@ def _lark() -> Lark:
         propagate_positions=True,
         maybe_placeholders=True,
         start=["start", "effect_body", "expr_only"],
-        cache=False,
+        cache=grammar_cache_file(),
     )
 
 

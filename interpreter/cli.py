@@ -222,6 +222,30 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return 0 if report.violation is None else 1
 
 
+# ---------------------------------------------------------------- bench
+def cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import Settings, discover, render, run_bench
+
+    for name in ("seconds", "warmup"):
+        if getattr(args, name) < 0:
+            raise UsageError(f"--{name} must not be negative")
+    if args.repeats < 1:
+        raise UsageError("--repeats must be at least 1")
+    paths = list(args.rulesets)
+    if not paths:
+        paths = discover(Path.cwd()) or discover(Path(__file__).resolve().parent.parent)
+        if not paths:
+            raise UsageError("no rulesets/**/*.rules here: name the rulesets to benchmark")
+    for path in paths:
+        load_ruleset(path)  # report ruleset errors before measuring anything
+    settings = Settings(seconds=args.seconds, warmup=args.warmup, repeats=args.repeats, jobs_games=args.jobs_games,
+                        openspiel=not args.no_openspiel, seed=args.seed)
+    say = (lambda m: print(m, file=sys.stderr, flush=True)) if sys.stderr.isatty() else None
+    report = run_bench(paths, settings, log=say)
+    print(json.dumps(report, indent=1) if args.json else render(report))
+    return 0
+
+
 # ---------------------------------------------------------------- main
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="liturgy", description="Rules-as-data engine for tabletop games.")
@@ -266,6 +290,18 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip checking every view and log line for cards the viewer was never shown (faster)")
     f.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
     f.set_defaults(func=cmd_fuzz)
+
+    b = sub.add_parser("bench", help="measure speed (every shipped ruleset, and OpenSpiel's peers if installed)")
+    b.add_argument("rulesets", nargs="*", metavar="RULESET", help="default: every rulesets/**/*.rules")
+    b.add_argument("--seconds", type=float, default=2.0, help="length of each timed repeat (default 2)")
+    b.add_argument("--warmup", type=float, default=0.5, help="untimed warm-up before each figure (default 0.5 s)")
+    b.add_argument("--repeats", type=int, default=3, help="timed repeats per figure; the best is kept (default 3)")
+    b.add_argument("--jobs-games", type=int, default=4000,
+                   help="games of the Bloodborne --jobs 2 run (0 skips it; default 4000)")
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    b.add_argument("--json", action="store_true", help="machine-readable report")
+    b.set_defaults(func=cmd_bench)
 
     r = sub.add_parser("replay", help="re-run a decision log and verify its digest")
     r.add_argument("log")

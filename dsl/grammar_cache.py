@@ -1,0 +1,54 @@
+"""Where the analysed LALR tables of the grammar are cached between runs.
+
+Building the LALR tables from ``grammar.lark`` costs more than parsing and
+checking a whole ruleset; Lark can save them and reload them in a few
+milliseconds. Lark writes the grammar's SHA-256 into the file and rebuilds
+(and rewrites) it whenever the grammar or the parser options change, so a
+stale cache is never used.
+
+The file is a pickle, so it lives only in a directory the current user owns
+and nobody else can write to (``$LITURGY_CACHE_DIR``, else
+``$XDG_CACHE_HOME/liturgy``, else ``~/.cache/liturgy``), never in a shared
+temporary directory. ``LITURGY_CACHE_DIR=off`` disables the cache; any
+problem with the directory just disables it too.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from pathlib import Path
+
+import lark
+
+
+def cache_dir() -> Path | None:
+    """The private cache directory, created if needed; None if caching is off or unsafe."""
+    configured = os.environ.get("LITURGY_CACHE_DIR")
+    if configured is not None and configured.strip().lower() in ("", "0", "off", "no", "false"):
+        return None
+    if configured:
+        base = Path(configured)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        base = (Path(xdg) if xdg else Path.home() / ".cache") / "liturgy"
+    try:
+        base.mkdir(mode=0o700, parents=True, exist_ok=True)
+        st = base.stat()
+    except (OSError, RuntimeError):  # RuntimeError: no home directory
+        return None
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        return None
+    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return None
+    return base
+
+
+def grammar_cache_file() -> str | bool:
+    """The value for Lark's ``cache`` option: a private file path, or False (no cache)."""
+    base = cache_dir()
+    if base is None:
+        return False
+    v = sys.version_info
+    return str(base / f"grammar-lark{lark.__version__}-py{v.major}{v.minor}.cache")
