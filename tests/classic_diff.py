@@ -204,7 +204,23 @@ GOOFSPIEL = Adapter("goofspiel.rules", "goofspiel", 2, _goof_chance, _goof_actio
                     lambda g: win_loss_returns((g.result or {})["winners"], g.players))
 
 
-ADAPTERS: dict[str, Adapter] = {"kuhn_poker": KUHN, "goofspiel": GOOFSPIEL}
+# ---------------------------------------------------------------- leduc_poker
+
+LEDUC_CARD = {"J1": 0, "J2": 1, "Q1": 2, "Q2": 3, "K1": 4, "K2": 5}
+
+
+def _leduc_chance(game: Game, state: Any) -> int:
+    dealt = 6 - len(state.chance_outcomes())   # P0's card, P1's card, then the public card
+    name = zone(game, "hand", dealt)[0] if dealt < game.players else zone(game, "public_card")[0]
+    return LEDUC_CARD[name]
+
+
+LEDUC = Adapter("leduc_poker.rules", "leduc_poker", 2, _leduc_chance,
+                lambda state, p, label: {"fold": 0, "call": 1, "raise": 2}[label],
+                lambda g: [float(x) for x in (g.result or {})["scores"]])
+
+
+ADAPTERS: dict[str, Adapter] = {"kuhn_poker": KUHN, "goofspiel": GOOFSPIEL, "leduc_poker": LEDUC}
 
 
 def main(argv: list[str] | None = None) -> int:

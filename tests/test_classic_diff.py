@@ -55,6 +55,10 @@ def _mutant(tmp_path: Path, name: str, old: str, new: str) -> str:
     ("goofspiel.rules", "if size(top_bidders) == 1 {", "if size(top_bidders) >= 1 {", "returns differ"),
     # the last card is bid with a decision: Liturgy waits where OpenSpiel has ended
     ("goofspiel.rules", "if size(players[0].hand) > 1 {", "if size(players[0].hand) > 0 {", "Liturgy waits"),
+    # three raises a round: the legal action sets differ
+    ("leduc_poker.rules", "(a != raise or raises < 2)", "(a != raise or raises < 3)", "Liturgy offers"),
+    # a pair does not beat a high card: returns differ
+    ("leduc_poker.rules", "then 100 + top(p.hand).rank", "then top(p.hand).rank", "returns differ"),
 ])
 def test_the_harness_catches_a_changed_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             name: str, old: str, new: str, symptom: str) -> None:
