@@ -212,6 +212,9 @@ class Choose(Stmt):
     optional: bool
     body: list[Stmt]
     none_body: list[Stmt] | None
+    # `optional "LABEL"`: the extra option's label; it is offered even when no item qualifies
+    label: str | None = None
+    label_span: Span | None = None
 
 
 @dataclass(eq=False)

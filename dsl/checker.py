@@ -459,6 +459,9 @@ class Checker:
             if s.where is not None:
                 self.expect(s.where, T.BOOL, inner)
             self.expect(s.chooser, T.PLAYER, scope)
+            if s.label is not None and not s.label.strip():
+                self.err("E170", "the label of an `optional` option is empty", s.label_span or s.span,
+                         hint='name the move, e.g. `optional "draw"`, or write plain `optional` for `pass`')
             self.suspends_directly.add(self.owner)
             self.block(s.body, inner)
             if s.none_body is not None:

@@ -315,15 +315,18 @@ class _ToAst(Transformer[Token, Any]):
     def break_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
         return A.Break(self._s(meta))
 
-    def optional(self, meta: Any, c: list[Any]) -> bool:
-        return True
+    def optional(self, meta: Any, c: list[Any]) -> tuple[str | None, Span]:
+        # the label of the extra option if the rules name it (`optional "draw"`), else None (`pass`)
+        return (None if c[0] is None else _unquote(c[0])), self._s(meta)
 
     def none_clause(self, meta: Any, c: list[Any]) -> list[A.Stmt]:
         return c[0]  # type: ignore[no-any-return]
 
     def choose_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
         var, source, where, chooser, optional, body, none_body = c
-        return A.Choose(self._s(meta), str(var), source, where, chooser, bool(optional), body, none_body)
+        label, label_span = optional if optional is not None else (None, None)
+        return A.Choose(self._s(meta), str(var), source, where, chooser, optional is not None, body, none_body,
+                        label, label_span)
 
     def simul_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
         pvar, players, var, source, where, body = c

@@ -136,6 +136,8 @@ class Compiler:
         self.tiebreaks: list[ExprFn] = []
         self.invariants: list[tuple[str, ExprFn, frozenset[str]]] = []
         self.choice_formats: list[Callable[[Any, Any], str]] = []
+        # per choice (indexed like choice_formats): the label of the `optional` option
+        self.choice_pass_labels: list[str] = []
         # Card data shared by every game: filled in by the Ruleset for the
         # largest player count (card ids of smaller games are a prefix).
         self.field_lists: dict[str, list[Any]] = {}
@@ -1240,6 +1242,9 @@ class Compiler:
             lt = as_list(elem_ty)
             elem = lt.elem if lt is not None else None
         self.choice_formats.append(formatter_for(elem))
+        self.choice_pass_labels.append(st.label if st.label is not None else "pass")
+        # a named option (`optional "draw"`) is a move of its own: it is offered even when no item qualifies
+        always_ask = st.label is not None
         at = len(ins)
         ins.append(_jump_placeholder())
         self.emit(st.body, code, loops)
@@ -1262,7 +1267,7 @@ class Compiler:
             else:
                 options = tuple(x for x in tuple(items) if _bind(env, var, x) and wf(s, env))
                 env.pop(var, None)
-            if not options:
+            if not options and not always_ask:
                 fr[1] = none_pc if has_none else end
                 if not has_none and not optional:
                     raise RuleError(
@@ -1290,6 +1295,7 @@ class Compiler:
         lt = as_list(st.source.ty) if st.source.ty is not None else None
         fmt_id = len(self.choice_formats)
         self.choice_formats.append(formatter_for(lt.elem if lt else None))
+        self.choice_pass_labels.append("pass")
         span = st.span
         at = len(ins)
         ins.append(_jump_placeholder())

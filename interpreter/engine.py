@@ -292,9 +292,10 @@ def load_ruleset(path: str) -> Ruleset:
     return Ruleset(program)
 
 
-def _labels(s: GameState, f: Callable[[GameState, Any], str], options: Any, p: int) -> tuple[str, ...]:
+def _labels(s: GameState, f: Callable[[GameState, Any], str], options: Any, p: int,
+            pass_label: str = "pass") -> tuple[str, ...]:
     """Option labels for player ``p``: a card ``p`` cannot see is offered by position, not by name."""
-    labels = tuple("pass" if o is None else f(s, o) for o in options)
+    labels = tuple(pass_label if o is None else f(s, o) for o in options)
     if f is not _fmt_card:
         return labels
     return tuple(lab if o is None or (card_visibility(s, o) >> p) & 1 else f"hidden card {i + 1}"
@@ -444,7 +445,7 @@ class Game:
         fmt = self.ruleset.compiled.choice_formats
         if pend[0] == "choose":
             _, p, options, _, _, _, fmt_id = pend
-            return Decision((p,), False, {p: _labels(s, fmt[fmt_id], options, p)}, f"{self.step_title()}: choose")
+            return Decision((p,), False, {p: _labels(s, fmt[fmt_id], options, p, self.ruleset.compiled.choice_pass_labels[fmt_id])}, f"{self.step_title()}: choose")
         _, per, _, _, fmt_id = pend
         f = fmt[fmt_id]
         waiting = tuple(p for p, _ in per if p not in s.commits)

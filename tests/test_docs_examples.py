@@ -209,6 +209,31 @@ def test_optional_choice_has_a_pass_option_that_runs_otherwise() -> None:
     assert game.view(None)["counters"]["coins"][f"P{p + 1}"] == 4  # 3 to start, +1 income, nothing spent
 
 
+def test_named_optional_is_offered_even_with_nothing_to_choose() -> None:
+    """match_up: `optional "draw"` labels the extra option and asks even when no tile matches."""
+    rules = load_ruleset(str(EXAMPLES / "match_up.rules"))
+    forced = played = 0
+    for seed in range(20):
+        game = rules.new_game(3, seed, check_invariants=True)
+        while not game.finished:
+            d = game.decision
+            assert d is not None
+            (p,) = d.players
+            options = d.options[p]
+            assert options[-1] == "draw" and "pass" not in options
+            hand = game.view(p)["zones"]["hand"][f"P{p + 1}"]
+            if options == ("draw",):
+                forced += 1
+                before = len(game.log_lines())
+                game.apply(0, p)
+                assert f"P{p + 1} draws" in game.log_lines()[before:]  # the named option runs `otherwise`
+            else:
+                played += 1
+                game.apply(0, p)
+                assert len(game.view(p)["zones"]["hand"][f"P{p + 1}"]) == len(hand) - 1
+    assert forced > 0 and played > 0
+
+
 def test_if_none_runs_when_there_is_no_option_and_handlers_run_in_order() -> None:
     """night_watch, 2 players: P2 always sleeps, P1 faces every threat until out; then nobody is awake."""
     game = load_ruleset(str(EXAMPLES / "night_watch.rules")).new_game(2, 0, check_invariants=True)
