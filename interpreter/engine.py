@@ -445,7 +445,8 @@ class Game:
         fmt = self.ruleset.compiled.choice_formats
         if pend[0] == "choose":
             _, p, options, _, _, _, fmt_id = pend
-            return Decision((p,), False, {p: _labels(s, fmt[fmt_id], options, p, self.ruleset.compiled.choice_pass_labels[fmt_id])}, f"{self.step_title()}: choose")
+            labels = _labels(s, fmt[fmt_id], options, p, self.ruleset.compiled.choice_pass_labels[fmt_id])
+            return Decision((p,), False, {p: labels}, f"{self.step_title()}: choose")
         _, per, _, _, fmt_id = pend
         f = fmt[fmt_id]
         waiting = tuple(p for p, _ in per if p not in s.commits)
