@@ -233,8 +233,14 @@ class Ruleset:
         return dict(options or {})
 
     def new_game(
-        self, players: int, seed: int = 0, check_invariants: bool = False, options: dict[str, str] | None = None
+        self, players: int, seed: int = 0, check_invariants: bool = False, options: dict[str, str] | None = None,
+        rng_state: int | None = None,
     ) -> Game:
+        """A new game, set up and waiting for its first decision.
+
+        ``rng_state`` replaces the seeded RNG state (the explicit-chance mode of
+        :mod:`.chance` passes a script here); normal play leaves it ``None``.
+        """
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
         chosen = self.resolve_options(options)
@@ -245,7 +251,7 @@ class Ruleset:
             s.counters[self.compiled.layout.global_slots[name]] = value
         s.zones = [z[:] for z in zones]
         s.card_zone = card_start[:]
-        s.rng = rng.seed_state(seed)
+        s.rng = rng.seed_state(seed) if rng_state is None else rng_state
         assert self.compiled.main is not None
         s.frames = [[self.compiled.main, 0, {}]]
         game = Game(self, s, seed, check_invariants)

@@ -21,7 +21,15 @@ def next_state(state: int) -> tuple[int, int]:
 
 
 def below(state: int, n: int) -> tuple[int, int]:
-    """A uniform integer in ``range(n)`` (n >= 1) and the new state."""
+    """A uniform integer in ``range(n)`` (n >= 1) and the new state.
+
+    A state that is not a plain ``int`` is an explicit-chance script (an ``int``
+    subclass, see :mod:`.chance`): the outcome comes from the script instead, so
+    an adapter can expose every draw as a chance node.  Normal play never takes
+    this branch and stays bit-for-bit the same.
+    """
+    if state.__class__ is not int:
+        return state, state.draw(n)  # type: ignore[attr-defined]
     state, z = next_state(state)
     return state, (z * n) >> 64
 

@@ -1,0 +1,208 @@
+"""What both adapters derive from a ruleset: action bounds, returns, views.
+
+Nothing here knows any particular game.  Everything a player can observe is
+built from :meth:`Game.view` (the engine's visibility-checked view), never
+from the raw state, so an adapter cannot leak what the engine hides.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from liturgy.dsl import ast as A
+from liturgy.dsl.checker import _contains
+
+from ..engine import Game, Ruleset, load_ruleset
+
+
+@cache
+def cached_ruleset(path: str) -> Ruleset:
+    """Parse, check and compile a ruleset once per process (adapters build many games)."""
+    return load_ruleset(path)
+
+
+def ruleset_slug(path: str) -> str:
+    """A registry-friendly name from the file name: ``rulesets/bloodborne.rules`` -> ``bloodborne``."""
+    return re.sub(r"[^a-z0-9]+", "_", Path(path).stem.lower()).strip("_") or "ruleset"
+
+
+def has_simultaneous(ruleset: Ruleset) -> bool:
+    """Whether any statement of the ruleset (card effects included) is a ``simultaneously`` choice."""
+    return _contains(ruleset.program, A.Simultaneous)
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Fixed sizes an adapter must announce before any game is played.
+
+    A choice offers items of a list, zone, set or enum, so its size is bounded by
+    the largest of: the cards in the game, the players, an enum, two (``[false,
+    true]``), plus one for ``optional``'s *pass*.  A draw picks among the same
+    kinds of lists or a die's faces.  Lists built by joining (``a + b``) or
+    written out in card data can exceed this natural bound: pass a larger bound
+    explicitly; an adapter that meets a bigger choice stops with an error that
+    names the parameter.
+    """
+
+    max_options: int
+    max_chance_outcomes: int
+
+    @staticmethod
+    def natural(ruleset: Ruleset, players: int) -> Bounds:
+        prog = ruleset.program
+        tables = ruleset._build(players)[0]
+        base = max(
+            len(tables.card_def),
+            players,
+            max((len(v) for v in prog.enums.values()), default=0),
+            2,
+        )
+        faces = max((len(d.faces) for d in prog.dice.values()), default=0)
+        return Bounds(max_options=base + 1, max_chance_outcomes=max(base, faces))
+
+
+# ---------------------------------------------------------------- returns
+
+RETURN_MODES = ("win", "score")
+
+
+def returns_of(game: Game, mode: str, score_min: float, score_max: float, aborted: bool = False) -> list[float]:
+    """Final returns of a finished game.
+
+    ``win``: 1 for each player among the engine's winners (best score, then
+    tiebreaks; a shared first place counts for everyone in it), else 0.
+    ``score``: the ruleset's ``score(p)``, which must lie in ``score_min..score_max``.
+    An aborted game (a rule error, the step limit, or an adapter's length cap)
+    gives every player the lowest return.
+    """
+    n = game.players
+    result = game.result
+    if aborted or result is None or game.state.status != "finished":
+        return [0.0 if mode == "win" else float(score_min)] * n
+    if mode == "win":
+        winners = set(result["winners"])
+        return [1.0 if p in winners else 0.0 for p in range(n)]
+    scores = [float(v) for v in result["scores"]]
+    for p, v in enumerate(scores):
+        if not score_min <= v <= score_max or math.isnan(v):
+            raise ValueError(
+                f"P{p + 1} scored {v:g}, outside score_min..score_max = {score_min:g}..{score_max:g}; "
+                "load the game with wider score bounds")
+    return scores
+
+
+# ---------------------------------------------------------------- observations
+
+def observation_text(game: Game | None, player: int | None, *, with_log: bool,
+                     extra: dict[str, Any] | None = None) -> str:
+    """The player's view as canonical JSON (sorted keys), optionally without the log.
+
+    ``game`` None is the moment before setup finished drawing: nothing is visible yet.
+    """
+    if game is None:
+        view: dict[str, Any] = {"status": "setting up"}
+    else:
+        view = game.view(player)
+        if not with_log:
+            view.pop("log", None)
+    if extra:
+        view.update(extra)
+    return json.dumps(view, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- observation vectors
+
+class ViewEncoder:
+    """A fixed-size numeric vector of one player's view, for learning agents.
+
+    The layout depends only on the ruleset and the player count: for every zone
+    (per-player zones once per player) the number of visible copies of each card
+    definition plus the number of hidden cards; every counter value shown in the
+    view (per-card counters summed per card definition); the first player, the
+    round, the observer's seat, who is waiting, who has committed, whether the
+    choice is simultaneous, and whether the game is over.  It reads
+    :meth:`Game.view` only, so it never encodes what the player cannot see.
+    """
+
+    def __init__(self, ruleset: Ruleset, players: int) -> None:
+        prog = ruleset.program
+        self.players = players
+        self.seats = [f"P{p + 1}" for p in range(players)]
+        self.defs: dict[str, int] = {}
+        for cd in prog.cards:
+            self.defs.setdefault(cd.name, len(self.defs))
+        nd = len(self.defs)
+        self.zone_slots: dict[str, int] = {}
+        size = 0
+        for name, z in prog.zones.items():
+            self.zone_slots[name] = size
+            size += (players if z.per_player else 1) * (nd + 1)
+        self.counter_slots: dict[str, tuple[int, str, list[str] | None]] = {}
+        for name, c in prog.counters.items():
+            labels = prog.enums[c.index_enum] if c.index_enum else None
+            width = len(labels) if labels else 1
+            self.counter_slots[name] = (size, c.scope, labels)
+            size += width * (players if c.scope == "player" else nd if c.scope == "card" else 1)
+        self.tail = size
+        self.size = size + 1 + 5 * players + 2  # round; first, me, waiting, committed, options-for-me; simul, over
+
+    def encode(self, view: dict[str, Any], me: int | None) -> Any:
+        import numpy as np
+
+        out = np.zeros(self.size, dtype=np.float32)
+        nd = len(self.defs)
+        for name, zone in view["zones"].items():
+            base = self.zone_slots[name]
+            parts = [zone[s] for s in self.seats] if isinstance(zone, dict) else [zone]
+            for k, cards in enumerate(parts):
+                off = base + k * (nd + 1)
+                for c in cards:
+                    out[off + (nd if c == "?" else self.defs[c])] += 1
+        counters = view["counters"]
+        for name, (base, scope, labels) in self.counter_slots.items():
+            value = counters[name]
+            width = len(labels) if labels else 1
+            if scope == "player":
+                items = [(k, value[s]) for k, s in enumerate(self.seats)]
+            elif scope == "card":
+                items = [(self.defs[c], v) for c, v in value.items()]  # only cards the player sees
+            else:
+                items = [(0, value)]
+            for k, v in items:
+                vals = [v.get(lab, 0) for lab in labels] if labels else [v]
+                for j, x in enumerate(vals):
+                    out[base + k * width + j] += _number(x)
+        t = self.tail
+        out[t] = _number(counters.get("round", 0))
+        t += 1
+        first = counters.get("first")
+        if first in self.seats:
+            out[t + self.seats.index(first)] = 1
+        if me is not None:
+            out[t + self.players + me] = 1
+        d = view.get("decision") or {}
+        for s in d.get("waiting_for", []):
+            out[t + 2 * self.players + self.seats.index(s)] = 1
+        for s in d.get("committed", []):
+            out[t + 3 * self.players + self.seats.index(s)] = 1
+        if me is not None and d.get("your_options"):
+            out[t + 4 * self.players + me] = len(d["your_options"])
+        t += 5 * self.players
+        out[t] = 1.0 if d.get("simultaneous") else 0.0
+        out[t + 1] = 0.0 if view["status"] == "running" else 1.0
+        return out
+
+
+def _number(x: Any) -> float:
+    """Counter values are ints or flags; anything else (never expected) encodes as 0."""
+    if isinstance(x, bool):
+        return 1.0 if x else 0.0
+    if isinstance(x, int | float):
+        return float(x)
+    return 0.0

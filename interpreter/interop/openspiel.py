@@ -1,0 +1,336 @@
+"""Any Liturgy ruleset as an OpenSpiel game (``pyspiel``), registered by name.
+
+:func:`register` loads a ruleset and registers two Python games with OpenSpiel:
+
+- ``liturgy_NAME``: the ruleset as written.  Its dynamics are SIMULTANEOUS when
+  the ruleset has a ``simultaneously`` choice (there, every waiting player acts
+  at once in one joint action), SEQUENTIAL otherwise.
+- ``liturgy_NAME_turns``: always SEQUENTIAL.  A simultaneous choice is asked of
+  the waiting players one after another, lowest seat first; the engine keeps
+  each commit hidden until all are in, so this is the same game with imperfect
+  information, and sequential algorithms such as MCTS can play it.
+
+Both use explicit chance (:mod:`liturgy.interpreter.chance`): every shuffle
+swap, ``random`` pick and die roll is a chance node with uniform outcomes.
+
+Actions are option indices: action ``i`` is the ``i``-th legal option of the
+engine's decision, so ``num_distinct_actions`` is the largest option count
+(:class:`.common.Bounds`).  Observation and information-state strings are
+canonical JSON of :meth:`Game.view` for that player; the information state adds
+the view's log, the player's own past choices and who acted when.
+
+Parameters (``pyspiel.load_game("liturgy_bloodborne(players=4)")``):
+``players``, ``returns`` (``win`` or ``score``), ``score_min``/``score_max``
+(bounds of ``score`` returns), ``max_options``/``max_chance_outcomes``
+(0: the natural bounds), ``check_invariants``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pyspiel
+
+from ..chance import CHANCE, ChanceGame
+from ..engine import Game, Ruleset
+from .common import RETURN_MODES, Bounds, cached_ruleset, has_simultaneous, observation_text, returns_of, ruleset_slug
+
+
+@dataclass(frozen=True)
+class _Entry:
+    path: str
+    ruleset: Ruleset
+    simultaneous: bool  # the dynamics of this registered name
+
+
+_REGISTRY: dict[str, _Entry] = {}
+
+
+def register(path: str, name: str | None = None) -> tuple[str, str]:
+    """Register ``liturgy_NAME`` and ``liturgy_NAME_turns`` for the ruleset at ``path``.
+
+    ``NAME`` defaults to the file name (``bloodborne.rules`` -> ``bloodborne``).
+    Registering the same name again is a no-op; returns the two short names.
+    """
+    ruleset = cached_ruleset(path)
+    base = name or f"liturgy_{ruleset_slug(path)}"
+    names = (base, f"{base}_turns")
+    sim = has_simultaneous(ruleset)
+    for short, simultaneous in ((names[0], sim), (names[1], False)):
+        if short in _REGISTRY:
+            if _REGISTRY[short].ruleset is not ruleset:
+                raise ValueError(f"{short} is already registered for {_REGISTRY[short].path}; "
+                                 f"pass another name for {path}")
+            continue
+        _REGISTRY[short] = _Entry(path, ruleset, simultaneous)
+        # A class per name, as OpenSpiel's own Python games register: OpenSpiel keeps the factory until
+        # after Python has shut down, and a plain closure freed then aborts the process (a class is not freed).
+        cls = type(f"LiturgyGame_{short}", (LiturgyGame,), {"short_name": short})
+        pyspiel.register_game(_game_type(short, ruleset, simultaneous), cls)
+    return names
+
+
+def _game_type(short: str, ruleset: Ruleset, simultaneous: bool) -> pyspiel.GameType:
+    dyn = pyspiel.GameType.Dynamics
+    return pyspiel.GameType(
+        short_name=short,
+        long_name=f"Liturgy: {ruleset.name}" + ("" if simultaneous or not has_simultaneous(ruleset)
+                                                 else " (simultaneous choices taken in turn)"),
+        dynamics=dyn.SIMULTANEOUS if simultaneous else dyn.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=ruleset.max_players,
+        min_num_players=ruleset.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification={
+            "players": ruleset.min_players,
+            "returns": "win",
+            "score_min": 0.0,
+            "score_max": 100.0,
+            "max_options": 0,
+            "max_chance_outcomes": 0,
+            "check_invariants": False,
+        },
+    )
+
+
+class LiturgyGame(pyspiel.Game):  # type: ignore[misc]
+    """One parameterisation (player count, returns, bounds) of a registered ruleset."""
+
+    short_name = ""  # set by each registered subclass
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        short = self.short_name
+        params = params or {}
+        entry = _REGISTRY[short]
+        ruleset = entry.ruleset
+        full = {
+            "players": ruleset.min_players, "returns": "win", "score_min": 0.0, "score_max": 100.0,
+            "max_options": 0, "max_chance_outcomes": 0, "check_invariants": False, **params,
+        }
+        players = int(full["players"])
+        if not ruleset.min_players <= players <= ruleset.max_players:
+            raise ValueError(f"{ruleset.name} is for {ruleset.min_players}..{ruleset.max_players} players, "
+                             f"not {players}")
+        mode = str(full["returns"])
+        if mode not in RETURN_MODES:
+            raise ValueError(f"returns must be one of {', '.join(RETURN_MODES)}, not {mode!r}")
+        natural = Bounds.natural(ruleset, players)
+        self.short = short
+        self.ruleset = ruleset
+        self.simultaneous = entry.simultaneous
+        self.players = players
+        self.mode = mode
+        self.score_min = float(full["score_min"])
+        self.score_max = float(full["score_max"])
+        self.max_options = int(full["max_options"]) or natural.max_options
+        self.max_chance = int(full["max_chance_outcomes"]) or natural.max_chance_outcomes
+        self.check = bool(full["check_invariants"])
+        # a decision takes at least one engine step, and each player commits a simultaneous choice on its own
+        self.max_length = ruleset.step_limit * (1 if self.simultaneous else players)
+        lo, hi = (0.0, 1.0) if mode == "win" else (self.score_min, self.score_max)
+        if not lo < hi:
+            raise ValueError(f"score_min ({lo:g}) must be below score_max ({hi:g})")
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.max_options,
+            max_chance_outcomes=self.max_chance,
+            num_players=players,
+            min_utility=lo,
+            max_utility=hi,
+            utility_sum=None,
+            max_game_length=self.max_length,
+        )
+        super().__init__(_game_type(short, ruleset, self.simultaneous), info, full)
+        self._initial = ChanceGame(ruleset, players, self.check)
+
+    def new_initial_state(self) -> LiturgyState:
+        return LiturgyState(self, self._initial.clone())
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> LiturgyObserver:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        return LiturgyObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+
+
+class _Core:
+    """The Python side of a state, kept in one attribute.
+
+    OpenSpiel clones a Python state by deep-copying its attributes and
+    serialises it by pickling them.  This object makes both cheap and exact:
+    a copy is :meth:`ChanceGame.clone` (no deepcopy of the ruleset), and a
+    pickle is the registered name, the parameters and the history, replayed on
+    load.
+    """
+
+    __slots__ = ("short", "params", "cg", "moves", "truncated")
+
+    def __init__(self, short: str, params: dict[str, Any], cg: ChanceGame, moves: int = 0,
+                 truncated: bool = False) -> None:
+        self.short = short
+        self.params = params
+        self.cg = cg
+        self.moves = moves  # player actions so far (a joint action counts once)
+        self.truncated = truncated  # stopped at max_game_length
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
+        return _Core(self.short, self.params, self.cg.clone(), self.moves, self.truncated)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_restore, (self.short, self.params, self.cg.history, self.moves, self.truncated))
+
+
+def _restore(short: str, params: dict[str, Any], history: list[tuple[int, int]], moves: int,
+             truncated: bool) -> _Core:
+    entry = _REGISTRY[short]
+    cg = ChanceGame.replay(entry.ruleset, int(params["players"]), history, bool(params["check_invariants"]))
+    return _Core(short, params, cg, moves, truncated)
+
+
+class LiturgyState(pyspiel.State):  # type: ignore[misc]
+    """A game in progress, seen through OpenSpiel's State API."""
+
+    def __init__(self, game: LiturgyGame, cg: ChanceGame) -> None:
+        super().__init__(game)
+        params = {"players": game.players, "check_invariants": game.check}
+        self._core = _Core(game.short, params, cg)
+
+    # ------------------------------------------------------------ helpers
+    def _g(self) -> LiturgyGame:
+        g: LiturgyGame = self.get_game()
+        return g
+
+    def _waiting(self) -> tuple[int, ...]:
+        core = self._core
+        cg = core.cg
+        if cg.need or core.truncated or cg.game is None or cg.game.finished:
+            return ()
+        return cg.game.waiting_for()
+
+    def _options(self, player: int) -> int:
+        game = self._core.cg.game
+        assert game is not None
+        n = game.option_count(player)
+        bound = self._g().max_options
+        if n > bound:
+            raise ValueError(f"P{player + 1} has {n} options, more than max_options={bound}: "
+                             f"load the game with a larger max_options")
+        return n
+
+    # ------------------------------------------------------------ OpenSpiel API
+    def current_player(self) -> int:
+        core = self._core
+        if core.cg.need:
+            return int(pyspiel.PlayerId.CHANCE)
+        waiting = self._waiting()
+        if not waiting:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self._g().simultaneous:
+            game = core.cg.game
+            assert game is not None
+            if game.state.pending[0] == "simul":
+                return int(pyspiel.PlayerId.SIMULTANEOUS)
+        return waiting[0]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player < 0 or player not in self._waiting():
+            return []
+        if not self._g().simultaneous and player != self._waiting()[0]:
+            return []
+        return list(range(self._options(player)))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        n = self._core.cg.need
+        bound = self._g().max_chance
+        if n > bound:
+            raise ValueError(f"a draw among {n} items exceeds max_chance_outcomes={bound}: "
+                             f"load the game with a larger max_chance_outcomes")
+        return [(k, 1.0 / n) for k in range(n)]
+
+    def _apply_action(self, action: int) -> None:
+        core = self._core
+        if core.cg.need:
+            core.cg.apply_chance(int(action))
+            return
+        core.cg.apply(int(action), self.current_player())
+        self._count_move()
+
+    def _apply_actions(self, actions: list[int]) -> None:
+        core = self._core
+        for p in self._waiting():
+            core.cg.apply(int(actions[p]), p)
+            if core.cg.need:
+                # only the last commit runs the step, so nothing else can be waiting now
+                break
+        self._count_move()
+
+    def _count_move(self) -> None:
+        core = self._core
+        core.moves += 1
+        if core.moves >= self._g().max_length and not core.cg.need and self._waiting():
+            core.truncated = True
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        cg = self._core.cg
+        if player == int(pyspiel.PlayerId.CHANCE):
+            return f"chance {action} of {cg.need}" if cg.need else f"chance {action}"
+        game = cg.game
+        d = game.decision if game is not None and not cg.need else None
+        if d is not None and player in d.options and 0 <= action < len(d.options[player]):
+            return f"{action}: {d.options[player][action]}"
+        return f"{action}"
+
+    def is_terminal(self) -> bool:
+        cg = self._core.cg
+        return not cg.need and (self._core.truncated or cg.finished or (cg.game is not None and not self._waiting()))
+
+    def returns(self) -> list[float]:
+        g = self._g()
+        game = self._core.cg.game
+        if not self.is_terminal() or game is None:
+            return [0.0] * g.players
+        return returns_of(game, g.mode, g.score_min, g.score_max, aborted=self._core.truncated)
+
+    def __str__(self) -> str:
+        """The full state, for debugging: a digest of the engine state plus where the game is."""
+        cg = self._core.cg
+        game = cg.game
+        where = "setup" if game is None else f"{game.position()}, digest {game.digest()[:16]}"
+        if cg.need:
+            return f"{where}; chance node over {cg.need} outcomes after {len(cg.history)} actions"
+        return f"{where}; {len(cg.history)} actions; status {game.state.status if game else 'setup'}"
+
+
+class LiturgyObserver:
+    """Observation and information-state strings, built from :meth:`Game.view` only."""
+
+    def __init__(self, iig_obs_type: Any) -> None:
+        self.perfect_recall = bool(iig_obs_type.perfect_recall)
+        self.public_only = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+        self.tensor = None
+        self.dict: dict[str, Any] = {}
+
+    def set_from(self, state: LiturgyState, player: int) -> None:
+        """No tensors: this adapter provides strings only."""
+
+    def string_from(self, state: LiturgyState, player: int) -> str:
+        cg = state._core.cg
+        viewer = None if self.public_only else player
+        game: Game | None = cg.game
+        extra: dict[str, Any] = {}
+        if cg.need:
+            extra["chance"] = "resolving the last action"
+        if state._core.truncated:
+            extra["truncated"] = True
+        if self.perfect_recall:
+            # who acted, in order (public), and what this player chose (their own knowledge)
+            actors = [who for who, _ in cg.history if who != CHANCE]
+            extra["acted"] = actors
+            if viewer is not None:
+                extra["my_choices"] = [v for who, v in cg.history if who == viewer]
+        return observation_text(game, viewer, with_log=self.perfect_recall, extra=extra)
