@@ -220,7 +220,26 @@ LEDUC = Adapter("leduc_poker.rules", "leduc_poker", 2, _leduc_chance,
                 lambda g: [float(x) for x in (g.result or {})["scores"]])
 
 
-ADAPTERS: dict[str, Adapter] = {"kuhn_poker": KUHN, "goofspiel": GOOFSPIEL, "leduc_poker": LEDUC}
+# ---------------------------------------------------------------- liars_dice
+
+def _liars_chance(game: Game, state: Any) -> int:
+    roller = len(state.history())               # OpenSpiel rolls P0's die, then P1's
+    return int(zone(game, "cup", roller)[0].removeprefix("Face ")) - 1
+
+
+def _liars_action(state: Any, player: int, label: str) -> int:
+    if label == "liar":
+        return 12                                 # total dice * sides: OpenSpiel's "Liar"
+    quantity, face = (int(x) for x in label.split("-"))
+    return (quantity - 1) * 6 + face - 1
+
+
+LIARS = Adapter("liars_dice.rules", "liars_dice", 2, _liars_chance, _liars_action,
+                lambda g: [float(x) for x in (g.result or {})["scores"]])
+
+
+ADAPTERS: dict[str, Adapter] = {"kuhn_poker": KUHN, "goofspiel": GOOFSPIEL, "leduc_poker": LEDUC,
+                                "liars_dice": LIARS}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -59,6 +59,10 @@ def _mutant(tmp_path: Path, name: str, old: str, new: str) -> str:
     ("leduc_poker.rules", "(a != raise or raises < 2)", "(a != raise or raises < 3)", "Liturgy offers"),
     # a pair does not beat a high card: returns differ
     ("leduc_poker.rules", "then 100 + top(p.hand).rank", "then top(p.hand).rank", "returns differ"),
+    # sixes are not wild: returns differ
+    ("liars_dice.rules", " or top(p.cup).face == 6)", ")", "returns differ"),
+    # liar may be called on the very first move: legal action sets differ
+    ("liars_dice.rules", "if current < 0 {", "if current < -1 {", "Liturgy offers"),
 ])
 def test_the_harness_catches_a_changed_rule(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             name: str, old: str, new: str, symptom: str) -> None:
