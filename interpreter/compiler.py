@@ -24,6 +24,7 @@ from liturgy.dsl.checker import Program
 from liturgy.dsl.types import Ty
 
 from . import rng
+from .codegen import ExprGen
 from .errors import BreakLoop, GameOver, RuleError, SkipTo
 from .state import GameState
 
@@ -114,8 +115,9 @@ def formatter_for(t: Ty | None) -> Callable[[Any, Any], str]:
 
 
 class Compiler:
-    def __init__(self, prog: Program) -> None:
+    def __init__(self, prog: Program, codegen: bool = True) -> None:
         self.prog = prog
+        self.gen = ExprGen(self) if codegen else None
         self.codes: list[Code] = []
         self.layout = self._layout()
         self.log_formats: list[LogFormat] = []
@@ -386,7 +388,12 @@ class Compiler:
         return f
 
     # ------------------------------------------------------------ expressions
-    def expr(self, e: A.Expr) -> ExprFn:  # noqa: C901 - one dispatch on expression kind
+    def expr(self, e: A.Expr) -> ExprFn:
+        """One function for ``e``: generated Python source where :mod:`.codegen` knows the shape, else closures."""
+        fn = self.gen.function(e) if self.gen is not None else None
+        return fn if fn is not None else self.expr_closure(e)
+
+    def expr_closure(self, e: A.Expr) -> ExprFn:  # noqa: C901 - one dispatch on expression kind
         lay = self.layout
         if isinstance(e, A.IntLit | A.StrLit | A.BoolLit):
             v = e.value
