@@ -313,3 +313,15 @@ def test_pettingzoo_observation_reads_only_the_view() -> None:
     env.game = other
     after = env.observe("player_0")["observation"]
     assert (before == after).all()
+
+
+# ---------------------------------------------------------------- the adapter docs run as written
+
+@pytest.mark.parametrize("doc", ["openspiel.md", "pettingzoo.md"])
+def test_adapter_doc_examples_run(doc: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+    blocks = [b.split("\n", 1)[1] for b in text.split("```")[1::2] if b.startswith("python\n")]
+    assert blocks
+    monkeypatch.chdir(ROOT)
+    for block in blocks:
+        exec(compile(block, doc, "exec"), {"__name__": "doc_example"})
