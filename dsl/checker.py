@@ -638,7 +638,7 @@ class Checker:
             if decl is not None and decl.index_enum:
                 self.expect(e.index, Ty("enum", arg=decl.index_enum), scope)
                 e.ref = ("icounter",)
-                return T.INT
+                return T.BOOL if decl.is_flag else T.INT
             lt = T.as_list(base)
             if base.kind == "list" and lt is not None:
                 self.expect(e.index, T.INT, scope)

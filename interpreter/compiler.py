@@ -1129,7 +1129,7 @@ class Compiler:
             values = [f(s, env) for f in args]
             for i in zone_args:
                 values[i] = tuple(s.zones[values[i]])
-            everyone = (1 << s.tables.n) - 1
+            everyone = (2 << s.tables.n) - 1  # every player, plus bit n: the spectator
             mask = everyone if to is None else (1 << to(s, env))
             full = mask
             for i in card_args + zone_args:
@@ -1488,11 +1488,15 @@ def move_card(s: GameState, c: int, dst: int, place: str) -> None:
 
 
 def card_visibility(s: GameState, c: int) -> int:
-    """Bitmask of the players who can see card ``c`` where it is now."""
+    """Bitmask of the players who can see card ``c`` where it is now.
+
+    Bit ``n`` (one past the last player) is the spectator, who sees only public and revealed cards: in a
+    one-player game "every player" and "everyone" differ, so the spectator needs a bit of its own.
+    """
     t = s.tables
     z = s.card_zone[c]
     vis = t.zone_vis[z]
-    everyone = (1 << t.n) - 1
+    everyone = (2 << t.n) - 1
     if vis == "public" or c in s.face_up:
         return everyone
     owner = t.zone_owner[z]

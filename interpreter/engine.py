@@ -412,7 +412,7 @@ class Game:
             "rounds": s.counters[ROUND_SLOT],
         }
         s.status = "finished"
-        s.log.append(((1 << s.tables.n) - 1, (1 << s.tables.n) - 1, -1, (tuple(scores),)))
+        s.log.append(((2 << s.tables.n) - 1, (2 << s.tables.n) - 1, -1, (tuple(scores),)))
 
     def position(self) -> str:
         """Where the game is, for error messages: round, step and call chain."""
@@ -597,7 +597,8 @@ class Game:
         if viewer is not None and not (mask >> viewer) & 1:
             return None
         fmt = self.ruleset.compiled.log_formats[fmt_id]
-        redact = viewer is None and full != (1 << s.tables.n) - 1 or viewer is not None and not (full >> viewer) & 1
+        who = s.tables.n if viewer is None else viewer  # bit n: the spectator
+        redact = not (full >> who) & 1
         parts = fmt.text.split("{}")
         out = [parts[0]]
         for i, v in enumerate(values):
@@ -612,7 +613,7 @@ class Game:
         """The event log as text; ``viewer`` None is the public (spectator) view."""
         lines = []
         for entry in self.state.log:
-            if viewer is None and entry[0] != (1 << self.state.tables.n) - 1:
+            if viewer is None and not (entry[0] >> self.state.tables.n) & 1:
                 continue
             text = self._render(entry, viewer)
             if text is not None:
@@ -625,11 +626,10 @@ class Game:
         t = s.tables
         prog = self.ruleset.program
         lay = self.ruleset.compiled.layout
-        everyone = (1 << t.n) - 1
+        who = t.n if player is None else player  # bit n of a visibility mask: the spectator
 
         def visible(c: int) -> bool:
-            m = card_visibility(s, c)
-            return m == everyone if player is None else bool((m >> player) & 1)
+            return bool((card_visibility(s, c) >> who) & 1)
 
         def zone_view(zi: int) -> list[str]:
             return [t.card_names[c] if visible(c) else "?" for c in s.zones[zi]]

@@ -89,14 +89,10 @@ class LeakCheck:
         for c, mask in enumerate(self._now(s)):
             if mask:
                 seen[c] |= mask
-        spectator = 1 << self.n
-        everyone = (1 << self.n) - 1
         for mask, full, fmt_id, values in s.log[self.log_done:]:
             if fmt_id < 0:
                 continue
-            shown = mask & full
-            if shown == everyone and mask == everyone:
-                shown |= spectator
+            shown = mask & full  # bit n is the spectator: set on public lines whose cards everyone may see
             for i in self.card_args[fmt_id]:
                 v = values[i]
                 for c in v if isinstance(v, tuple) else (v,):
