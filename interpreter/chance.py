@@ -78,12 +78,15 @@ class ChanceGame:
     read-only: it may be shared with clones.
     """
 
-    __slots__ = ("ruleset", "players", "check", "history", "game", "need", "_base", "_pending", "_outcomes")
+    __slots__ = ("ruleset", "players", "check", "options", "history", "game", "need", "_base", "_pending",
+                 "_outcomes")
 
-    def __init__(self, ruleset: Ruleset, players: int, check_invariants: bool = False) -> None:
+    def __init__(self, ruleset: Ruleset, players: int, check_invariants: bool = False,
+                 options: dict[str, str] | None = None) -> None:
         self.ruleset = ruleset
         self.players = players
         self.check = check_invariants
+        self.options = ruleset.resolve_options(options)  # the ruleset's declared `option`s
         self.history: list[tuple[int, int]] = []  # (player or CHANCE, option or outcome)
         self.game: Game | None = None
         self.need = 0
@@ -97,7 +100,8 @@ class ChanceGame:
         script = Script(self._outcomes)
         try:
             if self._pending is None:
-                g = self.ruleset.new_game(self.players, check_invariants=self.check, rng_state=script)
+                g = self.ruleset.new_game(self.players, check_invariants=self.check, options=self.options,
+                                          rng_state=script)
             else:
                 assert self._base is not None
                 g = self._base.clone()
@@ -150,7 +154,7 @@ class ChanceGame:
     def clone(self) -> ChanceGame:
         """A cheap copy: the settled games are shared, because nothing here mutates them."""
         c = ChanceGame.__new__(ChanceGame)
-        c.ruleset, c.players, c.check = self.ruleset, self.players, self.check
+        c.ruleset, c.players, c.check, c.options = self.ruleset, self.players, self.check, self.options
         c.history = self.history[:]
         c.game, c.need, c._base, c._pending = self.game, self.need, self._base, self._pending
         c._outcomes = self._outcomes[:]
@@ -161,9 +165,9 @@ class ChanceGame:
 
     @classmethod
     def replay(cls, ruleset: Ruleset, players: int, history: list[tuple[int, int]],
-               check_invariants: bool = False) -> ChanceGame:
+               check_invariants: bool = False, options: dict[str, str] | None = None) -> ChanceGame:
         """Rebuild a game from its history of decisions and chance outcomes."""
-        cg = cls(ruleset, players, check_invariants)
+        cg = cls(ruleset, players, check_invariants, options)
         for who, value in history:
             if who == CHANCE:
                 cg.apply_chance(int(value))

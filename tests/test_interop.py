@@ -325,3 +325,20 @@ def test_adapter_doc_examples_run(doc: str, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.chdir(ROOT)
     for block in blocks:
         exec(compile(block, doc, "exec"), {"__name__": "doc_example"})
+
+
+def test_declared_options_reach_both_adapters() -> None:
+    path = str(ROOT / "docs" / "examples" / "dice_race.rules")
+    short, _ = register(path, _name(path))
+    sprint = pyspiel.load_game(short, {"option_length": "sprint"})
+    marathon = pyspiel.load_game(short)
+    assert sprint._initial.options == {"length": "sprint"} and marathon._initial.options == {}
+    state = sprint.new_initial_state()
+    restored = sprint.deserialize_state(state.serialize())
+    assert restored._core.cg.options == {"length": "sprint"}
+    with pytest.raises(ValueError, match="takes one of"):
+        pyspiel.load_game(short, {"option_length": "forever"})
+    env = LiturgyEnv(path, options={"length": "sprint"})
+    env.reset(seed=3)
+    assert env.game is not None
+    assert env.game.digest() == cached_ruleset(path).new_game(2, seed=3, options={"length": "sprint"}).digest()

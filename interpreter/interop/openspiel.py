@@ -22,7 +22,8 @@ the view's log, the player's own past choices and who acted when.
 Parameters (``pyspiel.load_game("liturgy_bloodborne(players=4)")``):
 ``players``, ``returns`` (``win`` or ``score``), ``score_min``/``score_max``
 (bounds of ``score`` returns), ``max_options``/``max_chance_outcomes``
-(0: the natural bounds), ``check_invariants``.
+(0: the natural bounds), ``check_invariants``, and ``option_NAME`` for each
+``option`` the ruleset declares ("" keeps its default).
 """
 
 from __future__ import annotations
@@ -96,6 +97,8 @@ def _game_type(short: str, ruleset: Ruleset, simultaneous: bool) -> pyspiel.Game
             "max_options": 0,
             "max_chance_outcomes": 0,
             "check_invariants": False,
+            # each declared `option` of the ruleset; "" keeps the ruleset's default
+            **{f"option_{name}": "" for name in ruleset.option_values()},
         },
     )
 
@@ -132,6 +135,7 @@ class LiturgyGame(pyspiel.Game):  # type: ignore[misc]
         self.max_options = int(full["max_options"]) or natural.max_options
         self.max_chance = int(full["max_chance_outcomes"]) or natural.max_chance_outcomes
         self.check = bool(full["check_invariants"])
+        self.options = {k[len("option_"):]: str(v) for k, v in full.items() if k.startswith("option_") and v}
         # a decision takes at least one engine step, and each player commits a simultaneous choice on its own
         self.max_length = ruleset.step_limit * (1 if self.simultaneous else players)
         lo, hi = (0.0, 1.0) if mode == "win" else (self.score_min, self.score_max)
@@ -147,7 +151,7 @@ class LiturgyGame(pyspiel.Game):  # type: ignore[misc]
             max_game_length=self.max_length,
         )
         super().__init__(_game_type(short, ruleset, self.simultaneous), info, full)
-        self._initial = ChanceGame(ruleset, players, self.check)
+        self._initial = ChanceGame(ruleset, players, self.check, self.options)
 
     def new_initial_state(self) -> LiturgyState:
         return LiturgyState(self, self._initial.clone())
@@ -188,7 +192,8 @@ class _Core:
 def _restore(short: str, params: dict[str, Any], history: list[tuple[int, int]], moves: int,
              truncated: bool) -> _Core:
     entry = _REGISTRY[short]
-    cg = ChanceGame.replay(entry.ruleset, int(params["players"]), history, bool(params["check_invariants"]))
+    cg = ChanceGame.replay(entry.ruleset, int(params["players"]), history, bool(params["check_invariants"]),
+                           params["options"])
     return _Core(short, params, cg, moves, truncated)
 
 
@@ -197,7 +202,7 @@ class LiturgyState(pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: LiturgyGame, cg: ChanceGame) -> None:
         super().__init__(game)
-        params = {"players": game.players, "check_invariants": game.check}
+        params = {"players": game.players, "check_invariants": game.check, "options": game.options}
         self._core = _Core(game.short, params, cg)
 
     # ------------------------------------------------------------ helpers

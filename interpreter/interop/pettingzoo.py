@@ -41,7 +41,8 @@ class LiturgyEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, ruleset: str, players: int | None = None, *, returns: str = "win",
                  score_min: float = 0.0, score_max: float = 100.0, max_options: int = 0,
-                 check_invariants: bool = False, render_mode: str | None = None) -> None:
+                 check_invariants: bool = False, options: dict[str, str] | None = None,
+                 render_mode: str | None = None) -> None:
         super().__init__()
         rules = cached_ruleset(ruleset)
         n = rules.min_players if players is None else players
@@ -57,6 +58,7 @@ class LiturgyEnv(AECEnv):  # type: ignore[misc]
         self.returns_mode = returns
         self.score_min, self.score_max = score_min, score_max
         self.check = check_invariants
+        self.options = rules.resolve_options(options)  # the ruleset's declared `option`s
         self.render_mode = render_mode
         self.max_options = max_options or Bounds.natural(rules, n).max_options
         self.encoder = ViewEncoder(rules, n)
@@ -84,7 +86,7 @@ class LiturgyEnv(AECEnv):  # type: ignore[misc]
         if seed is None:
             seed = self._next_seed
         self._next_seed = seed + 1
-        self.game = self.rules.new_game(self.players, seed=seed, check_invariants=self.check)
+        self.game = self.rules.new_game(self.players, seed=seed, check_invariants=self.check, options=self.options)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
