@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import sys
 import time
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +52,21 @@ def counter(game: Game, name: str, player: int | None = None) -> Any:
     if player is None:
         return game.state.counters[lay.global_slots[name]]
     return game.state.counters[lay.player_base + player * lay.player_stride + lay.player_offsets[name]]
+
+
+def full_log(game: Game, start: int = 0) -> list[str]:
+    """Log lines from entry ``start`` on, with every card named (nothing redacted: the test is omniscient)."""
+    s = game.state
+    formats = game.ruleset.compiled.log_formats
+    out = []
+    for _mask, _full, fmt_id, values in s.log[start:]:
+        if fmt_id == -1:
+            continue
+        fmt = formats[fmt_id]
+        parts = fmt.text.split("{}")
+        out.append(parts[0] + "".join(f(s, v) + parts[i + 1] for i, (f, v) in enumerate(zip(fmt.formatters, values,
+                                                                                            strict=True))))
+    return out
 
 
 def win_loss_returns(winners: list[int], n: int) -> list[float]:
@@ -238,8 +255,46 @@ LIARS = Adapter("liars_dice.rules", "liars_dice", 2, _liars_chance, _liars_actio
                 lambda g: [float(x) for x in (g.result or {})["scores"]])
 
 
+# ---------------------------------------------------------------- crazy_eights
+
+C8_SUITS, C8_RANKS = "CDHS", "23456789TJQKA"
+C8_NOMINATE = {"clubs": 54, "diamonds": 55, "hearts": 56, "spades": 57}
+C8_CHANCE = re.compile(r"^P(\d+) (deals|is dealt (\w\w)|turns up (\w\w)|draws (\w\w))$")
+
+
+_C8_SEEN: weakref.WeakKeyDictionary[Game, tuple[int, list[int]]] = weakref.WeakKeyDictionary()
+
+
+def _c8_card(name: str) -> int:
+    return C8_RANKS.index(name[1]) * 4 + C8_SUITS.index(name[0])
+
+
+def _c8_chance(game: Game, state: Any) -> int:
+    """The k-th OpenSpiel chance node is the k-th random event in Liturgy's log:
+    who deals (52 + dealer), each card dealt, each card turned up (eights included), each card drawn."""
+    read, outcomes = _C8_SEEN.get(game, (0, []))
+    for line in full_log(game, read):
+        m = C8_CHANCE.match(line)
+        if m:
+            outcomes.append(52 + int(m.group(1)) - 1 if m.group(2) == "deals"
+                            else _c8_card(m.group(3) or m.group(4) or m.group(5)))
+    _C8_SEEN[game] = (len(game.state.log), outcomes)
+    k = sum(1 for e in state.full_history() if e.player == pyspiel.PlayerId.CHANCE)
+    return outcomes[k]
+
+
+def _c8_action(state: Any, player: int, label: str) -> int:
+    if label in C8_NOMINATE:
+        return C8_NOMINATE[label]
+    return {"draw": 52, "pass": 53}.get(label) or _c8_card(label)
+
+
+CRAZY_EIGHTS = Adapter("crazy_eights.rules", "crazy_eights", 5, _c8_chance, _c8_action,
+                       lambda g: [float(x) for x in (g.result or {})["scores"]])
+
+
 ADAPTERS: dict[str, Adapter] = {"kuhn_poker": KUHN, "goofspiel": GOOFSPIEL, "leduc_poker": LEDUC,
-                                "liars_dice": LIARS}
+                                "liars_dice": LIARS, "crazy_eights": CRAZY_EIGHTS}
 
 
 def main(argv: list[str] | None = None) -> int:
