@@ -108,9 +108,15 @@ _worker_ruleset: Ruleset | None = None
 _worker_options: dict[str, str] = {}
 
 
+# Set by the parent just before it forks its workers: a forked worker starts with the ruleset already
+# parsed, checked and compiled (copy-on-write) instead of loading it again.
+_parent_ruleset: tuple[str, Ruleset] | None = None
+
+
 def _init_worker(path: str, options: dict[str, str]) -> None:
     global _worker_ruleset, _worker_options
-    _worker_ruleset = load_ruleset(path)
+    inherited = _parent_ruleset
+    _worker_ruleset = inherited[1] if inherited is not None and inherited[0] == path else load_ruleset(path)
     _worker_options = options
 
 
@@ -144,12 +150,18 @@ def simulate(
     else:
         chunk = max(1, min(250, games // (jobs * 4) or 1))
         tasks = [(a, min(a + chunk, games), players, seed, check) for a in range(0, games, chunk)]
-        ctx = mp.get_context("spawn" if sys.platform == "darwin" else "fork")
-        with ctx.Pool(jobs, initializer=_init_worker, initargs=(path, opts)) as pool:
-            for batch in pool.imap_unordered(_work, tasks):
-                outcomes.extend(batch)
-                if progress:
-                    progress(len(outcomes), games)
+        method = "spawn" if sys.platform == "darwin" else "fork"
+        ctx = mp.get_context(method)
+        global _parent_ruleset
+        _parent_ruleset = (path, ruleset) if method == "fork" else None
+        try:
+            with ctx.Pool(jobs, initializer=_init_worker, initargs=(path, opts)) as pool:
+                for batch in pool.imap_unordered(_work, tasks):
+                    outcomes.extend(batch)
+                    if progress:
+                        progress(len(outcomes), games)
+        finally:
+            _parent_ruleset = None
     elapsed = time.perf_counter() - t0
     if progress:
         progress(games, games)
