@@ -63,6 +63,7 @@ class Throughput:
     decisions_per_game: float
     chance_moves_per_game: float
     spread: tuple[float, float]  # (min, max) games/s over the repeats
+    games: int  # games played in the timed repeats
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -120,11 +121,17 @@ def _timed(batch: Callable[[float, int], Batch], s: Settings) -> Throughput:
     chance = sum(c for _, _, c, _ in runs)
     best = max(rates)
     per_game = decisions / games
-    return Throughput(best, best * per_game, per_game, chance / games, (min(rates), best))
+    return Throughput(best, best * per_game, per_game, chance / games, (min(rates), best), games)
 
 
-def liturgy_batch(ruleset: Ruleset, players: int, seed: int, check: bool = False) -> Callable[[float, int], Batch]:
-    """The driver loop for Liturgy: random legal choices until the game ends, games until time is up."""
+def liturgy_batch(ruleset: Ruleset, players: int, seed: int, check: bool = False,
+                  options: dict[str, str] | None = None, tally: tuple[int, list[int]] | None = None
+                  ) -> Callable[[float, int], Batch]:
+    """The driver loop for Liturgy: random legal choices until the game ends, games until time is up.
+
+    ``tally`` is (counter slot, [total]): the counter's final value in every game is added to the total
+    (how the bench counts combats in a ruleset's combat mode).
+    """
 
     def run(budget: float, rep: int) -> Batch:
         rng = random.Random(seed * 7919 + rep)
@@ -135,11 +142,13 @@ def liturgy_batch(ruleset: Ruleset, players: int, seed: int, check: bool = False
         t0 = time.perf_counter()
         deadline = t0 + budget
         while True:
-            g = new_game(players, game_seed + games, check)
+            g = new_game(players, game_seed + games, check, options)
             while not g.finished:
                 for p in g.waiting_for():
                     g.apply(randrange(g.option_count(p)), p)
                     decisions += 1
+            if tally is not None and rep > 0:
+                tally[1][0] += g.state.counters[tally[0]]
             games += 1
             if time.perf_counter() >= deadline:
                 break
@@ -246,6 +255,12 @@ def parse_check_ms(path: str) -> tuple[float, float]:
     return float(cold), float(warm)
 
 
+def combat_mode(ruleset: Ruleset) -> bool:
+    """Can the ruleset play single combats (``option mode`` with a ``combat`` value) and count them?"""
+    return ("combat" in ruleset.option_values().get("mode", ())
+            and "combats" in ruleset.compiled.layout.global_slots)
+
+
 def default_players(ruleset: Ruleset) -> int:
     """Four players where the game allows it (the issue's Bloodborne figure), else the nearest count."""
     return max(ruleset.min_players, min(4, ruleset.max_players))
@@ -265,6 +280,14 @@ def bench_ruleset(path: str, s: Settings, players: int | None = None, log: Calla
     fig.random_play = _timed(liturgy_batch(ruleset, n, s.seed), s)
     say(f"{ruleset.name}: random play with invariant checks")
     fig.random_play_checked = _timed(liturgy_batch(ruleset, n, s.seed, check=True), s)
+    if combat_mode(ruleset):
+        say(f"{ruleset.name}: combats only (--option mode=combat)")
+        total = [0]
+        play = _timed(liturgy_batch(ruleset, n, s.seed, options={"mode": "combat"},
+                                    tally=(ruleset.compiled.layout.global_slots["combats"], total)), s)
+        combats_per_game = total[0] / play.games
+        fig.extra["combat_mode"] = {**play.to_json(), "combats_per_game": round(combats_per_game, 3)}
+        fig.extra["combats_per_s"] = round(play.games_per_s * combats_per_game, 1)
     game = mid_game(ruleset, n, s.seed)
     fig.clone_us = _best_us(game.clone, s)
     text = json.dumps(game.to_json())
@@ -384,7 +407,7 @@ def run_bench(paths: list[str], s: Settings, log: Callable[[str], None] | None =
     targets.append(_target("Slay the Spire Act I combats/s, 1 player", sts.extra.get("combats_per_s") if sts else None,
                            STS_COMBATS_PER_S, "min", "combats/s",
                            "" if sts and "combats_per_s" in sts.extra else
-                           "no way to run only combats in a shipped ruleset yet"))
+                           "no shipped slay_the_spire.rules with `option mode` = combat and a `combats` counter"))
     targets.append(_target("Bloodborne state clone (mid-game)", bb.clone_us if bb else None, CLONE_US, "max", "µs"))
     worst = max(figs.values(), key=lambda f: f.parse_check_ms_cold or 0.0, default=None)
     targets.append(_target("parse + check, slowest shipped ruleset (cold)",

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,23 @@ def test_grammar_cache_round_trip_parses_the_same(tmp_path: Path) -> None:
     second = subprocess.run([sys.executable, "-c", code, str(BLOODBORNE)], env=env, capture_output=True, text=True,
                             check=True).stdout
     assert first == second and json.loads(first)[0] is True
+
+
+def test_bench_counts_combats_of_a_combat_mode(write_ruleset: Callable[..., str]) -> None:
+    """A ruleset with `option mode` = combat and a `combats` counter gets a combats/s figure."""
+    path = write_ruleset(
+        'game "Fights" { players 1..1 }\n'
+        "enum Mode { run, combat }\n"
+        "option mode: Mode = run\n"
+        "counter combats 0..99\n"
+        'round { step fight "Fight" {\n'
+        "  choose x from [1, 2] by first { combats += x }\n"
+        "  if mode == combat or combats >= 6 { end game }\n"
+        "} }\n"
+        "score(p) = combats\n", name="slay_the_spire.rules")
+    report = run_bench([path], TINY)
+    (fig,) = report["rulesets"]
+    assert 1 <= fig["combat_mode"]["combats_per_game"] <= 2
+    assert fig["combats_per_s"] > 0
+    target = next(t for t in report["targets"] if "combats/s" in t["target"])
+    assert target["value"] == fig["combats_per_s"]
