@@ -261,9 +261,14 @@ def combat_mode(ruleset: Ruleset) -> bool:
             and "combats" in ruleset.compiled.layout.global_slots)
 
 
-def default_players(ruleset: Ruleset) -> int:
-    """Four players where the game allows it (the issue's Bloodborne figure), else the nearest count."""
-    return max(ruleset.min_players, min(4, ruleset.max_players))
+# Player counts the targets are stated for: OpenSpiel's defaults for its peers, 1 for Slay the Spire combat.
+TARGET_PLAYERS = {"kuhn_poker": 2, "goofspiel": 2, "bloodborne": 4, "slay_the_spire": 1}
+
+
+def default_players(ruleset: Ruleset, stem: str = "") -> int:
+    """The targets' player count for their rulesets; elsewhere four where the game allows it, else the nearest."""
+    want = TARGET_PLAYERS.get(stem, 4)
+    return max(ruleset.min_players, min(want, ruleset.max_players))
 
 
 # ---------------------------------------------------------------- one ruleset
@@ -274,7 +279,7 @@ def bench_ruleset(path: str, s: Settings, players: int | None = None, log: Calla
     t0 = time.perf_counter()
     ruleset = load_ruleset(path)
     load_ms = (time.perf_counter() - t0) * 1000
-    n = players or default_players(ruleset)
+    n = players or default_players(ruleset, Path(path).stem)
     fig = RulesetFigures(path, ruleset.name, n, cold, warm, max(0.0, load_ms - warm))
     say(f"{ruleset.name}: random play, {n} players")
     fig.random_play = _timed(liturgy_batch(ruleset, n, s.seed), s)
