@@ -129,13 +129,15 @@ def liturgy_batch(ruleset: Ruleset, players: int, seed: int, check: bool = False
                   ) -> Callable[[float, int], Batch]:
     """The driver loop for Liturgy: random legal choices until the game ends, games until time is up.
 
+    The choices are made by :meth:`Game.random_playout`, which picks exactly what the loop
+    ``for p in waiting_for(): apply(rng.randrange(option_count(p)), p)`` would, without its per-call checks.
+
     ``tally`` is (counter slot, [total]): the counter's final value in every game is added to the total
     (how the bench counts combats in a ruleset's combat mode).
     """
 
     def run(budget: float, rep: int) -> Batch:
         rng = random.Random(seed * 7919 + rep)
-        randrange = rng.randrange
         new_game = ruleset.new_game
         games = decisions = 0
         game_seed = seed * 1_000_003 + rep * 100_003
@@ -143,10 +145,7 @@ def liturgy_batch(ruleset: Ruleset, players: int, seed: int, check: bool = False
         deadline = t0 + budget
         while True:
             g = new_game(players, game_seed + games, check, options)
-            while not g.finished:
-                for p in g.waiting_for():
-                    g.apply(randrange(g.option_count(p)), p)
-                    decisions += 1
+            decisions += g.random_playout(rng)
             if tally is not None and rep > 0:
                 tally[1][0] += g.state.counters[tally[0]]
             games += 1
@@ -348,7 +347,8 @@ def run_bench(paths: list[str], s: Settings, log: Callable[[str], None] | None =
             "repeats": s.repeats,
             "figure": "best of the repeats (the min..max spread is reported); one core unless stated",
             "driver": "new game, then uniformly random legal choices (random.Random.randrange) until it ends; "
-                      "the same loop shape for Liturgy and OpenSpiel",
+                      "Liturgy through Game.random_playout (the same choices as the apply loop), OpenSpiel "
+                      "through legal_actions + apply_action(s)",
             "decisions": "one player's choice; OpenSpiel chance nodes are counted apart (chance_moves)",
         },
         "rulesets": [],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import chain, repeat
@@ -61,6 +62,7 @@ class Ruleset:
         self.max_players = program.game.max_players
         self.step_limit = program.game.step_limit
         self._tables: dict[int, tuple[Tables, list[Any], list[list[int]], list[int]]] = {}
+        self._templates: dict[tuple[int, tuple[tuple[str, str], ...]], GameState] = {}
         self.codes: list[Code] = self.compiled.codes
         self._fill_card_data()
 
@@ -243,7 +245,24 @@ class Ruleset:
         """
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
-        chosen = self.resolve_options(options)
+        chosen = self.resolve_options(options) if options else {}
+        key = (players, tuple(sorted(chosen.items())))
+        template = self._templates.get(key)
+        if template is None:
+            template = self._templates[key] = self._template(players, chosen)
+        s = template.clone()
+        s.rng = rng.seed_state(seed) if rng_state is None else rng_state
+        game = Game(self, s, seed, check_invariants)
+        game.options = chosen
+        game._advance()
+        return game
+
+    def _template(self, players: int, chosen: dict[str, str]) -> GameState:
+        """The state every ``players``-player game with options ``chosen`` starts from, before setup runs.
+
+        Built once and cloned by :meth:`new_game`: setup itself still runs per game, because it may
+        shuffle or draw with the game's own seed.
+        """
         tables, counters, zones, card_start = self._build(players)
         s = GameState(tables)
         s.counters = counters[:]
@@ -251,13 +270,9 @@ class Ruleset:
             s.counters[self.compiled.layout.global_slots[name]] = value
         s.zones = [z[:] for z in zones]
         s.card_zone = card_start[:]
-        s.rng = rng.seed_state(seed) if rng_state is None else rng_state
         assert self.compiled.main is not None
         s.frames = [[self.compiled.main, 0, {}]]
-        game = Game(self, s, seed, check_invariants)
-        game.options = chosen
-        game._advance()
-        return game
+        return s
 
     def load_game(self, data: dict[str, Any], check_invariants: bool = False) -> Game:
         """Rebuild a game saved with :meth:`Game.to_json`."""
@@ -524,6 +539,51 @@ class Game:
             s.pending = None
             s.commits = {}
             self._advance()
+
+    def random_playout(self, rng: random.Random) -> int:
+        """Play to the end with uniformly random legal choices; return how many decisions were made.
+
+        Exactly the choices, the draws from ``rng`` and the final state of the driver loop
+        ``while not finished: for p in waiting_for(): apply(rng.randrange(option_count(p)), p)``,
+        but without that loop's per-decision checks, tuples and method calls: it reads the options
+        straight from the pending choice and writes the pick back (no labels are ever built).
+        Simulations and benchmarks spend much of a short game there.
+        """
+        s = self.state
+        randrange = rng.randrange
+        advance = self._advance
+        decisions = s.decisions
+        n = 0
+        while s.status == "running":
+            pend = s.pending
+            if pend is None:
+                raise IllegalChoice("the game is not waiting for a decision")
+            if pend[0] == "choose":
+                p, options, var, body_pc, end_pc = pend[1:6]
+                choice = randrange(len(options))
+                fr = s.frames[-1]
+                value = options[choice]
+                fr[2][var] = value
+                fr[1] = end_pc if value is None else body_pc
+                s.pending = None
+                decisions.append((p, choice))
+                n += 1
+            else:
+                _, per, key, next_pc, _ = pend
+                for p, opts in per:
+                    if p not in s.commits:
+                        choice = randrange(len(opts))
+                        s.commits = {**s.commits, p: choice}
+                        decisions.append((p, choice))
+                        n += 1
+                commits = s.commits
+                fr = s.frames[-1]
+                fr[2][key] = (tuple((p, o[commits[p]]) for p, o in per), 0)
+                fr[1] = next_pc
+                s.pending = None
+                s.commits = {}
+            advance()
+        return n
 
     # ------------------------------------------------------------ invariants
     def violations(self) -> list[tuple[str, str]]:

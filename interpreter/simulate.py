@@ -93,11 +93,7 @@ def run_one(
     game = ruleset.new_game(players, seed, check_invariants=check, options=options)
     agent = RandomAgent(seed ^ 0x5EED)
     rng = agent.rng
-    n = 0
-    while not game.finished:
-        for p in game.waiting_for():
-            game.apply(rng.randrange(game.option_count(p)), p)
-            n += 1
+    n = game.random_playout(rng)  # the same choices as asking the agent decision by decision
     err = game.error
     violation = err is not None and err.startswith("invariant violated")
     winners = list(game.result["winners"]) if game.result else []
