@@ -79,33 +79,58 @@ class HumanAgent:
             self._print(f"  please type a number from 1 to {len(options)} (or `view` to see everything you can see)")
 
 
+# a public zone longer than this is shown by its first cards and a count
+LONG_ZONE = 8
+
+
+def _cards(cards: list[str]) -> str:
+    if cards and all(c == "?" for c in cards):
+        return f"{len(cards)} face down"
+    if len(cards) <= LONG_ZONE:
+        return ", ".join(cards)
+    return ", ".join(cards[:LONG_ZONE]) + f", … ({len(cards)} cards; type `view` for all)"
+
+
 def _summary(view: dict[str, object], player: int) -> str:
-    """A compact text of the player's view: own zones in full, others as counts."""
+    """A compact text of the player's view for a terminal.
+
+    Own zones in full, others' as cards or counts, face-down piles on one line,
+    long zones cut short, and only counters that are not zero: a large ruleset
+    (Slay the Spire has dozens of zones and counters) must still fit a screen.
+    ``view`` at the prompt prints everything.
+    """
     me = f"P{player + 1}"
     out = []
+    face_down = []
     zones = view["zones"]
     assert isinstance(zones, dict)
     for name, z in zones.items():
         if isinstance(z, dict):
             mine = z.get(me, [])
             others = "; ".join(
-                f"{p}: " + (", ".join(c) if any(x != "?" for x in c) else f"{len(c)} hidden")
+                f"{p}: " + _cards(c)
                 for p, c in z.items() if p != me and c)
             if mine or others:
-                out.append(f"  {name}: {', '.join(mine) or '-'}" + (f"   (others: {others})" if others else ""))
+                out.append(f"  {name}: {_cards(mine) or '-'}" + (f"   (others: {others})" if others else ""))
         elif z and any(c != "?" for c in z):
-            out.append(f"  {name}: {', '.join(z)}")
+            out.append(f"  {name}: {_cards(z)}")
         elif z:
-            out.append(f"  {name}: {len(z)} face down")
+            face_down.append(f"{name} {len(z)}")
+    if face_down:
+        out.append("  face down: " + ", ".join(face_down))
     counters = view["counters"]
     assert isinstance(counters, dict)
-    mine_c = []
+    shown = []
     for name, c in counters.items():
         if isinstance(c, dict) and me in c:
-            mine_c.append(f"{name}={c[me]}")
-        elif not isinstance(c, dict) or c:
-            mine_c.append(f"{name}={c}")
-    out.append("  " + "  ".join(mine_c))
+            c = c[me]
+        if isinstance(c, dict):
+            c = {k: v for k, v in c.items() if v}
+            if c:
+                shown.append(f"{name}=" + ",".join(f"{k}:{v}" for k, v in c.items()))
+        elif c or name in ("first", "round"):
+            shown.append(f"{name}={c}")
+    out.append("  " + "  ".join(shown))
     return "\n".join(out)
 
 
