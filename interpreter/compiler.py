@@ -15,7 +15,7 @@ so compiling is a single walk with no lookups left for run time.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,37 +154,15 @@ class Compiler:
         lay = Layout(max_players=prog.game.max_players)
         for name, vals in prog.enums.items():
             lay.enum_index[name] = {v: i for i, v in enumerate(vals)}
-        slot = 2  # FIRST_SLOT, ROUND_SLOT
-        for name, c in prog.counters.items():
-            if c.scope == "global":
-                lay.global_slots[name] = slot
-                slot += self._width(c)
-        lay.player_base = slot
-        off = 0
-        for name, c in prog.counters.items():
-            if c.scope == "player":
-                lay.player_offsets[name] = off
-                off += self._width(c)
-        lay.player_stride = off
-        lay.card_base = lay.player_base + off * lay.max_players
-        off = 0
-        for name, c in prog.counters.items():
-            if c.scope == "card":
-                lay.card_offsets[name] = off
-                off += self._width(c)
-        lay.card_stride = off
-        zi = 0
-        for name, z in prog.zones.items():
-            if not z.per_player:
-                lay.zone_global[name] = zi
-                zi += 1
-        lay.zone_player_base = zi
-        off = 0
-        for name, z in prog.zones.items():
-            if z.per_player:
-                lay.zone_player_offsets[name] = off
-                off += 1
-        lay.zone_player_stride = off
+        counters = prog.counters.items()
+        globals_, width = _pack((n, self._width(c)) for n, c in counters if c.scope == "global")
+        lay.global_slots = {name: 2 + off for name, off in globals_.items()}  # after FIRST_SLOT, ROUND_SLOT
+        lay.player_base = 2 + width
+        lay.player_offsets, lay.player_stride = _pack((n, self._width(c)) for n, c in counters if c.scope == "player")
+        lay.card_base = lay.player_base + lay.player_stride * lay.max_players
+        lay.card_offsets, lay.card_stride = _pack((n, self._width(c)) for n, c in counters if c.scope == "card")
+        lay.zone_global, lay.zone_player_base = _pack((n, 1) for n, z in prog.zones.items() if not z.per_player)
+        lay.zone_player_offsets, lay.zone_player_stride = _pack((n, 1) for n, z in prog.zones.items() if z.per_player)
         return lay
 
     def _width(self, c: A.CounterDecl) -> int:
@@ -1465,6 +1443,16 @@ def _for_next(key: str, names: tuple[str, ...], end: int) -> Ins:
         return False
 
     return for_next
+
+
+def _pack(widths: Iterable[tuple[str, int]]) -> tuple[dict[str, int], int]:
+    """Lay named slots of the given widths one after another: each one's offset, and the total width."""
+    offsets: dict[str, int] = {}
+    off = 0
+    for name, width in widths:
+        offsets[name] = off
+        off += width
+    return offsets, off
 
 
 def move_card(s: GameState, c: int, dst: int, place: str) -> None:
