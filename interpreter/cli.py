@@ -20,11 +20,12 @@ from liturgy.dsl.loader import check_file
 
 from liturgy import __version__
 
-from .agents import make_agent, play_out
+from .agents import Agent, make_agent
 from .engine import Game, Ruleset, load_ruleset, replay_decisions
 from .errors import IllegalChoice
 from .logs import LOG_FORMAT, write_decision_log
 from .simulate import simulate
+from .terminal import HumanAgent, QuitGame, Session
 
 
 class UsageError(Exception):
@@ -102,7 +103,7 @@ def _print_result(game: Game) -> None:
     if game.state.status == "finished" and game.result:
         r = game.result
         scores = ", ".join(f"P{p + 1}: {s}" for p, s in enumerate(r["scores"]))
-        winners = ", ".join(f"P{p + 1}" for p in r["winners"])
+        winners = ", ".join(f"P{p + 1}" for p in r["winners"]) or "nobody"
         print(f"Game over after {r['rounds']} rounds. Scores: {scores}. Winner(s): {winners}.")
     elif game.state.status == "running":
         print(f"The log ends before the game does (after {len(game.state.decisions)} decisions).")
@@ -110,21 +111,81 @@ def _print_result(game: Game) -> None:
         print(f"Game stopped: {game.error}")
 
 
+def _read_log(path: str) -> dict[str, Any]:
+    """A decision log written by `play --log`, `save` or `fuzz`; anything else is a usage error."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as err:
+        raise UsageError(f"cannot read {path}: {err.strerror}") from err
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise UsageError(f"{path} is not a decision log (not JSON: {err})") from err
+    if not isinstance(data, dict) or data.get("format") != LOG_FORMAT or "decisions" not in data:
+        raise UsageError(f"{path} is not a Liturgy decision log")
+    return data
+
+
+def _resumed(ruleset: Ruleset, args: argparse.Namespace) -> Game:
+    """The game saved in ``args.resume``, replayed decision by decision on ``args.ruleset``."""
+    data = _read_log(args.resume)
+    if data.get("game") != ruleset.name:
+        raise UsageError(f"{args.resume} is a save of {data.get('game')!r}, not of {ruleset.name!r}")
+    if args.players and args.players != data["players"]:
+        raise UsageError(f"{args.resume} is a {data['players']}-player game; drop --players or set it to that")
+    if args.option:
+        raise UsageError("a resumed game keeps the options it was started with: drop --option")
+    try:
+        options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
+        game = ruleset.new_game(int(data["players"]), int(data["seed"]), check_invariants=True, options=options)
+        replay_decisions(game, [(int(p), int(i)) for p, i in data["decisions"]])
+    except (IllegalChoice, ValueError, TypeError) as err:
+        raise UsageError(f"{args.resume} does not replay on {args.ruleset} (was the ruleset changed?): {err}") \
+            from err
+    return game
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset)
-    players = args.players or ruleset.min_players
+    if args.resume:
+        game = _resumed(ruleset, args)
+        players = game.players
+        seed = game.seed
+    else:
+        players = args.players or ruleset.min_players
+        seed = args.seed
     seats = _seats(args.seats, players)
-    agents = [make_agent(kind, args.seed * 31 + i) for i, kind in enumerate(seats)]
-    game = ruleset.new_game(players, args.seed, check_invariants=True, options=_options(ruleset, args.option))
-    print(f"{ruleset.name}: {players} players, seed {args.seed}. Seats: "
+    if not args.resume:
+        game = ruleset.new_game(players, seed, check_invariants=True, options=_options(ruleset, args.option))
+    save_path: str | None = args.log or args.resume
+
+    def save(g: Game, path: str) -> None:
+        write_decision_log(path, args.ruleset, g)
+
+    session = Session(save_path, save)
+    agents: list[Agent] = [HumanAgent(session=session) if kind == "human" else make_agent(kind, seed * 31 + i)
+                           for i, kind in enumerate(seats)]
+    print(f"{ruleset.name}: {players} players, seed {seed}. Seats: "
           + ", ".join(f"P{i + 1}={k}" for i, k in enumerate(seats)))
+    if "human" in seats:
+        print("Type `help` at the prompt for commands (status, log, card text, save, quit)."
+              + (f" The game is saved to {save_path} after every decision." if save_path else ""))
+    if args.resume:
+        print(f"Resumed from {args.resume} after {len(game.state.decisions)} decisions.")
+        for a in agents:
+            if isinstance(a, HumanAgent):
+                for p in range(players):
+                    a.skip_log(p, 12)
     try:
-        play_out(game, agents)
-    except (EOFError, KeyboardInterrupt):
-        print("\nGame interrupted.")
-        if args.log:
-            write_decision_log(args.log, args.ruleset, game)
-            print(f"Decisions so far written to {args.log}")
+        while not game.finished:
+            for p in game.waiting_for():
+                game.apply(agents[p].choose(game, p), p)
+            if session.save_path:
+                save(game, session.save_path)
+    except (EOFError, KeyboardInterrupt, QuitGame) as stop:
+        print("\nGame stopped by the player." if isinstance(stop, QuitGame) else "\nGame interrupted.")
+        if session.save_path:
+            save(game, session.save_path)
+            print(f"Decisions so far written to {session.save_path}; "
+                  f"resume with: liturgy play {args.ruleset} --resume {session.save_path}")
         return 130
     if "human" not in seats or args.verbose:
         for line in game.log_lines(None):
@@ -162,14 +223,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- replay
 def cmd_replay(args: argparse.Namespace) -> int:
-    try:
-        data = json.loads(Path(args.log).read_text(encoding="utf-8"))
-    except OSError as err:
-        raise UsageError(f"cannot read {args.log}: {err.strerror}") from err
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise UsageError(f"{args.log} is not a decision log (not JSON: {err})") from err
-    if not isinstance(data, dict) or data.get("format") != LOG_FORMAT or "decisions" not in data:
-        raise UsageError(f"{args.log} is not a Liturgy decision log")
+    data = _read_log(args.log)
     ruleset_path = args.ruleset or data["ruleset"]
     if not os.path.exists(ruleset_path):
         alt = os.path.join(os.path.dirname(args.log), data["ruleset"])
@@ -263,7 +317,9 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--players", type=int, default=0)
     pl.add_argument("--seed", type=int, default=0)
     pl.add_argument("--seats", default="human", help="comma list of human, random, first (one per seat)")
-    pl.add_argument("--log", help="write the decision log to this file")
+    pl.add_argument("--log", help="save the game to this decision log after every decision (and at the end)")
+    pl.add_argument("--resume", metavar="LOG", help="continue the game saved in this decision log (players, seed "
+                    "and options come from it)")
     pl.add_argument("--verbose", action="store_true", help="print the public log at the end")
     pl.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
     pl.set_defaults(func=cmd_play)

@@ -94,7 +94,8 @@ def test_human_seat_plays_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: py
     code, out, _ = run(["play", BB, "--players", "3", "--seed", "2", "--seats", "human,random,random"], capsys)
     assert code == 0
     assert "P1, 1. Choose and play Action cards: choose secretly" in out
-    assert "please type a number" in out
+    assert "`x` is neither an option nor a command" in out
+    assert "there is no option 99" in out
     assert "Game over" in out
 
 
