@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from liturgy.interpreter.engine import Game
 
-from tests.scenario import _move, card_ids, card_slot, choose, refresh_decision, zone_index
+from tests.scenario import _move, card_ids, choose, refresh_decision, zone_index
 from tests.test_slay_the_spire_faq import combat, counter, end_turn, foes, name, pc, play, set_pc, setc, to_hand
 from tests.test_slay_the_spire_rewards import hand, resolve_with_first_options, upgrade, zone
 
