@@ -1,8 +1,10 @@
 """Parse ruleset text and card snippets into the AST.
 
-The Lark parse tree is turned into :mod:`liturgy.dsl.ast` nodes by one
-``Transformer``; syntax errors become ``E001`` diagnostics that say what was
-expected in words, and parsing resumes so one run reports several mistakes.
+Rulesets and snippets are parsed by the fast LALR driver in
+:mod:`liturgy.dsl.fastparse`, which calls the :class:`_AstBuilder` methods as
+it reduces.  Anything unusual goes through Lark's own parser and the same
+builder; syntax errors become ``E001`` diagnostics that say what was expected
+in words, and parsing resumes so one run reports several mistakes.
 """
 
 from __future__ import annotations
@@ -12,11 +14,12 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from lark import Lark, Token, Transformer, Tree, v_args
+from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast as A
 from .diagnostics import Diagnostic, LiturgyError, Span, remember_source
+from .fastparse import Tables, Unsupported, fast_parse
 from .grammar_cache import grammar_cache_file
 
 MAX_SYNTAX_ERRORS = 20
@@ -134,12 +137,15 @@ def _unquote(tok: Token) -> str:
     return str(value)
 
 
-@v_args(meta=True)
-class _ToAst(Transformer[Token, Any]):
-    """Build AST nodes; each method is named after the grammar rule or alias."""
+class _AstBuilder:
+    """Build AST nodes; each method is named after the grammar rule or alias.
+
+    The methods take the node's position (``meta``) and its children; the fast
+    driver (:mod:`liturgy.dsl.fastparse`) calls them during the parse, and
+    :class:`_ToAst` wraps them as a Lark transformer for the fallback path.
+    """
 
     def __init__(self, file: str) -> None:
-        super().__init__()
         self.file = file
 
     def _s(self, meta: Any) -> Span:
@@ -530,6 +536,30 @@ class _ToAst(Transformer[Token, Any]):
         return A.InvariantDecl(self._s(meta), _unquote(c[0]), c[2], c[1] or [])
 
 
+def _tree_to_ast(tree: Any, builder: _AstBuilder) -> Any:
+    """Build the AST bottom-up from a tree Lark parsed itself (the fallback path).
+
+    It recurses once per tree level, so absurdly deep nesting raises
+    RecursionError, which the caller reports as E003.
+    """
+    if not isinstance(tree, Tree):
+        return tree
+    children = [_tree_to_ast(c, builder) for c in tree.children]
+    method = getattr(_AstBuilder, tree.data, None)
+    if method is None or tree.data.startswith("_"):
+        return Tree(tree.data, children, tree.meta)
+    return method(builder, tree.meta, children)
+
+
+@lru_cache(maxsize=1)
+def _tables() -> Tables | None:
+    """The fast driver's tables, or None if the grammar needs something it lacks."""
+    try:
+        return Tables(_lark(), _AstBuilder)
+    except Unsupported:  # pragma: no cover - the shipped grammar is supported
+        return None
+
+
 _DECL_KEYWORDS = (
     "game", "enum", "die", "card", "cards", "zone", "counter", "flag", "track", "pool", "window", "option",
     "on", "proc", "fn", "setup", "round", "finish", "score", "tiebreak", "invariant",
@@ -565,10 +595,15 @@ def _parse(text: str, file: str, start: str) -> tuple[Any, list[Diagnostic]]:
     Resuming at declaration boundaries (blank lines keep line numbers right)
     reports independent mistakes in one run without cascades of noise.
     """
+    tables = _tables()
+    if tables is not None:
+        fast = fast_parse(tables, text, start, _AstBuilder(file))
+        if fast is not None:
+            return fast, []
     tree, error = _parse_once(text, file, start)
     if error is None:
         try:
-            return _ToAst(file).transform(tree), []
+            return _tree_to_ast(tree, _AstBuilder(file)), []
         except RecursionError:
             return None, [
                 Diagnostic("E003", "error", "nesting is too deep to parse", Span.point(file, 1, 1),
