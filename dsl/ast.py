@@ -402,6 +402,54 @@ class InvariantDecl(Decl):
 
 
 @dataclass(eq=False)
+class ShowLine:
+    """`show "text", values…`: one line of a `display`."""
+
+    span: Span
+    text: str
+    args: list[Expr]
+
+
+@dataclass(eq=False)
+class ShowFor:
+    """`for x in L [where C] { … }` in a `display`: its lines once per item."""
+
+    span: Span
+    var: str
+    source: Expr
+    where: Expr | None
+    body: list[ShowItem]
+
+
+@dataclass(eq=False)
+class ShowIf:
+    """`if C { … } [else { … }]` in a `display`."""
+
+    span: Span
+    cond: Expr
+    body: list[ShowItem]
+    orelse: list[ShowItem]
+
+
+ShowItem = ShowLine | ShowFor | ShowIf
+
+
+@dataclass(eq=False)
+class DisplayDecl(Decl):
+    var: str  # the viewing player
+    body: list[ShowItem]
+
+
+@dataclass(eq=False)
+class DescribeDecl(Decl):
+    kind: str  # the card kind whose option labels it describes
+    card: str
+    viewer: str
+    text: str
+    args: list[Expr]
+
+
+@dataclass(eq=False)
 class Ruleset:
     """A parsed ruleset file: its declarations in source order."""
 

@@ -24,7 +24,7 @@ BUILTIN_FUNCS = {
     "players_from", "next_player", "owner",
 }
 AGGREGATES = {"count", "sum", "any", "all", "min", "max"}
-CARD_BUILTIN_FIELDS = {"name": T.TEXT, "provisional": T.BOOL}
+CARD_BUILTIN_FIELDS = {"name": T.TEXT, "provisional": T.BOOL, "text": T.TEXT}
 
 
 @dataclass
@@ -50,6 +50,8 @@ class Program:
     score: A.ScoreDecl | None = None
     tiebreaks: list[A.ScoreDecl] = field(default_factory=list)
     invariants: list[A.InvariantDecl] = field(default_factory=list)
+    display: A.DisplayDecl | None = None
+    describes: dict[str, A.DescribeDecl] = field(default_factory=dict)
     cards: list[CardDef] = field(default_factory=list)
     suspending: set[str] = field(default_factory=set)  # "proc:x", "window:x", "field:Kind.f"
     fired: set[str] = field(default_factory=set)
@@ -88,6 +90,7 @@ class Checker:
         self.ends: set[str] = set()  # owners that contain `end game` directly
         self.reachable_steps: set[str] = set()
         self.owner = ""
+        self.reading = False  # checking a `display` or `describe`: random numbers are refused (E171)
 
     # ------------------------------------------------------------ reporting
     def err(self, code: str, msg: str, span: Span, hint: str = "") -> None:
@@ -205,6 +208,16 @@ class Checker:
                     prog.score = d
             elif isinstance(d, A.InvariantDecl):
                 prog.invariants.append(d)
+            elif isinstance(d, A.DisplayDecl):
+                if prog.display is not None:
+                    self.err("E103", "a second `display` declaration", d.span)
+                else:
+                    prog.display = d
+            elif isinstance(d, A.DescribeDecl):
+                if d.kind in prog.describes:
+                    self.err("E103", f"a second `describe` for card kind `{d.kind}`", d.span)
+                else:
+                    prog.describes[d.kind] = d
         for name in BUILTIN_VALUES | BUILTIN_FUNCS | AGGREGATES:
             if name in glob_names:
                 self.err("E104", f"`{name}` is a built-in name and cannot be redeclared", glob_names[name])
@@ -380,6 +393,7 @@ class Checker:
             for name, span in inv.outside:
                 if name not in step_names:
                     self.err("E101", f"unknown step `{name}`", span, hint=did_you_mean(name, step_names))
+        self._check_display(prog)
         # card values
         for c in prog.cards:
             kind = prog.kinds[c.kind]
@@ -506,6 +520,44 @@ class Checker:
             holes = s.text.count("{}")
             if holes != len(s.args):
                 self.err("E134", f"log text has {holes} `{{}}` but {len(s.args)} values follow", s.span)
+
+    def _check_display(self, prog: Program) -> None:
+        """`display` and `describe`: typed like `log` lines, and read-only (E171: no `random` or `roll`)."""
+        self.owner = "display"
+        self.reading = True
+        if prog.display is not None:
+            self._show_items(prog.display.body, _Scope({prog.display.var: T.PLAYER}, where="display"))
+        for desc in prog.describes.values():
+            if desc.kind not in prog.kinds:
+                self.err("E101", f"unknown card kind `{desc.kind}`", desc.span,
+                         hint=did_you_mean(desc.kind, prog.kinds))
+                continue
+            if desc.card == desc.viewer:
+                self.err("E103", f"`{desc.card}` names both the card and the viewer", desc.span)
+            scope = _Scope({desc.card: T.card(desc.kind), desc.viewer: T.PLAYER}, where="display")
+            self._show_text(desc.text, desc.args, desc.span, scope, "describe")
+        self.reading = False
+
+    def _show_items(self, items: list[A.ShowItem], scope: _Scope) -> None:
+        for it in items:
+            if isinstance(it, A.ShowLine):
+                self._show_text(it.text, it.args, it.span, scope, "show")
+            elif isinstance(it, A.ShowFor):
+                inner = scope.child(**{it.var: self.iter_elem(it.source, scope)})
+                if it.where is not None:
+                    self.expect(it.where, T.BOOL, inner)
+                self._show_items(it.body, inner)
+            else:
+                self.expect(it.cond, T.BOOL, scope)
+                self._show_items(it.body, scope)
+                self._show_items(it.orelse, scope)
+
+    def _show_text(self, text: str, args: list[A.Expr], span: Span, scope: _Scope, what: str) -> None:
+        for a in args:
+            self.expr(a, scope)
+        holes = text.count("{}")
+        if holes != len(args):
+            self.err("E134", f"{what} text has {holes} `{{}}` but {len(args)} values follow", span)
 
     def assign(self, s: A.Assign, scope: _Scope) -> None:
         tgt = s.target
@@ -905,6 +957,9 @@ class Checker:
     def builtin(self, n: str, e: A.Call, scope: _Scope) -> Ty:  # noqa: C901
         assert self.prog is not None
         args = e.args
+        if self.reading and n in ("random", "roll"):
+            self.err("E171", f"`{n}` in a `display` or `describe`: what a player is shown must not draw from the "
+                     "game's random numbers", e.span, hint="compute the value in a step and keep it in a counter")
         if n == "roll" and len(args) == 1 and isinstance(args[0], A.Name) and args[0].id in self.prog.dice \
                 and args[0].id not in scope.names:
             args[0].ref = ("die", args[0].id)

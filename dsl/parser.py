@@ -535,6 +535,25 @@ class _AstBuilder:
     def invariant_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         return A.InvariantDecl(self._s(meta), _unquote(c[0]), c[2], c[1] or [])
 
+    def display_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.DisplayDecl(self._s(meta), str(c[0]), c[1])
+
+    def show_block(self, meta: Any, c: list[Any]) -> list[A.ShowItem]:
+        return list(c)
+
+    def show_line(self, meta: Any, c: list[Any]) -> A.ShowLine:
+        return A.ShowLine(self._s(meta), _unquote(c[0]), [x for x in c[1:] if x is not None])
+
+    def show_for(self, meta: Any, c: list[Any]) -> A.ShowFor:
+        return A.ShowFor(self._s(meta), str(c[0]), c[1], c[2], c[3])
+
+    def show_if(self, meta: Any, c: list[Any]) -> A.ShowIf:
+        return A.ShowIf(self._s(meta), c[0], c[1], c[2] or [])
+
+    def describe_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.DescribeDecl(self._s(meta), str(c[0]), str(c[1]), str(c[2]), _unquote(c[3]),
+                              [x for x in c[4:] if x is not None])
+
 
 def _tree_to_ast(tree: Any, builder: _AstBuilder) -> Any:
     """Build the AST bottom-up from a tree Lark parsed itself (the fallback path).
@@ -563,6 +582,7 @@ def _tables() -> Tables | None:
 _DECL_KEYWORDS = (
     "game", "enum", "die", "card", "cards", "zone", "counter", "flag", "track", "pool", "window", "option",
     "on", "proc", "fn", "setup", "round", "finish", "score", "tiebreak", "invariant",
+    "display", "describe",
 )
 
 

@@ -187,6 +187,9 @@ def cmd_play(args: argparse.Namespace) -> int:
             print(f"Decisions so far written to {session.save_path}; "
                   f"resume with: liturgy play {args.ruleset} --resume {session.save_path}")
         return 130
+    for a in agents:
+        if isinstance(a, HumanAgent):
+            a.show_end(game)
     if "human" not in seats or args.verbose:
         for line in game.log_lines(None):
             print(line)

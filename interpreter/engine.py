@@ -24,6 +24,7 @@ from liturgy.dsl.loader import check_file
 
 from . import rng
 from .compiler import FIRST_SLOT, ROUND_SLOT, Code, Compiler, _fmt_card, card_visibility
+from .display import Display
 from .errors import GameOver, IllegalChoice, RuleError, SkipTo, StepLimitError
 from .state import GameState, Tables, freeze, thaw
 
@@ -54,9 +55,9 @@ class Decision:
 class Ruleset:
     """A parsed, checked and compiled ruleset; it creates games."""
 
-    def __init__(self, program: Program, codegen: bool = True, stmtgen: bool = True) -> None:
+    def __init__(self, program: Program, codegen: bool = True) -> None:
         self.program = program
-        self.compiled = Compiler(program, codegen, stmtgen).compile()
+        self.compiled = Compiler(program, codegen).compile()
         self.name = program.game.title
         self.min_players = program.game.min_players
         self.max_players = program.game.max_players
@@ -65,6 +66,7 @@ class Ruleset:
         self._templates: dict[tuple[int, tuple[tuple[str, str], ...]], GameState] = {}
         self.codes: list[Code] = self.compiled.codes
         self._fill_card_data()
+        self.display = Display(program, self.compiled)
 
     def _card_layout(self, n: int) -> list[tuple[int, int]]:
         """(definition index, start zone) per card id for an ``n``-player game.
@@ -115,6 +117,7 @@ class Ruleset:
             comp.field_list(name)[:] = values
         comp.field_list("name")[:] = [prog.cards[d].name for d in card_def]
         comp.field_list("provisional")[:] = [prog.cards[d].provisional for d in card_def]
+        comp.field_list("text")[:] = [prog.cards[d].text for d in card_def]
 
     # ------------------------------------------------------------ tables
     def _build(self, n: int) -> tuple[Tables, list[Any], list[list[int]], list[int]]:
@@ -473,6 +476,22 @@ class Game:
         waiting = tuple(p for p, _ in per if p not in s.commits)
         return Decision(waiting, True, {p: _labels(s, f, opts, p) for p, opts in per if p in waiting},
                         f"{self.step_title()}: choose secretly")
+
+    def display(self, player: int) -> list[str] | None:
+        """The ruleset's `display` panel for ``player`` (None when it declares none): what a terminal shows."""
+        return self.ruleset.display.panel(self.state, player)
+
+    def option_details(self, player: int) -> list[str | None]:
+        """Per option of ``player``'s decision: the ruleset's `describe` text of a card option, else None."""
+        pend = self.state.pending
+        if pend is None or self.finished:
+            return []
+        fmt = self.ruleset.compiled.choice_formats
+        if pend[0] == "choose":
+            options = pend[2] if pend[1] == player else ()
+        else:
+            options = next((opts for p, opts in pend[1] if p == player), ())
+        return self.ruleset.display.describe(self.state, player, tuple(options), fmt[pend[-1]])
 
     def waiting_for(self) -> tuple[int, ...]:
         """Players who must decide now (cheap: builds no labels)."""

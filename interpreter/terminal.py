@@ -65,13 +65,25 @@ class HumanAgent:
     def _print(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
 
+    def show_end(self, game: Game) -> None:
+        """When the game is over: the log lines each of this agent's players has not read yet (how it ended)."""
+        for player in sorted(self.seen_log):
+            lines = game.log_lines(player)
+            start = self.seen_log[player]
+            start = max(0, len(lines) + start) if start < 0 else start
+            if lines[start:]:
+                self._print()
+                self._print(f"===== P{player + 1}: the end of the game =====")
+                for line in lines[start:]:
+                    self._print(f"  {line}")
+            self.seen_log[player] = len(lines)
+
     def skip_log(self, player: int, keep: int) -> None:
         """After a resume: treat all but the last ``keep`` log lines as already read."""
         self.seen_log[player] = -keep
 
     def choose(self, game: Game, player: int) -> int:
-        view = game.view(player)
-        lines = view["log"]
+        lines = game.log_lines(player)
         start = self.seen_log.get(player, 0)
         if start < 0:
             start = max(0, len(lines) + start)
@@ -80,7 +92,7 @@ class HumanAgent:
         for line in lines[start:]:
             self._print(f"  {line}")
         self.seen_log[player] = len(lines)
-        status = status_text(game, view, player)
+        status = status_text(game, player)
         if self.shown_status.get(player) != status:
             # the status is reprinted only when something in it changed: a follow-up choice (a target for the
             # card just played) then shows just the question
@@ -89,10 +101,12 @@ class HumanAgent:
         decision = game.decision
         assert decision is not None
         options = decision.options[player]
+        details = game.option_details(player)
         secret = " (others see only that you have chosen)" if decision.simultaneous else ""
         self._print(f"P{player + 1}, {decision.prompt}{secret}:")
         for i, label in enumerate(options):
-            self._print(f"  [{i + 1}] {pretty(label)}")
+            extra = details[i] if i < len(details) else None
+            self._print(f"  [{i + 1}] {extra if extra else pretty(label)}")
         while True:
             self.stdout.write(f"P{player + 1}> ")
             self.stdout.flush()
@@ -100,13 +114,12 @@ class HumanAgent:
             if not answer:
                 raise EOFError("input ended before the game did")
             answer = answer.strip()
-            picked = self._command(answer, game, view, player, options)
+            picked = self._command(answer, game, player, options)
             if picked is not None:
                 return picked
 
     # ------------------------------------------------------------ prompt commands
-    def _command(self, answer: str, game: Game, view: dict[str, Any], player: int,
-                 options: tuple[str, ...]) -> int | None:
+    def _command(self, answer: str, game: Game, player: int, options: tuple[str, ...]) -> int | None:
         """Run one line typed at the prompt; return an option index when the line chose one."""
         word, _, rest = answer.partition(" ")
         word, rest = word.lower(), rest.strip()
@@ -119,17 +132,17 @@ class HumanAgent:
         if word in ("help", "h") and not rest:
             self._print(HELP)
         elif word in ("?", "view") and not rest:
-            self._print(json.dumps(view, indent=1))
+            self._print(json.dumps(game.view(player), indent=1))
         elif word in ("status", "s") and not rest:
-            self._print(status_text(game, view, player))
+            self._print(status_text(game, player))
         elif word == "log" and (not rest or rest.isdigit()):
             n = int(rest) if rest else 20
-            for line in view["log"][-n:] if n else []:
+            for line in game.log_lines(player)[-n:] if n else []:
                 self._print(f"  {line}")
         elif word in ("zones", "z") and not rest:
-            self._print(zones_text(view, player, full=True))
+            self._print(zones_text(game.view(player), player, full=True))
         elif word == "zone" and rest:
-            self._print(zone_text(view, player, rest))
+            self._print(zone_text(game.view(player), player, rest))
         elif word in ("card", "c") and rest:
             self._print(card_text(game, rest))
         elif word == "save":
@@ -188,8 +201,12 @@ def _cards(cards: list[str], full: bool = False) -> str:
     return ", ".join(shown[:LONG_ZONE]) + f", … ({len(cards)} cards; type `zone NAME` for all)" + tail
 
 
-def status_text(game: Game, view: dict[str, Any], player: int) -> str:
-    """The status shown above a choice: the player's zones and counters."""
+def status_text(game: Game, player: int) -> str:
+    """The status shown above a choice: the ruleset's `display` when it has one, else zones and counters."""
+    panel = game.display(player)
+    if panel is not None:
+        return "\n".join(f"  {line}" for line in panel)
+    view = game.view(player)
     return zones_text(view, player) + "\n" + counters_text(view, player)
 
 

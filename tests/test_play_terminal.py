@@ -1,0 +1,43 @@
+"""A whole Slay the Spire Act I run played at the terminal, as a person would (issue 5's "done when").
+
+The real `liturgy play` process runs with human seats; tests/human_driver.py reads each printed menu and answers
+from the option labels alone, so the test survives new cards, relics and enemies. It asserts the run reaches the
+boss room and ends with the ruleset's win or defeat line, with no traceback.
+"""
+
+from __future__ import annotations
+
+import re
+
+from human_driver import LabelPolicy, play
+
+RULES = "rulesets/slay_the_spire.rules"
+
+
+def _run_to_boss(players: int, heroes: list[str], seeds: range) -> tuple[int, str]:
+    """Play runs on successive seeds until one reaches the boss (a cautious beginner usually does at once)."""
+    for seed in seeds:
+        code, out = play(RULES, ["--seed", str(seed), "--players", str(players), "--seats", "human"],
+                         LabelPolicy(heroes), timeout=90)
+        assert "Traceback" not in out, out[-3000:]
+        assert code == 0, out[-3000:]
+        assert re.search(r"the party is defeated|the party wins the run", out), out[-3000:]
+        assert "Game over after" in out
+        if "the party enters floor 8: boss_room" in out:
+            return seed, out
+    raise AssertionError(f"no run reached the boss on seeds {seeds}")
+
+
+def test_a_solo_run_reaches_the_boss_at_the_terminal() -> None:
+    _, out = _run_to_boss(1, ["Defect"], range(1, 5))
+    for room in ("monster", "boss_room"):
+        assert f": {room}" in out
+    assert "Combat round 1, the die shows" in out and "acts by" in out  # the status panel, enemy intents
+    assert "Your hand (" in out and "(cost 1, attack)" in out           # cards with cost and text
+    assert re.search(r"\[\d\] floor 2 (left|middle|right): ", out)      # the map options say what is there
+
+
+def test_a_hot_seat_run_for_two_reaches_the_boss() -> None:
+    _, out = _run_to_boss(2, ["Silent", "Watcher"], range(1, 5))
+    assert "===== P2's turn to decide =====" in out
+    assert "P1 (you) Silent" in out and "P2 (you) Watcher" in out
