@@ -10,7 +10,7 @@ import pytest
 from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.simulate import simulate
 
-from tests.scenario import player_slot
+from tests.scenario import card_slot, global_slot, player_slot, zone_index
 
 RULES = str(Path(__file__).resolve().parents[1] / "rulesets" / "slay_the_spire.rules")
 RULESET = load_ruleset(RULES)
@@ -32,8 +32,9 @@ def test_runs_finish_without_violations(players: int) -> None:
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_a_whole_act_reaches_every_room_type_and_the_boss(players: int) -> None:
-    """Random-ish play cannot survive Act I, so this test keeps every character at 20 HP between decisions
-    (a test-only edit of the state) to walk the whole map: every room type, rewards, the merchant, the
+    """Random-ish play cannot survive Act I, so this test keeps every character at 20 HP and takes the enemies'
+    Strength back to the supply between decisions (test-only edits of the state; a long boss fight otherwise
+    grows one enemy turn past 20 damage) to walk the whole map: every room type, rewards, the merchant, the
     campfire, events, the boss and the boss relic draft all run under the invariants."""
     rooms: Counter[str] = Counter()
     for seed in range(6):
@@ -46,6 +47,9 @@ def test_a_whole_act_reaches_every_room_type_and_the_boss(players: int) -> None:
                 if g.state.counters[player_slot(g, "max_hp", p)] > 0:
                     g.state.counters[player_slot(g, "max_hp", p)] = 20
                     g.state.counters[player_slot(g, "hp", p)] = 20
+            for e in g.state.zones[zone_index(g, "foes")]:
+                g.state.counters[global_slot(g, "strength_box")] += g.state.counters[card_slot(g, e, "e_str")]
+                g.state.counters[card_slot(g, e, "e_str")] = 0
         assert g.error is None
         assert g.result is not None and g.result["scores"] == [1] * players
         lines = g.log_lines(None)
