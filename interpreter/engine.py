@@ -30,6 +30,9 @@ from .state import GameState, Tables, freeze, thaw
 
 SAVE_FORMAT = 1
 
+# The start of every game with one player count and options: tables, counters, zones, card -> zone.
+Template = tuple[Tables, list[Any], list[list[int]], list[int]]
+
 
 class InvariantViolation(RuleError):
     """A declared or built-in invariant failed after a step."""
@@ -63,10 +66,13 @@ class Ruleset:
         self.max_players = program.game.max_players
         self.step_limit = program.game.step_limit
         self._tables: dict[int, tuple[Tables, list[Any], list[list[int]], list[int]]] = {}
-        self._templates: dict[tuple[int, tuple[tuple[str, str], ...]], GameState] = {}
+        # keyed by the player count alone when no option is given, else (players, sorted options)
+        self._templates: dict[int | tuple[int, tuple[tuple[str, str], ...]], Template] = {}
         self.codes: list[Code] = self.compiled.codes
         self._fill_card_data()
         self.display = Display(program, self.compiled)
+        assert self.compiled.main is not None
+        self._main: Code = self.compiled.main
 
     def _card_layout(self, n: int) -> list[tuple[int, int]]:
         """(definition index, start zone) per card id for an ``n``-player game.
@@ -248,34 +254,33 @@ class Ruleset:
         """
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
-        chosen = self.resolve_options(options) if options else {}
-        key = (players, tuple(sorted(chosen.items())))
+        if options:
+            chosen = self.resolve_options(options)
+            key: int | tuple[int, tuple[tuple[str, str], ...]] = (players, tuple(sorted(chosen.items())))
+        else:
+            chosen, key = {}, players
         template = self._templates.get(key)
         if template is None:
             template = self._templates[key] = self._template(players, chosen)
-        s = template.clone()
+        tables, counters, zones, card_zone = template
+        s = GameState.start(tables, counters, zones, card_zone, [[self._main, 0, {}]])
         s.rng = rng.seed_state(seed) if rng_state is None else rng_state
         game = Game(self, s, seed, check_invariants)
         game.options = chosen
         game._advance()
         return game
 
-    def _template(self, players: int, chosen: dict[str, str]) -> GameState:
-        """The state every ``players``-player game with options ``chosen`` starts from, before setup runs.
+    def _template(self, players: int, chosen: dict[str, str]) -> Template:
+        """What every ``players``-player game with options ``chosen`` starts from, before setup runs.
 
-        Built once and cloned by :meth:`new_game`: setup itself still runs per game, because it may
-        shuffle or draw with the game's own seed.
+        Built once; :meth:`new_game` copies it (``GameState.start``). Setup itself still runs per
+        game, because it may shuffle or draw with the game's own seed.
         """
         tables, counters, zones, card_start = self._build(players)
-        s = GameState(tables)
-        s.counters = counters[:]
+        counters = counters[:]
         for name, value in chosen.items():
-            s.counters[self.compiled.layout.global_slots[name]] = value
-        s.zones = [z[:] for z in zones]
-        s.card_zone = card_start[:]
-        assert self.compiled.main is not None
-        s.frames = [[self.compiled.main, 0, {}]]
-        return s
+            counters[self.compiled.layout.global_slots[name]] = value
+        return tables, counters, zones, card_start
 
     def load_game(self, data: dict[str, Any], check_invariants: bool = False) -> Game:
         """Rebuild a game saved with :meth:`Game.to_json`."""
@@ -326,6 +331,18 @@ def _labels(s: GameState, f: Callable[[GameState, Any], str], options: Any, p: i
                  for i, (o, lab) in enumerate(zip(options, labels, strict=True)))
 
 
+def _uniform_picker(rng: random.Random) -> Callable[[int], int]:
+    """``rng.randrange`` for option counts (always >= 1), minus its argument checks when that is exact.
+
+    ``Random.randrange(n)`` with an int ``n > 0`` returns ``self._randbelow(n)``; a subclass that
+    overrides ``randrange`` keeps it.
+    """
+    below = getattr(rng, "_randbelow", None)
+    if type(rng).randrange is random.Random.randrange and below is not None:
+        return below  # type: ignore[no-any-return]
+    return rng.randrange
+
+
 class Game:
     """One game in progress."""
 
@@ -346,32 +363,46 @@ class Game:
     def players(self) -> int:
         return self.state.tables.n
 
-    def _advance(self) -> None:
+    def _advance(self, pick: Callable[[int], int] | None = None) -> None:
+        """Run the step machine until a player must decide, the game ends, or a rule fails.
+
+        With ``pick`` (``random_playout``), a suspension does not leave the loop: after the
+        invariant check the engine asks ``pick(option count)`` for every waiting chooser, in the
+        order the apply loop would, writes the picks back and runs on, to the end of the game.
+        """
         s = self.state
-        limit = self.ruleset.step_limit
+        stop = self.ruleset.step_limit + 2
         frames = s.frames
         try:
             while True:
+                # Count the instructions that ran to completion (a suspension is not a step).
+                # ``steps`` runs one ahead of the count while an instruction runs.
+                first = steps = s.steps + 1
                 try:
-                    steps = s.steps
-                    try:
-                        while True:
-                            fr = frames[-1]
-                            if fr[0].ins[fr[1]](s, fr):
-                                break
-                            steps += 1
-                            if steps > limit:
-                                raise StepLimitError(
-                                    f"the game passed its step limit of {limit} steps (game step_limit) "
-                                    f"in {self.position()}")
-                    finally:
-                        s.steps = steps
-                    break
+                    for steps in range(first, stop):  # noqa: B007 - read after the loop, and on errors
+                        fr = frames[-1]
+                        if fr[0].ins[fr[1]](s, fr):
+                            break
+                    else:
+                        steps = stop  # one past the limit: the last instruction exceeded it
                 except SkipTo as skip:
+                    s.steps = steps - 1
                     del frames[1:]
                     frames[0][1] = skip.pc
-            if self.check:
-                self._check_invariants()
+                    continue
+                except BaseException:
+                    s.steps = steps - 1
+                    raise
+                s.steps = steps - 1
+                if steps == stop:
+                    raise StepLimitError(
+                        f"the game passed its step limit of {stop - 2} steps (game step_limit) "
+                        f"in {self.position()}")
+                if self.check:
+                    self._check_invariants()
+                if pick is None:
+                    return
+                self._pick(pick)
         except GameOver:
             try:
                 self._finish()
@@ -411,6 +442,40 @@ class Game:
             s.error = f"internal error ({type(err).__name__}: {err}) [{self.position()}]"
             s.pending = None
 
+    def _pick(self, pick: Callable[[int], int]) -> None:
+        """Decide the pending choice with ``pick(option count)`` for each waiting chooser, in seat order.
+
+        Exactly what ``for p in waiting_for(): apply(pick(option_count(p)), p)`` does, without
+        ``apply``'s checks (the picks are legal by construction) and without running on.
+        """
+        s = self.state
+        pend = s.pending
+        if pend[0] == "choose":
+            _, p, options, var, body_pc, end_pc, _ = pend
+            choice = pick(len(options))
+            fr = s.frames[-1]
+            value = options[choice]
+            fr[2][var] = value
+            fr[1] = end_pc if value is None else body_pc
+            s.pending = None
+            s.decisions.append((p, choice))
+            return
+        _, per, key, next_pc, _ = pend
+        commits = s.commits
+        decisions = s.decisions
+        picked = []
+        for p, opts in per:
+            committed = commits.get(p)
+            if committed is None:
+                committed = pick(len(opts))
+                decisions.append((p, committed))
+            picked.append((p, opts[committed]))
+        fr = s.frames[-1]
+        fr[2][key] = (tuple(picked), 0)
+        fr[1] = next_pc
+        s.pending = None
+        s.commits = {}
+
     def _finish(self) -> None:
         s = self.state
         comp = self.ruleset.compiled
@@ -419,9 +484,15 @@ class Game:
         assert comp.finish is not None
         comp.finish(s, {})
         players = s.tables.players
-        scores = [comp.score(s, {"player": p}) if comp.score else 0 for p in players]
-        tiebreaks = [[tb(s, {"player": p}) for tb in comp.tiebreaks] for p in players]
-        keys = [(scores[p], *tiebreaks[p]) for p in players]
+        score = comp.score
+        scores = [score(s, {"player": p}) for p in players] if score is not None else [0] * len(players)
+        tbs = comp.tiebreaks
+        if tbs:
+            tiebreaks = [[tb(s, {"player": p}) for tb in tbs] for p in players]
+            keys: list[Any] = [(scores[p], *tiebreaks[p]) for p in players]
+        else:
+            tiebreaks = [[] for _ in players]
+            keys = scores  # a score alone orders players as the 1-tuple (score,) would
         best = max(keys)
         s.result = {
             "scores": scores,
@@ -430,7 +501,8 @@ class Game:
             "rounds": s.counters[ROUND_SLOT],
         }
         s.status = "finished"
-        s.log.append(((2 << s.tables.n) - 1, (2 << s.tables.n) - 1, -1, (tuple(scores),)))
+        everyone = (2 << s.tables.n) - 1
+        s.log.append((everyone, everyone, -1, (tuple(scores),)))
 
     def position(self) -> str:
         """Where the game is, for error messages: round, step and call chain."""
@@ -495,8 +567,9 @@ class Game:
 
     def waiting_for(self) -> tuple[int, ...]:
         """Players who must decide now (cheap: builds no labels)."""
-        pend = self.state.pending
-        if pend is None or self.finished:
+        s = self.state
+        pend = s.pending
+        if pend is None or s.status != "running":
             return ()
         if pend[0] == "choose":
             return (pend[1],)
@@ -517,9 +590,9 @@ class Game:
         """Apply ``player``'s choice (an option index); illegal choices change nothing."""
         s = self.state
         pend = s.pending
-        if self.finished or pend is None:
+        if pend is None or s.status != "running":
             raise IllegalChoice("the game is not waiting for a decision")
-        if not isinstance(choice, int) or isinstance(choice, bool):
+        if choice.__class__ is not int and (not isinstance(choice, int) or isinstance(choice, bool)):
             raise IllegalChoice(f"a choice is an option number, not {choice!r}")
         if pend[0] == "choose":
             _, p, options, var, body_pc, end_pc, _ = pend
@@ -564,45 +637,20 @@ class Game:
 
         Exactly the choices, the draws from ``rng`` and the final state of the driver loop
         ``while not finished: for p in waiting_for(): apply(rng.randrange(option_count(p)), p)``,
-        but without that loop's per-decision checks, tuples and method calls: it reads the options
-        straight from the pending choice and writes the pick back (no labels are ever built).
+        but the step machine never stops at a choice: it picks in place (see :meth:`_advance`),
+        so no labels, ``Decision``, per-call checks or re-entries into the step loop are paid.
         Simulations and benchmarks spend much of a short game there.
         """
         s = self.state
-        randrange = rng.randrange
-        advance = self._advance
-        decisions = s.decisions
-        n = 0
-        while s.status == "running":
-            pend = s.pending
-            if pend is None:
-                raise IllegalChoice("the game is not waiting for a decision")
-            if pend[0] == "choose":
-                p, options, var, body_pc, end_pc = pend[1:6]
-                choice = randrange(len(options))
-                fr = s.frames[-1]
-                value = options[choice]
-                fr[2][var] = value
-                fr[1] = end_pc if value is None else body_pc
-                s.pending = None
-                decisions.append((p, choice))
-                n += 1
-            else:
-                _, per, key, next_pc, _ = pend
-                for p, opts in per:
-                    if p not in s.commits:
-                        choice = randrange(len(opts))
-                        s.commits = {**s.commits, p: choice}
-                        decisions.append((p, choice))
-                        n += 1
-                commits = s.commits
-                fr = s.frames[-1]
-                fr[2][key] = (tuple((p, o[commits[p]]) for p, o in per), 0)
-                fr[1] = next_pc
-                s.pending = None
-                s.commits = {}
-            advance()
-        return n
+        if s.status != "running":
+            return 0
+        if s.pending is None:
+            raise IllegalChoice("the game is not waiting for a decision")
+        before = len(s.decisions)
+        pick = _uniform_picker(rng)
+        self._pick(pick)
+        self._advance(pick)
+        return len(s.decisions) - before
 
     # ------------------------------------------------------------ invariants
     def violations(self) -> list[tuple[str, str]]:

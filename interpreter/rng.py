@@ -30,11 +30,17 @@ def below(state: int, n: int) -> tuple[int, int]:
     """
     if state.__class__ is not int:
         return state, state.draw(n)  # type: ignore[attr-defined]
-    state, z = next_state(state)
-    return state, (z * n) >> 64
+    # next_state inlined: every shuffle and random pick comes through here
+    state = (state + GOLDEN) & MASK
+    z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return state, ((z ^ (z >> 31)) * n) >> 64
 
 
 def seed_state(seed: int) -> int:
     """Mix a user seed so that nearby seeds give unrelated streams."""
-    state, z = next_state(seed & MASK)
-    return z
+    # next_state inlined (one per new game); only the output is kept
+    z = ((seed & MASK) + GOLDEN) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)

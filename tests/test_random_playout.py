@@ -73,3 +73,30 @@ def test_new_games_do_not_share_state() -> None:
     assert first.digest() == first_digest
     again = rules.new_game(2, 1)
     assert again.digest() == first_digest and again.state.zones == first.state.zones
+
+
+@pytest.mark.parametrize("stem", ["kuhn_poker", "goofspiel"])
+def test_step_limit_boundary_is_the_same_in_both_drivers(stem: str) -> None:
+    """A game that needs exactly N steps finishes under a limit of N and stops under N - 1, in both drivers.
+
+    ``random_playout`` picks inside the step loop, so its step count must match the apply loop's
+    (a suspension at a choice is not a step) to the last instruction.
+    """
+    program, _ = check_file(str(ROOT / "rulesets" / "classic" / f"{stem}.rules"))
+    assert program is not None
+    rules = Ruleset(program)
+    game = rules.new_game(2, 7)
+    game.random_playout(random.Random(7))
+    assert game.state.status == "finished"
+    needed = game.state.steps
+    for limit, status in ((needed, "finished"), (needed - 1, "aborted")):
+        rules.step_limit = limit
+        outcomes = []
+        for play in (_loop, Game.random_playout):
+            game = rules.new_game(2, 7)
+            play(game, random.Random(7))
+            outcomes.append((game.state.status, game.state.steps, game.error, game.digest()))
+        assert outcomes[0] == outcomes[1]
+        assert outcomes[0][0] == status, (limit, outcomes[0])
+        if status == "aborted":
+            assert outcomes[0][1] == limit + 1 and f"step limit of {limit}" in str(outcomes[0][2])
