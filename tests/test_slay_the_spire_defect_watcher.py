@@ -88,9 +88,15 @@ def test_every_reward_card_plays_plain_and_upgraded(hero: str, file: str) -> Non
             only_enemy(g)
             if hero == "Defect":
                 set_orbs(g, lightning=1, frost=1)
+            if card == "Signature Move":  # playable only as the hand's one Attack
+                for c in list(g.state.zones[zone_index(g, "hand", 0)]):
+                    _move(g, c, zone_index(g, "discard", 0))
             cid = gain(g, card, upgraded=up)
             set_pc(g, "energy", 6)
             refresh_decision(g)
+            if g.state.tables.fields["unplayable"][cid]:  # Deus Ex Machina acts when drawn (tested elsewhere)
+                assert g.decision is not None and card not in g.decision.options[0]
+                continue
             choose(g, 0, "play_card")
             choose(g, 0, card)
             settle(g)

@@ -1,0 +1,532 @@
+"""Watcher reward cards authored for the board game (cards/slay_the_spire/rewards_watcher.yaml) and the ruleset
+mechanisms they use: stance triggers, Scry triggers, Retain that lowers costs, cards that end the turn, an extra
+turn (Vault), a delayed death (Blasphemy), cards that act when drawn, free copies of cards that are not in hand.
+
+Every reward card is also played plain and upgraded under the invariants by
+tests/test_slay_the_spire_defect_watcher.py::test_every_reward_card_plays_plain_and_upgraded; the tests here check
+what each card does. Positions are edited as in tests/test_slay_the_spire_faq.py.
+"""
+
+from __future__ import annotations
+
+from liturgy.interpreter.engine import Game
+
+from tests.scenario import _move, card_ids, choose, global_slot, player_slot, refresh_decision, zone_index
+from tests.test_slay_the_spire_defect_watcher import gain, ok, own_to_hand, settle, stack_draw, zone
+from tests.test_slay_the_spire_faq import combat, counter, end_turn, name, only_enemy, pc, play, set_pc, setc
+
+
+def watcher(energy: int = 6) -> tuple[Game, int]:
+    g = combat("Watcher")
+    e = only_enemy(g)
+    setc(g, e, "e_block", 0)
+    set_pc(g, "energy", energy)
+    return g, e
+
+
+def stance(g: Game) -> str:
+    return next(s for s in ("neutral", "calm", "wrath") if g.state.counters[player_slot(g, "in_stance", 0, s)])
+
+
+def set_stance(g: Game, s: str) -> None:
+    for t in ("neutral", "calm", "wrath"):
+        g.state.counters[player_slot(g, "in_stance", 0, t)] = t == s
+
+
+def next_turn(g: Game) -> None:
+    """End P1's turn safe from the enemy (20 Block), then answer any start-of-turn choice with its first option."""
+    set_pc(g, "block", 20)
+    set_pc(g, "hp", 9)
+    refresh_decision(g)
+    end_turn(g)
+    settle(g)
+    assert not g.finished, g.error
+
+
+def empty_hand(g: Game) -> None:
+    for c in list(g.state.zones[zone_index(g, "hand", 0)]):
+        _move(g, c, zone_index(g, "discard", 0))
+
+
+def in_zone(g: Game, cid: int, z: str) -> bool:
+    return bool(g.state.card_zone[cid] == zone_index(g, z, 0))
+
+
+def give_miracles(g: Game, n: int) -> None:
+    g.state.counters[global_slot(g, "miracle_box")] -= n - pc(g, "miracle")
+    set_pc(g, "miracle", n)
+
+
+# ---------------------------------------------------------------- stances and their triggers
+
+
+def test_tantrum_goes_on_the_draw_pile_before_rushdown_draws_it() -> None:
+    """FAQ §24.2: triggers wait for the whole card, so Tantrum is on top of the draw pile when Rushdown draws."""
+    g, e = watcher()
+    gain(g, "Rushdown", "powers")
+    tantrum = gain(g, "Tantrum")
+    refresh_decision(g)
+    play(g, "Tantrum", name(g, e))
+    ok(g)
+    assert stance(g) == "wrath"
+    assert counter(g, e, "life") == 50 - 2  # both hits land before Wrath is entered
+    assert in_zone(g, tantrum, "hand")
+
+
+def test_mental_fortress_gains_block_on_every_change_and_not_on_the_same_stance() -> None:
+    g, _ = watcher()
+    gain(g, "Mental Fortress", "powers", upgraded=True)
+    own_to_hand(g, "Vigilance")
+    gain(g, "Tranquility")
+    refresh_decision(g)
+    set_pc(g, "block", 0)
+    play(g, "Vigilance")
+    choose(g, 0, "P1")
+    ok(g)
+    assert stance(g) == "calm" and pc(g, "block") == 2 + 2
+    play(g, "Tranquility")  # already in Calm: no change, no Block
+    ok(g)
+    assert pc(g, "block") == 4
+
+
+def replay_from_discard(g: Game, card: str) -> None:
+    cid = next(c for c in card_ids(g, card) if in_zone(g, c, "discard"))
+    _move(g, cid, zone_index(g, "hand", 0))
+    refresh_decision(g)
+
+
+def test_indignation_and_inner_peace_enter_a_stance_or_pay_off_in_it() -> None:
+    g, e = watcher()
+    gain(g, "Indignation")
+    refresh_decision(g)
+    play(g, "Indignation")
+    assert stance(g) == "wrath" and counter(g, e, "e_vuln") == 0
+    replay_from_discard(g, "Indignation")  # in Wrath: 1 Vulnerable on every enemy of the chosen row
+    play(g, "Indignation")
+    choose(g, 0, "P1")
+    ok(g)
+    assert counter(g, e, "e_vuln") == 1 and stance(g) == "wrath"
+    gain(g, "Inner Peace")
+    refresh_decision(g)
+    play(g, "Inner Peace")
+    assert stance(g) == "calm" and pc(g, "energy") == 6 - 3
+    before = len(zone(g, "hand"))
+    replay_from_discard(g, "Inner Peace")  # in Calm: draw 3
+    play(g, "Inner Peace")
+    ok(g)
+    assert len(zone(g, "hand")) == before + 3 and stance(g) == "calm"
+
+
+def test_study_draws_two_at_the_start_of_a_turn_begun_in_calm() -> None:
+    g, _ = watcher()
+    gain(g, "Study", "powers")
+    set_stance(g, "calm")
+    next_turn(g)
+    assert len(zone(g, "hand")) == 7
+    set_stance(g, "neutral")
+    next_turn(g)
+    assert len(zone(g, "hand")) == 5
+
+
+# ---------------------------------------------------------------- Scry triggers
+
+
+def test_foresight_scries_before_the_draw_and_nirvana_and_weave_answer_every_scry() -> None:
+    g, _ = watcher()
+    gain(g, "Foresight", "powers")
+    gain(g, "Nirvana", "powers", upgraded=True)
+    weave = gain(g, "Weave", "discard")
+    empty_hand(g)
+    stack_draw(g, ["Strike (Watcher)", "Defend (Watcher)", "Strike (Watcher)", "Defend (Watcher)", "Eruption",
+                   "Vigilance", "Strike (Watcher)"])
+    set_pc(g, "block", 20)
+    refresh_decision(g)
+    end_turn(g)
+    # start of the next turn: Foresight scries 3 before the draw
+    assert g.decision is not None and g.decision.options[0][-1] == "keep the rest"
+    assert g.view(0)["zones"]["scrying"]["P1"] == ["Strike (Watcher)", "Defend (Watcher)", "Strike (Watcher)"]
+    choose(g, 0, "Strike (Watcher)")
+    choose(g, 0, "keep the rest")
+    ok(g)
+    assert pc(g, "block") == 2  # Nirvana+ after the scry, on top of a Block reset to 0
+    hand = zone(g, "hand")
+    assert "Weave" in hand and in_zone(g, weave, "hand")
+    assert hand.count("Strike (Watcher)") == 1 and "Eruption" in hand and "Vigilance" in hand  # drawn after the scry
+
+
+def test_scrying_an_empty_draw_pile_triggers_nothing() -> None:
+    g, _ = watcher()
+    gain(g, "Nirvana", "powers")
+    weave = gain(g, "Weave", "discard")
+    for c in list(g.state.zones[zone_index(g, "draw", 0)]):
+        _move(g, c, zone_index(g, "discard", 0))
+    gain(g, "Third Eye")
+    set_pc(g, "block", 0)
+    refresh_decision(g)
+    play(g, "Third Eye")
+    ok(g)
+    assert pc(g, "block") == 2 and in_zone(g, weave, "discard")
+
+
+# ---------------------------------------------------------------- Retain that pays off
+
+
+def test_retained_cards_grow_and_get_cheaper_until_they_leave_the_hand() -> None:
+    g, e = watcher()
+    sands = gain(g, "Sands of Time")
+    mill = gain(g, "Windmill Strike")
+    pers = gain(g, "Perseverance")
+    next_turn(g)
+    assert all(in_zone(g, c, "hand") for c in (sands, mill, pers))
+    assert counter(g, sands, "held") == 1
+    setc(g, e, "life", 50)
+    set_pc(g, "energy", 3)
+    refresh_decision(g)
+    play(g, "Sands of Time", name(g, e))
+    assert pc(g, "energy") == 3 - 1 and counter(g, e, "life") == 50 - 4
+    play(g, "Windmill Strike", name(g, e))
+    assert pc(g, "energy") == 0 and counter(g, e, "life") == 50 - 4 - 3
+    assert counter(g, mill, "held") == 0  # it forgets once it leaves the hand (§6.5)
+    set_pc(g, "energy", 1)
+    set_pc(g, "block", 0)
+    refresh_decision(g)
+    play(g, "Perseverance")
+    ok(g)
+    assert pc(g, "block") == 2
+
+
+def test_establishment_makes_every_retained_card_cheaper() -> None:
+    g, e = watcher()
+    gain(g, "Establishment", "powers")
+    g.state.counters[player_slot(g, "mods", 0, "establish")] = 1
+    protect = gain(g, "Protect")
+    next_turn(g)
+    assert in_zone(g, protect, "hand")
+    set_pc(g, "energy", 1)
+    refresh_decision(g)
+    play(g, "Protect")
+    choose(g, 0, "P1")
+    ok(g)
+    assert pc(g, "energy") == 0
+
+
+def test_meditate_recalls_a_card_retains_it_enters_calm_and_ends_the_turn() -> None:
+    g, _ = watcher()
+    empty_hand(g)
+    eruption = next(c for c in card_ids(g, "Eruption"))
+    _move(g, eruption, zone_index(g, "discard", 0))
+    gain(g, "Meditate")
+    refresh_decision(g)
+    rounds = int(g.state.counters[global_slot(g, "combat_round")])
+    set_pc(g, "block", 20)
+    play(g, "Meditate")
+    choose(g, 0, "Eruption")
+    settle(g)
+    ok(g)
+    assert int(g.state.counters[global_slot(g, "combat_round")]) == rounds + 1  # the turn ended at once
+    assert in_zone(g, eruption, "hand") and stance(g) == "calm"
+
+
+# ---------------------------------------------------------------- attacks
+
+
+def test_conclude_hits_a_row_and_ends_the_turn() -> None:
+    g, e = watcher()
+    gain(g, "Conclude")
+    refresh_decision(g)
+    rounds = int(g.state.counters[global_slot(g, "combat_round")])
+    set_pc(g, "block", 20)
+    play(g, "Conclude")
+    choose(g, 0, "P1")
+    settle(g)
+    ok(g)
+    assert counter(g, e, "life") == 50 - 3
+    assert int(g.state.counters[global_slot(g, "combat_round")]) == rounds + 1
+
+
+def test_wallop_blocks_what_got_past_the_enemy_block() -> None:
+    g, e = watcher()
+    setc(g, e, "e_block", 1)
+    gain(g, "Wallop", upgraded=True)
+    set_pc(g, "block", 0)
+    refresh_decision(g)
+    play(g, "Wallop", name(g, e))
+    ok(g)
+    assert counter(g, e, "life") == 50 - 2 and pc(g, "block") == 2
+
+
+def test_sash_whip_weakens_only_after_an_attack() -> None:
+    g, e = watcher()
+    gain(g, "Sash Whip")
+    refresh_decision(g)
+    play(g, "Sash Whip", name(g, e))
+    assert counter(g, e, "e_weak") == 0
+    replay_from_discard(g, "Sash Whip")
+    play(g, "Sash Whip", name(g, e))
+    ok(g)
+    assert counter(g, e, "e_weak") == 1
+
+
+def test_signature_move_needs_to_be_the_only_attack_in_hand() -> None:
+    g, e = watcher()
+    gain(g, "Signature Move")
+    refresh_decision(g)
+    choose(g, 0, "play_card")
+    assert "Signature Move" not in g.decision.options[0]  # Strikes and Eruption are in hand
+    g2, e2 = watcher()
+    empty_hand(g2)
+    gain(g2, "Signature Move")
+    refresh_decision(g2)
+    play(g2, "Signature Move", name(g2, e2))
+    ok(g2)
+    assert counter(g2, e2, "life") == 50 - 6
+
+
+def test_talk_to_the_hand_gives_block_to_later_attackers_of_that_enemy() -> None:
+    g, e = watcher()
+    gain(g, "Talk to the Hand")
+    own_to_hand(g, "Strike (Watcher)")
+    set_pc(g, "block", 0)
+    refresh_decision(g)
+    play(g, "Talk to the Hand", name(g, e))
+    assert pc(g, "block") == 0 and counter(g, e, "palm") == 1
+    play(g, "Strike (Watcher)", name(g, e))
+    ok(g)
+    assert pc(g, "block") == 1 and counter(g, e, "life") == 50 - 2
+
+
+def test_carve_reality_and_reach_heaven() -> None:
+    g, e = watcher()
+    gain(g, "Carve Reality")
+    heaven = gain(g, "Reach Heaven")
+    refresh_decision(g)
+    play(g, "Carve Reality", name(g, e))
+    choose(g, 0, name(g, e))
+    assert counter(g, e, "life") == 50 - 4
+    play(g, "Reach Heaven", name(g, e))
+    ok(g)
+    assert counter(g, e, "life") == 50 - 4 - 2 and in_zone(g, heaven, "draw")
+
+
+def test_swivel_makes_the_next_attack_free() -> None:
+    g, e = watcher(energy=4)
+    gain(g, "Swivel")
+    own_to_hand(g, "Eruption")
+    refresh_decision(g)
+    play(g, "Swivel")
+    assert pc(g, "energy") == 2
+    play(g, "Eruption", name(g, e))
+    ok(g)
+    assert pc(g, "energy") == 2 and pc(g, "free_attacks") == 0
+
+
+def test_brilliance_adds_the_miracles_held() -> None:
+    g, e = watcher()
+    give_miracles(g, 3)
+    gain(g, "Brilliance")
+    refresh_decision(g)
+    play(g, "Brilliance", name(g, e))
+    ok(g)
+    assert counter(g, e, "life") == 50 - 5 and pc(g, "miracle") == 3
+
+
+def test_judgment_kills_a_weak_enemy_only() -> None:
+    g, e = watcher()
+    setc(g, e, "life", 7)
+    gain(g, "Judgment")
+    refresh_decision(g)
+    play(g, "Judgment")
+    ok(g)
+    assert counter(g, e, "life") == 7
+    g2, e2 = watcher()
+    setc(g2, e2, "life", 6)
+    gain(g2, "Judgment")
+    refresh_decision(g2)
+    play(g2, "Judgment")
+    choose(g2, 0, name(g2, e2))
+    assert g2.error is None and counter(g2, e2, "life") == 0 and g2.finished  # the combat is won
+
+
+# ---------------------------------------------------------------- X cards, Miracles, Powers
+
+
+def test_worship_and_wreath_of_flame_scale_with_x() -> None:
+    g, e = watcher(energy=3)
+    gain(g, "Worship", upgraded=True)
+    refresh_decision(g)
+    play(g, "Worship")
+    choose(g, 0, "2")
+    assert pc(g, "miracle") == 1 + 3  # Pure Water's Miracle plus X + 1
+    gain(g, "Wreath of Flame")
+    set_pc(g, "energy", 2)
+    refresh_decision(g)
+    play(g, "Wreath of Flame")
+    choose(g, 0, "2")
+    ok(g)
+    assert pc(g, "strength") == 2 and pc(g, "temp_strength") == 2
+    next_turn(g)
+    assert pc(g, "strength") == 0
+
+
+def test_devotion_and_deva_form_give_miracles_each_turn() -> None:
+    g, _ = watcher()
+    gain(g, "Devotion", "powers")
+    gain(g, "Deva Form", "powers")
+    give_miracles(g, 0)
+    next_turn(g)
+    assert pc(g, "miracle") == 1 + 1
+    next_turn(g)
+    assert pc(g, "miracle") == 2 + 1 + 2
+
+
+def test_battle_hymn_and_conjure_blade_are_once_per_turn_abilities() -> None:
+    g, e = watcher(energy=3)
+    gain(g, "Battle Hymn", "powers")
+    gain(g, "Conjure Blade")
+    refresh_decision(g)
+    play(g, "Conjure Blade")
+    choose(g, 0, "2")
+    ok(g)
+    assert zone(g, "powers") == ["Battle Hymn", "Conjure Blade"]
+    choose(g, 0, "use_power")
+    choose(g, 0, "Conjure Blade")
+    choose(g, 0, name(g, e))
+    assert counter(g, e, "life") == 50 - 2
+    choose(g, 0, "use_power")
+    choose(g, 0, "Battle Hymn")
+    choose(g, 0, name(g, e))
+    ok(g)
+    assert counter(g, e, "life") == 50 - 3
+    assert "use_power" not in g.decision.options[0]
+
+
+def test_omega_deals_damage_to_a_row_at_the_end_of_the_turn() -> None:
+    g, e = watcher()
+    gain(g, "Omega", "powers", upgraded=True)
+    set_pc(g, "block", 20)
+    refresh_decision(g)
+    end_turn(g)
+    choose(g, 0, "P1")
+    settle(g)
+    ok(g)
+    assert counter(g, e, "life") == 50 - 6
+
+
+def test_deus_ex_machina_gives_miracles_when_drawn_and_exhausts() -> None:
+    g, _ = watcher()
+    give_miracles(g, 0)
+    deus = gain(g, "Deus Ex Machina", "draw", upgraded=True)
+    _move(g, deus, zone_index(g, "draw", 0))  # on top
+    gain(g, "Empty Mind")
+    refresh_decision(g)
+    play(g, "Empty Mind")
+    ok(g)
+    assert pc(g, "miracle") == 3 and in_zone(g, deus, "exhausted")
+
+
+def test_spirit_shield_and_scrawl_count_the_hand() -> None:
+    g, _ = watcher()
+    gain(g, "Spirit Shield")
+    set_pc(g, "block", 0)
+    refresh_decision(g)
+    play(g, "Spirit Shield")
+    assert pc(g, "block") == 5  # the five cards left in hand
+    gain(g, "Scrawl")
+    refresh_decision(g)
+    play(g, "Scrawl")
+    ok(g)
+    assert len(zone(g, "hand")) == 10  # 5 in hand, the 5 left in the draw pile, then none left to draw
+
+
+def test_wish_offers_block_strength_or_gold() -> None:
+    for wish, check in (("plated", ("block", 5)), ("might", ("strength", 1)), ("riches", ("gold", 2 + 3))):
+        g, _ = watcher()
+        set_pc(g, "block", 0)
+        gain(g, "Wish")
+        refresh_decision(g)
+        play(g, "Wish")
+        choose(g, 0, wish)
+        ok(g)
+        assert pc(g, check[0]) == check[1], wish
+
+
+# ---------------------------------------------------------------- cards played from elsewhere
+
+
+def test_omniscience_plays_a_draw_pile_card_twice_then_exhausts_it() -> None:
+    g, e = watcher()
+    empty_hand(g)
+    stack_draw(g, ["Strike (Watcher)", "Eruption", "Defend (Watcher)"])
+    gain(g, "Omniscience")
+    refresh_decision(g)
+    play(g, "Omniscience")
+    # the draw pile is searched in the owner-only zone
+    assert g.view(None)["zones"]["scrying"]["P1"] == ["?", "?", "?"]
+    choose(g, 0, "Eruption")
+    choose(g, 0, name(g, e))
+    choose(g, 0, name(g, e))
+    ok(g)
+    assert counter(g, e, "life") == 50 - 2 - 3  # the second copy hits in Wrath
+    assert zone(g, "exhausted") == ["Eruption", "Omniscience"] and stance(g) == "wrath"
+    assert pc(g, "energy") == 6 - 3
+
+
+def test_foreign_influence_plays_a_reward_deck_attack_that_stays_in_the_deck() -> None:
+    g, e = watcher()
+    rewards = zone_index(g, "rewards", 0)
+    gain(g, "Foreign Influence")
+    deck = list(g.state.zones[rewards])
+    attack = next(c for c in deck if g.state.tables.card_names[c] == "Empty Fist")
+    _move(g, attack, rewards)  # on top of the Card Rewards deck
+    refresh_decision(g)
+    play(g, "Foreign Influence")
+    choose(g, 0, "Empty Fist")
+    choose(g, 0, name(g, e))
+    ok(g)
+    assert counter(g, e, "life") == 50 - 2
+    assert len(g.state.zones[rewards]) == len(deck) and g.state.card_zone[attack] == rewards
+
+
+# ---------------------------------------------------------------- the turn itself
+
+
+def test_vault_takes_another_turn_before_the_enemies_act() -> None:
+    g, e = watcher()
+    gain(g, "Vault")
+    hp = pc(g, "hp")
+    rounds = int(g.state.counters[global_slot(g, "combat_round")])
+    refresh_decision(g)
+    play(g, "Vault")
+    settle(g)
+    ok(g)
+    # a fresh turn: energy 3, five new cards, the same combat round, no enemy action, the die rolled once
+    assert int(g.state.counters[global_slot(g, "combat_round")]) == rounds
+    assert pc(g, "energy") == 3 and len(zone(g, "hand")) == 5 and pc(g, "hp") == hp
+    assert "Vault" in zone(g, "exhausted")
+    next_turn(g)
+    assert int(g.state.counters[global_slot(g, "combat_round")]) == rounds + 1
+
+
+def test_blasphemy_kills_its_player_at_the_start_of_the_next_turn() -> None:
+    g, e = watcher(energy=2)
+    gain(g, "Blasphemy")
+    refresh_decision(g)
+    play(g, "Blasphemy")
+    ok(g)
+    assert stance(g) == "wrath" and pc(g, "energy") == 3 and pc(g, "strength") == 2 and pc(g, "doomed") == 1
+    set_pc(g, "block", 20)
+    refresh_decision(g)
+    end_turn(g)
+    assert g.finished and pc(g, "hp") == 0 and g.error is None
+
+
+def test_blasphemy_is_harmless_if_the_combat_is_won_first() -> None:
+    g, e = watcher(energy=2)
+    setc(g, e, "life", 3)
+    gain(g, "Blasphemy")
+    own_to_hand(g, "Strike (Watcher)")
+    refresh_decision(g)
+    play(g, "Blasphemy")
+    play(g, "Strike (Watcher)", name(g, e))
+    ok(g)
+    assert g.finished and pc(g, "hp") > 0 and pc(g, "doomed") == 0
