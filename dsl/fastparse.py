@@ -39,23 +39,11 @@ MAX_FAST_DEPTH = 120
 _INLINE = 0  # `_rule` / Lark's helper rules: children are spliced into the parent
 _NODE = 1  # an ordinary rule: the builder method makes the value
 _EXPAND1 = 2  # a `?rule` without alias: one child passes through, more make a node
+_UNIT = 3  # a `?rule` with one symbol, kept as it is: the value, span and depth pass through unchanged
 
 
 class Unsupported(Exception):
     """The grammar uses something the fast driver does not implement; Lark's path is used instead."""
-
-
-class _Pos:
-    """The ``meta`` the builder methods read: a node's span, or ``empty``."""
-
-    __slots__ = ("empty", "line", "column", "end_line", "end_column")
-
-    def __init__(self, ext: tuple[int, int, int, int] | None) -> None:
-        if ext is None:
-            self.empty = True
-        else:
-            self.empty = False
-            self.line, self.column, self.end_line, self.end_column = ext
 
 
 @dataclass(frozen=True)
@@ -69,97 +57,141 @@ class _Rule:
     trailing_nones: int
 
 
+FORMAT = 1  # bump when the table data below changes shape
+
+
 class Tables:
-    """Everything the driver needs, derived once from a Lark LALR parser."""
+    """Everything the driver needs: plain data (see :func:`tables_data`) plus the builder's methods."""
 
-    def __init__(self, lark: Lark, builder_class: type) -> None:
-        parser = lark.parser.parser.parser  # ParsingFrontend -> LALR_Parser -> _Parser
-        table = parser.parse_table
-        self.start_states: dict[str, int] = dict(table.start_states)
-        self.end_states: dict[str, int] = dict(table.end_states)
-        rules = list(parser.callbacks)
-        rule_index = {id(r): i for i, r in enumerate(rules)}
-        self.rules = [self._rule(r, lark.options.maybe_placeholders) for r in rules]
-        self.builders: list[Callable[..., Any] | None] = [
-            _builder_function(builder_class, r.method) if r.kind != _INLINE else None for r in self.rules
+    def __init__(self, data: dict[str, Any], builder_class: type) -> None:
+        if data.get("format") != FORMAT:
+            raise Unsupported("table format")
+        self.start_states: dict[str, int] = {str(k): int(v) for k, v in data["start_states"].items()}
+        self.end_states: dict[str, int] = {str(k): int(v) for k, v in data["end_states"].items()}
+        self.rules = [
+            _Rule(int(size), str(origin), int(kind), str(method),
+                  None if plan is None else tuple((int(i), bool(x), int(k)) for i, x, k in plan), int(trailing))
+            for size, origin, kind, method, plan, trailing in data["rules"]
         ]
-        nstates = max(table.states) + 1
+        self.builders: list[Callable[..., Any] | None] = [
+            _builder_function(builder_class, r.method) if r.kind in (_NODE, _EXPAND1) else None for r in self.rules
+        ]
         # action[state][terminal] >= 0: shift to that state; < 0: reduce rule ~value
-        self.action: list[dict[str, int]] = [{} for _ in range(nstates)]
-        self.goto: list[dict[str, int]] = [{} for _ in range(nstates)]
-        for state, row in table.states.items():
-            for sym, (act, arg) in row.items():
-                if act.name == "Shift":
-                    if sym.isupper() or sym == "$END":
-                        self.action[state][sym] = arg
-                    else:
-                        self.goto[state][sym] = arg
-                else:
-                    self.action[state][sym] = ~rule_index[id(arg)]
-        self._scanner(lark)
-
-    @staticmethod
-    def _rule(rule: Any, maybe_placeholders: bool) -> _Rule:
-        """The child filter of Lark's ``maybe_create_child_filter``, as data."""
-        expansion = rule.expansion
-        flags = rule.options.empty_indices if maybe_placeholders else ()
-        if flags:
-            ones = "".join(str(int(b)) for b in flags).split("0")
-            empty = [len(o) for o in ones]
-        else:
-            empty = [0] * (len(expansion) + 1)
-        plan: list[tuple[int, bool, int]] = []
-        nones = 0
-        for i, sym in enumerate(expansion):
-            nones += empty[i]
-            if rule.options.keep_all_tokens or not (sym.is_term and sym.filter_out):
-                plan.append((i, not sym.is_term and sym.name.startswith("_"), nones))
-                nones = 0
-        nones += empty[len(expansion)]
-        trivial = not flags and len(plan) == len(expansion) and not any(x for _, x, _ in plan)
-        origin = rule.origin.name
-        if origin.startswith("_"):
-            kind = _INLINE
-        elif rule.options.expand1 and not rule.alias:
-            kind = _EXPAND1
-        else:
-            kind = _NODE
-        method = rule.alias or rule.options.template_source or origin
-        return _Rule(len(expansion), origin, kind, str(method), None if trivial else tuple(plan),
-                     nones if not trivial else 0)
-
-    def _scanner(self, lark: Lark) -> None:
-        """One regular expression for every terminal, ordered as Lark's lexer orders them.
-
-        String terminals that a regular-expression terminal matches in full
-        (the keywords, which ``NAME`` matches) are not alternatives of their
-        own: a ``NAME`` match is retyped to the keyword, as Lark's lexer does,
-        and the driver types it back to ``NAME`` where the parser state takes
-        a name but not that keyword (what the contextual lexer does).
-        """
-        terminals = list(lark.terminals)
-        if any(t.pattern.flags for t in terminals):
-            raise Unsupported("terminal flags")
-        regex_terms = [t for t in terminals if type(t.pattern).__name__ == "PatternRE"]
-        self.keywords: dict[str, dict[str, str]] = {}  # regex terminal -> {text: keyword terminal}
-        embedded: set[str] = set()
-        for rt in regex_terms:
-            words: dict[str, str] = {}
-            rx = re.compile(rt.pattern.to_regexp())
-            for st in terminals:
-                if type(st.pattern).__name__ != "PatternStr" or st.priority != rt.priority:
-                    continue
-                if rx.fullmatch(st.pattern.value) is not None:
-                    words[st.pattern.value] = st.name
-                    embedded.add(st.name)
-            if words:
-                self.keywords[rt.name] = words
-        kept = [t for t in terminals if t.name not in embedded]
-        kept.sort(key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
-        self.names = {f"t{i}": t.name for i, t in enumerate(kept)}
-        self.regex = re.compile("|".join(f"(?P<t{i}>{t.pattern.to_regexp()})" for i, t in enumerate(kept)))
-        self.ignore = frozenset(lark.lexer_conf.ignore)
+        self.action: list[dict[str, int]] = [{str(k): int(v) for k, v in row.items()} for row in data["action"]]
+        self.goto: list[dict[str, int]] = [{str(k): int(v) for k, v in row.items()} for row in data["goto"]]
+        # terminals some rule keeps as a child; the others only need their position
+        self.kept_terminals = frozenset(str(t) for t in data["kept_terminals"])
+        self.names: dict[str, str] = {f"t{i}": str(name) for i, (name, _) in enumerate(data["terminals"])}
+        self.regex = re.compile("|".join(f"(?P<t{i}>{rx})" for i, (_, rx) in enumerate(data["terminals"])))
+        self.keywords: dict[str, dict[str, str]] = {
+            str(t): {str(w): str(k) for w, k in words.items()} for t, words in data["keywords"].items()
+        }
+        self.ignore = frozenset(str(t) for t in data["ignore"])
         self.keyword_types = frozenset(k for words in self.keywords.values() for k in words.values())
+
+
+def tables_data(lark: Lark) -> dict[str, Any]:
+    """The driver's tables, derived from a Lark LALR parser, as JSON-compatible data.
+
+    Only Lark's analysed parse table and terminal definitions are read;
+    Lark's names are turned into plain ``str`` (some are Tokens, whose ``==``
+    is a slow Python method).
+    """
+    parser = lark.parser.parser.parser  # ParsingFrontend -> LALR_Parser -> _Parser
+    table = parser.parse_table
+    rules = list(parser.callbacks)
+    rule_index = {id(r): i for i, r in enumerate(rules)}
+    nstates = max(table.states) + 1
+    action: list[dict[str, int]] = [{} for _ in range(nstates)]
+    goto: list[dict[str, int]] = [{} for _ in range(nstates)]
+    for state, row in table.states.items():
+        for lark_sym, (act, arg) in row.items():
+            sym = str(lark_sym)
+            if act.name == "Shift":
+                if sym.isupper() or sym == "$END":
+                    action[state][sym] = arg
+                else:
+                    goto[state][sym] = arg
+            else:
+                action[state][sym] = ~rule_index[id(arg)]
+    return {
+        "format": FORMAT,
+        "start_states": {str(k): v for k, v in table.start_states.items()},
+        "end_states": {str(k): v for k, v in table.end_states.items()},
+        "rules": [_rule_data(r, lark.options.maybe_placeholders) for r in rules],
+        "action": action,
+        "goto": goto,
+        "kept_terminals": sorted({
+            str(sym.name) for r in rules for sym in r.expansion
+            if sym.is_term and (r.options.keep_all_tokens or not sym.filter_out)
+        }),
+        **_scanner_data(lark),
+    }
+
+
+def _rule_data(rule: Any, maybe_placeholders: bool) -> list[Any]:
+    """A rule's reduction: Lark's ``maybe_create_child_filter`` and wrapper choice, as data."""
+    expansion = rule.expansion
+    flags = rule.options.empty_indices if maybe_placeholders else ()
+    if flags:
+        ones = "".join(str(int(b)) for b in flags).split("0")
+        empty = [len(o) for o in ones]
+    else:
+        empty = [0] * (len(expansion) + 1)
+    plan: list[list[Any]] = []
+    nones = 0
+    for i, sym in enumerate(expansion):
+        nones += empty[i]
+        if rule.options.keep_all_tokens or not (sym.is_term and sym.filter_out):
+            plan.append([i, not sym.is_term and sym.name.startswith("_"), nones])
+            nones = 0
+    nones += empty[len(expansion)]
+    trivial = not flags and len(plan) == len(expansion) and not any(x for _, x, _ in plan)
+    origin = str(rule.origin.name)
+    if origin.startswith("_"):
+        kind = _INLINE
+    elif rule.options.expand1 and not rule.alias:
+        kind = _UNIT if trivial and len(expansion) == 1 else _EXPAND1
+    else:
+        kind = _NODE
+    method = str(rule.alias or rule.options.template_source or origin)
+    return [len(expansion), origin, kind, method, None if trivial else plan, 0 if trivial else nones]
+
+
+def _scanner_data(lark: Lark) -> dict[str, Any]:
+    """One regular expression for every terminal, ordered as Lark's lexer orders them.
+
+    String terminals that a regular-expression terminal matches in full (the
+    keywords, which ``NAME`` matches) are not alternatives of their own: a
+    ``NAME`` match is retyped to the keyword, as Lark's lexer does, and the
+    driver types it back to ``NAME`` where the parser state takes a name but
+    not that keyword (what Lark's contextual lexer does).
+    """
+    terminals = list(lark.terminals)
+    if any(t.pattern.flags for t in terminals):
+        raise Unsupported("terminal flags")
+    keywords: dict[str, dict[str, str]] = {}
+    embedded: set[str] = set()
+    for rt in terminals:
+        if type(rt.pattern).__name__ != "PatternRE":
+            continue
+        words: dict[str, str] = {}
+        rx = re.compile(rt.pattern.to_regexp())
+        for st in terminals:
+            if type(st.pattern).__name__ != "PatternStr" or st.priority != rt.priority:
+                continue
+            if rx.fullmatch(st.pattern.value) is not None:
+                words[str(st.pattern.value)] = str(st.name)
+                embedded.add(st.name)
+        if words:
+            keywords[str(rt.name)] = words
+    kept = [t for t in terminals if t.name not in embedded]
+    kept.sort(key=lambda t: (-t.priority, -t.pattern.max_width, -len(t.pattern.value), t.name))
+    return {
+        "terminals": [[str(t.name), t.pattern.to_regexp()] for t in kept],
+        "keywords": keywords,
+        "ignore": sorted(str(name) for name in lark.lexer_conf.ignore),
+    }
 
 
 def _builder_function(builder_class: type, name: str) -> Callable[..., Any] | None:
@@ -172,13 +204,14 @@ def _builder_function(builder_class: type, name: str) -> Callable[..., Any] | No
     return func
 
 
-def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:
+def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # noqa: C901 - one hot loop
     """The AST for ``text`` from rule ``start``, or None when Lark's path must decide."""
     regex_match = tables.regex.match
     names = tables.names
     ignore = tables.ignore
     keywords = tables.keywords
     keyword_types = tables.keyword_types
+    kept_terminals = tables.kept_terminals
     action = tables.action
     goto = tables.goto
     rules = tables.rules
@@ -216,26 +249,37 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:
             row = action[states[-1]]
             if ttype in keyword_types and ttype not in row and "NAME" in row:
                 ttype = "NAME"
-            tok: Any = Token(ttype, value, pos, line, col, line, col + len(value), end)
-            text_ext: tuple[int, int, int, int] | None = (line, col, line, col + len(value))
+            end_col = col + len(value)
+            tok: Any = Token(ttype, value, pos, line, col, line, end_col, end) if ttype in kept_terminals else None
+            tok_ext: tuple[int, int, int, int] | None = (line, col, line, end_col)
             pos = end
         else:
             ttype = "$END"
             tok = None
-            text_ext = None
+            tok_ext = None
+            row = action[states[-1]]
         # ---- reduce as long as the table says so, then shift
         while True:
-            act = action[states[-1]].get(ttype)
+            act = row.get(ttype)
             if act is None:
                 return None
             if act >= 0:
                 states.append(act)
                 values.append(tok)
-                exts.append(text_ext)
+                exts.append(tok_ext)
                 depths.append(0)
                 break
             ri = ~act
             rule = rules[ri]
+            kind = rule.kind
+            if kind == _UNIT:  # value, span and depth stay; only the state changes
+                del states[-1]
+                new_state = goto[states[-1]][rule.origin]
+                states.append(new_state)
+                row = action[new_state]
+                if new_state == end_state and ttype == "$END":
+                    return values[-1]
+                continue
             size = rule.size
             if size:
                 kids = values[-size:]
@@ -266,14 +310,16 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:
                     if nones:
                         filtered += [None] * nones
                     if splice:
-                        filtered += kids[i]
+                        if filtered:
+                            filtered += kids[i]
+                        else:  # left recursion: extend the child's list in place (only the stack holds it)
+                            filtered = kids[i]
                     else:
                         filtered.append(kids[i])
                 if rule.trailing_nones:
                     filtered += [None] * rule.trailing_nones
             else:
                 filtered = kids
-            kind = rule.kind
             if kind == _INLINE:
                 result: Any = filtered
             elif kind == _EXPAND1 and len(filtered) == 1:
@@ -282,7 +328,7 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:
                 func = builders[ri]
                 if func is None:
                     return None
-                result = func(builder, _Pos(ext), filtered)
+                result = func(builder, ext, filtered)
                 depth += 1
                 if depth > MAX_FAST_DEPTH:
                     return None
@@ -293,5 +339,6 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:
             depths.append(depth)
             if new_state == end_state and ttype == "$END":
                 return result
+            row = action[new_state]
         if ttype == "$END":  # pragma: no cover - the table never shifts $END
             return None

@@ -10,17 +10,20 @@ in words, and parsing resumes so one run reports several mistakes.
 from __future__ import annotations
 
 import ast as pyast
+import hashlib
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from . import ast as A
 from .diagnostics import Diagnostic, LiturgyError, Span, remember_source
-from .fastparse import Tables, Unsupported, fast_parse
-from .grammar_cache import grammar_cache_file
+from .fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
+from .grammar_cache import grammar_cache_file, load_json, store_json
 
 MAX_SYNTAX_ERRORS = 20
 
@@ -51,16 +54,22 @@ _TOKEN_WORDS = {
 
 
 @lru_cache(maxsize=1)
+def _grammar() -> str:
+    return resources.files("liturgy.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
+
+
+# Lark's parser options; the fast driver's cached tables are keyed by them too.
+_LARK_OPTIONS: dict[str, Any] = {
+    "parser": "lalr",
+    "propagate_positions": True,
+    "maybe_placeholders": True,
+    "start": ["start", "effect_body", "expr_only"],
+}
+
+
+@lru_cache(maxsize=1)
 def _lark() -> Lark:
-    grammar = resources.files("liturgy.dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(
-        grammar,
-        parser="lalr",
-        propagate_positions=True,
-        maybe_placeholders=True,
-        start=["start", "effect_body", "expr_only"],
-        cache=grammar_cache_file(),
-    )
+    return Lark(_grammar(), cache=grammar_cache_file(), **_LARK_OPTIONS)
 
 
 def _describe_expected(names: set[str]) -> str:
@@ -117,39 +126,67 @@ def _syntax_diag(err: UnexpectedInput, file: str) -> Diagnostic:
     return Diagnostic("E001", "error", str(err).splitlines()[0], Span.point(file, line, col))
 
 
-def _span(meta: Any, file: str) -> Span:
+Pos = tuple[int, int, int, int] | None
+"""A node's position as the builder gets it: (line, column, end line, end column), or None if it is empty."""
+
+
+def _meta_pos(meta: Any) -> Pos:
+    """The position of a node Lark built, from its ``meta``."""
     if getattr(meta, "empty", True):
-        return Span(file, 1, 1, 1, 1)
-    return Span(file, meta.line, meta.column, meta.end_line, meta.end_column)
-
-
-def _tok_span(tok: Token, file: str) -> Span:
-    line = tok.line or 1
-    col = tok.column or 1
-    return Span(file, line, col, tok.end_line or line, tok.end_column or col + len(tok))
+        return None
+    return (meta.line, meta.column, meta.end_line, meta.end_column)
 
 
 def _unquote(tok: Token) -> str:
+    text = str(tok)
+    if "\\" not in text:  # no escapes: the literal's value is its text between the quotes
+        return text[1:-1]
     try:
-        value = pyast.literal_eval(str(tok))
+        value = pyast.literal_eval(text)
     except (ValueError, SyntaxError):
-        return str(tok)[1:-1]
+        return text[1:-1]
     return str(value)
 
 
 class _AstBuilder:
     """Build AST nodes; each method is named after the grammar rule or alias.
 
-    The methods take the node's position (``meta``) and its children; the fast
-    driver (:mod:`liturgy.dsl.fastparse`) calls them during the parse, and
-    :class:`_ToAst` wraps them as a Lark transformer for the fallback path.
+    The methods take the node's position (``meta``, a :data:`Pos`) and its
+    children; the fast driver (:mod:`liturgy.dsl.fastparse`) calls them as it
+    reduces, and :func:`_tree_to_ast` calls them for trees Lark built.  Spans
+    are made in the host file: a card snippet's builder shifts them to where
+    the snippet starts in its YAML file (as :meth:`Span.shifted` does), so
+    snippet trees need no second pass.
     """
 
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, line: int = 1, column: int = 1, indent: int = 0) -> None:
         self.file = file
+        self.line0 = line - 1
+        self.first_shift = column - 1
+        self.indent = indent
+        self.shifted = (line, column, indent) != (1, 1, 0)
 
-    def _s(self, meta: Any) -> Span:
-        return _span(meta, self.file)
+    def _at(self, line: int, column: int, end_line: int, end_column: int) -> Span:
+        if not self.shifted:
+            return Span(self.file, line, column, end_line, end_column)
+        line0 = self.line0
+        return Span(
+            self.file,
+            line0 + line,
+            column + (self.first_shift if line == 1 else self.indent),
+            line0 + end_line,
+            end_column + (self.first_shift if end_line == 1 else self.indent),
+        )
+
+    def _s(self, meta: Pos) -> Span:
+        if meta is None:
+            return self._at(1, 1, 1, 1)
+        return self._at(*meta)
+
+    def _ts(self, tok: Token) -> Span:
+        line = tok.line or 1
+        col = tok.column or 1
+        return self._at(line, col, tok.end_line or line, tok.end_column or col + len(tok))
 
     # ---- types
     def int_type(self, meta: Any, c: list[Any]) -> A.TypeExpr:
@@ -214,7 +251,7 @@ class _AstBuilder:
         return A.ListComp(self._s(meta), c[0], str(c[1]), c[2], c[3])
 
     def attr(self, meta: Any, c: list[Any]) -> A.Expr:
-        return A.Attr(self._s(meta), c[0], str(c[1]), _tok_span(c[1], self.file))
+        return A.Attr(self._s(meta), c[0], str(c[1]), self._ts(c[1]))
 
     def index(self, meta: Any, c: list[Any]) -> A.Expr:
         return A.Index(self._s(meta), c[0], c[1])
@@ -383,7 +420,7 @@ class _AstBuilder:
         return str(c[0])
 
     def name_list(self, meta: Any, c: list[Any]) -> list[tuple[str, Span]]:
-        return [(str(t), _tok_span(t, self.file)) for t in c if t is not None]
+        return [(str(t), self._ts(t)) for t in c if t is not None]
 
     def enum_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         return A.EnumDecl(self._s(meta), str(c[0]), c[1])
@@ -567,16 +604,34 @@ def _tree_to_ast(tree: Any, builder: _AstBuilder) -> Any:
     method = getattr(_AstBuilder, tree.data, None)
     if method is None or tree.data.startswith("_"):
         return Tree(tree.data, children, tree.meta)
-    return method(builder, tree.meta, children)
+    return method(builder, _meta_pos(tree.meta), children)
 
 
 @lru_cache(maxsize=1)
 def _tables() -> Tables | None:
-    """The fast driver's tables, or None if the grammar needs something it lacks."""
+    """The fast driver's tables, or None if the grammar needs something it lacks.
+
+    They come from the private cache when it holds them for this grammar, Lark
+    and table format (a fresh process then never loads Lark unless it meets a
+    syntax error); otherwise they are derived from the Lark parser and cached.
+    """
+    key = hashlib.sha256(
+        f"{_grammar()}\0lark {lark.__version__}\0{sorted(_LARK_OPTIONS.items())}\0format {FORMAT}".encode()
+    ).hexdigest()
+    name = f"fastparse-{key[:16]}.json"  # one file per grammar: worktrees with different grammars share the directory
+    data = load_json(name, key)
+    if data is not None:
+        try:
+            return Tables(data, _AstBuilder)
+        except (Unsupported, KeyError, TypeError, ValueError, AttributeError, re.error):
+            pass  # a damaged cache file: derive the tables again
     try:
-        return Tables(_lark(), _AstBuilder)
+        data = tables_data(_lark())
+        tables = Tables(data, _AstBuilder)
     except Unsupported:  # pragma: no cover - the shipped grammar is supported
         return None
+    store_json(name, key, data)
+    return tables
 
 
 _DECL_KEYWORDS = (
@@ -609,21 +664,23 @@ def _parse_once(text: str, file: str, start: str) -> tuple[Any, Diagnostic | Non
         return None, Diagnostic("E001", "error", f"could not parse: {err}", Span.point(file, 1, 1))
 
 
-def _parse(text: str, file: str, start: str) -> tuple[Any, list[Diagnostic]]:
+def _parse(text: str, file: str, start: str, builder: _AstBuilder | None = None) -> tuple[Any, list[Diagnostic]]:
     """Parse; on a syntax error, resume at the next top-level declaration.
 
     Resuming at declaration boundaries (blank lines keep line numbers right)
     reports independent mistakes in one run without cascades of noise.
     """
+    if builder is None:
+        builder = _AstBuilder(file)
     tables = _tables()
     if tables is not None:
-        fast = fast_parse(tables, text, start, _AstBuilder(file))
+        fast = fast_parse(tables, text, start, builder)
         if fast is not None:
             return fast, []
     tree, error = _parse_once(text, file, start)
     if error is None:
         try:
-            return _tree_to_ast(tree, _AstBuilder(file)), []
+            return _tree_to_ast(tree, builder), []
         except RecursionError:
             return None, [
                 Diagnostic("E003", "error", "nesting is too deep to parse", Span.point(file, 1, 1),
@@ -670,45 +727,23 @@ def parse_effect_text(
     text: str, file: str, line: int, column: int, indent: int = 0
 ) -> tuple[list[A.Stmt] | None, list[Diagnostic]]:
     """Parse a card's effect string; spans are mapped into the host file."""
-    body, errors = _parse(text, "<effect>", "effect_body")
+    body, errors = _parse(text, "<effect>", "effect_body", _AstBuilder(file, line, column, indent))
     if body is None:
         return None, [_relocate(d, file, line, column, indent) for d in errors]
-    _relocate_tree(body, file, line, column, indent)
     return body, []
 
 
 def parse_expr_text(
     text: str, file: str, line: int, column: int, indent: int = 0
 ) -> tuple[A.Expr | None, list[Diagnostic]]:
-    expr, errors = _parse(text, "<expr>", "expr_only")
+    expr, errors = _parse(text, "<expr>", "expr_only", _AstBuilder(file, line, column, indent))
     if expr is None:
         return None, [_relocate(d, file, line, column, indent) for d in errors]
-    _relocate_tree(expr, file, line, column, indent)
     return expr, []
 
 
 def _relocate(d: Diagnostic, file: str, line: int, column: int, indent: int) -> Diagnostic:
     return Diagnostic(d.code, d.severity, d.message, d.span.shifted(file, line, column, indent), d.hint, d.notes)
-
-
-def _relocate_tree(node: Any, file: str, line: int, column: int, indent: int) -> None:
-    """Rewrite every span in a snippet's tree so it points into the card file."""
-    stack = [node]
-    seen: set[int] = set()
-    while stack:
-        n = stack.pop()
-        if isinstance(n, list | tuple):
-            stack.extend(n)
-            continue
-        if not hasattr(n, "__dataclass_fields__") or id(n) in seen:
-            continue
-        seen.add(id(n))
-        for key in n.__dataclass_fields__:
-            value = getattr(n, key)
-            if isinstance(value, Span):
-                setattr(n, key, value.shifted(file, line, column, indent))
-            elif isinstance(value, list | tuple) or hasattr(value, "__dataclass_fields__"):
-                stack.append(value)
 
 
 def parse_or_raise(text: str, file: str) -> A.Ruleset:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import glob
+import json
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from liturgy.dsl import fastparse, parser
+from liturgy.dsl import cards, fastparse, parser
+from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.loader import check_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,25 +59,58 @@ def test_ruleset_trees_are_identical(path: str) -> None:
     assert dump(fast) == dump(lark_path(text, path, "start"))
 
 
+def relocated_reference(text: str, file: str, line: int, column: int, indent: int, start: str) -> Any:
+    """The snippet tree as it used to be made: Lark's tree, built in `<effect>`, then every span shifted."""
+    tree, error = parser._parse_once(text, "<effect>", start)
+    assert error is None, error
+    root = parser._tree_to_ast(tree, parser._AstBuilder("<effect>"))
+    stack = [root]
+    seen: set[int] = set()
+    while stack:
+        n = stack.pop()
+        if isinstance(n, list | tuple):
+            stack.extend(n)
+            continue
+        if not hasattr(n, "__dataclass_fields__") or id(n) in seen:
+            continue
+        seen.add(id(n))
+        for key in n.__dataclass_fields__:
+            value = getattr(n, key)
+            if isinstance(value, Span):
+                setattr(n, key, value.shifted(file, line, column, indent))
+            elif isinstance(value, list | tuple) or hasattr(value, "__dataclass_fields__"):
+                stack.append(value)
+    return root
+
+
 def test_card_snippets_are_identical(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Checks every shipped ruleset with a fast driver that compares itself against Lark's path."""
+    """Checks every shipped ruleset while comparing each card snippet's tree with the reference."""
     seen: list[str] = []
-    real = parser.fast_parse
 
-    def compared(tables: fastparse.Tables, text: str, start: str, builder: Any) -> Any:
-        fast = real(tables, text, start, builder)
-        if start != "start":
+    def compared(real: Any, start: str) -> Any:
+        def parse(text: str, file: str, line: int, column: int, indent: int = 0) -> Any:
+            tree, errors = real(text, file, line, column, indent)
+            assert tree is not None, errors
+            assert dump(tree) == dump(relocated_reference(text, file, line, column, indent, start)), text
             seen.append(start)
-            assert fast is not None, f"the fast driver declined the valid snippet {text!r}"
-            assert dump(fast) == dump(lark_path(text, builder.file, start)), text
-        return fast
+            return tree, errors
+        return parse
 
-    monkeypatch.setattr(parser, "fast_parse", compared)
+    monkeypatch.setattr(cards, "parse_effect_text", compared(parser.parse_effect_text, "effect_body"))
+    monkeypatch.setattr(cards, "parse_expr_text", compared(parser.parse_expr_text, "expr_only"))
     for path in SOURCES:
         if "rulesets" in path:
             program, diags = check_file(path)
             assert program is not None, diags
     assert "effect_body" in seen and "expr_only" in seen
+
+
+def test_fast_and_lark_paths_shift_snippet_spans_alike() -> None:
+    text = "let a = 1\n  if a > 0 {\n    log \"x\", a }"
+    for start in ("effect_body",):
+        builder = parser._AstBuilder("c.yaml", 7, 12, 4)
+        fast = parser.fast_parse(parser._tables(), text, start, builder)  # type: ignore[arg-type]
+        assert dump(fast) == dump(relocated_reference(text, "c.yaml", 7, 12, 4, start))
 
 
 def _mutations(text: str, rng: random.Random, count: int) -> list[str]:
@@ -137,3 +172,35 @@ def test_deep_nesting_goes_to_lark(monkeypatch: pytest.MonkeyPatch) -> None:
     assert fast_path(deep, "<effect>", "effect_body") is None
     shallow = "let x = " + "-" * (fastparse.MAX_FAST_DEPTH - 5) + "1"
     assert dump(fast_path(shallow, "<effect>", "effect_body")) == dump(lark_path(shallow, "<effect>", "effect_body"))
+
+
+def _fresh_tables(monkeypatch: pytest.MonkeyPatch, cache: str) -> fastparse.Tables | None:
+    monkeypatch.setenv("LITURGY_CACHE_DIR", cache)
+    parser._tables.cache_clear()
+    try:
+        return parser._tables()
+    finally:
+        parser._tables.cache_clear()
+
+
+def test_tables_cache_round_trip_and_damage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables are written as JSON, read back without Lark, and a damaged or stale file is just rebuilt."""
+    derived = _fresh_tables(monkeypatch, str(tmp_path))
+    (cached_file,) = tmp_path.glob("fastparse-*.json")
+    assert (cached_file.stat().st_mode & 0o077) == 0
+    monkeypatch.setattr(parser, "_lark", lambda: pytest.fail("Lark was loaded although the tables were cached"))
+    loaded = _fresh_tables(monkeypatch, str(tmp_path))
+    assert loaded is not None and derived is not None
+    assert loaded.action == derived.action and loaded.goto == derived.goto and loaded.rules == derived.rules
+    assert loaded.regex.pattern == derived.regex.pattern and loaded.keywords == derived.keywords
+    text = (ROOT / "rulesets" / "bloodborne.rules").read_text(encoding="utf-8")
+    assert dump(parser.fast_parse(loaded, text, "start", parser._AstBuilder("b"))) == \
+        dump(parser.fast_parse(derived, text, "start", parser._AstBuilder("b")))
+    monkeypatch.undo()
+    for damage in ("{not json", '{"key": "stale", "data": {}}', '{"key": "%s", "data": {"format": 1}}'):
+        key = json.loads(cached_file.read_text())["key"]
+        cached_file.write_text(damage.replace("%s", key) if "%s" in damage else damage)
+        rebuilt = _fresh_tables(monkeypatch, str(tmp_path))
+        assert rebuilt is not None and rebuilt.action == derived.action
+        assert json.loads(cached_file.read_text())["key"] == key  # rewritten
+    assert _fresh_tables(monkeypatch, "off") is not None  # no cache at all still parses
