@@ -35,12 +35,25 @@ def _no_card(what: str) -> Any:
     raise RuleError(what)
 
 
+def _index(items: Any, i: Any) -> Any:
+    if not 0 <= i < len(items):
+        raise RuleError(f"list index {i} out of range (size {len(items)})")
+    return items[i]
+
+
+def _never(s: Any, env: Any) -> Any:  # pragma: no cover - generated text calling it is thrown away
+    raise AssertionError("a loop variable held in a Python local was read through a closure")
+
+
+_BUILTINS_INLINE = {"size", "top", "bottom", "min", "max", "abs", "players_from", "next_player", "value"}
+
+
 class ExprGen:
     """Writes Python source for an expression; falls back to the closure compiler for the rest."""
 
     def __init__(self, comp: Compiler) -> None:
         self.comp = comp
-        self.ns: dict[str, Any] = {"_no_card": _no_card, "_MISSING": object()}
+        self.ns: dict[str, Any] = {"_no_card": _no_card, "_fail": _no_card, "_index": _index, "_MISSING": object()}
         self.count = 0
         # sources of inlined `fn` parameters, valid only while comp.subst is this very dict
         self.subst_src: dict[str, str] = {}
@@ -62,7 +75,7 @@ class ExprGen:
 
     def _root_ok(self, e: A.Expr) -> bool:
         if isinstance(e, A.Binary):
-            return e.op in _CMP or e.op in _ARITH or e.op in ("and", "or") or (e.op == "+" and not self._is_seq(e))
+            return e.op in _CMP or e.op in _ARITH or e.op in ("and", "or", "+", "/", "%")
         if isinstance(e, A.Unary | A.Cond):
             return True
         if isinstance(e, A.Attr):
@@ -145,6 +158,12 @@ class ExprGen:
                 return "s.tables.players"
             if kind == "builtin" and ref[1] == "player_count":
                 return "s.tables.n"
+            if kind == "builtin" and ref[1] == "round":
+                return "s.counters[1]"
+            if kind in ("enumval", "die") and isinstance(ref[1], str):
+                return repr(ref[1])
+            if kind == "enumtype":
+                return self.const(tuple(self.comp.prog.enums[ref[1]]))
             return self.closure(e)
         if isinstance(e, A.Attr):
             if kind == "pcounter":
@@ -164,6 +183,12 @@ class ExprGen:
                 return (f"({values}[{t}] if ({t} := {self.src(e.obj)}) is not None "
                         f"else _no_card({missing!r}))")
             return self.closure(e)
+        if isinstance(e, A.Index):
+            if ref == ("icounter",):
+                return f"s.counters[{self.slot(e)}]"
+            return f"_index({self.src(e.obj)}, {self.src(e.index)})"
+        if isinstance(e, A.ListLit):
+            return "(" + "".join(f"{self.src(x)}, " for x in e.items) + ")"
         if isinstance(e, A.Unary):
             inner = self.src(e.operand)
             return f"(not {inner})" if e.op == "not" else f"(-{inner})"
@@ -188,29 +213,35 @@ class ExprGen:
     def _loop_function(self, e: A.Aggregate | A.ListComp) -> ExprFn:
         """One function per aggregate: the loop, its filter and its element inline.
 
-        The loop variable lives in ``env`` (closures called from the loop read it
-        there) and is restored afterwards, exactly as the closure compiler does.
+        When the filter and element are written out completely (no closure or
+        nested function is called from them), the loop variable is a Python local
+        and ``env`` is never touched.  Otherwise the loop variable lives in
+        ``env`` (closures called from the loop read it there) and is restored
+        afterwards, exactly as the closure compiler does.
         """
         comp = self.comp
         items = self._seq(e.iterable)
-        saved = comp.subst, self.subst_src, self.subst_owner
         var = e.var
-        if var in comp.subst:
-            comp.subst = {k: v for k, v in comp.subst.items() if k != var}
-            self.subst_src = {k: v for k, v in self.subst_src.items() if k != var}
-            self.subst_owner = comp.subst if saved[2] is saved[0] else None
-        try:
-            where = self.src(e.where) if e.where is not None else "True"
-            elem = self.src(e.elem)
-        finally:
-            comp.subst, self.subst_src, self.subst_owner = saved
+        x = self._name("_x")
+        fast: tuple[str, str] | None = self._loop_parts(e, x)
+        if fast is not None:
+            where, elem = fast
+            text = where + elem
+            if "(s, env)" in text or f"env[{var!r}]" in text:
+                fast = None
+        if fast is None:
+            where, elem = self._loop_parts(e, None)
         v = repr(var)
         name = self._name("_a")
         if isinstance(e, A.ListComp):
-            lines = [f"_old = env.get({v}, _MISSING)", "_out = []", f"for _x in tuple({items}):",
-                     f"    env[{v}] = _x", f"    if {where}:", f"        _out.append({elem})",
-                     "if _old is _MISSING:", f"    env.pop({v}, None)", "else:", f"    env[{v}] = _old",
-                     "return tuple(_out)"]
+            loop = [f"for {x} in tuple({items}):", f"    if {where}:", f"        _out.append({elem})"]
+            if fast is not None:
+                lines = ["_out = []", *loop, "return tuple(_out)"]
+            else:
+                loop.insert(1, f"    env[{v}] = {x}")
+                lines = [f"_old = env.get({v}, _MISSING)", "_out = []", *loop,
+                         "if _old is _MISSING:", f"    env.pop({v}, None)", "else:", f"    env[{v}] = _old",
+                         "return tuple(_out)"]
         else:
             func = e.func
             body = {
@@ -224,9 +255,12 @@ class ExprGen:
             if body is None:  # an aggregate this module does not know: the closure compiler's
                 return comp.expr_closure(e)
             init, *loop = (line.format(w=where, x=elem) for line in body)
-            lines = [f"_had = {v} in env", f"_old = env.get({v})", init, f"for _x in {items}:",
-                     f"    env[{v}] = _x", *loop, "if _had:", f"    env[{v}] = _old", "else:",
-                     f"    env.pop({v}, None)"]
+            if fast is not None:
+                lines = [init, f"for {x} in {items}:", *loop]
+            else:
+                lines = [f"_had = {v} in env", f"_old = env.get({v})", init, f"for {x} in {items}:",
+                         f"    env[{v}] = {x}", *loop, "if _had:", f"    env[{v}] = _old", "else:",
+                         f"    env.pop({v}, None)"]
             if func in ("min", "max"):
                 lines.append(f"return {func}(_r) if _r else 0")
             else:
@@ -235,6 +269,30 @@ class ExprGen:
         exec(compile(code, f"<liturgy {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
         fn: ExprFn = self.ns.pop(name)
         return fn
+
+    def _loop_parts(self, e: A.Aggregate | A.ListComp, local: str | None) -> tuple[str, str]:
+        """Sources of the filter and element; the loop variable read as Python local ``local`` if given.
+
+        With ``local``, the loop variable is an inlined name whose closure must never run: the caller
+        throws the text away if any closure call (``(s, env)``) made it into the text.
+        """
+        comp = self.comp
+        saved = comp.subst, self.subst_src, self.subst_owner
+        var = e.var
+        if local is not None:
+            outer_src = self.subst_src if saved[2] is saved[0] else {}
+            comp.subst = {**{k: f for k, f in saved[0].items() if k != var}, var: _never}
+            self.subst_src = {**{k: s for k, s in outer_src.items() if k != var}, var: local}
+            self.subst_owner = comp.subst
+        elif var in comp.subst:
+            comp.subst = {k: v for k, v in comp.subst.items() if k != var}
+            self.subst_src = {k: v for k, v in self.subst_src.items() if k != var}
+            self.subst_owner = comp.subst if saved[2] is saved[0] else None
+        try:
+            where = self.src(e.where) if e.where is not None else "True"
+            return where, self.src(e.elem)
+        finally:
+            comp.subst, self.subst_src, self.subst_owner = saved
 
     def _binary(self, e: A.Binary) -> str:
         op = e.op
@@ -249,34 +307,103 @@ class ExprGen:
             return f"(bool({self.src(e.left)}) {op} bool({self.src(e.right)}))"
         if op in _CMP or op in _ARITH or (op == "+" and not self._is_seq(e)):
             return f"({self.src(e.left)} {op} {self.src(e.right)})"
+        if op == "+":
+            return f"(tuple({self._seq(e.left)}) + tuple({self._seq(e.right)}))"
+        if op in ("/", "%"):
+            # the divisor first, as the closure compiler does; Python's // and % floor like the closures
+            b = self._name("_t")
+            span = e.span
+            message = f"division by zero at {span.file}:{span.line}:{span.column}"
+            py_op = "//" if op == "/" else "%"
+            return f"(({self.src(e.left)} {py_op} {b}) if ({b} := {self.src(e.right)}) != 0 else _fail({message!r}))"
         return self.closure(e)
+
+    def _builtin(self, name: str, e: A.Call) -> str:
+        args = e.args
+        arg = args[0]
+        if name == "size":
+            z = self._zone(arg) if arg.ty is not None and arg.ty.kind == "zone" else None
+            return f"len(s.zones[{z}])" if z is not None else f"len({self.src(arg)})"
+        if name in ("top", "bottom"):
+            z = self._zone(arg)
+            if len(args) == 2:  # the count is evaluated twice, as the closure compiler does
+                n = self.src(args[1])
+                if name == "top":
+                    return f"(tuple(reversed(s.zones[{z}][-{n}:])) if {n} > 0 else ())"
+                return f"tuple(s.zones[{z}][: max(0, {n})])"
+            t = self._name("_t")
+            pick = "-1" if name == "top" else "0"
+            return f"({t}[{pick}] if ({t} := s.zones[{z}]) else None)"
+        if name in ("min", "max"):
+            if len(args) == 1:
+                return f"({self.src(arg)})"
+            return f"{name}(" + ", ".join(self.src(a) for a in args) + ")"
+        if name == "abs":
+            return f"abs({self.src(arg)})"
+        if name == "players_from":
+            return f"s.tables.turn_orders[{self.src(arg)}]"
+        if name == "next_player":
+            return f"s.tables.turn_orders[{self.src(arg)}][1 % s.tables.n]"
+        # value(track)
+        values = self.const(self.comp._counter_decl(arg).track_values or [0])
+        return f"{values}[s.counters[{self.slot(arg)}]]"
+
+    def slot(self, e: A.Expr) -> str:
+        """Source for the counter slot a counter expression denotes (digits only when it is constant)."""
+        ref = e.ref
+        lay = self.comp.layout
+        if ref == ("first",):
+            return "0"
+        kind = ref[0]
+        if kind == "counter":
+            return str(lay.global_slots[ref[1].name])
+        if kind == "pcounter" and isinstance(e, A.Attr):
+            base = lay.player_base + lay.player_offsets[ref[1].name]
+            return self._strided(e.obj, base, lay.player_stride, "no player")
+        if kind == "ccounter" and isinstance(e, A.Attr):
+            base = lay.card_base + lay.card_offsets[ref[1].name]
+            return self._strided(e.obj, base, lay.card_stride, "no card")
+        if kind == "icounter" and isinstance(e, A.Index):
+            inner = self.slot(e.obj)
+            index = self.const(lay.enum_index[self.comp._counter_decl(e.obj).index_enum or ""])
+            return f"({inner} + {index}[{self.src(e.index)}])"
+        raise AssertionError(f"not a counter: {ref}")  # pragma: no cover - checker prevents this
 
     def _call_ok(self, e: A.Call) -> bool:
         ref = e.ref
         if not (isinstance(ref, tuple) and ref):
             return False
         if ref[0] == "call_builtin":
-            if ref[1] == "size":
+            name = ref[1]
+            if name == "size":
                 t = e.args[0].ty
                 return t is not None and (t.kind != "zone" or self._zone(e.args[0]) is not None)
-            return ref[1] in ("top", "bottom") and len(e.args) == 1 and self._zone(e.args[0]) is not None
+            if name in ("top", "bottom"):
+                return self._zone(e.args[0]) is not None
+            return name in _BUILTINS_INLINE and len(e.args) >= 1
         if ref[0] == "call_fn":
             from .compiler import _has_effects
 
             return self.comp.inline_depth < 6 and not any(_has_effects(a) for a in e.args)
+        if ref[0] == "call_field":
+            return isinstance(e.func, A.Attr) and self.comp.functions.get(e.func.name) is not None
         return False
 
-    def _call(self, e: A.Call) -> str:
+    def _call(self, e: A.Call) -> str:  # noqa: C901 - one dispatch on the callee
         ref = e.ref
         if ref[0] == "call_builtin":
-            arg = e.args[0]
-            if ref[1] == "size":
-                z = self._zone(arg) if arg.ty is not None and arg.ty.kind == "zone" else None
-                return f"len(s.zones[{z}])" if z is not None else f"len({self.src(arg)})"
-            z = self._zone(arg)
-            t = self._name("_t")
-            pick = "-1" if ref[1] == "top" else "0"
-            return f"({t}[{pick}] if ({t} := s.zones[{z}]) else None)"
+            return self._builtin(ref[1], e)
+        if ref[0] == "call_field":
+            # a card's `function` field: the closures' argument dict, then `self`, then the card's entry
+            assert isinstance(e.func, A.Attr)
+            fname = e.func.name
+            table, card_def = self.const(self.comp.functions[fname]), self.const(self.comp.card_def)
+            params = self.comp._field_params(fname)
+            c = self._name("_t")
+            env2 = "{" + "".join(f"{p!r}: {self.src(a)}, " for p, a in zip(params, e.args, strict=True))
+            missing = f"`{fname}` of no card"
+            return (f"({table}[{card_def}[{c}]](s, {env2}'self': {c}}}) "
+                    f"if ({c} := {self.src(e.func.obj)}) is not None else _no_card({missing!r}))")
         # an inlined `fn`: its body with the parameters replaced by the arguments' sources
         comp = self.comp
         fn: A.FnDecl = ref[1]

@@ -26,7 +26,10 @@ from liturgy.dsl.types import Ty
 from . import rng
 from .codegen import ExprGen
 from .errors import BreakLoop, GameOver, RuleError, SkipTo
+from .moves import card_visibility as card_visibility  # re-exported: engine, tests
+from .moves import move_card as move_card
 from .state import GameState
+from .stmtgen import StmtGen
 
 ExprFn = Callable[[GameState, dict[str, Any]], Any]
 StmtFn = Callable[[GameState, dict[str, Any]], None]
@@ -115,9 +118,11 @@ def formatter_for(t: Ty | None) -> Callable[[Any, Any], str]:
 
 
 class Compiler:
-    def __init__(self, prog: Program, codegen: bool = True) -> None:
+    def __init__(self, prog: Program, codegen: bool = True, stmtgen: bool = True) -> None:
         self.prog = prog
         self.gen = ExprGen(self) if codegen else None
+        # whole blocks of pure statements as generated functions (needs generated expressions)
+        self.sgen = StmtGen(self, self.gen) if self.gen is not None and stmtgen else None
         self.codes: list[Code] = []
         self.layout = self._layout()
         self.log_formats: list[LogFormat] = []
@@ -778,6 +783,11 @@ class Compiler:
 
     # ------------------------------------------------------------ pure statements
     def block(self, stmts: Sequence[A.Stmt]) -> StmtFn:
+        """One function running pure ``stmts``: generated source where :mod:`.stmtgen` is on, else closures."""
+        fn = self.sgen.block(stmts) if self.sgen is not None else None
+        return fn if fn is not None else self.block_closure(stmts)
+
+    def block_closure(self, stmts: Sequence[A.Stmt]) -> StmtFn:
         fns = [self.stmt(s) for s in stmts]
         if not fns:
             return lambda s, env: None
@@ -841,8 +851,8 @@ class Compiler:
         if isinstance(st, A.Transfer):
             return self.transfer(st)
         if isinstance(st, A.If):
-            branches = [(self.expr(c), self.block(b)) for c, b in st.branches]
-            orelse = self.block(st.orelse) if st.orelse else None
+            branches = [(self.expr(c), self.block_closure(b)) for c, b in st.branches]
+            orelse = self.block_closure(st.orelse) if st.orelse else None
             if len(branches) == 1:
                 (cf, bf), = branches
 
@@ -865,7 +875,7 @@ class Compiler:
             return ifn
         if isinstance(st, A.For):
             it = self.seq(st.iterable)
-            body = self.block(st.body)
+            body = self.block_closure(st.body)
             var = st.var
             has_break = _has_break(st.body)
 
@@ -886,7 +896,7 @@ class Compiler:
             return for_
         if isinstance(st, A.RepeatWhile):
             cf = self.expr(st.cond)
-            body = self.block(st.body)
+            body = self.block_closure(st.body)
             span = st.span
 
             def repeat(s: GameState, env: dict[str, Any]) -> None:
@@ -1093,15 +1103,27 @@ class Compiler:
 
         return fire
 
-    def log(self, st: A.Log) -> StmtFn:
+    def log_format(self, st: A.Log) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+        """Register the text of a `log` statement: its format id, card-valued and zone-valued argument positions.
+
+        Format ids are part of every log entry (and so of the digest): both compilers register them in
+        statement order through this one function.
+        """
         fmt_id = len(self.log_formats)
         card_args = tuple(i for i, a in enumerate(st.args) if a.ty is not None and (
             a.ty.kind == "card" or (a.ty.kind == "list" and a.ty.elem is not None and a.ty.elem.kind == "card")))
-        self.log_formats.append(LogFormat(st.text, tuple(formatter_for(a.ty) for a in st.args), card_args))
-        args = tuple(self.expr(a) for a in st.args)
-        to = self.expr(st.to) if st.to is not None else None
         # a zone argument is logged as a snapshot of its cards
         zone_args = tuple(i for i, a in enumerate(st.args) if a.ty is not None and a.ty.kind == "zone")
+        fmts = [formatter_for(a.ty) for a in st.args]
+        for i in zone_args:
+            fmts[i] = formatter_for(Ty("list", elem=Ty("card")))
+        self.log_formats.append(LogFormat(st.text, tuple(fmts), card_args + zone_args))
+        return fmt_id, card_args, zone_args
+
+    def log(self, st: A.Log) -> StmtFn:
+        fmt_id, card_args, zone_args = self.log_format(st)
+        args = tuple(self.expr(a) for a in st.args)
+        to = self.expr(st.to) if st.to is not None else None
 
         def log(s: GameState, env: dict[str, Any]) -> None:
             values = [f(s, env) for f in args]
@@ -1117,11 +1139,6 @@ class Compiler:
                         full &= card_visibility(s, c)
             s.log.append((mask, full, fmt_id, tuple(values)))
 
-        if zone_args:
-            fmts = list(self.log_formats[fmt_id].formatters)
-            for i in zone_args:
-                fmts[i] = formatter_for(Ty("list", elem=Ty("card")))
-            self.log_formats[fmt_id] = LogFormat(st.text, tuple(fmts), card_args + zone_args)
         return log
 
     # ------------------------------------------------------------ the step machine
@@ -1131,7 +1148,12 @@ class Compiler:
 
         def flush() -> None:
             if run:
-                fn = self.block(list(run))
+                gen = self.sgen.instruction(run) if self.sgen is not None else None
+                if gen is not None:
+                    run.clear()
+                    code.ins.append(gen)
+                    return
+                fn = self.block_closure(list(run))
                 run.clear()
 
                 def exec_(s: GameState, fr: list[Any]) -> bool:
@@ -1453,44 +1475,6 @@ def _pack(widths: Iterable[tuple[str, int]]) -> tuple[dict[str, int], int]:
         offsets[name] = off
         off += width
     return offsets, off
-
-
-def move_card(s: GameState, c: int, dst: int, place: str) -> None:
-    t = s.tables
-    src = s.card_zone[c]
-    if t.zone_final[src] and src != dst:
-        raise RuleError(f"{t.card_names[c]} cannot leave `{t.zone_names[src]}`: cards never leave a final zone")
-    cap = t.zone_capacity[dst]
-    if cap is not None and len(s.zones[dst]) >= cap and src != dst:
-        raise RuleError(f"zone `{t.zone_names[dst]}` is full (capacity {cap})")
-    s.zones[src].remove(c)
-    if place == "bottom":
-        s.zones[dst].insert(0, c)
-    else:
-        s.zones[dst].append(c)
-    s.card_zone[c] = dst
-    if s.face_up:
-        s.face_up.discard(c)
-    if t.zone_final[dst] and src != dst:
-        s.removed_count += 1
-
-
-def card_visibility(s: GameState, c: int) -> int:
-    """Bitmask of the players who can see card ``c`` where it is now.
-
-    Bit ``n`` (one past the last player) is the spectator, who sees only public and revealed cards: in a
-    one-player game "every player" and "everyone" differ, so the spectator needs a bit of its own.
-    """
-    t = s.tables
-    z = s.card_zone[c]
-    vis = t.zone_vis[z]
-    everyone = (2 << t.n) - 1
-    if vis == "public" or c in s.face_up:
-        return everyone
-    owner = t.zone_owner[z]
-    if vis in ("owner", "secret") and owner >= 0:
-        return 1 << owner
-    return 0
 
 
 def _suspends(st: A.Stmt, prog: Program) -> bool:

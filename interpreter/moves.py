@@ -1,0 +1,107 @@
+"""Moving cards between zones, and who can see a card where it lies: shared by closures and generated code."""
+
+from __future__ import annotations
+
+from .errors import RuleError
+from .state import GameState
+
+
+def move_card(s: GameState, c: int, dst: int, place: str) -> None:
+    t = s.tables
+    src = s.card_zone[c]
+    if t.zone_final[src] and src != dst:
+        raise RuleError(f"{t.card_names[c]} cannot leave `{t.zone_names[src]}`: cards never leave a final zone")
+    cap = t.zone_capacity[dst]
+    if cap is not None and len(s.zones[dst]) >= cap and src != dst:
+        raise RuleError(f"zone `{t.zone_names[dst]}` is full (capacity {cap})")
+    s.zones[src].remove(c)
+    if place == "bottom":
+        s.zones[dst].insert(0, c)
+    else:
+        s.zones[dst].append(c)
+    s.card_zone[c] = dst
+    if s.face_up:
+        s.face_up.discard(c)
+    if t.zone_final[dst] and src != dst:
+        s.removed_count += 1
+
+
+def card_visibility(s: GameState, c: int) -> int:
+    """Bitmask of the players who can see card ``c`` where it is now.
+
+    Bit ``n`` (one past the last player) is the spectator, who sees only public and revealed cards: in a
+    one-player game "every player" and "everyone" differ, so the spectator needs a bit of its own.
+    """
+    t = s.tables
+    z = s.card_zone[c]
+    vis = t.zone_vis[z]
+    everyone = (2 << t.n) - 1
+    if vis == "public" or c in s.face_up:
+        return everyone
+    owner = t.zone_owner[z]
+    if vis in ("owner", "secret") and owner >= 0:
+        return 1 << owner
+    return 0
+
+
+def move_top_fast(s: GameState, c: int, dst: int, place: str) -> None:
+    """`move_card` for generated code: the same checks, errors and effects, but it takes the top card with
+    `pop` instead of searching the zone for it (cards are unique in zones, so both remove the same one)."""
+    t = s.tables
+    src = s.card_zone[c]
+    if t.zone_final[src] or t.zone_capacity[dst] is not None or t.zone_final[dst]:
+        move_card(s, c, dst, place)
+        return
+    z = s.zones[src]
+    if z[-1] == c:
+        z.pop()
+    else:
+        z.remove(c)
+    if place == "bottom":
+        s.zones[dst].insert(0, c)
+    else:
+        s.zones[dst].append(c)
+    s.card_zone[c] = dst
+    if s.face_up:
+        s.face_up.discard(c)
+
+
+def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None:
+    """Move ``cards`` one after another, as `move LIST to ZONE` does, in one pass per source zone.
+
+    Removing k cards from a zone of n one by one costs k·n; filtering the zone once costs n.  The result
+    is the same whenever no card can fail to move: the destination has no capacity, no card is in a final
+    zone or already in the destination, and no card is listed twice.  Otherwise each card moves in turn.
+    """
+    t = s.tables
+    if len(cards) < 8 or t.zone_capacity[dst] is not None:
+        for c in cards:
+            move_top_fast(s, c, dst, place)
+        return
+    card_zone = s.card_zone
+    final = t.zone_final
+    groups: dict[int, set[int]] = {}
+    for c in cards:
+        src = card_zone[c]
+        if src == dst or final[src]:
+            groups = {}
+            break
+        groups.setdefault(src, set()).add(c)
+    if sum(len(g) for g in groups.values()) != len(cards):
+        for c in cards:
+            move_top_fast(s, c, dst, place)
+        return
+    zones = s.zones
+    for src, group in groups.items():
+        z = zones[src]
+        z[:] = [c for c in z if c not in group]
+    if place == "bottom":
+        zones[dst][0:0] = cards[::-1]
+    else:
+        zones[dst].extend(cards)
+    for c in cards:
+        card_zone[c] = dst
+    if s.face_up:
+        s.face_up.difference_update(cards)
+    if final[dst]:
+        s.removed_count += len(cards)

@@ -1,0 +1,334 @@
+"""Statement blocks compiled to Python source, once per ruleset: one function per run of pure statements.
+
+The closure compiler runs ``let``, ``if``, ``for``, assignments and ``log`` as one
+closure per statement, joined by block closures; every statement costs a few
+Python calls before it does any work.  A run of statements that can never stop
+for a decision (a pure procedure, a handler, a card effect, ``finish``, or a
+run between two decisions in the step machine) is written here instead as the
+body of one Python function: ``if``/``for``/``repeat while`` become Python
+control flow, counter assignments clamp inline, moves and transfers are
+list operations, and ``log`` computes its visibility masks in place.
+
+The generated code does exactly what the closures do, in the same order
+(operands are evaluated in the closures' order, error messages are the same
+strings), so a game's log and digest never depend on which path ran.
+``tests/test_codegen.py`` plays every shipped ruleset and docs example both
+ways and compares digests.
+
+Safety, as in :mod:`.codegen`: the text is built only from this module's
+templates, integer slot numbers computed by the compiler, and literals written
+with ``repr``.  Tables, closures and compiled procedures are passed in the
+namespace under generated names.  No ruleset text is ever executed.  A
+statement this module does not know is compiled by the closure compiler and
+called from the generated code, so new statements work without changes here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from liturgy.dsl import ast as A
+
+from . import rng
+from .errors import BreakLoop, GameOver, RuleError, SkipTo
+from .moves import card_visibility, move_all, move_top_fast
+
+if TYPE_CHECKING:
+    from .codegen import ExprGen
+    from .compiler import Compiler, Ins, StmtFn
+
+# Python refuses more than 20 statically nested blocks; deeper rule blocks become separate functions.
+_MAX_DEPTH = 12
+
+
+def _shuffle(s: Any, z: list[int]) -> None:
+    """Fisher-Yates with the game's RNG, exactly as the closure compiler's `shuffle`."""
+    r = s.rng
+    for i in range(len(z) - 1, 0, -1):
+        r, j = rng.below(r, i + 1)
+        z[i], z[j] = z[j], z[i]
+    s.rng = r
+
+
+class StmtGen:
+    """Writes one Python function for a block of pure statements."""
+
+    def __init__(self, comp: Compiler, gen: ExprGen) -> None:
+        from .compiler import _fire_chain
+
+        self.comp = comp
+        self.gen = gen
+        gen.ns.update({
+            "_RuleError": RuleError, "_GameOver": GameOver, "_SkipTo": SkipTo, "_BreakLoop": BreakLoop,
+            "_move": move_top_fast, "_move_all": move_all, "_card_vis": card_visibility, "_shuffle": _shuffle,
+            "_fire_chain": _fire_chain,
+        })
+        self.lines: list[str] = []
+        self.depth = 0  # indentation level inside the function body
+        self.loops = 0  # enclosing generated loops (a `break` outside one raises BreakLoop, as closures do)
+
+    # ------------------------------------------------------------ entry points
+    def block(self, stmts: Sequence[A.Stmt]) -> StmtFn | None:
+        """``f(s, env)`` running ``stmts``, or None when Python refuses the generated text."""
+        fn: StmtFn | None = self._function(stmts, instruction=False)
+        return fn
+
+    def instruction(self, stmts: Sequence[A.Stmt]) -> Ins | None:
+        """A step-machine instruction running ``stmts`` in the frame's locals, then moving to the next one."""
+        ins: Ins | None = self._function(stmts, instruction=True)
+        return ins
+
+    def _function(self, stmts: Sequence[A.Stmt], instruction: bool) -> Any:
+        comp = self.comp
+        saved = self.lines, self.depth, self.loops
+        marks = len(comp.log_formats)
+        self.lines, self.depth, self.loops = [], 1, 0
+        try:
+            if instruction:
+                self.emit("env = fr[2]")
+            self.stmts(stmts)
+            if instruction:
+                self.emit("fr[1] += 1")
+                self.emit("return False")
+            elif not self.lines:
+                self.emit("pass")
+            name = self.gen._name("_s")
+            head = f"def {name}(s, fr):\n" if instruction else f"def {name}(s, env):\n"
+            code = head + "\n".join(self.lines) + "\n"
+            try:
+                exec(compile(code, f"<liturgy stmt {name}>", "exec"), self.gen.ns)  # noqa: S102 - see module doc
+            except (SyntaxError, RecursionError, MemoryError):  # e.g. more than 20 nested loops
+                del comp.log_formats[marks:]  # the closure compiler registers these formats again, in order
+                return None
+            return self.gen.ns.pop(name)
+        finally:
+            self.lines, self.depth, self.loops = saved
+
+    # ------------------------------------------------------------ writing
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def tmp(self, prefix: str = "_v") -> str:
+        return self.gen._name(prefix)
+
+    def const(self, value: Any) -> str:
+        return self.gen.const(value)
+
+    def src(self, e: A.Expr) -> str:
+        return self.gen.src(e)
+
+    def stmts(self, stmts: Sequence[A.Stmt]) -> None:
+        if not stmts:
+            self.emit("pass")
+            return
+        for st in stmts:
+            self.stmt(st)
+
+    def nested(self, stmts: Sequence[A.Stmt]) -> None:
+        """An indented body; past the nesting Python allows, a call to a separately generated function."""
+        self.depth += 1
+        try:
+            if self.depth - 1 >= _MAX_DEPTH and not self.loops:
+                fn = self.block(stmts)
+                target = fn if fn is not None else self.comp.block_closure(stmts)
+                self.emit(f"{self.const(target)}(s, env)")
+            else:
+                self.stmts(stmts)
+        finally:
+            self.depth -= 1
+
+    def zone(self, e: A.Expr) -> str:
+        """Source for the zone index an expression of type zone denotes."""
+        z = self.gen._zone(e)
+        return z if z is not None else self.src(e)
+
+    # ------------------------------------------------------------ statements
+    def stmt(self, st: A.Stmt) -> None:  # noqa: C901 - one dispatch on statement kind
+        if isinstance(st, A.Let):
+            self.emit(f"env[{st.name!r}] = {self.src(st.value)}")
+        elif isinstance(st, A.Assign):
+            self.assign(st)
+        elif isinstance(st, A.If):
+            for i, (cond, body) in enumerate(st.branches):
+                self.emit(f"{'if' if i == 0 else 'elif'} {self.src(cond)}:")
+                self.nested(body)
+            if st.orelse:
+                self.emit("else:")
+                self.nested(st.orelse)
+        elif isinstance(st, A.For):
+            x = self.tmp("_x")
+            self.emit(f"for {x} in tuple({self.gen._seq(st.iterable)}):")
+            self.loops += 1
+            self.depth += 1
+            self.emit(f"env[{st.var!r}] = {x}")
+            self.depth -= 1
+            self.nested(st.body)
+            self.loops -= 1
+        elif isinstance(st, A.RepeatWhile):
+            r = self.tmp("_r")
+            message = f"`repeat while` at line {st.span.line} ran 100000 times without ending"
+            self.emit(f"{r} = 0")
+            self.emit(f"while {self.src(st.cond)}:")
+            self.loops += 1
+            self.nested(st.body)
+            self.loops -= 1
+            self.depth += 1
+            self.emit(f"{r} += 1")
+            self.emit(f"if {r} > 100000:")
+            self.emit(f"    raise _RuleError({message!r})")
+            self.depth -= 1
+        elif isinstance(st, A.Break):
+            self.emit("break" if self.loops else "raise _BreakLoop")
+        elif isinstance(st, A.Move):
+            self.move(st)
+        elif isinstance(st, A.Transfer):
+            self.transfer(st)
+        elif isinstance(st, A.Shuffle):
+            self.emit(f"_shuffle(s, s.zones[{self.zone(st.zone)}])")
+        elif isinstance(st, A.Reveal):
+            if st.target.ty is not None and st.target.ty.kind == "zone":
+                self.emit(f"s.face_up.update(s.zones[{self.zone(st.target)}])")
+            else:
+                c = self.tmp("_c")
+                self.emit(f"if ({c} := {self.src(st.target)}) is not None:")
+                self.emit(f"    s.face_up.add({c})")
+        elif isinstance(st, A.Log):
+            self.log(st)
+        elif isinstance(st, A.Do):
+            self.do(st)
+        elif isinstance(st, A.EndGame):
+            self.emit("raise _GameOver")
+        elif isinstance(st, A.SkipTo):
+            self.emit(f"raise _SkipTo({self.const(self.comp.step_pcs)}[{st.step!r}])")
+        else:  # anything else (fire, new statements): the closure compiler's function
+            self.emit(f"{self.const(self.comp.stmt(st))}(s, env)")
+
+    def assign(self, st: A.Assign) -> None:
+        tgt = st.target
+        if isinstance(tgt.ref, tuple) and tgt.ref[0] == "local":
+            n = repr(tgt.ref[1])
+            value = self.src(st.value)
+            if st.op == "=":
+                self.emit(f"env[{n}] = {value}")
+            else:
+                self.emit(f"env[{n}] = env[{n}] {'+' if st.op == '+=' else '-'} ({value})")
+            return
+        slot = self.slot(tgt)
+        if not slot.isdigit():  # the closures compute the slot before the value; so do we
+            i = self.tmp("_i")
+            self.emit(f"{i} = {slot}")
+            slot = i
+        decl = self.comp._counter_decl(tgt)
+        value = self.src(st.value)
+        if decl.is_flag:
+            self.emit(f"s.counters[{slot}] = 1 if {value} else 0")
+            return
+        lo, hi = decl.lo, decl.hi
+        if st.op == "=" and lo is None and hi is None:
+            self.emit(f"s.counters[{slot}] = {value}")
+            return
+        v = self.tmp()
+        self.emit(f"{v} = {value}")
+        if st.op != "=":
+            self.emit(f"{v} = s.counters[{slot}] {'+' if st.op == '+=' else '-'} {v}")
+        if lo is not None:
+            self.emit(f"if {v} < {lo!r}:")
+            self.emit(f"    {v} = {lo!r}")
+        if hi is not None:
+            self.emit(f"{'elif' if lo is not None else 'if'} {v} > {hi!r}:")
+            self.emit(f"    {v} = {hi!r}")
+        self.emit(f"s.counters[{slot}] = {v}")
+
+    def slot(self, e: A.Expr) -> str:
+        return self.gen.slot(e)
+
+    def move(self, st: A.Move) -> None:
+        place = repr(st.place)
+        wt = st.what.ty
+        if wt is not None and wt.kind == "zone":
+            src = self.tmp("_z")
+            self.emit(f"{src} = {self.zone(st.what)}")
+            self.emit(f"_move_all(s, tuple(s.zones[{src}]), {self.zone(st.dest)}, {place})")
+            return
+        if wt is not None and wt.kind == "card":
+            c = self.tmp("_c")
+            self.emit(f"if ({c} := {self.src(st.what)}) is None:")
+            self.emit(f"    raise _RuleError({f'nothing to move at line {st.span.line}'!r})")
+            self.emit(f"_move(s, {c}, {self.zone(st.dest)}, {place})")
+            return
+        dst = self.tmp("_z")
+        self.emit(f"{dst} = {self.zone(st.dest)}")
+        self.emit(f"_move_all(s, tuple({self.src(st.what)}), {dst}, {place})")
+
+    def transfer(self, st: A.Transfer) -> None:
+        a, b, have, n = self.tmp("_i"), self.tmp("_i"), self.tmp("_h"), self.tmp("_n")
+        self.emit(f"{a} = {self.slot(st.source)}")
+        self.emit(f"{b} = {self.slot(st.dest)}")
+        self.emit(f"{have} = s.counters[{a}]")
+        self.emit(f"{n} = {have if st.amount is None else self.src(st.amount)}")
+        self.emit(f"if {n} > {have}:")
+        self.emit(f"    {n} = {have}")
+        self.emit(f"if {n} < 0:")
+        self.emit(f"    {n} = 0")
+        self.emit(f"s.counters[{a}] = {have} - {n}")
+        self.emit(f"s.counters[{b}] += {n}")
+        if st.bind is not None:
+            self.emit(f"env[{st.bind!r}] = {n}")
+
+    def args_dict(self, params: Sequence[str], args: Sequence[A.Expr]) -> str:
+        """A dict display binding parameters to arguments, evaluated left to right like the closures' dict."""
+        return "{" + ", ".join(f"{p!r}: {self.src(a)}" for p, a in zip(params, args, strict=True)) + "}"
+
+    def do(self, st: A.Do) -> None:
+        call = st.call
+        assert isinstance(call, A.Call)
+        ref = call.ref
+        comp = self.comp
+        if ref[0] == "call_proc":
+            target = comp.procs[ref[1].name]
+            self.emit(f"{self.const(target)}.pure(s, {self.args_dict(target.params, call.args)})")
+            return
+        assert isinstance(call.func, A.Attr)
+        fname = call.func.name
+        table, card_def = self.const(comp.effects[fname]), self.const(comp.card_def)
+        c, eff, env2 = self.tmp("_c"), self.tmp("_f"), self.tmp("_env")
+        self.emit(f"if ({c} := {self.src(call.func.obj)}) is None:")
+        self.emit(f"    raise _RuleError({f'`{fname}` of no card'!r})")
+        self.emit(f"if ({eff} := {table}[{card_def}[{c}]]) is not None:")
+        self.depth += 1
+        self.emit(f"{env2} = {self.args_dict(comp._field_params(fname), call.args)}")
+        self.emit(f"{env2}['self'] = {c}")
+        self.emit(f"if {eff}.pure is None:")
+        self.emit(f"    raise _RuleError({eff}.name + ' asks for a decision where none can be made')")
+        self.emit(f"{eff}.pure(s, {env2})")
+        self.depth -= 1
+
+    def log(self, st: A.Log) -> None:
+        fmt_id, card_args, zone_args = self.comp.log_format(st)
+        values = []
+        for a in st.args:
+            v = self.tmp()
+            self.emit(f"{v} = {self.src(a)}")
+            values.append(v)
+        for i in zone_args:
+            self.emit(f"{values[i]} = tuple(s.zones[{values[i]}])")
+        mask, full = self.tmp("_m"), self.tmp("_m")
+        if st.to is None:
+            self.emit(f"{mask} = (2 << s.tables.n) - 1")
+        else:
+            self.emit(f"{mask} = 1 << {self.src(st.to)}")
+        self.emit(f"{full} = {mask}")
+        for i in card_args + zone_args:
+            v = values[i]
+            a_ty = st.args[i].ty
+            if a_ty is not None and a_ty.kind == "card":
+                self.emit(f"if {v} is not None:")
+                self.emit(f"    {full} &= _card_vis(s, {v})")
+            else:
+                c = self.tmp("_c")
+                self.emit(f"for {c} in ({v} if isinstance({v}, tuple) else ({v},)):")
+                self.emit(f"    if {c} is not None:")
+                self.emit(f"        {full} &= _card_vis(s, {c})")
+        packed = "(" + "".join(f"{v}, " for v in values) + ")"
+        self.emit(f"s.log.append(({mask}, {full}, {fmt_id}, {packed}))")
