@@ -160,7 +160,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     def save(g: Game, path: str) -> None:
         write_decision_log(path, args.ruleset, g)
 
-    session = Session(save_path, save)
+    session = Session(save_path, save, args.ruleset)
     agents: list[Agent] = [HumanAgent(session=session) if kind == "human" else make_agent(kind, seed * 31 + i)
                            for i, kind in enumerate(seats)]
     print(f"{ruleset.name}: {players} players, seed {seed}. Seats: "

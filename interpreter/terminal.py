@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from .engine import Game
+from .engine import Game, replay_decisions
 
 # a public zone longer than this is shown by its first cards and a count
 LONG_ZONE = 8
@@ -30,6 +30,7 @@ Commands at the prompt (an option can be chosen by its number or by a unique sta
   zone NAME         one zone in full (e.g. `zone discard`)
   card NAME, c NAME the printed text and data of a card (any card of the game, by name or start of name)
   view, ?           your whole view as JSON
+  undo, u           take back your last choice when it only opened this menu (nothing happened since)
   save [FILE]       save the game so far (a decision log; resume with `liturgy play RULESET --resume FILE`)
   quit, q           save (when a save file is known) and stop"""
 
@@ -38,12 +39,17 @@ class QuitGame(Exception):
     """The human typed `quit`: the CLI saves and stops."""
 
 
+class _Undone(Exception):
+    """`undo` rebuilt the game one decision earlier: ask again."""
+
+
 @dataclass
 class Session:
     """What the prompt needs beyond the game: where `save` writes, and how."""
 
     save_path: str | None = None
     save: Callable[[Game, str], None] | None = None
+    ruleset_path: str = "RULESET"
 
 
 def pretty(label: str) -> str:
@@ -61,6 +67,8 @@ class HumanAgent:
         self.session = session or Session()
         self.seen_log: dict[int, int] = {}
         self.shown_status: dict[int, str] = {}
+        # (decisions, log entries) just before this agent's last choice: what `undo` may go back to
+        self.before_last: tuple[int, int] | None = None
 
     def _print(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
@@ -83,6 +91,15 @@ class HumanAgent:
         self.seen_log[player] = -keep
 
     def choose(self, game: Game, player: int) -> int:
+        while True:
+            try:
+                choice = self._ask(game, player)
+            except _Undone:
+                continue
+            self.before_last = (len(game.state.decisions), len(game.state.log))
+            return choice
+
+    def _ask(self, game: Game, player: int) -> int:
         lines = game.log_lines(player)
         start = self.seen_log.get(player, 0)
         if start < 0:
@@ -145,6 +162,8 @@ class HumanAgent:
             self._print(zone_text(game.view(player), player, rest))
         elif word in ("card", "c") and rest:
             self._print(card_text(game, rest))
+        elif word in ("undo", "u") and not rest:
+            self._undo(game, player)
         elif word == "save":
             self._save(game, rest or self.session.save_path)
         elif word in ("quit", "q", "exit") and not rest:
@@ -172,6 +191,29 @@ class HumanAgent:
             self._print(f"  `{answer}` could be " + ", ".join(sorted(names)) + ": type more of it, or its number")
         return None
 
+    def _undo(self, game: Game, player: int) -> None:
+        """Go back one decision, if it was this player's and changed nothing anyone saw.
+
+        Only menu navigation can be undone (`play card`, then the card menu): a choice that logged anything (a
+        card played, a card drawn, a die rolled) stands, so undo can never be used to peek and choose again.
+        The game is rebuilt by replaying every earlier decision, which determinism makes exact.
+        """
+        s = game.state
+        before = self.before_last
+        d = game.decision
+        if before is None or d is None or d.simultaneous or len(s.decisions) != before[0] + 1 \
+                or s.decisions[-1][0] != player or len(s.log) != before[1]:
+            self._print("  nothing to undo: only a choice of yours that nothing has followed yet (such as "
+                        "`play card`) can be taken back")
+            return
+        fresh = game.ruleset.new_game(game.players, game.seed, check_invariants=game.check, options=game.options)
+        replay_decisions(fresh, [(int(p), int(i)) for p, i in s.decisions[:-1]])
+        game.state = fresh.state
+        self.before_last = None
+        self.shown_status.pop(player, None)
+        self._print("  undone: back to the previous choice")
+        raise _Undone()
+
     def _save(self, game: Game, path: str | None) -> None:
         if not path:
             self._print("  save where? type `save FILE` (or start with `--log FILE` to save there every turn)")
@@ -186,7 +228,7 @@ class HumanAgent:
             return
         self.session.save_path = path
         self._print(f"  saved to {path} ({len(game.state.decisions)} decisions); "
-                    f"resume with: liturgy play RULESET --resume {path}")
+                    f"resume with: liturgy play {self.session.ruleset_path} --resume {path}")
 
 
 # ---------------------------------------------------------------- rendering
@@ -207,7 +249,7 @@ def status_text(game: Game, player: int) -> str:
     if panel is not None:
         return "\n".join(f"  {line}" for line in panel)
     view = game.view(player)
-    return zones_text(view, player) + "\n" + counters_text(view, player)
+    return "\n".join(t for t in (zones_text(view, player), counters_text(view, player)) if t)
 
 
 def zones_text(view: dict[str, Any], player: int, full: bool = False) -> str:

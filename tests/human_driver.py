@@ -59,7 +59,7 @@ class LabelPolicy:
         if all(lab.startswith("floor ") for lab in low):  # the map: safest room type first
             return min(range(len(low)), key=lambda i: next(
                 (k for k, r in enumerate(self.ROOM_ORDER) if low[i].endswith(r)), len(self.ROOM_ORDER)))
-        if all("(cost " in lab for lab in low):  # cards in hand: the first attack, else the first card
+        if all("(cost " in lab for lab in low if lab != "back"):  # cards in hand: the first attack, else the first
             i = first(lambda lab: "attack)" in lab)
             return i if i is not None else 0
         hp = [int(m.group(1)) if (m := HP.search(lab)) else None for lab in labels]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -99,3 +100,30 @@ def test_log_saves_after_every_decision(tmp_path: Path, monkeypatch: pytest.Monk
     code, out, _ = play([HIGH_CARD, "--seats", "human,first", "--log", str(save)], "2\n3\n", monkeypatch, capsys)
     assert code == 130 and f"saved to {save} after every decision" in out
     assert len(json.loads(save.read_text())["decisions"]) == 4
+
+
+MENU = """
+game "Menu" { players 1..1 }
+enum Act { attack, defend }
+counter hits 0..9
+round {
+  step s "Act" {
+    choose a from Act by first {
+      choose n from [1, 2] by first { log "{} for {}", a, n  hits += n }
+    }
+    if hits >= 3 { end game }
+  }
+}
+score(p) = hits
+"""
+
+
+def test_undo_takes_back_menu_navigation_only(write_ruleset: Callable[..., str], monkeypatch: pytest.MonkeyPatch,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    path = write_ruleset(MENU)
+    typed = "attack\nundo\nundo\ndefend\n2\nundo\n1\n1\n"
+    code, out, _ = play([path, "--seed", "1"], typed, monkeypatch, capsys)
+    assert code == 0, out
+    assert out.count("undone: back to the previous choice") == 1
+    assert out.count("nothing to undo") == 2  # twice in a row; and `defend for 2` was logged
+    assert "defend for 2" in out and "attack for 2" not in out and "attack for 1" in out
