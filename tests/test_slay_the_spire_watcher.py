@@ -9,11 +9,13 @@ what each card does. Positions are edited as in tests/test_slay_the_spire_faq.py
 
 from __future__ import annotations
 
+import random
+
 from liturgy.interpreter.engine import Game
 
-from tests.scenario import _move, card_ids, choose, global_slot, player_slot, refresh_decision, zone_index
+from tests.scenario import _move, card_ids, card_slot, choose, global_slot, player_slot, refresh_decision, zone_index
 from tests.test_slay_the_spire_defect_watcher import gain, ok, own_to_hand, settle, stack_draw, zone
-from tests.test_slay_the_spire_faq import combat, counter, end_turn, name, only_enemy, pc, play, set_pc, setc
+from tests.test_slay_the_spire_faq import RULESET, combat, counter, end_turn, name, only_enemy, pc, play, set_pc, setc
 
 
 def watcher(energy: int = 6) -> tuple[Game, int]:
@@ -530,3 +532,42 @@ def test_blasphemy_is_harmless_if_the_combat_is_won_first() -> None:
     play(g, "Strike (Watcher)", name(g, e))
     ok(g)
     assert g.finished and pc(g, "hp") > 0 and pc(g, "doomed") == 0
+
+
+# ---------------------------------------------------------------- random play with many of these cards
+
+
+def test_random_combats_with_watcher_reward_cards_keep_every_invariant() -> None:
+    """Fifteen random Watcher reward cards (half upgraded) shuffled into the draw pile, then random decisions to the
+    end of the combat: no runtime error, every invariant after every step, and the cards really get played."""
+    t = RULESET.new_game(1, 0, options={"mode": "combat"}).state.tables
+    f = t.fields
+    names = sorted({n for c, n in enumerate(t.card_names)
+                    if f["class"][c] == "watcher" and f["rarity"][c] != "starter" and not f["ticket"][c]})
+    assert len(names) == 60
+    played = 0
+    for seed in range(20):
+        rng = random.Random(seed)
+        g = combat("Watcher", seed)
+        s = g.state
+        draw, hand = zone_index(g, "draw", 0), zone_index(g, "hand", 0)
+        picks = rng.sample(names, 15)
+        for n in picks:
+            cid = next(c for c in card_ids(g, n) if s.card_zone[c] not in (draw, hand))
+            _move(g, cid, draw)
+            set_pc(g, "owned", pc(g, "owned") + 1)
+            s.counters[card_slot(g, cid, "upgraded")] = rng.random() < 0.5
+        refresh_decision(g)
+        for _ in range(3000):
+            if g.finished or g.decision is None:
+                break
+            p = g.decision.players[0]
+            opts = g.decision.options[p]
+            i = rng.randrange(len(opts))
+            if opts[i] == "end_turn" and len(opts) > 1 and rng.random() < 0.7:
+                i = rng.randrange(len(opts))
+            g.apply(i, p)
+        assert g.error is None and not g.violations(), (seed, g.error, g.violations())
+        assert g.finished, seed
+        played += sum(1 for line in g.view(0)["log"] if any(line == f"P1 plays {n}" for n in picks))
+    assert played >= 50
