@@ -385,8 +385,9 @@ class ExprGen:
             from .compiler import _has_effects
 
             return self.comp.inline_depth < 6 and not any(_has_effects(a) for a in e.args)
-        if ref[0] == "call_field":
-            return isinstance(e.func, A.Attr) and self.comp.functions.get(e.func.name) is not None
+        if ref[0] == "call_field":  # not a field that card kinds declare with different parameters
+            return (isinstance(e.func, A.Attr) and self.comp.functions.get(e.func.name) is not None
+                    and self.comp._field_params(e.func.name) is not None)
         return False
 
     def _call(self, e: A.Call) -> str:  # noqa: C901 - one dispatch on the callee
@@ -399,6 +400,7 @@ class ExprGen:
             fname = e.func.name
             table, card_def = self.const(self.comp.functions[fname]), self.const(self.comp.card_def)
             params = self.comp._field_params(fname)
+            assert params is not None  # fields declared with different parameters are not generated (above)
             c = self._name("_t")
             env2 = "{" + "".join(f"{p!r}: {self.src(a)}, " for p, a in zip(params, e.args, strict=True))
             missing = f"`{fname}` of no card"

@@ -668,11 +668,25 @@ class Compiler:
             assert isinstance(e.func, A.Attr)
             of = self.expr(e.func.obj)
             fname = e.func.name
-            params = self._field_params(fname)
+            field_params = self._field_params(fname)
             table = self.functions.get(fname)
             card_def = self.card_def
             if table is None:  # pragma: no cover - effects are compiled as statements
                 raise AssertionError("effect used as a value")
+            if field_params is None:
+                per_card = self._params_per_card(fname)
+
+                def call_mixed_field(s: GameState, env: dict[str, Any]) -> Any:
+                    c = of(s, env)
+                    if c is None:
+                        raise RuleError(f"`{fname}` of no card")
+                    d = card_def[c]
+                    env2 = {p: a(s, env) for p, a in zip(per_card[d], args, strict=True)}
+                    env2["self"] = c
+                    return table[d](s, env2)
+
+                return call_mixed_field
+            params = field_params
 
             def call_function_field(s: GameState, env: dict[str, Any]) -> Any:
                 c = of(s, env)
@@ -705,12 +719,22 @@ class Compiler:
     def field_list(self, name: str) -> list[Any]:
         return self.field_lists.setdefault(name, [])
 
-    def _field_params(self, fname: str) -> tuple[str, ...]:
-        for kind in self.prog.kinds.values():
-            for f in kind.fields:
-                if f.name == fname:
-                    return tuple(p.name for p in f.type.params)
-        return ()
+    def _field_params(self, fname: str) -> tuple[str, ...] | None:
+        """Parameter names of the function/effect field `fname`; None when card kinds declare fields of that name
+        with different parameters (then each call binds the arguments by the called card's own kind)."""
+        found = {tuple(p.name for p in f.type.params)
+                 for kind in self.prog.kinds.values() for f in kind.fields if f.name == fname}
+        if len(found) > 1:
+            return None
+        return found.pop() if found else ()
+
+    def _params_per_card(self, fname: str) -> list[tuple[str, ...]]:
+        """For each card definition, the parameter names of its kind's field `fname` (() if it has none)."""
+        out: list[tuple[str, ...]] = []
+        for card in self.prog.cards:
+            fields = self.prog.kinds[card.kind].fields
+            out.append(next((tuple(p.name for p in f.type.params) for f in fields if f.name == fname), ()))
+        return out
 
     def builtin(self, name: str, e: A.Call, args: list[ExprFn]) -> ExprFn:  # noqa: C901
         if name == "size":
@@ -1066,7 +1090,23 @@ class Compiler:
         fname = call.func.name
         table = self.effects[fname]
         card_def = self.card_def
-        make_env = self._proc_args(call.args, self._field_params(fname))
+        params = self._field_params(fname)
+        if params is None:  # kinds declare `fname` with different parameters: bind by the callee's own
+            fs = [self.expr(a) for a in call.args]
+
+            def resolve_mixed(s: GameState, env: dict[str, Any]) -> tuple[Callable_, dict[str, Any]] | None:
+                c = of(s, env)
+                if c is None:
+                    raise RuleError(f"`{fname}` of no card")
+                eff = table[card_def[c]]
+                if eff is None:
+                    return None
+                env2 = {p: f(s, env) for p, f in zip(eff.params, fs, strict=True)}
+                env2["self"] = c
+                return eff, env2
+
+            return resolve_mixed
+        make_env = self._proc_args(call.args, params)
 
         def resolve(s: GameState, env: dict[str, Any]) -> tuple[Callable_, dict[str, Any]] | None:
             c = of(s, env)

@@ -291,13 +291,17 @@ class StmtGen:
             return
         assert isinstance(call.func, A.Attr)
         fname = call.func.name
+        params = comp._field_params(fname)
+        if params is None:  # card kinds declare `fname` with different parameters: the closure binds by kind
+            self.emit(f"{self.const(comp.stmt(st))}(s, env)")
+            return
         table, card_def = self.const(comp.effects[fname]), self.const(comp.card_def)
         c, eff, env2 = self.tmp("_c"), self.tmp("_f"), self.tmp("_env")
         self.emit(f"if ({c} := {self.src(call.func.obj)}) is None:")
         self.emit(f"    raise _RuleError({f'`{fname}` of no card'!r})")
         self.emit(f"if ({eff} := {table}[{card_def}[{c}]]) is not None:")
         self.depth += 1
-        self.emit(f"{env2} = {self.args_dict(comp._field_params(fname), call.args)}")
+        self.emit(f"{env2} = {self.args_dict(params, call.args)}")
         self.emit(f"{env2}['self'] = {c}")
         self.emit(f"if {eff}.pure is None:")
         self.emit(f"    raise _RuleError({eff}.name + ' asks for a decision where none can be made')")

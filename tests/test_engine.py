@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 from duel import CARDS, RULES
+from liturgy.dsl.loader import check_file
 from liturgy.interpreter.agents import RandomAgent, play_out
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset, replay_decisions
 from liturgy.interpreter.errors import IllegalChoice
@@ -260,3 +261,36 @@ score(p) = balls
     assert g.state.status == "finished" and g.result is not None and g.result["scores"] == [2]
     strict = load_ruleset(write_ruleset(rules.replace(" outside toss", ""), name="strict.rules"))
     assert "two balls" in (strict.new_game(1, 0, check_invariants=True).error or "")
+
+
+def test_a_field_name_shared_by_kinds_with_different_parameters(write_ruleset: Callable[..., str]) -> None:
+    """Two card kinds may declare a function or effect field of the same name with their own parameters; each
+    call binds its arguments by the called card's kind (this once crashed the compiler with a zip error)."""
+    path = write_ruleset("""
+game "Shared field" { players 1..1 }
+card Coin { go: effect(p: player, n: int) = none
+            val: function(n: int) -> int = 0 }
+card Gem { go: effect(q: player) = none
+           val: function(k: int, m: int) -> int = 0 }
+zone purse: set public of Coin
+zone box: set public of Gem
+counter per player total 0..99
+cards "c.yaml"
+cards "g.yaml"
+round {
+  step s "S" {
+    for c in purse { do c.go(players[0], c.val(2)) }
+    for g in box { do g.go(players[0]) }
+    players[0].total += sum(g.val(3, 4) for g in box)
+    end game
+  }
+}
+score(p) = p.total
+""", {"c.yaml": 'kind: Coin\nstart: purse\ncards:\n  - {name: Penny, val: n * 5, go: "p.total += n"}\n',
+      "g.yaml": 'kind: Gem\nstart: box\ncards:\n  - {name: Ruby, val: k * m, go: "q.total += 1"}\n'})
+    for codegen, stmtgen in ((True, True), (True, False), (False, False)):  # generated code and closures
+        program, _ = check_file(path)
+        assert program is not None
+        g = Ruleset(program, codegen=codegen, stmtgen=stmtgen).new_game(1, 0)
+        assert g.error is None and g.result is not None
+        assert g.result["scores"] == [10 + 1 + 12]
