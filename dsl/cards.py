@@ -96,6 +96,66 @@ def file_schema(kinds: dict[str, A.CardKindDecl], zones: list[str]) -> dict[str,
     }
 
 
+def certainly_valid(schema: dict[str, Any], instance: Any) -> bool:  # noqa: C901 - one keyword per branch
+    """True only if ``instance`` surely satisfies ``schema``; False means "ask jsonschema".
+
+    jsonschema takes about 50 µs a card, most of it bookkeeping for the
+    keywords' generality, and would then find nothing wrong with almost every
+    card.  This reads the few keywords the card schemas above use, with
+    JSON Schema's meaning, and answers True only in the plain cases: an
+    integer that is a Python ``int`` (not a ``bool``, not ``1.0``), enums of
+    strings, and so on.  Anything else (another keyword, a float, a mixed enum)
+    answers False, and jsonschema then validates and words every diagnostic
+    exactly as before.  tests/test_card_schema_fast.py checks the agreement.
+    """
+    kind = type(instance)
+    for key, want in schema.items():
+        if key == "type":
+            expected = _JSON_TYPES.get(want) if isinstance(want, str) else None
+            if expected is None or kind is not expected:
+                return False
+        elif key == "enum":
+            if kind is not str or instance not in want or not all(type(v) is str for v in want):
+                return False
+        elif key == "properties":
+            if kind is dict:
+                for name, sub in want.items():
+                    if name in instance and not certainly_valid(sub, instance[name]):
+                        return False
+        elif key == "required":
+            if kind is dict and any(name not in instance for name in want):
+                return False
+        elif key == "additionalProperties":
+            if want is not False:
+                return False
+            if kind is dict:
+                allowed = schema.get("properties", {})
+                if any(name not in allowed for name in instance):
+                    return False
+        elif key == "items":
+            if kind is list and not all(certainly_valid(want, item) for item in instance):
+                return False
+        elif key == "uniqueItems":
+            if want and kind is list and (
+                not all(type(item) is str for item in instance) or len(set(instance)) != len(instance)
+            ):
+                return False
+        elif key == "minLength":
+            if kind is str and len(instance) < want:
+                return False
+        elif key in ("minimum", "maximum"):
+            if kind is float or type(want) is not int:
+                return False
+            if kind is int and (instance < want if key == "minimum" else instance > want):
+                return False
+        else:
+            return False
+    return True
+
+
+_JSON_TYPES: dict[str, type] = {"object": dict, "array": list, "string": str, "integer": int, "boolean": bool}
+
+
 class _NoAliasLoader(yaml.SafeLoader):
     """SafeLoader that refuses anchors/aliases, closing the door on alias bombs."""
 
@@ -134,7 +194,26 @@ def _to_python(node: yaml.Node) -> Any:
     return _scalar(node)
 
 
+_STR_TAG = "tag:yaml.org,2002:str"
+# Tags whose SafeConstructor function depends on the scalar's text alone (no constructor state, no cache).
+_PURE_TAGS = tuple(f"tag:yaml.org,2002:{t}" for t in ("int", "bool", "null", "float"))
+_SHARED_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+_PURE_CONSTRUCTORS = {tag: yaml.constructor.SafeConstructor.yaml_constructors[tag] for tag in _PURE_TAGS}
+
+
 def _scalar(node: yaml.Node) -> Any:
+    """The Python value of a scalar node, as ``SafeConstructor.construct_object`` makes it.
+
+    Strings (most scalars) are the node's text; ints, bools, nulls and floats
+    go straight to their stateless constructor function; anything else gets
+    the full constructor, as before.
+    """
+    tag = node.tag
+    if tag == _STR_TAG and isinstance(node, yaml.ScalarNode):
+        return node.value
+    pure = _PURE_CONSTRUCTORS.get(tag)
+    if pure is not None and isinstance(node, yaml.ScalarNode):
+        return pure(_SHARED_CONSTRUCTOR, node)
     constructor = yaml.constructor.SafeConstructor()
     return constructor.construct_object(node, deep=True)
 
@@ -327,14 +406,17 @@ def load_card_file(
         root, data = exact
 
     diags: list[Diagnostic] = []
-    top = jsonschema.Draft202012Validator(file_schema(kinds, zones))
-    for verr in sorted(top.iter_errors(data), key=lambda e: list(e.path)):
-        diags.append(_schema_diag(display, root, verr, known=["kind", "start", "cards"]))
-    if diags:
-        return [], diags
+    top_schema = file_schema(kinds, zones)
+    if not certainly_valid(top_schema, data):
+        top = jsonschema.Draft202012Validator(top_schema)
+        for verr in sorted(top.iter_errors(data), key=lambda e: list(e.path)):
+            diags.append(_schema_diag(display, root, verr, known=["kind", "start", "cards"]))
+        if diags:
+            return [], diags
 
     kind = kinds[data["kind"]]
-    validator = jsonschema.Draft202012Validator(schema_for_kind(kind, enums))
+    card_schema = schema_for_kind(kind, enums)
+    validator: jsonschema.Draft202012Validator | None = None  # made on the first card that needs it
     file_lines = text.splitlines()
     cards_node = _child(root, "cards")
     out: list[CardDef] = []
@@ -344,7 +426,10 @@ def load_card_file(
                                _mark_span(display, root))]
     for i, entry in enumerate(data["cards"]):
         node = cards_node.value[i] if isinstance(cards_node, yaml.SequenceNode) else root
-        errors = list(validator.iter_errors(entry))
+        errors: list[jsonschema.ValidationError] = []
+        if not certainly_valid(card_schema, entry):
+            validator = validator or jsonschema.Draft202012Validator(card_schema)
+            errors = list(validator.iter_errors(entry))
         if errors:
             known = list(BUILTIN_KEYS) + [f.name for f in kind.fields]
             for verr in errors:

@@ -12,11 +12,16 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Span:
-    """A region of a source file, 1-based lines and columns (end exclusive)."""
+class Span(NamedTuple):
+    """A region of a source file, 1-based lines and columns (end exclusive).
+
+    A named tuple rather than a frozen dataclass: the parser makes one per
+    node, tens of thousands for a large ruleset, and a tuple is made about
+    three times faster while staying just as immutable and comparable.
+    """
 
     file: str
     line: int

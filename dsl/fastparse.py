@@ -88,6 +88,12 @@ class Tables:
         }
         self.ignore = frozenset(str(t) for t in data["ignore"])
         self.keyword_types = frozenset(k for words in self.keywords.values() for k in words.values())
+        self.end_state_set = frozenset(self.end_states.values())
+        # per rule, what the driver unpacks at each reduction: (kind, size, origin, plan, trailing Nones, builder)
+        self.steps = [(r.kind, r.size, r.origin, r.plan, r.trailing_nones, f)
+                      for r, f in zip(self.rules, self.builders, strict=True)]
+        # (state below, top state, lookahead) -> the state after its chain of unit reductions; filled as met
+        self.unit_chains: dict[tuple[int, int, str], int] = {}
 
 
 def tables_data(lark: Lark) -> dict[str, Any]:
@@ -204,6 +210,23 @@ def _builder_function(builder_class: type, name: str) -> Callable[..., Any] | No
     return func
 
 
+def _unit_chain(tables: Tables, below: int, top: int, ttype: str) -> int:
+    """The state after every unit reduction the lookahead ``ttype`` triggers from ``top``.
+
+    A unit reduction (a ``?rule`` passing its one child through) pops one
+    state and pushes its goto from the state below, which it leaves alone, so
+    a whole chain of them (``expr`` -> ``or_expr`` -> ... -> ``atom`` around
+    each name) depends only on (below, top, lookahead) and is worked out once.
+    """
+    action, goto, rules, ends = tables.action, tables.goto, tables.rules, tables.end_state_set
+    while not (ttype == "$END" and top in ends):
+        act = action[top].get(ttype)
+        if act is None or act >= 0 or rules[~act].kind != _UNIT:
+            break
+        top = goto[below][rules[~act].origin]
+    return top
+
+
 def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # noqa: C901 - one hot loop
     """The AST for ``text`` from rule ``start``, or None when Lark's path must decide."""
     regex_match = tables.regex.match
@@ -214,8 +237,8 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # n
     kept_terminals = tables.kept_terminals
     action = tables.action
     goto = tables.goto
-    rules = tables.rules
-    builders = tables.builders
+    steps = tables.steps
+    unit_chains = tables.unit_chains
     end_state = tables.end_states[start]
 
     states = [tables.start_states[start]]
@@ -269,18 +292,17 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # n
                 exts.append(tok_ext)
                 depths.append(0)
                 break
-            ri = ~act
-            rule = rules[ri]
-            kind = rule.kind
-            if kind == _UNIT:  # value, span and depth stay; only the state changes
-                del states[-1]
-                new_state = goto[states[-1]][rule.origin]
-                states.append(new_state)
-                row = action[new_state]
-                if new_state == end_state and ttype == "$END":
+            kind, size, origin, plan, trailing, func = steps[~act]
+            if kind == _UNIT:  # the whole chain at once; value, span and depth stay
+                key = (states[-2], states[-1], ttype)
+                top = unit_chains.get(key)
+                if top is None:
+                    top = unit_chains[key] = _unit_chain(tables, states[-2], states[-1], ttype)
+                states[-1] = top
+                if top == end_state and ttype == "$END":
                     return values[-1]
+                row = action[top]
                 continue
-            size = rule.size
             if size:
                 kids = values[-size:]
                 kid_exts = exts[-size:]
@@ -303,7 +325,6 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # n
                 kids = []
                 depth = 0
                 ext = None
-            plan = rule.plan
             if plan is not None:
                 filtered: list[Any] = []
                 for i, splice, nones in plan:
@@ -316,8 +337,8 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # n
                             filtered = kids[i]
                     else:
                         filtered.append(kids[i])
-                if rule.trailing_nones:
-                    filtered += [None] * rule.trailing_nones
+                if trailing:
+                    filtered += [None] * trailing
             else:
                 filtered = kids
             if kind == _INLINE:
@@ -325,14 +346,13 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # n
             elif kind == _EXPAND1 and len(filtered) == 1:
                 result = filtered[0]
             else:
-                func = builders[ri]
                 if func is None:
                     return None
                 result = func(builder, ext, filtered)
                 depth += 1
                 if depth > MAX_FAST_DEPTH:
                     return None
-            new_state = goto[states[-1]][rule.origin]
+            new_state = goto[states[-1]][origin]
             states.append(new_state)
             values.append(result)
             exts.append(ext)
