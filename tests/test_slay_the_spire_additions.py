@@ -8,6 +8,8 @@ tests/test_slay_the_spire_defect_watcher.py (Defect). Positions are edited as in
 
 from __future__ import annotations
 
+import random
+
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, card_slot, choose, global_slot, player_slot, refresh_decision, zone_index
@@ -407,3 +409,55 @@ def test_buffer_does_not_spend_a_use_when_block_takes_the_hit() -> None:
     end_turn(g)
     resolve_with_first_options(g)  # the Lightning orb's end-of-turn target
     assert counter(g, b, "charges") == 1 and "Buffer" in zone(g, "powers")
+
+
+# ---------------------------------------------------------------- random play with all of these cards
+
+ADDED = [
+    "Havoc",
+    "Flame Barrier",
+    "Berserk",
+    "Juggernaut",
+    "A Thousand Cuts",
+    "Bullet Time",
+    "Burst",
+    "Corpse Explosion",
+    "Doppelganger",
+    "Malaise",
+    "Tools of the Trade",
+    "Wraith Form",
+    "Heatsinks",
+    "Buffer",
+]
+
+
+def test_random_combats_with_the_added_cards_keep_every_invariant() -> None:
+    """All fourteen added cards (each upgraded at random) shuffled into the draw pile of an Ironclad, Silent or
+    Defect, then random decisions to the end of the combat: no runtime error, every invariant after every step, and
+    the cards really get played (so Havoc meets Powers, Burst meets Bullet Time, Buffer meets Wraith Form...)."""
+    played = 0
+    for seed in range(18):
+        rng = random.Random(seed)
+        g = combat(("Ironclad", "Silent", "Defect")[seed % 3], seed)
+        s = g.state
+        draw, hand = zone_index(g, "draw", 0), zone_index(g, "hand", 0)
+        for n in ADDED:
+            cid = next(c for c in card_ids(g, n) if s.card_zone[c] not in (draw, hand))
+            _move(g, cid, draw)
+            set_pc(g, "owned", pc(g, "owned") + 1)
+            s.counters[card_slot(g, cid, "upgraded")] = rng.random() < 0.5
+        rng.shuffle(s.zones[draw])  # the order inside a zone; every card stays in the draw pile
+        refresh_decision(g)
+        for _ in range(3000):
+            if g.finished or g.decision is None:
+                break
+            p = g.decision.players[0]
+            opts = g.decision.options[p]
+            i = rng.randrange(len(opts))
+            if opts[i] == "end_turn" and len(opts) > 1 and rng.random() < 0.7:
+                i = rng.randrange(len(opts))
+            g.apply(i, p)
+        assert g.error is None and not g.violations(), (seed, g.error, g.violations())
+        assert g.finished, seed
+        played += sum(1 for line in g.view(0)["log"] if any(line == f"P1 plays {n}" for n in ADDED))
+    assert played >= 40, played
