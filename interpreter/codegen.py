@@ -55,6 +55,9 @@ class ExprGen:
         self.comp = comp
         self.ns: dict[str, Any] = {"_no_card": _no_card, "_fail": _no_card, "_index": _index, "_MISSING": object()}
         self.count = 0
+        # Python locals holding a fast loop's variable; those that iterate a zone are never `none`
+        self.loop_locals: set[str] = set()
+        self.nonnull: set[str] = set()
         # sources of inlined `fn` parameters, valid only while comp.subst is this very dict
         self.subst_src: dict[str, str] = {}
         self.subst_owner: dict[str, Any] | None = None
@@ -126,8 +129,8 @@ class ExprGen:
 
     def _strided(self, owner: A.Expr, base: int, stride: int, missing: str) -> str:
         local = self._local(owner)
-        if local is not None and local.startswith("env["):
-            return f"({base} + {local} * {stride})"
+        if local is not None and (local.startswith("env[") or local in self.loop_locals):
+            return f"({base} + {local} * {stride})"  # a plain local: no "no player" check, as in the closures
         t = self._name("_t")
         return f"({base} + (({t}) if ({t} := {self.src(owner)}) is not None else _no_card({missing!r})) * {stride})"
 
@@ -178,6 +181,9 @@ class ExprGen:
                     return z
             if kind == "field":
                 values = self.const(self.comp.field_list(e.name))
+                local = self._local(e.obj)
+                if local is not None and local in self.nonnull:
+                    return f"{values}[{local}]"
                 t = self._name("_t")
                 missing = f"`.{e.name}` of no card"
                 return (f"({values}[{t}] if ({t} := {self.src(e.obj)}) is not None "
@@ -190,10 +196,11 @@ class ExprGen:
         if isinstance(e, A.ListLit):
             return "(" + "".join(f"{self.src(x)}, " for x in e.items) + ")"
         if isinstance(e, A.Unary):
-            inner = self.src(e.operand)
-            return f"(not {inner})" if e.op == "not" else f"(-{inner})"
+            if e.op == "not":
+                return f"(not {self.cond(e.operand)})"
+            return f"(-{self.src(e.operand)})"
         if isinstance(e, A.Cond):
-            return f"({self.src(e.then)} if {self.src(e.test)} else {self.src(e.orelse)})"
+            return f"({self.src(e.then)} if {self.cond(e.test)} else {self.src(e.orelse)})"
         if isinstance(e, A.Binary):
             return self._binary(e)
         if isinstance(e, A.Call) and self._call_ok(e):
@@ -201,6 +208,24 @@ class ExprGen:
         if isinstance(e, A.Aggregate | A.ListComp):
             return f"{self.const(self._loop_function(e))}(s, env)"
         return self.closure(e)
+
+    def cond(self, e: A.Expr) -> str:
+        """Source for ``e`` where only its truth matters (`if`, `where`, `not`): no `bool(…)` wrappers.
+
+        `a and b` is true exactly when `bool(a) and bool(b)` is, with the same operands evaluated.
+        """
+        if isinstance(e, A.Binary) and e.op in ("and", "or"):
+            return f"({self.cond(e.left)} {e.op} {self.cond(e.right)})"
+        if isinstance(e, A.Unary) and e.op == "not":
+            return f"(not {self.cond(e.operand)})"
+        return self.src(e)
+
+    def _as_bool(self, e: A.Expr) -> str:
+        """Source for ``bool(e)``; the call is left out where ``e`` yields a bool anyway (comparisons, `not`…)."""
+        if isinstance(e, A.BoolLit) or (isinstance(e, A.Unary) and e.op == "not") or (
+                isinstance(e, A.Binary) and (e.op in _CMP or e.op in ("in", "not in", "and", "or"))):
+            return self.src(e)
+        return f"bool({self.src(e)})"
 
     # ------------------------------------------------------------ aggregates and list comprehensions
     def _seq(self, e: A.Expr) -> str:
@@ -270,6 +295,33 @@ class ExprGen:
         fn: ExprFn = self.ns.pop(name)
         return fn
 
+    def filter_function(self, var: str, source: A.Expr, where: A.Expr, pop: bool) -> Any:
+        """``f(s, env, items)``: the items for which ``where`` holds with ``var`` bound to each, as a tuple.
+
+        The step machine's option lists (`choose … where`, `simultaneously … where`). Like the closures, the
+        choice variable is left out of ``env`` afterwards when ``pop`` is set, and holds the last item
+        otherwise (``simultaneously`` removes it once every player's options are known).
+        """
+        x = self._name("_x")
+        probe = A.ListComp(where.span, A.BoolLit(where.span, True), var, source, where)
+        fast = self._loop_parts(probe, x)
+        v = repr(var)
+        if "(s, env)" in fast[0] or f"env[{v}]" in fast[0]:
+            cond = self._loop_parts(probe, None)[0]
+            lines = ["_out = []", f"for {x} in tuple(items):", f"    env[{v}] = {x}", f"    if {cond}:",
+                     f"        _out.append({x})"]
+        else:
+            lines = ["_out = []", f"for {x} in tuple(items):", f"    if {fast[0]}:", f"        _out.append({x})"]
+            if not pop:
+                lines += ["if items:", f"    env[{v}] = {x}"]
+        if pop:
+            lines.append(f"env.pop({v}, None)")
+        lines.append("return tuple(_out)")
+        name = self._name("_w")
+        code = f"def {name}(s, env, items):\n" + "".join(f"    {line}\n" for line in lines)
+        exec(compile(code, f"<liturgy {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
+        return self.ns.pop(name)
+
     def _loop_parts(self, e: A.Aggregate | A.ListComp, local: str | None) -> tuple[str, str]:
         """Sources of the filter and element; the loop variable read as Python local ``local`` if given.
 
@@ -288,9 +340,14 @@ class ExprGen:
             comp.subst = {k: v for k, v in comp.subst.items() if k != var}
             self.subst_src = {k: v for k, v in self.subst_src.items() if k != var}
             self.subst_owner = comp.subst if saved[2] is saved[0] else None
+        if local is not None:
+            self.loop_locals.add(local)
+            if e.iterable.ty is not None and e.iterable.ty.kind == "zone":
+                self.nonnull.add(local)  # a zone holds card ids, never `none`
         try:
-            where = self.src(e.where) if e.where is not None else "True"
-            return where, self.src(e.elem)
+            where = self.cond(e.where) if e.where is not None else "True"
+            elem = self.cond(e.elem) if isinstance(e, A.Aggregate) and e.func in ("any", "all") else self.src(e.elem)
+            return where, elem
         finally:
             comp.subst, self.subst_src, self.subst_owner = saved
 
@@ -304,7 +361,7 @@ class ExprGen:
                 return f"({self.src(e.left)} {op} {self.src(e.right)})"
             return self.closure(e)
         if op in ("and", "or"):
-            return f"(bool({self.src(e.left)}) {op} bool({self.src(e.right)}))"
+            return f"({self._as_bool(e.left)} {op} {self._as_bool(e.right)})"
         if op in _CMP or op in _ARITH or (op == "+" and not self._is_seq(e)):
             return f"({self.src(e.left)} {op} {self.src(e.right)})"
         if op == "+":

@@ -1222,13 +1222,12 @@ class Compiler:
         if isinstance(st, A.If):
             end_patches: list[int] = []
             for cond, body in st.branches:
-                cf = self.expr(cond)
                 at = len(ins)
                 ins.append(_jump_placeholder())
                 self.emit(body, code, loops)
                 end_patches.append(len(ins))
                 ins.append(_jump_placeholder())
-                ins[at] = _branch(cf, at + 1, len(ins))
+                ins[at] = self._branch(cond, at + 1, len(ins))
             self.emit(st.orelse, code, loops)
             for p in end_patches:
                 ins[p] = _goto(len(ins))
@@ -1248,14 +1247,13 @@ class Compiler:
                 ins[b] = _goto(end)
             return
         if isinstance(st, A.RepeatWhile):
-            cf = self.expr(st.cond)
             head = len(ins)
             ins.append(_jump_placeholder())
             breaks = []
             self.emit(st.body, code, [*loops, breaks])
             ins.append(_goto(head))
             end = len(ins)
-            ins[head] = _branch(cf, head + 1, end)
+            ins[head] = self._branch(st.cond, head + 1, end)
             for b in breaks:
                 ins[b] = _goto(end)
             return
@@ -1273,12 +1271,34 @@ class Compiler:
             return
         raise AssertionError(f"unexpected control statement {type(st).__name__}")  # pragma: no cover
 
+    def _branch(self, cond: A.Expr, then_pc: int, else_pc: int) -> Ins:
+        if self.sgen is not None:
+            return self.sgen.branch(cond, then_pc, else_pc)
+        return _branch(self.expr(cond), then_pc, else_pc)
+
+    def _option_filter(self, var: str, source: A.Expr, where: A.Expr | None,
+                       pop: bool) -> Callable[..., tuple[Any, ...]] | None:
+        """The items of a choice that pass its `where`, as a tuple (None: no `where`)."""
+        if where is None:
+            return None
+        if self.gen is not None and self.sgen is not None:
+            return self.gen.filter_function(var, source, where, pop)  # type: ignore[no-any-return]
+        wf = self.expr(where)
+
+        def keep(s: GameState, env: dict[str, Any], items: Any) -> tuple[Any, ...]:
+            options = tuple(x for x in tuple(items) if _bind(env, var, x) and wf(s, env))
+            if pop:
+                env.pop(var, None)
+            return options
+
+        return keep
+
     def emit_choose(self, st: A.Choose, code: Code, loops: list[list[int]]) -> None:
         ins = code.ins
         src = self.seq(st.source)
-        wf = self.expr(st.where) if st.where is not None else None
-        chooser = self.expr(st.chooser)
         var = st.var
+        wf = self._option_filter(var, st.source, st.where, pop=True)
+        chooser = self.expr(st.chooser)
         optional = st.optional
         elem_ty = st.source.ty
         fmt_id = len(self.choice_formats)
@@ -1309,11 +1329,7 @@ class Compiler:
         def choose(s: GameState, fr: list[Any]) -> bool:
             env = fr[2]
             items = src(s, env)
-            if wf is None:
-                options = tuple(items)
-            else:
-                options = tuple(x for x in tuple(items) if _bind(env, var, x) and wf(s, env))
-                env.pop(var, None)
+            options = tuple(items) if wf is None else wf(s, env, items)
             if not options and not always_ask:
                 fr[1] = none_pc if has_none else end
                 if not has_none and not optional:
@@ -1334,8 +1350,8 @@ class Compiler:
         ins = code.ins
         players = self.seq(st.players)
         src = self.seq(st.source)
-        wf = self.expr(st.where) if st.where is not None else None
         pvar, var = st.player_var, st.var
+        wf = self._option_filter(var, st.source, st.where, pop=False)
         key = self.uid()
         from liturgy.dsl.types import as_list
 
@@ -1360,7 +1376,7 @@ class Compiler:
             for p in tuple(players(s, env)):
                 env[pvar] = p
                 items = tuple(src(s, env))
-                options = items if wf is None else tuple(x for x in items if _bind(env, var, x) and wf(s, env))
+                options = items if wf is None else wf(s, env, items)
                 if not options:
                     raise RuleError(f"P{p + 1} has no legal option for the choice at {span.file}:{span.line}")
                 per.append((p, options))
@@ -1376,6 +1392,9 @@ class Compiler:
         ins[at] = collect
 
     def emit_do(self, st: A.Do, code: Code) -> None:
+        if self.sgen is not None:
+            code.ins.append(self.sgen.do_instruction(st))
+            return
         call = st.call
         assert isinstance(call, A.Call)
         ref = call.ref
@@ -1403,6 +1422,9 @@ class Compiler:
         code.ins.append(do_effect)
 
     def emit_fire(self, st: A.Fire, code: Code) -> None:
+        if self.sgen is not None:
+            code.ins.append(self.sgen.fire_instruction(st))
+            return
         targets = self.handlers.get(st.window, [])
         window = self.prog.windows[st.window]
         params = tuple(p.name for p in window.params)

@@ -55,14 +55,14 @@ class StmtGen:
     """Writes one Python function for a block of pure statements."""
 
     def __init__(self, comp: Compiler, gen: ExprGen) -> None:
-        from .compiler import _fire_chain
+        from .compiler import _fire_chain, _push
 
         self.comp = comp
         self.gen = gen
         gen.ns.update({
             "_RuleError": RuleError, "_GameOver": GameOver, "_SkipTo": SkipTo, "_BreakLoop": BreakLoop,
             "_move": move_top_fast, "_move_all": move_all, "_card_vis": card_visibility, "_shuffle": _shuffle,
-            "_fire_chain": _fire_chain,
+            "_fire_chain": _fire_chain, "_push": _push,
         })
         self.lines: list[str] = []
         self.depth = 0  # indentation level inside the function body
@@ -151,7 +151,7 @@ class StmtGen:
             self.assign(st)
         elif isinstance(st, A.If):
             for i, (cond, body) in enumerate(st.branches):
-                self.emit(f"{'if' if i == 0 else 'elif'} {self.src(cond)}:")
+                self.emit(f"{'if' if i == 0 else 'elif'} {self.gen.cond(cond)}:")
                 self.nested(body)
             if st.orelse:
                 self.emit("else:")
@@ -169,7 +169,7 @@ class StmtGen:
             r = self.tmp("_r")
             message = f"`repeat while` at line {st.span.line} ran 100000 times without ending"
             self.emit(f"{r} = 0")
-            self.emit(f"while {self.src(st.cond)}:")
+            self.emit(f"while {self.gen.cond(st.cond)}:")
             self.loops += 1
             self.nested(st.body)
             self.loops -= 1
@@ -201,7 +201,9 @@ class StmtGen:
             self.emit("raise _GameOver")
         elif isinstance(st, A.SkipTo):
             self.emit(f"raise _SkipTo({self.const(self.comp.step_pcs)}[{st.step!r}])")
-        else:  # anything else (fire, new statements): the closure compiler's function
+        elif isinstance(st, A.Fire):
+            self.fire(st)
+        else:  # anything else (new statements): the closure compiler's function
             self.emit(f"{self.const(self.comp.stmt(st))}(s, env)")
 
     def assign(self, st: A.Assign) -> None:
@@ -307,6 +309,115 @@ class StmtGen:
         self.emit(f"    raise _RuleError({eff}.name + ' asks for a decision where none can be made')")
         self.emit(f"{eff}.pure(s, {env2})")
         self.depth -= 1
+
+    def fire_args(self, st: A.Fire) -> list[str]:
+        """Evaluate a `fire`'s arguments into temporaries, in order; their names."""
+        names = []
+        for a in st.args:
+            v = self.tmp("_a")
+            self.emit(f"{v} = {self.src(a)}")
+            names.append(v)
+        return names
+
+    def handler_env(self, params: Sequence[str], args: Sequence[str]) -> str:
+        # the closures pair a handler's parameters with the window's by position; the checker makes them match
+        return "{" + ", ".join(f"{p!r}: {a}" for p, a in zip(params, args, strict=False)) + "}"
+
+    def fire(self, st: A.Fire) -> None:
+        """A pure `fire`: every handler in declaration order, inside the fire stack's depth check."""
+        from .compiler import MAX_FIRE_DEPTH
+
+        name = repr(st.window)
+        deep = f"trigger chain deeper than {MAX_FIRE_DEPTH} windows: "
+        self.emit(f"if len(s.fire_stack) >= {MAX_FIRE_DEPTH}:")
+        self.emit(f"    raise _RuleError({deep!r} + ' -> '.join(_fire_chain(s.frames, s.fire_stack, {name})))")
+        self.emit(f"s.fire_stack.append({name})")
+        self.emit("try:")
+        self.depth += 1
+        args = self.fire_args(st)
+        for h in self.comp.handlers.get(st.window, []):
+            k = self.const(h)
+            self.emit(f"if {k}.pure is not None:")
+            self.emit(f"    {k}.pure(s, {self.handler_env(h.params, args)})")
+        self.emit("pass")
+        self.depth -= 1
+        self.emit("finally:")
+        self.emit("    s.fire_stack.pop()")
+
+    # ------------------------------------------------------------ step-machine instructions
+    def _instruction(self, body: Any) -> Ins:
+        """Compile ``def _sN(s, fr): env = fr[2]; <body()>``; ``body`` writes the rest, ``return`` included."""
+        saved = self.lines, self.depth, self.loops
+        self.lines, self.depth, self.loops = [], 1, 0
+        try:
+            self.emit("env = fr[2]")
+            body()
+            name = self.gen._name("_s")
+            code = f"def {name}(s, fr):\n" + "\n".join(self.lines) + "\n"
+            exec(compile(code, f"<liturgy stmt {name}>", "exec"), self.gen.ns)  # noqa: S102 - see module doc
+            ins: Ins = self.gen.ns.pop(name)
+            return ins
+        finally:
+            self.lines, self.depth, self.loops = saved
+
+    def branch(self, cond: A.Expr, then_pc: int, else_pc: int) -> Ins:
+        """Jump to ``then_pc`` when ``cond`` holds, else to ``else_pc`` (the step machine's `if`/`repeat while`)."""
+        def body() -> None:
+            self.emit(f"fr[1] = {then_pc} if {self.gen.cond(cond)} else {else_pc}")
+            self.emit("return False")
+        return self._instruction(body)
+
+    def invoke(self, target: str, env2: str) -> None:
+        """Run a proc, handler or effect held in ``target``: push its code, or call its pure function."""
+        self.emit(f"if {target}.code is not None:")
+        self.emit(f"    _push(s, {target}.code, {env2})")
+        self.emit("else:")
+        self.emit(f"    {target}.pure(s, {env2})")
+
+    def do_instruction(self, st: A.Do) -> Ins:
+        """`do` of a proc or card effect that may ask for a decision."""
+        call = st.call
+        assert isinstance(call, A.Call)
+        comp = self.comp
+
+        def body() -> None:
+            ref = call.ref
+            env2 = self.tmp("_env")
+            if ref[0] == "call_proc":
+                target = comp.procs[ref[1].name]
+                self.emit(f"{env2} = {self.args_dict(target.params, call.args)}")
+                self.emit("fr[1] += 1")
+                self.invoke(self.const(target), env2)
+                self.emit("return False")
+                return
+            assert isinstance(call.func, A.Attr)
+            fname = call.func.name
+            table, card_def = self.const(comp.effects[fname]), self.const(comp.card_def)
+            c, eff = self.tmp("_c"), self.tmp("_f")
+            self.emit(f"if ({c} := {self.src(call.func.obj)}) is None:")
+            self.emit(f"    raise _RuleError({f'`{fname}` of no card'!r})")
+            self.emit(f"if ({eff} := {table}[{card_def}[{c}]]) is None:")
+            self.emit("    fr[1] += 1")
+            self.emit("    return False")
+            self.emit(f"{env2} = {self.args_dict(comp._field_params(fname), call.args)}")
+            self.emit(f"{env2}['self'] = {c}")
+            self.emit("fr[1] += 1")
+            self.invoke(eff, env2)
+            self.emit("return False")
+
+        return self._instruction(body)
+
+    def fire_instruction(self, st: A.Fire) -> Ins:
+        """`fire` of a window whose handlers may ask for decisions: their frames, pushed in reverse."""
+        def body() -> None:
+            args = self.fire_args(st)
+            self.emit("fr[1] += 1")
+            for h in reversed(self.comp.handlers.get(st.window, [])):
+                env2 = self.tmp("_env")
+                self.emit(f"{env2} = {self.handler_env(h.params, args)}")
+                self.invoke(self.const(h), env2)
+            self.emit("return False")
+        return self._instruction(body)
 
     def log(self, st: A.Log) -> None:
         fmt_id, card_args, zone_args = self.comp.log_format(st)

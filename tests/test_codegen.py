@@ -103,6 +103,12 @@ pool gems { bank: 9
   per player purse }
 window poked(p: player)
 on poked(p: player) { p.score -= 1 }
+window asked(p: player, k: int)
+on asked(q: player, k: int) {
+  choose c from q.hand where c.v >= k and not (c.heat > 2) by q optional { move c to bag bottom }
+}
+on asked(p: player, n: int) { p.score += n }
+fn worth(c: Tok) -> int = c.v + count(d for d in bag where d.v == c.v)
 proc spread(p: player, n: int) {
   let i = 0
   repeat while true {
@@ -143,6 +149,10 @@ round {
     }
   }
   step play "Play" {
+    fire asked(first, round % 3)
+    simultaneously p in players choose c from p.hand + [none] where c == none or worth(c) > 1 {
+      if c != none { c.heat += 1 }
+    }
     for p in players_from(first) {
       choose c from p.hand by p optional {
         move c to row
