@@ -1392,8 +1392,9 @@ class Compiler:
         ins[at] = collect
 
     def emit_do(self, st: A.Do, code: Code) -> None:
-        if self.sgen is not None:
-            code.ins.append(self.sgen.do_instruction(st))
+        generated = self.sgen.do_instruction(st) if self.sgen is not None else None
+        if generated is not None:
+            code.ins.append(generated)
             return
         call = st.call
         assert isinstance(call, A.Call)

@@ -374,11 +374,13 @@ class StmtGen:
         self.emit("else:")
         self.emit(f"    {target}.pure(s, {env2})")
 
-    def do_instruction(self, st: A.Do) -> Ins:
-        """`do` of a proc or card effect that may ask for a decision."""
+    def do_instruction(self, st: A.Do) -> Ins | None:
+        """`do` of a proc or card effect that may ask for a decision (None: left to the closure compiler)."""
         call = st.call
         assert isinstance(call, A.Call)
         comp = self.comp
+        if call.ref[0] != "call_proc" and isinstance(call.func, A.Attr) and comp._field_params(call.func.name) is None:
+            return None  # card kinds declare the effect with different parameters: the closure binds by kind
 
         def body() -> None:
             ref = call.ref
@@ -392,6 +394,8 @@ class StmtGen:
                 return
             assert isinstance(call.func, A.Attr)
             fname = call.func.name
+            params = comp._field_params(fname)
+            assert params is not None
             table, card_def = self.const(comp.effects[fname]), self.const(comp.card_def)
             c, eff = self.tmp("_c"), self.tmp("_f")
             self.emit(f"if ({c} := {self.src(call.func.obj)}) is None:")
@@ -399,7 +403,7 @@ class StmtGen:
             self.emit(f"if ({eff} := {table}[{card_def}[{c}]]) is None:")
             self.emit("    fr[1] += 1")
             self.emit("    return False")
-            self.emit(f"{env2} = {self.args_dict(comp._field_params(fname), call.args)}")
+            self.emit(f"{env2} = {self.args_dict(params, call.args)}")
             self.emit(f"{env2}['self'] = {c}")
             self.emit("fr[1] += 1")
             self.invoke(eff, env2)

@@ -285,3 +285,37 @@ def test_moving_many_cards_at_once_matches_one_by_one(write_ruleset: Callable[..
                 error = str(err)
             outcomes.append((error, s2.zones, s2.card_zone, s2.face_up, s2.removed_count))
         assert outcomes[0] == outcomes[1] == outcomes[2], seed
+
+
+def test_suspending_effects_of_a_field_shared_by_kinds_with_different_parameters(
+        write_ruleset: Callable[..., str]) -> None:
+    """A `do` that may ask for a decision, of an effect two kinds declare with their own parameters, binds the
+    arguments by the called card's kind in the step machine too (generated instructions leave it to closures)."""
+    path = write_ruleset("""
+game "Shared effect" { players 1..1 }
+card Coin { go: effect(p: player, n: int) = none }
+card Gem { go: effect(q: player) = none }
+zone purse: set public of Coin
+zone box: set public of Gem
+counter per player total 0..99
+cards "c.yaml"
+cards "g.yaml"
+round {
+  step s "S" {
+    for c in purse { do c.go(players[0], 2) }
+    for g in box { do g.go(players[0]) }
+    end game
+  }
+}
+score(p) = p.total
+""", {"c.yaml": 'kind: Coin\nstart: purse\ncards:\n'
+                '  - {name: Penny, go: "choose k from [n, n + 1] by p { p.total += k }"}\n',
+      "g.yaml": 'kind: Gem\nstart: box\ncards:\n  - {name: Ruby, go: "choose k from [1, 2] by q { q.total += k }"}\n'})
+    seen = []
+    for rules in _three_ways(path):
+        game = rules.new_game(1, 0)
+        while not game.finished:
+            game.apply(1, 0)
+        seen.append((game.digest(), game.error, game.result))
+    assert seen[0] == seen[1] == seen[2]
+    assert seen[0][1] is None and seen[0][2] is not None and seen[0][2]["scores"] == [5]
