@@ -14,7 +14,6 @@ import json
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from itertools import chain, repeat
 from operator import itemgetter
 from typing import Any
 
@@ -22,7 +21,7 @@ from liturgy.dsl.checker import Program
 from liturgy.dsl.diagnostics import LiturgyError
 from liturgy.dsl.loader import check_file
 
-from . import rng
+from . import invariants, rng
 from .compiler import FIRST_SLOT, ROUND_SLOT, Code, Compiler, _fmt_card, card_visibility
 from .display import Display
 from .errors import GameOver, IllegalChoice, RuleError, SkipTo, StepLimitError
@@ -32,6 +31,8 @@ SAVE_FORMAT = 1
 
 # The start of every game with one player count and options: tables, counters, zones, card -> zone.
 Template = tuple[Tables, list[Any], list[list[int]], list[int]]
+# Templates are keyed by the player count alone when no option is given, else (players, sorted options).
+TemplateKey = int | tuple[int, tuple[tuple[str, str], ...]]
 
 
 class InvariantViolation(RuleError):
@@ -66,8 +67,8 @@ class Ruleset:
         self.max_players = program.game.max_players
         self.step_limit = program.game.step_limit
         self._tables: dict[int, tuple[Tables, list[Any], list[list[int]], list[int]]] = {}
-        # keyed by the player count alone when no option is given, else (players, sorted options)
-        self._templates: dict[int | tuple[int, tuple[tuple[str, str], ...]], Template] = {}
+        self._templates: dict[TemplateKey, Template] = {}
+        self._certs: dict[TemplateKey, invariants.Certified | None] = {}
         self.codes: list[Code] = self.compiled.codes
         self._fill_card_data()
         self.display = Display(program, self.compiled)
@@ -213,6 +214,9 @@ class Ruleset:
             turn_orders=turn_orders,
         )
         tables.capped_zones = tuple(zi for zi, cap in enumerate(zone_cap) if cap is not None)
+        tables.final_zones = tuple(zi for zi, final in enumerate(zone_final) if final)
+        tables.pool_of_slot = {slot: pool for pool, slots in pools.items() for slot in slots}
+        tables.incremental_checks = invariants.worth_it(tables)
         groups: dict[tuple[int | None, int | None], list[int]] = {}
         for i, b in enumerate(bounds):
             if b != (None, None):
@@ -256,7 +260,7 @@ class Ruleset:
             raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
         if options:
             chosen = self.resolve_options(options)
-            key: int | tuple[int, tuple[tuple[str, str], ...]] = (players, tuple(sorted(chosen.items())))
+            key: TemplateKey = (players, tuple(sorted(chosen.items())))
         else:
             chosen, key = {}, players
         template = self._templates.get(key)
@@ -267,8 +271,23 @@ class Ruleset:
         s.rng = rng.seed_state(seed) if rng_state is None else rng_state
         game = Game(self, s, seed, check_invariants)
         game.options = chosen
+        if check_invariants and tables.incremental_checks:
+            game._certified = self._certified_start(key, template)
         game._advance()
         return game
+
+    def _certified_start(self, key: TemplateKey, template: Template) -> invariants.Certified | None:
+        """A copy of the template's certificate (see :mod:`.invariants`), checked in full once per template.
+
+        Games start from the template's counters, zones and card places, so a checked game's first
+        check is already incremental instead of a full pass over every card and counter slot.
+        """
+        if key not in self._certs:
+            probe = GameState.start(*template, [])
+            _, certifiable = invariants.full(probe)
+            self._certs[key] = invariants.Certified.take(probe) if certifiable else None
+        cert = self._certs[key]
+        return None if cert is None else cert.copy()
 
     def _template(self, players: int, chosen: dict[str, str]) -> Template:
         """What every ``players``-player game with options ``chosen`` starts from, before setup runs.
@@ -353,6 +372,8 @@ class Game:
         self.check = check_invariants
         # the options given to new_game (the rest keep their declared defaults); logs record them for replay
         self.options: dict[str, str] = {}
+        # the last state whose built-in invariants held, for incremental checks (see violations)
+        self._certified: invariants.Certified | None = None
 
     # ------------------------------------------------------------ running
     @property
@@ -654,47 +675,18 @@ class Game:
 
     # ------------------------------------------------------------ invariants
     def violations(self) -> list[tuple[str, str]]:
-        """Every failing invariant now: (name, detail). Empty when all hold."""
+        """Every failing invariant now: (name, detail). Empty when all hold.
+
+        The built-in ones are checked against the last state where they held when there is one
+        (:mod:`.invariants`: exact, and much cheaper for rulesets with many cards or counters).
+        """
         s = self.state
-        t = s.tables
-        out: list[tuple[str, str]] = []
-        ncards = len(t.card_def)
-        zones = s.zones
-        cz = s.card_zone
-        # All in C-level calls: the flat list of placed cards, and the zone each one is listed in,
-        # must agree with the card -> zone index the engine keeps.
-        placed = list(chain.from_iterable(zones))
-        if len(placed) != ncards or len(set(placed)) != ncards:
-            out.append(("every card in exactly one zone", f"{len(placed)} card places for {ncards} cards"))
-        elif list(map(cz.__getitem__, placed)) != list(chain.from_iterable(map(repeat, range(len(zones)),
-                                                                                 map(len, zones)))):
-            out.append(("every card in exactly one zone", "a zone lists a card that is placed elsewhere"))
-        for zi in t.capped_zones:
-            cap = t.zone_capacity[zi]
-            if cap is not None and len(zones[zi]) > cap:
-                out.append(("zone capacity", f"{t.zone_names[zi]} holds {len(zones[zi])} > {cap}"))
-        counters = s.counters
-        for pool, slots in t.pool_slots.items():
-            total = sum(itemgetter(*slots)(counters)) if len(slots) > 1 else counters[slots[0]]
-            if total != t.pool_totals[pool]:
-                out.append((f"pool `{pool}` conserved", f"total {total}, expected {t.pool_totals[pool]}"))
-        for (lo, hi), slots, getter in t.bounded_groups:
-            values = getter(counters)
-            if (lo is not None and min(values) < lo) or (hi is not None and max(values) > hi):
-                for i in slots:
-                    v = counters[i]
-                    if (lo is not None and v < lo) or (hi is not None and v > hi):
-                        out.append(("counters within bounds", f"{t.counter_names[i]} = {v} outside {lo}..{hi}"))
-        final_total = sum(len(z) for zi, z in enumerate(s.zones) if t.zone_final[zi])
-        if final_total != s.removed_count:
-            detail = f"{final_total} cards in final zones, {s.removed_count} moved in"
-            out.append(("removed cards never return", detail))
-        pend = s.pending
-        if pend is not None:
-            if pend[0] == "choose" and not pend[2]:
-                out.append(("a decision has a legal option", "empty choice"))
-            if pend[0] == "simul" and any(not o for _, o in pend[1]):
-                out.append(("a decision has a legal option", "empty simultaneous choice"))
+        cert = self._certified
+        if cert is not None and cert.holds(s):
+            out = invariants.others(s)
+        else:
+            out, certifiable = invariants.full(s)
+            self._certified = invariants.Certified.take(s) if certifiable and s.tables.incremental_checks else None
         step = self.step_name()
         for text, fn, outside in self.ruleset.compiled.invariants:
             if step in outside:

@@ -39,6 +39,10 @@ class Tables:
     turn_orders: dict[int, tuple[int, ...]] = field(default_factory=dict)
     capped_zones: tuple[int, ...] = ()
     bounded_groups: tuple[tuple[tuple[int | None, int | None], tuple[int, ...], Any], ...] = ()
+    final_zones: tuple[int, ...] = ()  # zones cards are removed to (``final``)
+    pool_of_slot: dict[int, str] = field(default_factory=dict)  # counter slot -> the pool it belongs to
+    # check built-in invariants incrementally (interpreter/invariants.py): pays off for large states only
+    incremental_checks: bool = False
 
 
 class GameState:
