@@ -204,6 +204,15 @@ class Break(Stmt):
 
 
 @dataclass(eq=False)
+class Prompt:
+    """`prompt "TEXT", args…` of a choice: the question a player is asked, formatted like a log line."""
+
+    span: Span
+    text: str
+    args: list[Expr]
+
+
+@dataclass(eq=False)
 class Choose(Stmt):
     var: str
     source: Expr
@@ -215,6 +224,7 @@ class Choose(Stmt):
     # `optional "LABEL"`: the extra option's label; it is offered even when no item qualifies
     label: str | None = None
     label_span: Span | None = None
+    prompt: Prompt | None = None
 
 
 @dataclass(eq=False)
@@ -225,6 +235,7 @@ class Simultaneous(Stmt):
     source: Expr
     where: Expr | None
     body: list[Stmt]
+    prompt: Prompt | None = None
 
 
 @dataclass(eq=False)
@@ -392,6 +403,14 @@ class ScoreDecl(Decl):
     var: str
     expr: Expr
     tiebreak: bool = False
+
+
+@dataclass(eq=False)
+class WinnerDecl(Decl):
+    """`winner(p) = BOOL`: exactly the players for whom it holds win (possibly none), instead of the best score."""
+
+    var: str
+    expr: Expr
 
 
 @dataclass(eq=False)

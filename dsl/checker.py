@@ -49,6 +49,7 @@ class Program:
     finish: list[A.Stmt] = field(default_factory=list)
     score: A.ScoreDecl | None = None
     tiebreaks: list[A.ScoreDecl] = field(default_factory=list)
+    winner: A.WinnerDecl | None = None
     invariants: list[A.InvariantDecl] = field(default_factory=list)
     display: A.DisplayDecl | None = None
     describes: dict[str, A.DescribeDecl] = field(default_factory=dict)
@@ -206,6 +207,11 @@ class Checker:
                     self.err("E103", "a second `score` declaration", d.span)
                 else:
                     prog.score = d
+            elif isinstance(d, A.WinnerDecl):
+                if prog.winner is not None:
+                    self.err("E103", "a second `winner` declaration", d.span)
+                else:
+                    prog.winner = d
             elif isinstance(d, A.InvariantDecl):
                 prog.invariants.append(d)
             elif isinstance(d, A.DisplayDecl):
@@ -384,7 +390,12 @@ class Checker:
         for sc in [prog.score, *prog.tiebreaks]:
             if sc is not None:
                 self.expect(sc.expr, T.INT, _Scope({sc.var: T.PLAYER}))
-        if prog.score is None:
+        if prog.winner is not None:
+            self.expect(prog.winner.expr, T.BOOL, _Scope({prog.winner.var: T.PLAYER}))
+            for tb in prog.tiebreaks:
+                self.err("E172", "a `tiebreak` has no effect: `winner` says who wins", tb.span,
+                         hint="remove the `tiebreak`, or fold it into `winner(p) = ...`")
+        elif prog.score is None:
             self.warn("W020", "the ruleset declares no `score`; every finished game is a shared win",
                       Span.point(self.rs.path, 1, 1), hint="add: score(p) = ...")
         step_names = [st.name for st in prog.steps]
@@ -473,6 +484,8 @@ class Checker:
             if s.where is not None:
                 self.expect(s.where, T.BOOL, inner)
             self.expect(s.chooser, T.PLAYER, scope)
+            if s.prompt is not None:
+                self._prompt(s.prompt, scope)
             if s.label is not None and not s.label.strip():
                 self.err("E170", "the label of an `optional` option is empty", s.label_span or s.span,
                          hint='name the move, e.g. `optional "draw"`, or write plain `optional` for `pass`')
@@ -486,6 +499,8 @@ class Checker:
                 self.err("E123", f"`simultaneously` needs a list of players, not a list of {ptype}", s.players.span)
             inner = scope.child(**{s.player_var: T.PLAYER})
             elem = self.iter_elem(s.source, inner)
+            if s.prompt is not None:
+                self._prompt(s.prompt, inner)
             inner.names[s.var] = elem
             if s.where is not None:
                 self.expect(s.where, T.BOOL, inner)
@@ -528,13 +543,15 @@ class Checker:
         if prog.display is not None:
             self._show_items(prog.display.body, _Scope({prog.display.var: T.PLAYER}, where="display"))
         for desc in prog.describes.values():
-            if desc.kind not in prog.kinds:
-                self.err("E101", f"unknown card kind `{desc.kind}`", desc.span,
-                         hint=did_you_mean(desc.kind, prog.kinds))
+            described = describable(prog, desc.kind)
+            if described is None:
+                self.err("E101", f"unknown card kind or enum `{desc.kind}`", desc.span,
+                         hint=did_you_mean(desc.kind, [*prog.kinds, *prog.enums, "player", "bool"]) or
+                         "`describe` takes a card kind, an enum, `player` or `bool`")
                 continue
             if desc.card == desc.viewer:
-                self.err("E103", f"`{desc.card}` names both the card and the viewer", desc.span)
-            scope = _Scope({desc.card: T.card(desc.kind), desc.viewer: T.PLAYER}, where="display")
+                self.err("E103", f"`{desc.card}` names both the described value and the viewer", desc.span)
+            scope = _Scope({desc.card: described, desc.viewer: T.PLAYER}, where="display")
             self._show_text(desc.text, desc.args, desc.span, scope, "describe")
         self.reading = False
 
@@ -551,6 +568,15 @@ class Checker:
                 self.expect(it.cond, T.BOOL, scope)
                 self._show_items(it.body, scope)
                 self._show_items(it.orelse, scope)
+
+    def _prompt(self, pr: A.Prompt, scope: _Scope) -> None:
+        """A choice's `prompt`: a read-only text like a `show` line (E171), asked before the pick, never empty."""
+        if not pr.text.strip():
+            self.err("E173", "the prompt of a choice is empty", pr.span,
+                     hint='say what is asked, e.g. `prompt "Choose a card to discard"`, or leave `prompt` out')
+        reading, self.reading = self.reading, True
+        self._show_text(pr.text, pr.args, pr.span, scope, "prompt")
+        self.reading = reading
 
     def _show_text(self, text: str, args: list[A.Expr], span: Span, scope: _Scope, what: str) -> None:
         for a in args:
@@ -958,8 +984,9 @@ class Checker:
         assert self.prog is not None
         args = e.args
         if self.reading and n in ("random", "roll"):
-            self.err("E171", f"`{n}` in a `display` or `describe`: what a player is shown must not draw from the "
-                     "game's random numbers", e.span, hint="compute the value in a step and keep it in a counter")
+            self.err("E171", f"`{n}` in a `display`, `describe` or `prompt`: what a player is shown must not draw "
+                     "from the game's random numbers", e.span,
+                     hint="compute the value in a step and keep it in a counter")
         if n == "roll" and len(args) == 1 and isinstance(args[0], A.Name) and args[0].id in self.prog.dice \
                 and args[0].id not in scope.names:
             args[0].ref = ("die", args[0].id)
@@ -1058,8 +1085,8 @@ class Checker:
                     changed = True
         prog.suspending = susp
         spans = {"finish": next((d.span for d in self.rs.decls if isinstance(d, A.FinishDecl)), None),
-                 "score": next((d.span for d in self.rs.decls if isinstance(d, A.ScoreDecl)), None)}
-        for owner, what in (("finish", "`finish`"), ("score", "`score` and `tiebreak`")):
+                 "score": next((d.span for d in self.rs.decls if isinstance(d, A.ScoreDecl | A.WinnerDecl)), None)}
+        for owner, what in (("finish", "`finish`"), ("score", "`score`, `tiebreak` and `winner`")):
             if owner in susp:
                 self.err("E151", f"{what} cannot ask for decisions", spans[owner] or Span.point(self.rs.path, 1, 1),
                          hint="make the choice in a round step before `end game`")
@@ -1170,6 +1197,15 @@ def _walk(stmts: list[A.Stmt]) -> Iterator[A.Stmt]:
 
 def _skip_targets(stmts: list[A.Stmt]) -> list[str]:
     return [s.step for s in _walk(stmts) if isinstance(s, A.SkipTo)]
+
+
+def describable(prog: Program, name: str) -> Ty | None:
+    """The type of the options a `describe NAME(...)` labels: a card kind, an enum, `player` or `bool`."""
+    if name in prog.kinds:
+        return T.card(name)
+    if name in prog.enums:
+        return Ty("enum", arg=name)
+    return {"player": T.PLAYER, "bool": T.BOOL}.get(name)
 
 
 def _contains(prog: Program, cls: type) -> bool:

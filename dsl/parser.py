@@ -365,15 +365,18 @@ class _AstBuilder:
     def none_clause(self, meta: Any, c: list[Any]) -> list[A.Stmt]:
         return c[0]  # type: ignore[no-any-return]
 
+    def prompt(self, meta: Any, c: list[Any]) -> A.Prompt:
+        return A.Prompt(self._s(meta), _unquote(c[0]), [x for x in c[1:] if x is not None])
+
     def choose_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
-        var, source, where, chooser, optional, body, none_body = c
+        var, source, where, chooser, optional, prompt, body, none_body = c
         label, label_span = optional if optional is not None else (None, None)
         return A.Choose(self._s(meta), str(var), source, where, chooser, optional is not None, body, none_body,
-                        label, label_span)
+                        label, label_span, prompt)
 
     def simul_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
-        pvar, players, var, source, where, body = c
-        return A.Simultaneous(self._s(meta), str(pvar), players, str(var), source, where, body)
+        pvar, players, var, source, where, prompt, body = c
+        return A.Simultaneous(self._s(meta), str(pvar), players, str(var), source, where, body, prompt)
 
     def do_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
         return A.Do(self._s(meta), c[0])
@@ -569,6 +572,9 @@ class _AstBuilder:
     def tiebreak_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         return A.ScoreDecl(self._s(meta), str(c[0]), c[1], tiebreak=True)
 
+    def winner_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.WinnerDecl(self._s(meta), str(c[0]), c[1])
+
     def invariant_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         return A.InvariantDecl(self._s(meta), _unquote(c[0]), c[2], c[1] or [])
 
@@ -636,7 +642,7 @@ def _tables() -> Tables | None:
 
 _DECL_KEYWORDS = (
     "game", "enum", "die", "card", "cards", "zone", "counter", "flag", "track", "pool", "window", "option",
-    "on", "proc", "fn", "setup", "round", "finish", "score", "tiebreak", "invariant",
+    "on", "proc", "fn", "setup", "round", "finish", "score", "tiebreak", "winner", "invariant",
     "display", "describe",
 )
 

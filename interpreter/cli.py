@@ -21,7 +21,7 @@ from liturgy.dsl.loader import check_file
 from liturgy import __version__
 
 from .agents import Agent, make_agent
-from .engine import Game, Ruleset, load_ruleset, replay_decisions
+from .engine import Game, Ruleset, load_ruleset, replay_decisions, winners_text
 from .errors import IllegalChoice
 from .logs import LOG_FORMAT, write_decision_log
 from .simulate import simulate
@@ -103,6 +103,9 @@ def _print_result(game: Game) -> None:
     if game.state.status == "finished" and game.result:
         r = game.result
         scores = ", ".join(f"P{p + 1}: {s}" for p, s in enumerate(r["scores"]))
+        if game.ruleset.compiled.winner is not None:  # the ruleset says who wins, possibly nobody
+            print(f"Game over after {r['rounds']} rounds. Scores: {scores}. {winners_text(r['winners'])}")
+            return
         winners = ", ".join(f"P{p + 1}" for p in r["winners"]) or "nobody"
         print(f"Game over after {r['rounds']} rounds. Scores: {scores}. Winner(s): {winners}.")
     elif game.state.status == "running":
@@ -217,7 +220,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
               f"{data['invariant_violations']} invariant violations")
         print(f"{data['decisions']} decisions in {data['seconds']} s: {data['games_per_second']} games/s, "
               f"{data['decisions_per_second']} decisions/s")
-        print("wins per seat: " + ", ".join(f"P{i + 1} {w}" for i, w in enumerate(data["wins"])))
+        print("wins per seat: " + ", ".join(f"P{i + 1} {w}" for i, w in enumerate(data["wins"]))
+              + (f"; {data['no_winner']} game(s) won by nobody" if data["no_winner"] else ""))
         print(f"digest {data['digest']}")
         for e in data["errors"]:
             print(f"  {e}")

@@ -141,10 +141,16 @@ class Compiler:
         self.finish: StmtFn | None = None
         self.score: ExprFn | None = None
         self.tiebreaks: list[ExprFn] = []
+        self.winner: ExprFn | None = None  # `winner(p)`: who wins, instead of the best score
         self.invariants: list[tuple[str, ExprFn, frozenset[str]]] = []
         self.choice_formats: list[Callable[[Any, Any], str]] = []
         # per choice (indexed like choice_formats): the label of the `optional` option
         self.choice_pass_labels: list[str] = []
+        # per choice: its `prompt` (compiled by display.py), the type of its options (for `describe`), and the
+        # player name a `simultaneously` binds (its prompt may use it)
+        self.choice_prompts: list[A.Prompt | None] = []
+        self.choice_elems: list[Ty | None] = []
+        self.choice_pvars: list[str | None] = []
         # Card data shared by every game: filled in by the Ruleset for the
         # largest player count (card ids of smaller games are a prefix).
         self.field_lists: dict[str, list[Any]] = {}
@@ -220,11 +226,13 @@ class Compiler:
         if prog.score is not None:
             self.score = self._player_expr(prog.score)
         self.tiebreaks = [self._player_expr(t) for t in prog.tiebreaks]
+        if prog.winner is not None:
+            self.winner = self._player_expr(prog.winner)
         self.invariants = [(inv.text, self.expr(inv.expr), frozenset(n for n, _ in inv.outside))
                            for inv in prog.invariants]
         return self
 
-    def _player_expr(self, sc: A.ScoreDecl) -> ExprFn:
+    def _player_expr(self, sc: A.ScoreDecl | A.WinnerDecl) -> ExprFn:
         body = self.expr(sc.expr)
         var = sc.var
 
@@ -1310,6 +1318,9 @@ class Compiler:
             elem = lt.elem if lt is not None else None
         self.choice_formats.append(formatter_for(elem))
         self.choice_pass_labels.append(st.label if st.label is not None else "pass")
+        self.choice_prompts.append(st.prompt)
+        self.choice_elems.append(elem)
+        self.choice_pvars.append(None)
         # a named option (`optional "draw"`) is a move of its own: it is offered even when no item qualifies
         always_ask = st.label is not None
         at = len(ins)
@@ -1359,6 +1370,9 @@ class Compiler:
         fmt_id = len(self.choice_formats)
         self.choice_formats.append(formatter_for(lt.elem if lt else None))
         self.choice_pass_labels.append("pass")
+        self.choice_prompts.append(st.prompt)
+        self.choice_elems.append(lt.elem if lt else None)
+        self.choice_pvars.append(pvar)
         span = st.span
         at = len(ins)
         ins.append(_jump_placeholder())

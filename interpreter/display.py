@@ -2,7 +2,8 @@
 
 Why the ruleset says it: only the game knows that Slay the Spire's status is "HP 7/9, Block 2, Energy 3" and that
 an enemy offered as a target is worth showing with its HP; a generic dump of zones and counters is unreadable for
-a large game. Both declarations are read-only and compiled once to closures, like `score`. They are evaluated
+a large game. A choice's `prompt` ("Choose a target for Bash") is compiled here too, for the same reason. All
+of them are read-only and compiled once to closures, like `score`. They are evaluated
 on a clone of the state, so even a function that draws a random number cannot change the game, and every card
 they name is shown to the viewer only if the viewer may see it now (otherwise `a hidden card`), as in a log line.
 """
@@ -17,7 +18,7 @@ from liturgy.dsl import ast as A
 from liturgy.dsl.checker import Program
 from liturgy.dsl.types import Ty
 
-from .compiler import Compiler, ExprFn, _fmt_card, card_visibility, formatter_for
+from .compiler import Compiler, ExprFn, card_visibility, formatter_for
 from .errors import RuleError
 from .state import GameState
 
@@ -100,13 +101,50 @@ def _text(comp: Compiler, t: str, args: list[A.Expr]) -> _Text:
 
 
 class Display:
-    """The compiled `display` and `describe` declarations of one ruleset (both optional)."""
+    """The compiled `display`, `describe` and choice `prompt`s of one ruleset (all optional)."""
 
     def __init__(self, prog: Program, comp: Compiler) -> None:
         self.viewer = prog.display.var if prog.display else ""
         self.items = [_item(comp, it) for it in prog.display.body] if prog.display is not None else None
+        # keyed by what they describe: a card kind, an enum, `player` or `bool`
         self.describes = {kind: (d.card, d.viewer, _text(comp, d.text, d.args)) for kind, d in prog.describes.items()}
         self.kinds = [c.kind for c in prog.cards]
+        # per choice (the index the pending decision carries): its prompt, the player a `simultaneously` binds,
+        # and what `describe` labels its options (None: nothing)
+        self.prompts = [None if pr is None else _text(comp, pr.text, pr.args) for pr in comp.choice_prompts]
+        self.prompt_players = list(comp.choice_pvars)
+        self.option_kinds = [self._described(t) for t in comp.choice_elems]
+
+    def _described(self, t: Ty | None) -> str | None:
+        """Which `describe` labels options of type ``t``: "card" (by each card's kind), an enum, player, bool."""
+        if t is None:
+            return None
+        if t.kind == "card":
+            return "card" if any(k in self.describes for k in self.kinds) else None
+        name = t.arg if t.kind == "enum" else t.kind
+        return name if name in self.describes else None
+
+    def prompt(self, state: GameState, choice: int, player: int, env: dict[str, Any]) -> str | None:
+        """The `prompt` of choice ``choice`` as ``player`` reads it, or None when it has none (or fails).
+
+        ``env`` is the chooser's frame: the prompt may name its locals. A prompt is read-only (E171 refuses
+        `random` and `roll`; the RNG is put back all the same, in case a `fn` it calls draws), and a card the
+        player cannot see is `a hidden card`.
+        """
+        text = self.prompts[choice]
+        if text is None:
+            return None
+        inner = dict(env)
+        pvar = self.prompt_players[choice]
+        if pvar is not None:
+            inner[pvar] = player
+        saved = state.rng
+        try:
+            return text.render(state, inner, player)
+        except _ERRORS:
+            return None  # the step's title is still there
+        finally:
+            state.rng = saved
 
     def panel(self, state: GameState, player: int) -> list[str] | None:
         """The `display` lines for ``player``, or None when the ruleset declares no `display`."""
@@ -122,21 +160,30 @@ class Display:
                 out.append(f"(display: {err})")
         return out
 
-    def describe(self, state: GameState, player: int, options: tuple[Any, ...], fmt: Callable[..., str]) \
-            -> list[str | None]:
-        """The `describe` text of each option that is a card ``player`` can see, else None."""
+    def describe(self, state: GameState, player: int, options: tuple[Any, ...], choice: int) -> list[str | None]:
+        """The `describe` text of each option of choice ``choice`` (None: the plain label stays).
+
+        Cards are described by their kind's `describe`, and only when ``player`` can see them; players, enum
+        values and yes/no by `describe player`, `describe ENUM` and `describe bool`.
+        """
         out: list[str | None] = [None] * len(options)
-        if not self.describes or fmt is not _fmt_card:
+        what = self.option_kinds[choice] if choice < len(self.option_kinds) else None
+        if what is None:
             return out
         s = state.clone()
-        for i, c in enumerate(options):
-            if c is None or not (card_visibility(s, c) >> player) & 1:
-                continue
-            d = self.describes.get(self.kinds[s.tables.card_def[c]])
+        for i, v in enumerate(options):
+            if v is None:
+                continue  # `pass` or a named `optional` option
+            if what == "card":
+                if not (card_visibility(s, v) >> player) & 1:
+                    continue
+                d = self.describes.get(self.kinds[s.tables.card_def[v]])
+            else:
+                d = self.describes[what]
             if d is not None:
-                card, viewer, text = d
+                name, viewer, text = d
                 try:
-                    out[i] = text.render(s, {card: c, viewer: player}, player)
+                    out[i] = text.render(s, {name: v, viewer: player}, player)
                 except _ERRORS:
                     out[i] = None  # the plain label is still there
         return out

@@ -13,7 +13,7 @@ import hashlib
 import json
 import random
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
@@ -51,9 +51,15 @@ class Decision:
     simultaneous: bool
     options: dict[int, tuple[str, ...]]
     prompt: str
+    # per waiting player: the choice's own `prompt` as that player reads it (empty when the ruleset gives none)
+    prompts: dict[int, str] = field(default_factory=dict)
 
     def option_count(self, player: int) -> int:
         return len(self.options[player])
+
+    def prompt_for(self, player: int) -> str:
+        """What ``player`` is asked: the ruleset's `prompt` for this choice, else the step and `choose`."""
+        return self.prompts.get(player) or self.prompt
 
 
 class Ruleset:
@@ -350,6 +356,22 @@ def _labels(s: GameState, f: Callable[[GameState, Any], str], options: Any, p: i
                  for i, (o, lab) in enumerate(zip(options, labels, strict=True)))
 
 
+def _game_over_line(values: Any) -> str:
+    """The log's last line: the scores, and the winners when the ruleset declares `winner`."""
+    text = "Game over. Scores: " + ", ".join(f"P{p + 1} {v}" for p, v in enumerate(values[0]))
+    if len(values) > 1:
+        text += ". " + winners_text(values[1])
+    return text
+
+
+def winners_text(winners: Iterable[int]) -> str:
+    """`Winner: P1.`, `Winners: P1, P2.` or `Nobody wins.`: the result in words, for logs and the CLI."""
+    names = [f"P{p + 1}" for p in winners]
+    if not names:
+        return "Nobody wins."
+    return ("Winner: " if len(names) == 1 else "Winners: ") + ", ".join(names) + "."
+
+
 def _uniform_picker(rng: random.Random) -> Callable[[int], int]:
     """``rng.randrange`` for option counts (always >= 1), minus its argument checks when that is exact.
 
@@ -514,16 +536,23 @@ class Game:
         else:
             tiebreaks = [[] for _ in players]
             keys = scores  # a score alone orders players as the 1-tuple (score,) would
-        best = max(keys)
+        winner = comp.winner
+        if winner is None:
+            best = max(keys)
+            winners = [p for p in players if keys[p] == best]
+        else:  # the ruleset says who wins: possibly everyone (a co-operative win) or nobody
+            winners = [p for p in players if winner(s, {"player": p})]
         s.result = {
             "scores": scores,
             "tiebreaks": tiebreaks,
-            "winners": [p for p in players if keys[p] == best],
+            "winners": winners,
             "rounds": s.counters[ROUND_SLOT],
         }
         s.status = "finished"
         everyone = (2 << s.tables.n) - 1
-        s.log.append((everyone, everyone, -1, (tuple(scores),)))
+        # the last log line; a ruleset with `winner` also names the winners (nobody is news there)
+        values = (tuple(scores),) if winner is None else (tuple(scores), tuple(winners))
+        s.log.append((everyone, everyone, -1, values))
 
     def position(self) -> str:
         """Where the game is, for error messages: round, step and call chain."""
@@ -560,31 +589,34 @@ class Game:
         if pend is None or self.finished:
             return None
         fmt = self.ruleset.compiled.choice_formats
+        asked = self.ruleset.display.prompt
         if pend[0] == "choose":
             _, p, options, _, _, _, fmt_id = pend
             labels = _labels(s, fmt[fmt_id], options, p, self.ruleset.compiled.choice_pass_labels[fmt_id])
-            return Decision((p,), False, {p: labels}, f"{self.step_title()}: choose")
+            text = asked(s, fmt_id, p, s.frames[-1][2])
+            return Decision((p,), False, {p: labels}, text or f"{self.step_title()}: choose",
+                            {p: text} if text else {})
         _, per, _, _, fmt_id = pend
         f = fmt[fmt_id]
         waiting = tuple(p for p, _ in per if p not in s.commits)
+        texts = {p: asked(s, fmt_id, p, s.frames[-1][2]) for p in waiting}
         return Decision(waiting, True, {p: _labels(s, f, opts, p) for p, opts in per if p in waiting},
-                        f"{self.step_title()}: choose secretly")
+                        f"{self.step_title()}: choose secretly", {p: t for p, t in texts.items() if t})
 
     def display(self, player: int) -> list[str] | None:
         """The ruleset's `display` panel for ``player`` (None when it declares none): what a terminal shows."""
         return self.ruleset.display.panel(self.state, player)
 
     def option_details(self, player: int) -> list[str | None]:
-        """Per option of ``player``'s decision: the ruleset's `describe` text of a card option, else None."""
+        """Per option of ``player``'s decision: the ruleset's `describe` text of the option, else None."""
         pend = self.state.pending
         if pend is None or self.finished:
             return []
-        fmt = self.ruleset.compiled.choice_formats
         if pend[0] == "choose":
             options = pend[2] if pend[1] == player else ()
         else:
             options = next((opts for p, opts in pend[1] if p == player), ())
-        return self.ruleset.display.describe(self.state, player, tuple(options), fmt[pend[-1]])
+        return self.ruleset.display.describe(self.state, player, tuple(options), pend[-1])
 
     def waiting_for(self) -> tuple[int, ...]:
         """Players who must decide now (cheap: builds no labels)."""
@@ -711,8 +743,7 @@ class Game:
         mask, full, fmt_id, values = entry
         s = self.state
         if fmt_id == -1:
-            scores = values[0]
-            return "Game over. Scores: " + ", ".join(f"P{p + 1} {v}" for p, v in enumerate(scores))
+            return _game_over_line(values)
         if viewer is not None and not (mask >> viewer) & 1:
             return None
         fmt = self.ruleset.compiled.log_formats[fmt_id]
@@ -798,6 +829,8 @@ class Game:
             }
             if player is not None and player in d.options:
                 decision["your_options"] = list(d.options[player])
+                if player in d.prompts:  # only when the ruleset words the question: older views stay as they were
+                    decision["your_prompt"] = d.prompts[player]
         return {
             "ruleset": self.ruleset.name,
             "viewer": "spectator" if player is None else f"P{player + 1}",

@@ -3,8 +3,9 @@
 Hypothesis draws a seed, a legal player count and every choice as an option
 index, so shrinking works on the decision sequence itself.  After every step
 the engine checks the ruleset's declared invariants and its own; at the end a
-finished game must have scores and winners.  A failure shrinks to a minimal
-decision sequence, saved as a replay file that `liturgy replay` reproduces.
+finished game must have scores, and winners unless the ruleset's `winner`
+declaration names none.  A failure shrinks to a minimal decision sequence,
+saved as a replay file that `liturgy replay` reproduces.
 """
 
 from __future__ import annotations
@@ -80,8 +81,11 @@ def _failure(game: Game) -> str | None:
         return s.error or "the game stopped"
     if s.status == "finished":
         r = s.result
-        if not r or not r.get("winners") or len(r.get("scores", [])) != game.players:
-            return "the game finished without scores and winners"
+        if not r or len(r.get("scores", [])) != game.players:
+            return "the game finished without scores"
+        # without `winner`, someone always has the best score; with it, nobody may win (a lost co-op game)
+        if not r.get("winners") and game.ruleset.compiled.winner is None:
+            return "the game finished without winners"
     return None
 
 

@@ -65,6 +65,7 @@ class Summary:
     decisions: int = 0
     seconds: float = 0.0
     wins: list[float] = field(default_factory=list)
+    no_winner: int = 0  # finished games that nobody won (a ruleset's `winner` held for no player)
     digest: str = ""
     errors: list[str] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)
@@ -80,6 +81,7 @@ class Summary:
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
             "decisions_per_second": round(self.decisions / self.seconds, 1) if self.seconds else None,
             "wins": self.wins,
+            "no_winner": self.no_winner,
             "digest": self.digest,
             "errors": self.errors[:10],
             "counter_totals": self.totals,
@@ -171,6 +173,8 @@ def simulate(
             s.finished += 1
             for w in o.winners:
                 s.wins[w] += 1 / len(o.winners)
+            if not o.winners:
+                s.no_winner += 1
         else:
             s.aborted += 1
             if o.error:

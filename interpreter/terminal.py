@@ -120,7 +120,11 @@ class HumanAgent:
         options = decision.options[player]
         details = game.option_details(player)
         secret = " (others see only that you have chosen)" if decision.simultaneous else ""
-        self._print(f"P{player + 1}, {decision.prompt}{secret}:")
+        asked = decision.prompts.get(player)
+        if asked:  # the ruleset words the question ("Choose a target for Bash")
+            self._print(f"P{player + 1}: {asked}{secret}" + ("" if asked[-1] in "?:!." else ":"))
+        else:
+            self._print(f"P{player + 1}, {decision.prompt}{secret}:")
         for i, label in enumerate(options):
             extra = details[i] if i < len(details) else None
             self._print(f"  [{i + 1}] {extra if extra else pretty(label)}")

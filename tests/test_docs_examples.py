@@ -78,7 +78,7 @@ def test_example_plays_to_the_end(path: Path) -> None:
             result = game.result
             assert result is not None
             assert len(result["scores"]) == players
-            assert result["winners"]
+            assert result["winners"] or rs.compiled.winner is not None  # `winner` may name nobody
             assert game.log_lines()[-1].startswith("Game over. Scores:")
 
 

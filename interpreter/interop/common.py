@@ -76,7 +76,9 @@ def returns_of(game: Game, mode: str, score_min: float, score_max: float, aborte
     """Final returns of a finished game.
 
     ``win``: 1 for each player among the engine's winners (best score, then
-    tiebreaks; a shared first place counts for everyone in it), else 0.
+    tiebreaks; a shared first place counts for everyone in it; or exactly the
+    players a ruleset's ``winner(p)`` names: a co-operative party that wins
+    together gets 1 each, one that loses gets 0 each), else 0.
     ``score``: the ruleset's ``score(p)``, which must lie in ``score_min..score_max``.
     An aborted game (a rule error, the step limit, or an adapter's length cap)
     gives every player the lowest return.
