@@ -29,6 +29,10 @@ from .state import GameState, Tables, freeze, thaw
 
 SAVE_FORMAT = 1
 
+# What Game.digest hashes: json.dumps(..., separators=(",", ":"), sort_keys=True) text, with the encoder
+# built once and without the cycle check (game state is plain acyclic data): simulate digests every game.
+_DIGEST_JSON = json.JSONEncoder(separators=(",", ":"), sort_keys=True, check_circular=False)
+
 # The start of every game with one player count and options: tables, counters, zones, card -> zone.
 Template = tuple[Tables, list[Any], list[list[int]], list[int]]
 # Templates are keyed by the player count alone when no option is given, else (players, sorted options).
@@ -875,11 +879,9 @@ class Game:
     def digest(self) -> str:
         """A hash of the final state and the log: equal digests mean the same game."""
         s = self.state
-        payload = json.dumps(
-            [s.counters, s.zones, sorted(s.face_up), s.rng, thaw(s.log), s.decisions, s.status, s.result, s.error],
-            separators=(",", ":"),
-            sort_keys=True,
-        )
+        # tuples encode as JSON arrays, so the log needs no conversion; json.dumps(..., sort_keys=True) text
+        payload = _DIGEST_JSON.encode(
+            [s.counters, s.zones, sorted(s.face_up), s.rng, s.log, s.decisions, s.status, s.result, s.error])
         return hashlib.sha256(payload.encode()).hexdigest()
 
     @property

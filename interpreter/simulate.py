@@ -7,6 +7,8 @@ does not depend on how many worker processes shared the work.
 
 from __future__ import annotations
 
+import functools
+import gc
 import hashlib
 import multiprocessing as mp
 import sys
@@ -41,19 +43,24 @@ def global_counters(game: Game) -> dict[str, int]:
     This is how a ruleset makes a statistic observable, e.g. a `counter combats_won`.
     An indexed counter ``c[Enum]`` is reported as ``c[value]`` per enum value.
     """
-    prog, lay = game.ruleset.program, game.ruleset.compiled.layout
-    out: dict[str, int] = {}
     counters = game.state.counters
+    return {name: int(counters[slot]) for name, slot in _reported_counters(game.ruleset)}
+
+
+@functools.lru_cache(maxsize=16)
+def _reported_counters(ruleset: Ruleset) -> tuple[tuple[str, int], ...]:
+    """(report name, slot) of every global counter ``global_counters`` reports, once per ruleset."""
+    prog, lay = ruleset.program, ruleset.compiled.layout
+    out: list[tuple[str, int]] = []
     for name, c in prog.counters.items():
         if c.scope != "global" or c.option is not None:
             continue
         slot = lay.global_slots[name]
         if c.index_enum:
-            for k, v in enumerate(prog.enums[c.index_enum]):
-                out[f"{name}[{v}]"] = int(counters[slot + k])
+            out += [(f"{name}[{v}]", slot + k) for k, v in enumerate(prog.enums[c.index_enum])]
         else:
-            out[name] = int(counters[slot])
-    return out
+            out.append((name, slot))
+    return tuple(out)
 
 
 @dataclass
@@ -146,12 +153,18 @@ def simulate(
             if progress and (i + 1) % 25 == 0:
                 progress(i + 1, games)
     else:
-        chunk = max(1, min(250, games // (jobs * 4) or 1))
+        # Chunks small enough that the workers finish close together (a worker idling while another
+        # ends a long chunk is lost time), large enough that sending tasks and results costs nothing
+        # next to the games themselves.
+        chunk = max(1, min(50, games // (jobs * 16)))
         tasks = [(a, min(a + chunk, games), players, seed, check) for a in range(0, games, chunk)]
         method = "spawn" if sys.platform == "darwin" else "fork"
         ctx = mp.get_context(method)
         global _parent_ruleset
         _parent_ruleset = (path, ruleset) if method == "fork" else None
+        # Forked workers share the parent's objects copy-on-write; frozen objects are never visited by
+        # the workers' garbage collector, so their pages stay shared instead of being copied.
+        gc.freeze()
         try:
             with ctx.Pool(jobs, initializer=_init_worker, initargs=(path, opts)) as pool:
                 for batch in pool.imap_unordered(_work, tasks):
@@ -159,6 +172,7 @@ def simulate(
                     if progress:
                         progress(len(outcomes), games)
         finally:
+            gc.unfreeze()
             _parent_ruleset = None
     elapsed = time.perf_counter() - t0
     if progress:
