@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import ast as A
 
+from . import rng
 from .errors import RuleError
 
 if TYPE_CHECKING:
@@ -45,7 +46,32 @@ def _never(s: Any, env: Any) -> Any:  # pragma: no cover - generated text callin
     raise AssertionError("a loop variable held in a Python local was read through a closure")
 
 
-_BUILTINS_INLINE = {"size", "top", "bottom", "min", "max", "abs", "players_from", "next_player", "value"}
+def _random(s: Any, items: Any) -> Any:
+    """`random(list)`: one draw from the game's RNG, exactly as the closure compiler's."""
+    if not items:
+        raise RuleError("random() of an empty list")
+    s.rng, i = rng.below(s.rng, len(items))
+    return items[i]
+
+
+def _roll(s: Any, faces: Any, name: Any) -> int:
+    """`roll(die)`: add faces while they say "roll again", exactly as the closure compiler's."""
+    from .compiler import MAX_REROLLS
+
+    if faces is None:
+        raise RuleError(f"no die named {name!r}")
+    total: int = 0
+    for _ in range(MAX_REROLLS):
+        s.rng, i = rng.below(s.rng, len(faces))
+        value, again = faces[i]
+        total += value
+        if not again:
+            return total
+    raise RuleError(f"a die exploded more than {MAX_REROLLS} times")
+
+
+_BUILTINS_INLINE = {"size", "top", "bottom", "min", "max", "abs", "players_from", "next_player", "value",
+                    "random", "roll"}
 
 
 class ExprGen:
@@ -53,7 +79,8 @@ class ExprGen:
 
     def __init__(self, comp: Compiler) -> None:
         self.comp = comp
-        self.ns: dict[str, Any] = {"_no_card": _no_card, "_fail": _no_card, "_index": _index, "_MISSING": object()}
+        self.ns: dict[str, Any] = {"_no_card": _no_card, "_fail": _no_card, "_index": _index,
+                                   "_random": _random, "_roll": _roll, "_MISSING": object()}
         self.count = 0
         # Python locals holding a fast loop's variable; those that iterate a zone are never `none`
         self.loop_locals: set[str] = set()
@@ -399,6 +426,14 @@ class ExprGen:
             return f"abs({self.src(arg)})"
         if name == "players_from":
             return f"s.tables.turn_orders[{self.src(arg)}]"
+        if name == "random":
+            return f"_random(s, {self._seq(arg)})"
+        if name == "roll":
+            dice = {d.name: tuple(d.faces) for d in self.comp.prog.dice.values()}
+            if isinstance(arg.ref, tuple) and arg.ref[0] == "die" and arg.ref[1] in dice:
+                return f"_roll(s, {self.const(dice[arg.ref[1]])}, None)"
+            t = self._name("_t")
+            return f"_roll(s, {self.const(dice)}.get({t} := {self.src(arg)}), {t})"
         if name == "next_player":
             return f"s.tables.turn_orders[{self.src(arg)}][1 % s.tables.n]"
         # value(track)

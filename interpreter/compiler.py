@@ -1242,15 +1242,15 @@ class Compiler:
             return
         if isinstance(st, A.For):
             key = self.uid()
-            it = self.seq(st.iterable)
-            ins.append(_for_init(it, key))
+            ins.append(self.sgen.for_init(st.iterable, key) if self.sgen is not None
+                       else _for_init(self.seq(st.iterable), key))
             head = len(ins)
             ins.append(_jump_placeholder())
             breaks: list[int] = []
             self.emit(st.body, code, [*loops, breaks])
             ins.append(_goto(head))
             end = len(ins)
-            ins[head] = _for_next(key, (st.var,), end)
+            ins[head] = self._for_next(key, (st.var,), end)
             for b in breaks:
                 ins[b] = _goto(end)
             return
@@ -1283,6 +1283,9 @@ class Compiler:
         if self.sgen is not None:
             return self.sgen.branch(cond, then_pc, else_pc)
         return _branch(self.expr(cond), then_pc, else_pc)
+
+    def _for_next(self, key: str, names: tuple[str, ...], end: int) -> Ins:
+        return self.sgen.for_next(key, names, end) if self.sgen is not None else _for_next(key, names, end)
 
     def _option_filter(self, var: str, source: A.Expr, where: A.Expr | None,
                        pop: bool) -> Callable[..., tuple[Any, ...]] | None:
@@ -1382,7 +1385,7 @@ class Compiler:
         self.emit(st.body, code, loops)
         ins.append(_goto(head))
         end = len(ins)
-        ins[head] = _for_next(key, (pvar, var), end)
+        ins[head] = self._for_next(key, (pvar, var), end)
 
         def collect(s: GameState, fr: list[Any]) -> bool:
             env = fr[2]

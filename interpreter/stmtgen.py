@@ -367,6 +367,31 @@ class StmtGen:
             self.emit("return False")
         return self._instruction(body)
 
+    def for_init(self, iterable: A.Expr, key: str) -> Ins:
+        """Start a step-machine `for`: a snapshot of the items and the next position, kept in the frame's locals."""
+        def body() -> None:
+            self.emit(f"env[{key!r}] = (tuple({self.gen._seq(iterable)}), 0)")
+            self.emit("fr[1] += 1")
+            self.emit("return False")
+        return self._instruction(body)
+
+    def for_next(self, key: str, names: tuple[str, ...], end: int) -> Ins:
+        """Bind the next item (a (player, choice) pair for `simultaneously`) or leave the loop for ``end``."""
+        def body() -> None:
+            self.emit(f"items, i = env[{key!r}]")
+            self.emit("if i >= len(items):")
+            self.emit(f"    del env[{key!r}]")
+            self.emit(f"    fr[1] = {end}")
+            self.emit("    return False")
+            if len(names) == 1:
+                self.emit(f"env[{names[0]!r}] = items[i]")
+            else:  # the closures' zip(strict=True): a pair of the wrong length is an error either way
+                self.emit(f"{', '.join(f'env[{n!r}]' for n in names)}, = items[i]")
+            self.emit(f"env[{key!r}] = (items, i + 1)")
+            self.emit("fr[1] += 1")
+            self.emit("return False")
+        return self._instruction(body)
+
     def invoke(self, target: str, env2: str) -> None:
         """Run a proc, handler or effect held in ``target``: push its code, or call its pure function."""
         self.emit(f"if {target}.code is not None:")

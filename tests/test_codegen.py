@@ -213,6 +213,8 @@ RUN_TIME_ERRORS = {
                     'round { step s "S" { repeat while true { n += 1 } } }',
     "of no card": 'zone a: pile public of C\nzone b: pile public of C\n'
                   'round { step s "S" { move a to b\n do top(a).go()\n end game } }',
+    "random() of an empty list": 'zone a: pile public of C\nzone b: pile public of C\n'
+                                 'round { step s "S" { move random([c for c in b]) to a } }',
     "trigger chain": 'zone a: pile public of C\nwindow w(k: int)\non w(k: int) { fire w(k + 1) }\n'
                      'round { step s "S" { fire w(0) } }',
 }
