@@ -303,6 +303,23 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # n
                     return values[-1]
                 row = action[top]
                 continue
+            result: Any
+            ext: tuple[int, int, int, int] | None
+            if size == 1 and plan is None and kind == _NODE and func is not None:
+                # `name`, `int_lit`, ...: one kept child, so the node replaces it on top of the stack
+                ext = exts[-1]
+                result = func(builder, ext, [values[-1]])
+                depth = depths[-1] + 1
+                if depth > MAX_FAST_DEPTH:
+                    return None
+                new_state = goto[states[-2]][origin]
+                states[-1] = new_state
+                values[-1] = result
+                depths[-1] = depth
+                if new_state == end_state and ttype == "$END":
+                    return result
+                row = action[new_state]
+                continue
             if size:
                 kids = values[-size:]
                 kid_exts = exts[-size:]
@@ -318,7 +335,7 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # n
                         if e is not None:
                             last = e
                             break
-                    ext: tuple[int, int, int, int] | None = (first[0], first[1], last[2], last[3])  # type: ignore[index]
+                    ext = (first[0], first[1], last[2], last[3])  # type: ignore[index]
                 else:
                     ext = None
             else:
@@ -342,7 +359,7 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # n
             else:
                 filtered = kids
             if kind == _INLINE:
-                result: Any = filtered
+                result = filtered
             elif kind == _EXPAND1 and len(filtered) == 1:
                 result = filtered[0]
             else:

@@ -181,6 +181,8 @@ class _AstBuilder:
     def _s(self, meta: Pos) -> Span:
         if meta is None:
             return self._at(1, 1, 1, 1)
+        if not self.shifted:  # the common case, without a second call
+            return Span(self.file, *meta)
         return self._at(*meta)
 
     def _ts(self, tok: Token) -> Span:
