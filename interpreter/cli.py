@@ -283,6 +283,29 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return 0 if report.violation is None else 1
 
 
+# ---------------------------------------------------------------- profile
+def cmd_profile(args: argparse.Namespace) -> int:
+    from .ruleprof import profile
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.top < 0:
+        raise UsageError("--top must not be negative")
+    program, diags = check_file(args.ruleset)
+    if program is None:
+        raise LiturgyError([d for d in diags if d.is_error] or diags)
+    players = args.players or program.game.min_players
+    if not program.game.min_players <= players <= program.game.max_players:
+        raise UsageError(f"{program.game.title} is for {program.game.min_players}..{program.game.max_players} "
+                         f"players, not {players}")
+    ruleset = Ruleset(program)
+    report = profile(program, args.games, players, args.seed, _options(ruleset, args.option),
+                     check=not args.no_check, clock=args.clock, path=args.ruleset)
+    top = args.top or None
+    print(json.dumps(report.to_json(args.sort, top), indent=1) if args.json else report.render(args.sort, top))
+    return 0
+
+
 # ---------------------------------------------------------------- bench
 def cmd_bench(args: argparse.Namespace) -> int:
     from .bench import Settings, discover, render, run_bench
@@ -365,6 +388,21 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
     b.add_argument("--json", action="store_true", help="machine-readable report")
     b.set_defaults(func=cmd_bench)
+
+    pr = sub.add_parser("profile", help="play random games and report where the time goes, rule by rule")
+    pr.add_argument("ruleset")
+    pr.add_argument("--games", type=int, default=100)
+    pr.add_argument("--players", type=int, default=0, help="default: the ruleset's minimum")
+    pr.add_argument("--seed", type=int, default=0)
+    pr.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
+    pr.add_argument("--no-check", action="store_true", help="skip invariant checks (as simulate --no-check)")
+    pr.add_argument("--sort", choices=["self", "cum", "calls"], default="self",
+                    help="order of the rules (default self)")
+    pr.add_argument("--top", type=int, default=30, help="rules to list (0: all; default 30)")
+    pr.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                    help="wall: perf_counter, cheap; cpu: process time, steadier on a busy machine but slow")
+    pr.add_argument("--json", action="store_true")
+    pr.set_defaults(func=cmd_profile)
 
     r = sub.add_parser("replay", help="re-run a decision log and verify its digest")
     r.add_argument("log")

@@ -476,7 +476,7 @@ class ExprGen:
         if ref[0] == "call_fn":
             from .compiler import _has_effects
 
-            return self.comp.inline_depth < 6 and not any(_has_effects(a) for a in e.args)
+            return self.comp.inline_depth < self.comp.inline_limit and not any(_has_effects(a) for a in e.args)
         if ref[0] == "call_field":  # not a field that card kinds declare with different parameters
             return (isinstance(e.func, A.Attr) and self.comp.functions.get(e.func.name) is not None
                     and self.comp._field_params(e.func.name) is not None)

@@ -118,8 +118,10 @@ def formatter_for(t: Ty | None) -> Callable[[Any, Any], str]:
 
 
 class Compiler:
-    def __init__(self, prog: Program, codegen: bool = True, stmtgen: bool = True) -> None:
+    def __init__(self, prog: Program, codegen: bool = True, stmtgen: bool = True, inline_fns: bool = True) -> None:
         self.prog = prog
+        # calls to `fn`s nest inline up to this depth; the rule profiler sets 0 so every call is counted
+        self.inline_limit = 6 if inline_fns else 0
         self.gen = ExprGen(self) if codegen else None
         # whole blocks of pure statements as generated functions (needs generated expressions)
         self.sgen = StmtGen(self, self.gen) if self.gen is not None and stmtgen else None
@@ -664,7 +666,7 @@ class Compiler:
             params, _ = self.fns[ref[1].name]
             name = ref[1].name
             fns = self.fns
-            if self.inline_depth < 6 and not any(_has_effects(a) for a in e.args):
+            if self.inline_depth < self.inline_limit and not any(_has_effects(a) for a in e.args):
                 return self.inline_fn(ref[1], args)
 
             def call_fn(s: GameState, env: dict[str, Any]) -> Any:

@@ -69,9 +69,9 @@ class Decision:
 class Ruleset:
     """A parsed, checked and compiled ruleset; it creates games."""
 
-    def __init__(self, program: Program, codegen: bool = True, stmtgen: bool = True) -> None:
+    def __init__(self, program: Program, codegen: bool = True, stmtgen: bool = True, inline_fns: bool = True) -> None:
         self.program = program
-        self.compiled = Compiler(program, codegen, stmtgen).compile()
+        self.compiled = Compiler(program, codegen, stmtgen, inline_fns).compile()
         self.name = program.game.title
         self.min_players = program.game.min_players
         self.max_players = program.game.max_players
