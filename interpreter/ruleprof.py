@@ -297,6 +297,8 @@ class _Instrument:
             comp.finish = self.timed(comp.finish, self.unit("finish", "finish", _where(prog.finish[0].span)))
         if comp.score is not None and prog.score is not None:
             comp.score = self.timed(comp.score, self.unit("score", "score", _where(prog.score.span)))
+        if comp.winner is not None and prog.winner is not None:
+            comp.winner = self.timed(comp.winner, self.unit("score", "winner", _where(prog.winner.span)))
         comp.tiebreaks = [self.timed(tb, self.unit("score", "tiebreak", _where(d.span)))
                           for tb, d in zip(comp.tiebreaks, prog.tiebreaks, strict=True)]
 
