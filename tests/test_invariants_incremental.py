@@ -165,7 +165,7 @@ def test_incremental_check_reports_what_the_full_check_reports(path: Path) -> No
     assert compared > 100
 
 
-def test_changed_finds_every_difference() -> None:
+def test_snapshot_finds_every_difference() -> None:
     rng = random.Random(3)
     for n in (0, 1, 15, 16, 17, 255, 256, 257, 1000, 9819):
         before = [rng.randrange(4) for _ in range(n)]
@@ -174,8 +174,12 @@ def test_changed_finds_every_difference() -> None:
             picks = sorted(rng.sample(range(n), min(k, n)))
             for i in picks:
                 now[i] += 1
-            assert invariants.changed(now, before) == picks
-    assert invariants.changed([1, 2], [1]) is None
+            snap = invariants.Snapshot.of(before)
+            assert snap.changed(now) == picks
+            for i in picks:
+                snap[i] = now[i]
+            assert snap.changed(now) == [] and [snap[i] for i in range(n)] == now
+    assert invariants.Snapshot.of([1]).changed([1, 2]) is None
 
 
 def test_a_checked_game_runs_incrementally_and_keeps_its_digest() -> None:
