@@ -815,6 +815,9 @@ class Checker:
                     self.err("E140", f"cannot join {a} and {b}", e.span)
                     return T.ANY
                 return T.unify(la, lb) or T.ANY
+            if a.kind == "text":  # joining texts: what a `prompt` or `describe` says can be put together
+                self.expect(e.right, T.TEXT, scope)
+                return T.TEXT
             if not T.assignable(a, T.INT):
                 self.err("E140", f"expected int, found {a}", e.left.span)
             self.expect(e.right, T.INT, scope)

@@ -10,7 +10,7 @@ from conftest import ROOT
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.agents import RandomAgent, play_out
 from liturgy.interpreter.cli import main as cli_main
-from liturgy.interpreter.engine import Game, load_ruleset, replay_decisions
+from liturgy.interpreter.engine import Game, Ruleset, load_ruleset, replay_decisions
 from liturgy.interpreter.fuzz import fuzz_ruleset
 from liturgy.interpreter.interop.common import returns_of
 from liturgy.interpreter.simulate import simulate
@@ -227,8 +227,13 @@ def test_describe_players_and_enum_values() -> None:
     g = load_ruleset(KEEPERS).new_game(2, 3)
     assert g.option_details(0) == ["guard: shield a keeper tonight", "rest: heal 1 HP", "tend: add 2 oil"]
     g.apply(0, 0)  # guard
-    assert g.option_details(0) == ["P1 (HP 5/5, shield 0)", "P2 (HP 5/5, shield 0)"]
-    assert g.decision is not None and g.decision.options[0] == ("P1", "P2")  # the labels stay as they were
+    assert g.option_details(0) == ["P1 (HP 5/5, steady)", "P2 (HP 5/5, steady)"]
+    g.apply(1, 0)  # P1 guards P2
+    g.apply(0, 1)  # P2 guards too
+    d = g.decision
+    assert d is not None and d.prompt_for(1) == "Whom does P2 guard tonight?"
+    assert g.option_details(1) == ["P1 (HP 5/5, steady)", "P2 (HP 5/5, steady, guarded)"]
+    assert d.options[1] == ("P1", "P2")  # the labels stay as they were
 
 
 def test_describe_bool(write_ruleset: Callable[..., str]) -> None:
@@ -245,6 +250,7 @@ def test_describe_bool(write_ruleset: Callable[..., str]) -> None:
     ('describe player(p, p) = "{}", p\n', "E103"),
     ('describe player(q, p) = "{}", q\ndescribe player(q, p) = "{}", q\n', "E103"),
     ('describe player(q, p) = "{}", q.nope\n', "E101"),
+    ('describe player(q, p) = "{}", "HP " + q.hp\n', "E140"),
 ])
 def test_describe_diagnostics(write_ruleset: Callable[..., str], text: str, code: str) -> None:
     _, diags = check_file(write_ruleset(COOP + text))
@@ -260,4 +266,18 @@ def test_terminal_asks_the_prompt_and_describes_the_options() -> None:
     assert agent.choose(g, 0) == 1
     text = out.getvalue()
     assert "P1: Night 1: what does P1 do?\n  [1] guard: shield a keeper tonight\n" in text
-    assert "P1: Whom does P1 guard tonight?\n  [1] P1 (HP 5/5, shield 0)\n  [2] P2 (HP 5/5, shield 0)\n" in text
+    assert "P1: Whom does P1 guard tonight?\n  [1] P1 (HP 5/5, steady)\n  [2] P2 (HP 5/5, steady)\n" in text
+
+
+def test_texts_join_with_plus(write_ruleset: Callable[..., str]) -> None:
+    text = COOP + 'fn tag(q: player) -> text = "keeper " + (if q.hp > 1 then "fit" else "hurt") + ""\n'
+    text += 'describe player(q, p) = "{} {}", q, tag(q)\n'
+    text = text.replace("choose d from [1, 2] by p", "choose d from [1, 2] by p { log \"{}\", tag(p) }\n"
+                        "      choose q from players by p { log \"{}\", q }\n      choose d from [1, 2] by p")
+    program, diags = check_file(write_ruleset(text))
+    assert program is not None and diags == []
+    for codegen in (True, False):
+        g = Ruleset(program, codegen=codegen).new_game(2, 1)
+        g.apply(0, 0)
+        assert g.option_details(0) == ["P1 keeper fit", "P2 keeper fit"]
+        assert g.log_lines()[-1] == "keeper fit"
