@@ -281,3 +281,58 @@ def test_texts_join_with_plus(write_ruleset: Callable[..., str]) -> None:
         g.apply(0, 0)
         assert g.option_details(0) == ["P1 keeper fit", "P2 keeper fit"]
         assert g.log_lines()[-1] == "keeper fit"
+
+
+# ---------------------------------------------------------------- the shipped games use them
+STS = str(ROOT / "rulesets" / "slay_the_spire.rules")
+BLOODBORNE = str(ROOT / "rulesets" / "bloodborne.rules")
+
+
+def test_slay_the_spire_party_wins_or_loses_together() -> None:
+    rs = load_ruleset(STS)
+    seen = set()
+    for seed in range(12):
+        g = rs.new_game(2, seed, check_invariants=True, options={"mode": "combat"})
+        d = g.decision
+        assert d is not None and d.prompt_for(0) == "Choose your character"
+        play_out(g, [RandomAgent(seed), RandomAgent(seed + 100)])
+        assert g.state.status == "finished" and g.result is not None
+        winners = g.result["winners"]
+        assert winners == ([0, 1] if g.result["scores"] == [1, 1] else [])
+        assert g.result["tiebreaks"] == [[], []]
+        seen.add(len(winners))
+    assert 0 in seen
+
+
+def test_slay_the_spire_questions_and_players_read_meaningfully() -> None:
+    rs = load_ruleset(STS)
+    for seed in range(20):  # a seed whose first hand holds a Strike
+        g = rs.new_game(2, seed, options={"mode": "combat"})
+        g.apply(0, 0)  # P1: Ironclad
+        g.apply(0, 1)  # P2: the first of the rest
+        d = g.decision
+        assert d is not None and d.prompt_for(0).startswith("Your turn (") and d.options[0][0] == "play_card"
+        g.apply(0, 0)  # play card
+        d = g.decision
+        assert d is not None and d.prompt_for(0) == "Play which card (3 energy)?"
+        if "Strike (Ironclad)" in d.options[0]:
+            break
+    else:
+        raise AssertionError("no Strike in 20 opening hands")
+    g.apply(d.options[0].index("Strike (Ironclad)"), 0)
+    d = g.decision
+    assert d is not None and d.prompt_for(0) == "Strike (Ironclad): Attack which enemy (hits: 1)?"
+    assert all(t is not None and ": HP " in t for t in g.option_details(0))
+    # a choice among players (who gains Block, which row): every player reads with character, HP and row
+    display = g.ruleset.display
+    choice = next(i for i, what in enumerate(display.option_kinds) if what == "player")
+    texts = display.describe(g.state, 0, (0, 1), choice)
+    assert texts[0] is not None and texts[0].startswith("P1 (Ironclad, HP 10/10, Block 0; enemies in row: ")
+    assert texts[1] is not None and texts[1].startswith("P2 (")
+
+
+def test_bloodborne_asks_what_it_means() -> None:
+    g = load_ruleset(BLOODBORNE).new_game(3, 1)
+    d = g.decision
+    assert d is not None and d.simultaneous
+    assert all(d.prompt_for(p) == "Play which Action card (face down, revealed together)?" for p in d.players)
