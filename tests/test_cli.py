@@ -93,7 +93,7 @@ def test_human_seat_plays_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: py
     monkeypatch.setattr("sys.stdin", answers)
     code, out, _ = run(["play", BB, "--players", "3", "--seed", "2", "--seats", "human,random,random"], capsys)
     assert code == 0
-    assert "P1, 1. Choose and play Action cards: choose secretly" in out
+    assert "P1: Play which Action card (face down, revealed together)? (others see only that you have chosen)" in out
     assert "`x` is neither an option nor a command" in out
     assert "there is no option 99" in out
     assert "Game over" in out
