@@ -44,12 +44,14 @@ MAX_REROLLS = 1000
 class Code:
     """A block of step-machine instructions (a proc, handler, card effect or the main flow)."""
 
-    __slots__ = ("id", "name", "ins")
+    __slots__ = ("id", "name", "ins", "fast")
 
     def __init__(self, cid: int, name: str) -> None:
         self.id = cid
         self.name = name
         self.ins: list[Ins] = []
+        # what the engine runs while far from the step limit: ``ins`` with fused instructions (see .fuse)
+        self.fast: list[Ins] = self.ins
 
 
 @dataclass
@@ -118,8 +120,15 @@ def formatter_for(t: Ty | None) -> Callable[[Any, Any], str]:
 
 
 class Compiler:
-    def __init__(self, prog: Program, codegen: bool = True, stmtgen: bool = True, inline_fns: bool = True) -> None:
+    def __init__(self, prog: Program, codegen: bool = True, stmtgen: bool = True, inline_fns: bool = True,
+                 fuse: bool = True) -> None:
         self.prog = prog
+        # fused step-machine instructions (needs generated statements); fuse_span: the most original
+        # instructions one fused call runs (0: none), which the engine keeps away from the step limit
+        self.fuse = fuse
+        self.fuse_span = 0
+        # what each step-machine instruction does, for the fuser: id(fn) -> (fn, kind, *data)
+        self.ins_info: dict[int, tuple[Any, ...]] = {}
         # calls to `fn`s nest inline up to this depth; the rule profiler sets 0 so every call is counted
         self.inline_limit = 6 if inline_fns else 0
         self.gen = ExprGen(self) if codegen else None
@@ -232,7 +241,19 @@ class Compiler:
             self.winner = self._player_expr(prog.winner)
         self.invariants = [(inv.text, self.expr(inv.expr), frozenset(n for n, _ in inv.outside))
                            for inv in prog.invariants]
+        if self.fuse and self.sgen is not None:
+            from .fuse import fuse_codes
+
+            self.fuse_span = fuse_codes(self)
         return self
+
+    def note(self, fn: Ins, kind: str, *data: Any) -> Ins:
+        """Record what instruction ``fn`` does (``kind`` and its targets), so the fuser can inline it."""
+        self.ins_info[id(fn)] = (fn, kind, *data)
+        return fn
+
+    def goto(self, target: int) -> Ins:
+        return self.note(_goto(target), "goto", target)
 
     def _player_expr(self, sc: A.ScoreDecl | A.WinnerDecl) -> ExprFn:
         body = self.expr(sc.expr)
@@ -289,7 +310,7 @@ class Compiler:
             fr[1] += 1
             return False
 
-        main.ins.append(start_round)
+        main.ins.append(self.note(start_round, "run"))
         for st in prog.steps:
             self.step_pcs[st.name] = len(main.ins)
             self.step_names_by_pc.append((len(main.ins), st.name))
@@ -300,7 +321,7 @@ class Compiler:
             fr[1] = round_start
             return False
 
-        main.ins.append(loop)
+        main.ins.append(self.note(loop, "goto", round_start))
 
     # ------------------------------------------------------------ helpers
     def zone_index(self, e: A.Expr) -> ExprFn:
@@ -1201,7 +1222,7 @@ class Compiler:
                 gen = self.sgen.instruction(run) if self.sgen is not None else None
                 if gen is not None:
                     run.clear()
-                    code.ins.append(gen)
+                    code.ins.append(self.note(gen, "run"))
                     return
                 fn = self.block_closure(list(run))
                 run.clear()
@@ -1211,7 +1232,7 @@ class Compiler:
                     fr[1] += 1
                     return False
 
-                code.ins.append(exec_)
+                code.ins.append(self.note(exec_, "run"))
 
         for st in stmts:
             if _suspends(st, self.prog) or (loops and _has_break([st])):
@@ -1240,7 +1261,7 @@ class Compiler:
                 ins[at] = self._branch(cond, at + 1, len(ins))
             self.emit(st.orelse, code, loops)
             for p in end_patches:
-                ins[p] = _goto(len(ins))
+                ins[p] = self.goto(len(ins))
             return
         if isinstance(st, A.For):
             key = self.uid()
@@ -1250,22 +1271,22 @@ class Compiler:
             ins.append(_jump_placeholder())
             breaks: list[int] = []
             self.emit(st.body, code, [*loops, breaks])
-            ins.append(_goto(head))
+            ins.append(self.goto(head))
             end = len(ins)
             ins[head] = self._for_next(key, (st.var,), end)
             for b in breaks:
-                ins[b] = _goto(end)
+                ins[b] = self.goto(end)
             return
         if isinstance(st, A.RepeatWhile):
             head = len(ins)
             ins.append(_jump_placeholder())
             breaks = []
             self.emit(st.body, code, [*loops, breaks])
-            ins.append(_goto(head))
+            ins.append(self.goto(head))
             end = len(ins)
             ins[head] = self._branch(st.cond, head + 1, end)
             for b in breaks:
-                ins[b] = _goto(end)
+                ins[b] = self.goto(end)
             return
         if isinstance(st, A.Choose):
             self.emit_choose(st, code, loops)
@@ -1337,7 +1358,7 @@ class Compiler:
         if st.none_body is not None:
             self.emit(st.none_body, code, loops)
         end = len(ins)
-        ins[skip_none] = _goto(end)
+        ins[skip_none] = self.goto(end)
         has_none = st.none_body is not None
         span = st.span
         self.choice_nones[at] = none_pc if has_none else end
@@ -1360,7 +1381,7 @@ class Compiler:
             s.pending = ("choose", p, options, var, at + 1, none_pc if has_none else end, fmt_id)
             return True
 
-        ins[at] = choose
+        ins[at] = self.note(choose, "stop", at + 1, none_pc if has_none else end, end)
 
     def emit_simultaneous(self, st: A.Simultaneous, code: Code, loops: list[list[int]]) -> None:
         ins = code.ins
@@ -1385,7 +1406,7 @@ class Compiler:
         head = len(ins)
         ins.append(_jump_placeholder())
         self.emit(st.body, code, loops)
-        ins.append(_goto(head))
+        ins.append(self.goto(head))
         end = len(ins)
         ins[head] = self._for_next(key, (pvar, var), end)
 
@@ -1408,12 +1429,12 @@ class Compiler:
             s.commits = {}
             return True
 
-        ins[at] = collect
+        ins[at] = self.note(collect, "stop", at + 1, end)
 
     def emit_do(self, st: A.Do, code: Code) -> None:
         generated = self.sgen.do_instruction(st) if self.sgen is not None else None
         if generated is not None:
-            code.ins.append(generated)
+            code.ins.append(self.note(generated, "call_end"))
             return
         call = st.call
         assert isinstance(call, A.Call)
@@ -1428,7 +1449,7 @@ class Compiler:
                 _invoke(s, target, env2)
                 return False
 
-            code.ins.append(do_proc)
+            code.ins.append(self.note(do_proc, "call_end"))
             return
         resolve = self._effect_target(call)
 
@@ -1439,11 +1460,11 @@ class Compiler:
                 _invoke(s, *found)
             return False
 
-        code.ins.append(do_effect)
+        code.ins.append(self.note(do_effect, "call_end"))
 
     def emit_fire(self, st: A.Fire, code: Code) -> None:
         if self.sgen is not None:
-            code.ins.append(self.sgen.fire_instruction(st))
+            code.ins.append(self.note(self.sgen.fire_instruction(st), "call_end"))
             return
         targets = self.handlers.get(st.window, [])
         window = self.prog.windows[st.window]
@@ -1458,7 +1479,7 @@ class Compiler:
                 _invoke(s, h, {h.params[i]: args[p] for i, p in enumerate(params)})
             return False
 
-        code.ins.append(fire)
+        code.ins.append(self.note(fire, "call_end"))
 
 
 def _invoke(s: GameState, target: Callable_, env: dict[str, Any]) -> None:

@@ -69,9 +69,10 @@ class Decision:
 class Ruleset:
     """A parsed, checked and compiled ruleset; it creates games."""
 
-    def __init__(self, program: Program, codegen: bool = True, stmtgen: bool = True, inline_fns: bool = True) -> None:
+    def __init__(self, program: Program, codegen: bool = True, stmtgen: bool = True, inline_fns: bool = True,
+                 fuse: bool = True) -> None:
         self.program = program
-        self.compiled = Compiler(program, codegen, stmtgen, inline_fns).compile()
+        self.compiled = Compiler(program, codegen, stmtgen, inline_fns, fuse).compile()
         self.name = program.game.title
         self.min_players = program.game.min_players
         self.max_players = program.game.max_players
@@ -419,9 +420,43 @@ class Game:
         """
         s = self.state
         stop = self.ruleset.step_limit + 2
+        span = self.ruleset.compiled.fuse_span
         frames = s.frames
         try:
             while True:
+                calls = (stop - 2 - s.steps) // span if span else 0
+                if calls > 0:
+                    # Far from the step limit: the fused instructions (interpreter/fuse.py). Each runs at
+                    # most ``span`` original ones and returns how many more than one (True: suspended),
+                    # so ``calls`` of them cannot pass the limit; near it, the loop below single-steps.
+                    extra = i = 0
+                    try:
+                        for i in range(calls):  # noqa: B007 - read after the loop, and on errors
+                            fr = frames[-1]
+                            r = fr[0].fast[fr[1]](s, fr)
+                            if r:
+                                if r is True:
+                                    break
+                                extra += r
+                        else:
+                            i = calls
+                    except SkipTo as skip:
+                        s.steps += i + extra
+                        del frames[1:]
+                        frames[0][1] = skip.pc
+                        continue
+                    except BaseException:
+                        s.steps += i + extra
+                        raise
+                    s.steps += i + extra
+                    if i == calls:
+                        continue
+                    if self.check:
+                        self._check_invariants()
+                    if pick is None:
+                        return
+                    self._pick(pick)
+                    continue
                 # Count the instructions that ran to completion (a suspension is not a step).
                 # ``steps`` runs one ahead of the count while an instruction runs.
                 first = steps = s.steps + 1

@@ -402,7 +402,7 @@ def profile(
     check: bool = True, clock: str = "wall", path: str = "",
 ) -> ProfileReport:
     """Play ``games`` random games (the games ``liturgy simulate`` plays with the same seed) under the profiler."""
-    ruleset = Ruleset(program, inline_fns=False)
+    ruleset = Ruleset(program, inline_fns=False, fuse=False)  # timed wrappers go around every original instruction
     ruleset.resolve_options(options)
     tick = CLOCKS[clock]
     inst = _Instrument(ruleset, tick, calibrate(tick))

@@ -362,18 +362,24 @@ class StmtGen:
 
     def branch(self, cond: A.Expr, then_pc: int, else_pc: int) -> Ins:
         """Jump to ``then_pc`` when ``cond`` holds, else to ``else_pc`` (the step machine's `if`/`repeat while`)."""
+        src: list[str] = []
+
         def body() -> None:
-            self.emit(f"fr[1] = {then_pc} if {self.gen.cond(cond)} else {else_pc}")
+            src.append(self.gen.cond(cond))
+            self.emit(f"fr[1] = {then_pc} if {src[0]} else {else_pc}")
             self.emit("return False")
-        return self._instruction(body)
+        return self.comp.note(self._instruction(body), "branch", src[0], then_pc, else_pc)
 
     def for_init(self, iterable: A.Expr, key: str) -> Ins:
         """Start a step-machine `for`: a snapshot of the items and the next position, kept in the frame's locals."""
+        src: list[str] = []
+
         def body() -> None:
-            self.emit(f"env[{key!r}] = (tuple({self.gen._seq(iterable)}), 0)")
+            src.append(self.gen._seq(iterable))
+            self.emit(f"env[{key!r}] = (tuple({src[0]}), 0)")
             self.emit("fr[1] += 1")
             self.emit("return False")
-        return self._instruction(body)
+        return self.comp.note(self._instruction(body), "for_init", src[0], key)
 
     def for_next(self, key: str, names: tuple[str, ...], end: int) -> Ins:
         """Bind the next item (a (player, choice) pair for `simultaneously`) or leave the loop for ``end``."""
@@ -390,7 +396,7 @@ class StmtGen:
             self.emit(f"env[{key!r}] = (items, i + 1)")
             self.emit("fr[1] += 1")
             self.emit("return False")
-        return self._instruction(body)
+        return self.comp.note(self._instruction(body), "for_next", key, names, end)
 
     def invoke(self, target: str, env2: str) -> None:
         """Run a proc, handler or effect held in ``target``: push its code, or call its pure function."""

@@ -1,0 +1,224 @@
+"""Fused step-machine instructions: one generated call runs a whole path of the original ones.
+
+The step machine (:mod:`.engine`) runs one instruction per loop turn: a run of statements, a
+branch, a jump, a loop's next step, a call.  Most turns do very little, so the loop and the call
+around each cost as much as the work.  Here, once per ruleset, each place where execution enters
+a stretch of instructions gets a *fused* instruction: one Python function that does what the
+instructions from there do, one after another, following branches and jumps in Python control
+flow, until it meets one that may ask for a decision (`choose`, `simultaneously`), a call that
+pushes a frame (`do`, `fire`: called, then it returns), a return, a path of ``MAX_PATH``
+instructions, or a jump back to an instruction already on its path (a loop's next turn starts a
+new call).
+
+Nothing a game can observe changes:
+
+* **Step counts.** A fused call returns how many original instructions it ran, minus one (an
+  ``int``, never ``True``, which still means "suspended"), and the engine adds that to the count.
+  If one raises (a rule error, `end game`, `skip to`), it first adds the instructions completed
+  before it to ``s.steps``, so the count is what single-stepping gives.
+* **The step limit.** A fused call runs at most ``MAX_PATH`` instructions. The engine only runs the
+  fused array while that many steps cannot pass the limit; near it, it single-steps the original
+  instructions, so the limit error comes at the same step, at the same place.
+* **Program counters.** The fused code writes the frame's pc whenever an original instruction
+  would be seen with it: before anything that may raise or reads it, and on leaving. Every exit is
+  an original instruction's pc, never inside one, and no fused call spans a decision, so saved
+  games (which store frames' pcs) and error positions are the same.
+
+The original arrays (``Code.ins``) are kept unchanged; ``Code.fast`` is a copy with fused functions
+at the entry points.  Safety, as in :mod:`.stmtgen`: the text is built from this module's
+templates, integer pcs, and the condition and sequence sources :mod:`.codegen` wrote for the
+original instructions; the original instructions are passed by name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .compiler import Code, Compiler, Ins
+
+# The most original instructions on one path through a fused function (the engine's margin).
+MAX_PATH = 16
+# The most original instructions written into one fused function (branches copy what follows).
+MAX_NODES = 48
+
+
+class _Trace:
+    """Writes one fused function, entered at ``head`` of ``code``."""
+
+    def __init__(self, fuser: Fuser, code: Code, head: int) -> None:
+        self.fuser = fuser
+        self.code = code
+        self.head = head
+        self.lines: list[str] = []
+        self.depth = 2
+        self.nodes = 0
+        self.longest = 0
+        self.exits: set[int] = set()
+        self.tmp = 0
+
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def name(self, prefix: str) -> str:
+        self.tmp += 1
+        return f"_F{prefix}{self.tmp}"
+
+    def leave(self, pc: int, k: int, frpc: int) -> None:
+        """Stop before instruction ``pc`` after ``k`` instructions: the engine runs ``pc`` next."""
+        if frpc != pc:
+            self.emit(f"fr[1] = {pc}")
+        self.emit(f"return {k - 1}")
+        self.exits.add(pc)
+        self.longest = max(self.longest, k)
+
+    def sync(self, pc: int, k: int, frpc: int, kv: int) -> int:
+        """Make the frame's pc and the completed count right before something that may raise."""
+        if frpc != pc:
+            self.emit(f"fr[1] = {pc}")
+        if kv != k:
+            self.emit(f"_Fk = {k}")
+        return k
+
+    def walk(self, pc: int, k: int, frpc: int, kv: int, path: frozenset[int]) -> None:  # noqa: C901
+        """Write instruction ``pc`` and what follows; ``k`` instructions done, ``frpc`` in the frame."""
+        fuser = self.fuser
+        fn = self.code.ins[pc]
+        info = fuser.info(fn)
+        if info is None or k >= MAX_PATH or pc in path or self.nodes >= MAX_NODES:
+            self.leave(pc, k, frpc)
+            return
+        self.nodes += 1
+        kind = info[1]
+        path = path | {pc}
+        if kind == "run":
+            kv = self.sync(pc, k, frpc, kv)
+            self.emit(f"{fuser.const(fn)}(s, fr)")
+            self.walk(pc + 1, k + 1, pc + 1, kv, path)
+        elif kind == "goto":
+            self.walk(info[2], k + 1, frpc, kv, path)
+        elif kind == "branch":
+            _, _, cond, then_pc, else_pc = info
+            kv = self.sync(pc, k, frpc, kv)
+            self.emit(f"if {cond}:")
+            self.depth += 1
+            self.walk(then_pc, k + 1, pc, kv, path)
+            self.depth -= 1
+            self.emit("else:")
+            self.depth += 1
+            self.walk(else_pc, k + 1, pc, kv, path)
+            self.depth -= 1
+        elif kind == "for_init":
+            _, _, seq, key = info
+            kv = self.sync(pc, k, frpc, kv)
+            self.emit(f"env[{key!r}] = (tuple({seq}), 0)")
+            self.walk(pc + 1, k + 1, pc, kv, path)
+        elif kind == "for_next":
+            _, _, key, names, end = info
+            if len(names) > 1:  # unpacking a pair may raise, as in the original
+                kv = self.sync(pc, k, frpc, kv)
+                frpc = pc
+            items, i = self.name("items"), self.name("i")
+            self.emit(f"{items}, {i} = env[{key!r}]")
+            self.emit(f"if {i} >= len({items}):")
+            self.depth += 1
+            self.emit(f"del env[{key!r}]")
+            self.walk(end, k + 1, frpc, kv, path)
+            self.depth -= 1
+            if len(names) == 1:
+                self.emit(f"env[{names[0]!r}] = {items}[{i}]")
+            else:
+                self.emit(f"{', '.join(f'env[{n!r}]' for n in names)}, = {items}[{i}]")
+            self.emit(f"env[{key!r}] = ({items}, {i} + 1)")
+            self.walk(pc + 1, k + 1, frpc, kv, path)
+        elif kind == "call_end":  # `do`/`fire`: it moves the pc on itself, then pushes the callee's frame
+            self.sync(pc, k, frpc, kv)
+            self.emit(f"{fuser.const(fn)}(s, fr)")
+            self.emit(f"return {k}")
+            self.longest = max(self.longest, k + 1)
+        elif kind == "ret":
+            self.emit("s.frames.pop()")
+            self.emit(f"return {k}")
+            self.longest = max(self.longest, k + 1)
+        else:  # "stop": may ask for a decision, so the engine runs it
+            self.nodes -= 1
+            self.leave(pc, k, frpc)
+
+    def function(self) -> tuple[Ins, int] | None:
+        """The fused function and its longest path, or None when it would run a single instruction."""
+        self.walk(self.head, 0, self.head, 0, frozenset())
+        if self.longest < 2:
+            return None
+        fuser = self.fuser
+        name = fuser.comp.gen._name("_fused") if fuser.comp.gen is not None else "_fused"
+        code = (f"def {name}(s, fr):\n    env = fr[2]\n    _Fk = 0\n    try:\n" + "\n".join(self.lines)
+                + "\n    except BaseException:\n        s.steps += _Fk\n        raise\n")
+        ns = fuser.ns
+        exec(compile(code, f"<liturgy fused {name}>", "exec"), ns)  # noqa: S102 - see module doc
+        fn: Ins = ns.pop(name)
+        return fn, self.longest
+
+
+class Fuser:
+    """Fuses the instructions of every compiled code block of one ruleset."""
+
+    def __init__(self, comp: Compiler) -> None:
+        from .compiler import _ret
+
+        assert comp.gen is not None
+        self.comp = comp
+        self.ns = comp.gen.ns
+        self._ret = _ret
+
+    def info(self, fn: Ins) -> tuple[Any, ...] | None:
+        if fn is self._ret:
+            return (fn, "ret")
+        got = self.comp.ins_info.get(id(fn))
+        return got if got is not None and got[0] is fn else None
+
+    def const(self, value: Any) -> str:
+        assert self.comp.gen is not None
+        return self.comp.gen.const(value)
+
+    def entries(self, code: Code) -> set[int]:
+        """Where execution enters ``code`` other than by falling through: its start, after calls and choices."""
+        found = {0}
+        for pc, fn in enumerate(code.ins):
+            info = self.info(fn)
+            if info is None:
+                continue
+            if info[1] == "call_end":
+                found.add(pc + 1)
+            elif info[1] == "stop":
+                found.update(info[2:])
+        if code is self.comp.main:
+            found.update(self.comp.step_pcs.values())  # `skip to`
+        return {pc for pc in found if pc < len(code.ins)}
+
+    def fuse(self, code: Code) -> int:
+        """Fill ``code.fast``; the longest path of any fused function in it (0: none)."""
+        fast = list(code.ins)
+        todo = sorted(self.entries(code))
+        done: set[int] = set()
+        longest = 0
+        while todo:
+            pc = todo.pop()
+            if pc in done or pc >= len(code.ins):
+                continue
+            done.add(pc)
+            trace = _Trace(self, code, pc)
+            made = trace.function()
+            if made is None:
+                continue
+            fast[pc], span = made
+            longest = max(longest, span)
+            todo.extend(x for x in trace.exits if x not in done)
+        if longest:
+            code.fast = fast
+        return longest
+
+
+def fuse_codes(comp: Compiler) -> int:
+    """Fuse every code block of ``comp``; the engine's margin (longest fused path), 0 when nothing fused."""
+    fuser = Fuser(comp)
+    return max((fuser.fuse(code) for code in comp.codes), default=0)

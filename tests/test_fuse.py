@@ -1,0 +1,92 @@
+"""Fused step-machine instructions (interpreter/fuse.py) must be invisible: same steps, saves and errors.
+
+Every shipped ruleset and docs example is played with and without fusion; after every decision the
+step count and the whole saved game (frames and their pcs included) must be equal, and so must the
+digest, status and error at the end. Then the same games run under step limits placed just before,
+at and after where they would otherwise end, and at every offset near a multiple of the fused span
+(where the engine switches from fused calls to single steps): the limit error must come at the same
+step, with the same message and the same saved state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from conftest import ROOT
+from liturgy.dsl.loader import check_file
+from liturgy.interpreter.engine import Game, Ruleset
+
+RULESETS = sorted(str(p) for p in (ROOT / "rulesets").rglob("*.rules")) + sorted(
+    str(p) for p in (ROOT / "docs" / "examples").glob("*.rules"))
+
+
+def _pair(path: str) -> tuple[Ruleset, Ruleset]:
+    rules = []
+    for fuse in (True, False):
+        program, _ = check_file(path)
+        assert program is not None
+        rules.append(Ruleset(program, fuse=fuse))
+    return rules[0], rules[1]
+
+
+def _play(rules: Ruleset, players: int, seed: int, check: bool) -> tuple[Game, list[tuple[int, str]]]:
+    game = rules.new_game(players, seed, check_invariants=check)
+    rng = random.Random(seed)
+    seen = [(game.state.steps, json.dumps(game.to_json(), sort_keys=True))]
+    while not game.finished:
+        for p in game.waiting_for():
+            game.apply(rng.randrange(game.option_count(p)), p)
+            seen.append((game.state.steps, json.dumps(game.to_json(), sort_keys=True)))
+    return game, seen
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: Path(p).stem)
+def test_fused_and_single_stepped_games_are_the_same(path: str) -> None:
+    fused, plain = _pair(path)
+    players = max(fused.min_players, min(4, fused.max_players))
+    for seed in range(6):
+        runs = []
+        for rules in (fused, plain):
+            game, seen = _play(rules, players, seed, check=seed % 2 == 0)
+            runs.append((seen, game.digest(), game.state.status, game.error))
+        assert runs[0] == runs[1], (path, seed)
+
+
+@pytest.mark.parametrize("path", RULESETS, ids=lambda p: Path(p).stem)
+def test_step_limit_errors_are_the_same_fused(path: str) -> None:
+    fused, plain = _pair(path)
+    span = fused.compiled.fuse_span
+    players = max(fused.min_players, min(4, fused.max_players))
+    game, _ = _play(plain, players, 0, check=False)
+    total = game.state.steps
+    limits = {1, 2, span - 1, span, span + 1, 3 * span + 1, total // 3, total // 2, total - 1, total, total + 1}
+    limits |= {total - span + d for d in range(-2, 3)}
+    for limit in sorted(x for x in limits if x > 0):
+        runs = []
+        for rules in (fused, plain):
+            rules.step_limit = limit
+            try:
+                game, seen = _play(rules, players, 0, check=False)
+            finally:
+                rules.step_limit = rules.program.game.step_limit
+            runs.append((seen, game.digest(), game.state.status, game.error, game.state.steps))
+        assert runs[0] == runs[1], (path, limit)
+
+
+@pytest.mark.parametrize("stem", ["bloodborne", "slay_the_spire", "goofspiel"])
+def test_random_playouts_are_the_same_fused(stem: str) -> None:
+    path = next(p for p in RULESETS if Path(p).stem == stem)
+    fused, plain = _pair(path)
+    assert fused.compiled.fuse_span > 0  # these rulesets do get fused instructions
+    players = max(fused.min_players, min(4, fused.max_players))
+    for seed in range(4):
+        runs = []
+        for rules in (fused, plain):
+            game = rules.new_game(players, seed)
+            rng = random.Random(seed)
+            n = game.random_playout(rng)
+            runs.append((n, game.state.steps, game.digest(), game.error, rng.random()))
+        assert runs[0] == runs[1], (stem, seed)
