@@ -442,6 +442,8 @@ def test_perfected_strike_counts_every_card_containing_strike_starter_strikes_to
 def test_transforming_another_characters_card_adds_your_own_card_reward() -> None:
     g = RULESET.new_game(1, 3, check_invariants=True)  # a run
     choose(g, 0, "Ironclad")
+    while g.decision is not None and "end_turn" not in g.decision.options[0]:
+        g.apply(0, 0)  # whatever comes before the first combat (Neow's Blessing): its first option
     s = g.state
     s.counters[global_slot(g, "map_side")] = 1  # side 1: floor 1, middle column is an event room
     wall = card_ids(g, "Living Wall")[0]
