@@ -342,3 +342,38 @@ def test_declared_options_reach_both_adapters() -> None:
     env.reset(seed=3)
     assert env.game is not None
     assert env.game.digest() == cached_ruleset(path).new_game(2, seed=3, options={"length": "sprint"}).digest()
+
+
+def test_cooperative_returns_are_all_or_nothing() -> None:
+    """`winner(p)` (Lantern Keepers): under `win` the party gets 1 each or 0 each, through both adapters."""
+    path = str(ROOT / "docs" / "examples" / "lantern_keepers.rules")
+    short, _ = register(path, _name(path))
+    game = pyspiel.load_game(short, {"players": 3})
+    outcomes = set()
+    rng = random.Random(5)
+    for _ in range(25):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        returns = state.returns()
+        assert returns in ([0.0] * 3, [1.0] * 3)
+        outcomes.add(returns[0])
+    assert outcomes == {0.0, 1.0}
+    env = LiturgyEnv(path, players=2)
+    for seed in range(10):
+        env.reset(seed=seed)
+        rewards = {}
+        for agent in env.agent_iter():
+            obs, reward, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                rewards[agent] = reward
+                env.step(None)
+                continue
+            env.step(rng.choice([i for i, ok in enumerate(obs["action_mask"]) if ok]))
+        assert env.game is not None and env.game.result is not None
+        want = 1.0 if env.game.result["winners"] else 0.0
+        assert rewards == {"player_0": want, "player_1": want}
