@@ -439,25 +439,34 @@ def test_random_combats_with_the_added_cards_keep_every_invariant() -> None:
     for seed in range(18):
         rng = random.Random(seed)
         g = combat(("Ironclad", "Silent", "Defect")[seed % 3], seed)
-        s = g.state
-        draw, hand = zone_index(g, "draw", 0), zone_index(g, "hand", 0)
-        for n in ADDED:
-            cid = next(c for c in card_ids(g, n) if s.card_zone[c] not in (draw, hand))
-            _move(g, cid, draw)
-            set_pc(g, "owned", pc(g, "owned") + 1)
-            s.counters[card_slot(g, cid, "upgraded")] = rng.random() < 0.5
-        rng.shuffle(s.zones[draw])  # the order inside a zone; every card stays in the draw pile
-        refresh_decision(g)
-        for _ in range(3000):
-            if g.finished or g.decision is None:
-                break
-            p = g.decision.players[0]
-            opts = g.decision.options[p]
-            i = rng.randrange(len(opts))
-            if opts[i] == "end_turn" and len(opts) > 1 and rng.random() < 0.7:
-                i = rng.randrange(len(opts))
-            g.apply(i, p)
-        assert g.error is None and not g.violations(), (seed, g.error, g.violations())
-        assert g.finished, seed
-        played += sum(1 for line in g.view(0)["log"] if any(line == f"P1 plays {n}" for n in ADDED))
+        played += random_combat_with(g, ADDED, rng, seed, shuffle=True)
     assert played >= 40, played
+
+
+def random_combat_with(g: Game, names: list[str], rng: random.Random, seed: int, shuffle: bool) -> int:
+    """Put one unowned copy of each of ``names`` (upgraded at random) into P1's draw pile (shuffled in when
+    ``shuffle``), then play random decisions to the end of the combat, ending the turn reluctantly so that cards
+    get played. Asserts no runtime error, every invariant and a finished combat; returns how many times one of
+    ``names`` was played."""
+    s = g.state
+    draw, hand = zone_index(g, "draw", 0), zone_index(g, "hand", 0)
+    for n in names:
+        cid = next(c for c in card_ids(g, n) if s.card_zone[c] not in (draw, hand))
+        _move(g, cid, draw)
+        set_pc(g, "owned", pc(g, "owned") + 1)
+        s.counters[card_slot(g, cid, "upgraded")] = rng.random() < 0.5
+    if shuffle:
+        rng.shuffle(s.zones[draw])  # the order inside a zone; every card stays in the draw pile
+    refresh_decision(g)
+    for _ in range(3000):
+        if g.finished or g.decision is None:
+            break
+        p = g.decision.players[0]
+        opts = g.decision.options[p]
+        i = rng.randrange(len(opts))
+        if opts[i] == "end_turn" and len(opts) > 1 and rng.random() < 0.7:
+            i = rng.randrange(len(opts))
+        g.apply(i, p)
+    assert g.error is None and not g.violations(), (seed, g.error, g.violations())
+    assert g.finished, seed
+    return sum(1 for line in g.view(0)["log"] if any(line == f"P1 plays {n}" for n in names))

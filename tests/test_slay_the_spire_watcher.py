@@ -13,7 +13,8 @@ import random
 
 from liturgy.interpreter.engine import Game
 
-from tests.scenario import _move, card_ids, card_slot, choose, global_slot, player_slot, refresh_decision, zone_index
+from tests.scenario import _move, card_ids, choose, global_slot, player_slot, refresh_decision, zone_index
+from tests.test_slay_the_spire_additions import random_combat_with
 from tests.test_slay_the_spire_defect_watcher import gain, ok, own_to_hand, settle, stack_draw, zone
 from tests.test_slay_the_spire_faq import RULESET, combat, counter, end_turn, name, only_enemy, pc, play, set_pc, setc
 
@@ -538,7 +539,7 @@ def test_blasphemy_is_harmless_if_the_combat_is_won_first() -> None:
 
 
 def test_random_combats_with_watcher_reward_cards_keep_every_invariant() -> None:
-    """Fifteen random Watcher reward cards (half upgraded) shuffled into the draw pile, then random decisions to the
+    """Fifteen random Watcher reward cards (half upgraded) on top of the draw pile, then random decisions to the
     end of the combat: no runtime error, every invariant after every step, and the cards really get played."""
     t = RULESET.new_game(1, 0, options={"mode": "combat"}).state.tables
     f = t.fields
@@ -549,25 +550,5 @@ def test_random_combats_with_watcher_reward_cards_keep_every_invariant() -> None
     for seed in range(20):
         rng = random.Random(seed)
         g = combat("Watcher", seed)
-        s = g.state
-        draw, hand = zone_index(g, "draw", 0), zone_index(g, "hand", 0)
-        picks = rng.sample(names, 15)
-        for n in picks:
-            cid = next(c for c in card_ids(g, n) if s.card_zone[c] not in (draw, hand))
-            _move(g, cid, draw)
-            set_pc(g, "owned", pc(g, "owned") + 1)
-            s.counters[card_slot(g, cid, "upgraded")] = rng.random() < 0.5
-        refresh_decision(g)
-        for _ in range(3000):
-            if g.finished or g.decision is None:
-                break
-            p = g.decision.players[0]
-            opts = g.decision.options[p]
-            i = rng.randrange(len(opts))
-            if opts[i] == "end_turn" and len(opts) > 1 and rng.random() < 0.7:
-                i = rng.randrange(len(opts))
-            g.apply(i, p)
-        assert g.error is None and not g.violations(), (seed, g.error, g.violations())
-        assert g.finished, seed
-        played += sum(1 for line in g.view(0)["log"] if any(line == f"P1 plays {n}" for n in picks))
+        played += random_combat_with(g, rng.sample(names, 15), rng, seed, shuffle=False)
     assert played >= 50
