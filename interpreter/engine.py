@@ -111,14 +111,16 @@ class Ruleset:
         card_def = [d for d, _ in layout]
         comp.card_def[:] = card_def
         enum_pos = comp.layout.enum_index
-        defaults: dict[str, Any] = {}
+        # Defaults are per kind: two kinds may declare a field of the same name with different defaults.
+        defaults: dict[tuple[str, str], Any] = {}
         names: set[str] = set()
         for kind in prog.kinds.values():
             for f in kind.fields:
                 ft = prog.field_types[kind.name][f.name]
                 if ft.kind in ("effect", "function"):
                     continue
-                defaults[f.name] = comp.expr(f.default)(None, {}) if f.default is not None else None  # type: ignore[arg-type]
+                default = comp.expr(f.default)(None, {}) if f.default is not None else None  # type: ignore[arg-type]
+                defaults[(kind.name, f.name)] = default
                 names.add(f.name)
         for name in names:
             values: list[Any] = [None] * len(card_def)
@@ -127,7 +129,7 @@ class Ruleset:
                 fty = prog.field_types[cd.kind].get(name)
                 if fty is None:
                     continue
-                v = cd.values.get(name, defaults.get(name))
+                v = cd.values.get(name, defaults.get((cd.kind, name)))
                 if fty.kind == "set" and v is not None:
                     order = enum_pos.get(fty.arg or "", {})
                     v = tuple(sorted(v, key=lambda x: order.get(x, 0)))
