@@ -65,6 +65,8 @@ class LabelPolicy:
         hp = [int(m.group(1)) if (m := HP.search(lab)) else None for lab in labels]
         if all(h is not None for h in hp) and hp:  # targets: the weakest enemy
             return min(range(len(hp)), key=lambda i: hp[i] or 0)
+        if "move on" in low:  # between rooms: no potion trading or row swaps
+            return low.index("move on")
         if "rest" in low and "smith" in low:
             return low.index("rest")
         if "pass" in low and "merchant sells" in screen:

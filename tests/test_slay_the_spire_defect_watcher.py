@@ -169,6 +169,7 @@ def test_echo_form_plays_the_next_attack_twice_for_one_cost() -> None:
     gain(g, "Cold Snap")
     setc(g, e, "life", 50)
     setc(g, e, "e_block", 0)
+    setc(g, e, "curled", 1)  # a Louse's Curl Up already spent, whichever enemy this seed draws
     set_pc(g, "energy", 3)
     set_orbs(g)
     refresh_decision(g)
@@ -184,6 +185,7 @@ def test_a_copy_waits_for_an_eligible_card_and_only_one_applies() -> None:
     """A pending Attack copy skips Skills; two pending effects give two cards one copy each (§19)."""
     g = combat("Defect")
     e = only_enemy(g)
+    setc(g, e, "curled", 1)  # a Louse's Curl Up already spent, whichever enemy this seed draws
     g.state.counters[player_slot(g, "replay", 0, "attack")] = 2
     gain(g, "Skim")
     set_pc(g, "energy", 3)
