@@ -66,13 +66,17 @@ def own_to_hand(g: Game, card: str) -> None:
 
 
 def stack_draw(g: Game, names: list[str]) -> None:
-    """Make P1's draw pile exactly `names`, top first; the cards it held go to the discard pile."""
+    """Make P1's draw pile exactly `names`, top first; the cards it held go to the discard pile. Cards are taken
+    from the discard pile, else from the hand (the opening hand depends on the seed)."""
     s = g.state
-    draw, discard = zone_index(g, "draw", 0), zone_index(g, "discard", 0)
+    draw, discard, hand = zone_index(g, "draw", 0), zone_index(g, "discard", 0), zone_index(g, "hand", 0)
     for c in list(s.zones[draw]):
         _move(g, c, discard)
     for n in reversed(names):
-        cid = next(c for c in card_ids(g, n) if s.card_zone[c] == discard)
+        ids = card_ids(g, n)
+        cid = next((c for c in ids if s.card_zone[c] == discard), None)
+        if cid is None:
+            cid = next(c for c in ids if s.card_zone[c] == hand)
         _move(g, cid, draw)
 
 
@@ -169,7 +173,6 @@ def test_echo_form_plays_the_next_attack_twice_for_one_cost() -> None:
     gain(g, "Cold Snap")
     setc(g, e, "life", 50)
     setc(g, e, "e_block", 0)
-    setc(g, e, "curled", 1)  # a Louse's Curl Up already spent, whichever enemy this seed draws
     set_pc(g, "energy", 3)
     set_orbs(g)
     refresh_decision(g)
@@ -185,7 +188,6 @@ def test_a_copy_waits_for_an_eligible_card_and_only_one_applies() -> None:
     """A pending Attack copy skips Skills; two pending effects give two cards one copy each (§19)."""
     g = combat("Defect")
     e = only_enemy(g)
-    setc(g, e, "curled", 1)  # a Louse's Curl Up already spent, whichever enemy this seed draws
     g.state.counters[player_slot(g, "replay", 0, "attack")] = 2
     gain(g, "Skim")
     set_pc(g, "energy", 3)

@@ -106,11 +106,14 @@ def set_pc(g: Game, name: str, value: int) -> None:
 
 
 def only_enemy(g: Game, life: int = 50) -> int:
-    """Keep one living enemy (the others leave to the summon box) with `life` HP."""
+    """Keep one living enemy (the others leave to the summon box) with `life` HP, no Block and its Curl Up (a
+    Louse's) already spent, so damage reads plainly whichever encounter the seed draws."""
     first, *rest = foes(g)
     for c in rest:
         _move(g, c, zone_index(g, "summon_box"))
     setc(g, first, "life", life)
+    setc(g, first, "e_block", 0)
+    setc(g, first, "curled", 1)
     return first
 
 
