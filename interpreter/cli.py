@@ -163,7 +163,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     def save(g: Game, path: str) -> None:
         write_decision_log(path, args.ruleset, g)
 
-    session = Session(save_path, save, args.ruleset)
+    session = Session(save_path, save, args.ruleset, tuple(seats))
     agents: list[Agent] = [HumanAgent(session=session) if kind == "human" else make_agent(kind, seed * 31 + i)
                            for i, kind in enumerate(seats)]
     print(f"{ruleset.name}: {players} players, seed {seed}. Seats: "
@@ -188,7 +188,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         if session.save_path:
             save(game, session.save_path)
             print(f"Decisions so far written to {session.save_path}; "
-                  f"resume with: liturgy play {args.ruleset} --resume {session.save_path}")
+                  f"resume with: {session.resume_command(session.save_path)}")
         return 130
     for a in agents:
         if isinstance(a, HumanAgent):

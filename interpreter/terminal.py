@@ -50,6 +50,17 @@ class Session:
     save_path: str | None = None
     save: Callable[[Game, str], None] | None = None
     ruleset_path: str = "RULESET"
+    seats: tuple[str, ...] = ()
+
+    def resume_command(self, path: str) -> str:
+        """The command that continues a game saved to ``path`` with the same seats.
+
+        `--resume` takes the players, seed and options from the save, but not who sits where, and the default
+        makes every seat human: a game against bots must name its seats again or the bots' turns come to the
+        terminal.
+        """
+        seats = f" --seats {','.join(self.seats)}" if any(k != "human" for k in self.seats) else ""
+        return f"liturgy play {self.ruleset_path} --resume {path}{seats}"
 
 
 def pretty(label: str) -> str:
@@ -232,7 +243,7 @@ class HumanAgent:
             return
         self.session.save_path = path
         self._print(f"  saved to {path} ({len(game.state.decisions)} decisions); "
-                    f"resume with: liturgy play {self.session.ruleset_path} --resume {path}")
+                    f"resume with: {self.session.resume_command(path)}")
 
 
 # ---------------------------------------------------------------- rendering

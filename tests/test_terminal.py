@@ -59,7 +59,7 @@ def test_save_quit_and_resume_keep_every_decision(tmp_path: Path, monkeypatch: p
     code, out, _ = play([HIGH_CARD, "--seats", "human,first", "--seed", "5"], f"1\nsave {save}\nquit\n",
                         monkeypatch, capsys)
     assert code == 130 and f"saved to {save} (2 decisions)" in out and "Game stopped by the player." in out
-    assert f"resume with: liturgy play {HIGH_CARD} --resume {save}" in out
+    assert f"resume with: liturgy play {HIGH_CARD} --resume {save} --seats human,first" in out
     assert json.loads(save.read_text())["status"] == "running"
     code, out, _ = play([HIGH_CARD, "--seats", "human,first", "--resume", str(save)], "1\n1\n1\n1\n",
                         monkeypatch, capsys)
