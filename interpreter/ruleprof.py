@@ -26,7 +26,8 @@ What is measured, and how:
   handler or effect).  A frame is one call, counted when it first runs.
 * A round step is one call each time the main flow enters it.
 * ``fn`` calls are not inlined in the profiled copy (they normally are), so each
-  call is counted; the profiled run is therefore slower than a normal run, and
+  call is counted, and step-machine instructions run one by one, not fused
+  (:mod:`.fuse`); the profiled run is therefore slower than a normal run, and
   every timer adds its own small cost, which lands in the caller's self time.
   Read the shares, not the absolute times.
 * Time outside every rule (new games, the step-machine loop, decisions, the
