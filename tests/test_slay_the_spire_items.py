@@ -358,23 +358,121 @@ def test_strike_dummy_adds_one_to_starter_strikes() -> None:
 
 
 def test_dollys_mirror_triggers_another_relics_die_ability() -> None:
+    """Die 1: Dolly's Mirror triggers Sundial's die-2 ability (+2 energy) for Sundial's holder."""
+    for seed in range(80):
+        g = RULESET.new_game(1, seed, check_invariants=True, options={"mode": "combat"})
+        give(g, "Dolly's Mirror", "relics")
+        give(g, "Sundial", "relics")
+        choose(g, 0, "Ironclad")
+        if g.decision is not None and "P1" in g.decision.options[0]:
+            energy = pc(g, "energy")
+            choose(g, 0, "P1")
+            choose(g, 0, "Sundial")
+            choose(g, 0, "2")
+            assert pc(g, "energy") == energy + 2
+            assert "P1 triggers P1's Sundial on a 2" in g.log_lines()
+            return
+    raise AssertionError("the die never showed 1")
+
+
+def test_mark_of_pain_keeps_hp_at_most_six() -> None:
     g = combat("Ironclad")
-    only_enemy(g)
-    mirror = give(g, "Dolly's Mirror", "relics")
-    give(g, "Sundial", "relics")
-    assert mirror
-    set_pc(g, "energy", 3)
-    set_die(g, 1)
+    target(g)
+    give(g, "Mark of Pain", "relics")
+    give(g, "Blood Potion", "potions")
+    set_pc(g, "hp", 5)
     refresh_decision(g)
-    end_turn(g)
-    # next round: the log shows a die; if it is 1 the mirror asks, answer with Sundial's 2 (+2 energy)
-    if g.finished:
-        pytest.skip("the enemy killed P1")
-    if g.decision and "P1" in g.decision.options[0]:
-        choose(g, 0, "P1")
-        choose(g, 0, "Sundial")
-        choose(g, 0, "2")
-        assert pc(g, "energy") >= 5
+    choose(g, 0, "use_potion")
+    choose(g, 0, "Blood Potion")
+    assert pc(g, "hp") == 6
+
+
+def test_sozu_stops_potions() -> None:
+    g = combat("Ironclad")
+    target(g)
+    give(g, "Sozu", "relics")
+    give(g, "Entropic Brew", "potions")
+    refresh_decision(g)
+    choose(g, 0, "use_potion")
+    choose(g, 0, "Entropic Brew")
+    assert zone(g, "potions") == [] and "P1 cannot gain potions" in g.log_lines()
+
+
+def test_snecko_sets_the_next_cards_cost_over_every_other_change() -> None:
+    """FAQ §24.2: play the next card at the cost Snecko sets, ignoring other cost changes; only the next card."""
+    g = combat("Ironclad")
+    e = target(g)
+    to_hand(g, "Bash")
+    to_hand(g, "Strike (Ironclad)")
+    set_pc(g, "snecko", 1)
+    set_pc(g, "snecko_cost", 0)
+    set_pc(g, "energy", 1)
+    refresh_decision(g)
+    play(g, "Bash", name(g, e))
+    assert pc(g, "energy") == 1 and pc(g, "snecko") == 0
+    play(g, "Strike (Ironclad)", name(g, e))
+    assert pc(g, "energy") == 0
+
+
+def test_calipers_gives_back_last_turns_block() -> None:
+    g = combat("Ironclad")
+    target(g)
+    give(g, "Calipers", "relics")
+    set_pc(g, "last_block", 3)
+    set_pc(g, "block", 0)
+    refresh_decision(g)
+    choose(g, 0, "use_relic")
+    choose(g, 0, "Calipers")
+    assert pc(g, "block") == 3 and "Calipers" in zone(g, "used_relics")
+    assert "use_relic" not in g.decision.options[0]
+
+
+def test_molten_egg_upgrades_attacks_added_to_the_deck() -> None:
+    """Neow's red card reward with Molten Egg held: a chosen Attack joins the deck upgraded, one use spent."""
+    g = RULESET.new_game(1, 5, check_invariants=True)
+    egg = give(g, "Molten Egg", "relics")
+    choose(g, 0, "Ironclad")
+    offered = list(g.decision.options[0])
+    t = g.state.tables
+    attack = next((o for o in offered if o in t.card_names and t.fields["type"][t.card_names.index(o)] == "attack"),
+                  None)
+    if attack is None:
+        pytest.skip("no Attack among the first card reward")
+    choose(g, 0, attack)
+    cid = next(c for c in card_ids(g, attack) if g.state.card_zone[c] == zone_index(g, "deck", 0))
+    assert g.state.counters[card_slot(g, cid, "upgraded")] == 1
+    assert counter(g, egg, "relic_uses") == 1
+
+
+RUN_RELICS = ["Wing Boots", "Peace Pipe", "Regal Pillow", "Ssserpent Head", "Toxic Egg", "War Paint", "Whetstone",
+              "Golden Idol", "Meat on the Bone", "White Beast Statue"]
+
+
+def test_run_relics_hold_through_whole_runs() -> None:
+    """Relics that act between combats (map, campfire, events, merchant, rewards), held through random runs in which
+    every enemy is left with 1 HP (so the party gets far); Wing Boots' off-path flight is seen."""
+    flown = floors = 0
+    for seed in range(6):
+        g = RULESET.new_game(2, seed, check_invariants=True)
+        for r in RUN_RELICS:
+            give(g, r, "relics", 0)
+        choose(g, 0, "Ironclad")
+        choose(g, 1, "Silent")
+        rng = random.Random(seed)
+        for _ in range(20000):
+            d = g.decision
+            if g.finished or d is None:
+                break
+            if in_combat(g):
+                for e in g.state.zones[zone_index(g, "foes")]:
+                    if counter(g, e, "life") > 1:
+                        g.state.counters[card_slot(g, e, "life")] = 1
+            p = d.players[0]
+            g.apply(rng.randrange(len(d.options[p])), p)
+        assert g.error is None and g.violations() == []
+        flown += sum(1 for line in g.log_lines() if " flies to " in line)
+        floors = max(floors, g.state.counters[global_slot(g, "floor")])
+    assert flown > 0 and floors >= 5
 
 
 def test_holy_water_gives_two_cubes_for_energy() -> None:
