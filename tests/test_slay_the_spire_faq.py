@@ -37,10 +37,11 @@ the ruleset got the ruling wrong and was corrected (in the ruleset or card data,
     additions::test_buffer_prevents_hp_loss_per_hit_then_exhausts,
     additions::test_buffer_with_one_use_stops_only_the_first_hit
 - 24.2 "Play" effects on cards that cannot be played now (Clash, Grand Finale, Tactician): ignore the play,
-  discard the card. Havoc is the play effect (Mayhem is a colorless card, not in our data).
+  discard the card. Havoc and Distilled Chaos are the play effects (Mayhem is colorless, not in our data).
     test_havoc_discards_clash_when_it_cannot_be_played_and_plays_it_when_it_can,
     test_havoc_discards_grand_finale_from_the_draw_pile, test_havoc_discards_tactician_without_its_discard_reward,
-    additions::test_havoc_exhausts_a_daze_and_discards_an_unplayable_card
+    additions::test_havoc_exhausts_a_daze_and_discards_an_unplayable_card,
+    test_distilled_chaos_discards_what_cannot_be_played_and_exhausts_a_daze
 - 24.2 Corpse Explosion played twice: the on-death effect once.
     additions::test_corpse_explosion_blasts_the_row_once_when_the_enemy_dies
 - 24.2 Dark Embrace + Ethereal: the exhausted Ethereal card draws a card, which skips this turn's end-of-turn
@@ -49,17 +50,22 @@ the ruleset got the ruling wrong and was corrected (in the ruleset or card data,
     [fix: the drawn card was discarded at the end of the turn]
 - 24.2 Dark orbs + Consume / Amplify: +1 from Consume's text and +1 as a Power in play; nothing more.
     defect_watcher::test_dark_orb_with_consume_deals_two_more, test_dark_orb_with_amplify_and_consume
-- 24.2 Gambling Chip, Abacus, Toolbox during events: allowed.
-    not yet: these relics are being added on another branch
+- 24.2 Gambling Chip, Abacus, Toolbox during events: allowed ("once per room" effects work in events). Our events
+  are authored; Wheel of Change (authored from the video game's) rolls the die, and the die relics may change it.
+    test_once_per_room_die_relics_change_an_events_die_and_are_ready_again_afterwards
+    [added: the authored die event, and once-per-room relics used in an event turn face up for the next room]
 - 24.2 A Daze played by Havoc, Mayhem or Distilled Chaos is exhausted.
-    additions::test_havoc_exhausts_a_daze_and_discards_an_unplayable_card
-    (Distilled Chaos: not yet in our data)
-- 24.2 Snecko's cost overrides other cost changes.
-    not yet: Snecko is being added on another branch
+    additions::test_havoc_exhausts_a_daze_and_discards_an_unplayable_card,
+    test_distilled_chaos_discards_what_cannot_be_played_and_exhausts_a_daze
+- 24.2 Snecko's cost overrides other cost changes (Snecko Eye's Snecko is authored: next card costs a random 0-3).
+    test_snecko_cost_overrides_every_other_cost_change, test_snecko_cost_overrides_a_free_attack
+    [fix: Swivel's free Attack beat Snecko's cost]
 - 24.2 Tantrum + Rushdown: Tantrum goes on the draw pile first, then Rushdown draws it.
     watcher::test_tantrum_goes_on_the_draw_pile_before_rushdown_draws_it
 - 24.2 Wrist Blade with cards costing 0: yes; a copy only if the original cost 0.
-    not yet: Wrist Blade is being added on another branch
+    test_wrist_blade_counts_attacks_that_cost_zero_for_now,
+    test_wrist_blade_counts_a_copy_only_when_the_original_cost_zero
+    [fix: an Attack made free by Swivel got no Wrist Blade bonus]
 - 24.2 Moving to an empty row in an Act IV elite combat: allowed. Act IV is out of scope; the mid-combat row
   change that exists (Leap, Dash: "you may switch rows with another player") into an empty row is tested.
     test_switching_into_an_empty_row_is_allowed
@@ -69,6 +75,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from liturgy.interpreter.engine import Game, load_ruleset
 
 from tests.scenario import _move, card_ids, card_slot, choose, global_slot, player_slot, refresh_decision, zone_index
@@ -442,16 +449,21 @@ def test_perfected_strike_counts_every_card_containing_strike_starter_strikes_to
 # ruling, so the test transforms a Silent card owned by an Ironclad (event Living Wall, the only transform).
 
 
-def test_transforming_another_characters_card_adds_your_own_card_reward() -> None:
-    g = RULESET.new_game(1, 3, check_invariants=True)  # a run
-    choose(g, 0, "Ironclad")
+def run_start(hero: str = "Ironclad", seed: int = 3) -> Game:
+    """A one-player run at the first play decision of its first combat."""
+    g = RULESET.new_game(1, seed, check_invariants=True)
+    choose(g, 0, hero)
     while g.decision is not None and "end_turn" not in g.decision.options[0]:
         g.apply(0, 0)  # whatever comes before the first combat (Neow's Blessing): its first option
+    return g
+
+
+def enter_event(g: Game, event: str) -> None:
+    """Win the first combat of `run_start`, pass the rewards, and enter floor 1's event room (map side 1, middle),
+    with `event` on top of the event deck."""
     s = g.state
-    s.counters[global_slot(g, "map_side")] = 1  # side 1: floor 1, middle column is an event room
-    wall = card_ids(g, "Living Wall")[0]
-    _move(g, wall, zone_index(g, "event_deck"), "top")
-    foreign = give(g, "Blade Dance", "discard")
+    s.counters[global_slot(g, "map_side")] = 1
+    _move(g, card_ids(g, event)[0], zone_index(g, "event_deck"), "top")
     e = only_enemy(g, life=1)
     setc(g, e, "e_block", 0)
     setc(g, e, "curled", 1)
@@ -468,6 +480,13 @@ def test_transforming_another_characters_card_adds_your_own_card_reward() -> Non
             break
         g.apply(opts.index("pass") if "pass" in opts else 0, d.players[0])
     choose(g, 0, room)
+
+
+def test_transforming_another_characters_card_adds_your_own_card_reward() -> None:
+    g = run_start()
+    s = g.state
+    foreign = give(g, "Blade Dance", "discard")
+    enter_event(g, "Living Wall")
     d = g.decision
     assert d is not None and "Blade Dance" in d.options[0]
     top = s.zones[zone_index(g, "rewards", 0)][-1]
@@ -530,19 +549,17 @@ def test_dark_embrace_draws_for_an_exhausted_ethereal_card_and_the_drawn_card_st
 
 
 def test_dark_orb_with_amplify_and_consume() -> None:
-    from tests.test_slay_the_spire_defect_watcher import own_to_hand, set_orbs
-
     for powers, per_evoke in ((["Amplify"], 3 + 1 + 3), (["Amplify", "Consume"], 3 + 2 + 3 + 1)):
         g = combat("Defect")
         e = idle_enemy(g)
-        set_orbs(g, dark=1)
+        g.state.counters[player_slot(g, "orbs", 0, "dark")] = 1
         for p in powers:
             give(g, p)
         set_pc(g, "energy", 6)
         refresh_decision(g)
         for p in powers:
             play(g, p)
-        own_to_hand(g, "Dualcast")
+        _move(g, next(c for c in card_ids(g, "Dualcast") if c in owned_ids(g, 0)), zone_index(g, "hand", 0))
         refresh_decision(g)
         play(g, "Dualcast", "dark")
         choose(g, 0, name(g, e))
@@ -628,6 +645,176 @@ def test_switching_into_an_empty_row_is_allowed() -> None:
     assert all(counter(g, c, "lane") == 1 for c in mine)
     assert not [c for c in foes(g) if counter(g, c, "lane") == 0]  # P1 now stands in the empty row
     assert s.status == "running" and g.violations() == []
+
+
+# §24.2 Snecko: "play the next card at the cost Snecko sets and ignore the other cost changes". Snecko Eye's die-5/6
+# Snecko (authored: the next card this turn costs a random 0-3) is set directly here, with a known cost.
+
+
+def item(g: Game, card: str, where: str = "relics", player: int = 0) -> int:
+    """Give a player a relic or potion nobody holds (items are not counted in `owned`)."""
+    s = g.state
+    held = {zone_index(g, z, q) for z in ("relics", "used_relics", "potions") for q in range(g.players)}
+    cid = next(c for c in card_ids(g, card) if s.card_zone[c] not in held)
+    _move(g, cid, zone_index(g, where, player))
+    return cid
+
+
+def snecko(g: Game, cost: int) -> None:
+    set_pc(g, "snecko", 1)
+    set_pc(g, "snecko_cost", cost)
+
+
+def test_snecko_cost_overrides_every_other_cost_change() -> None:
+    # Corruption makes Skills free: Snecko's 2 wins; the card after it costs as usual (free again)
+    g = combat("Ironclad")
+    idle_enemy(g)
+    empty_hand(g)
+    g.state.counters[player_slot(g, "mods", 0, "corrupt")] = 1
+    give(g, "Shrug It Off")
+    give(g, "Disarm")
+    snecko(g, 2)
+    set_pc(g, "energy", 3)
+    refresh_decision(g)
+    play(g, "Shrug It Off")
+    assert pc(g, "energy") == 1 and pc(g, "snecko") == 0
+    play(g, "Disarm", name(g, foes(g)[0]))
+    assert pc(g, "energy") == 1
+
+    # Streamline would cost 0 with 2 Powers: Snecko's 3 wins, so 2 energy cannot pay for it
+    g, e = streamline_position(2)
+    give(g, "Streamline")
+    snecko(g, 3)
+    set_pc(g, "energy", 2)
+    refresh_decision(g)
+    assert g.decision is not None and g.decision.options[0] == ("end_turn",)
+
+    # Bludgeon (cost 3) for Snecko's 0
+    g = combat("Ironclad")
+    e = idle_enemy(g)
+    give(g, "Bludgeon")
+    snecko(g, 0)
+    set_pc(g, "energy", 0)
+    refresh_decision(g)
+    play(g, "Bludgeon", name(g, e))
+    assert counter(g, e, "life") == 50 - 7 and pc(g, "energy") == 0
+
+
+def test_snecko_cost_overrides_a_free_attack() -> None:
+    """Swivel's "the next Attack costs 0" is ignored for the Snecko'd card and waits for the next Attack
+    [inferred: ignoring a cost change does not use it up]."""
+    g = combat("Watcher")
+    e = idle_enemy(g)
+    empty_hand(g)
+    give(g, "Bludgeon")
+    set_pc(g, "free_attacks", 1)
+    snecko(g, 1)
+    set_pc(g, "energy", 3)
+    refresh_decision(g)
+    play(g, "Bludgeon", name(g, e))
+    assert pc(g, "energy") == 2 and pc(g, "free_attacks") == 1
+
+
+# §24.2 Wrist Blade (+1 per hit of an Attack played for 0 energy) with cards temporarily costing 0: yes; a copy only
+# if the original was played for 0 too.
+
+
+def test_wrist_blade_counts_attacks_that_cost_zero_for_now() -> None:
+    g, e = streamline_position(2)  # Streamline: 2, less 1 per Power: 0 now
+    item(g, "Wrist Blade")
+    give(g, "Streamline")
+    refresh_decision(g)
+    play(g, "Streamline", name(g, e))
+    assert counter(g, e, "life") == 50 - (3 + 1)
+
+    g = combat("Watcher")  # Swivel: the next Attack costs 0
+    e = idle_enemy(g)
+    item(g, "Wrist Blade")
+    give(g, "Bludgeon")
+    set_pc(g, "free_attacks", 1)
+    set_pc(g, "energy", 0)
+    refresh_decision(g)
+    play(g, "Bludgeon", name(g, e))
+    assert counter(g, e, "life") == 50 - (7 + 1) and pc(g, "free_attacks") == 0
+
+
+def test_wrist_blade_counts_a_copy_only_when_the_original_cost_zero() -> None:
+    """Double Tap's copy of an Attack played for 0 gets +1 too; the copy of a paid Attack gets nothing."""
+    g, e = streamline_position(2)
+    item(g, "Wrist Blade")
+    give(g, "Streamline")
+    g.state.counters[player_slot(g, "replay", 0, "attack")] = 1
+    refresh_decision(g)
+    play(g, "Streamline", name(g, e))
+    choose(g, 0, name(g, e))
+    assert counter(g, e, "life") == 50 - 2 * (3 + 1)
+
+    g = combat("Ironclad")
+    e = idle_enemy(g)
+    item(g, "Wrist Blade")
+    give(g, "Bludgeon")
+    g.state.counters[player_slot(g, "replay", 0, "attack")] = 1
+    set_pc(g, "energy", 3)
+    refresh_decision(g)
+    play(g, "Bludgeon", name(g, e))
+    choose(g, 0, name(g, e))
+    assert counter(g, e, "life") == 50 - 2 * 7
+
+
+# §24.2 Distilled Chaos playing cards that cannot be played now: discarded; a Daze: exhausted.
+
+
+def test_distilled_chaos_discards_what_cannot_be_played_and_exhausts_a_daze() -> None:
+    g = combat("Silent")
+    e = idle_enemy(g)
+    empty_hand(g)
+    item(g, "Distilled Chaos", "potions")
+    daze = give(g, "Daze", "draw", top=True)
+    give(g, "Grand Finale", "draw", top=True)  # the draw pile is not empty: it cannot be played
+    give(g, "Tactician", "draw", top=True)  # unplayable
+    owned = pc(g, "owned")
+    refresh_decision(g)
+    choose(g, 0, "use_potion")
+    choose(g, 0, "Distilled Chaos")
+    for card in ("Tactician", "Grand Finale", "Daze"):
+        choose(g, 0, card)
+    assert cards_in(g, "discard")[-2:] == ["Tactician", "Grand Finale"]
+    assert g.state.card_zone[daze] == zone_index(g, "daze_deck") and pc(g, "owned") == owned - 1
+    assert counter(g, e, "life") == 50 and pc(g, "energy") == 3 and g.violations() == []
+
+
+# §24.2 Gambling Chip, The Abacus, Toolbox during events: allowed ("once per room" effects can be used in events).
+# Our events are authored; Wheel of Change (authored from the video game's) rolls the die, and die changes are
+# offered after that roll as after a combat's.
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5, 6, 10])  # rolls 4, 5, 1, 3, 2: the wheel lands on 3, 4, 6, 2, 1
+def test_once_per_room_die_relics_change_an_events_die_and_are_ready_again_afterwards(seed: int) -> None:
+    g = run_start(seed=seed)
+    s = g.state
+    for r in ("Gambling Chip", "The Abacus", "Toolbox"):
+        item(g, r)
+    set_pc(g, "hp", 5)
+    enter_event(g, "Wheel of Change")
+    d = g.decision
+    assert d is not None and {"Gambling Chip", "The Abacus", "Toolbox"} <= set(d.options[0])
+    rolled = int(s.counters[global_slot(g, "die_result")])
+    choose(g, 0, "Toolbox")
+    face = 6 if rolled == 1 else rolled - 1
+    assert s.counters[global_slot(g, "die_result")] == face
+    assert cards_in(g, "used_relics") == ["Toolbox"]
+    d = g.decision
+    assert d is not None and "Toolbox" not in d.options[0] and "The Abacus" in d.options[0]  # once per room
+    gold, hp, relics, deck = pc(g, "gold"), pc(g, "hp"), len(cards_in(g, "relics")), len(cards_in(g, "deck"))
+    choose(g, 0, "pass")
+    if face == 5:
+        g.apply(0, 0)  # remove the first card offered
+    after = (pc(g, "gold") - gold, pc(g, "hp") - hp, len(cards_in(g, "relics")) - relics)
+    after += (len(cards_in(g, "deck")) - deck,)
+    # Toolbox is back among the relics (ready for the next room), so the relic count grows by 1 more
+    assert after == {1: (3, 0, 1, 0), 2: (0, 0, 2, 0), 3: (0, 3, 1, 0), 4: (0, 0, 1, 1), 5: (0, 0, 1, -1),
+                     6: (0, -2, 1, 0)}[face]
+    assert cards_in(g, "used_relics") == [] and g.violations() == []
 
 
 # ---------------------------------------------------------------- the FAQ table above stays true
