@@ -450,9 +450,12 @@ RUN_RELICS = ["Wing Boots", "Peace Pipe", "Regal Pillow", "Ssserpent Head", "Tox
 
 def test_run_relics_hold_through_whole_runs() -> None:
     """Relics that act between combats (map, campfire, events, merchant, rewards), held through random runs in which
-    every enemy is left with 1 HP (so the party gets far); Wing Boots' off-path flight is seen."""
+    every enemy is left with 1 HP (so the party gets far); Wing Boots' off-path flight is seen. Random runs often end
+    early, so seeds are tried until one flies and one gets past floor 5 (any change to the decks moves the seeds)."""
     flown = floors = 0
-    for seed in range(6):
+    for seed in range(40):
+        if flown > 0 and floors >= 5:
+            break
         g = RULESET.new_game(2, seed, check_invariants=True)
         for r in RUN_RELICS:
             give(g, r, "relics", 0)
