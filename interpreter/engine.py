@@ -9,8 +9,6 @@ can be cloned, saved to JSON and loaded at any decision point.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -21,6 +19,7 @@ from liturgy.dsl.checker import Program
 from liturgy.dsl.diagnostics import LiturgyError
 from liturgy.dsl.loader import check_file
 
+from . import digest as digestmod
 from . import invariants, rng
 from .compiler import FIRST_SLOT, ROUND_SLOT, Code, Compiler, _fmt_card, card_visibility
 from .display import Display
@@ -29,9 +28,6 @@ from .state import GameState, Tables, freeze, thaw
 
 SAVE_FORMAT = 1
 
-# What Game.digest hashes: json.dumps(..., separators=(",", ":"), sort_keys=True) text, with the encoder
-# built once and without the cycle check (game state is plain acyclic data): simulate digests every game.
-_DIGEST_JSON = json.JSONEncoder(separators=(",", ":"), sort_keys=True, check_circular=False)
 
 # The start of every game with one player count and options: tables, counters, zones, card -> zone.
 Template = tuple[Tables, list[Any], list[list[int]], list[int]]
@@ -80,6 +76,7 @@ class Ruleset:
         self._tables: dict[int, tuple[Tables, list[Any], list[list[int]], list[int]]] = {}
         self._templates: dict[TemplateKey, Template] = {}
         self._certs: dict[TemplateKey, invariants.Certified | None] = {}
+        self._digest_starts: dict[int, digestmod.CounterChunks] = {}
         self.codes: list[Code] = self.compiled.codes
         self._fill_card_data()
         self.display = Display(program, self.compiled)
@@ -259,6 +256,13 @@ class Ruleset:
             if value not in known[name]:
                 raise ValueError(f"option `{name}` takes one of {', '.join(known[name])}, not `{value}`")
         return dict(options or {})
+
+    def digest_start(self, players: int) -> digestmod.CounterChunks:
+        """The start counters for ``players``, chunked and encoded once, for :meth:`Game.digest`."""
+        start = self._digest_starts.get(players)
+        if start is None:
+            start = self._digest_starts[players] = digestmod.CounterChunks(self._build(players)[1])
+        return start
 
     def new_game(
         self, players: int, seed: int = 0, check_invariants: bool = False, options: dict[str, str] | None = None,
@@ -915,11 +919,8 @@ class Game:
 
     def digest(self) -> str:
         """A hash of the final state and the log: equal digests mean the same game."""
-        s = self.state
-        # tuples encode as JSON arrays, so the log needs no conversion; json.dumps(..., sort_keys=True) text
-        payload = _DIGEST_JSON.encode(
-            [s.counters, s.zones, sorted(s.face_up), s.rng, s.log, s.decisions, s.status, s.result, s.error])
-        return hashlib.sha256(payload.encode()).hexdigest()
+        # the text is the JSON list of interpreter/digest.py, built from cached chunks of the start counters
+        return digestmod.digest(self.state, self.ruleset.digest_start(self.state.tables.n))
 
     @property
     def result(self) -> dict[str, Any] | None:
