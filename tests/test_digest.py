@@ -13,7 +13,6 @@ import random
 from pathlib import Path
 
 import pytest
-
 from liturgy.interpreter.digest import CHUNK, reference_text
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 
