@@ -27,6 +27,7 @@ from tests.test_slay_the_spire_faq import (
     set_pc,
     to_hand,
 )
+from tests.test_slay_the_spire_rewards import at_action, resolve_with_first_options
 
 
 def cards_of(kind_zone: str) -> list[str]:
@@ -79,21 +80,6 @@ def random_finish(g: Game, seed: int, limit: int = 4000) -> None:
     assert g.violations() == []
 
 
-def at_action(g: Game) -> bool:
-    d = g.decision
-    return d is not None and 0 in d.options and "end_turn" in d.options[0]
-
-
-def first_options(g: Game, limit: int = 80) -> None:
-    """Answer every decision with its first option until P1 picks an action again (or the game ends)."""
-    for _ in range(limit):
-        if g.finished or at_action(g):
-            return
-        d = g.decision
-        assert d is not None, g.error
-        g.apply(0, d.players[0])
-    raise AssertionError("the effect did not finish resolving")
-
 
 def target(g: Game, life: int = 30) -> int:
     """The only enemy left, with `life` HP, no block and its Curl Up already spent, so damage reads plainly."""
@@ -142,7 +128,7 @@ def test_every_relic_holds_through_a_combat(relic: str) -> None:
         if field(g, cid, "active") and at_action(g) and "use_relic" in g.decision.options[0]:
             choose(g, 0, "use_relic")
             choose(g, 0, relic)
-            first_options(g)
+            resolve_with_first_options(g)
         random_finish(g, seed)
         shown |= {int(line.rsplit(" ", 1)[1]) for line in g.log_lines() if line.startswith("the die shows")}
         if not faces or shown & set(faces):
@@ -160,7 +146,7 @@ def test_every_potion_is_drunk_or_works(potion: str) -> None:
     if not field(g, cid, "at_roll") and not field(g, cid, "revive"):
         choose(g, 0, "use_potion")
         choose(g, 0, potion)
-        first_options(g)
+        resolve_with_first_options(g)
         assert potion not in zone(g, "potions")
     else:
         assert "use_potion" not in g.decision.options[0]
@@ -242,7 +228,7 @@ def test_distilled_chaos_plays_drawn_cards_free_and_discards_what_cannot_be_play
     refresh_decision(g)
     choose(g, 0, "use_potion")
     choose(g, 0, "Distilled Chaos")
-    first_options(g)
+    resolve_with_first_options(g)
     assert pc(g, "energy") == 0
     assert s.card_zone[daze] != zone_index(g, "hand", 0)
     assert "Daze" not in zone(g, "discard")
@@ -287,7 +273,7 @@ def test_entropic_brew_fills_the_potion_slots() -> None:
     refresh_decision(g)
     choose(g, 0, "use_potion")
     choose(g, 0, "Entropic Brew")
-    first_options(g)
+    resolve_with_first_options(g)
     assert len(zone(g, "potions")) == 2
 
 

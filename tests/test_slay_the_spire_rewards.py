@@ -68,15 +68,15 @@ def at_action(g: Game) -> bool:
     return d is not None and 0 in d.options and "end_turn" in d.options[0]
 
 
-def resolve_with_first_options(g: Game, limit: int = 60) -> None:
-    """Answer every decision inside the card with its first option until P1 picks an action again."""
+def resolve_with_first_options(g: Game, limit: int = 80) -> None:
+    """Answer every decision with its first option until P1 picks an action again (or the game ends)."""
     for _ in range(limit):
         if g.finished or at_action(g):
             return
         d = g.decision
         assert d is not None, g.error
         g.apply(0, d.players[0])
-    raise AssertionError("the card did not finish resolving")
+    raise AssertionError("the effect did not finish resolving")
 
 
 def test_there_are_many_reward_cards() -> None:
