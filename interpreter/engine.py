@@ -76,7 +76,6 @@ class Ruleset:
         self._tables: dict[int, tuple[Tables, list[Any], list[list[int]], list[int]]] = {}
         self._templates: dict[TemplateKey, Template] = {}
         self._certs: dict[TemplateKey, invariants.Certified | None] = {}
-        self._digest_starts: dict[int, digestmod.CounterChunks] = {}
         self.codes: list[Code] = self.compiled.codes
         self._fill_card_data()
         self.display = Display(program, self.compiled)
@@ -257,13 +256,6 @@ class Ruleset:
                 raise ValueError(f"option `{name}` takes one of {', '.join(known[name])}, not `{value}`")
         return dict(options or {})
 
-    def digest_start(self, players: int) -> digestmod.CounterChunks:
-        """The start counters for ``players``, chunked and encoded once, for :meth:`Game.digest`."""
-        start = self._digest_starts.get(players)
-        if start is None:
-            start = self._digest_starts[players] = digestmod.CounterChunks(self._build(players)[1])
-        return start
-
     def new_game(
         self, players: int, seed: int = 0, check_invariants: bool = False, options: dict[str, str] | None = None,
         rng_state: int | None = None,
@@ -346,6 +338,8 @@ class Ruleset:
         s.removed_count = int(data["removed_count"])
         game = Game(self, s, int(data["seed"]), check_invariants)
         game.options = {str(k): str(v) for k, v in data.get("options", {}).items()}
+        game.float_free = not any(digestmod.has_float(data[k]) for k in (
+            "counters", "face_up", "rng", "log", "result", "error", "status"))
         return game
 
 
@@ -407,6 +401,9 @@ class Game:
         self.options: dict[str, str] = {}
         # the last state whose built-in invariants held, for incremental checks (see violations)
         self._certified: invariants.Certified | None = None
+        # no float anywhere in the state (the engine never writes one; a loaded save is checked): the digest may
+        # then use its fast encoder (interpreter/digest.py)
+        self.float_free = True
 
     # ------------------------------------------------------------ running
     @property
@@ -891,6 +888,7 @@ class Game:
     def clone(self) -> Game:
         g = Game(self.ruleset, self.state.clone(), self.seed, self.check)
         g.options = dict(self.options)
+        g.float_free = self.float_free
         return g
 
     def to_json(self) -> dict[str, Any]:
@@ -919,8 +917,8 @@ class Game:
 
     def digest(self) -> str:
         """A hash of the final state and the log: equal digests mean the same game."""
-        # the text is the JSON list of interpreter/digest.py, built from cached chunks of the start counters
-        return digestmod.digest(self.state, self.ruleset.digest_start(self.state.tables.n))
+        # the text is the JSON list of interpreter/digest.py
+        return digestmod.digest(self.state, self.float_free)
 
     @property
     def result(self) -> dict[str, Any] | None:
