@@ -9,6 +9,7 @@ can be cloned, saved to JSON and loaded at any decision point.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -242,12 +243,18 @@ class Ruleset:
     # ------------------------------------------------------------ games
     def option_values(self) -> dict[str, tuple[str, ...]]:
         """Every declared ``option`` and the values it can take (its enum), in declaration order."""
+        return dict(self._option_values)
+
+    @functools.cached_property
+    def _option_values(self) -> dict[str, tuple[str, ...]]:
+        # built once: new_game checks its options on every call, and scanning every counter declaration
+        # was ~2% of a Slay the Spire combat
         prog = self.program
         return {n: tuple(prog.enums[c.option]) for n, c in prog.counters.items() if c.option is not None}
 
     def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:
         """Check ``options`` against the declarations; raise ValueError naming the problem."""
-        known = self.option_values()
+        known = self._option_values
         for name, value in (options or {}).items():
             if name not in known:
                 have = ", ".join(known) or "none"
