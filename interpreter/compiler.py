@@ -881,12 +881,7 @@ class Compiler:
             zf = self.zone_index(st.zone)
 
             def shuffle(s: GameState, env: dict[str, Any]) -> None:
-                z = s.zones[zf(s, env)]
-                r = s.rng
-                for i in range(len(z) - 1, 0, -1):
-                    r, j = rng.below(r, i + 1)
-                    z[i], z[j] = z[j], z[i]
-                s.rng = r
+                s.rng = rng.shuffle(s.zones[zf(s, env)], s.rng)
 
             return shuffle
         if isinstance(st, A.Reveal):

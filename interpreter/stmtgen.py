@@ -42,15 +42,6 @@ if TYPE_CHECKING:
 _MAX_DEPTH = 12
 
 
-def _shuffle(s: Any, z: list[int]) -> None:
-    """Fisher-Yates with the game's RNG, exactly as the closure compiler's `shuffle`."""
-    r = s.rng
-    for i in range(len(z) - 1, 0, -1):
-        r, j = rng.below(r, i + 1)
-        z[i], z[j] = z[j], z[i]
-    s.rng = r
-
-
 class StmtGen:
     """Writes one Python function for a block of pure statements."""
 
@@ -61,7 +52,7 @@ class StmtGen:
         self.gen = gen
         gen.ns.update({
             "_RuleError": RuleError, "_GameOver": GameOver, "_SkipTo": SkipTo, "_BreakLoop": BreakLoop,
-            "_move": move_top_fast, "_move_all": move_all, "_card_vis": card_visibility, "_shuffle": _shuffle,
+            "_move": move_top_fast, "_move_all": move_all, "_card_vis": card_visibility, "_shuffle": rng.shuffle,
             "_fire_chain": _fire_chain, "_push": _push,
         })
         self.lines: list[str] = []
@@ -185,7 +176,7 @@ class StmtGen:
         elif isinstance(st, A.Transfer):
             self.transfer(st)
         elif isinstance(st, A.Shuffle):
-            self.emit(f"_shuffle(s, s.zones[{self.zone(st.zone)}])")
+            self.emit(f"s.rng = _shuffle(s.zones[{self.zone(st.zone)}], s.rng)")
         elif isinstance(st, A.Reveal):
             if st.target.ty is not None and st.target.ty.kind == "zone":
                 self.emit(f"s.face_up.update(s.zones[{self.zone(st.target)}])")
