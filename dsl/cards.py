@@ -184,7 +184,9 @@ def _to_python(node: yaml.Node) -> Any:
     if isinstance(node, yaml.MappingNode):
         out: dict[str, Any] = {}
         for k, v in node.value:
-            key = str(_to_python(k))
+            # a key is a name as written: YAML 1.1 would read `off:`, `no:` or `y:` as a boolean (and report the
+            # field as `False`); a plain scalar key keeps its text
+            key = k.value if isinstance(k, yaml.ScalarNode) else str(_to_python(k))
             if key in out:  # YAML forbids it, PyYAML keeps the last one silently
                 raise _DuplicateKey(key, k)
             out[key] = _to_python(v)
@@ -502,12 +504,29 @@ def _schema_diag(
     if err.validator == "required":
         return Diagnostic("E207", "error", f"missing required field: {err.message}", span,
                           hint="fields without a default in the card kind must be given")
-    if err.validator == "enum" and path and path[-1] == "kind":
+    if err.validator == "enum" and path == ["kind"] and not kind:  # the file's card kind, not a field named `kind`
         return Diagnostic("E208", "error", f"unknown card kind {instance!r}", span,
                           hint=did_you_mean(str(instance), [str(v) for v in allowed]))
     where = ".".join(str(p) for p in path) or "top level"
-    hint = ""
-    if err.validator == "enum":
-        hint = did_you_mean(str(instance), [str(v) for v in allowed]) or (
+    hint = _quote_hint(target, instance, allowed if err.validator in ("type", "enum") else None)
+    if err.validator == "enum" and not hint:
+        written = target.value if isinstance(target, yaml.ScalarNode) else instance  # `off`, not False
+        hint = did_you_mean(str(written), [str(v) for v in allowed]) or (
             "allowed: " + ", ".join(map(str, allowed)))
     return Diagnostic("E209", "error", f"invalid value at `{where}`: {err.message}", span, hint=hint)
+
+
+def _quote_hint(node: yaml.Node | None, instance: Any, expected: Any) -> str:
+    """A hint for text that YAML 1.1 read as something else: `name: no` is false, `kind: off` too, `code: 007` is 7.
+
+    Only for an unquoted scalar where text was wanted (a "string" type, or an enum of text values).
+    """
+    if not isinstance(node, yaml.ScalarNode) or node.style not in (None, "") or isinstance(instance, str):
+        return ""
+    wants_text = expected == "string" or (isinstance(expected, list) and (
+        "string" in expected or node.value in expected))
+    if not wants_text:
+        return ""
+    read = "null" if instance is None else str(instance).lower() if isinstance(instance, bool) else repr(instance)
+    return f'YAML reads the unquoted `{node.value}` as {read}: write "{node.value}" in quotes to mean the text'
+

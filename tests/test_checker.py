@@ -143,6 +143,35 @@ def test_card_file_errors_point_into_the_yaml(
     assert errors[0].span.line == line
 
 
+@pytest.mark.parametrize(
+    ("entry", "code", "message", "hint"),
+    [
+        # YAML 1.1 reads unquoted no/off/on/yes as booleans: keys keep their text, values get a quoting hint
+        ("{name: One, worth: 1, off: 2}", "E206", "unknown card field `off` for kind `Chip`", "allowed: name"),
+        ("{name: no, worth: 1}", "E209", "invalid value at `name`",
+         'YAML reads the unquoted `no` as false: write "no" in quotes to mean the text'),
+        ("{name: One, worth: 1, colour: null}", "E209", "invalid value at `colour`", "allowed: red, blue"),
+        ("{name: One, worth: 1, colour: Red}", "E209", "invalid value at `colour`", "did you mean `red`?"),
+    ],
+)
+def test_yaml_booleans_where_text_was_meant(
+    write_ruleset: Callable[..., str], entry: str, code: str, message: str, hint: str
+) -> None:
+    chips = f"kind: Chip\nstart: bag\ncards:\n  - {entry}\n"
+    errors = [d for d in diags_for(write_ruleset, BASE, chips) if d.is_error]
+    assert [d.code for d in errors] == [code], [(d.code, d.message) for d in errors]
+    assert errors[0].message.startswith(message) and errors[0].hint.startswith(hint), (errors[0].message,
+                                                                                        errors[0].hint)
+
+
+def test_a_card_field_named_kind_is_not_the_card_kind(write_ruleset: Callable[..., str]) -> None:
+    """A card field called `kind` with a bad value is E209 on that field, not E208 (the file's card kind)."""
+    text = BASE.replace("colour: Colour = red", "colour: Colour = red  kind: Colour = red")
+    chips = "kind: Chip\nstart: bag\ncards:\n  - {name: One, worth: 1, kind: on}\n"
+    errors = [d for d in diags_for(write_ruleset, text, chips) if d.is_error]
+    assert [(d.code, d.message.split(":")[0]) for d in errors] == [("E209", "invalid value at `kind`")]
+
+
 def test_effect_type_errors_point_into_the_yaml(write_ruleset: Callable[..., str]) -> None:
     chips = "kind: Chip\nstart: bag\ncards:\n  - name: One\n    worth: 1\n    on_take: \"p.scor += 1\"\n"
     diags = [d for d in diags_for(write_ruleset, BASE, chips) if d.is_error]
