@@ -18,6 +18,9 @@ generated name, never as text. No ruleset text is ever executed.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import ast as A
@@ -28,8 +31,16 @@ from .errors import RuleError
 if TYPE_CHECKING:
     from .compiler import Compiler, ExprFn
 
+_NAME = re.compile(r"\(*(?:[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00)\)*")
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
 _ARITH = {"-", "*"}
+
+
+def _bare(src: str) -> str:
+    """``src`` without parentheses around a plain name (an inlined `fn` parameter's source)."""
+    while src.startswith("(") and src.endswith(")") and _NAME.fullmatch(src[1:-1]):
+        src = src[1:-1]
+    return src
 
 
 def _no_card(what: str) -> Any:
@@ -70,8 +81,67 @@ def _roll(s: Any, faces: Any, name: Any) -> int:
     raise RuleError(f"a die exploded more than {MAX_REROLLS} times")
 
 
+class Hoist:
+    """Reads of a rule's local variables, gathered so a generated function reads each from ``env`` once.
+
+    Each read returns a marker; :meth:`finish` turns the markers of a variable read at least twice (a
+    read inside a loop counts twice) into one Python local, loaded from ``env`` at the top of the
+    function, and the others back into ``env[...]``.  Only valid where nothing the function calls can
+    rebind a variable it reads: generated expressions and aggregates (a closure called from them may
+    bind an aggregate's loop variable, but puts the old value back before it returns) and the
+    statement functions of :mod:`.stmtgen`, which track their own writes.  A variable in scope is
+    always bound in ``env`` (the checker scopes names lexically), so an early load never fails.
+    """
+
+    def __init__(self, gen: ExprGen, exclude: frozenset[str] = frozenset(), weight: int = 1) -> None:
+        self.gen = gen
+        self.exclude = exclude
+        self.weight = weight  # how much one read counts: 2 inside a generated loop
+        self.names: dict[str, str] = {}  # variable -> marker
+        self.counts: dict[str, int] = {}
+
+    def read(self, var: str) -> str:
+        if var in self.exclude:
+            return f"env[{var!r}]"
+        marker = self.names.get(var)
+        if marker is None:
+            marker = self.names[var] = f"\x00{self.gen._name('_E')}\x00"
+            self.gen.plain.add(marker)
+        self.counts[var] = self.counts.get(var, 0) + self.weight
+        return marker
+
+    def is_nonnull(self, src: str) -> bool:
+        return False
+
+    def export(self, src: str) -> str:
+        """``src`` for use in another generated function: this one's markers read ``env`` again."""
+        for var, marker in self.names.items():
+            src = src.replace(marker, f"env[{var!r}]")
+        return src
+
+    def finish(self, text: str) -> tuple[list[str], str]:
+        """The load lines for the function's top, and ``text`` with every marker replaced."""
+        loads = []
+        for var, marker in self.names.items():
+            if self.counts[var] >= 2:
+                name = marker.strip("\x00")
+                loads.append(f"{name} = env[{var!r}]")
+                text = text.replace(marker, name)
+            else:
+                text = text.replace(marker, f"env[{var!r}]")
+        return loads, text
+
+
 _BUILTINS_INLINE = {"size", "top", "bottom", "min", "max", "abs", "players_from", "next_player", "value",
                     "random", "roll"}
+
+
+def _function_text(head: str, hoist: Hoist, lines: list[str]) -> str:
+    """A generated function's source: ``head``, the hoisted loads, then ``lines``, markers resolved."""
+    loads, body = hoist.finish("".join(f"    {line}\n" for line in lines))
+    text = head + "\n" + "".join(f"    {line}\n" for line in loads) + body
+    assert "\x00" not in text, text  # every marker belongs to this function
+    return text
 
 
 class ExprGen:
@@ -88,6 +158,19 @@ class ExprGen:
         # sources of inlined `fn` parameters, valid only while comp.subst is this very dict
         self.subst_src: dict[str, str] = {}
         self.subst_owner: dict[str, Any] | None = None
+        # how a local variable is read: None for ``env[name]``, else a Hoist or a statement function's tracker
+        self.reader: Any = None
+        # sources that read a local variable plainly (no "no player" check, as the closures' ``env[name]``)
+        self.plain: set[str] = set()
+
+    def read_env(self, var: str) -> str:
+        """Source reading local variable ``var`` (a parameter, `let`, loop variable or ``self``)."""
+        return f"env[{var!r}]" if self.reader is None else str(self.reader.read(var))
+
+    def is_nonnull(self, src: str) -> bool:
+        """Whether ``src`` can never be `none` (a zone's card, a value already checked)."""
+        src = _bare(src)
+        return src in self.nonnull or (self.reader is not None and bool(self.reader.is_nonnull(src)))
 
     # ------------------------------------------------------------ entry point
     def function(self, e: A.Expr) -> ExprFn | None:
@@ -96,9 +179,12 @@ class ExprGen:
             return self._loop_function(e)
         if not self._root_ok(e):
             return None
-        body = self.src(e)
+        hoist = Hoist(self)
+        with self.fresh(hoist):
+            body = self.src(e)
+        loads, body = hoist.finish(body)
         name = self._name("_e")
-        code = f"def {name}(s, env):\n    return {body}\n"
+        code = f"def {name}(s, env):\n" + "".join(f"    {line}\n" for line in loads) + f"    return {body}\n"
         exec(compile(code, f"<liturgy expr {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
         fn: ExprFn = self.ns.pop(name)
         return fn
@@ -113,6 +199,18 @@ class ExprGen:
         if isinstance(e, A.Call):
             return self._call_ok(e)
         return False
+
+    @contextmanager
+    def fresh(self, reader: Any) -> Iterator[None]:
+        """Generate the text of a new Python function: locals of the enclosing one are not visible there."""
+        saved = self.reader, self.subst_src
+        if saved[0] is not None:
+            self.subst_src = {k: saved[0].export(v) for k, v in saved[1].items()}
+        self.reader = reader
+        try:
+            yield
+        finally:
+            self.reader, self.subst_src = saved
 
     # ------------------------------------------------------------ helpers
     def _name(self, prefix: str) -> str:
@@ -141,7 +239,7 @@ class ExprGen:
             if self.comp.subst is self.subst_owner and n in self.subst_src:
                 return self.subst_src[n]
             return f"{self.const(self.comp.subst[n])}(s, env)"
-        return f"env[{n!r}]"
+        return self.read_env(n)
 
     def _zone(self, e: A.Expr) -> str | None:
         """Source for the zone index an expression of type zone denotes, when simple."""
@@ -156,7 +254,8 @@ class ExprGen:
 
     def _strided(self, owner: A.Expr, base: int, stride: int, missing: str) -> str:
         local = self._local(owner)
-        if local is not None and (local.startswith("env[") or local in self.loop_locals):
+        if local is not None and (local.startswith("env[") or local in self.loop_locals or local in self.plain
+                                  or self.is_nonnull(local)):
             return f"({base} + {local} * {stride})"  # a plain local: no "no player" check, as in the closures
         t = self._name("_t")
         return f"({base} + (({t}) if ({t} := {self.src(owner)}) is not None else _no_card({missing!r})) * {stride})"
@@ -177,7 +276,7 @@ class ExprGen:
             if local is not None:
                 return local
             if kind == "self":
-                return "env['self']"
+                return self.read_env("self")
             if kind == "first":
                 return "s.counters[0]"
             if kind == "counter":
@@ -209,7 +308,7 @@ class ExprGen:
             if kind == "field":
                 values = self.const(self.comp.field_list(e.name))
                 local = self._local(e.obj)
-                if local is not None and local in self.nonnull:
+                if local is not None and self.is_nonnull(local):
                     return f"{values}[{local}]"
                 t = self._name("_t")
                 missing = f"`.{e.name}` of no card"
@@ -272,22 +371,18 @@ class ExprGen:
         afterwards, exactly as the closure compiler does.
         """
         comp = self.comp
-        items = self._seq(e.iterable)
         var = e.var
         x = self._name("_x")
-        fast: tuple[str, str] | None = self._loop_parts(e, x)
-        if fast is not None:
-            where, elem = fast
-            text = where + elem
-            if "(s, env)" in text or f"env[{var!r}]" in text:
-                fast = None
-        if fast is None:
-            where, elem = self._loop_parts(e, None)
+        hoist, items, where, elem = self._hoisted_parts(e, x)
+        fast: bool = True
+        if "(s, env)" in where + elem or f"env[{var!r}]" in where + elem:
+            fast = False
+            hoist, items, where, elem = self._hoisted_parts(e, None)
         v = repr(var)
         name = self._name("_a")
         if isinstance(e, A.ListComp):
             loop = [f"for {x} in tuple({items}):", f"    if {where}:", f"        _out.append({elem})"]
-            if fast is not None:
+            if fast:
                 lines = ["_out = []", *loop, "return tuple(_out)"]
             else:
                 loop.insert(1, f"    env[{v}] = {x}")
@@ -307,7 +402,7 @@ class ExprGen:
             if body is None:  # an aggregate this module does not know: the closure compiler's
                 return comp.expr_closure(e)
             init, *loop = (line.format(w=where, x=elem) for line in body)
-            if fast is not None:
+            if fast:
                 lines = [init, f"for {x} in {items}:", *loop]
             else:
                 lines = [f"_had = {v} in env", f"_old = env.get({v})", init, f"for {x} in {items}:",
@@ -317,10 +412,19 @@ class ExprGen:
                 lines.append(f"return {func}(_r) if _r else 0")
             else:
                 lines.append("return _r")
-        code = f"def {name}(s, env):\n" + "".join(f"    {line}\n" for line in lines)
+        code = _function_text(f"def {name}(s, env):", hoist, lines)
         exec(compile(code, f"<liturgy {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
         fn: ExprFn = self.ns.pop(name)
         return fn
+
+    def _hoisted_parts(self, e: A.Aggregate | A.ListComp, local: str | None) -> tuple[Hoist, str, str, str]:
+        """The iterable, filter and element sources of an aggregate's own function, reading `env` once."""
+        hoist = Hoist(self, frozenset({e.var}))
+        with self.fresh(hoist):
+            items = self._seq(e.iterable)
+            hoist.weight = 2
+            where, elem = self._loop_parts(e, local)
+        return hoist, items, where, elem
 
     def filter_function(self, var: str, source: A.Expr, where: A.Expr, pop: bool) -> Any:
         """``f(s, env, items)``: the items for which ``where`` holds with ``var`` bound to each, as a tuple.
@@ -331,10 +435,14 @@ class ExprGen:
         """
         x = self._name("_x")
         probe = A.ListComp(where.span, A.BoolLit(where.span, True), var, source, where)
-        fast = self._loop_parts(probe, x)
+        hoist = Hoist(self, frozenset({var}), weight=2)
+        with self.fresh(hoist):
+            fast = self._loop_parts(probe, x)
         v = repr(var)
         if "(s, env)" in fast[0] or f"env[{v}]" in fast[0]:
-            cond = self._loop_parts(probe, None)[0]
+            hoist = Hoist(self, frozenset({var}), weight=2)
+            with self.fresh(hoist):
+                cond = self._loop_parts(probe, None)[0]
             lines = ["_out = []", f"for {x} in tuple(items):", f"    env[{v}] = {x}", f"    if {cond}:",
                      f"        _out.append({x})"]
         else:
@@ -345,7 +453,7 @@ class ExprGen:
             lines.append(f"env.pop({v}, None)")
         lines.append("return tuple(_out)")
         name = self._name("_w")
-        code = f"def {name}(s, env, items):\n" + "".join(f"    {line}\n" for line in lines)
+        code = _function_text(f"def {name}(s, env, items):", hoist, lines)
         exec(compile(code, f"<liturgy {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
         return self.ns.pop(name)
 

@@ -42,6 +42,142 @@ if TYPE_CHECKING:
 _MAX_DEPTH = 12
 
 
+class Locals:
+    """A generated statement function's view of ``env``: which variables it can read from Python locals.
+
+    Variable ``x`` gets one Python local per function, written together with ``env['x']`` by every
+    generated write (`let`, assignment, `for`, `transfer … as`), so the two stay in step until
+    something the function calls could bind names in its ``env``: a statement left to the closure
+    compiler or a block generated as a separate function ("invalidation", after which reads go to
+    ``env`` again until the next write).  A read before any write comes from a load at the top of the
+    function, made only when the variable is read at least twice there (a read in a loop counts twice):
+    a variable in scope is always bound (the checker scopes names lexically), and nothing wrote it
+    before the read, neither generated code nor (no invalidation yet) anything else.
+
+    ``state`` holds, for each variable readable from its local at the current point of the text, whether
+    that read is a *lazy* one (from the top's load) and whether the value can never be `none` (a card of
+    a zone, a value already checked): control flow merges states (:meth:`merge`).  Reads are written as
+    markers, resolved by :meth:`finish` once the whole function is known.
+    """
+
+    def __init__(self, gen: ExprGen) -> None:
+        self.gen = gen
+        self.names: dict[str, str] = {}
+        self.state: dict[str, tuple[bool, bool]] = {}  # variable -> (lazy, never none)
+        self.lazy_weight: dict[str, int] = {}
+        self.written: set[str] = set()
+        self.lazy_ok = True
+        self.loops = 0
+        self.steady = 0  # enclosing loops written on the promise that nothing in them invalidates
+
+    def _name(self, var: str) -> str:
+        name = self.names.get(var)
+        if name is None:
+            name = self.names[var] = self.gen._name("_E")
+            self.gen.plain.update((f"\x00{name}\x00", f"\x00L{name}\x00"))
+        return name
+
+    def read(self, var: str) -> str:
+        got = self.state.get(var)
+        if got is None:
+            if not self.lazy_ok or var in self.written:
+                return f"env[{var!r}]"
+            got = self.state[var] = (True, False)
+        name = self._name(var)
+        if got[0]:
+            self.lazy_weight[var] = self.lazy_weight.get(var, 0) + (2 if self.loops else 1)
+            return f"\x00L{name}\x00"
+        return f"\x00{name}\x00"
+
+    def write(self, var: str, nonnull: bool) -> str:
+        """The assignment targets that write ``var`` (``env['x'] = <local> = ``)."""
+        self.written.add(var)
+        self.state[var] = (False, nonnull)
+        return f"env[{var!r}] = \x00{self._name(var)}\x00 = "
+
+    def checked(self, src: str) -> None:
+        """``src`` was just found not to be `none` (the code raises otherwise)."""
+        for var, (lazy, _) in self.state.items():
+            if src == f"\x00{'L' if lazy else ''}{self.names.get(var)}\x00":
+                self.state[var] = (lazy, True)
+
+    def is_nonnull(self, src: str) -> bool:
+        return any(nn and src == f"\x00{'L' if lazy else ''}{self.names.get(var)}\x00"
+                   for var, (lazy, nn) in self.state.items())
+
+    def invalidate(self) -> None:
+        assert not self.steady, "a loop body that _scan found harmless invalidated the locals"
+        self.state = {}
+        self.lazy_ok = False
+
+    def forget_nonnull(self, names: set[str]) -> None:
+        """Loop head: variables written in the loop body may hold anything on the next turn."""
+        for var in names & self.state.keys():
+            self.state[var] = (self.state[var][0], False)
+
+    @staticmethod
+    def merge(states: list[dict[str, tuple[bool, bool]]]) -> dict[str, tuple[bool, bool]]:
+        """Where paths join: readable from the local on every path (lazy if lazy on any), non-none on all."""
+        first, *rest = states
+        out = {}
+        for var, (lazy, nn) in first.items():
+            if all(var in st for st in rest):
+                out[var] = (lazy or any(st[var][0] for st in rest), nn and all(st[var][1] for st in rest))
+        return out
+
+    def export(self, src: str) -> str:
+        """``src`` for another generated function: its reads go to ``env`` (in step with the locals there)."""
+        for var, name in self.names.items():
+            src = src.replace(f"\x00{name}\x00", f"env[{var!r}]").replace(f"\x00L{name}\x00", f"env[{var!r}]")
+        return src
+
+    def finish(self, text: str) -> tuple[list[str], str]:
+        """The loads for the function's top, and ``text`` with its markers resolved."""
+        loads = []
+        for var, name in self.names.items():
+            real, lazy = f"\x00{name}\x00", f"\x00L{name}\x00"
+            if self.lazy_weight.get(var, 0) >= 2:
+                loads.append(f"{name} = env[{var!r}]")
+                text = text.replace(lazy, name)
+            else:
+                text = text.replace(lazy, f"env[{var!r}]")
+                if text.count(real) == text.count(f" = {real} = "):  # written, never read back
+                    text = text.replace(f" = {real} = ", " = ")
+            text = text.replace(real, name)
+        return loads, text
+
+
+def _scan(stmts: Sequence[A.Stmt], comp: Compiler) -> tuple[set[str], bool]:
+    """The local variables ``stmts`` write, and whether they may make :class:`Locals` invalid."""
+    names: set[str] = set()
+    invalid = False
+    for st in stmts:
+        if isinstance(st, A.Let):
+            names.add(st.name)
+        elif isinstance(st, A.Assign):
+            if isinstance(st.target.ref, tuple) and st.target.ref[0] == "local":
+                names.add(st.target.ref[1])
+        elif isinstance(st, A.Transfer):
+            if st.bind is not None:
+                names.add(st.bind)
+        elif isinstance(st, A.If | A.For | A.RepeatWhile):
+            if isinstance(st, A.For):
+                names.add(st.var)
+            bodies = [b for _, b in st.branches] + [st.orelse] if isinstance(st, A.If) else [st.body]
+            for body in bodies:
+                more, inv = _scan(body, comp)
+                names |= more
+                invalid = invalid or inv
+        elif isinstance(st, A.Do):
+            call = st.call
+            if (isinstance(call, A.Call) and call.ref[0] != "call_proc" and isinstance(call.func, A.Attr)
+                    and comp._field_params(call.func.name) is None):
+                invalid = True  # left to the closure compiler
+        elif not isinstance(st, A.Move | A.Shuffle | A.Reveal | A.Log | A.EndGame | A.SkipTo | A.Fire | A.Break):
+            invalid = True  # a statement this module leaves to the closure compiler
+    return names, invalid
+
+
 class StmtGen:
     """Writes one Python function for a block of pure statements."""
 
@@ -58,6 +194,7 @@ class StmtGen:
         self.lines: list[str] = []
         self.depth = 0  # indentation level inside the function body
         self.loops = 0  # enclosing generated loops (a `break` outside one raises BreakLoop, as closures do)
+        self.locals: Locals | None = None  # the function being written (None: reads go to ``env``)
 
     # ------------------------------------------------------------ entry points
     def block(self, stmts: Sequence[A.Stmt]) -> StmtFn | None:
@@ -72,21 +209,23 @@ class StmtGen:
 
     def _function(self, stmts: Sequence[A.Stmt], instruction: bool) -> Any:
         comp = self.comp
-        saved = self.lines, self.depth, self.loops
+        saved = self.lines, self.depth, self.loops, self.locals
         marks = len(comp.log_formats)
         self.lines, self.depth, self.loops = [], 1, 0
+        self.locals = Locals(self.gen)
         try:
-            if instruction:
-                self.emit("env = fr[2]")
-            self.stmts(stmts)
+            with self.gen.fresh(self.locals):
+                self.stmts(stmts)
             if instruction:
                 self.emit("fr[1] += 1")
                 self.emit("return False")
             elif not self.lines:
                 self.emit("pass")
+            loads, body = self.locals.finish("".join(line + "\n" for line in self.lines))
+            assert "\x00" not in body, body  # every marker belongs to this function
             name = self.gen._name("_s")
-            head = f"def {name}(s, fr):\n" if instruction else f"def {name}(s, env):\n"
-            code = head + "\n".join(self.lines) + "\n"
+            head = f"def {name}(s, fr):\n    env = fr[2]\n" if instruction else f"def {name}(s, env):\n"
+            code = head + "".join(f"    {line}\n" for line in loads) + body
             try:
                 exec(compile(code, f"<liturgy stmt {name}>", "exec"), self.gen.ns)  # noqa: S102 - see module doc
             except (SyntaxError, RecursionError, MemoryError):  # e.g. more than 20 nested loops
@@ -94,7 +233,7 @@ class StmtGen:
                 return None
             return self.gen.ns.pop(name)
         finally:
-            self.lines, self.depth, self.loops = saved
+            self.lines, self.depth, self.loops, self.locals = saved
 
     # ------------------------------------------------------------ writing
     def emit(self, line: str) -> None:
@@ -124,10 +263,56 @@ class StmtGen:
                 fn = self.block(stmts)
                 target = fn if fn is not None else self.comp.block_closure(stmts)
                 self.emit(f"{self.const(target)}(s, env)")
+                self.invalidate()
             else:
                 self.stmts(stmts)
         finally:
             self.depth -= 1
+
+    def invalidate(self) -> None:
+        """A call that may bind names in ``env`` was written: read them from ``env`` again."""
+        if self.locals is not None:
+            self.locals.invalidate()
+
+    def write(self, var: str, nonnull: bool = False) -> str:
+        """Assignment targets writing local variable ``var`` (``env[...] = ``, and its Python local)."""
+        if self.locals is None:
+            return f"env[{var!r}] = "
+        return self.locals.write(var, nonnull)
+
+    def loop(self, delta: int) -> None:
+        self.loops += delta
+        if self.locals is not None:
+            self.locals.loops = self.loops
+
+    def checked(self, src: str) -> None:
+        if self.locals is not None:
+            self.locals.checked(src)
+
+    def loop_head(self, body: Sequence[A.Stmt], var: str | None) -> tuple[dict[str, tuple[bool, bool]], bool] | None:
+        """Before a generated loop: the state valid at the top of every turn (and after the loop)."""
+        loc = self.locals
+        if loc is None:
+            return None
+        names, invalid = _scan(body, self.comp)
+        if invalid:
+            loc.invalidate()
+        else:
+            loc.steady += 1
+        if var is not None:
+            names.add(var)
+        loc.forget_nonnull(names)
+        return dict(loc.state), not invalid
+
+    def loop_end(self, head: tuple[dict[str, tuple[bool, bool]], bool] | None) -> None:
+        """After a generated loop: the state at its head (what holds after any number of turns)."""
+        loc = self.locals
+        if loc is None or head is None:
+            return
+        state, steady = head
+        if steady:
+            loc.steady -= 1
+        loc.state = state
 
     def zone(self, e: A.Expr) -> str:
         """Source for the zone index an expression of type zone denotes."""
@@ -137,33 +322,49 @@ class StmtGen:
     # ------------------------------------------------------------ statements
     def stmt(self, st: A.Stmt) -> None:  # noqa: C901 - one dispatch on statement kind
         if isinstance(st, A.Let):
-            self.emit(f"env[{st.name!r}] = {self.src(st.value)}")
+            value = self.src(st.value)
+            self.emit(f"{self.write(st.name, self.gen.is_nonnull(value))}{value}")
         elif isinstance(st, A.Assign):
             self.assign(st)
         elif isinstance(st, A.If):
+            loc = self.locals
+            ends = []
             for i, (cond, body) in enumerate(st.branches):
                 self.emit(f"{'if' if i == 0 else 'elif'} {self.gen.cond(cond)}:")
+                fall = dict(loc.state) if loc is not None else {}
                 self.nested(body)
+                if loc is not None:
+                    ends.append(loc.state)
+                    loc.state = fall
             if st.orelse:
                 self.emit("else:")
                 self.nested(st.orelse)
+            if loc is not None:
+                ends.append(loc.state)
+                loc.state = Locals.merge(ends)
         elif isinstance(st, A.For):
             x = self.tmp("_x")
-            self.emit(f"for {x} in tuple({self.gen._seq(st.iterable)}):")
-            self.loops += 1
+            seq = self.gen._seq(st.iterable)
+            head = self.loop_head(st.body, st.var)
+            self.emit(f"for {x} in tuple({seq}):")
+            self.loop(1)
             self.depth += 1
-            self.emit(f"env[{st.var!r}] = {x}")
+            zone = st.iterable.ty is not None and st.iterable.ty.kind == "zone"  # a zone holds cards, never `none`
+            self.emit(f"{self.write(st.var, zone)}{x}")
             self.depth -= 1
             self.nested(st.body)
-            self.loops -= 1
+            self.loop(-1)
+            self.loop_end(head)
         elif isinstance(st, A.RepeatWhile):
             r = self.tmp("_r")
             message = f"`repeat while` at line {st.span.line} ran 100000 times without ending"
             self.emit(f"{r} = 0")
+            head = self.loop_head(st.body, None)
             self.emit(f"while {self.gen.cond(st.cond)}:")
-            self.loops += 1
+            self.loop(1)
             self.nested(st.body)
-            self.loops -= 1
+            self.loop(-1)
+            self.loop_end(head)
             self.depth += 1
             self.emit(f"{r} += 1")
             self.emit(f"if {r} > 100000:")
@@ -196,16 +397,19 @@ class StmtGen:
             self.fire(st)
         else:  # anything else (new statements): the closure compiler's function
             self.emit(f"{self.const(self.comp.stmt(st))}(s, env)")
+            self.invalidate()
 
     def assign(self, st: A.Assign) -> None:
         tgt = st.target
         if isinstance(tgt.ref, tuple) and tgt.ref[0] == "local":
-            n = repr(tgt.ref[1])
-            value = self.src(st.value)
+            var = tgt.ref[1]
             if st.op == "=":
-                self.emit(f"env[{n}] = {value}")
+                value = self.src(st.value)
+                self.emit(f"{self.write(var, self.gen.is_nonnull(value))}{value}")
             else:
-                self.emit(f"env[{n}] = env[{n}] {'+' if st.op == '+=' else '-'} ({value})")
+                old = self.gen.read_env(var)
+                value = self.src(st.value)
+                self.emit(f"{self.write(var)}{old} {'+' if st.op == '+=' else '-'} ({value})")
             return
         slot = self.slot(tgt)
         if not slot.isdigit():  # the closures compute the slot before the value; so do we
@@ -246,8 +450,13 @@ class StmtGen:
             return
         if wt is not None and wt.kind == "card":
             c = self.tmp("_c")
-            self.emit(f"if ({c} := {self.src(st.what)}) is None:")
-            self.emit(f"    raise _RuleError({f'nothing to move at line {st.span.line}'!r})")
+            what = self.src(st.what)
+            if self.gen.is_nonnull(what):
+                self.emit(f"{c} = {what}")
+            else:
+                self.emit(f"if ({c} := {what}) is None:")
+                self.emit(f"    raise _RuleError({f'nothing to move at line {st.span.line}'!r})")
+                self.checked(what)
             self.emit(f"_move(s, {c}, {self.zone(st.dest)}, {place})")
             return
         dst = self.tmp("_z")
@@ -267,7 +476,7 @@ class StmtGen:
         self.emit(f"s.counters[{a}] = {have} - {n}")
         self.emit(f"s.counters[{b}] += {n}")
         if st.bind is not None:
-            self.emit(f"env[{st.bind!r}] = {n}")
+            self.emit(f"{self.write(st.bind)}{n}")
 
     def args_dict(self, params: Sequence[str], args: Sequence[A.Expr]) -> str:
         """A dict display binding parameters to arguments, evaluated left to right like the closures' dict."""
@@ -287,11 +496,17 @@ class StmtGen:
         params = comp._field_params(fname)
         if params is None:  # card kinds declare `fname` with different parameters: the closure binds by kind
             self.emit(f"{self.const(comp.stmt(st))}(s, env)")
+            self.invalidate()
             return
         table, card_def = self.const(comp.effects[fname]), self.const(comp.card_def)
         c, eff, env2 = self.tmp("_c"), self.tmp("_f"), self.tmp("_env")
-        self.emit(f"if ({c} := {self.src(call.func.obj)}) is None:")
-        self.emit(f"    raise _RuleError({f'`{fname}` of no card'!r})")
+        obj = self.src(call.func.obj)
+        if self.gen.is_nonnull(obj):
+            self.emit(f"{c} = {obj}")
+        else:
+            self.emit(f"if ({c} := {obj}) is None:")
+            self.emit(f"    raise _RuleError({f'`{fname}` of no card'!r})")
+            self.checked(obj)
         self.emit(f"if ({eff} := {table}[{card_def}[{c}]]) is not None:")
         self.depth += 1
         self.emit(f"{env2} = {self.args_dict(params, call.args)}")
@@ -338,18 +553,19 @@ class StmtGen:
     # ------------------------------------------------------------ step-machine instructions
     def _instruction(self, body: Any) -> Ins:
         """Compile ``def _sN(s, fr): env = fr[2]; <body()>``; ``body`` writes the rest, ``return`` included."""
-        saved = self.lines, self.depth, self.loops
-        self.lines, self.depth, self.loops = [], 1, 0
+        saved = self.lines, self.depth, self.loops, self.locals
+        self.lines, self.depth, self.loops, self.locals = [], 1, 0, None
         try:
             self.emit("env = fr[2]")
-            body()
+            with self.gen.fresh(None):
+                body()
             name = self.gen._name("_s")
             code = f"def {name}(s, fr):\n" + "\n".join(self.lines) + "\n"
             exec(compile(code, f"<liturgy stmt {name}>", "exec"), self.gen.ns)  # noqa: S102 - see module doc
             ins: Ins = self.gen.ns.pop(name)
             return ins
         finally:
-            self.lines, self.depth, self.loops = saved
+            self.lines, self.depth, self.loops, self.locals = saved
 
     def branch(self, cond: A.Expr, then_pc: int, else_pc: int) -> Ins:
         """Jump to ``then_pc`` when ``cond`` holds, else to ``else_pc`` (the step machine's `if`/`repeat while`)."""
