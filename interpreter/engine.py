@@ -25,6 +25,7 @@ from . import invariants, rng
 from .compiler import FIRST_SLOT, ROUND_SLOT, Code, Compiler, _fmt_card, card_visibility
 from .display import Display
 from .errors import GameOver, IllegalChoice, RuleError, SkipTo, StepLimitError
+from .moves import zone_vis_masks
 from .state import GameState, Tables, freeze, thaw
 
 SAVE_FORMAT = 1
@@ -227,6 +228,7 @@ class Ruleset:
         tables.final_zones = tuple(zi for zi, final in enumerate(zone_final) if final)
         tables.pool_of_slot = {slot: pool for pool, slots in pools.items() for slot in slots}
         tables.incremental_checks = invariants.worth_it(tables)
+        tables.zone_vis_mask = zone_vis_masks(n, zone_vis, zone_owner)
         groups: dict[tuple[int | None, int | None], list[int]] = {}
         for i, b in enumerate(bounds):
             if b != (None, None):

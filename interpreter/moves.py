@@ -31,17 +31,19 @@ def card_visibility(s: GameState, c: int) -> int:
 
     Bit ``n`` (one past the last player) is the spectator, who sees only public and revealed cards: in a
     one-player game "every player" and "everyone" differ, so the spectator needs a bit of its own.
+    The mask of each zone is computed once per player count (:func:`zone_vis_masks`).
     """
-    t = s.tables
-    z = s.card_zone[c]
-    vis = t.zone_vis[z]
-    everyone = (2 << t.n) - 1
-    if vis == "public" or c in s.face_up:
-        return everyone
-    owner = t.zone_owner[z]
-    if vis in ("owner", "secret") and owner >= 0:
-        return 1 << owner
-    return 0
+    if c in s.face_up:
+        return (2 << s.tables.n) - 1
+    return s.tables.zone_vis_mask[s.card_zone[c]]
+
+
+def zone_vis_masks(n: int, zone_vis: list[str], zone_owner: list[int]) -> list[int]:
+    """Per zone, who sees a face-down card lying there: everyone (public), its owner (owner-only or secret
+    zones of a player), or nobody (hidden zones, shared secret zones)."""
+    everyone = (2 << n) - 1
+    return [everyone if vis == "public" else (1 << owner) if vis in ("owner", "secret") and owner >= 0 else 0
+            for vis, owner in zip(zone_vis, zone_owner, strict=True)]
 
 
 def move_top_fast(s: GameState, c: int, dst: int, place: str) -> None:
@@ -105,3 +107,31 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None
         s.face_up.difference_update(cards)
     if final[dst]:
         s.removed_count += len(cards)
+
+
+def move_zone(s: GameState, src: int, dst: int, place: str) -> None:
+    """`move ZONE to ZONE`: every card of ``src``, bottom card first, exactly as `move_all` of a copy of it.
+
+    When no card can fail to move (``src`` is not final, ``dst`` is another zone without a capacity) the
+    cards keep their order on top of ``dst`` (or, moved to the bottom one by one, end up reversed under it)
+    and ``src`` is emptied in place: one extend and one clear instead of a pop and an append per card.
+    """
+    cards = s.zones[src]
+    if not cards:
+        return
+    t = s.tables
+    if src == dst or t.zone_final[src] or t.zone_capacity[dst] is not None:
+        move_all(s, tuple(cards), dst, place)
+        return
+    if place == "bottom":
+        s.zones[dst][0:0] = cards[::-1]
+    else:
+        s.zones[dst].extend(cards)
+    card_zone = s.card_zone
+    for c in cards:
+        card_zone[c] = dst
+    if s.face_up:
+        s.face_up.difference_update(cards)
+    if t.zone_final[dst]:
+        s.removed_count += len(cards)
+    cards.clear()

@@ -43,6 +43,8 @@ class Tables:
     pool_of_slot: dict[int, str] = field(default_factory=dict)  # counter slot -> the pool it belongs to
     # check built-in invariants incrementally (interpreter/invariants.py): pays off for large states only
     incremental_checks: bool = False
+    # per zone, who sees a face-down card there (moves.zone_vis_masks): what `card_visibility` reads
+    zone_vis_mask: list[int] = field(default_factory=list)
 
 
 class GameState:

@@ -32,7 +32,7 @@ from liturgy.dsl import ast as A
 
 from . import rng
 from .errors import BreakLoop, GameOver, RuleError, SkipTo
-from .moves import card_visibility, move_all, move_top_fast
+from .moves import card_visibility, move_all, move_top_fast, move_zone
 
 if TYPE_CHECKING:
     from .codegen import ExprGen
@@ -188,7 +188,8 @@ class StmtGen:
         self.gen = gen
         gen.ns.update({
             "_RuleError": RuleError, "_GameOver": GameOver, "_SkipTo": SkipTo, "_BreakLoop": BreakLoop,
-            "_move": move_top_fast, "_move_all": move_all, "_card_vis": card_visibility, "_shuffle": rng.shuffle,
+            "_move": move_top_fast, "_move_all": move_all, "_move_zone": move_zone, "_card_vis": card_visibility,
+            "_shuffle": rng.shuffle,
             "_fire_chain": _fire_chain, "_push": _push,
         })
         self.lines: list[str] = []
@@ -446,7 +447,7 @@ class StmtGen:
         if wt is not None and wt.kind == "zone":
             src = self.tmp("_z")
             self.emit(f"{src} = {self.zone(st.what)}")
-            self.emit(f"_move_all(s, tuple(s.zones[{src}]), {self.zone(st.dest)}, {place})")
+            self.emit(f"_move_zone(s, {src}, {self.zone(st.dest)}, {place})")
             return
         if wt is not None and wt.kind == "card":
             c = self.tmp("_c")
@@ -457,11 +458,45 @@ class StmtGen:
                 self.emit(f"if ({c} := {what}) is None:")
                 self.emit(f"    raise _RuleError({f'nothing to move at line {st.span.line}'!r})")
                 self.checked(what)
-            self.emit(f"_move(s, {c}, {self.zone(st.dest)}, {place})")
+            if self._open_zone(st.dest):
+                self.move_inline(c, self.zone(st.dest), st.place)
+            else:
+                self.emit(f"_move(s, {c}, {self.zone(st.dest)}, {place})")
             return
         dst = self.tmp("_z")
         self.emit(f"{dst} = {self.zone(st.dest)}")
         self.emit(f"_move_all(s, tuple({self.src(st.what)}), {dst}, {place})")
+
+    def _open_zone(self, e: A.Expr) -> bool:
+        """Whether ``e`` names a declared zone (or a player's) with no capacity that is not final: a card
+        can always enter it, so only the card's own zone needs checking when it moves."""
+        ref = e.ref
+        if not (isinstance(ref, tuple) and ref and ref[0] in ("zone", "pzone")):
+            return False
+        decl = ref[1]
+        return decl.capacity is None and not decl.final
+
+    def move_inline(self, c: str, dst: str, place: str) -> None:
+        """`move_top_fast` written in place, for a destination `_open_zone` accepts: the same checks,
+        errors and effects without the call (a card leaving a final zone goes through `_move`)."""
+        d, o, z = self.tmp("_d"), self.tmp("_o"), self.tmp("_l")
+        self.emit(f"{d} = {dst}")
+        self.emit(f"{o} = s.card_zone[{c}]")
+        self.emit(f"if s.tables.zone_final[{o}]:")
+        self.emit(f"    _move(s, {c}, {d}, {place!r})")
+        self.emit("else:")
+        self.emit(f"    {z} = s.zones[{o}]")
+        self.emit(f"    if {z}[-1] == {c}:")
+        self.emit(f"        {z}.pop()")
+        self.emit("    else:")
+        self.emit(f"        {z}.remove({c})")
+        if place == "bottom":
+            self.emit(f"    s.zones[{d}].insert(0, {c})")
+        else:
+            self.emit(f"    s.zones[{d}].append({c})")
+        self.emit(f"    s.card_zone[{c}] = {d}")
+        self.emit("    if s.face_up:")
+        self.emit(f"        s.face_up.discard({c})")
 
     def transfer(self, st: A.Transfer) -> None:
         a, b, have, n = self.tmp("_i"), self.tmp("_i"), self.tmp("_h"), self.tmp("_n")
@@ -679,13 +714,14 @@ class StmtGen:
         for i in card_args + zone_args:
             v = values[i]
             a_ty = st.args[i].ty
+            # `_card_vis` written in place: a revealed card is seen by everyone, and `full` holds no one else
             if a_ty is not None and a_ty.kind == "card":
-                self.emit(f"if {v} is not None:")
-                self.emit(f"    {full} &= _card_vis(s, {v})")
+                self.emit(f"if {v} is not None and {v} not in s.face_up:")
+                self.emit(f"    {full} &= s.tables.zone_vis_mask[s.card_zone[{v}]]")
             else:
                 c = self.tmp("_c")
                 self.emit(f"for {c} in ({v} if isinstance({v}, tuple) else ({v},)):")
-                self.emit(f"    if {c} is not None:")
-                self.emit(f"        {full} &= _card_vis(s, {c})")
+                self.emit(f"    if {c} is not None and {c} not in s.face_up:")
+                self.emit(f"        {full} &= s.tables.zone_vis_mask[s.card_zone[{c}]]")
         packed = "(" + "".join(f"{v}, " for v in values) + ")"
         self.emit(f"s.log.append(({mask}, {full}, {fmt_id}, {packed}))")
