@@ -132,6 +132,29 @@ class Hoist:
         return loads, text
 
 
+class _Params:
+    """Reads of a card function's parameters and ``self``: the generated function's Python parameters."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+
+    def read(self, var: str) -> str:
+        return self.names.get(var, f"env[{var!r}]")  # another name: the caller falls back to an env dict
+
+    def is_nonnull(self, src: str) -> bool:
+        return src == "_Pself"  # a card's own function runs only for a card
+
+    def export(self, src: str) -> str:
+        for var, name in self.names.items():
+            src = re.sub(rf"\b{name}\b", f"env[{var!r}]", src)
+        return src
+
+
+def _none_positional(s: Any, *args: Any) -> None:
+    """A card without a body for the function field (as the closures' ``lambda s, e: None``)."""
+    return None
+
+
 _BUILTINS_INLINE = {"size", "top", "bottom", "min", "max", "abs", "players_from", "next_player", "value",
                     "random", "roll"}
 
@@ -160,6 +183,7 @@ class ExprGen:
         self.subst_owner: dict[str, Any] | None = None
         # how a local variable is read: None for ``env[name]``, else a Hoist or a statement function's tracker
         self.reader: Any = None
+        self.pos_tables: dict[str, list[Any]] = {}
         # sources that read a local variable plainly (no "no player" check, as the closures' ``env[name]``)
         self.plain: set[str] = set()
 
@@ -188,6 +212,53 @@ class ExprGen:
         exec(compile(code, f"<liturgy expr {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
         fn: ExprFn = self.ns.pop(name)
         return fn
+
+    def positional(self, fname: str) -> list[Any]:
+        """Card definition -> ``f(s, *args, self)``: the bodies of `function` field ``fname``, arguments by position.
+
+        The closures call a card's function with a fresh environment dict; here each body is written with
+        its parameters and ``self`` as Python parameters, so a call builds no dict and reads no ``env``.
+        A body that needs an environment (a closure called from it) gets one built from the parameters,
+        exactly the closures' dict.  Built on first use; the list exists before its bodies are written, so
+        functions that call each other (or themselves) find it.
+        """
+        table = self.pos_tables.get(fname)
+        if table is not None:
+            return table
+        comp = self.comp
+        prog = comp.prog
+        params = comp._field_params(fname)
+        assert params is not None
+        table = self.pos_tables[fname] = [_none_positional] * len(prog.cards)
+        names = {p: f"_P{i}" for i, p in enumerate(params)}
+        names["self"] = "_Pself"
+        head = ", ".join(["s", *names.values()])
+        env = "{" + "".join(f"{p!r}: {n}, " for p, n in names.items()) + "}"
+        saved = comp.subst, comp.inline_depth, self.reader, self.subst_src, self.subst_owner
+        made: dict[int, Any] = {}  # cards of a kind that keep the field's default share one function
+        try:
+            for i, card in enumerate(prog.cards):
+                field = next((f for f in prog.kinds[card.kind].fields if f.name == fname), None)
+                if field is None or prog.field_types[card.kind][fname].kind != "function":
+                    continue
+                expr = card.values.get(fname, field.default)
+                if expr is None:
+                    continue
+                if id(expr) in made and expr is field.default:
+                    table[i] = made[id(expr)]
+                    continue
+                comp.subst, comp.inline_depth, self.subst_src, self.subst_owner = {}, 0, {}, None
+                self.reader = _Params(names)
+                body = self.src(expr)
+                name = self._name("_pf")
+                if "env" in body:  # something reads the environment: give it the closures' dict
+                    body = f"{self.const(comp.functions[fname])}[{i}](s, {env})"
+                code = f"def {name}({head}):\n    return {body}\n"
+                exec(compile(code, f"<liturgy {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
+                table[i] = made[id(expr)] = self.ns.pop(name)
+        finally:
+            comp.subst, comp.inline_depth, self.reader, self.subst_src, self.subst_owner = saved
+        return table
 
     def _root_ok(self, e: A.Expr) -> bool:
         if isinstance(e, A.Binary):
@@ -381,8 +452,13 @@ class ExprGen:
         v = repr(var)
         name = self._name("_a")
         if isinstance(e, A.ListComp):
-            loop = [f"for {x} in tuple({items}):", f"    if {where}:", f"        _out.append({elem})"]
-            if fast:
+            # no snapshot of the items: an expression never moves cards, so a zone cannot change under the loop
+            loop = [f"for {x} in {items}:", f"    if {where}:", f"        _out.append({elem})"]
+            if where == "True":
+                loop[1:] = [f"    _out.append({elem})"]
+            if fast and where == "True" and elem == x:
+                lines = [f"return tuple({items})"]
+            elif fast:
                 lines = ["_out = []", *loop, "return tuple(_out)"]
             else:
                 loop.insert(1, f"    env[{v}] = {x}")
@@ -401,6 +477,10 @@ class ExprGen:
             }.get(func)
             if body is None:  # an aggregate this module does not know: the closure compiler's
                 return comp.expr_closure(e)
+            if where == "True":  # no filter: the element's test alone, or no test at all
+                body = [body[0], *(line.replace("{w} and ", "") for line in body[1:])]
+                if body[1] == "    if {w}:":
+                    body = [body[0], *(line[4:] for line in body[2:])]
             init, *loop = (line.format(w=where, x=elem) for line in body)
             if fast:
                 lines = [init, f"for {x} in {items}:", *loop]
@@ -443,10 +523,10 @@ class ExprGen:
             hoist = Hoist(self, frozenset({var}), weight=2)
             with self.fresh(hoist):
                 cond = self._loop_parts(probe, None)[0]
-            lines = ["_out = []", f"for {x} in tuple(items):", f"    env[{v}] = {x}", f"    if {cond}:",
+            lines = ["_out = []", f"for {x} in items:", f"    env[{v}] = {x}", f"    if {cond}:",
                      f"        _out.append({x})"]
         else:
-            lines = ["_out = []", f"for {x} in tuple(items):", f"    if {fast[0]}:", f"        _out.append({x})"]
+            lines = ["_out = []", f"for {x} in items:", f"    if {fast[0]}:", f"        _out.append({x})"]
             if not pop:
                 lines += ["if items:", f"    env[{v}] = {x}"]
         if pop:
@@ -598,13 +678,13 @@ class ExprGen:
             # a card's `function` field: the closures' argument dict, then `self`, then the card's entry
             assert isinstance(e.func, A.Attr)
             fname = e.func.name
-            table, card_def = self.const(self.comp.functions[fname]), self.const(self.comp.card_def)
-            params = self.comp._field_params(fname)
-            assert params is not None  # fields declared with different parameters are not generated (above)
+            # each card's body takes the arguments and `self` as Python parameters: no dict per call
+            table, card_def = self.const(self.positional(fname)), self.const(self.comp.card_def)
+            assert self.comp._field_params(fname) is not None  # fields declared with different parameters: closures
             c = self._name("_t")
-            env2 = "{" + "".join(f"{p!r}: {self.src(a)}, " for p, a in zip(params, e.args, strict=True))
+            args = "".join(f"{self.src(a)}, " for a in e.args)
             missing = f"`{fname}` of no card"
-            return (f"({table}[{card_def}[{c}]](s, {env2}'self': {c}}}) "
+            return (f"({table}[{card_def}[{c}]](s, {args}{c}) "
                     f"if ({c} := {self.src(e.func.obj)}) is not None else _no_card({missing!r}))")
         # an inlined `fn`: its body with the parameters replaced by the arguments' sources
         comp = self.comp

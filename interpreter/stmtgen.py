@@ -347,10 +347,11 @@ class StmtGen:
             x = self.tmp("_x")
             seq = self.gen._seq(st.iterable)
             head = self.loop_head(st.body, st.var)
-            self.emit(f"for {x} in tuple({seq}):")
+            zone = st.iterable.ty is not None and st.iterable.ty.kind == "zone"  # a zone holds cards, never `none`
+            # a zone can change under the loop, so it is copied; other lists are tuples or card data, never changed
+            self.emit(f"for {x} in {f'tuple({seq})' if zone else seq}:")
             self.loop(1)
             self.depth += 1
-            zone = st.iterable.ty is not None and st.iterable.ty.kind == "zone"  # a zone holds cards, never `none`
             self.emit(f"{self.write(st.var, zone)}{x}")
             self.depth -= 1
             self.nested(st.body)
@@ -420,7 +421,10 @@ class StmtGen:
         decl = self.comp._counter_decl(tgt)
         value = self.src(st.value)
         if decl.is_flag:
-            self.emit(f"s.counters[{slot}] = 1 if {value} else 0")
+            if isinstance(st.value, A.BoolLit):
+                self.emit(f"s.counters[{slot}] = {int(st.value.value)}")
+            else:
+                self.emit(f"s.counters[{slot}] = 1 if {value} else 0")
             return
         lo, hi = decl.lo, decl.hi
         if st.op == "=" and lo is None and hi is None:

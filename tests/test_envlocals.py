@@ -5,8 +5,10 @@ Statement functions keep a Python local per variable in step with ``env`` (``Loc
 (``Hoist`` in ``interpreter/codegen.py``). These rulesets write variables in loops, read them
 on the next turn before writing them again, shadow them in nested blocks, call effects bound by the
 card's kind (left to the closure compiler, so the locals are read from ``env`` again), nest blocks
-deeper than generation writes inline, and pass locals to inlined functions with aggregates; the
-three ways to compile must agree on every digest, log line and error.
+deeper than generation writes inline, and pass locals to inlined functions with aggregates. Card
+`function` fields are called with positional arguments (``ExprGen.positional``): bodies shared by
+default, recursive ones, and ones that need an environment dict (an aggregate over a parameter).
+The three ways to compile must agree on every digest, log line and error.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ game "Env locals" { players 2..3
   step_limit 100000 }
 card Tok { v: int
   zap: effect(p: player) = none
-  gain: function(p: player, k: int) -> int = k }
+  gain: function(p: player, k: int) -> int = k
+  depth: function(n: int) -> int = n }
 card Gem { zap: effect(q: player, n: int) = none
   gain: function(p: player, k: int) -> int = 0 }
 cards "tok.yaml"
@@ -72,6 +75,7 @@ round {
       for g in gems { do g.zap(p, n)
                       n += 1 }
       p.score += n % 5
+      total += sum(c.depth(round % 4) for c in p.hand) % 7
       if size(p.hand) > 0 {
         let c = top(p.hand)
         do c.zap(p)
@@ -108,6 +112,8 @@ cards:
     count: 3
     v: 3
     zap: "let t = self.v\\nrepeat while t > 0 { t -= 1\\n p.score += 1 }"
+    gain: "k + count(d for d in p.hand where d.v > k) + self.heat"
+    depth: "if n > 0 then n + self.depth(n - 1) else self.v"
 '''
 
 GEM = '''\
@@ -158,6 +164,8 @@ def test_variables_in_python_locals_play_like_closures(players: int, write_rules
     path = write_ruleset(ENV_LOCALS, {"tok.yaml": TOK, "gem.yaml": GEM})
     variants = _three_ways(path)
     assert _local_reads(variants[0]) > 0 and _local_reads(variants[2]) == 0
+    gen = variants[0].compiled.gen
+    assert gen is not None and {"gain", "depth"} <= gen.pos_tables.keys()
     for seed in range(20):
         seen = []
         for rules in variants:
