@@ -41,15 +41,21 @@ if TYPE_CHECKING:
 MAX_PATH = 16
 # The most original instructions written into one fused function (branches copy what follows).
 MAX_NODES = 48
+# A generated statement run with more lines than this is called from the fused function, not written into it.
+MAX_RUN_LINES = 40
+# The most statement-run lines written into one fused function (each copy counts); past it, runs are called.
+MAX_INLINE_LINES = 240
 
 
 class _Trace:
     """Writes one fused function, entered at ``head`` of ``code``."""
 
-    def __init__(self, fuser: Fuser, code: Code, head: int) -> None:
+    def __init__(self, fuser: Fuser, code: Code, head: int, inline: bool = True) -> None:
         self.fuser = fuser
         self.code = code
         self.head = head
+        self.inline = inline  # write statement runs' text into the function (else: call them)
+        self.inlined = 0  # lines of statement runs written so far
         self.lines: list[str] = []
         self.depth = 2
         self.nodes = 0
@@ -93,8 +99,18 @@ class _Trace:
         path = path | {pc}
         if kind == "run":
             kv = self.sync(pc, k, frpc, kv)
-            self.emit(f"{fuser.const(fn)}(s, fr)")
-            self.walk(pc + 1, k + 1, pc + 1, kv, path)
+            body = fuser.run_text(fn) if self.inline else None
+            if body is not None and self.inlined + len(body) <= MAX_INLINE_LINES:
+                # The run's own statements, in this function's locals: its temporaries have names unique in
+                # the ruleset, it reads ``env`` and ``s`` like this function, and it leaves the pc alone
+                # (the run function's closing ``fr[1] += 1`` is written when this function stops or syncs).
+                self.inlined += len(body)
+                pad = "    " * (self.depth - 1)
+                self.lines.extend(pad + line for line in body)
+                self.walk(pc + 1, k + 1, pc, kv, path)
+            else:
+                self.emit(f"{fuser.const(fn)}(s, fr)")
+                self.walk(pc + 1, k + 1, pc + 1, kv, path)
         elif kind == "goto":
             self.walk(info[2], k + 1, frpc, kv, path)
         elif kind == "branch":
@@ -154,7 +170,12 @@ class _Trace:
         code = (f"def {name}(s, fr):\n    env = fr[2]\n    _Fk = 0\n    try:\n" + "\n".join(self.lines)
                 + "\n    except BaseException:\n        s.steps += _Fk\n        raise\n")
         ns = fuser.ns
-        exec(compile(code, f"<liturgy fused {name}>", "exec"), ns)  # noqa: S102 - see module doc
+        try:
+            exec(compile(code, f"<liturgy fused {name}>", "exec"), ns)  # noqa: S102 - see module doc
+        except (SyntaxError, RecursionError, MemoryError):  # runs' nested blocks past Python's limit of 20
+            if not self.inlined:
+                raise
+            return _Trace(fuser, self.code, self.head, inline=False).function()
         fn: Ins = ns.pop(name)
         return fn, self.longest
 
@@ -179,6 +200,17 @@ class Fuser:
     def const(self, value: Any) -> str:
         assert self.comp.gen is not None
         return self.comp.gen.const(value)
+
+    def run_text(self, fn: Ins) -> list[str] | None:
+        """The lines of generated statement run ``fn`` at one indentation level, or None to call it instead."""
+        sgen = self.comp.sgen
+        got = sgen.run_texts.get(id(fn)) if sgen is not None else None
+        if got is None or got[0] is not fn:
+            return None
+        lines = got[1].split("\n")
+        if len(lines) > MAX_RUN_LINES or any(line.lstrip().startswith(("return", "yield")) for line in lines):
+            return None
+        return lines
 
     def entries(self, code: Code) -> set[int]:
         """Where execution enters ``code`` other than by falling through: its start, after calls and choices."""

@@ -196,6 +196,9 @@ class StmtGen:
         self.depth = 0  # indentation level inside the function body
         self.loops = 0  # enclosing generated loops (a `break` outside one raises BreakLoop, as closures do)
         self.locals: Locals | None = None  # the function being written (None: reads go to ``env``)
+        # id(instruction) -> (instruction, body text): a generated run's statements, indented one level and
+        # without the frame's `env = fr[2]` / `fr[1] += 1`, so the fuser can write them into its functions
+        self.run_texts: dict[int, tuple[Ins, str]] = {}
 
     # ------------------------------------------------------------ entry points
     def block(self, stmts: Sequence[A.Stmt]) -> StmtFn | None:
@@ -232,7 +235,12 @@ class StmtGen:
             except (SyntaxError, RecursionError, MemoryError):  # e.g. more than 20 nested loops
                 del comp.log_formats[marks:]  # the closure compiler registers these formats again, in order
                 return None
-            return self.gen.ns.pop(name)
+            fn = self.gen.ns.pop(name)
+            if instruction:
+                end = "    fr[1] += 1\n    return False\n"
+                assert body.endswith(end)
+                self.run_texts[id(fn)] = (fn, "".join(f"    {line}\n" for line in loads) + body[:-len(end)])
+            return fn
         finally:
             self.lines, self.depth, self.loops, self.locals = saved
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ROOT
@@ -90,3 +92,52 @@ def test_random_playouts_are_the_same_fused(stem: str) -> None:
             n = game.random_playout(rng)
             runs.append((n, game.state.steps, game.digest(), game.error, rng.random()))
         assert runs[0] == runs[1], (stem, seed)
+
+
+def test_runs_too_deep_to_write_in_are_called(write_ruleset: Callable[..., str], monkeypatch: pytest.MonkeyPatch
+                                              ) -> None:
+    """A statement run whose own loops nest 20 deep compiles alone but not inside a fused function's `try`:
+    the fuser writes that function again calling the run, and the game is the same as unfused."""
+    from liturgy.interpreter import fuse
+
+    loops = "".join(f"for x{i} in [1] {{ " for i in range(20)) + "n += 1" + " }" * 20
+    path = write_ruleset('game "G" { players 2..2 }\ncounter n\nround { step s "S" {\n'
+                         '  choose d from [1, 2] by players[0] { n += d }\n'
+                         f'  if n > 0 {{ {loops} }} else {{ n += 5 }}\n  if n > 30 {{ end game }}\n}} }}\n'
+                         'score(p) = n\n')
+    traces: list[bool] = []
+    init = fuse._Trace.__init__
+
+    def spy(self: Any, *args: Any, **kw: Any) -> None:
+        init(self, *args, **kw)
+        traces.append(self.inline)
+
+    monkeypatch.setattr(fuse._Trace, "__init__", spy)
+    monkeypatch.setattr(fuse, "MAX_RUN_LINES", 1000)  # the run is long (two lines a loop): not too long here
+    fused, plain = _pair(path)
+    assert False in traces and fused.compiled.fuse_span > 1  # one function fell back to calling its runs
+    for seed in range(3):
+        runs = []
+        for rules in (fused, plain):
+            game, seen = _play(rules, 2, seed, check=True)
+            runs.append((seen, game.digest(), game.state.status, game.error))
+        assert runs[0] == runs[1] and runs[0][2] == "finished"
+
+
+def test_written_in_runs_keep_errors_and_counts(write_ruleset: Callable[..., str]) -> None:
+    """A rule error raised by a statement written into a fused function leaves the same step count, pc and
+    message as the called run: here the third run of a fused path divides by zero on some seeds."""
+    path = write_ruleset('game "G" { players 2..2\n step_limit 100000 }\ncounter n\ncounter m\nround { step s "S" {\n'
+                         '  choose d from [0, 1, 2] by players[0] { n += d }\n'
+                         '  m += 1\n  if n > 4 { m += 2 } else { m += 3 }\n'
+                         '  let q = 12 / (n - 3)\n  m += q\n  if m > 40 { end game }\n} }\nscore(p) = m\n')
+    fused, plain = _pair(path)
+    errors = 0
+    for seed in range(12):
+        runs = []
+        for rules in (fused, plain):
+            game, seen = _play(rules, 2, seed, check=False)
+            runs.append((seen, game.digest(), game.state.status, game.error, game.state.steps))
+        assert runs[0] == runs[1], seed
+        errors += runs[0][2] == "aborted"
+    assert errors  # some seeds do reach the division by zero
