@@ -207,7 +207,7 @@ class Fuser:
         got = sgen.run_texts.get(id(fn)) if sgen is not None else None
         if got is None or got[0] is not fn:
             return None
-        lines = got[1].split("\n")
+        lines = got[1].rstrip("\n").split("\n")
         if len(lines) > MAX_RUN_LINES or any(line.lstrip().startswith(("return", "yield")) for line in lines):
             return None
         return lines
