@@ -148,7 +148,8 @@ def test_berserk_makes_you_vulnerable_and_gives_energy_every_turn() -> None:
     play(g, "Berserk")
     assert pc(g, "vulnerable") == 1 and "Berserk" in zone(g, "powers")
     end_turn(g)
-    assert pc(g, "energy") == 4
+    loaded_die = int(g.state.counters[global_slot(g, "die_result")]) == 6  # the solo relic: +1 energy on a 6
+    assert pc(g, "energy") == 3 + 1 + loaded_die
 
 
 def test_juggernaut_deals_damage_whenever_you_gain_block() -> None:
@@ -262,9 +263,7 @@ def test_corpse_explosion_blasts_the_row_once_when_the_enemy_dies() -> None:
     play(g, "Corpse Explosion", name(g, e))
     assert counter(g, e, "poison") == 4 and counter(g, e, "blast") == 3
     setc(g, e, "life", 1)
-    hand = zone_index(g, "hand", 0)
-    if all(g.state.card_zone[c] != hand for c in card_ids(g, "Strike (Silent)")):  # the seed may have drawn one
-        to_hand(g, "Strike (Silent)")
+    to_hand(g, "Strike (Silent)")
     refresh_decision(g)
     play(g, "Strike (Silent)", name(g, e))
     assert counter(g, e, "life") == 0

@@ -125,10 +125,16 @@ def only_enemy(g: Game, life: int = 50) -> int:
 
 
 def to_hand(g: Game, name: str, gained: bool = False) -> int:
-    """Put P1's card `name` into the hand; `gained` for a reward card not yet owned."""
+    """Put P1's card `name` into the hand; `gained` for a reward card not yet owned.
+
+    A copy already in the hand is used when the seed dealt every copy there (a starter such as Bash).
+    """
     s = g.state
     hand = zone_index(g, "hand", 0)
-    cid = next(c for c in card_ids(g, name) if s.card_zone[c] != hand)
+    ids = card_ids(g, name)
+    if not gained and all(s.card_zone[c] == hand for c in ids):
+        return ids[0]
+    cid = next(c for c in ids if s.card_zone[c] != hand)
     _move(g, cid, hand)
     if gained:
         set_pc(g, "owned", pc(g, "owned") + 1)

@@ -1,11 +1,12 @@
 """Slay the Spire's `mode=combat` shuffles only the decks a single combat draws from.
 
-Setup shuffles the relic, potion, boss relic, curse, event, Neow and elite decks, and the character's Rare
-Rewards deck, only in `mode=run` (a combat-mode game spends about a tenth less time that way). That is only
-sound while nothing in a combat draws from them. These tests play random combats for 1-4 players and check that
-every run-only deck ends the combat exactly as the card files put it (nothing drawn, nothing put back), and that
-the run mode still shuffles them. A card, relic or enemy that starts drawing from one of them in a combat fails
-here, and the deck then has to be shuffled in combat mode too.
+Setup shuffles the relic, potion, boss relic, curse, event, Neow and elite decks, and the character's Card
+Rewards and Rare Rewards decks, only in `mode=run` (a combat-mode game spends about a sixth less time that way).
+That is only sound while nothing in a combat draws from them: a combat-mode deck holds only starter cards, so not
+even Foreign Influence (which reveals Card Rewards) can be played. These tests play random combats for 1-4 players
+and check that every run-only deck ends the combat exactly as the card files put it (nothing drawn, nothing put
+back), and that the run mode still shuffles them. A card, relic or enemy that starts drawing from one of them in a
+combat fails here, and the deck then has to be shuffled in combat mode too.
 """
 
 from __future__ import annotations
@@ -23,10 +24,11 @@ RUN_ONLY = ["elite_deck", "relic_deck", "potion_deck", "boss_relic_deck", "curse
 
 
 def _run_only_decks(g: Game) -> dict[str, list[int]]:
-    """The shared run-only decks and every player's Rare Rewards deck."""
+    """The shared run-only decks and every player's Card Rewards and Rare Rewards decks."""
     zones = g.state.zones
     decks = {name: list(zones[zone_index(g, name)]) for name in RUN_ONLY}
     for p in range(g.players):
+        decks[f"P{p + 1} rewards"] = list(zones[zone_index(g, "rewards", p)])
         decks[f"P{p + 1} rares"] = list(zones[zone_index(g, "rares", p)])
     return decks
 
