@@ -19,7 +19,7 @@ generated name, never as text. No ruleset text is ever executed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -93,12 +93,11 @@ class Hoist:
     always bound in ``env`` (the checker scopes names lexically), so an early load never fails.
     """
 
-    def __init__(self, gen: ExprGen, exclude: frozenset[str] = frozenset(), weight: int = 1) -> None:
+    def __init__(self, gen: ExprGen, exclude: frozenset[str] = frozenset(), eager: bool = False) -> None:
         self.gen = gen
         self.exclude = exclude
-        self.weight = weight  # how much one read counts: 2 inside a generated loop
+        self.eager = eager  # a loop's function: load every variable it reads (most reads are in the loop)
         self.names: dict[str, str] = {}  # variable -> marker
-        self.counts: dict[str, int] = {}
 
     def read(self, var: str) -> str:
         if var in self.exclude:
@@ -107,23 +106,25 @@ class Hoist:
         if marker is None:
             marker = self.names[var] = f"\x00{self.gen._name('_E')}\x00"
             self.gen.plain.add(marker)
-        self.counts[var] = self.counts.get(var, 0) + self.weight
         return marker
+
+    adopt = read  # an enclosing function's read of ``var`` carried into this one (an inlined parameter)
 
     def is_nonnull(self, src: str) -> bool:
         return False
 
-    def export(self, src: str) -> str:
-        """``src`` for use in another generated function: this one's markers read ``env`` again."""
+    def export(self, src: str, into: Callable[[str], str]) -> str:
+        """``src`` for use in another generated function, whose reads of variable ``v`` are ``into(v)``."""
         for var, marker in self.names.items():
-            src = src.replace(marker, f"env[{var!r}]")
+            if marker in src:
+                src = src.replace(marker, into(var))
         return src
 
     def finish(self, text: str) -> tuple[list[str], str]:
         """The load lines for the function's top, and ``text`` with every marker replaced."""
         loads = []
         for var, marker in self.names.items():
-            if self.counts[var] >= 2:
+            if text.count(marker) >= (1 if self.eager else 2):
                 name = marker.strip("\x00")
                 loads.append(f"{name} = env[{var!r}]")
                 text = text.replace(marker, name)
@@ -144,9 +145,9 @@ class _Params:
     def is_nonnull(self, src: str) -> bool:
         return src == "_Pself"  # a card's own function runs only for a card
 
-    def export(self, src: str) -> str:
+    def export(self, src: str, into: Callable[[str], str]) -> str:
         for var, name in self.names.items():
-            src = re.sub(rf"\b{name}\b", f"env[{var!r}]", src)
+            src = re.sub(rf"\b{name}\b", lambda _m, v=var: into(v), src)  # type: ignore[misc]
         return src
 
 
@@ -184,6 +185,8 @@ class ExprGen:
         # how a local variable is read: None for ``env[name]``, else a Hoist or a statement function's tracker
         self.reader: Any = None
         self.pos_tables: dict[str, list[Any]] = {}
+        # a loop variable that a generated loop keeps both in ``env`` (for closures) and in a Python local
+        self.var_src: dict[str, str] = {}
         # sources that read a local variable plainly (no "no player" check, as the closures' ``env[name]``)
         self.plain: set[str] = set()
 
@@ -234,7 +237,7 @@ class ExprGen:
         names["self"] = "_Pself"
         head = ", ".join(["s", *names.values()])
         env = "{" + "".join(f"{p!r}: {n}, " for p, n in names.items()) + "}"
-        saved = comp.subst, comp.inline_depth, self.reader, self.subst_src, self.subst_owner
+        saved = comp.subst, comp.inline_depth, self.reader, self.subst_src, self.subst_owner, self.var_src
         made: dict[int, Any] = {}  # cards of a kind that keep the field's default share one function
         try:
             for i, card in enumerate(prog.cards):
@@ -247,7 +250,7 @@ class ExprGen:
                 if id(expr) in made and expr is field.default:
                     table[i] = made[id(expr)]
                     continue
-                comp.subst, comp.inline_depth, self.subst_src, self.subst_owner = {}, 0, {}, None
+                comp.subst, comp.inline_depth, self.subst_src, self.subst_owner, self.var_src = {}, 0, {}, None, {}
                 self.reader = _Params(names)
                 body = self.src(expr)
                 name = self._name("_pf")
@@ -257,7 +260,7 @@ class ExprGen:
                 exec(compile(code, f"<liturgy {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
                 table[i] = made[id(expr)] = self.ns.pop(name)
         finally:
-            comp.subst, comp.inline_depth, self.reader, self.subst_src, self.subst_owner = saved
+            comp.subst, comp.inline_depth, self.reader, self.subst_src, self.subst_owner, self.var_src = saved
         return table
 
     def _root_ok(self, e: A.Expr) -> bool:
@@ -274,14 +277,22 @@ class ExprGen:
     @contextmanager
     def fresh(self, reader: Any) -> Iterator[None]:
         """Generate the text of a new Python function: locals of the enclosing one are not visible there."""
-        saved = self.reader, self.subst_src
+        saved = self.reader, self.subst_src, self.var_src
+        self.var_src = {}
         if saved[0] is not None:
-            self.subst_src = {k: saved[0].export(v) for k, v in saved[1].items()}
+            adopt = getattr(reader, "adopt", None)
+            into: Callable[[str], str] = adopt if adopt is not None else (lambda var: f"env[{var!r}]")
+            self.subst_src = {k: saved[0].export(v, into) for k, v in saved[1].items()}
+        if saved[2]:  # a slow loop's variable, a Python local here, is in ``env`` there
+            into_env = getattr(reader, "adopt", None) or (lambda var: f"env[{var!r}]")
+            for var, local in saved[2].items():
+                self.subst_src = {k: re.sub(rf"\b{local}\b", into_env(var), v) if local in v else v
+                                  for k, v in self.subst_src.items()}
         self.reader = reader
         try:
             yield
         finally:
-            self.reader, self.subst_src = saved
+            self.reader, self.subst_src, self.var_src = saved
 
     # ------------------------------------------------------------ helpers
     def _name(self, prefix: str) -> str:
@@ -310,6 +321,8 @@ class ExprGen:
             if self.comp.subst is self.subst_owner and n in self.subst_src:
                 return self.subst_src[n]
             return f"{self.const(self.comp.subst[n])}(s, env)"
+        if n in self.var_src:
+            return self.var_src[n]
         return self.read_env(n)
 
     def _zone(self, e: A.Expr) -> str | None:
@@ -448,7 +461,7 @@ class ExprGen:
         fast: bool = True
         if "(s, env)" in where + elem or f"env[{var!r}]" in where + elem:
             fast = False
-            hoist, items, where, elem = self._hoisted_parts(e, None)
+            hoist, items, where, elem = self._hoisted_parts(e, None, x)
         v = repr(var)
         name = self._name("_a")
         if isinstance(e, A.ListComp):
@@ -497,13 +510,13 @@ class ExprGen:
         fn: ExprFn = self.ns.pop(name)
         return fn
 
-    def _hoisted_parts(self, e: A.Aggregate | A.ListComp, local: str | None) -> tuple[Hoist, str, str, str]:
+    def _hoisted_parts(self, e: A.Aggregate | A.ListComp, local: str | None,
+                       in_env: str | None = None) -> tuple[Hoist, str, str, str]:
         """The iterable, filter and element sources of an aggregate's own function, reading `env` once."""
-        hoist = Hoist(self, frozenset({e.var}))
+        hoist = Hoist(self, frozenset({e.var}), eager=True)
         with self.fresh(hoist):
             items = self._seq(e.iterable)
-            hoist.weight = 2
-            where, elem = self._loop_parts(e, local)
+            where, elem = self._loop_parts(e, local, in_env)
         return hoist, items, where, elem
 
     def filter_function(self, var: str, source: A.Expr, where: A.Expr, pop: bool) -> Any:
@@ -515,14 +528,14 @@ class ExprGen:
         """
         x = self._name("_x")
         probe = A.ListComp(where.span, A.BoolLit(where.span, True), var, source, where)
-        hoist = Hoist(self, frozenset({var}), weight=2)
+        hoist = Hoist(self, frozenset({var}), eager=True)
         with self.fresh(hoist):
             fast = self._loop_parts(probe, x)
         v = repr(var)
         if "(s, env)" in fast[0] or f"env[{v}]" in fast[0]:
-            hoist = Hoist(self, frozenset({var}), weight=2)
+            hoist = Hoist(self, frozenset({var}), eager=True)
             with self.fresh(hoist):
-                cond = self._loop_parts(probe, None)[0]
+                cond = self._loop_parts(probe, None, x)[0]
             lines = ["_out = []", f"for {x} in items:", f"    env[{v}] = {x}", f"    if {cond}:",
                      f"        _out.append({x})"]
         else:
@@ -537,15 +550,24 @@ class ExprGen:
         exec(compile(code, f"<liturgy {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
         return self.ns.pop(name)
 
-    def _loop_parts(self, e: A.Aggregate | A.ListComp, local: str | None) -> tuple[str, str]:
+    def _loop_parts(self, e: A.Aggregate | A.ListComp, local: str | None,
+                    in_env: str | None = None) -> tuple[str, str]:
         """Sources of the filter and element; the loop variable read as Python local ``local`` if given.
 
         With ``local``, the loop variable is an inlined name whose closure must never run: the caller
-        throws the text away if any closure call (``(s, env)``) made it into the text.
+        throws the text away if any closure call (``(s, env)``) made it into the text.  With ``in_env``
+        instead, the loop also binds the variable in ``env`` for the closures it calls, and the generated
+        text reads the Python local ``in_env``, which holds the same value.
         """
         comp = self.comp
         saved = comp.subst, self.subst_src, self.subst_owner
+        saved_var_src = self.var_src
         var = e.var
+        if in_env is not None:
+            self.var_src = {**self.var_src, var: in_env}
+            self.loop_locals.add(in_env)
+            if e.iterable.ty is not None and e.iterable.ty.kind == "zone":
+                self.nonnull.add(in_env)
         if local is not None:
             outer_src = self.subst_src if saved[2] is saved[0] else {}
             comp.subst = {**{k: f for k, f in saved[0].items() if k != var}, var: _never}
@@ -565,6 +587,7 @@ class ExprGen:
             return where, elem
         finally:
             comp.subst, self.subst_src, self.subst_owner = saved
+            self.var_src = saved_var_src
 
     def _binary(self, e: A.Binary) -> str:
         op = e.op

@@ -25,7 +25,7 @@ called from the generated code, so new statements work without changes here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import ast as A
@@ -125,10 +125,12 @@ class Locals:
                 out[var] = (lazy or any(st[var][0] for st in rest), nn and all(st[var][1] for st in rest))
         return out
 
-    def export(self, src: str) -> str:
-        """``src`` for another generated function: its reads go to ``env`` (in step with the locals there)."""
+    def export(self, src: str, into: Callable[[str], str]) -> str:
+        """``src`` for another generated function (in step with ``env`` there), whose reads are ``into(var)``."""
         for var, name in self.names.items():
-            src = src.replace(f"\x00{name}\x00", f"env[{var!r}]").replace(f"\x00L{name}\x00", f"env[{var!r}]")
+            for marker in (f"\x00{name}\x00", f"\x00L{name}\x00"):
+                if marker in src:
+                    src = src.replace(marker, into(var))
         return src
 
     def finish(self, text: str) -> tuple[list[str], str]:
