@@ -24,6 +24,7 @@ from liturgy.dsl.checker import Program
 from liturgy.dsl.types import Ty
 
 from . import rng
+from .choicegen import ChoiceGen
 from .codegen import ExprGen
 from .errors import BreakLoop, GameOver, RuleError, SkipTo
 from .moves import card_visibility as card_visibility  # re-exported: engine, tests
@@ -134,6 +135,7 @@ class Compiler:
         self.gen = ExprGen(self) if codegen else None
         # whole blocks of pure statements as generated functions (needs generated expressions)
         self.sgen = StmtGen(self, self.gen) if self.gen is not None and stmtgen else None
+        self.cgen = ChoiceGen(self.gen) if self.gen is not None and self.sgen is not None else None
         self.codes: list[Code] = []
         self.layout = self._layout()
         self.log_formats: list[LogFormat] = []
@@ -1358,6 +1360,11 @@ class Compiler:
         span = st.span
         self.choice_nones[at] = none_pc if has_none else end
 
+        if self.cgen is not None:
+            generated = self.cgen.choose(st, wf, at, none_pc if has_none else end, always_ask, has_none, fmt_id)
+            ins[at] = self.note(generated, "stop", at + 1, none_pc if has_none else end, end)
+            return
+
         def choose(s: GameState, fr: list[Any]) -> bool:
             env = fr[2]
             items = src(s, env)
@@ -1404,6 +1411,10 @@ class Compiler:
         ins.append(self.goto(head))
         end = len(ins)
         ins[head] = self._for_next(key, (pvar, var), end)
+
+        if self.cgen is not None:
+            ins[at] = self.note(self.cgen.collect(st, wf, key, at, end, fmt_id), "stop", at + 1, end)
+            return
 
         def collect(s: GameState, fr: list[Any]) -> bool:
             env = fr[2]
