@@ -67,18 +67,16 @@ def _random(s: Any, items: Any) -> Any:
 
 def _roll(s: Any, faces: Any, name: Any) -> int:
     """`roll(die)`: add faces while they say "roll again", exactly as the closure compiler's."""
-    from .compiler import MAX_REROLLS
-
     if faces is None:
         raise RuleError(f"no die named {name!r}")
     total: int = 0
-    for _ in range(MAX_REROLLS):
+    for _ in range(rng.MAX_REROLLS):
         s.rng, i = rng.below(s.rng, len(faces))
         value, again = faces[i]
         total += value
         if not again:
             return total
-    raise RuleError(f"a die exploded more than {MAX_REROLLS} times")
+    raise RuleError(f"a die exploded more than {rng.MAX_REROLLS} times")
 
 
 class Hoist:

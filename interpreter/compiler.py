@@ -39,7 +39,7 @@ Ins = Callable[[GameState, list[Any]], bool]
 FIRST_SLOT = 0
 ROUND_SLOT = 1
 MAX_FIRE_DEPTH = 200
-MAX_REROLLS = 1000
+MAX_REROLLS = rng.MAX_REROLLS
 
 
 class Code:

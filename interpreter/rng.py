@@ -9,6 +9,8 @@ from __future__ import annotations
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
+# `roll(die)` re-rolls while a face says "roll again"; past this many rolls it is a rule error, not a hang
+MAX_REROLLS = 1000
 
 
 def next_state(state: int) -> tuple[int, int]:
