@@ -705,8 +705,11 @@ class ExprGen:
             c = self._name("_t")
             args = "".join(f"{self.src(a)}, " for a in e.args)
             missing = f"`{fname}` of no card"
+            obj = self.src(e.func.obj)
+            if self.is_nonnull(obj):  # a plain name that is never `none`: read twice, no test
+                return f"{table}[{card_def}[{obj}]](s, {args}{obj})"
             return (f"({table}[{card_def}[{c}]](s, {args}{c}) "
-                    f"if ({c} := {self.src(e.func.obj)}) is not None else _no_card({missing!r}))")
+                    f"if ({c} := {obj}) is not None else _no_card({missing!r}))")
         # an inlined `fn`: its body with the parameters replaced by the arguments' sources
         comp = self.comp
         fn: A.FnDecl = ref[1]

@@ -440,10 +440,19 @@ class StmtGen:
         if st.op == "=" and lo is None and hi is None:
             self.emit(f"s.counters[{slot}] = {value}")
             return
+        if st.op == "=" and isinstance(st.value, A.IntLit) and not isinstance(st.value.value, bool):
+            k = st.value.value  # a constant clamped once, here
+            k = k if lo is None or k >= lo else lo
+            k = k if hi is None or k <= hi else hi
+            self.emit(f"s.counters[{slot}] = {k!r}")
+            return
         v = self.tmp()
-        self.emit(f"{v} = {value}")
-        if st.op != "=":
-            self.emit(f"{v} = s.counters[{slot}] {'+' if st.op == '+=' else '-'} {v}")
+        if st.op != "=" and isinstance(st.value, A.IntLit):
+            self.emit(f"{v} = s.counters[{slot}] {'+' if st.op == '+=' else '-'} {value}")
+        else:
+            self.emit(f"{v} = {value}")
+            if st.op != "=":
+                self.emit(f"{v} = s.counters[{slot}] {'+' if st.op == '+=' else '-'} {v}")
         if lo is not None:
             self.emit(f"if {v} < {lo!r}:")
             self.emit(f"    {v} = {lo!r}")
@@ -518,8 +527,9 @@ class StmtGen:
         self.emit(f"{b} = {self.slot(st.dest)}")
         self.emit(f"{have} = s.counters[{a}]")
         self.emit(f"{n} = {have if st.amount is None else self.src(st.amount)}")
-        self.emit(f"if {n} > {have}:")
-        self.emit(f"    {n} = {have}")
+        if st.amount is not None:  # `all` is exactly what the source holds
+            self.emit(f"if {n} > {have}:")
+            self.emit(f"    {n} = {have}")
         self.emit(f"if {n} < 0:")
         self.emit(f"    {n} = 0")
         self.emit(f"s.counters[{a}] = {have} - {n}")
@@ -527,9 +537,13 @@ class StmtGen:
         if st.bind is not None:
             self.emit(f"{self.write(st.bind)}{n}")
 
-    def args_dict(self, params: Sequence[str], args: Sequence[A.Expr]) -> str:
-        """A dict display binding parameters to arguments, evaluated left to right like the closures' dict."""
-        return "{" + ", ".join(f"{p!r}: {self.src(a)}" for p, a in zip(params, args, strict=True)) + "}"
+    def args_dict(self, params: Sequence[str], args: Sequence[A.Expr], card: str | None = None) -> str:
+        """A dict display binding parameters to arguments, evaluated left to right like the closures' dict
+        (then ``'self'``: ``card``, as the closures set it after the arguments)."""
+        items = [f"{p!r}: {self.src(a)}" for p, a in zip(params, args, strict=True)]
+        if card is not None:
+            items.append(f"'self': {card}")
+        return "{" + ", ".join(items) + "}"
 
     def do(self, st: A.Do) -> None:
         call = st.call
@@ -558,8 +572,7 @@ class StmtGen:
             self.checked(obj)
         self.emit(f"if ({eff} := {table}[{card_def}[{c}]]) is not None:")
         self.depth += 1
-        self.emit(f"{env2} = {self.args_dict(params, call.args)}")
-        self.emit(f"{env2}['self'] = {c}")
+        self.emit(f"{env2} = {self.args_dict(params, call.args, c)}")
         self.emit(f"if {eff}.pure is None:")
         self.emit(f"    raise _RuleError({eff}.name + ' asks for a decision where none can be made')")
         self.emit(f"{eff}.pure(s, {env2})")
@@ -690,8 +703,7 @@ class StmtGen:
             self.emit(f"if ({eff} := {table}[{card_def}[{c}]]) is None:")
             self.emit("    fr[1] += 1")
             self.emit("    return False")
-            self.emit(f"{env2} = {self.args_dict(params, call.args)}")
-            self.emit(f"{env2}['self'] = {c}")
+            self.emit(f"{env2} = {self.args_dict(params, call.args, c)}")
             self.emit("fr[1] += 1")
             self.invoke(eff, env2)
             self.emit("return False")
@@ -713,9 +725,14 @@ class StmtGen:
     def log(self, st: A.Log) -> None:
         fmt_id, card_args, zone_args = self.comp.log_format(st)
         values = []
-        for a in st.args:
+        for i, a in enumerate(st.args):
+            src = self.src(a)
+            if i not in zone_args and (isinstance(a, A.IntLit | A.StrLit | A.BoolLit | A.NoneLit)
+                                       or src.startswith("\x00_E")):
+                values.append(src)  # a literal or a variable's Python local: read where it is used
+                continue
             v = self.tmp()
-            self.emit(f"{v} = {self.src(a)}")
+            self.emit(f"{v} = {src}")
             values.append(v)
         for i in zone_args:
             self.emit(f"{values[i]} = tuple(s.zones[{values[i]}])")
