@@ -434,6 +434,9 @@ class Game:
         stop = self.ruleset.step_limit + 2
         span = self.ruleset.compiled.fuse_span
         frames = s.frames
+        # picking in place, inside the loop below, needs no invariant check between decisions
+        inline = pick is not None and not self.check
+        decisions = s.decisions
         try:
             while True:
                 calls = (stop - 2 - s.steps) // span if span else 0
@@ -448,7 +451,23 @@ class Game:
                             r = fr[0].fast[fr[1]](s, fr)
                             if r:
                                 if r is True:
-                                    break
+                                    if not inline:
+                                        break
+                                    # A suspended call ran no instruction: take back its turn of the loop
+                                    # (``i`` counts it), pick as `_pick` does, and run on.
+                                    extra -= 1
+                                    pend = s.pending
+                                    if pend[0] == "choose":
+                                        options = pend[2]
+                                        choice = pick(len(options))  # type: ignore[misc]
+                                        value = options[choice]
+                                        fr[2][pend[3]] = value
+                                        fr[1] = pend[5] if value is None else pend[4]
+                                        s.pending = None
+                                        decisions.append((pend[1], choice))
+                                    else:
+                                        self._pick(pick)  # type: ignore[arg-type]
+                                    continue
                                 extra += r
                         else:
                             i = calls
