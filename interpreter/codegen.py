@@ -43,6 +43,24 @@ def _bare(src: str) -> str:
     return src
 
 
+def _free_locals(e: A.Expr) -> set[str]:
+    """The local variables ``e`` reads (not those its own aggregates bind, nor a called `fn`'s)."""
+    if isinstance(e, A.Name):
+        return {e.id} if isinstance(e.ref, tuple) and e.ref[:1] == ("local",) else set()
+    if isinstance(e, A.Aggregate | A.ListComp):
+        inner = _free_locals(e.elem) | (_free_locals(e.where) if e.where is not None else set())
+        return _free_locals(e.iterable) | (inner - {e.var})
+    out: set[str] = set()
+    for value in vars(e).values():
+        if isinstance(value, A.Expr):
+            out |= _free_locals(value)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, A.Expr):
+                    out |= _free_locals(item)
+    return out
+
+
 def _no_card(what: str) -> Any:
     raise RuleError(what)
 
@@ -185,6 +203,8 @@ class ExprGen:
         self.pos_tables: dict[str, list[Any]] = {}
         # a loop variable that a generated loop keeps both in ``env`` (for closures) and in a Python local
         self.var_src: dict[str, str] = {}
+        # calls written so far that may read an inlined name from a closure (see _note_call)
+        self.unsafe = 0
         # sources that read a local variable plainly (no "no player" check, as the closures' ``env[name]``)
         self.plain: set[str] = set()
 
@@ -304,11 +324,21 @@ class ExprGen:
 
     def closure(self, e: A.Expr) -> str:
         """Call the closure compiler's function for ``e`` from generated code."""
+        self._note_call(e)
         return f"{self.const(self.comp.expr_closure(e))}(s, env)"
 
     def _is_seq(self, e: A.Binary) -> bool:
         lt = e.left.ty
         return lt is not None and lt.kind in ("list", "zone")
+
+    def _note_call(self, e: A.Expr) -> None:
+        """A call ``f(s, env)`` evaluating ``e`` is written: count it when it may read an inlined name.
+
+        A fast loop keeps its variable out of ``env`` (a Python local; ``comp.subst`` maps it to a closure
+        that must never run), so it can call only functions that read no inlined name at all.
+        """
+        if _free_locals(e) & self.comp.subst.keys():
+            self.unsafe += 1
 
     def _local(self, e: A.Expr) -> str | None:
         """Source for a local variable or an inlined parameter, else None."""
@@ -318,6 +348,7 @@ class ExprGen:
         if n in self.comp.subst:
             if self.comp.subst is self.subst_owner and n in self.subst_src:
                 return self.subst_src[n]
+            self.unsafe += 1
             return f"{self.const(self.comp.subst[n])}(s, env)"
         if n in self.var_src:
             return self.var_src[n]
@@ -414,6 +445,7 @@ class ExprGen:
         if isinstance(e, A.Call) and self._call_ok(e):
             return self._call(e)
         if isinstance(e, A.Aggregate | A.ListComp):
+            self._note_call(e)
             return f"{self.const(self._loop_function(e))}(s, env)"
         return self.closure(e)
 
@@ -455,11 +487,11 @@ class ExprGen:
         comp = self.comp
         var = e.var
         x = self._name("_x")
-        hoist, items, where, elem = self._hoisted_parts(e, x)
+        hoist, items, where, elem, unsafe = self._hoisted_parts(e, x)
         fast: bool = True
-        if "(s, env)" in where + elem or f"env[{var!r}]" in where + elem:
+        if unsafe or f"env[{var!r}]" in where + elem:
             fast = False
-            hoist, items, where, elem = self._hoisted_parts(e, None, x)
+            hoist, items, where, elem, _ = self._hoisted_parts(e, None, x)
         v = repr(var)
         name = self._name("_a")
         if isinstance(e, A.ListComp):
@@ -509,13 +541,15 @@ class ExprGen:
         return fn
 
     def _hoisted_parts(self, e: A.Aggregate | A.ListComp, local: str | None,
-                       in_env: str | None = None) -> tuple[Hoist, str, str, str]:
-        """The iterable, filter and element sources of an aggregate's own function, reading `env` once."""
+                       in_env: str | None = None) -> tuple[Hoist, str, str, str, bool]:
+        """The iterable, filter and element sources of an aggregate's own function, reading `env` once, and
+        whether the filter or element call a function that may read an inlined name (see _note_call)."""
         hoist = Hoist(self, frozenset({e.var}), eager=True)
         with self.fresh(hoist):
             items = self._seq(e.iterable)
+            before = self.unsafe
             where, elem = self._loop_parts(e, local, in_env)
-        return hoist, items, where, elem
+        return hoist, items, where, elem, self.unsafe != before
 
     def filter_function(self, var: str, source: A.Expr, where: A.Expr, pop: bool) -> Any:
         """``f(s, env, items)``: the items for which ``where`` holds with ``var`` bound to each, as a tuple.
@@ -527,10 +561,11 @@ class ExprGen:
         x = self._name("_x")
         probe = A.ListComp(where.span, A.BoolLit(where.span, True), var, source, where)
         hoist = Hoist(self, frozenset({var}), eager=True)
+        before = self.unsafe
         with self.fresh(hoist):
             fast = self._loop_parts(probe, x)
         v = repr(var)
-        if "(s, env)" in fast[0] or f"env[{v}]" in fast[0]:
+        if self.unsafe != before or f"env[{v}]" in fast[0]:
             hoist = Hoist(self, frozenset({var}), eager=True)
             with self.fresh(hoist):
                 cond = self._loop_parts(probe, None, x)[0]

@@ -76,6 +76,7 @@ round {
                       n += 1 }
       p.score += n % 5
       total += sum(c.depth(round % 4) for c in p.hand) % 7
+      total += count(c for c in row where c.v > 1 and any(d.heat > 0 for d in bag)) % 3
       if size(p.hand) > 0 {
         let c = top(p.hand)
         do c.zap(p)
@@ -83,7 +84,8 @@ round {
         c.heat += n % 3
       }
       if size(bag) > 0 { move top(bag) to p.hand }
-      choose c from p.hand where heavy(c, p) or c.gain(p, 1) > 1 by p optional { move c to bag bottom
+      choose c from p.hand where heavy(c, p) or c.gain(p, 1) > 1 or any(d.v == 3 for d in p.hand)
+          by p optional { move c to bag bottom
         let deep = c.v
         if deep > 0 { if deep > -1 { if deep > -2 { if deep > -3 { if deep > -4 { if deep > -5 { if deep > -6 {
         if deep > -7 { if deep > -8 { if deep > -9 { if deep > -10 { if deep > -11 { if deep > -12 { if deep > -13 {
