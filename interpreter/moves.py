@@ -51,7 +51,7 @@ def move_top_fast(s: GameState, c: int, dst: int, place: str) -> None:
     `pop` instead of searching the zone for it (cards are unique in zones, so both remove the same one)."""
     t = s.tables
     src = s.card_zone[c]
-    if t.zone_final[src] or t.zone_capacity[dst] is not None or t.zone_final[dst]:
+    if t.zone_final[src] or t.zone_capacity[dst] is not None:
         move_card(s, c, dst, place)
         return
     z = s.zones[src]
@@ -66,6 +66,8 @@ def move_top_fast(s: GameState, c: int, dst: int, place: str) -> None:
     s.card_zone[c] = dst
     if s.face_up:
         s.face_up.discard(c)
+    if t.zone_final[dst]:  # ``src`` is not final, so it is another zone: one more card removed from play
+        s.removed_count += 1
 
 
 def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None:
@@ -76,12 +78,35 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None
     zone or already in the destination, and no card is listed twice.  Otherwise each card moves in turn.
     """
     t = s.tables
-    if len(cards) < 8 or t.zone_capacity[dst] is not None:
+    if t.zone_capacity[dst] is not None:
         for c in cards:
             move_top_fast(s, c, dst, place)
         return
     card_zone = s.card_zone
     final = t.zone_final
+    if len(cards) < 8:  # `move_top_fast` for each card, written out
+        zones = s.zones
+        d = zones[dst]
+        for c in cards:
+            src = card_zone[c]
+            if final[src]:
+                move_card(s, c, dst, place)
+                continue
+            z = zones[src]
+            if z[-1] == c:
+                z.pop()
+            else:
+                z.remove(c)
+            if place == "bottom":
+                d.insert(0, c)
+            else:
+                d.append(c)
+            card_zone[c] = dst
+            if s.face_up:
+                s.face_up.discard(c)
+            if final[dst]:
+                s.removed_count += 1
+        return
     groups: dict[int, set[int]] = {}
     for c in cards:
         src = card_zone[c]

@@ -468,9 +468,11 @@ class StmtGen:
         place = repr(st.place)
         wt = st.what.ty
         if wt is not None and wt.kind == "zone":
-            src = self.tmp("_z")
+            src, dst = self.tmp("_z"), self.tmp("_z")
             self.emit(f"{src} = {self.zone(st.what)}")
-            self.emit(f"_move_zone(s, {src}, {self.zone(st.dest)}, {place})")
+            self.emit(f"{dst} = {self.zone(st.dest)}")
+            self.emit(f"if s.zones[{src}]:")  # moving an empty zone does nothing (both zones are valid)
+            self.emit(f"    _move_zone(s, {src}, {dst}, {place})")
             return
         if wt is not None and wt.kind == "card":
             c = self.tmp("_c")
@@ -482,7 +484,7 @@ class StmtGen:
                 self.emit(f"    raise _RuleError({f'nothing to move at line {st.span.line}'!r})")
                 self.checked(what)
             if self._open_zone(st.dest):
-                self.move_inline(c, self.zone(st.dest), st.place)
+                self.move_inline(c, self.zone(st.dest), st.place, bool(st.dest.ref[1].final))
             else:
                 self.emit(f"_move(s, {c}, {self.zone(st.dest)}, {place})")
             return
@@ -491,17 +493,17 @@ class StmtGen:
         self.emit(f"_move_all(s, tuple({self.src(st.what)}), {dst}, {place})")
 
     def _open_zone(self, e: A.Expr) -> bool:
-        """Whether ``e`` names a declared zone (or a player's) with no capacity that is not final: a card
-        can always enter it, so only the card's own zone needs checking when it moves."""
+        """Whether ``e`` names a declared zone (or a player's) with no capacity: a card can always enter
+        it, so only the card's own zone needs checking when it moves."""
         ref = e.ref
         if not (isinstance(ref, tuple) and ref and ref[0] in ("zone", "pzone")):
             return False
-        decl = ref[1]
-        return decl.capacity is None and not decl.final
+        return ref[1].capacity is None
 
-    def move_inline(self, c: str, dst: str, place: str) -> None:
-        """`move_top_fast` written in place, for a destination `_open_zone` accepts: the same checks,
-        errors and effects without the call (a card leaving a final zone goes through `_move`)."""
+    def move_inline(self, c: str, dst: str, place: str, final: bool) -> None:
+        """`move_top_fast` written in place, for a destination `_open_zone` accepts (``final``: a final
+        one): the same checks, errors and effects without the call (a card leaving a final zone goes
+        through `_move`)."""
         d, o, z = self.tmp("_d"), self.tmp("_o"), self.tmp("_l")
         self.emit(f"{d} = {dst}")
         self.emit(f"{o} = s.card_zone[{c}]")
@@ -520,6 +522,8 @@ class StmtGen:
         self.emit(f"    s.card_zone[{c}] = {d}")
         self.emit("    if s.face_up:")
         self.emit(f"        s.face_up.discard({c})")
+        if final:  # the card left a zone that is not final, so another zone: it is out of play now
+            self.emit("    s.removed_count += 1")
 
     def transfer(self, st: A.Transfer) -> None:
         a, b, have, n = self.tmp("_i"), self.tmp("_i"), self.tmp("_h"), self.tmp("_n")

@@ -121,6 +121,8 @@ round {
                                          move top(row) to p.vault }
         elif k == 9 and size(shelf) > 0 { move top(shelf) to shelf bottom }
         elif k == 10 { move p.vault to p.hand }
+        elif k == 11 and size(row) > 0 { move top(row) to trash
+                                          move [c for c in p.hand where c.v == 1] to trash }
         log "{} did {}; row {}, vault {}", p, k, row, p.vault
       }
     }
