@@ -458,6 +458,10 @@ class ExprGen:
             return f"({self.cond(e.left)} {e.op} {self.cond(e.right)})"
         if isinstance(e, A.Unary) and e.op == "not":
             return f"(not {self.cond(e.operand)})"
+        if isinstance(e, A.Cond):  # the test as before; only the chosen branch's truth matters
+            return f"({self.cond(e.then)} if {self.cond(e.test)} else {self.cond(e.orelse)})"
+        if isinstance(e, A.Call) and isinstance(e.ref, tuple) and e.ref[:1] == ("call_fn",) and self._call_ok(e):
+            return self._call(e, truth=True)  # an inlined `fn` whose value is only tested: its body, tested
         return self.src(e)
 
     def _as_bool(self, e: A.Expr) -> str:
@@ -726,7 +730,7 @@ class ExprGen:
                     and self.comp._field_params(e.func.name) is not None)
         return False
 
-    def _call(self, e: A.Call) -> str:  # noqa: C901 - one dispatch on the callee
+    def _call(self, e: A.Call, truth: bool = False) -> str:  # noqa: C901 - one dispatch on the callee
         ref = e.ref
         if ref[0] == "call_builtin":
             return self._builtin(ref[1], e)
@@ -756,7 +760,7 @@ class ExprGen:
         self.subst_owner = comp.subst
         comp.inline_depth += 1
         try:
-            return self.src(fn.body)
+            return self.cond(fn.body) if truth else self.src(fn.body)
         finally:
             comp.subst, self.subst_src, self.subst_owner = saved
             comp.inline_depth -= 1
