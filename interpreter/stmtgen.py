@@ -577,9 +577,10 @@ class StmtGen:
         self.emit(f"if ({eff} := {table}[{card_def}[{c}]]) is not None:")
         self.depth += 1
         self.emit(f"{env2} = {self.args_dict(params, call.args, c)}")
-        self.emit(f"if {eff}.pure is None:")
+        pure = self.tmp("_p")
+        self.emit(f"if ({pure} := {eff}.pure) is None:")
         self.emit(f"    raise _RuleError({eff}.name + ' asks for a decision where none can be made')")
-        self.emit(f"{eff}.pure(s, {env2})")
+        self.emit(f"{pure}(s, {env2})")
         self.depth -= 1
 
     def fire_args(self, st: A.Fire) -> list[str]:
@@ -609,8 +610,9 @@ class StmtGen:
         args = self.fire_args(st)
         for h in self.comp.handlers.get(st.window, []):
             k = self.const(h)
-            self.emit(f"if {k}.pure is not None:")
-            self.emit(f"    {k}.pure(s, {self.handler_env(h.params, args)})")
+            pure = self.tmp("_p")
+            self.emit(f"if ({pure} := {k}.pure) is not None:")
+            self.emit(f"    {pure}(s, {self.handler_env(h.params, args)})")
         self.emit("pass")
         self.depth -= 1
         self.emit("finally:")
