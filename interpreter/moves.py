@@ -107,21 +107,18 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None
             if final[dst]:
                 s.removed_count += 1
         return
-    groups: dict[int, set[int]] = {}
-    for c in cards:
-        src = card_zone[c]
-        if src == dst or final[src]:
-            groups = {}
-            break
-        groups.setdefault(src, set()).add(c)
-    if sum(len(g) for g in groups.values()) != len(cards):
+    # one set of source zones and one set of cards (no dict of sets per card): a character's ~80 cards leaving
+    # Slay the Spire's 338-card library cost 25 µs that way, most of it per-card dict and set calls
+    sources = {card_zone[c] for c in cards}
+    moving = set(cards)
+    if dst in sources or len(moving) != len(cards) or any(final[src] for src in sources):
         for c in cards:
             move_top_fast(s, c, dst, place)
         return
     zones = s.zones
-    for src, group in groups.items():
+    for src in sources:  # a card of `moving` found in zone src is one of the cards that come from src
         z = zones[src]
-        z[:] = [c for c in z if c not in group]
+        z[:] = [c for c in z if c not in moving]
     if place == "bottom":
         zones[dst][0:0] = cards[::-1]
     else:
