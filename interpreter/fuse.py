@@ -25,9 +25,10 @@ Nothing a game can observe changes:
   games (which store frames' pcs) and error positions are the same.
 
 The original arrays (``Code.ins``) are kept unchanged; ``Code.fast`` is a copy with fused functions
-at the entry points.  Safety, as in :mod:`.stmtgen`: the text is built from this module's
-templates, integer pcs, and the condition and sequence sources :mod:`.codegen` wrote for the
-original instructions; the original instructions are passed by name.
+at the entry points, each compiled on its first call (a game reaches only some of them).  Safety, as
+in :mod:`.stmtgen`: the text is built from this module's templates, integer pcs, the condition and
+sequence sources :mod:`.codegen` wrote for the original instructions, and the statement runs' text
+:mod:`.stmtgen` wrote; the original instructions are passed by name.
 """
 
 from __future__ import annotations
@@ -160,24 +161,37 @@ class _Trace:
             self.nodes -= 1
             self.leave(pc, k, frpc)
 
-    def function(self) -> tuple[Ins, int] | None:
-        """The fused function and its longest path, or None when it would run a single instruction."""
+    def source(self) -> tuple[str, str, int] | None:
+        """The fused function's name, text and longest path, or None when it would run a single instruction."""
         self.walk(self.head, 0, self.head, 0, frozenset())
         if self.longest < 2:
             return None
-        fuser = self.fuser
-        name = fuser.comp.gen._name("_fused") if fuser.comp.gen is not None else "_fused"
-        code = (f"def {name}(s, fr):\n    env = fr[2]\n    _Fk = 0\n    try:\n" + "\n".join(self.lines)
+        gen = self.fuser.comp.gen
+        name = gen._name("_fused") if gen is not None else "_fused"
+        text = (f"def {name}(s, fr):\n    env = fr[2]\n    _Fk = 0\n    try:\n" + "\n".join(self.lines)
                 + "\n    except BaseException:\n        s.steps += _Fk\n        raise\n")
-        ns = fuser.ns
-        try:
-            exec(compile(code, f"<liturgy fused {name}>", "exec"), ns)  # noqa: S102 - see module doc
-        except (SyntaxError, RecursionError, MemoryError):  # runs' nested blocks past Python's limit of 20
-            if not self.inlined:
-                raise
-            return _Trace(fuser, self.code, self.head, inline=False).function()
-        fn: Ins = ns.pop(name)
-        return fn, self.longest
+        return name, text, self.longest
+
+    def function(self) -> tuple[Ins, int] | None:
+        """A stand-in for the fused function and its longest path, or None when it would run a single instruction.
+
+        Compiling the text is most of the cost of fusing (a large ruleset has hundreds of fused functions, and
+        a game reaches only some of them), so the stand-in compiles it on its first call, puts the compiled
+        function in its place in ``Code.fast`` and runs it: from then on the engine calls the function itself.
+        The walk (the path lengths the engine's margin needs, and where the traces stop) is done here, now.
+        """
+        made = self.source()
+        if made is None:
+            return None
+        name, text, longest = made
+        fuser, code, head, inlined = self.fuser, self.code, self.head, self.inlined > 0
+
+        def first_call(s: Any, fr: list[Any]) -> bool:
+            fn = fuser.build(name, text, code, head, inlined)
+            code.fast[head] = fn
+            return fn(s, fr)
+
+        return first_call, longest
 
 
 class Fuser:
@@ -190,6 +204,19 @@ class Fuser:
         self.comp = comp
         self.ns = comp.gen.ns
         self._ret = _ret
+
+    def build(self, name: str, text: str, code: Code, head: int, inlined: bool) -> Ins:
+        """Compile a fused function's text; if Python refuses it, the same trace calling its statement runs."""
+        try:
+            exec(compile(text, f"<liturgy fused {name}>", "exec"), self.ns)  # noqa: S102 - see module doc
+        except (SyntaxError, RecursionError, MemoryError):  # runs' nested blocks past Python's limit of 20
+            if not inlined:
+                raise
+            made = _Trace(self, code, head, inline=False).source()
+            assert made is not None  # the same walk, with calls in place of the runs' text
+            return self.build(made[0], made[1], code, head, False)
+        fn: Ins = self.ns.pop(name)
+        return fn
 
     def info(self, fn: Ins) -> tuple[Any, ...] | None:
         if fn is self._ret:
