@@ -63,6 +63,8 @@ class Callable_:
     pure: StmtFn | None
     code: Code | None
     name: str
+    # the generated pure body taking its parameters by position (generated callers use it: no dict per call)
+    fast: Any = None
 
 
 @dataclass
@@ -270,6 +272,8 @@ class Compiler:
         if target.code is not None:
             self.emit(body, target.code, [])
             target.code.ins.append(_ret)
+        elif self.sgen is not None and (both := self.sgen.block_positional(body, target.params)) is not None:
+            target.pure, target.fast = both
         else:
             target.pure = self.block(body)
 

@@ -25,6 +25,7 @@ called from the generated code, so new statements work without changes here.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,10 @@ from .moves import card_visibility, move_all, move_top_fast, move_zone
 if TYPE_CHECKING:
     from .codegen import ExprGen
     from .compiler import Compiler, Ins, StmtFn
+
+# An assignment to a rule variable in ``env`` at the start of a line, and any other use of ``env``.
+_ENV_WRITE = re.compile(r"^(\s*)env\['[A-Za-z_][A-Za-z0-9_]*'\] = ", re.MULTILINE)
+_ENV = re.compile(r"\benv\b")
 
 # Python refuses more than 20 statically nested blocks; deeper rule blocks become separate functions.
 _MAX_DEPTH = 12
@@ -133,12 +138,15 @@ class Locals:
                     src = src.replace(marker, into(var))
         return src
 
-    def finish(self, text: str) -> tuple[list[str], str]:
-        """The loads for the function's top, and ``text`` with its markers resolved."""
+    def finish(self, text: str, params: Sequence[str] = ()) -> tuple[list[str], str]:
+        """The loads for the function's top, and ``text`` with its markers resolved (``params``: variables
+        the function receives as Python parameters of their locals' names, so never loaded)."""
         loads = []
         for var, name in self.names.items():
             real, lazy = f"\x00{name}\x00", f"\x00L{name}\x00"
-            if self.lazy_weight.get(var, 0) >= 2:
+            if var in params:
+                text = text.replace(lazy, name)
+            elif self.lazy_weight.get(var, 0) >= 2:
                 loads.append(f"{name} = env[{var!r}]")
                 text = text.replace(lazy, name)
             else:
@@ -213,12 +221,14 @@ class StmtGen:
         ins: Ins | None = self._function(stmts, instruction=True)
         return ins
 
-    def _function(self, stmts: Sequence[A.Stmt], instruction: bool) -> Any:
+    def _function(self, stmts: Sequence[A.Stmt], instruction: bool, params: Sequence[str] | None = None) -> Any:
         comp = self.comp
         saved = self.lines, self.depth, self.loops, self.locals
         marks = len(comp.log_formats)
         self.lines, self.depth, self.loops = [], 1, 0
         self.locals = Locals(self.gen)
+        for p in params or ():
+            self.locals._name(p)  # every parameter has its Python local, the positional version's parameter
         try:
             with self.gen.fresh(self.locals):
                 self.stmts(stmts)
@@ -227,7 +237,8 @@ class StmtGen:
                 self.emit("return False")
             elif not self.lines:
                 self.emit("pass")
-            loads, body = self.locals.finish("".join(line + "\n" for line in self.lines))
+            raw = "".join(line + "\n" for line in self.lines)
+            loads, body = self.locals.finish(raw)
             assert "\x00" not in body, body  # every marker belongs to this function
             name = self.gen._name("_s")
             head = f"def {name}(s, fr):\n    env = fr[2]\n" if instruction else f"def {name}(s, env):\n"
@@ -238,6 +249,8 @@ class StmtGen:
                 del comp.log_formats[marks:]  # the closure compiler registers these formats again, in order
                 return None
             fn = self.gen.ns.pop(name)
+            if params is not None:
+                return fn, self._positional(params, self.locals.finish(raw, params))
             if instruction:
                 end = "    fr[1] += 1\n    return False\n"
                 assert body.endswith(end)
@@ -245,6 +258,31 @@ class StmtGen:
             return fn
         finally:
             self.lines, self.depth, self.loops, self.locals = saved
+
+    def block_positional(self, stmts: Sequence[A.Stmt], params: Sequence[str]) -> tuple[StmtFn, Any] | None:
+        """A pure proc's or handler's body twice: ``f(s, env)``, and ``f(s, *args)`` taking its parameters by
+        position (None where Python refuses the text), written from one text (log formats register once)."""
+        got: tuple[StmtFn, Any] | None = self._function(stmts, instruction=False, params=params)
+        return got
+
+    def _positional(self, params: Sequence[str], resolved: tuple[list[str], str]) -> Any:
+        """``f(s, <the parameters' locals>)`` running the body: no dict unless the body uses ``env``."""
+        loads, body = resolved
+        assert self.locals is not None
+        names = [self.locals.names[p] for p in params]
+        bare = _ENV_WRITE.sub(r"\1", body)  # nothing reads env: its writes can go
+        if _ENV.search(bare) or loads:
+            env = "{" + "".join(f"{p!r}: {n}, " for p, n in zip(params, names, strict=True)) + "}"
+            text = "".join(f"    {line}\n" for line in (f"env = {env}", *loads)) + body
+        else:
+            text = bare
+        name = self.gen._name("_sp")
+        code = f"def {name}({', '.join(['s', *names])}):\n" + text
+        try:
+            exec(compile(code, f"<liturgy stmt {name}>", "exec"), self.gen.ns)  # noqa: S102 - see module doc
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        return self.gen.ns.pop(name)
 
     # ------------------------------------------------------------ writing
     def emit(self, line: str) -> None:
@@ -556,6 +594,10 @@ class StmtGen:
         comp = self.comp
         if ref[0] == "call_proc":
             target = comp.procs[ref[1].name]
+            if target.code is None and target.fast is not None:  # compiled already: its positional body
+                args = ", ".join(["s", *(self.src(a) for a in call.args)])
+                self.emit(f"{self.const(target.fast)}({args})")
+                return
             self.emit(f"{self.const(target)}.pure(s, {self.args_dict(target.params, call.args)})")
             return
         assert isinstance(call.func, A.Attr)
@@ -609,6 +651,9 @@ class StmtGen:
         self.depth += 1
         args = self.fire_args(st)
         for h in self.comp.handlers.get(st.window, []):
+            if h.code is None and h.fast is not None and len(h.params) == len(args):
+                self.emit(f"{self.const(h.fast)}({', '.join(['s', *args])})")  # compiled already: by position
+                continue
             k = self.const(h)
             pure = self.tmp("_p")
             self.emit(f"if ({pure} := {k}.pure) is not None:")

@@ -4,7 +4,8 @@ Statement functions keep a Python local per variable in step with ``env`` (``Loc
 ``interpreter/stmtgen.py``), and expression and aggregate functions load what they read once
 (``Hoist`` in ``interpreter/codegen.py``). These rulesets write variables in loops, read them
 on the next turn before writing them again, shadow them in nested blocks, call effects bound by the
-card's kind (left to the closure compiler, so the locals are read from ``env`` again), nest blocks
+card's kind (left to the closure compiler, so the locals are read from ``env`` again), call procs and
+handlers by position (``StmtGen.block_positional``; a parameter written in a loop), nest blocks
 deeper than generation writes inline, and pass locals to inlined functions with aggregates. Card
 `function` fields are called with positional arguments (``ExprGen.positional``): bodies shared by
 default, recursive ones, and ones that need an environment dict (an aggregate over a parameter).
@@ -42,6 +43,16 @@ pool chips { bank: 30
   per player purse }
 fn heavy(c: Tok, p: player) -> bool = c.v + count(d for d in p.hand where d.v >= c.v) > 2
 fn gain_of(c: Tok, p: player) -> int = c.gain(p, c.v) + sum(d.heat for d in p.hand where d != c)
+window poked(p: player, k: int)
+on poked(q: player, k: int) { if k > 0 { q.score += k % 3 } }
+proc countdown(p: player, n: int) {
+  repeat while n > 0 {
+    if n % 2 == 0 { p.score += 1 }
+    fire poked(p, n)
+    n -= 1
+  }
+  total += n + count(c for c in p.hand where c.v > n)
+}
 proc tally(p: player, n: int) {
   let acc = 0
   let best = top(p.hand)
@@ -62,6 +73,7 @@ proc tally(p: player, n: int) {
   }
   transfer k from bank to p.purse as got
   p.score += got
+  do countdown(p, got)
 }
 setup {
   shuffle bag
@@ -71,6 +83,8 @@ round {
   step play "Play" {
     for p in players {
       do tally(p, round % 4)
+      do countdown(p, size(p.hand))
+      fire poked(p, round)
       let n = size(p.hand)
       for g in gems { do g.zap(p, n)
                       n += 1 }
@@ -168,6 +182,8 @@ def test_variables_in_python_locals_play_like_closures(players: int, write_rules
     assert _local_reads(variants[0]) > 0 and _local_reads(variants[2]) == 0
     gen = variants[0].compiled.gen
     assert gen is not None and {"gain", "depth"} <= gen.pos_tables.keys()
+    procs = variants[0].compiled.procs
+    assert procs["countdown"].fast is not None and procs["tally"].fast is not None
     for seed in range(20):
         seen = []
         for rules in variants:
