@@ -738,10 +738,17 @@ class ExprGen:
             # a card's `function` field: the closures' argument dict, then `self`, then the card's entry
             assert isinstance(e.func, A.Attr)
             fname = e.func.name
-            # each card's body takes the arguments and `self` as Python parameters: no dict per call
-            table, card_def = self.const(self.positional(fname)), self.const(self.comp.card_def)
-            assert self.comp._field_params(fname) is not None  # fields declared with different parameters: closures
+            params = self.comp._field_params(fname)
+            assert params is not None  # fields declared with different parameters are not generated (above)
             c = self._name("_t")
+            card_def = self.const(self.comp.card_def)
+            if not self.comp.direct_calls:  # through the table the rule profiler wraps: the closures' dict
+                table = self.const(self.comp.functions[fname])
+                env2 = "{" + "".join(f"{p!r}: {self.src(a)}, " for p, a in zip(params, e.args, strict=True))
+                return (f"({table}[{card_def}[{c}]](s, {env2}'self': {c}}}) "
+                        f"if ({c} := {self.src(e.func.obj)}) is not None else _no_card({f'`{fname}` of no card'!r}))")
+            # each card's body takes the arguments and `self` as Python parameters: no dict per call
+            table = self.const(self.positional(fname))
             args = "".join(f"{self.src(a)}, " for a in e.args)
             missing = f"`{fname}` of no card"
             obj = self.src(e.func.obj)

@@ -134,6 +134,9 @@ class Compiler:
         self.ins_info: dict[int, tuple[Any, ...]] = {}
         # calls to `fn`s nest inline up to this depth; the rule profiler sets 0 so every call is counted
         self.inline_limit = 6 if inline_fns else 0
+        # generated code may call a proc's, handler's or card function's body directly, by position; off with
+        # inline_fns=False, so every call goes through the objects the rule profiler wraps
+        self.direct_calls = inline_fns
         self.gen = ExprGen(self) if codegen else None
         # whole blocks of pure statements as generated functions (needs generated expressions)
         self.sgen = StmtGen(self, self.gen) if self.gen is not None and stmtgen else None
@@ -272,7 +275,8 @@ class Compiler:
         if target.code is not None:
             self.emit(body, target.code, [])
             target.code.ins.append(_ret)
-        elif self.sgen is not None and (both := self.sgen.block_positional(body, target.params)) is not None:
+        elif (self.sgen is not None and self.direct_calls
+              and (both := self.sgen.block_positional(body, target.params)) is not None):
             target.pure, target.fast = both
         else:
             target.pure = self.block(body)

@@ -161,11 +161,16 @@ score(p) = n
 
 
 def _three_ways(path: str) -> list[Ruleset]:
+    """Generated statements, generated expressions only, closures only; then generated statements without
+    direct calls (``inline_fns=False``: every call through the objects the rule profiler wraps)."""
     out = []
     for codegen, stmtgen in ((True, True), (True, False), (False, False)):
         program, _ = check_file(path)
         assert program is not None
         out.append(Ruleset(program, codegen=codegen, stmtgen=stmtgen))
+    program, _ = check_file(path)
+    assert program is not None
+    out.append(Ruleset(program, inline_fns=False))
     return out
 
 
@@ -191,7 +196,7 @@ def test_variables_in_python_locals_play_like_closures(players: int, write_rules
             game.random_playout(random.Random(seed))
             seen.append((game.digest(), game.error, game.state.steps,
                          [game.log_lines(v) for v in (None, *range(players))]))
-        assert seen[0] == seen[1] == seen[2], (players, seed)
+        assert seen[0] == seen[1] == seen[2] == seen[3], (players, seed)
         assert seen[0][1] is None
 
 
@@ -202,5 +207,5 @@ def test_a_loop_variable_rebound_to_none_is_checked_again(write_ruleset: Callabl
     for rules in _three_ways(path):
         game = rules.new_game(2, 1)
         seen.append((game.state.status, game.error, game.digest()))
-    assert seen[0] == seen[1] == seen[2]
+    assert seen[0] == seen[1] == seen[2] == seen[3]
     assert seen[0][0] == "aborted" and "`.v` of no card" in str(seen[0][1])
