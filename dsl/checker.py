@@ -54,6 +54,10 @@ class Program:
     display: A.DisplayDecl | None = None
     describes: dict[str, A.DescribeDecl] = field(default_factory=dict)
     cards: list[CardDef] = field(default_factory=list)
+    card_files: list[str] = field(default_factory=list)  # every card file read, in the order read
+    # SHA-256 of the ruleset's bytes and its card files' (dsl/loader.py): saves and decision logs record it, so a
+    # game is never resumed on rules that changed under it without saying so; "" when not read from files
+    fingerprint: str = ""
     suspending: set[str] = field(default_factory=set)  # "proc:x", "window:x", "field:Kind.f"
     fired: set[str] = field(default_factory=set)
 
@@ -328,6 +332,7 @@ class Checker:
             files, diags = resolve_card_paths(self.rs.path, d.pattern, d.span)
             self.diags.extend(diags)
             for path in files:
+                prog.card_files.append(path)
                 cards, diags = load_card_file(path, prog.kinds, prog.enums, zones)
                 self.diags.extend(diags)
                 for c in cards:

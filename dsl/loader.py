@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import hashlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -61,9 +62,29 @@ def _check_file(path: str) -> tuple[Program | None, list[Diagnostic]]:
     except RecursionError:
         return None, [Diagnostic("E003", "error", "nesting is too deep to check", Span.point(path, 1, 1),
                                  hint="split deeply nested expressions into `let` steps")]
-    if any(d.is_error for d in diags):
+    if program is None or any(d.is_error for d in diags):
         return None, _sorted(diags)
+    program.fingerprint = _fingerprint(raw, program.card_files)
     return program, _sorted(diags)
+
+
+def _fingerprint(ruleset_bytes: bytes, card_files: list[str]) -> str:
+    """SHA-256 of the ruleset and its card files as checked: any edit to the rules or a card changes it.
+
+    Card files are hashed by content and position in the load order, not by path, so a project moved to
+    another folder keeps its fingerprint. A card file that vanished since the check cannot be hashed;
+    the fingerprint then says so instead of failing (the check itself succeeded).
+    """
+    h = hashlib.sha256(len(ruleset_bytes).to_bytes(8, "little"))
+    h.update(ruleset_bytes)
+    for path in card_files:
+        try:
+            data = Path(path).read_bytes()
+        except OSError:
+            data = b"\x00unreadable"
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.hexdigest()
 
 
 def _sorted(diags: list[Diagnostic]) -> list[Diagnostic]:

@@ -23,7 +23,7 @@ from liturgy import __version__
 from .agents import Agent, make_agent
 from .engine import Game, Ruleset, load_ruleset, replay_decisions, winners_text
 from .errors import IllegalChoice
-from .logs import LOG_FORMAT, write_decision_log
+from .logs import LOG_FORMAT, changed_since, write_decision_log
 from .simulate import simulate
 from .terminal import HumanAgent, QuitGame, Session
 
@@ -141,8 +141,12 @@ def _resumed(ruleset: Ruleset, args: argparse.Namespace) -> Game:
         game = ruleset.new_game(int(data["players"]), int(data["seed"]), check_invariants=True, options=options)
         replay_decisions(game, [(int(p), int(i)) for p, i in data["decisions"]])
     except (IllegalChoice, ValueError, TypeError) as err:
-        raise UsageError(f"{args.resume} does not replay on {args.ruleset} (was the ruleset changed?): {err}") \
-            from err
+        why = ("the ruleset or its card files changed since it was saved" if changed_since(data, ruleset.fingerprint)
+               else "was the ruleset changed?")
+        raise UsageError(f"{args.resume} does not replay on {args.ruleset} ({why}): {err}") from err
+    if changed_since(data, ruleset.fingerprint):
+        print(f"note: {args.ruleset} or its card files changed since {args.resume} was saved; its decisions replayed, "
+              "but the game may not be the one that was saved")
     return game
 
 
@@ -237,6 +241,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         if os.path.exists(alt):
             ruleset_path = alt
     ruleset = load_ruleset(ruleset_path)
+    changed = changed_since(data, ruleset.fingerprint)
+    if changed:
+        print(f"note: {ruleset_path} or its card files changed since this log was recorded")
     try:
         options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
         game = ruleset.new_game(int(data["players"]), int(data["seed"]), check_invariants=True, options=options)
@@ -249,7 +256,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     _print_result(game)
     digest = game.digest()
     if data.get("digest") and digest != data["digest"]:
-        print(f"DIVERGED: digest {digest} differs from the recorded {data['digest']}")
+        print(f"DIVERGED: digest {digest} differs from the recorded {data['digest']}"
+              + (" (the rules changed since the log was recorded)" if changed else ""))
         return 1
     print(f"Replay matches: digest {digest}")
     return 0

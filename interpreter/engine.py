@@ -72,6 +72,8 @@ class Ruleset:
         self.program = program
         self.compiled = Compiler(program, codegen, stmtgen, inline_fns, fuse).compile()
         self.name = program.game.title
+        # the ruleset's and card files' SHA-256 when loaded from files ("" otherwise): saves record it
+        self.fingerprint = program.fingerprint
         self.min_players = program.game.min_players
         self.max_players = program.game.max_players
         self.step_limit = program.game.step_limit
@@ -325,6 +327,13 @@ class Ruleset:
             raise ValueError(f"unsupported save format {data.get('format')!r}")
         if data.get("ruleset") != self.name:
             raise ValueError(f"this save is for {data.get('ruleset')!r}, not {self.name!r}")
+        saved_with = data.get("ruleset_fingerprint")
+        if saved_with and self.fingerprint and saved_with != self.fingerprint:
+            # a save holds positions in the compiled rules: on edited rules they would point elsewhere
+            raise ValueError(
+                f"this save of {self.name!r} was made with a different version of its ruleset or card files "
+                f"(fingerprint {saved_with[:12]}…, now {self.fingerprint[:12]}…); load it with the files it was "
+                "saved with, or replay its decisions instead")
         tables, _, _, _ = self._build(int(data["players"]))
         s = GameState(tables)
         s.counters = list(data["counters"])
@@ -924,6 +933,7 @@ class Game:
         return {
             "format": SAVE_FORMAT,
             "ruleset": self.ruleset.name,
+            "ruleset_fingerprint": self.ruleset.fingerprint,
             "players": s.tables.n,
             "seed": self.seed,
             "options": self.options,

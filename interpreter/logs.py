@@ -16,6 +16,7 @@ def write_decision_log(path: str, ruleset_path: str, game: Game) -> None:
         "format": LOG_FORMAT,
         "ruleset": os.path.relpath(ruleset_path),
         "game": game.ruleset.name,
+        "ruleset_fingerprint": game.ruleset.fingerprint,
         "players": game.players,
         "seed": game.seed,
         "options": game.options,
@@ -27,3 +28,12 @@ def write_decision_log(path: str, ruleset_path: str, game: Game) -> None:
     }
     with open(path, "w", encoding="utf-8") as f:
         f.write(json.dumps(data, indent=1) + "\n")
+
+
+def changed_since(data: dict[str, object], game_ruleset_fingerprint: str) -> bool:
+    """Whether the log was recorded on a different version of the ruleset or its card files.
+
+    Logs from before fingerprints were recorded, and rulesets not read from files, cannot tell: False.
+    """
+    recorded = data.get("ruleset_fingerprint")
+    return bool(recorded) and bool(game_ruleset_fingerprint) and recorded != game_ruleset_fingerprint

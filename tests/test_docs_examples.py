@@ -499,8 +499,10 @@ def test_cli_play_log_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert cli_main(["play", "docs/examples/high_card.rules", "--seats", "random,first", "--seed", "5",
                      "--log", str(log)]) == 0
     data = json.loads(log.read_text())
-    assert set(data) == {"format", "ruleset", "game", "players", "seed", "options", "decisions", "status", "error",
-                         "result", "digest"}
+    assert set(data) == {"format", "ruleset", "game", "ruleset_fingerprint", "players", "seed", "options",
+                         "decisions", "status", "error", "result", "digest"}
+    documented = next(b for b in _fenced(DOCS / "cli.md", "json") if '"ruleset_fingerprint"' in b)
+    assert set(data) == set(json.loads(documented))
     assert data["format"] == 1 and data["status"] == "finished" and data["game"] == "High Card"
     assert all(len(d) == 2 for d in data["decisions"])
     capsys.readouterr()
