@@ -77,7 +77,8 @@ class ChoiceGen:
         if wf is None:
             lines.append(f"    options = tuple({self._items(st.source)})")
         else:
-            lines.append(f"    options = {gen.const(wf)}(s, env, tuple({self._items(st.source)}))")
+            # the filter reads its items once and returns a new tuple: a zone's live list needs no copy first
+            lines.append(f"    options = {gen.const(wf)}(s, env, {self._items(st.source)})")
         msg = f" has no legal option for the choice at {span.file}:{span.line}"
         lines += ["    if not options:", f"        raise _RuleError(f'P{{p + 1}}' + {msg!r})",
                   "    per.append((p, options))",

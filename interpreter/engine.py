@@ -474,8 +474,19 @@ class Game:
                                         fr[1] = pend[5] if value is None else pend[4]
                                         s.pending = None
                                         decisions.append((pend[1], choice))
-                                    else:
-                                        self._pick(pick)  # type: ignore[arg-type]
+                                    else:  # `simultaneously`: every player's pick, in seat order
+                                        commits = s.commits
+                                        picked = []
+                                        for p, opts in pend[1]:
+                                            committed = commits.get(p)
+                                            if committed is None:
+                                                committed = pick(len(opts))  # type: ignore[misc]
+                                                decisions.append((p, committed))
+                                            picked.append((p, opts[committed]))
+                                        fr[2][pend[2]] = (tuple(picked), 0)
+                                        fr[1] = pend[3]
+                                        s.pending = None
+                                        s.commits = {}
                                     continue
                                 extra += r
                         else:
