@@ -300,7 +300,12 @@ class Compiler:
                         code.ins.append(_ret)
                         self.effects[f.name][i] = Callable_(params, None, code, name)
                     else:
-                        self.effects[f.name][i] = Callable_(params, self.block(body), None, name)
+                        both = (self.sgen.block_positional(body, (*params, "self"))
+                                if self.sgen is not None and self.direct_calls else None)
+                        if both is not None:  # also by position, `self` last
+                            self.effects[f.name][i] = Callable_(params, both[0], None, name, both[1])
+                        else:
+                            self.effects[f.name][i] = Callable_(params, self.block(body), None, name)
                 elif ft.kind == "function":
                     expr = card.values.get(f.name, f.default)
                     self.functions[f.name][i] = self.expr(expr) if expr is not None else (lambda s, e: None)

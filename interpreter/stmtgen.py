@@ -618,12 +618,18 @@ class StmtGen:
             self.checked(obj)
         self.emit(f"if ({eff} := {table}[{card_def}[{c}]]) is not None:")
         self.depth += 1
+        if comp.direct_calls:  # the card's body by position where it has one (then `pure` is there too)
+            fast = self.tmp("_q")
+            self.emit(f"if ({fast} := {eff}.fast) is not None:")
+            self.emit(f"    {fast}({', '.join(['s', *(self.src(a) for a in call.args), c])})")
+            self.emit("else:")
+            self.depth += 1
         self.emit(f"{env2} = {self.args_dict(params, call.args, c)}")
         pure = self.tmp("_p")
         self.emit(f"if ({pure} := {eff}.pure) is None:")
         self.emit(f"    raise _RuleError({eff}.name + ' asks for a decision where none can be made')")
         self.emit(f"{pure}(s, {env2})")
-        self.depth -= 1
+        self.depth -= 2 if comp.direct_calls else 1
 
     def fire_args(self, st: A.Fire) -> list[str]:
         """Evaluate a `fire`'s arguments into temporaries, in order; their names."""

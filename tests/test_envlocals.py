@@ -189,6 +189,7 @@ def test_variables_in_python_locals_play_like_closures(players: int, write_rules
     assert gen is not None and {"gain", "depth"} <= gen.pos_tables.keys()
     procs = variants[0].compiled.procs
     assert procs["countdown"].fast is not None and procs["tally"].fast is not None
+    assert any(eff is not None and eff.fast is not None for eff in variants[0].compiled.effects["zap"])
     for seed in range(20):
         seen = []
         for rules in variants:
