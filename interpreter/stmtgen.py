@@ -229,6 +229,8 @@ class StmtGen:
         self.locals = Locals(self.gen)
         for p in params or ():
             self.locals._name(p)  # every parameter has its Python local, the positional version's parameter
+        if params is not None and "self" in params:
+            self.locals.state["self"] = (True, True)  # a card effect runs only for a card: `self` is never none
         try:
             with self.gen.fresh(self.locals):
                 self.stmts(stmts)
