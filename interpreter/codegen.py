@@ -598,8 +598,10 @@ class ExprGen:
         """
         comp = self.comp
         saved = comp.subst, self.subst_src, self.subst_owner
-        saved_var_src = self.var_src
+        saved_var_src, saved_names = self.var_src, comp.subst_names
         var = e.var
+        if var in comp.subst_names:  # the loop variable hides an inlined parameter of that name
+            comp.subst_names = {k: v for k, v in comp.subst_names.items() if k != var}
         if in_env is not None:
             self.var_src = {**self.var_src, var: in_env}
             self.loop_locals.add(in_env)
@@ -624,7 +626,7 @@ class ExprGen:
             return where, elem
         finally:
             comp.subst, self.subst_src, self.subst_owner = saved
-            self.var_src = saved_var_src
+            self.var_src, comp.subst_names = saved_var_src, saved_names
 
     def _binary(self, e: A.Binary) -> str:
         op = e.op
@@ -722,9 +724,7 @@ class ExprGen:
                 return self._zone(e.args[0]) is not None
             return name in _BUILTINS_INLINE and len(e.args) >= 1
         if ref[0] == "call_fn":
-            from .compiler import _has_effects
-
-            return self.comp.inline_depth < self.comp.inline_limit and not any(_has_effects(a) for a in e.args)
+            return self.comp.can_inline(ref[1], e.args)
         if ref[0] == "call_field":  # not a field that card kinds declare with different parameters
             return (isinstance(e.func, A.Attr) and self.comp.functions.get(e.func.name) is not None
                     and self.comp._field_params(e.func.name) is not None)
@@ -761,7 +761,8 @@ class ExprGen:
         fn: A.FnDecl = ref[1]
         arg_src = [f"({self.src(a)})" for a in e.args]
         arg_fns = [comp.expr(a) for a in e.args]
-        saved = comp.subst, self.subst_src, self.subst_owner
+        saved = comp.subst, self.subst_src, self.subst_owner, comp.subst_names
+        comp.subst_names = comp.param_names(fn, e.args)
         comp.subst = {p.name: f for p, f in zip(fn.params, arg_fns, strict=True)}
         self.subst_src = {p.name: s for p, s in zip(fn.params, arg_src, strict=True)}
         self.subst_owner = comp.subst
@@ -769,5 +770,5 @@ class ExprGen:
         try:
             return self.cond(fn.body) if truth else self.src(fn.body)
         finally:
-            comp.subst, self.subst_src, self.subst_owner = saved
+            comp.subst, self.subst_src, self.subst_owner, comp.subst_names = saved
             comp.inline_depth -= 1

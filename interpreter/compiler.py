@@ -176,6 +176,9 @@ class Compiler:
         # Inlining of `fn` calls: parameter name -> argument closure.
         self.subst: dict[str, ExprFn] = {}
         self.inline_depth = 0
+        self._binder_cache: dict[str, frozenset[str]] = {}
+        # for each inlined parameter in ``subst``: the caller's variables its argument reads (None: unknown)
+        self.subst_names: dict[str, frozenset[str] | None] = {}
 
     # ------------------------------------------------------------ layout
     def _layout(self) -> Layout:
@@ -702,8 +705,8 @@ class Compiler:
             params, _ = self.fns[ref[1].name]
             name = ref[1].name
             fns = self.fns
-            if self.inline_depth < self.inline_limit and not any(_has_effects(a) for a in e.args):
-                return self.inline_fn(ref[1], args)
+            if self.can_inline(ref[1], e.args):
+                return self.inline_fn(ref[1], args, e.args)
 
             def call_fn(s: GameState, env: dict[str, Any]) -> Any:
                 body = fns[name][1]
@@ -747,19 +750,79 @@ class Compiler:
             return self.builtin(ref[1], e, args)
         raise AssertionError(f"cannot call {kind}")  # pragma: no cover
 
-    def inline_fn(self, fn: A.FnDecl, args: list[ExprFn]) -> ExprFn:
+    def can_inline(self, fn: A.FnDecl, args: Sequence[A.Expr]) -> bool:
+        """Whether a call of ``fn`` with ``args`` may be compiled as the body with the parameters substituted.
+
+        Not when an argument has effects (it must be evaluated exactly once), and not when substituting would
+        capture a name: an argument reading a variable that the body binds in a comprehension or aggregate
+        (``fn f(k) = count(x for x in L where x > k)`` called as ``f(x)``) would read the loop's item instead
+        of the caller's ``x``. Such a call gets its own environment, where the argument is evaluated first.
+        An argument naming an enclosing inlined parameter is judged conservatively (its own names are not known
+        here). Generated code (interpreter/codegen.py) asks the same question, so both agree.
+        """
+        if self.inline_depth >= self.inline_limit or any(_has_effects(a) for a in args):
+            return False
+        bound = self._binders(fn.name)
+        if not bound:
+            return True
+        names = self.names_read(args)
+        return names is not None and not (names & bound)
+
+    def names_read(self, args: Sequence[A.Expr]) -> set[str] | None:
+        """The caller's variables that evaluating ``args`` reads, seeing through inlined parameters (which read
+        their own arguments' variables); None when that is not known."""
+        names: set[str] = set()
+        for a in args:
+            for n in _local_names(a):
+                if n in self.subst and n in self.subst_names:
+                    known = self.subst_names[n]
+                    if known is None:
+                        return None
+                    names |= known
+                else:  # a variable, or a loop variable that generated code holds in a Python local
+                    names.add(n)
+        return names
+
+    def param_names(self, fn: A.FnDecl, args: Sequence[A.Expr]) -> dict[str, frozenset[str] | None]:
+        """For each parameter of an inlined ``fn``: the caller's variables its argument reads (see names_read)."""
+        out: dict[str, frozenset[str] | None] = {}
+        for p, a in zip(fn.params, args, strict=True):
+            read = self.names_read([a])
+            out[p.name] = None if read is None else frozenset(read)
+        return out
+
+    def _binders(self, fn_name: str) -> frozenset[str]:
+        """Names bound by comprehensions and aggregates in a `fn`'s body and in every `fn` it calls."""
+        found = self._binder_cache.get(fn_name)
+        if found is not None:
+            return found
+        self._binder_cache[fn_name] = frozenset()  # a recursive fn sees its own names through the callers
+        out: set[str] = set()
+        stack: list[Any] = [self.prog.fns[fn_name].body]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (A.Aggregate, A.ListComp)):
+                out.add(n.var)
+            if isinstance(n, A.Call) and n.ref and n.ref[0] == "call_fn":
+                out |= self._binders(n.ref[1].name)
+            stack.extend(_children(n))
+        result = self._binder_cache[fn_name] = frozenset(out)
+        return result
+
+    def inline_fn(self, fn: A.FnDecl, args: list[ExprFn], arg_exprs: Sequence[A.Expr]) -> ExprFn:
         """Compile a call to a `fn` as its body, with parameters bound to the arguments.
 
         Saves building an environment per call on the hottest paths (helpers
         like `monster()` or `owned(p)`); arguments with effects are never inlined.
         """
-        saved = self.subst
+        saved = self.subst, self.subst_names
+        self.subst_names = self.param_names(fn, arg_exprs)
         self.subst = {p.name: a for p, a in zip(fn.params, args, strict=True)}
         self.inline_depth += 1
         try:
             return self.expr(fn.body)
         finally:
-            self.subst = saved
+            self.subst, self.subst_names = saved
             self.inline_depth -= 1
 
     def field_list(self, name: str) -> list[Any]:
@@ -1624,6 +1687,31 @@ def _suspends_block(stmts: Sequence[A.Stmt], prog: Program) -> bool:
     return any(_suspends(s, prog) for s in stmts)
 
 
+def _children(n: Any) -> list[Any]:
+    """The sub-expressions of an expression node."""
+    out: list[Any] = []
+    if hasattr(n, "__dataclass_fields__"):
+        for key in n.__dataclass_fields__:
+            v = getattr(n, key)
+            if isinstance(v, A.Expr):
+                out.append(v)
+            elif isinstance(v, list):
+                out.extend(x for x in v if isinstance(x, A.Expr))
+    return out
+
+
+def _local_names(e: A.Expr) -> set[str]:
+    """Every local variable (or parameter) an expression reads by name."""
+    out: set[str] = set()
+    stack: list[Any] = [e]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, A.Name) and n.ref and n.ref[0] == "local":
+            out.add(n.id)
+        stack.extend(_children(n))
+    return out
+
+
 def _has_effects(e: A.Expr) -> bool:
     """Does evaluating ``e`` draw from the RNG (so it must be evaluated exactly once)?"""
     stack: list[Any] = [e]
@@ -1633,13 +1721,7 @@ def _has_effects(e: A.Expr) -> bool:
             return True
         if isinstance(n, A.Call) and n.ref and n.ref[0] in ("call_fn", "call_field"):
             return True
-        if hasattr(n, "__dataclass_fields__"):
-            for key in n.__dataclass_fields__:
-                v = getattr(n, key)
-                if isinstance(v, A.Expr):
-                    stack.append(v)
-                elif isinstance(v, list):
-                    stack.extend(x for x in v if isinstance(x, A.Expr))
+        stack.extend(_children(n))
     return False
 
 
