@@ -16,8 +16,8 @@ character and DEL (``\\u007f``), orjson writes them raw; both escape quotes, bac
 but not always with the same escape, so any backslash sends the state to the reference encoder. Two cases the
 bytes cannot reveal are excluded by the caller instead: floats (``1e+16`` is ``1e16`` in orjson, NaN and the
 infinities become ``null``) and integers beyond 64 bits (orjson refuses them, which falls back). The engine
-never stores a float; a loaded save is checked for floats when it is loaded (``exact`` is False for a game that
-holds one), so the fast path is only taken for states whose values are all of the kinds above.
+never stores a float; a loaded save is checked for floats at its first digest (``exact`` is False for a game
+that holds one), so the fast path is only taken for states whose values are all of the kinds above.
 """
 from __future__ import annotations
 
@@ -37,13 +37,13 @@ except ImportError:  # pragma: no cover - orjson is installed with liturgy
 DIGEST_JSON = json.JSONEncoder(separators=(",", ":"), sort_keys=True, check_circular=False)
 
 
-def _parts(s: GameState) -> list[Any]:
+def parts(s: GameState) -> list[Any]:
     return [s.counters, s.zones, sorted(s.face_up), s.rng, s.log, s.decisions, s.status, s.result, s.error]
 
 
 def reference_text(state: GameState) -> str:
     """The digest's input text, built the reference way (one JSON encoding); tests compare against it."""
-    return DIGEST_JSON.encode(_parts(state))
+    return DIGEST_JSON.encode(parts(state))
 
 
 def fast_text(state: GameState) -> bytes | None:
@@ -54,7 +54,7 @@ def fast_text(state: GameState) -> bytes | None:
     if orjson is None:
         return None
     try:
-        out = orjson.dumps(_parts(state), option=orjson.OPT_SORT_KEYS)
+        out = orjson.dumps(parts(state), option=orjson.OPT_SORT_KEYS)
     except TypeError:  # an integer beyond 64 bits, a dict key that is not text, an unexpected type
         return None
     if not out.isascii() or b"\\" in out or b"\x7f" in out:

@@ -356,8 +356,7 @@ class Ruleset:
         s.removed_count = int(data["removed_count"])
         game = Game(self, s, int(data["seed"]), check_invariants)
         game.options = {str(k): str(v) for k, v in data.get("options", {}).items()}
-        game.float_free = not any(digestmod.has_float(data[k]) for k in (
-            "counters", "face_up", "rng", "log", "result", "error", "status"))
+        game.float_free = None  # a hand-edited save may hold floats: looked for at the first digest
         return game
 
 
@@ -419,9 +418,10 @@ class Game:
         self.options: dict[str, str] = {}
         # the last state whose built-in invariants held, for incremental checks (see violations)
         self._certified: invariants.Certified | None = None
-        # no float anywhere in the state (the engine never writes one; a loaded save is checked): the digest may
-        # then use its fast encoder (interpreter/digest.py)
-        self.float_free = True
+        # no float anywhere in the state (the engine never writes one): the digest may then use its fast encoder
+        # (interpreter/digest.py). None for a loaded save until its first digest looks (walking a large state
+        # at every load would cost more than the load itself)
+        self.float_free: bool | None = True
 
     # ------------------------------------------------------------ running
     @property
@@ -967,6 +967,8 @@ class Game:
     def digest(self) -> str:
         """A hash of the final state and the log: equal digests mean the same game."""
         # the text is the JSON list of interpreter/digest.py
+        if self.float_free is None:  # loaded from a save; what the engine has written since holds no float
+            self.float_free = not digestmod.has_float(digestmod.parts(self.state))
         return digestmod.digest(self.state, self.float_free)
 
     @property
