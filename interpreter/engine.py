@@ -445,7 +445,6 @@ class Game:
         frames = s.frames
         # picking in place, inside the loop below, needs no invariant check between decisions
         inline = pick is not None and not self.check
-        decisions = s.decisions
         try:
             while True:
                 calls = (stop - 2 - s.steps) // span if span else 0
@@ -463,30 +462,9 @@ class Game:
                                     if not inline:
                                         break
                                     # A suspended call ran no instruction: take back its turn of the loop
-                                    # (``i`` counts it), pick as `_pick` does, and run on.
+                                    # (``i`` counts it), pick, and run on.
                                     extra -= 1
-                                    pend = s.pending
-                                    if pend[0] == "choose":
-                                        options = pend[2]
-                                        choice = pick(len(options))  # type: ignore[misc]
-                                        value = options[choice]
-                                        fr[2][pend[3]] = value
-                                        fr[1] = pend[5] if value is None else pend[4]
-                                        s.pending = None
-                                        decisions.append((pend[1], choice))
-                                    else:  # `simultaneously`: every player's pick, in seat order
-                                        commits = s.commits
-                                        picked = []
-                                        for p, opts in pend[1]:
-                                            committed = commits.get(p)
-                                            if committed is None:
-                                                committed = pick(len(opts))  # type: ignore[misc]
-                                                decisions.append((p, committed))
-                                            picked.append((p, opts[committed]))
-                                        fr[2][pend[2]] = (tuple(picked), 0)
-                                        fr[1] = pend[3]
-                                        s.pending = None
-                                        s.commits = {}
+                                    self._pick(pick)  # type: ignore[arg-type]
                                     continue
                                 extra += r
                         else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import ROOT
@@ -186,6 +187,18 @@ def _three_ways(path: str) -> list[Ruleset]:
     return rulesets
 
 
+def played_alike(variants: list[Ruleset], players: int, seed: int) -> tuple[Any, ...]:
+    """Play one random game on each variant; assert they agree (digest, error, steps, every log view); return it."""
+    seen = []
+    for rules in variants:
+        game = rules.new_game(players, seed, check_invariants=True)
+        game.random_playout(random.Random(seed))
+        seen.append((game.digest(), game.error, game.state.steps,
+                     [game.log_lines(v) for v in (None, *range(players))]))
+    assert all(other == seen[0] for other in seen[1:]), (players, seed)
+    return seen[0]
+
+
 def _generated(rules: Ruleset) -> int:
     """How many step-machine instructions are generated statement functions."""
     return sum(1 for code in rules.codes for ins in code.ins if ins.__code__.co_filename.startswith("<liturgy stmt"))
@@ -197,13 +210,7 @@ def test_statement_generation_plays_like_closures(write_ruleset: Callable[..., s
     assert _generated(variants[0]) > 0 and _generated(variants[1]) == 0 == _generated(variants[2])
     for players in (2, 3):
         for seed in range(25):
-            seen = []
-            for rules in variants:
-                game = rules.new_game(players, seed, check_invariants=True)
-                game.random_playout(random.Random(seed))
-                seen.append((game.digest(), game.error, [game.log_lines(v) for v in (None, *range(players))]))
-            assert seen[0] == seen[1] == seen[2], (players, seed)
-            assert seen[0][1] is None
+            assert played_alike(variants, players, seed)[1] is None
 
 
 RUN_TIME_ERRORS = {

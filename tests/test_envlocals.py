@@ -14,12 +14,12 @@ The three ways to compile must agree on every digest, log line and error.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 import pytest
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Ruleset
+from test_codegen import _three_ways, played_alike
 
 ENV_LOCALS = '''\
 game "Env locals" { players 2..3
@@ -160,18 +160,13 @@ score(p) = n
 '''
 
 
-def _three_ways(path: str) -> list[Ruleset]:
-    """Generated statements, generated expressions only, closures only; then generated statements without
-    direct calls (``inline_fns=False``: every call through the objects the rule profiler wraps)."""
-    out = []
-    for codegen, stmtgen in ((True, True), (True, False), (False, False)):
-        program, _ = check_file(path)
-        assert program is not None
-        out.append(Ruleset(program, codegen=codegen, stmtgen=stmtgen))
+def _four_ways(path: str) -> list[Ruleset]:
+    """test_codegen's three ways (generated statements, generated expressions only, closures only); then
+    generated statements without direct calls (``inline_fns=False``: every call through the objects the rule
+    profiler wraps)."""
     program, _ = check_file(path)
     assert program is not None
-    out.append(Ruleset(program, inline_fns=False))
-    return out
+    return [*_three_ways(path), Ruleset(program, inline_fns=False)]
 
 
 def _local_reads(rules: Ruleset) -> int:
@@ -183,7 +178,7 @@ def _local_reads(rules: Ruleset) -> int:
 @pytest.mark.parametrize("players", [2, 3])
 def test_variables_in_python_locals_play_like_closures(players: int, write_ruleset: Callable[..., str]) -> None:
     path = write_ruleset(ENV_LOCALS, {"tok.yaml": TOK, "gem.yaml": GEM})
-    variants = _three_ways(path)
+    variants = _four_ways(path)
     assert _local_reads(variants[0]) > 0 and _local_reads(variants[2]) == 0
     gen = variants[0].compiled.gen
     assert gen is not None and {"gain", "depth"} <= gen.pos_tables.keys()
@@ -191,21 +186,14 @@ def test_variables_in_python_locals_play_like_closures(players: int, write_rules
     assert procs["countdown"].fast is not None and procs["tally"].fast is not None
     assert any(eff is not None and eff.fast is not None for eff in variants[0].compiled.effects["zap"])
     for seed in range(20):
-        seen = []
-        for rules in variants:
-            game = rules.new_game(players, seed, check_invariants=True)
-            game.random_playout(random.Random(seed))
-            seen.append((game.digest(), game.error, game.state.steps,
-                         [game.log_lines(v) for v in (None, *range(players))]))
-        assert seen[0] == seen[1] == seen[2] == seen[3], (players, seed)
-        assert seen[0][1] is None
+        assert played_alike(variants, players, seed)[1] is None
 
 
 def test_a_loop_variable_rebound_to_none_is_checked_again(write_ruleset: Callable[..., str]) -> None:
     """A zone's loop variable is never `none`, until the body assigns it: then `.v` fails as in the closures."""
     path = write_ruleset(LOOP_VAR_REBOUND, {"c.yaml": "kind: C\nstart: a\ncards:\n  - name: X\n"})
     seen = []
-    for rules in _three_ways(path):
+    for rules in _four_ways(path):
         game = rules.new_game(2, 1)
         seen.append((game.state.status, game.error, game.digest()))
     assert seen[0] == seen[1] == seen[2] == seen[3]

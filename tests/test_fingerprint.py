@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import BLOODBORNE
 from liturgy.interpreter.cli import main
-from liturgy.interpreter.engine import load_ruleset
+from liturgy.interpreter.engine import Game, load_ruleset
 from liturgy.interpreter.logs import write_decision_log
 
 
@@ -34,6 +34,13 @@ def _edit_a_card(rules: Path) -> None:
     assert hunter.read_text(encoding="utf-8") != text
 
 
+def _first_options(game: Game, decisions: int) -> None:
+    for _ in range(decisions):
+        d = game.decision
+        assert d is not None
+        game.apply(0, d.players[0])
+
+
 def test_fingerprint_follows_the_files_not_their_folder(tmp_path: Path) -> None:
     first = _project(tmp_path, "a")
     fp = load_ruleset(str(first)).fingerprint
@@ -51,10 +58,7 @@ def test_a_save_loads_on_the_same_rules_and_is_refused_on_edited_ones(tmp_path: 
     rules_path = _project(tmp_path)
     rules = load_ruleset(str(rules_path))
     game = rules.new_game(3, 4)
-    for _ in range(6):
-        d = game.decision
-        assert d is not None
-        game.apply(0, d.players[0])
+    _first_options(game, 6)
     data = json.loads(json.dumps(game.to_json()))
     assert data["ruleset_fingerprint"] == rules.fingerprint
     assert rules.load_game(data).digest() == game.digest()
@@ -98,10 +102,7 @@ def test_resume_notes_edited_rules(tmp_path: Path, capsys: pytest.CaptureFixture
     rules_path = _project(tmp_path)
     rules = load_ruleset(str(rules_path))
     game = rules.new_game(3, 5)
-    for _ in range(3):
-        d = game.decision
-        assert d is not None
-        game.apply(0, d.players[0])
+    _first_options(game, 3)
     log = tmp_path / "save.json"
     write_decision_log(str(log), str(rules_path), game)
     hunter = rules_path.parent.parent / "cards" / "bloodborne" / "hunter.yaml"
