@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .checker import Program, check_ruleset
-from .diagnostics import Diagnostic, Span
-from .parser import parse_ruleset_text
+from liturgy.dsl.checker.checker import Program, check_ruleset
+from liturgy.dsl.diagnostics import Diagnostic, Span
+from liturgy.dsl.frontend.parser import parse_ruleset_text
 
 MAX_RULESET_BYTES = 2_000_000
 

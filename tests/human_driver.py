@@ -79,7 +79,7 @@ class LabelPolicy:
 def play(ruleset: str, args: list[str], policy: Callable[[int, str, list[str]], int],
          transcript: list[str] | None = None, limit: int = 5000, timeout: float = 120.0) -> tuple[int, str]:
     """Run `liturgy play RULESET ARGS…`, answer every prompt with ``policy``; return (exit code, all output)."""
-    proc = subprocess.Popen([sys.executable, "-m", "liturgy.interpreter.cli", "play", ruleset, *args],
+    proc = subprocess.Popen([sys.executable, "-m", "liturgy.interpreter.tools.cli", "play", ruleset, *args],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT)
     assert proc.stdin is not None and proc.stdout is not None
     fd = proc.stdout.fileno()

@@ -15,7 +15,7 @@ Rules for editing a position, and why:
   round 1, step 1).  Between decisions the engine is in the middle of a step
   and its locals would disagree with an edited state.
 * Keep the engine's bookkeeping right: cards move with
-  :func:`liturgy.interpreter.compiler.move_card` (it keeps ``card_zone`` and the
+  :func:`liturgy.interpreter.compiler.compiler.move_card` (it keeps ``card_zone`` and the
   count of cards sent to final zones), and blood echoes always come from or go
   back to ``supply``, because the ``blood`` pool must stay at 135
   (``check_invariants=True`` checks it at every decision).
@@ -31,9 +31,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from liturgy.interpreter import rng
-from liturgy.interpreter.compiler import FIRST_SLOT, move_card
-from liturgy.interpreter.engine import Game
+from liturgy.interpreter.compiler.compiler import FIRST_SLOT, move_card
+from liturgy.interpreter.engine.game import Game
+from liturgy.interpreter.runtime import rng
 
 # ---------------------------------------------------------------- addressing
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 from conftest import BLOODBORNE, ROOT
-from liturgy.dsl import grammar_cache
-from liturgy.interpreter.bench import Settings, mid_game, run_bench
-from liturgy.interpreter.cli import main
-from liturgy.interpreter.engine import Ruleset
+from liturgy.dsl.frontend import grammar_cache
+from liturgy.interpreter.engine.game import Ruleset
+from liturgy.interpreter.tools.bench import Settings, mid_game, run_bench
+from liturgy.interpreter.tools.cli import main
 
 TINY = Settings(seconds=0.02, warmup=0.0, repeats=1, jobs_games=0, openspiel=False)
 

@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from liturgy.dsl import cards
+from liturgy.dsl.frontend import cards
 from liturgy.dsl.loader import check_file
 
 ROOT = Path(__file__).resolve().parent.parent

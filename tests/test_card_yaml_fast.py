@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import yaml
 from conftest import ROOT
-from liturgy.dsl import cards
+from liturgy.dsl.frontend import cards
 
 YAML_FILES = sorted(str(p) for p in ROOT.rglob("*.yaml") if ".git" not in p.parts and "node_modules" not in p.parts)
 needs_libyaml = pytest.mark.skipif(not getattr(yaml, "__with_libyaml__", False), reason="PyYAML without libyaml")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from conftest import BLOODBORNE
-from liturgy.interpreter.cli import main
+from liturgy.interpreter.tools.cli import main
 
 BB = str(BLOODBORNE)
 

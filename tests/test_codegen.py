@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from conftest import ROOT
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine import Ruleset
+from liturgy.interpreter.engine.game import Ruleset
 
 RULESETS = sorted(str(p) for p in (ROOT / "rulesets").rglob("*.rules")) + sorted(
     str(p) for p in (ROOT / "docs" / "examples").glob("*.rules"))
@@ -259,8 +259,8 @@ def test_deeply_nested_blocks_still_run(write_ruleset: Callable[..., str]) -> No
 def test_moving_many_cards_at_once_matches_one_by_one(write_ruleset: Callable[..., str]) -> None:
     """`move_all` (one pass per source zone) leaves exactly the state, or raises exactly the error, of moving
     each card in turn, whatever the mix of source zones, final zones, duplicates and places."""
-    from liturgy.interpreter.errors import RuleError
-    from liturgy.interpreter.moves import move_all, move_card, move_top_fast
+    from liturgy.interpreter.runtime.errors import RuleError
+    from liturgy.interpreter.runtime.moves import move_all, move_card, move_top_fast
 
     path = write_ruleset(STATEMENTS, {"tok.yaml": STATEMENTS_CARDS})
     program, _ = check_file(path)

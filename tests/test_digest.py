@@ -13,9 +13,9 @@ import random
 from pathlib import Path
 
 import pytest
-from liturgy.interpreter import digest as digestmod
-from liturgy.interpreter.digest import reference_text
-from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
+from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset
+from liturgy.interpreter.runtime import digest as digestmod
+from liturgy.interpreter.runtime.digest import reference_text
 
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = sorted(str(p) for p in (ROOT / "rulesets").rglob("*.rules")) + sorted(

@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 import yaml
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.agents import RandomAgent, play_out
-from liturgy.interpreter.cli import main as cli_main
-from liturgy.interpreter.engine import Game, load_ruleset
-from liturgy.interpreter.errors import IllegalChoice
-from liturgy.interpreter.simulate import simulate
+from liturgy.interpreter.agents.agents import RandomAgent, play_out
+from liturgy.interpreter.engine.game import Game, load_ruleset
+from liturgy.interpreter.runtime.errors import IllegalChoice
+from liturgy.interpreter.tools.cli import main as cli_main
+from liturgy.interpreter.tools.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"

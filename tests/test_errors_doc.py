@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from liturgy.dsl.cards import MAX_CARD_FILE_BYTES
 from liturgy.dsl.diagnostics import Diagnostic, render_all
+from liturgy.dsl.frontend.cards import MAX_CARD_FILE_BYTES
 from liturgy.dsl.loader import MAX_RULESET_BYTES, check_file
 
 ROOT = Path(__file__).resolve().parent.parent

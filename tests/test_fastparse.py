@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from liturgy.dsl import cards, fastparse, parser
 from liturgy.dsl.diagnostics import Span
+from liturgy.dsl.frontend import cards, fastparse, parser
 from liturgy.dsl.loader import check_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 from conftest import BLOODBORNE
-from liturgy.interpreter.cli import main
-from liturgy.interpreter.engine import Game, load_ruleset
-from liturgy.interpreter.logs import write_decision_log
+from liturgy.interpreter.engine.game import Game, load_ruleset
+from liturgy.interpreter.engine.logs import write_decision_log
+from liturgy.interpreter.tools.cli import main
 
 
 def _project(tmp_path: Path, name: str = "proj") -> Path:

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from conftest import ROOT
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine import Game, Ruleset
+from liturgy.interpreter.engine.game import Game, Ruleset
 
 RULESETS = sorted(str(p) for p in (ROOT / "rulesets").rglob("*.rules")) + sorted(
     str(p) for p in (ROOT / "docs" / "examples").glob("*.rules"))
@@ -98,7 +98,7 @@ def test_runs_too_deep_to_write_in_are_called(write_ruleset: Callable[..., str],
                                               ) -> None:
     """A statement run whose own loops nest 20 deep compiles alone but not inside a fused function's `try`:
     the fuser writes that function again calling the run, and the game is the same as unfused."""
-    from liturgy.interpreter import fuse
+    from liturgy.interpreter.codegen import fuse
 
     loops = "".join(f"for x{i} in [1] {{ " for i in range(20)) + "n += 1" + " }" * 20
     path = write_ruleset('game "G" { players 2..2 }\ncounter n\nround { step s "S" {\n'

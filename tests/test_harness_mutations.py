@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from liturgy.interpreter.cli import main
-from liturgy.interpreter.engine import load_ruleset
-from liturgy.interpreter.fuzz import fuzz_ruleset
+from liturgy.interpreter.engine.game import load_ruleset
+from liturgy.interpreter.tools.cli import main
+from liturgy.interpreter.tools.fuzz import fuzz_ruleset
 
 MUTANTS = {
     # a removed card comes back: the engine refuses to take cards out of a final zone

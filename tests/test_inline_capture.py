@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine import Ruleset
+from liturgy.interpreter.engine.game import Ruleset
 
 RULES = """
 game "G" { players 2..2 }
@@ -60,7 +60,7 @@ def test_calls_that_cannot_capture_are_still_inlined(write_ruleset: Callable[...
     assert program is not None
     comp = Ruleset(program).compiled
     fns = program.fns
-    from liturgy.dsl import ast as A
+    from liturgy.dsl.frontend import ast as A
 
     x = A.Name(fns["f"].span, "x")
     x.ref = ("local", "x")

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from liturgy.interpreter import invariants
-from liturgy.interpreter.engine import Game, load_ruleset
-from liturgy.interpreter.state import GameState
+from liturgy.interpreter.engine.game import Game, load_ruleset
+from liturgy.interpreter.runtime import invariants
+from liturgy.interpreter.runtime.state import GameState
 
 RULESETS = [ROOT / "rulesets" / "bloodborne.rules", ROOT / "rulesets" / "slay_the_spire.rules",
             ROOT / "rulesets" / "classic" / "crazy_eights.rules", ROOT / "rulesets" / "classic" / "goofspiel.rules"]

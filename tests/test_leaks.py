@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 from conftest import ROOT
-from liturgy.interpreter import engine
-from liturgy.interpreter.engine import Game, load_ruleset
-from liturgy.interpreter.fuzz import fuzz_ruleset
-from liturgy.interpreter.leaks import LeakCheck
+from liturgy.interpreter.engine import game as engine
+from liturgy.interpreter.engine.game import Game, load_ruleset
+from liturgy.interpreter.tools.fuzz import fuzz_ruleset
+from liturgy.interpreter.tools.leaks import LeakCheck
 
 BLIND_PICK = """
 game "Blind pick" {

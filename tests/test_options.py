@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from liturgy.interpreter.agents import RandomAgent, play_out
-from liturgy.interpreter.cli import main as cli_main
-from liturgy.interpreter.engine import load_ruleset
-from liturgy.interpreter.simulate import simulate
+from liturgy.interpreter.agents.agents import RandomAgent, play_out
+from liturgy.interpreter.engine.game import load_ruleset
+from liturgy.interpreter.tools.cli import main as cli_main
+from liturgy.interpreter.tools.simulate import simulate
 
 ROOT = Path(__file__).resolve().parents[1]
 DICE = str(ROOT / "docs" / "examples" / "dice_race.rules")

@@ -8,13 +8,13 @@ from collections.abc import Callable
 import pytest
 from conftest import ROOT
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.agents import RandomAgent, play_out
-from liturgy.interpreter.cli import main as cli_main
-from liturgy.interpreter.engine import Game, Ruleset, load_ruleset, replay_decisions
-from liturgy.interpreter.fuzz import fuzz_ruleset
+from liturgy.interpreter.agents.agents import RandomAgent, play_out
+from liturgy.interpreter.agents.terminal import HumanAgent
+from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset, replay_decisions
 from liturgy.interpreter.interop.common import returns_of
-from liturgy.interpreter.simulate import simulate
-from liturgy.interpreter.terminal import HumanAgent
+from liturgy.interpreter.tools.cli import main as cli_main
+from liturgy.interpreter.tools.fuzz import fuzz_ruleset
+from liturgy.interpreter.tools.simulate import simulate
 
 KEEPERS = str(ROOT / "docs" / "examples" / "lantern_keepers.rules")
 NIGHT_WATCH = str(ROOT / "docs" / "examples" / "night_watch.rules")

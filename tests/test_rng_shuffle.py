@@ -7,8 +7,8 @@ Every shuffle of every game goes through it, so a difference would change every 
 from __future__ import annotations
 
 import pytest
-from liturgy.interpreter import rng
-from liturgy.interpreter.chance import NeedChance, Script
+from liturgy.interpreter.engine.chance import NeedChance, Script
+from liturgy.interpreter.runtime import rng
 
 
 def _reference(items: list[int], state: int) -> int:

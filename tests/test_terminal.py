@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from liturgy.interpreter.cli import main
-from liturgy.interpreter.terminal import pretty
+from liturgy.interpreter.agents.terminal import pretty
+from liturgy.interpreter.tools.cli import main
 
 HIGH_CARD = str(ROOT / "docs" / "examples" / "high_card.rules")
 

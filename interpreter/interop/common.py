@@ -15,10 +15,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from liturgy.dsl import ast as A
-from liturgy.dsl.checker import _contains
-
-from ..engine import Game, Ruleset, load_ruleset
+from liturgy.dsl.checker.checker import _contains
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset
 
 
 @cache

@@ -19,9 +19,8 @@ import time
 
 import numpy as np
 import pyspiel
+from liturgy.interpreter.interop.openspiel import register
 from open_spiel.python.algorithms import mcts
-
-from .openspiel import register
 
 
 def play(game: pyspiel.Game, bots: list[pyspiel.Bot | None], rng: np.random.RandomState) -> list[float]:

@@ -10,7 +10,7 @@
   each commit hidden until all are in, so this is the same game with imperfect
   information, and sequential algorithms such as MCTS can play it.
 
-Both use explicit chance (:mod:`liturgy.interpreter.chance`): every shuffle
+Both use explicit chance (:mod:`liturgy.interpreter.engine.chance`): every shuffle
 swap, ``random`` pick and die roll is a chance node with uniform outcomes.
 
 Actions are option indices: action ``i`` is the ``i``-th legal option of the
@@ -32,10 +32,17 @@ from dataclasses import dataclass
 from typing import Any
 
 import pyspiel
-
-from ..chance import CHANCE, ChanceGame
-from ..engine import Game, Ruleset
-from .common import RETURN_MODES, Bounds, cached_ruleset, has_simultaneous, observation_text, returns_of, ruleset_slug
+from liturgy.interpreter.engine.chance import CHANCE, ChanceGame
+from liturgy.interpreter.engine.game import Game, Ruleset
+from liturgy.interpreter.interop.common import (
+    RETURN_MODES,
+    Bounds,
+    cached_ruleset,
+    has_simultaneous,
+    observation_text,
+    returns_of,
+    ruleset_slug,
+)
 
 
 @dataclass(frozen=True)

@@ -28,10 +28,17 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from liturgy.interpreter.engine.game import Game
+from liturgy.interpreter.interop.common import (
+    RETURN_MODES,
+    Bounds,
+    ViewEncoder,
+    cached_ruleset,
+    observation_text,
+    returns_of,
+    ruleset_slug,
+)
 from pettingzoo import AECEnv
-
-from ..engine import Game
-from .common import RETURN_MODES, Bounds, ViewEncoder, cached_ruleset, observation_text, returns_of, ruleset_slug
 
 
 class LiturgyEnv(AECEnv):  # type: ignore[misc]

@@ -1,0 +1,1 @@
+"""The language's front end: grammar, parser, syntax tree, card files."""

@@ -1,0 +1,476 @@
+"""The typed syntax tree of a ruleset.
+
+Nodes are plain dataclasses with a source span.  Expression nodes carry two
+slots the checker fills in (``ty`` and ``ref``) so the compiler never has to
+resolve a name a second time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from liturgy.dsl.diagnostics import NOWHERE, Span
+
+# ---------------------------------------------------------------- types
+
+
+@dataclass(eq=False)
+class TypeExpr:
+    """A type as written: ``int``, ``card Monster``, ``set of Trophy``, ``effect(p: player)``."""
+
+    kind: str  # int bool text player card set list effect function named
+    span: Span
+    arg: str | None = None  # card kind, set element enum, or named type
+    elem: TypeExpr | None = None  # list element
+    params: list[Param] = field(default_factory=list)
+    ret: TypeExpr | None = None
+
+
+@dataclass(eq=False)
+class Param:
+    name: str
+    type: TypeExpr
+    span: Span
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass(eq=False)
+class Expr:
+    span: Span
+    ty: Any = field(default=None, init=False, repr=False, compare=False)
+    ref: Any = field(default=None, init=False, repr=False, compare=False)
+
+
+@dataclass(eq=False)
+class IntLit(Expr):
+    value: int = 0
+
+
+@dataclass(eq=False)
+class StrLit(Expr):
+    value: str = ""
+
+
+@dataclass(eq=False)
+class BoolLit(Expr):
+    value: bool = False
+
+
+@dataclass(eq=False)
+class NoneLit(Expr):
+    pass
+
+
+@dataclass(eq=False)
+class Name(Expr):
+    id: str = ""
+
+
+@dataclass(eq=False)
+class Attr(Expr):
+    obj: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    name: str = ""
+    name_span: Span = NOWHERE
+
+
+@dataclass(eq=False)
+class Index(Expr):
+    obj: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    index: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+
+
+@dataclass(eq=False)
+class Call(Expr):
+    func: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    args: list[Expr] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class Aggregate(Expr):
+    """``count(c for c in p.hand where c.kind == melee)`` and friends."""
+
+    func: str = ""
+    func_span: Span = NOWHERE
+    elem: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    var: str = ""
+    iterable: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    where: Expr | None = None
+
+
+@dataclass(eq=False)
+class ListLit(Expr):
+    items: list[Expr] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class ListComp(Expr):
+    elem: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    var: str = ""
+    iterable: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    where: Expr | None = None
+
+
+@dataclass(eq=False)
+class Unary(Expr):
+    op: str = ""  # "-" or "not"
+    operand: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+
+
+@dataclass(eq=False)
+class Binary(Expr):
+    op: str = ""
+    left: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    right: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+
+
+@dataclass(eq=False)
+class Cond(Expr):
+    test: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    then: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    orelse: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass(eq=False)
+class Stmt:
+    span: Span
+
+
+@dataclass(eq=False)
+class Let(Stmt):
+    name: str
+    value: Expr
+
+
+@dataclass(eq=False)
+class Assign(Stmt):
+    target: Expr
+    op: str  # = += -=
+    value: Expr
+
+
+@dataclass(eq=False)
+class Move(Stmt):
+    what: Expr
+    dest: Expr
+    place: str  # "top" or "bottom" ("" = the zone's natural end)
+
+
+@dataclass(eq=False)
+class Shuffle(Stmt):
+    zone: Expr
+
+
+@dataclass(eq=False)
+class Reveal(Stmt):
+    target: Expr
+
+
+@dataclass(eq=False)
+class Transfer(Stmt):
+    amount: Expr | None  # None = all
+    source: Expr
+    dest: Expr
+    bind: str | None
+
+
+@dataclass(eq=False)
+class If(Stmt):
+    branches: list[tuple[Expr, list[Stmt]]]
+    orelse: list[Stmt]
+
+
+@dataclass(eq=False)
+class For(Stmt):
+    var: str
+    iterable: Expr
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class RepeatWhile(Stmt):
+    cond: Expr
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class Break(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class Prompt:
+    """`prompt "TEXT", args…` of a choice: the question a player is asked, formatted like a log line."""
+
+    span: Span
+    text: str
+    args: list[Expr]
+
+
+@dataclass(eq=False)
+class Choose(Stmt):
+    var: str
+    source: Expr
+    where: Expr | None
+    chooser: Expr
+    optional: bool
+    body: list[Stmt]
+    none_body: list[Stmt] | None
+    # `optional "LABEL"`: the extra option's label; it is offered even when no item qualifies
+    label: str | None = None
+    label_span: Span | None = None
+    prompt: Prompt | None = None
+
+
+@dataclass(eq=False)
+class Simultaneous(Stmt):
+    player_var: str
+    players: Expr
+    var: str
+    source: Expr
+    where: Expr | None
+    body: list[Stmt]
+    prompt: Prompt | None = None
+
+
+@dataclass(eq=False)
+class Do(Stmt):
+    call: Expr
+
+
+@dataclass(eq=False)
+class Fire(Stmt):
+    window: str
+    args: list[Expr]
+
+
+@dataclass(eq=False)
+class EndGame(Stmt):
+    pass
+
+
+@dataclass(eq=False)
+class SkipTo(Stmt):
+    step: str
+
+
+@dataclass(eq=False)
+class Log(Stmt):
+    to: Expr | None
+    text: str
+    args: list[Expr]
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@dataclass(eq=False)
+class Decl:
+    span: Span
+
+
+@dataclass(eq=False)
+class GameDecl(Decl):
+    title: str
+    min_players: int = 1
+    max_players: int = 1
+    step_limit: int = 100_000
+    seats: str = "clockwise"
+
+
+@dataclass(eq=False)
+class EnumDecl(Decl):
+    name: str
+    values: list[tuple[str, Span]]
+
+
+@dataclass(eq=False)
+class DieDecl(Decl):
+    name: str
+    faces: list[tuple[int, bool]]
+
+
+@dataclass(eq=False)
+class FieldDecl:
+    name: str
+    type: TypeExpr
+    default: Expr | None
+    span: Span
+
+
+@dataclass(eq=False)
+class CardKindDecl(Decl):
+    name: str
+    fields: list[FieldDecl]
+
+
+@dataclass(eq=False)
+class CardsDecl(Decl):
+    pattern: str
+
+
+@dataclass(eq=False)
+class ZoneDecl(Decl):
+    name: str
+    per_player: bool
+    order: str
+    visibility: str
+    of_kind: str | None = None
+    final: bool = False
+    capacity: int | None = None
+    per_card: bool = False
+
+
+@dataclass(eq=False)
+class CounterDecl(Decl):
+    name: str
+    scope: str  # "global" | "player" | "card"
+    is_flag: bool
+    index_enum: str | None
+    lo: int | None
+    hi: int | None
+    default: Expr | None
+    reset_each_round: bool
+    track_values: list[int] | None = None
+    pool: str | None = None
+    option: str | None = None  # an `option`: the enum its value comes from
+
+
+@dataclass(eq=False)
+class PoolDecl(Decl):
+    name: str
+    holders: list[CounterDecl]
+    supply: int = 0
+
+
+@dataclass(eq=False)
+class WindowDecl(Decl):
+    name: str
+    params: list[Param]
+
+
+@dataclass(eq=False)
+class HandlerDecl(Decl):
+    window: str
+    params: list[Param]
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class ProcDecl(Decl):
+    name: str
+    params: list[Param]
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class FnDecl(Decl):
+    name: str
+    params: list[Param]
+    ret: TypeExpr
+    body: Expr
+
+
+@dataclass(eq=False)
+class SetupDecl(Decl):
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class StepDecl(Decl):
+    name: str
+    title: str
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class RoundDecl(Decl):
+    steps: list[StepDecl]
+
+
+@dataclass(eq=False)
+class FinishDecl(Decl):
+    body: list[Stmt]
+
+
+@dataclass(eq=False)
+class ScoreDecl(Decl):
+    var: str
+    expr: Expr
+    tiebreak: bool = False
+
+
+@dataclass(eq=False)
+class WinnerDecl(Decl):
+    """`winner(p) = BOOL`: exactly the players for whom it holds win (possibly none), instead of the best score."""
+
+    var: str
+    expr: Expr
+
+
+@dataclass(eq=False)
+class InvariantDecl(Decl):
+    text: str
+    expr: Expr
+    outside: list[tuple[str, Span]] = field(default_factory=list)  # steps where it need not hold
+
+
+@dataclass(eq=False)
+class ShowLine:
+    """`show "text", values…`: one line of a `display`."""
+
+    span: Span
+    text: str
+    args: list[Expr]
+
+
+@dataclass(eq=False)
+class ShowFor:
+    """`for x in L [where C] { … }` in a `display`: its lines once per item."""
+
+    span: Span
+    var: str
+    source: Expr
+    where: Expr | None
+    body: list[ShowItem]
+
+
+@dataclass(eq=False)
+class ShowIf:
+    """`if C { … } [else { … }]` in a `display`."""
+
+    span: Span
+    cond: Expr
+    body: list[ShowItem]
+    orelse: list[ShowItem]
+
+
+ShowItem = ShowLine | ShowFor | ShowIf
+
+
+@dataclass(eq=False)
+class DisplayDecl(Decl):
+    var: str  # the viewing player
+    body: list[ShowItem]
+
+
+@dataclass(eq=False)
+class DescribeDecl(Decl):
+    kind: str  # the card kind whose option labels it describes
+    card: str
+    viewer: str
+    text: str
+    args: list[Expr]
+
+
+@dataclass(eq=False)
+class Ruleset:
+    """A parsed ruleset file: its declarations in source order."""
+
+    path: str
+    decls: list[Decl]

@@ -1,0 +1,531 @@
+"""Card files: safe YAML loading with line numbers, and a JSON Schema per card kind.
+
+Card instances live in YAML; the ruleset's ``card`` declarations say what a
+card of each kind looks like.  The JSON Schema is *derived* from those
+declarations, so adding a field to a kind is a one-line change in the ruleset.
+Only ``yaml.SafeLoader`` is used, aliases are refused (no alias bombs), and file
+size and card count are bounded.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+from liturgy.dsl.diagnostics import Diagnostic, Span, did_you_mean, remember_source
+from liturgy.dsl.frontend import ast as A
+from liturgy.dsl.frontend.parser import parse_effect_text, parse_expr_text
+
+MAX_CARD_FILE_BYTES = 2_000_000
+MAX_CARD_FILES = 200
+MAX_CARDS = 10_000
+MAX_COPIES = 1_000
+BUILTIN_KEYS = ("name", "count", "provisional", "source", "text")
+
+
+@dataclass(eq=False)
+class CardDef:
+    """One card definition (``count`` physical copies of it are made per game)."""
+
+    name: str
+    kind: str
+    start: str
+    count: int
+    values: dict[str, Any]  # field -> python value, or AST for effect/function fields
+    span: Span
+    provisional: bool = False
+    text: str = ""
+    field_spans: dict[str, Span] = field(default_factory=dict)
+
+
+def schema_for_kind(kind: A.CardKindDecl, enums: dict[str, list[str]]) -> dict[str, Any]:
+    """The JSON Schema that one card of ``kind`` must satisfy."""
+    props: dict[str, Any] = {
+        "name": {"type": "string", "minLength": 1},
+        "count": {"type": "integer", "minimum": 1, "maximum": MAX_COPIES},
+        "provisional": {"type": "boolean"},
+        "source": {"type": "string"},
+        "text": {"type": "string"},
+    }
+    required = ["name"]
+    for f in kind.fields:
+        props[f.name] = _schema_for_type(f.type, enums)
+        if f.default is None:
+            required.append(f.name)
+    return {
+        "type": "object",
+        "properties": props,
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def _schema_for_type(t: A.TypeExpr, enums: dict[str, list[str]]) -> dict[str, Any]:
+    if t.kind == "int":
+        return {"type": "integer"}
+    if t.kind == "bool":
+        return {"type": "boolean"}
+    if t.kind in ("text", "effect", "function", "card", "player"):
+        return {"type": "string"}
+    if t.kind == "set":
+        return {"type": "array", "items": {"enum": enums.get(t.arg or "", [])}, "uniqueItems": True}
+    if t.kind == "list":
+        return {"type": "array", "items": _schema_for_type(t.elem, enums) if t.elem else {}}
+    if t.kind == "named" and t.arg in enums:
+        return {"enum": enums[t.arg]}
+    return {}
+
+
+def file_schema(kinds: dict[str, A.CardKindDecl], zones: list[str]) -> dict[str, Any]:
+    """Schema of a card file's top level; each card is then checked against its kind."""
+    return {
+        "type": "object",
+        "properties": {
+            "kind": {"enum": sorted(kinds)},
+            "start": {"enum": sorted(zones)},
+            "cards": {"type": "array"},
+        },
+        "required": ["kind", "start", "cards"],
+        "additionalProperties": False,
+    }
+
+
+def certainly_valid(schema: dict[str, Any], instance: Any) -> bool:  # noqa: C901 - one keyword per branch
+    """True only if ``instance`` surely satisfies ``schema``; False means "ask jsonschema".
+
+    jsonschema takes about 50 µs a card, most of it bookkeeping for the
+    keywords' generality, and would then find nothing wrong with almost every
+    card.  This reads the few keywords the card schemas above use, with
+    JSON Schema's meaning, and answers True only in the plain cases: an
+    integer that is a Python ``int`` (not a ``bool``, not ``1.0``), enums of
+    strings, and so on.  Anything else (another keyword, a float, a mixed enum)
+    answers False, and jsonschema then validates and words every diagnostic
+    exactly as before.  tests/test_card_schema_fast.py checks the agreement.
+    """
+    kind = type(instance)
+    for key, want in schema.items():
+        if key == "type":
+            expected = _JSON_TYPES.get(want) if isinstance(want, str) else None
+            if expected is None or kind is not expected:
+                return False
+        elif key == "enum":
+            if kind is not str or instance not in want or not all(type(v) is str for v in want):
+                return False
+        elif key == "properties":
+            if kind is dict:
+                for name, sub in want.items():
+                    if name in instance and not certainly_valid(sub, instance[name]):
+                        return False
+        elif key == "required":
+            if kind is dict and any(name not in instance for name in want):
+                return False
+        elif key == "additionalProperties":
+            if want is not False:
+                return False
+            if kind is dict:
+                allowed = schema.get("properties", {})
+                if any(name not in allowed for name in instance):
+                    return False
+        elif key == "items":
+            if kind is list and not all(certainly_valid(want, item) for item in instance):
+                return False
+        elif key == "uniqueItems":
+            if want and kind is list and (
+                not all(type(item) is str for item in instance) or len(set(instance)) != len(instance)
+            ):
+                return False
+        elif key == "minLength":
+            if kind is str and len(instance) < want:
+                return False
+        elif key in ("minimum", "maximum"):
+            if kind is float or type(want) is not int:
+                return False
+            if kind is int and (instance < want if key == "minimum" else instance > want):
+                return False
+        else:
+            return False
+    return True
+
+
+_JSON_TYPES: dict[str, type] = {"object": dict, "array": list, "string": str, "integer": int, "boolean": bool}
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """SafeLoader that refuses anchors/aliases, closing the door on alias bombs."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()  # type: ignore[no-untyped-call]
+            raise yaml.composer.ComposerError(
+                None, None, "YAML aliases are not allowed in card files", event.start_mark
+            )
+        return super().compose_node(parent, index)
+
+
+def _mark_span(file: str, node: yaml.Node) -> Span:
+    s, e = node.start_mark, node.end_mark
+    return Span(file, s.line + 1, s.column + 1, e.line + 1, e.column + 1)
+
+
+class _DuplicateKey(Exception):
+    def __init__(self, key: str, node: yaml.Node) -> None:
+        super().__init__(key)
+        self.key = key
+        self.node = node
+
+
+def _to_python(node: yaml.Node) -> Any:
+    if isinstance(node, yaml.MappingNode):
+        out: dict[str, Any] = {}
+        for k, v in node.value:
+            # a key is a name as written: YAML 1.1 would read `off:`, `no:` or `y:` as a boolean (and report the
+            # field as `False`); a plain scalar key keeps its text
+            key = k.value if isinstance(k, yaml.ScalarNode) else str(_to_python(k))
+            if key in out:  # YAML forbids it, PyYAML keeps the last one silently
+                raise _DuplicateKey(key, k)
+            out[key] = _to_python(v)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_to_python(v) for v in node.value]
+    return _scalar(node)
+
+
+_STR_TAG = "tag:yaml.org,2002:str"
+# Tags whose SafeConstructor function depends on the scalar's text alone (no constructor state, no cache).
+_PURE_TAGS = tuple(f"tag:yaml.org,2002:{t}" for t in ("int", "bool", "null", "float"))
+_SHARED_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+_PURE_CONSTRUCTORS = {tag: yaml.constructor.SafeConstructor.yaml_constructors[tag] for tag in _PURE_TAGS}
+
+
+def _scalar(node: yaml.Node) -> Any:
+    """The Python value of a scalar node, as ``SafeConstructor.construct_object`` makes it.
+
+    Strings (most scalars) are the node's text; ints, bools, nulls and floats
+    go straight to their stateless constructor function; anything else gets
+    the full constructor, as before.
+    """
+    tag = node.tag
+    if tag == _STR_TAG and isinstance(node, yaml.ScalarNode):
+        return node.value
+    pure = _PURE_CONSTRUCTORS.get(tag)
+    if pure is not None and isinstance(node, yaml.ScalarNode):
+        return pure(_SHARED_CONSTRUCTOR, node)
+    constructor = yaml.constructor.SafeConstructor()
+    return constructor.construct_object(node, deep=True)
+
+
+def _child(node: yaml.Node, key: str) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if getattr(k, "value", None) == key:
+                return v  # type: ignore[no-any-return]
+    return None
+
+
+def _path_node(node: yaml.Node, path: list[Any]) -> yaml.Node:
+    for step in path:
+        nxt: yaml.Node | None
+        if isinstance(step, int) and isinstance(node, yaml.SequenceNode) and step < len(node.value):
+            nxt = node.value[step]
+        else:
+            nxt = _child(node, str(step))
+        if nxt is None:
+            break
+        node = nxt
+    return node
+
+
+def _snippet(file_text: str, file_lines: list[str], node: yaml.ScalarNode, value: str) -> tuple[str, int, int, int]:
+    """The code of an effect or function scalar, and where it starts: (text, line, column, indent).
+
+    The language treats newlines as spaces, so the *source* text of a block or
+    plain scalar means the same as YAML's folded value; parsing the source keeps
+    every error position exact.  Quoted scalars are parsed from their value (exact
+    unless the text uses escapes).
+    """
+    line = node.start_mark.line + 1
+    col = node.start_mark.column + 1
+    if node.style in ("|", ">"):
+        body_line = line + 1
+        first = file_lines[body_line - 1] if body_line - 1 < len(file_lines) else ""
+        indent = len(first) - len(first.lstrip(" "))
+        last = node.end_mark.line if node.end_mark.column == 0 else node.end_mark.line + 1
+        body = [raw[indent:] for raw in file_lines[body_line - 1:last]]
+        return "\n".join(body), body_line, indent + 1, indent
+    if node.style in ("'", '"'):
+        return value, line, col + 1, col
+    return file_text[node.start_mark.index:node.end_mark.index], line, col, 0
+
+
+def resolve_card_paths(ruleset_path: str, pattern: str, span: Span) -> tuple[list[str], list[Diagnostic]]:
+    """Expand a ``cards "…"`` pattern, refusing anything outside the project folder.
+
+    The project folder is the ruleset's directory, or the parent of the
+    nearest enclosing ``rulesets/`` directory (the layout this repository uses:
+    ``rulesets/classic/goofspiel.rules`` reads ``cards/classic/...``).
+    """
+    base = Path(ruleset_path).resolve().parent
+    root = next((d.parent for d in (base, *base.parents) if d.name == "rulesets"), base)
+    if os.path.isabs(pattern):
+        return [], [Diagnostic("E210", "error", f"card path `{pattern}` is absolute", span,
+                               hint="use a path relative to the ruleset file")]
+    full = str(base / pattern)
+    matches = sorted(glob.glob(full))
+    diags: list[Diagnostic] = []
+    files: list[str] = []
+    for m in matches:
+        if not os.path.isfile(m):
+            continue
+        resolved = Path(m).resolve()
+        if root != resolved and root not in resolved.parents:
+            diags.append(Diagnostic("E210", "error", f"card file `{m}` is outside the ruleset's project folder",
+                                    span, hint=f"card files must live under {root}"))
+            continue
+        files.append(os.path.normpath(m))
+    if not files and not diags:
+        diags.append(Diagnostic("E211", "error", f"no card files match `{pattern}`", span,
+                                hint="the pattern is relative to the ruleset file"))
+    if len(files) > MAX_CARD_FILES:
+        diags.append(Diagnostic("E212", "error", f"too many card files ({len(files)} > {MAX_CARD_FILES})", span))
+        files = files[:MAX_CARD_FILES]
+    return files, diags
+
+
+# libyaml composes nodes recursively in C, with no Python recursion limit: deep nesting would overflow the
+# C stack. Every level of nesting needs one of these characters, so fewer of them bounds the depth.
+_NESTING_CHARS = "[{-:?"
+_MAX_FAST_NESTING = 2000
+_CLoader: Any = getattr(yaml, "CSafeLoader", None)
+
+
+def _compose_fast(text: str) -> tuple[yaml.Node, Any] | None:
+    """Compose and convert with libyaml (about 9x faster), or None to take the exact path.
+
+    libyaml gives the same nodes, tags and marks (line, column, character index) as PyYAML's
+    pure-Python composer (tests/test_card_yaml_fast.py compares them node by node). It only takes
+    well-formed files: on any error, on an alias (libyaml shares the aliased node instead of
+    refusing it), on a duplicate key or an empty file it returns None, and the pure-Python path
+    then produces exactly the diagnostic it always did.
+    """
+    if _CLoader is None or sum(map(text.count, _NESTING_CHARS)) >= _MAX_FAST_NESTING:
+        return None
+    try:
+        loader = _CLoader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+        if root is None or _shares_nodes(root):
+            return None
+        return root, _to_python(root)
+    except (yaml.YAMLError, _DuplicateKey, RecursionError, ValueError, TypeError):
+        return None
+
+
+def _shares_nodes(root: yaml.Node) -> bool:
+    """True if a node appears twice in the tree: what an alias composes to."""
+    seen: set[int] = set()
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            return True
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                todo += (k, v)
+        elif isinstance(node, yaml.SequenceNode):
+            todo += node.value
+    return False
+
+
+def _compose_exact(text: str, display: str) -> tuple[yaml.Node, Any] | list[Diagnostic]:
+    """Compose with PyYAML's pure-Python loader: the reference behaviour, and every YAML diagnostic."""
+    loader: _NoAliasLoader | None = None
+    try:
+        loader = _NoAliasLoader(text)
+        root = loader.get_single_node()
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark or err.context_mark
+        line = mark.line + 1 if mark else 1
+        col = mark.column + 1 if mark else 1
+        code = "E203" if "alias" in str(err.problem or "") else "E202"
+        return [Diagnostic(code, "error", f"YAML: {err.problem or err}", Span.point(display, line, col),
+                           hint="YAML anchors and aliases are not allowed" if code == "E203"
+                           else "check indentation and quoting on this line")]
+    except (yaml.YAMLError, RecursionError, ValueError) as err:
+        return [Diagnostic("E202", "error", f"YAML: {err}".splitlines()[0], Span.point(display, 1, 1))]
+    finally:
+        if loader is not None:
+            loader.dispose()
+    if root is None:
+        return [Diagnostic("E204", "error", "card file is empty", Span.point(display, 1, 1),
+                           hint="a card file needs `kind`, `start` and `cards`")]
+    try:
+        return root, _to_python(root)
+    except _DuplicateKey as dup:
+        return [Diagnostic("E202", "error", f"YAML: key `{dup.key}` appears twice in one mapping",
+                           _mark_span(display, dup.node), hint="remove or rename one of them")]
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError) as err:
+        return [Diagnostic("E202", "error", f"YAML: {err}".splitlines()[0], _mark_span(display, root))]
+
+
+def load_card_file(
+    path: str,
+    kinds: dict[str, A.CardKindDecl],
+    enums: dict[str, list[str]],
+    zones: list[str],
+) -> tuple[list[CardDef], list[Diagnostic]]:
+    """Load and validate one card file; every problem names the YAML line."""
+    rel = os.path.relpath(path)
+    display = path if rel.startswith("..") else rel
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as err:
+        return [], [Diagnostic("E201", "error", f"cannot read card file: {err.strerror}", Span.point(display, 1, 1))]
+    if len(raw) > MAX_CARD_FILE_BYTES:
+        return [], [Diagnostic("E212", "error", f"card file is too large ({len(raw)} bytes)",
+                               Span.point(display, 1, 1), hint=f"the limit is {MAX_CARD_FILE_BYTES} bytes")]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return [], [Diagnostic("E201", "error", f"card file is not UTF-8 (byte {err.start})",
+                               Span.point(display, 1, 1), hint="save the file as UTF-8")]
+    remember_source(display, text)
+    fast = _compose_fast(text)
+    if fast is not None:
+        root, data = fast
+    else:
+        exact = _compose_exact(text, display)
+        if isinstance(exact, list):
+            return [], exact
+        root, data = exact
+
+    diags: list[Diagnostic] = []
+    top_schema = file_schema(kinds, zones)
+    if not certainly_valid(top_schema, data):
+        top = jsonschema.Draft202012Validator(top_schema)
+        for verr in sorted(top.iter_errors(data), key=lambda e: list(e.path)):
+            diags.append(_schema_diag(display, root, verr, known=["kind", "start", "cards"]))
+        if diags:
+            return [], diags
+
+    kind = kinds[data["kind"]]
+    card_schema = schema_for_kind(kind, enums)
+    validator: jsonschema.Draft202012Validator | None = None  # made on the first card that needs it
+    file_lines = text.splitlines()
+    cards_node = _child(root, "cards")
+    out: list[CardDef] = []
+    field_types = {f.name: f.type for f in kind.fields}
+    if len(data["cards"]) > MAX_CARDS:
+        return [], [Diagnostic("E212", "error", f"too many cards in one file ({len(data['cards'])})",
+                               _mark_span(display, root))]
+    for i, entry in enumerate(data["cards"]):
+        node = cards_node.value[i] if isinstance(cards_node, yaml.SequenceNode) else root
+        errors: list[jsonschema.ValidationError] = []
+        if not certainly_valid(card_schema, entry):
+            validator = validator or jsonschema.Draft202012Validator(card_schema)
+            errors = list(validator.iter_errors(entry))
+        if errors:
+            known = list(BUILTIN_KEYS) + [f.name for f in kind.fields]
+            for verr in errors:
+                diags.append(_schema_diag(display, node, verr, known=known, kind=kind.name))
+            continue
+        values: dict[str, Any] = {}
+        spans: dict[str, Span] = {}
+        for key, value in entry.items():
+            if key in BUILTIN_KEYS:
+                continue
+            vnode = _child(node, key)
+            vspan = _mark_span(display, vnode) if vnode is not None else _mark_span(display, node)
+            spans[key] = vspan
+            ftype = field_types[key]
+            if ftype.kind in ("effect", "function") and not isinstance(vnode, yaml.ScalarNode):
+                diags.append(Diagnostic("E209", "error", f"`{key}` of `{entry['name']}` must be text", vspan))
+                continue
+            if ftype.kind in ("effect", "function") and isinstance(vnode, yaml.ScalarNode):
+                code, line, col, indent = _snippet(text, file_lines, vnode, str(value))
+                parsed: Any
+                if ftype.kind == "effect":
+                    parsed, errs = parse_effect_text(code, display, line, col, indent)
+                else:
+                    parsed, errs = parse_expr_text(code, display, line, col, indent)
+                if errs:
+                    diags.extend(Diagnostic("E205", "error", f"in `{key}` of `{entry['name']}`: {d.message}",
+                                            d.span, d.hint) for d in errs)
+                    continue
+                values[key] = parsed
+            elif ftype.kind == "set":
+                values[key] = frozenset(value)
+            else:
+                values[key] = value
+        out.append(
+            CardDef(
+                name=entry["name"],
+                kind=kind.name,
+                start=data["start"],
+                count=int(entry.get("count", 1)),
+                values=values,
+                span=_mark_span(display, node),
+                provisional=bool(entry.get("provisional", False)),
+                text=str(entry.get("text", "")),
+                field_spans=spans,
+            )
+        )
+    return out, diags
+
+
+def _schema_diag(
+    file: str, node: yaml.Node, err: jsonschema.ValidationError, known: list[str], kind: str = ""
+) -> Diagnostic:
+    path = list(err.absolute_path)
+    instance: Any = err.instance
+    allowed: Any = err.validator_value
+    target = _path_node(node, path)
+    span = _mark_span(file, target)
+    if err.validator == "additionalProperties":
+        extra = [k for k in (instance or {}) if k not in known]
+        name = extra[0] if extra else "?"
+        key_node = None
+        if isinstance(target, yaml.MappingNode):
+            key_node = next((k for k, _ in target.value if getattr(k, "value", None) == name), None)
+        return Diagnostic(
+            "E206", "error",
+            f"unknown card field `{name}`" + (f" for kind `{kind}`" if kind else ""),
+            _mark_span(file, key_node) if key_node is not None else span,
+            hint=did_you_mean(name, known) or "allowed: " + ", ".join(known),
+        )
+    if err.validator == "required":
+        return Diagnostic("E207", "error", f"missing required field: {err.message}", span,
+                          hint="fields without a default in the card kind must be given")
+    if err.validator == "enum" and path == ["kind"] and not kind:  # the file's card kind, not a field named `kind`
+        return Diagnostic("E208", "error", f"unknown card kind {instance!r}", span,
+                          hint=did_you_mean(str(instance), [str(v) for v in allowed]))
+    where = ".".join(str(p) for p in path) or "top level"
+    hint = _quote_hint(target, instance, allowed if err.validator in ("type", "enum") else None)
+    if err.validator == "enum" and not hint:
+        written = target.value if isinstance(target, yaml.ScalarNode) else instance  # `off`, not False
+        hint = did_you_mean(str(written), [str(v) for v in allowed]) or (
+            "allowed: " + ", ".join(map(str, allowed)))
+    return Diagnostic("E209", "error", f"invalid value at `{where}`: {err.message}", span, hint=hint)
+
+
+def _quote_hint(node: yaml.Node | None, instance: Any, expected: Any) -> str:
+    """A hint for text that YAML 1.1 read as something else: `name: no` is false, `kind: off` too, `code: 007` is 7.
+
+    Only for an unquoted scalar where text was wanted (a "string" type, or an enum of text values).
+    """
+    if not isinstance(node, yaml.ScalarNode) or node.style not in (None, "") or isinstance(instance, str):
+        return ""
+    wants_text = expected == "string" or (isinstance(expected, list) and (
+        "string" in expected or node.value in expected))
+    if not wants_text:
+        return ""
+    read = "null" if instance is None else str(instance).lower() if isinstance(instance, bool) else repr(instance)
+    return f'YAML reads the unquoted `{node.value}` as {read}: write "{node.value}" in quotes to mean the text'
+

@@ -1,0 +1,1 @@
+"""Agents that take decisions: random bots and the human at a terminal."""

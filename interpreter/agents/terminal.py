@@ -1,0 +1,356 @@
+"""The human seat: a terminal prompt that shows one player's view and reads their choice.
+
+Why a module of its own: a long game (a whole Slay the Spire run is hundreds of decisions) needs more than
+"type a number". The prompt takes commands (help, status, log, zones, card text, save, quit), accepts an
+option by its label as well as its number, and never loses the game on bad input. Everything shown comes from
+``Game.view(player)``, the decision's labels, and the ruleset's public card definitions, so a human seat sees
+exactly what that player may see and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from liturgy.interpreter.engine.game import Game, replay_decisions
+
+# a public zone longer than this is shown by its first cards and a count
+LONG_ZONE = 8
+
+HELP = """\
+Commands at the prompt (an option can be chosen by its number or by a unique start of its label):
+  NUMBER | LABEL    choose that option (`3`, or `end turn` when only one label starts that way)
+  help, h           this list
+  status, s         show your status again
+  log [N]           the last N lines of the game log you can read (default 20)
+  zones, z          every zone you can see, in full
+  zone NAME         one zone in full (e.g. `zone discard`)
+  card NAME, c NAME the printed text and data of a card (any card of the game, by name or start of name)
+  view, ?           your whole view as JSON
+  undo, u           take back your last choice when it only opened this menu (nothing happened since)
+  save [FILE]       save the game so far (a decision log; resume with `liturgy play RULESET --resume FILE`)
+  quit, q           save (when a save file is known) and stop"""
+
+
+class QuitGame(Exception):
+    """The human typed `quit`: the CLI saves and stops."""
+
+
+class _Undone(Exception):
+    """`undo` rebuilt the game one decision earlier: ask again."""
+
+
+@dataclass
+class Session:
+    """What the prompt needs beyond the game: where `save` writes, and how."""
+
+    save_path: str | None = None
+    save: Callable[[Game, str], None] | None = None
+    ruleset_path: str = "RULESET"
+    seats: tuple[str, ...] = ()
+
+    def resume_command(self, path: str) -> str:
+        """The command that continues a game saved to ``path`` with the same seats.
+
+        `--resume` takes the players, seed and options from the save, but not who sits where, and the default
+        makes every seat human: a game against bots must name its seats again or the bots' turns come to the
+        terminal.
+        """
+        seats = f" --seats {','.join(self.seats)}" if any(k != "human" for k in self.seats) else ""
+        return f"liturgy play {self.ruleset_path} --resume {path}{seats}"
+
+
+def pretty(label: str) -> str:
+    """An option label for a terminal: enum-style names (`end_turn`) read as words (`end turn`)."""
+    return label.replace("_", " ") if "_" in label and " " not in label else label
+
+
+class HumanAgent:
+    """Terminal prompts: shows only the player's own view, asks for an option."""
+
+    def __init__(self, stdin: TextIO | None = None, stdout: TextIO | None = None,
+                 session: Session | None = None) -> None:
+        self.stdin = stdin or sys.stdin
+        self.stdout = stdout or sys.stdout
+        self.session = session or Session()
+        self.seen_log: dict[int, int] = {}
+        self.shown_status: dict[int, str] = {}
+        # (decisions, log entries) just before this agent's last choice: what `undo` may go back to
+        self.before_last: tuple[int, int] | None = None
+
+    def _print(self, text: str = "") -> None:
+        print(text, file=self.stdout, flush=True)
+
+    def show_end(self, game: Game) -> None:
+        """When the game is over: the log lines each of this agent's players has not read yet (how it ended)."""
+        for player in sorted(self.seen_log):
+            lines = game.log_lines(player)
+            start = self.seen_log[player]
+            start = max(0, len(lines) + start) if start < 0 else start
+            if lines[start:]:
+                self._print()
+                self._print(f"===== P{player + 1}: the end of the game =====")
+                for line in lines[start:]:
+                    self._print(f"  {line}")
+            self.seen_log[player] = len(lines)
+
+    def skip_log(self, player: int, keep: int) -> None:
+        """After a resume: treat all but the last ``keep`` log lines as already read."""
+        self.seen_log[player] = -keep
+
+    def choose(self, game: Game, player: int) -> int:
+        while True:
+            try:
+                choice = self._ask(game, player)
+            except _Undone:
+                continue
+            self.before_last = (len(game.state.decisions), len(game.state.log))
+            return choice
+
+    def _ask(self, game: Game, player: int) -> int:
+        lines = game.log_lines(player)
+        start = self.seen_log.get(player, 0)
+        if start < 0:
+            start = max(0, len(lines) + start)
+        self._print()
+        self._print(f"===== P{player + 1}'s turn to decide =====")
+        for line in lines[start:]:
+            self._print(f"  {line}")
+        self.seen_log[player] = len(lines)
+        status = status_text(game, player)
+        if self.shown_status.get(player) != status:
+            # the status is reprinted only when something in it changed: a follow-up choice (a target for the
+            # card just played) then shows just the question
+            self._print(status)
+            self.shown_status[player] = status
+        decision = game.decision
+        assert decision is not None
+        options = decision.options[player]
+        details = game.option_details(player)
+        secret = " (others see only that you have chosen)" if decision.simultaneous else ""
+        asked = decision.prompts.get(player)
+        if asked:  # the ruleset words the question ("Choose a target for Bash")
+            self._print(f"P{player + 1}: {asked}{secret}" + ("" if asked[-1] in "?:!." else ":"))
+        else:
+            self._print(f"P{player + 1}, {decision.prompt}{secret}:")
+        for i, label in enumerate(options):
+            extra = details[i] if i < len(details) else None
+            self._print(f"  [{i + 1}] {extra if extra else pretty(label)}")
+        while True:
+            self.stdout.write(f"P{player + 1}> ")
+            self.stdout.flush()
+            answer = self.stdin.readline()
+            if not answer:
+                raise EOFError("input ended before the game did")
+            answer = answer.strip()
+            picked = self._command(answer, game, player, options)
+            if picked is not None:
+                return picked
+
+    # ------------------------------------------------------------ prompt commands
+    def _command(self, answer: str, game: Game, player: int, options: tuple[str, ...]) -> int | None:
+        """Run one line typed at the prompt; return an option index when the line chose one."""
+        word, _, rest = answer.partition(" ")
+        word, rest = word.lower(), rest.strip()
+        if answer.isdigit():
+            if 1 <= int(answer) <= len(options):
+                return int(answer) - 1
+            self._print(f"  there is no option {answer}: type a number from 1 to {len(options)} "
+                        "(or `help` for commands)")
+            return None
+        if word in ("help", "h") and not rest:
+            self._print(HELP)
+        elif word in ("?", "view") and not rest:
+            self._print(json.dumps(game.view(player), indent=1))
+        elif word in ("status", "s") and not rest:
+            self._print(status_text(game, player))
+        elif word == "log" and (not rest or rest.isdigit()):
+            n = int(rest) if rest else 20
+            for line in game.log_lines(player)[-n:] if n else []:
+                self._print(f"  {line}")
+        elif word in ("zones", "z") and not rest:
+            self._print(zones_text(game.view(player), player, full=True))
+        elif word == "zone" and rest:
+            self._print(zone_text(game.view(player), player, rest))
+        elif word in ("card", "c") and rest:
+            self._print(card_text(game, rest))
+        elif word in ("undo", "u") and not rest:
+            self._undo(game, player)
+        elif word == "save":
+            self._save(game, rest or self.session.save_path)
+        elif word in ("quit", "q", "exit") and not rest:
+            raise QuitGame()
+        elif answer:
+            return self._by_label(answer, options)
+        else:
+            self._print(f"  type a number from 1 to {len(options)} (or `help` for commands)")
+        return None
+
+    def _by_label(self, answer: str, options: tuple[str, ...]) -> int | None:
+        """An option typed by name: an exact label, else the one label that starts with the text."""
+        want = answer.lower()
+        labels = [pretty(o).lower() for o in options]
+        exact = {i for i, lab in enumerate(labels) if lab == want or options[i].lower() == want}
+        hits = exact or {i for i, lab in enumerate(labels)
+                         if lab.startswith(want) or options[i].lower().startswith(want)}
+        names = {labels[i] for i in hits}
+        if len(names) == 1:
+            return min(hits)  # equal labels (three Strikes) are the same choice: take the first
+        if not hits:
+            self._print(f"  `{answer}` is neither an option nor a command: type a number from 1 to {len(options)} "
+                        "(or `help` for commands)")
+        else:
+            self._print(f"  `{answer}` could be " + ", ".join(sorted(names)) + ": type more of it, or its number")
+        return None
+
+    def _undo(self, game: Game, player: int) -> None:
+        """Go back one decision, if it was this player's and changed nothing anyone saw.
+
+        Only menu navigation can be undone (`play card`, then the card menu): a choice that logged anything (a
+        card played, a card drawn, a die rolled) stands, so undo can never be used to peek and choose again.
+        The game is rebuilt by replaying every earlier decision, which determinism makes exact.
+        """
+        s = game.state
+        before = self.before_last
+        d = game.decision
+        if before is None or d is None or d.simultaneous or len(s.decisions) != before[0] + 1 \
+                or s.decisions[-1][0] != player or len(s.log) != before[1]:
+            self._print("  nothing to undo: only a choice of yours that nothing has followed yet (such as "
+                        "`play card`) can be taken back")
+            return
+        fresh = game.ruleset.new_game(game.players, game.seed, check_invariants=game.check, options=game.options)
+        replay_decisions(fresh, [(int(p), int(i)) for p, i in s.decisions[:-1]])
+        game.state = fresh.state
+        self.before_last = None
+        self.shown_status.pop(player, None)
+        self._print("  undone: back to the previous choice")
+        raise _Undone()
+
+    def _save(self, game: Game, path: str | None) -> None:
+        if not path:
+            self._print("  save where? type `save FILE` (or start with `--log FILE` to save there every turn)")
+            return
+        if self.session.save is None:
+            self._print("  saving is not available here")
+            return
+        try:
+            self.session.save(game, path)
+        except OSError as err:
+            self._print(f"  could not save to {path}: {err.strerror}")
+            return
+        self.session.save_path = path
+        self._print(f"  saved to {path} ({len(game.state.decisions)} decisions); "
+                    f"resume with: {self.session.resume_command(path)}")
+
+
+# ---------------------------------------------------------------- rendering
+def _cards(cards: list[str], full: bool = False) -> str:
+    if cards and all(c == "?" for c in cards):
+        return f"{len(cards)} face down"
+    shown = [c for c in cards if c != "?"]
+    hidden = len(cards) - len(shown)
+    tail = f" (+{hidden} face down)" if hidden else ""
+    if full or len(shown) <= LONG_ZONE:
+        return ", ".join(shown) + tail
+    return ", ".join(shown[:LONG_ZONE]) + f", … ({len(cards)} cards; type `zone NAME` for all)" + tail
+
+
+def status_text(game: Game, player: int) -> str:
+    """The status shown above a choice: the ruleset's `display` when it has one, else zones and counters."""
+    panel = game.display(player)
+    if panel is not None:
+        return "\n".join(f"  {line}" for line in panel)
+    view = game.view(player)
+    return "\n".join(t for t in (zones_text(view, player), counters_text(view, player)) if t)
+
+
+def zones_text(view: dict[str, Any], player: int, full: bool = False) -> str:
+    """Own zones in full, others' as cards or counts, face-down piles on one line, long zones cut short.
+
+    A large ruleset (Slay the Spire has dozens of zones) must still fit a screen; `zones` prints them in full.
+    """
+    me = f"P{player + 1}"
+    out = []
+    face_down = []
+    for name, z in view["zones"].items():
+        if isinstance(z, dict):
+            mine = z.get(me, [])
+            others = "; ".join(f"{p}: " + _cards(c, full) for p, c in z.items() if p != me and c)
+            if mine or others:
+                out.append(f"  {name}: {_cards(mine, full) or '-'}" + (f"   (others: {others})" if others else ""))
+        elif z and any(c != "?" for c in z):
+            out.append(f"  {name}: {_cards(z, full)}")
+        elif z:
+            face_down.append(f"{name} {len(z)}")
+    if face_down:
+        out.append("  face down: " + ", ".join(face_down))
+    return "\n".join(out)
+
+
+def counters_text(view: dict[str, Any], player: int) -> str:
+    """Counters that are not zero (`first` and `round` always): the player's own first, then the shared ones."""
+    me = f"P{player + 1}"
+    mine: list[str] = []
+    shared: list[str] = []
+    for name, c in view["counters"].items():
+        target = shared
+        if isinstance(c, dict) and me in c:
+            c, target = c[me], mine
+        if isinstance(c, dict):
+            c = {k: v for k, v in c.items() if v}
+            if c:
+                target.append(f"{name}=" + ",".join(f"{k}:{v}" for k, v in c.items()))
+        elif c or name in ("first", "round"):
+            target.append(f"{name}={c}")
+    out = []
+    if mine:
+        out.append(f"  {me}: " + "  ".join(mine))
+    out.append("  " + "  ".join(shared))
+    return "\n".join(out)
+
+
+def zone_text(view: dict[str, Any], player: int, name: str) -> str:
+    """One zone in full, as the player sees it."""
+    zones = view["zones"]
+    key = name.strip().lower()
+    matches = [z for z in zones if z.lower() == key] or [z for z in zones if z.lower().startswith(key)]
+    if len(matches) != 1:
+        known = ", ".join(zones)
+        return f"  no single zone `{name}`: the zones are {known}" if not matches else \
+            f"  `{name}` could be " + ", ".join(matches)
+    z = zones[matches[0]]
+    if isinstance(z, dict):
+        return "\n".join(f"  {matches[0]} of {p}: " + (_cards(c, True) or "empty") for p, c in z.items())
+    return f"  {matches[0]}: " + (_cards(z, True) or "empty")
+
+
+def card_text(game: Game, name: str) -> str:
+    """A card's definition: its printed text and data fields. Card definitions are public (the rules list them)."""
+    prog = game.ruleset.program
+    key = name.strip().lower()
+    cards = prog.cards
+    found = [c for c in cards if c.name.lower() == key] or [c for c in cards if c.name.lower().startswith(key)] \
+        or [c for c in cards if key in c.name.lower()]
+    names = sorted({c.name for c in found})
+    if not found:
+        return f"  no card is called `{name}`"
+    if len(names) > 1:
+        shown = ", ".join(names[:12]) + (f", … ({len(names)} cards)" if len(names) > 12 else "")
+        return f"  `{name}` could be: {shown}"
+    c = found[0]
+    out = [f"  {c.name} ({c.kind}{', provisional' if c.provisional else ''})"]
+    if c.text:
+        out.append(f"    {c.text}")
+    kind = prog.kinds[c.kind]
+    types = prog.field_types[c.kind]
+    plain = []
+    for f in kind.fields:
+        if f.name in c.values and types[f.name].kind not in ("effect", "function"):
+            v = c.values[f.name]
+            plain.append(f"{f.name}: " + (", ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)))
+    if plain:
+        out.append("    " + "; ".join(plain))
+    return "\n".join(out)

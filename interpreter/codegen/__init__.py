@@ -1,0 +1,1 @@
+"""Code generation: Python source for expressions, statements, choices and fused steps."""

@@ -1,0 +1,88 @@
+"""Choice instructions (`choose`, `simultaneously … choose`) written as one generated function each.
+
+The closure versions in :mod:`.compiler` call a closure for the option source (a zone read through a
+``seq`` lambda that calls the zone-index closure), one for the chooser and one for the filter: three to
+five Python calls per choice before any work is done. Here the source, the chooser and the zone index are
+written into the instruction's text (:mod:`.codegen` writes the expressions), so a choice costs one call
+plus its `where` filter. The options, their order, the pending tuple, the errors and the program counters
+are exactly the closures': the text follows them statement for statement, and tests/test_codegen.py plays
+every ruleset both ways.
+
+Safety: as in :mod:`.codegen`, the text is built from this module's templates, integers and ``repr``
+literals; every other value is passed in the namespace under a generated name.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from liturgy.dsl.frontend import ast as A
+
+if TYPE_CHECKING:
+    from liturgy.interpreter.codegen.exprgen import ExprGen
+    from liturgy.interpreter.compiler.compiler import Ins
+
+
+class ChoiceGen:
+    """Writes the step-machine instruction of one choice."""
+
+    def __init__(self, gen: ExprGen) -> None:
+        self.gen = gen
+
+    def _items(self, e: A.Expr) -> str:
+        """Source for what a choice draws its options from: a zone's live list, or the list value."""
+        t = e.ty
+        if t is not None and t.kind == "zone":
+            z = self.gen._zone(e)
+            return f"s.zones[{z if z is not None else self.gen.src(e)}]"
+        return self.gen.src(e)
+
+    def _compile(self, prefix: str, lines: list[str]) -> Ins:
+        gen = self.gen
+        name = gen._name(prefix)
+        code = f"def {name}(s, fr):\n" + "".join(f"    {line}\n" for line in lines)
+        exec(compile(code, f"<liturgy choice {name}>", "exec"), gen.ns)  # noqa: S102 - see module doc
+        fn: Ins = gen.ns.pop(name)
+        return fn
+
+    def choose(self, st: A.Choose, wf: Any, at: int, none_pc: int, always_ask: bool, has_none: bool,
+               fmt_id: int) -> Ins:
+        """`choose`: see `Compiler.emit_choose` for the closure this mirrors line by line."""
+        gen = self.gen
+        span = st.span
+        lines = ["env = fr[2]"]
+        if wf is None:
+            lines.append(f"options = tuple({self._items(st.source)})")
+        else:
+            lines.append(f"options = {gen.const(wf)}(s, env, {self._items(st.source)})")
+        if not always_ask:
+            lines += ["if not options:", f"    fr[1] = {none_pc}"]
+            if not has_none and not st.optional:
+                msg = f"no legal option for the choice at {span.file}:{span.line} and no `otherwise` branch"
+                lines.append(f"    raise _RuleError({msg!r})")
+            else:
+                lines.append("    return False")
+        lines += [f"p = {gen.src(st.chooser)}", "if p is None:",
+                  f"    raise _RuleError({f'no player to make the choice at line {span.line}'!r})"]
+        opts = "(*options, None)" if st.optional else "options"
+        lines += [f"s.pending = ('choose', p, {opts}, {st.var!r}, {at + 1}, {none_pc}, {fmt_id})", "return True"]
+        return self._compile("_choose", lines)
+
+    def collect(self, st: A.Simultaneous, wf: Any, key: str, at: int, end: int, fmt_id: int) -> Ins:
+        """`simultaneously … choose`: see `Compiler.emit_simultaneous` for the closure this mirrors."""
+        gen = self.gen
+        span = st.span
+        pvar, var = st.player_var, st.var
+        lines = ["env = fr[2]", "per = []", f"for p in tuple({self._items(st.players)}):", f"    env[{pvar!r}] = p"]
+        if wf is None:
+            lines.append(f"    options = tuple({self._items(st.source)})")
+        else:
+            # the filter reads its items once and returns a new tuple: a zone's live list needs no copy first
+            lines.append(f"    options = {gen.const(wf)}(s, env, {self._items(st.source)})")
+        msg = f" has no legal option for the choice at {span.file}:{span.line}"
+        lines += ["    if not options:", f"        raise _RuleError(f'P{{p + 1}}' + {msg!r})",
+                  "    per.append((p, options))",
+                  f"env.pop({pvar!r}, None)", f"env.pop({var!r}, None)",
+                  "if not per:", f"    fr[1] = {end}", "    return False",
+                  f"s.pending = ('simul', tuple(per), {key!r}, {at + 1}, {fmt_id})", "s.commits = {}", "return True"]
+        return self._compile("_collect", lines)

@@ -1,0 +1,773 @@
+"""Expressions compiled to Python source, once per ruleset: one function call instead of a tree of closures.
+
+The closure compiler turns ``p.health > 0 and not p.dead`` into five nested
+closures, each a Python call at run time. For the common, simple expression
+shapes this module writes one Python expression instead, e.g.
+``(bool(s.counters[4 + env['p'] * 9] > 0) and bool(not s.counters[...]))``,
+and compiles it once into a single function. Anything it does not know (an
+aggregate, a division, a list index, a language feature added later) is
+compiled by the closure compiler as before and called from the generated code,
+so both paths always agree and new features need no code here.
+
+Safety: the generated text is built only from this module's templates, integer
+slot numbers computed by the compiler, and string literals written with
+``repr`` (always a valid, inert Python literal). Every other value (card data
+tables, closures, enum tuples) is passed in the function's namespace under a
+generated name, never as text. No ruleset text is ever executed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.runtime import rng
+from liturgy.interpreter.runtime.errors import RuleError
+
+if TYPE_CHECKING:
+    from liturgy.interpreter.compiler.compiler import Compiler, ExprFn
+
+_NAME = re.compile(r"\(*(?:[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00)\)*")
+_CMP = {"==", "!=", "<", "<=", ">", ">="}
+_ARITH = {"-", "*"}
+
+
+def _bare(src: str) -> str:
+    """``src`` without parentheses around a plain name (an inlined `fn` parameter's source)."""
+    while src.startswith("(") and src.endswith(")") and _NAME.fullmatch(src[1:-1]):
+        src = src[1:-1]
+    return src
+
+
+def _free_locals(e: A.Expr) -> set[str]:
+    """The local variables ``e`` reads (not those its own aggregates bind, nor a called `fn`'s)."""
+    if isinstance(e, A.Name):
+        return {e.id} if isinstance(e.ref, tuple) and e.ref[:1] == ("local",) else set()
+    if isinstance(e, A.Aggregate | A.ListComp):
+        inner = _free_locals(e.elem) | (_free_locals(e.where) if e.where is not None else set())
+        return _free_locals(e.iterable) | (inner - {e.var})
+    out: set[str] = set()
+    for value in vars(e).values():
+        if isinstance(value, A.Expr):
+            out |= _free_locals(value)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, A.Expr):
+                    out |= _free_locals(item)
+    return out
+
+
+def _no_card(what: str) -> Any:
+    raise RuleError(what)
+
+
+def _index(items: Any, i: Any) -> Any:
+    if not 0 <= i < len(items):
+        raise RuleError(f"list index {i} out of range (size {len(items)})")
+    return items[i]
+
+
+def _never(s: Any, env: Any) -> Any:  # pragma: no cover - generated text calling it is thrown away
+    raise AssertionError("a loop variable held in a Python local was read through a closure")
+
+
+def _random(s: Any, items: Any) -> Any:
+    """`random(list)`: one draw from the game's RNG, exactly as the closure compiler's."""
+    if not items:
+        raise RuleError("random() of an empty list")
+    s.rng, i = rng.below(s.rng, len(items))
+    return items[i]
+
+
+def _roll(s: Any, faces: Any, name: Any) -> int:
+    """`roll(die)`: add faces while they say "roll again", exactly as the closure compiler's."""
+    if faces is None:
+        raise RuleError(f"no die named {name!r}")
+    total: int = 0
+    for _ in range(rng.MAX_REROLLS):
+        s.rng, i = rng.below(s.rng, len(faces))
+        value, again = faces[i]
+        total += value
+        if not again:
+            return total
+    raise RuleError(f"a die exploded more than {rng.MAX_REROLLS} times")
+
+
+class Hoist:
+    """Reads of a rule's local variables, gathered so a generated function reads each from ``env`` once.
+
+    Each read returns a marker; :meth:`finish` turns the markers of a variable read at least twice (a
+    read inside a loop counts twice) into one Python local, loaded from ``env`` at the top of the
+    function, and the others back into ``env[...]``.  Only valid where nothing the function calls can
+    rebind a variable it reads: generated expressions and aggregates (a closure called from them may
+    bind an aggregate's loop variable, but puts the old value back before it returns) and the
+    statement functions of :mod:`.stmtgen`, which track their own writes.  A variable in scope is
+    always bound in ``env`` (the checker scopes names lexically), so an early load never fails.
+    """
+
+    def __init__(self, gen: ExprGen, exclude: frozenset[str] = frozenset(), eager: bool = False) -> None:
+        self.gen = gen
+        self.exclude = exclude
+        self.eager = eager  # a loop's function: load every variable it reads (most reads are in the loop)
+        self.names: dict[str, str] = {}  # variable -> marker
+
+    def read(self, var: str) -> str:
+        if var in self.exclude:
+            return f"env[{var!r}]"
+        marker = self.names.get(var)
+        if marker is None:
+            marker = self.names[var] = f"\x00{self.gen._name('_E')}\x00"
+            self.gen.plain.add(marker)
+        return marker
+
+    adopt = read  # an enclosing function's read of ``var`` carried into this one (an inlined parameter)
+
+    def is_nonnull(self, src: str) -> bool:
+        return False
+
+    def export(self, src: str, into: Callable[[str], str]) -> str:
+        """``src`` for use in another generated function, whose reads of variable ``v`` are ``into(v)``."""
+        for var, marker in self.names.items():
+            if marker in src:
+                src = src.replace(marker, into(var))
+        return src
+
+    def finish(self, text: str) -> tuple[list[str], str]:
+        """The load lines for the function's top, and ``text`` with every marker replaced."""
+        loads = []
+        for var, marker in self.names.items():
+            if text.count(marker) >= (1 if self.eager else 2):
+                name = marker.strip("\x00")
+                loads.append(f"{name} = env[{var!r}]")
+                text = text.replace(marker, name)
+            else:
+                text = text.replace(marker, f"env[{var!r}]")
+        return loads, text
+
+
+class _Params:
+    """Reads of a card function's parameters and ``self``: the generated function's Python parameters."""
+
+    def __init__(self, names: dict[str, str]) -> None:
+        self.names = names
+
+    def read(self, var: str) -> str:
+        return self.names.get(var, f"env[{var!r}]")  # another name: the caller falls back to an env dict
+
+    def is_nonnull(self, src: str) -> bool:
+        return src == "_Pself"  # a card's own function runs only for a card
+
+    def export(self, src: str, into: Callable[[str], str]) -> str:
+        for var, name in self.names.items():
+            src = re.sub(rf"\b{name}\b", lambda _m, v=var: into(v), src)  # type: ignore[misc]
+        return src
+
+
+def _none_positional(s: Any, *args: Any) -> None:
+    """A card without a body for the function field (as the closures' ``lambda s, e: None``)."""
+    return None
+
+
+_BUILTINS_INLINE = {"size", "top", "bottom", "min", "max", "abs", "players_from", "next_player", "value",
+                    "random", "roll"}
+
+
+def _function_text(head: str, hoist: Hoist, lines: list[str]) -> str:
+    """A generated function's source: ``head``, the hoisted loads, then ``lines``, markers resolved."""
+    loads, body = hoist.finish("".join(f"    {line}\n" for line in lines))
+    text = head + "\n" + "".join(f"    {line}\n" for line in loads) + body
+    assert "\x00" not in text, text  # every marker belongs to this function
+    return text
+
+
+class ExprGen:
+    """Writes Python source for an expression; falls back to the closure compiler for the rest."""
+
+    def __init__(self, comp: Compiler) -> None:
+        self.comp = comp
+        self.ns: dict[str, Any] = {"_no_card": _no_card, "_fail": _no_card, "_index": _index,
+                                   "_random": _random, "_roll": _roll, "_MISSING": object()}
+        self.count = 0
+        # Python locals holding a fast loop's variable; those that iterate a zone are never `none`
+        self.loop_locals: set[str] = set()
+        self.nonnull: set[str] = set()
+        # sources of inlined `fn` parameters, valid only while comp.subst is this very dict
+        self.subst_src: dict[str, str] = {}
+        self.subst_owner: dict[str, Any] | None = None
+        # how a local variable is read: None for ``env[name]``, else a Hoist or a statement function's tracker
+        self.reader: Any = None
+        self.pos_tables: dict[str, list[Any]] = {}
+        # a loop variable that a generated loop keeps both in ``env`` (for closures) and in a Python local
+        self.var_src: dict[str, str] = {}
+        # calls written so far that may read an inlined name from a closure (see _note_call)
+        self.unsafe = 0
+        # sources that read a local variable plainly (no "no player" check, as the closures' ``env[name]``)
+        self.plain: set[str] = set()
+
+    def read_env(self, var: str) -> str:
+        """Source reading local variable ``var`` (a parameter, `let`, loop variable or ``self``)."""
+        return f"env[{var!r}]" if self.reader is None else str(self.reader.read(var))
+
+    def is_nonnull(self, src: str) -> bool:
+        """Whether ``src`` can never be `none` (a zone's card, a value already checked)."""
+        src = _bare(src)
+        return src in self.nonnull or (self.reader is not None and bool(self.reader.is_nonnull(src)))
+
+    # ------------------------------------------------------------ entry point
+    def function(self, e: A.Expr) -> ExprFn | None:
+        """A compiled function for ``e``, or None when its root is not a shape this module writes."""
+        if isinstance(e, A.Aggregate | A.ListComp):
+            return self._loop_function(e)
+        if not self._root_ok(e):
+            return None
+        hoist = Hoist(self)
+        with self.fresh(hoist):
+            body = self.src(e)
+        loads, body = hoist.finish(body)
+        name = self._name("_e")
+        code = f"def {name}(s, env):\n" + "".join(f"    {line}\n" for line in loads) + f"    return {body}\n"
+        exec(compile(code, f"<liturgy expr {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
+        fn: ExprFn = self.ns.pop(name)
+        return fn
+
+    def positional(self, fname: str) -> list[Any]:
+        """Card definition -> ``f(s, *args, self)``: the bodies of `function` field ``fname``, arguments by position.
+
+        The closures call a card's function with a fresh environment dict; here each body is written with
+        its parameters and ``self`` as Python parameters, so a call builds no dict and reads no ``env``.
+        A body that needs an environment (a closure called from it) gets one built from the parameters,
+        exactly the closures' dict.  Built on first use; the list exists before its bodies are written, so
+        functions that call each other (or themselves) find it.
+        """
+        table = self.pos_tables.get(fname)
+        if table is not None:
+            return table
+        comp = self.comp
+        prog = comp.prog
+        params = comp._field_params(fname)
+        assert params is not None
+        table = self.pos_tables[fname] = [_none_positional] * len(prog.cards)
+        names = {p: f"_P{i}" for i, p in enumerate(params)}
+        names["self"] = "_Pself"
+        head = ", ".join(["s", *names.values()])
+        env = "{" + "".join(f"{p!r}: {n}, " for p, n in names.items()) + "}"
+        saved = comp.subst, comp.inline_depth, self.reader, self.subst_src, self.subst_owner, self.var_src
+        made: dict[int, Any] = {}  # cards of a kind that keep the field's default share one function
+        try:
+            for i, card in enumerate(prog.cards):
+                field = next((f for f in prog.kinds[card.kind].fields if f.name == fname), None)
+                if field is None or prog.field_types[card.kind][fname].kind != "function":
+                    continue
+                expr = card.values.get(fname, field.default)
+                if expr is None:
+                    continue
+                if id(expr) in made and expr is field.default:
+                    table[i] = made[id(expr)]
+                    continue
+                comp.subst, comp.inline_depth, self.subst_src, self.subst_owner, self.var_src = {}, 0, {}, None, {}
+                self.reader = _Params(names)
+                body = self.src(expr)
+                name = self._name("_pf")
+                if "env" in body:  # something reads the environment: give it the closures' dict
+                    body = f"{self.const(comp.functions[fname])}[{i}](s, {env})"
+                code = f"def {name}({head}):\n    return {body}\n"
+                exec(compile(code, f"<liturgy {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
+                table[i] = made[id(expr)] = self.ns.pop(name)
+        finally:
+            comp.subst, comp.inline_depth, self.reader, self.subst_src, self.subst_owner, self.var_src = saved
+        return table
+
+    def _root_ok(self, e: A.Expr) -> bool:
+        if isinstance(e, A.Binary):
+            return e.op in _CMP or e.op in _ARITH or e.op in ("and", "or", "+", "/", "%")
+        if isinstance(e, A.Unary | A.Cond):
+            return True
+        if isinstance(e, A.Attr):
+            return bool(e.ref) and e.ref[0] in ("pcounter", "field")
+        if isinstance(e, A.Call):
+            return self._call_ok(e)
+        return False
+
+    @contextmanager
+    def fresh(self, reader: Any) -> Iterator[None]:
+        """Generate the text of a new Python function: locals of the enclosing one are not visible there."""
+        saved = self.reader, self.subst_src, self.var_src
+        self.var_src = {}
+        if saved[0] is not None:
+            adopt = getattr(reader, "adopt", None)
+            into: Callable[[str], str] = adopt if adopt is not None else (lambda var: f"env[{var!r}]")
+            self.subst_src = {k: saved[0].export(v, into) for k, v in saved[1].items()}
+        if saved[2]:  # a slow loop's variable, a Python local here, is in ``env`` there
+            into_env = getattr(reader, "adopt", None) or (lambda var: f"env[{var!r}]")
+            for var, local in saved[2].items():
+                self.subst_src = {k: re.sub(rf"\b{local}\b", into_env(var), v) if local in v else v
+                                  for k, v in self.subst_src.items()}
+        self.reader = reader
+        try:
+            yield
+        finally:
+            self.reader, self.subst_src, self.var_src = saved
+
+    # ------------------------------------------------------------ helpers
+    def _name(self, prefix: str) -> str:
+        self.count += 1
+        return f"{prefix}{self.count}"
+
+    def const(self, value: Any) -> str:
+        name = self._name("_k")
+        self.ns[name] = value
+        return name
+
+    def closure(self, e: A.Expr) -> str:
+        """Call the closure compiler's function for ``e`` from generated code."""
+        self._note_call(e)
+        return f"{self.const(self.comp.expr_closure(e))}(s, env)"
+
+    def _is_seq(self, e: A.Binary) -> bool:
+        lt = e.left.ty
+        return lt is not None and lt.kind in ("list", "zone")
+
+    def _note_call(self, e: A.Expr) -> None:
+        """A call ``f(s, env)`` evaluating ``e`` is written: count it when it may read an inlined name.
+
+        A fast loop keeps its variable out of ``env`` (a Python local; ``comp.subst`` maps it to a closure
+        that must never run), so it can call only functions that read no inlined name at all.
+        """
+        if _free_locals(e) & self.comp.subst.keys():
+            self.unsafe += 1
+
+    def _local(self, e: A.Expr) -> str | None:
+        """Source for a local variable or an inlined parameter, else None."""
+        if not (isinstance(e, A.Name) and isinstance(e.ref, tuple) and e.ref and e.ref[0] == "local"):
+            return None
+        n = e.id
+        if n in self.comp.subst:
+            if self.comp.subst is self.subst_owner and n in self.subst_src:
+                return self.subst_src[n]
+            self.unsafe += 1
+            return f"{self.const(self.comp.subst[n])}(s, env)"
+        if n in self.var_src:
+            return self.var_src[n]
+        return self.read_env(n)
+
+    def _zone(self, e: A.Expr) -> str | None:
+        """Source for the zone index an expression of type zone denotes, when simple."""
+        ref = e.ref
+        lay = self.comp.layout
+        if isinstance(ref, tuple) and ref and ref[0] == "zone":
+            return str(lay.zone_global[ref[1].name])
+        if isinstance(ref, tuple) and ref and ref[0] == "pzone" and isinstance(e, A.Attr):
+            base = lay.zone_player_base + lay.zone_player_offsets[ref[1].name]
+            return self._strided(e.obj, base, lay.zone_player_stride, "no player")
+        return None
+
+    def _strided(self, owner: A.Expr, base: int, stride: int, missing: str) -> str:
+        local = self._local(owner)
+        if local is not None and (local.startswith("env[") or local in self.loop_locals or local in self.plain
+                                  or self.is_nonnull(local)):
+            return f"({base} + {local} * {stride})"  # a plain local: no "no player" check, as in the closures
+        t = self._name("_t")
+        return f"({base} + (({t}) if ({t} := {self.src(owner)}) is not None else _no_card({missing!r})) * {stride})"
+
+    # ------------------------------------------------------------ expressions
+    def src(self, e: A.Expr) -> str:  # noqa: C901 - one dispatch on expression kind
+        if isinstance(e, A.BoolLit | A.IntLit):
+            return repr(e.value)
+        if isinstance(e, A.StrLit):
+            return repr(e.value)
+        if isinstance(e, A.NoneLit):
+            return "None"
+        ref = e.ref
+        kind = ref[0] if isinstance(ref, tuple) and ref else None
+        lay = self.comp.layout
+        if isinstance(e, A.Name):
+            local = self._local(e)
+            if local is not None:
+                return local
+            if kind == "self":
+                return self.read_env("self")
+            if kind == "first":
+                return "s.counters[0]"
+            if kind == "counter":
+                return f"s.counters[{lay.global_slots[ref[1].name]}]"
+            if kind == "zone":
+                return str(lay.zone_global[ref[1].name])
+            if kind == "builtin" and ref[1] == "players":
+                return "s.tables.players"
+            if kind == "builtin" and ref[1] == "player_count":
+                return "s.tables.n"
+            if kind == "builtin" and ref[1] == "round":
+                return "s.counters[1]"
+            if kind in ("enumval", "die") and isinstance(ref[1], str):
+                return repr(ref[1])
+            if kind == "enumtype":
+                return self.const(tuple(self.comp.prog.enums[ref[1]]))
+            return self.closure(e)
+        if isinstance(e, A.Attr):
+            if kind == "pcounter":
+                base = lay.player_base + lay.player_offsets[ref[1].name]
+                return f"s.counters[{self._strided(e.obj, base, lay.player_stride, 'no player')}]"
+            if kind == "ccounter":
+                base = lay.card_base + lay.card_offsets[ref[1].name]
+                return f"s.counters[{self._strided(e.obj, base, lay.card_stride, 'no card')}]"
+            if kind == "pzone":
+                z = self._zone(e)
+                if z is not None:
+                    return z
+            if kind == "field":
+                values = self.const(self.comp.field_list(e.name))
+                local = self._local(e.obj)
+                if local is not None and self.is_nonnull(local):
+                    return f"{values}[{local}]"
+                t = self._name("_t")
+                missing = f"`.{e.name}` of no card"
+                return (f"({values}[{t}] if ({t} := {self.src(e.obj)}) is not None "
+                        f"else _no_card({missing!r}))")
+            return self.closure(e)
+        if isinstance(e, A.Index):
+            if ref == ("icounter",):
+                return f"s.counters[{self.slot(e)}]"
+            return f"_index({self.src(e.obj)}, {self.src(e.index)})"
+        if isinstance(e, A.ListLit):
+            return "(" + "".join(f"{self.src(x)}, " for x in e.items) + ")"
+        if isinstance(e, A.Unary):
+            if e.op == "not":
+                return f"(not {self.cond(e.operand)})"
+            return f"(-{self.src(e.operand)})"
+        if isinstance(e, A.Cond):
+            return f"({self.src(e.then)} if {self.cond(e.test)} else {self.src(e.orelse)})"
+        if isinstance(e, A.Binary):
+            return self._binary(e)
+        if isinstance(e, A.Call) and self._call_ok(e):
+            return self._call(e)
+        if isinstance(e, A.Aggregate | A.ListComp):
+            self._note_call(e)
+            return f"{self.const(self._loop_function(e))}(s, env)"
+        return self.closure(e)
+
+    def cond(self, e: A.Expr) -> str:
+        """Source for ``e`` where only its truth matters (`if`, `where`, `not`): no `bool(…)` wrappers.
+
+        `a and b` is true exactly when `bool(a) and bool(b)` is, with the same operands evaluated.
+        """
+        if isinstance(e, A.Binary) and e.op in ("and", "or"):
+            return f"({self.cond(e.left)} {e.op} {self.cond(e.right)})"
+        if isinstance(e, A.Unary) and e.op == "not":
+            return f"(not {self.cond(e.operand)})"
+        if isinstance(e, A.Cond):  # the test as before; only the chosen branch's truth matters
+            return f"({self.cond(e.then)} if {self.cond(e.test)} else {self.cond(e.orelse)})"
+        if isinstance(e, A.Call) and isinstance(e.ref, tuple) and e.ref[:1] == ("call_fn",) and self._call_ok(e):
+            return self._call(e, truth=True)  # an inlined `fn` whose value is only tested: its body, tested
+        return self.src(e)
+
+    def _as_bool(self, e: A.Expr) -> str:
+        """Source for ``bool(e)``; the call is left out where ``e`` yields a bool anyway (comparisons, `not`…)."""
+        if isinstance(e, A.BoolLit) or (isinstance(e, A.Unary) and e.op == "not") or (
+                isinstance(e, A.Binary) and (e.op in _CMP or e.op in ("in", "not in", "and", "or"))):
+            return self.src(e)
+        return f"bool({self.src(e)})"
+
+    # ------------------------------------------------------------ aggregates and list comprehensions
+    def _seq(self, e: A.Expr) -> str:
+        """Source for a sequence to iterate: a zone's live card list, or the value itself."""
+        if e.ty is not None and e.ty.kind == "zone":
+            z = self._zone(e)
+            return f"s.zones[{z if z is not None else self.src(e)}]"
+        return self.src(e)
+
+    def _loop_function(self, e: A.Aggregate | A.ListComp) -> ExprFn:
+        """One function per aggregate: the loop, its filter and its element inline.
+
+        When the filter and element are written out completely (no closure or
+        nested function is called from them), the loop variable is a Python local
+        and ``env`` is never touched.  Otherwise the loop variable lives in
+        ``env`` (closures called from the loop read it there) and is restored
+        afterwards, exactly as the closure compiler does.
+        """
+        comp = self.comp
+        var = e.var
+        x = self._name("_x")
+        hoist, items, where, elem, unsafe = self._hoisted_parts(e, x)
+        fast: bool = True
+        if unsafe or f"env[{var!r}]" in where + elem:
+            fast = False
+            hoist, items, where, elem, _ = self._hoisted_parts(e, None, x)
+        v = repr(var)
+        name = self._name("_a")
+        if isinstance(e, A.ListComp):
+            # no snapshot of the items: an expression never moves cards, so a zone cannot change under the loop
+            loop = [f"for {x} in {items}:", f"    if {where}:", f"        _out.append({elem})"]
+            if where == "True":
+                loop[1:] = [f"    _out.append({elem})"]
+            if fast and where == "True" and elem == x:
+                lines = [f"return tuple({items})"]
+            elif fast:
+                lines = ["_out = []", *loop, "return tuple(_out)"]
+            else:
+                loop.insert(1, f"    env[{v}] = {x}")
+                lines = [f"_old = env.get({v}, _MISSING)", "_out = []", *loop,
+                         "if _old is _MISSING:", f"    env.pop({v}, None)", "else:", f"    env[{v}] = _old",
+                         "return tuple(_out)"]
+        else:
+            func = e.func
+            body = {
+                "count": ["_r = 0", "    if {w}:", "        _r += 1"],
+                "sum": ["_r = 0", "    if {w}:", "        _r += {x}"],
+                "any": ["_r = False", "    if {w} and {x}:", "        _r = True", "        break"],
+                "all": ["_r = True", "    if {w} and not {x}:", "        _r = False", "        break"],
+                "min": ["_r = []", "    if {w}:", "        _r.append({x})"],
+                "max": ["_r = []", "    if {w}:", "        _r.append({x})"],
+            }.get(func)
+            if body is None:  # an aggregate this module does not know: the closure compiler's
+                return comp.expr_closure(e)
+            if where == "True":  # no filter: the element's test alone, or no test at all
+                body = [body[0], *(line.replace("{w} and ", "") for line in body[1:])]
+                if body[1] == "    if {w}:":
+                    body = [body[0], *(line[4:] for line in body[2:])]
+            init, *loop = (line.format(w=where, x=elem) for line in body)
+            if fast:
+                lines = [init, f"for {x} in {items}:", *loop]
+            else:
+                lines = [f"_had = {v} in env", f"_old = env.get({v})", init, f"for {x} in {items}:",
+                         f"    env[{v}] = {x}", *loop, "if _had:", f"    env[{v}] = _old", "else:",
+                         f"    env.pop({v}, None)"]
+            if func in ("min", "max"):
+                lines.append(f"return {func}(_r) if _r else 0")
+            else:
+                lines.append("return _r")
+        code = _function_text(f"def {name}(s, env):", hoist, lines)
+        exec(compile(code, f"<liturgy {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
+        fn: ExprFn = self.ns.pop(name)
+        return fn
+
+    def _hoisted_parts(self, e: A.Aggregate | A.ListComp, local: str | None,
+                       in_env: str | None = None) -> tuple[Hoist, str, str, str, bool]:
+        """The iterable, filter and element sources of an aggregate's own function, reading `env` once, and
+        whether the filter or element call a function that may read an inlined name (see _note_call)."""
+        hoist = Hoist(self, frozenset({e.var}), eager=True)
+        with self.fresh(hoist):
+            items = self._seq(e.iterable)
+            before = self.unsafe
+            where, elem = self._loop_parts(e, local, in_env)
+        return hoist, items, where, elem, self.unsafe != before
+
+    def filter_function(self, var: str, source: A.Expr, where: A.Expr, pop: bool) -> Any:
+        """``f(s, env, items)``: the items for which ``where`` holds with ``var`` bound to each, as a tuple.
+
+        The step machine's option lists (`choose … where`, `simultaneously … where`). Like the closures, the
+        choice variable is left out of ``env`` afterwards when ``pop`` is set, and holds the last item
+        otherwise (``simultaneously`` removes it once every player's options are known).
+        """
+        x = self._name("_x")
+        probe = A.ListComp(where.span, A.BoolLit(where.span, True), var, source, where)
+        hoist = Hoist(self, frozenset({var}), eager=True)
+        before = self.unsafe
+        with self.fresh(hoist):
+            fast = self._loop_parts(probe, x)
+        v = repr(var)
+        if self.unsafe != before or f"env[{v}]" in fast[0]:
+            hoist = Hoist(self, frozenset({var}), eager=True)
+            with self.fresh(hoist):
+                cond = self._loop_parts(probe, None, x)[0]
+            lines = ["_out = []", f"for {x} in items:", f"    env[{v}] = {x}", f"    if {cond}:",
+                     f"        _out.append({x})"]
+        else:
+            lines = ["_out = []", f"for {x} in items:", f"    if {fast[0]}:", f"        _out.append({x})"]
+            if not pop:
+                lines += ["if items:", f"    env[{v}] = {x}"]
+        if pop:
+            lines.append(f"env.pop({v}, None)")
+        lines.append("return tuple(_out)")
+        name = self._name("_w")
+        code = _function_text(f"def {name}(s, env, items):", hoist, lines)
+        exec(compile(code, f"<liturgy {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
+        return self.ns.pop(name)
+
+    def _loop_parts(self, e: A.Aggregate | A.ListComp, local: str | None,
+                    in_env: str | None = None) -> tuple[str, str]:
+        """Sources of the filter and element; the loop variable read as Python local ``local`` if given.
+
+        With ``local``, the loop variable is an inlined name whose closure must never run: the caller
+        throws the text away if any closure call (``(s, env)``) made it into the text.  With ``in_env``
+        instead, the loop also binds the variable in ``env`` for the closures it calls, and the generated
+        text reads the Python local ``in_env``, which holds the same value.
+        """
+        comp = self.comp
+        saved = comp.subst, self.subst_src, self.subst_owner
+        saved_var_src, saved_names = self.var_src, comp.subst_names
+        var = e.var
+        if var in comp.subst_names:  # the loop variable hides an inlined parameter of that name
+            comp.subst_names = {k: v for k, v in comp.subst_names.items() if k != var}
+        if in_env is not None:
+            self.var_src = {**self.var_src, var: in_env}
+            self.loop_locals.add(in_env)
+            if e.iterable.ty is not None and e.iterable.ty.kind == "zone":
+                self.nonnull.add(in_env)
+        if local is not None:
+            outer_src = self.subst_src if saved[2] is saved[0] else {}
+            comp.subst = {**{k: f for k, f in saved[0].items() if k != var}, var: _never}
+            self.subst_src = {**{k: s for k, s in outer_src.items() if k != var}, var: local}
+            self.subst_owner = comp.subst
+        elif var in comp.subst:
+            comp.subst = {k: v for k, v in comp.subst.items() if k != var}
+            self.subst_src = {k: v for k, v in self.subst_src.items() if k != var}
+            self.subst_owner = comp.subst if saved[2] is saved[0] else None
+        if local is not None:
+            self.loop_locals.add(local)
+            if e.iterable.ty is not None and e.iterable.ty.kind == "zone":
+                self.nonnull.add(local)  # a zone holds card ids, never `none`
+        try:
+            where = self.cond(e.where) if e.where is not None else "True"
+            elem = self.cond(e.elem) if isinstance(e, A.Aggregate) and e.func in ("any", "all") else self.src(e.elem)
+            return where, elem
+        finally:
+            comp.subst, self.subst_src, self.subst_owner = saved
+            self.var_src, comp.subst_names = saved_var_src, saved_names
+
+    def _binary(self, e: A.Binary) -> str:
+        op = e.op
+        if op in ("in", "not in"):
+            z = self._zone(e.right) if e.right.ty is not None and e.right.ty.kind == "zone" else None
+            if z is not None:
+                return f"({self.src(e.left)} {op} s.zones[{z}])"
+            if e.right.ty is not None and e.right.ty.kind != "zone":
+                return f"({self.src(e.left)} {op} {self.src(e.right)})"
+            return self.closure(e)
+        if op in ("and", "or"):
+            return f"({self._as_bool(e.left)} {op} {self._as_bool(e.right)})"
+        if op in _CMP or op in _ARITH or (op == "+" and not self._is_seq(e)):
+            return f"({self.src(e.left)} {op} {self.src(e.right)})"
+        if op == "+":
+            return f"(tuple({self._seq(e.left)}) + tuple({self._seq(e.right)}))"
+        if op in ("/", "%"):
+            # the divisor first, as the closure compiler does; Python's // and % floor like the closures
+            b = self._name("_t")
+            span = e.span
+            message = f"division by zero at {span.file}:{span.line}:{span.column}"
+            py_op = "//" if op == "/" else "%"
+            return f"(({self.src(e.left)} {py_op} {b}) if ({b} := {self.src(e.right)}) != 0 else _fail({message!r}))"
+        return self.closure(e)
+
+    def _builtin(self, name: str, e: A.Call) -> str:
+        args = e.args
+        arg = args[0]
+        if name == "size":
+            z = self._zone(arg) if arg.ty is not None and arg.ty.kind == "zone" else None
+            return f"len(s.zones[{z}])" if z is not None else f"len({self.src(arg)})"
+        if name in ("top", "bottom"):
+            z = self._zone(arg)
+            if len(args) == 2:  # the count is evaluated twice, as the closure compiler does
+                n = self.src(args[1])
+                if name == "top":
+                    return f"(tuple(reversed(s.zones[{z}][-{n}:])) if {n} > 0 else ())"
+                return f"tuple(s.zones[{z}][: max(0, {n})])"
+            t = self._name("_t")
+            pick = "-1" if name == "top" else "0"
+            return f"({t}[{pick}] if ({t} := s.zones[{z}]) else None)"
+        if name in ("min", "max"):
+            if len(args) == 1:
+                return f"({self.src(arg)})"
+            return f"{name}(" + ", ".join(self.src(a) for a in args) + ")"
+        if name == "abs":
+            return f"abs({self.src(arg)})"
+        if name == "players_from":
+            return f"s.tables.turn_orders[{self.src(arg)}]"
+        if name == "random":
+            return f"_random(s, {self._seq(arg)})"
+        if name == "roll":
+            dice = {d.name: tuple(d.faces) for d in self.comp.prog.dice.values()}
+            if isinstance(arg.ref, tuple) and arg.ref[0] == "die" and arg.ref[1] in dice:
+                return f"_roll(s, {self.const(dice[arg.ref[1]])}, None)"
+            t = self._name("_t")
+            return f"_roll(s, {self.const(dice)}.get({t} := {self.src(arg)}), {t})"
+        if name == "next_player":
+            return f"s.tables.turn_orders[{self.src(arg)}][1 % s.tables.n]"
+        # value(track)
+        values = self.const(self.comp._counter_decl(arg).track_values or [0])
+        return f"{values}[s.counters[{self.slot(arg)}]]"
+
+    def slot(self, e: A.Expr) -> str:
+        """Source for the counter slot a counter expression denotes (digits only when it is constant)."""
+        ref = e.ref
+        lay = self.comp.layout
+        if ref == ("first",):
+            return "0"
+        kind = ref[0]
+        if kind == "counter":
+            return str(lay.global_slots[ref[1].name])
+        if kind == "pcounter" and isinstance(e, A.Attr):
+            base = lay.player_base + lay.player_offsets[ref[1].name]
+            return self._strided(e.obj, base, lay.player_stride, "no player")
+        if kind == "ccounter" and isinstance(e, A.Attr):
+            base = lay.card_base + lay.card_offsets[ref[1].name]
+            return self._strided(e.obj, base, lay.card_stride, "no card")
+        if kind == "icounter" and isinstance(e, A.Index):
+            inner = self.slot(e.obj)
+            index = self.const(lay.enum_index[self.comp._counter_decl(e.obj).index_enum or ""])
+            return f"({inner} + {index}[{self.src(e.index)}])"
+        raise AssertionError(f"not a counter: {ref}")  # pragma: no cover - checker prevents this
+
+    def _call_ok(self, e: A.Call) -> bool:
+        ref = e.ref
+        if not (isinstance(ref, tuple) and ref):
+            return False
+        if ref[0] == "call_builtin":
+            name = ref[1]
+            if name == "size":
+                t = e.args[0].ty
+                return t is not None and (t.kind != "zone" or self._zone(e.args[0]) is not None)
+            if name in ("top", "bottom"):
+                return self._zone(e.args[0]) is not None
+            return name in _BUILTINS_INLINE and len(e.args) >= 1
+        if ref[0] == "call_fn":
+            return self.comp.can_inline(ref[1], e.args)
+        if ref[0] == "call_field":  # not a field that card kinds declare with different parameters
+            return (isinstance(e.func, A.Attr) and self.comp.functions.get(e.func.name) is not None
+                    and self.comp._field_params(e.func.name) is not None)
+        return False
+
+    def _call(self, e: A.Call, truth: bool = False) -> str:  # noqa: C901 - one dispatch on the callee
+        ref = e.ref
+        if ref[0] == "call_builtin":
+            return self._builtin(ref[1], e)
+        if ref[0] == "call_field":
+            # a card's `function` field: the closures' argument dict, then `self`, then the card's entry
+            assert isinstance(e.func, A.Attr)
+            fname = e.func.name
+            params = self.comp._field_params(fname)
+            assert params is not None  # fields declared with different parameters are not generated (above)
+            c = self._name("_t")
+            card_def = self.const(self.comp.card_def)
+            if not self.comp.direct_calls:  # through the table the rule profiler wraps: the closures' dict
+                table = self.const(self.comp.functions[fname])
+                env2 = "{" + "".join(f"{p!r}: {self.src(a)}, " for p, a in zip(params, e.args, strict=True))
+                return (f"({table}[{card_def}[{c}]](s, {env2}'self': {c}}}) "
+                        f"if ({c} := {self.src(e.func.obj)}) is not None else _no_card({f'`{fname}` of no card'!r}))")
+            # each card's body takes the arguments and `self` as Python parameters: no dict per call
+            table = self.const(self.positional(fname))
+            args = "".join(f"{self.src(a)}, " for a in e.args)
+            missing = f"`{fname}` of no card"
+            obj = self.src(e.func.obj)
+            if self.is_nonnull(obj):  # a plain name that is never `none`: read twice, no test
+                return f"{table}[{card_def}[{obj}]](s, {args}{obj})"
+            return (f"({table}[{card_def}[{c}]](s, {args}{c}) "
+                    f"if ({c} := {obj}) is not None else _no_card({missing!r}))")
+        # an inlined `fn`: its body with the parameters replaced by the arguments' sources
+        comp = self.comp
+        fn: A.FnDecl = ref[1]
+        arg_src = [f"({self.src(a)})" for a in e.args]
+        arg_fns = [comp.expr(a) for a in e.args]
+        saved = comp.subst, self.subst_src, self.subst_owner, comp.subst_names
+        comp.subst_names = comp.param_names(fn, e.args)
+        comp.subst = {p.name: f for p, f in zip(fn.params, arg_fns, strict=True)}
+        self.subst_src = {p.name: s for p, s in zip(fn.params, arg_src, strict=True)}
+        self.subst_owner = comp.subst
+        comp.inline_depth += 1
+        try:
+            return self.cond(fn.body) if truth else self.src(fn.body)
+        finally:
+            comp.subst, self.subst_src, self.subst_owner, comp.subst_names = saved
+            comp.inline_depth -= 1

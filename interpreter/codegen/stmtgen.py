@@ -1,0 +1,816 @@
+"""Statement blocks compiled to Python source, once per ruleset: one function per run of pure statements.
+
+The closure compiler runs ``let``, ``if``, ``for``, assignments and ``log`` as one
+closure per statement, joined by block closures; every statement costs a few
+Python calls before it does any work.  A run of statements that can never stop
+for a decision (a pure procedure, a handler, a card effect, ``finish``, or a
+run between two decisions in the step machine) is written here instead as the
+body of one Python function: ``if``/``for``/``repeat while`` become Python
+control flow, counter assignments clamp inline, moves and transfers are
+list operations, and ``log`` computes its visibility masks in place.
+
+The generated code does exactly what the closures do, in the same order
+(operands are evaluated in the closures' order, error messages are the same
+strings), so a game's log and digest never depend on which path ran.
+``tests/test_codegen.py`` plays every shipped ruleset and docs example both
+ways and compares digests.
+
+Safety, as in :mod:`.codegen`: the text is built only from this module's
+templates, integer slot numbers computed by the compiler, and literals written
+with ``repr``.  Tables, closures and compiled procedures are passed in the
+namespace under generated names.  No ruleset text is ever executed.  A
+statement this module does not know is compiled by the closure compiler and
+called from the generated code, so new statements work without changes here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.runtime import rng
+from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
+from liturgy.interpreter.runtime.moves import card_visibility, move_all, move_top_fast, move_zone
+
+if TYPE_CHECKING:
+    from liturgy.interpreter.codegen.exprgen import ExprGen
+    from liturgy.interpreter.compiler.compiler import Compiler, Ins, StmtFn
+
+# An assignment to a rule variable in ``env`` at the start of a line, and any other use of ``env``.
+_ENV_WRITE = re.compile(r"^(\s*)env\['[A-Za-z_][A-Za-z0-9_]*'\] = ", re.MULTILINE)
+_ENV = re.compile(r"\benv\b")
+
+# Python refuses more than 20 statically nested blocks; deeper rule blocks become separate functions.
+_MAX_DEPTH = 12
+
+
+class Locals:
+    """A generated statement function's view of ``env``: which variables it can read from Python locals.
+
+    Variable ``x`` gets one Python local per function, written together with ``env['x']`` by every
+    generated write (`let`, assignment, `for`, `transfer … as`), so the two stay in step until
+    something the function calls could bind names in its ``env``: a statement left to the closure
+    compiler or a block generated as a separate function ("invalidation", after which reads go to
+    ``env`` again until the next write).  A read before any write comes from a load at the top of the
+    function, made only when the variable is read at least twice there (a read in a loop counts twice):
+    a variable in scope is always bound (the checker scopes names lexically), and nothing wrote it
+    before the read, neither generated code nor (no invalidation yet) anything else.
+
+    ``state`` holds, for each variable readable from its local at the current point of the text, whether
+    that read is a *lazy* one (from the top's load) and whether the value can never be `none` (a card of
+    a zone, a value already checked): control flow merges states (:meth:`merge`).  Reads are written as
+    markers, resolved by :meth:`finish` once the whole function is known.
+    """
+
+    def __init__(self, gen: ExprGen) -> None:
+        self.gen = gen
+        self.names: dict[str, str] = {}
+        self.state: dict[str, tuple[bool, bool]] = {}  # variable -> (lazy, never none)
+        self.lazy_weight: dict[str, int] = {}
+        self.written: set[str] = set()
+        self.lazy_ok = True
+        self.loops = 0
+        self.steady = 0  # enclosing loops written on the promise that nothing in them invalidates
+
+    def _name(self, var: str) -> str:
+        name = self.names.get(var)
+        if name is None:
+            name = self.names[var] = self.gen._name("_E")
+            self.gen.plain.update((f"\x00{name}\x00", f"\x00L{name}\x00"))
+        return name
+
+    def read(self, var: str) -> str:
+        got = self.state.get(var)
+        if got is None:
+            if not self.lazy_ok or var in self.written:
+                return f"env[{var!r}]"
+            got = self.state[var] = (True, False)
+        name = self._name(var)
+        if got[0]:
+            self.lazy_weight[var] = self.lazy_weight.get(var, 0) + (2 if self.loops else 1)
+            return f"\x00L{name}\x00"
+        return f"\x00{name}\x00"
+
+    def write(self, var: str, nonnull: bool) -> str:
+        """The assignment targets that write ``var`` (``env['x'] = <local> = ``)."""
+        self.written.add(var)
+        self.state[var] = (False, nonnull)
+        return f"env[{var!r}] = \x00{self._name(var)}\x00 = "
+
+    def checked(self, src: str) -> None:
+        """``src`` was just found not to be `none` (the code raises otherwise)."""
+        for var, (lazy, _) in self.state.items():
+            if src == f"\x00{'L' if lazy else ''}{self.names.get(var)}\x00":
+                self.state[var] = (lazy, True)
+
+    def is_nonnull(self, src: str) -> bool:
+        return any(nn and src == f"\x00{'L' if lazy else ''}{self.names.get(var)}\x00"
+                   for var, (lazy, nn) in self.state.items())
+
+    def invalidate(self) -> None:
+        assert not self.steady, "a loop body that _scan found harmless invalidated the locals"
+        self.state = {}
+        self.lazy_ok = False
+
+    def forget_nonnull(self, names: set[str]) -> None:
+        """Loop head: variables written in the loop body may hold anything on the next turn."""
+        for var in names & self.state.keys():
+            self.state[var] = (self.state[var][0], False)
+
+    @staticmethod
+    def merge(states: list[dict[str, tuple[bool, bool]]]) -> dict[str, tuple[bool, bool]]:
+        """Where paths join: readable from the local on every path (lazy if lazy on any), non-none on all."""
+        first, *rest = states
+        out = {}
+        for var, (lazy, nn) in first.items():
+            if all(var in st for st in rest):
+                out[var] = (lazy or any(st[var][0] for st in rest), nn and all(st[var][1] for st in rest))
+        return out
+
+    def export(self, src: str, into: Callable[[str], str]) -> str:
+        """``src`` for another generated function (in step with ``env`` there), whose reads are ``into(var)``."""
+        for var, name in self.names.items():
+            for marker in (f"\x00{name}\x00", f"\x00L{name}\x00"):
+                if marker in src:
+                    src = src.replace(marker, into(var))
+        return src
+
+    def finish(self, text: str, params: Sequence[str] = ()) -> tuple[list[str], str]:
+        """The loads for the function's top, and ``text`` with its markers resolved (``params``: variables
+        the function receives as Python parameters of their locals' names, so never loaded)."""
+        loads = []
+        for var, name in self.names.items():
+            real, lazy = f"\x00{name}\x00", f"\x00L{name}\x00"
+            if var in params:
+                text = text.replace(lazy, name)
+            elif self.lazy_weight.get(var, 0) >= 2:
+                loads.append(f"{name} = env[{var!r}]")
+                text = text.replace(lazy, name)
+            else:
+                text = text.replace(lazy, f"env[{var!r}]")
+                if text.count(real) == text.count(f" = {real} = "):  # written, never read back
+                    text = text.replace(f" = {real} = ", " = ")
+            text = text.replace(real, name)
+        return loads, text
+
+
+def _scan(stmts: Sequence[A.Stmt], comp: Compiler) -> tuple[set[str], bool]:
+    """The local variables ``stmts`` write, and whether they may make :class:`Locals` invalid."""
+    names: set[str] = set()
+    invalid = False
+    for st in stmts:
+        if isinstance(st, A.Let):
+            names.add(st.name)
+        elif isinstance(st, A.Assign):
+            if isinstance(st.target.ref, tuple) and st.target.ref[0] == "local":
+                names.add(st.target.ref[1])
+        elif isinstance(st, A.Transfer):
+            if st.bind is not None:
+                names.add(st.bind)
+        elif isinstance(st, A.If | A.For | A.RepeatWhile):
+            if isinstance(st, A.For):
+                names.add(st.var)
+            bodies = [b for _, b in st.branches] + [st.orelse] if isinstance(st, A.If) else [st.body]
+            for body in bodies:
+                more, inv = _scan(body, comp)
+                names |= more
+                invalid = invalid or inv
+        elif isinstance(st, A.Do):
+            call = st.call
+            if (isinstance(call, A.Call) and call.ref[0] != "call_proc" and isinstance(call.func, A.Attr)
+                    and comp._field_params(call.func.name) is None):
+                invalid = True  # left to the closure compiler
+        elif not isinstance(st, A.Move | A.Shuffle | A.Reveal | A.Log | A.EndGame | A.SkipTo | A.Fire | A.Break):
+            invalid = True  # a statement this module leaves to the closure compiler
+    return names, invalid
+
+
+class StmtGen:
+    """Writes one Python function for a block of pure statements."""
+
+    def __init__(self, comp: Compiler, gen: ExprGen) -> None:
+        from liturgy.interpreter.compiler.compiler import _fire_chain, _push
+
+        self.comp = comp
+        self.gen = gen
+        gen.ns.update({
+            "_RuleError": RuleError, "_GameOver": GameOver, "_SkipTo": SkipTo, "_BreakLoop": BreakLoop,
+            "_move": move_top_fast, "_move_all": move_all, "_move_zone": move_zone, "_card_vis": card_visibility,
+            "_shuffle": rng.shuffle,
+            "_fire_chain": _fire_chain, "_push": _push,
+        })
+        self.lines: list[str] = []
+        self.depth = 0  # indentation level inside the function body
+        self.loops = 0  # enclosing generated loops (a `break` outside one raises BreakLoop, as closures do)
+        self.locals: Locals | None = None  # the function being written (None: reads go to ``env``)
+        # id(instruction) -> (instruction, body text): a generated run's statements, indented one level and
+        # without the frame's `env = fr[2]` / `fr[1] += 1`, so the fuser can write them into its functions
+        self.run_texts: dict[int, tuple[Ins, str]] = {}
+
+    # ------------------------------------------------------------ entry points
+    def block(self, stmts: Sequence[A.Stmt]) -> StmtFn | None:
+        """``f(s, env)`` running ``stmts``, or None when Python refuses the generated text."""
+        fn: StmtFn | None = self._function(stmts, instruction=False)
+        return fn
+
+    def instruction(self, stmts: Sequence[A.Stmt]) -> Ins | None:
+        """A step-machine instruction running ``stmts`` in the frame's locals, then moving to the next one."""
+        ins: Ins | None = self._function(stmts, instruction=True)
+        return ins
+
+    def _function(self, stmts: Sequence[A.Stmt], instruction: bool, params: Sequence[str] | None = None) -> Any:
+        comp = self.comp
+        saved = self.lines, self.depth, self.loops, self.locals
+        marks = len(comp.log_formats)
+        self.lines, self.depth, self.loops = [], 1, 0
+        self.locals = Locals(self.gen)
+        for p in params or ():
+            self.locals._name(p)  # every parameter has its Python local, the positional version's parameter
+        if params is not None and "self" in params:
+            self.locals.state["self"] = (True, True)  # a card effect runs only for a card: `self` is never none
+        try:
+            with self.gen.fresh(self.locals):
+                self.stmts(stmts)
+            if instruction:
+                self.emit("fr[1] += 1")
+                self.emit("return False")
+            elif not self.lines:
+                self.emit("pass")
+            raw = "".join(line + "\n" for line in self.lines)
+            loads, body = self.locals.finish(raw)
+            assert "\x00" not in body, body  # every marker belongs to this function
+            name = self.gen._name("_s")
+            head = f"def {name}(s, fr):\n    env = fr[2]\n" if instruction else f"def {name}(s, env):\n"
+            code = head + "".join(f"    {line}\n" for line in loads) + body
+            try:
+                exec(compile(code, f"<liturgy stmt {name}>", "exec"), self.gen.ns)  # noqa: S102 - see module doc
+            except (SyntaxError, RecursionError, MemoryError):  # e.g. more than 20 nested loops
+                del comp.log_formats[marks:]  # the closure compiler registers these formats again, in order
+                return None
+            fn = self.gen.ns.pop(name)
+            if params is not None:
+                return fn, self._positional(params, self.locals.finish(raw, params))
+            if instruction:
+                end = "    fr[1] += 1\n    return False\n"
+                assert body.endswith(end)
+                self.run_texts[id(fn)] = (fn, "".join(f"    {line}\n" for line in loads) + body[:-len(end)])
+            return fn
+        finally:
+            self.lines, self.depth, self.loops, self.locals = saved
+
+    def block_positional(self, stmts: Sequence[A.Stmt], params: Sequence[str]) -> tuple[StmtFn, Any] | None:
+        """A pure proc's or handler's body twice: ``f(s, env)``, and ``f(s, *args)`` taking its parameters by
+        position (None where Python refuses the text), written from one text (log formats register once)."""
+        got: tuple[StmtFn, Any] | None = self._function(stmts, instruction=False, params=params)
+        return got
+
+    def _positional(self, params: Sequence[str], resolved: tuple[list[str], str]) -> Any:
+        """``f(s, <the parameters' locals>)`` running the body: no dict unless the body uses ``env``."""
+        loads, body = resolved
+        assert self.locals is not None
+        names = [self.locals.names[p] for p in params]
+        bare = _ENV_WRITE.sub(r"\1", body)  # nothing reads env: its writes can go
+        if _ENV.search(bare) or loads:
+            env = "{" + "".join(f"{p!r}: {n}, " for p, n in zip(params, names, strict=True)) + "}"
+            text = "".join(f"    {line}\n" for line in (f"env = {env}", *loads)) + body
+        else:
+            text = bare
+        name = self.gen._name("_sp")
+        code = f"def {name}({', '.join(['s', *names])}):\n" + text
+        try:
+            exec(compile(code, f"<liturgy stmt {name}>", "exec"), self.gen.ns)  # noqa: S102 - see module doc
+        except (SyntaxError, RecursionError, MemoryError):
+            return None
+        return self.gen.ns.pop(name)
+
+    # ------------------------------------------------------------ writing
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def tmp(self, prefix: str = "_v") -> str:
+        return self.gen._name(prefix)
+
+    def const(self, value: Any) -> str:
+        return self.gen.const(value)
+
+    def src(self, e: A.Expr) -> str:
+        return self.gen.src(e)
+
+    def stmts(self, stmts: Sequence[A.Stmt]) -> None:
+        if not stmts:
+            self.emit("pass")
+            return
+        for st in stmts:
+            self.stmt(st)
+
+    def nested(self, stmts: Sequence[A.Stmt]) -> None:
+        """An indented body; past the nesting Python allows, a call to a separately generated function."""
+        self.depth += 1
+        try:
+            if self.depth - 1 >= _MAX_DEPTH and not self.loops:
+                fn = self.block(stmts)
+                target = fn if fn is not None else self.comp.block_closure(stmts)
+                self.emit(f"{self.const(target)}(s, env)")
+                self.invalidate()
+            else:
+                self.stmts(stmts)
+        finally:
+            self.depth -= 1
+
+    def invalidate(self) -> None:
+        """A call that may bind names in ``env`` was written: read them from ``env`` again."""
+        if self.locals is not None:
+            self.locals.invalidate()
+
+    def write(self, var: str, nonnull: bool = False) -> str:
+        """Assignment targets writing local variable ``var`` (``env[...] = ``, and its Python local)."""
+        if self.locals is None:
+            return f"env[{var!r}] = "
+        return self.locals.write(var, nonnull)
+
+    def loop(self, delta: int) -> None:
+        self.loops += delta
+        if self.locals is not None:
+            self.locals.loops = self.loops
+
+    def checked(self, src: str) -> None:
+        if self.locals is not None:
+            self.locals.checked(src)
+
+    def loop_head(self, body: Sequence[A.Stmt], var: str | None) -> tuple[dict[str, tuple[bool, bool]], bool] | None:
+        """Before a generated loop: the state valid at the top of every turn (and after the loop)."""
+        loc = self.locals
+        if loc is None:
+            return None
+        names, invalid = _scan(body, self.comp)
+        if invalid:
+            loc.invalidate()
+        else:
+            loc.steady += 1
+        if var is not None:
+            names.add(var)
+        loc.forget_nonnull(names)
+        return dict(loc.state), not invalid
+
+    def loop_end(self, head: tuple[dict[str, tuple[bool, bool]], bool] | None) -> None:
+        """After a generated loop: the state at its head (what holds after any number of turns)."""
+        loc = self.locals
+        if loc is None or head is None:
+            return
+        state, steady = head
+        if steady:
+            loc.steady -= 1
+        loc.state = state
+
+    def zone(self, e: A.Expr) -> str:
+        """Source for the zone index an expression of type zone denotes."""
+        z = self.gen._zone(e)
+        return z if z is not None else self.src(e)
+
+    # ------------------------------------------------------------ statements
+    def stmt(self, st: A.Stmt) -> None:  # noqa: C901 - one dispatch on statement kind
+        if isinstance(st, A.Let):
+            value = self.src(st.value)
+            self.emit(f"{self.write(st.name, self.gen.is_nonnull(value))}{value}")
+        elif isinstance(st, A.Assign):
+            self.assign(st)
+        elif isinstance(st, A.If):
+            loc = self.locals
+            ends = []
+            for i, (cond, body) in enumerate(st.branches):
+                self.emit(f"{'if' if i == 0 else 'elif'} {self.gen.cond(cond)}:")
+                fall = dict(loc.state) if loc is not None else {}
+                self.nested(body)
+                if loc is not None:
+                    ends.append(loc.state)
+                    loc.state = fall
+            if st.orelse:
+                self.emit("else:")
+                self.nested(st.orelse)
+            if loc is not None:
+                ends.append(loc.state)
+                loc.state = Locals.merge(ends)
+        elif isinstance(st, A.For):
+            x = self.tmp("_x")
+            seq = self.gen._seq(st.iterable)
+            head = self.loop_head(st.body, st.var)
+            zone = st.iterable.ty is not None and st.iterable.ty.kind == "zone"  # a zone holds cards, never `none`
+            # a zone can change under the loop, so it is copied; other lists are tuples or card data, never changed
+            self.emit(f"for {x} in {f'tuple({seq})' if zone else seq}:")
+            self.loop(1)
+            self.depth += 1
+            self.emit(f"{self.write(st.var, zone)}{x}")
+            self.depth -= 1
+            self.nested(st.body)
+            self.loop(-1)
+            self.loop_end(head)
+        elif isinstance(st, A.RepeatWhile):
+            r = self.tmp("_r")
+            message = f"`repeat while` at line {st.span.line} ran 100000 times without ending"
+            self.emit(f"{r} = 0")
+            head = self.loop_head(st.body, None)
+            self.emit(f"while {self.gen.cond(st.cond)}:")
+            self.loop(1)
+            self.nested(st.body)
+            self.loop(-1)
+            self.loop_end(head)
+            self.depth += 1
+            self.emit(f"{r} += 1")
+            self.emit(f"if {r} > 100000:")
+            self.emit(f"    raise _RuleError({message!r})")
+            self.depth -= 1
+        elif isinstance(st, A.Break):
+            self.emit("break" if self.loops else "raise _BreakLoop")
+        elif isinstance(st, A.Move):
+            self.move(st)
+        elif isinstance(st, A.Transfer):
+            self.transfer(st)
+        elif isinstance(st, A.Shuffle):
+            self.emit(f"s.rng = _shuffle(s.zones[{self.zone(st.zone)}], s.rng)")
+        elif isinstance(st, A.Reveal):
+            if st.target.ty is not None and st.target.ty.kind == "zone":
+                self.emit(f"s.face_up.update(s.zones[{self.zone(st.target)}])")
+            else:
+                c = self.tmp("_c")
+                self.emit(f"if ({c} := {self.src(st.target)}) is not None:")
+                self.emit(f"    s.face_up.add({c})")
+        elif isinstance(st, A.Log):
+            self.log(st)
+        elif isinstance(st, A.Do):
+            self.do(st)
+        elif isinstance(st, A.EndGame):
+            self.emit("raise _GameOver")
+        elif isinstance(st, A.SkipTo):
+            self.emit(f"raise _SkipTo({self.const(self.comp.step_pcs)}[{st.step!r}])")
+        elif isinstance(st, A.Fire):
+            self.fire(st)
+        else:  # anything else (new statements): the closure compiler's function
+            self.emit(f"{self.const(self.comp.stmt(st))}(s, env)")
+            self.invalidate()
+
+    def assign(self, st: A.Assign) -> None:
+        tgt = st.target
+        if isinstance(tgt.ref, tuple) and tgt.ref[0] == "local":
+            var = tgt.ref[1]
+            if st.op == "=":
+                value = self.src(st.value)
+                self.emit(f"{self.write(var, self.gen.is_nonnull(value))}{value}")
+            else:
+                old = self.gen.read_env(var)
+                value = self.src(st.value)
+                self.emit(f"{self.write(var)}{old} {'+' if st.op == '+=' else '-'} ({value})")
+            return
+        slot = self.slot(tgt)
+        if not slot.isdigit():  # the closures compute the slot before the value; so do we
+            i = self.tmp("_i")
+            self.emit(f"{i} = {slot}")
+            slot = i
+        decl = self.comp._counter_decl(tgt)
+        value = self.src(st.value)
+        if decl.is_flag:
+            if isinstance(st.value, A.BoolLit):
+                self.emit(f"s.counters[{slot}] = {int(st.value.value)}")
+            else:
+                self.emit(f"s.counters[{slot}] = 1 if {value} else 0")
+            return
+        lo, hi = decl.lo, decl.hi
+        if st.op == "=" and lo is None and hi is None:
+            self.emit(f"s.counters[{slot}] = {value}")
+            return
+        if st.op == "=" and isinstance(st.value, A.IntLit) and not isinstance(st.value.value, bool):
+            k = st.value.value  # a constant clamped once, here
+            k = k if lo is None or k >= lo else lo
+            k = k if hi is None or k <= hi else hi
+            self.emit(f"s.counters[{slot}] = {k!r}")
+            return
+        v = self.tmp()
+        if st.op != "=" and isinstance(st.value, A.IntLit):
+            self.emit(f"{v} = s.counters[{slot}] {'+' if st.op == '+=' else '-'} {value}")
+        else:
+            self.emit(f"{v} = {value}")
+            if st.op != "=":
+                self.emit(f"{v} = s.counters[{slot}] {'+' if st.op == '+=' else '-'} {v}")
+        if lo is not None:
+            self.emit(f"if {v} < {lo!r}:")
+            self.emit(f"    {v} = {lo!r}")
+        if hi is not None:
+            self.emit(f"{'elif' if lo is not None else 'if'} {v} > {hi!r}:")
+            self.emit(f"    {v} = {hi!r}")
+        self.emit(f"s.counters[{slot}] = {v}")
+
+    def slot(self, e: A.Expr) -> str:
+        return self.gen.slot(e)
+
+    def move(self, st: A.Move) -> None:
+        place = repr(st.place)
+        wt = st.what.ty
+        if wt is not None and wt.kind == "zone":
+            src, dst = self.tmp("_z"), self.tmp("_z")
+            self.emit(f"{src} = {self.zone(st.what)}")
+            self.emit(f"{dst} = {self.zone(st.dest)}")
+            self.emit(f"if s.zones[{src}]:")  # moving an empty zone does nothing (both zones are valid)
+            self.emit(f"    _move_zone(s, {src}, {dst}, {place})")
+            return
+        if wt is not None and wt.kind == "card":
+            c = self.tmp("_c")
+            what = self.src(st.what)
+            if self.gen.is_nonnull(what):
+                self.emit(f"{c} = {what}")
+            else:
+                self.emit(f"if ({c} := {what}) is None:")
+                self.emit(f"    raise _RuleError({f'nothing to move at line {st.span.line}'!r})")
+                self.checked(what)
+            if self._open_zone(st.dest):
+                self.move_inline(c, self.zone(st.dest), st.place, bool(st.dest.ref[1].final))
+            else:
+                self.emit(f"_move(s, {c}, {self.zone(st.dest)}, {place})")
+            return
+        dst = self.tmp("_z")
+        self.emit(f"{dst} = {self.zone(st.dest)}")
+        self.emit(f"_move_all(s, tuple({self.src(st.what)}), {dst}, {place})")
+
+    def _open_zone(self, e: A.Expr) -> bool:
+        """Whether ``e`` names a declared zone (or a player's) with no capacity: a card can always enter
+        it, so only the card's own zone needs checking when it moves."""
+        ref = e.ref
+        if not (isinstance(ref, tuple) and ref and ref[0] in ("zone", "pzone")):
+            return False
+        return ref[1].capacity is None
+
+    def move_inline(self, c: str, dst: str, place: str, final: bool) -> None:
+        """`move_top_fast` written in place, for a destination `_open_zone` accepts (``final``: a final
+        one): the same checks, errors and effects without the call (a card leaving a final zone goes
+        through `_move`)."""
+        d, o, z = self.tmp("_d"), self.tmp("_o"), self.tmp("_l")
+        self.emit(f"{d} = {dst}")
+        self.emit(f"{o} = s.card_zone[{c}]")
+        self.emit(f"if s.tables.zone_final[{o}]:")
+        self.emit(f"    _move(s, {c}, {d}, {place!r})")
+        self.emit("else:")
+        self.emit(f"    {z} = s.zones[{o}]")
+        self.emit(f"    if {z}[-1] == {c}:")
+        self.emit(f"        {z}.pop()")
+        self.emit("    else:")
+        self.emit(f"        {z}.remove({c})")
+        if place == "bottom":
+            self.emit(f"    s.zones[{d}].insert(0, {c})")
+        else:
+            self.emit(f"    s.zones[{d}].append({c})")
+        self.emit(f"    s.card_zone[{c}] = {d}")
+        self.emit("    if s.face_up:")
+        self.emit(f"        s.face_up.discard({c})")
+        if final:  # the card left a zone that is not final, so another zone: it is out of play now
+            self.emit("    s.removed_count += 1")
+
+    def transfer(self, st: A.Transfer) -> None:
+        a, b, have, n = self.tmp("_i"), self.tmp("_i"), self.tmp("_h"), self.tmp("_n")
+        self.emit(f"{a} = {self.slot(st.source)}")
+        self.emit(f"{b} = {self.slot(st.dest)}")
+        self.emit(f"{have} = s.counters[{a}]")
+        self.emit(f"{n} = {have if st.amount is None else self.src(st.amount)}")
+        if st.amount is not None:  # `all` is exactly what the source holds
+            self.emit(f"if {n} > {have}:")
+            self.emit(f"    {n} = {have}")
+        self.emit(f"if {n} < 0:")
+        self.emit(f"    {n} = 0")
+        self.emit(f"s.counters[{a}] = {have} - {n}")
+        self.emit(f"s.counters[{b}] += {n}")
+        if st.bind is not None:
+            self.emit(f"{self.write(st.bind)}{n}")
+
+    def args_dict(self, params: Sequence[str], args: Sequence[A.Expr], card: str | None = None) -> str:
+        """A dict display binding parameters to arguments, evaluated left to right like the closures' dict
+        (then ``'self'``: ``card``, as the closures set it after the arguments)."""
+        items = [f"{p!r}: {self.src(a)}" for p, a in zip(params, args, strict=True)]
+        if card is not None:
+            items.append(f"'self': {card}")
+        return "{" + ", ".join(items) + "}"
+
+    def do(self, st: A.Do) -> None:
+        call = st.call
+        assert isinstance(call, A.Call)
+        ref = call.ref
+        comp = self.comp
+        if ref[0] == "call_proc":
+            target = comp.procs[ref[1].name]
+            if target.code is None and target.fast is not None:  # compiled already: its positional body
+                args = ", ".join(["s", *(self.src(a) for a in call.args)])
+                self.emit(f"{self.const(target.fast)}({args})")
+                return
+            self.emit(f"{self.const(target)}.pure(s, {self.args_dict(target.params, call.args)})")
+            return
+        assert isinstance(call.func, A.Attr)
+        fname = call.func.name
+        params = comp._field_params(fname)
+        if params is None:  # card kinds declare `fname` with different parameters: the closure binds by kind
+            self.emit(f"{self.const(comp.stmt(st))}(s, env)")
+            self.invalidate()
+            return
+        table, card_def = self.const(comp.effects[fname]), self.const(comp.card_def)
+        c, eff, env2 = self.tmp("_c"), self.tmp("_f"), self.tmp("_env")
+        obj = self.src(call.func.obj)
+        if self.gen.is_nonnull(obj):
+            self.emit(f"{c} = {obj}")
+        else:
+            self.emit(f"if ({c} := {obj}) is None:")
+            self.emit(f"    raise _RuleError({f'`{fname}` of no card'!r})")
+            self.checked(obj)
+        self.emit(f"if ({eff} := {table}[{card_def}[{c}]]) is not None:")
+        self.depth += 1
+        if comp.direct_calls:  # the card's body by position where it has one (then `pure` is there too)
+            fast = self.tmp("_q")
+            self.emit(f"if ({fast} := {eff}.fast) is not None:")
+            self.emit(f"    {fast}({', '.join(['s', *(self.src(a) for a in call.args), c])})")
+            self.emit("else:")
+            self.depth += 1
+        self.emit(f"{env2} = {self.args_dict(params, call.args, c)}")
+        pure = self.tmp("_p")
+        self.emit(f"if ({pure} := {eff}.pure) is None:")
+        self.emit(f"    raise _RuleError({eff}.name + ' asks for a decision where none can be made')")
+        self.emit(f"{pure}(s, {env2})")
+        self.depth -= 2 if comp.direct_calls else 1
+
+    def fire_args(self, st: A.Fire) -> list[str]:
+        """Evaluate a `fire`'s arguments into temporaries, in order; their names."""
+        names = []
+        for a in st.args:
+            v = self.tmp("_a")
+            self.emit(f"{v} = {self.src(a)}")
+            names.append(v)
+        return names
+
+    def handler_env(self, params: Sequence[str], args: Sequence[str]) -> str:
+        # the closures pair a handler's parameters with the window's by position; the checker makes them match
+        return "{" + ", ".join(f"{p!r}: {a}" for p, a in zip(params, args, strict=False)) + "}"
+
+    def fire(self, st: A.Fire) -> None:
+        """A pure `fire`: every handler in declaration order, inside the fire stack's depth check."""
+        from liturgy.interpreter.compiler.compiler import MAX_FIRE_DEPTH
+
+        name = repr(st.window)
+        deep = f"trigger chain deeper than {MAX_FIRE_DEPTH} windows: "
+        self.emit(f"if len(s.fire_stack) >= {MAX_FIRE_DEPTH}:")
+        self.emit(f"    raise _RuleError({deep!r} + ' -> '.join(_fire_chain(s.frames, s.fire_stack, {name})))")
+        self.emit(f"s.fire_stack.append({name})")
+        self.emit("try:")
+        self.depth += 1
+        args = self.fire_args(st)
+        for h in self.comp.handlers.get(st.window, []):
+            if h.code is None and h.fast is not None and len(h.params) == len(args):
+                self.emit(f"{self.const(h.fast)}({', '.join(['s', *args])})")  # compiled already: by position
+                continue
+            k = self.const(h)
+            pure = self.tmp("_p")
+            self.emit(f"if ({pure} := {k}.pure) is not None:")
+            self.emit(f"    {pure}(s, {self.handler_env(h.params, args)})")
+        self.emit("pass")
+        self.depth -= 1
+        self.emit("finally:")
+        self.emit("    s.fire_stack.pop()")
+
+    # ------------------------------------------------------------ step-machine instructions
+    def _instruction(self, body: Any) -> Ins:
+        """Compile ``def _sN(s, fr): env = fr[2]; <body()>``; ``body`` writes the rest, ``return`` included."""
+        saved = self.lines, self.depth, self.loops, self.locals
+        self.lines, self.depth, self.loops, self.locals = [], 1, 0, None
+        try:
+            self.emit("env = fr[2]")
+            with self.gen.fresh(None):
+                body()
+            name = self.gen._name("_s")
+            code = f"def {name}(s, fr):\n" + "\n".join(self.lines) + "\n"
+            exec(compile(code, f"<liturgy stmt {name}>", "exec"), self.gen.ns)  # noqa: S102 - see module doc
+            ins: Ins = self.gen.ns.pop(name)
+            return ins
+        finally:
+            self.lines, self.depth, self.loops, self.locals = saved
+
+    def branch(self, cond: A.Expr, then_pc: int, else_pc: int) -> Ins:
+        """Jump to ``then_pc`` when ``cond`` holds, else to ``else_pc`` (the step machine's `if`/`repeat while`)."""
+        src: list[str] = []
+
+        def body() -> None:
+            src.append(self.gen.cond(cond))
+            self.emit(f"fr[1] = {then_pc} if {src[0]} else {else_pc}")
+            self.emit("return False")
+        return self.comp.note(self._instruction(body), "branch", src[0], then_pc, else_pc)
+
+    def for_init(self, iterable: A.Expr, key: str) -> Ins:
+        """Start a step-machine `for`: a snapshot of the items and the next position, kept in the frame's locals."""
+        src: list[str] = []
+
+        def body() -> None:
+            src.append(self.gen._seq(iterable))
+            self.emit(f"env[{key!r}] = (tuple({src[0]}), 0)")
+            self.emit("fr[1] += 1")
+            self.emit("return False")
+        return self.comp.note(self._instruction(body), "for_init", src[0], key)
+
+    def for_next(self, key: str, names: tuple[str, ...], end: int) -> Ins:
+        """Bind the next item (a (player, choice) pair for `simultaneously`) or leave the loop for ``end``."""
+        def body() -> None:
+            self.emit(f"items, i = env[{key!r}]")
+            self.emit("if i >= len(items):")
+            self.emit(f"    del env[{key!r}]")
+            self.emit(f"    fr[1] = {end}")
+            self.emit("    return False")
+            if len(names) == 1:
+                self.emit(f"env[{names[0]!r}] = items[i]")
+            else:  # the closures' zip(strict=True): a pair of the wrong length is an error either way
+                self.emit(f"{', '.join(f'env[{n!r}]' for n in names)}, = items[i]")
+            self.emit(f"env[{key!r}] = (items, i + 1)")
+            self.emit("fr[1] += 1")
+            self.emit("return False")
+        return self.comp.note(self._instruction(body), "for_next", key, names, end)
+
+    def invoke(self, target: str, env2: str) -> None:
+        """Run a proc, handler or effect held in ``target``: push its code, or call its pure function."""
+        self.emit(f"if {target}.code is not None:")
+        self.emit(f"    _push(s, {target}.code, {env2})")
+        self.emit("else:")
+        self.emit(f"    {target}.pure(s, {env2})")
+
+    def do_instruction(self, st: A.Do) -> Ins | None:
+        """`do` of a proc or card effect that may ask for a decision (None: left to the closure compiler)."""
+        call = st.call
+        assert isinstance(call, A.Call)
+        comp = self.comp
+        if call.ref[0] != "call_proc" and isinstance(call.func, A.Attr) and comp._field_params(call.func.name) is None:
+            return None  # card kinds declare the effect with different parameters: the closure binds by kind
+
+        def body() -> None:
+            ref = call.ref
+            env2 = self.tmp("_env")
+            if ref[0] == "call_proc":
+                target = comp.procs[ref[1].name]
+                self.emit(f"{env2} = {self.args_dict(target.params, call.args)}")
+                self.emit("fr[1] += 1")
+                self.invoke(self.const(target), env2)
+                self.emit("return False")
+                return
+            assert isinstance(call.func, A.Attr)
+            fname = call.func.name
+            params = comp._field_params(fname)
+            assert params is not None
+            table, card_def = self.const(comp.effects[fname]), self.const(comp.card_def)
+            c, eff = self.tmp("_c"), self.tmp("_f")
+            self.emit(f"if ({c} := {self.src(call.func.obj)}) is None:")
+            self.emit(f"    raise _RuleError({f'`{fname}` of no card'!r})")
+            self.emit(f"if ({eff} := {table}[{card_def}[{c}]]) is None:")
+            self.emit("    fr[1] += 1")
+            self.emit("    return False")
+            self.emit(f"{env2} = {self.args_dict(params, call.args, c)}")
+            self.emit("fr[1] += 1")
+            self.invoke(eff, env2)
+            self.emit("return False")
+
+        return self._instruction(body)
+
+    def fire_instruction(self, st: A.Fire) -> Ins:
+        """`fire` of a window whose handlers may ask for decisions: their frames, pushed in reverse."""
+        def body() -> None:
+            args = self.fire_args(st)
+            self.emit("fr[1] += 1")
+            for h in reversed(self.comp.handlers.get(st.window, [])):
+                env2 = self.tmp("_env")
+                self.emit(f"{env2} = {self.handler_env(h.params, args)}")
+                self.invoke(self.const(h), env2)
+            self.emit("return False")
+        return self._instruction(body)
+
+    def log(self, st: A.Log) -> None:
+        fmt_id, card_args, zone_args = self.comp.log_format(st)
+        values = []
+        for i, a in enumerate(st.args):
+            src = self.src(a)
+            if i not in zone_args and (isinstance(a, A.IntLit | A.StrLit | A.BoolLit | A.NoneLit)
+                                       or src.startswith("\x00_E")):
+                values.append(src)  # a literal or a variable's Python local: read where it is used
+                continue
+            v = self.tmp()
+            self.emit(f"{v} = {src}")
+            values.append(v)
+        for i in zone_args:
+            self.emit(f"{values[i]} = tuple(s.zones[{values[i]}])")
+        mask, full = self.tmp("_m"), self.tmp("_m")
+        if st.to is None:
+            self.emit(f"{mask} = (2 << s.tables.n) - 1")
+        else:
+            self.emit(f"{mask} = 1 << {self.src(st.to)}")
+        self.emit(f"{full} = {mask}")
+        for i in card_args + zone_args:
+            v = values[i]
+            a_ty = st.args[i].ty
+            # `_card_vis` written in place: a revealed card is seen by everyone, and `full` holds no one else
+            if a_ty is not None and a_ty.kind == "card":
+                self.emit(f"if {v} is not None and {v} not in s.face_up:")
+                self.emit(f"    {full} &= s.tables.zone_vis_mask[s.card_zone[{v}]]")
+            else:
+                c = self.tmp("_c")
+                self.emit(f"for {c} in ({v} if isinstance({v}, tuple) else ({v},)):")
+                self.emit(f"    if {c} is not None and {c} not in s.face_up:")
+                self.emit(f"        {full} &= s.tables.zone_vis_mask[s.card_zone[{c}]]")
+        packed = "(" + "".join(f"{v}, " for v in values) + ")"
+        self.emit(f"s.log.append(({mask}, {full}, {fmt_id}, {packed}))")

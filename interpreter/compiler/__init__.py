@@ -1,0 +1,1 @@
+"""The compiler: checked program -> closures and the step machine."""

@@ -1,0 +1,1 @@
+"""Runtime primitives: game state, card moves, RNG, errors, digests, invariants."""

@@ -1,0 +1,1 @@
+"""The `liturgy` command and the tools behind it: simulate, fuzz, bench, profile."""

@@ -1,0 +1,437 @@
+"""The `liturgy` command: check, play, simulate and replay rulesets.
+
+Every failure a user can cause ends in a clear message and a non-zero exit,
+never a Python traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from liturgy.dsl.diagnostics import LiturgyError, render_all, to_json
+from liturgy.dsl.loader import check_file
+from liturgy.interpreter.agents.agents import Agent, make_agent
+from liturgy.interpreter.agents.terminal import HumanAgent, QuitGame, Session
+from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset, replay_decisions, winners_text
+from liturgy.interpreter.engine.logs import LOG_FORMAT, changed_since, write_decision_log
+from liturgy.interpreter.runtime.errors import IllegalChoice
+from liturgy.interpreter.tools.simulate import simulate
+
+from liturgy import __version__
+
+
+class UsageError(Exception):
+    """Bad command-line input: printed as one line, exit 2."""
+
+
+def _progress(label: str) -> Any:
+    """A small progress bar on stderr, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+    start = time.perf_counter()
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / max(1, total))
+        rate = done / max(1e-9, time.perf_counter() - start)
+        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} ({rate:,.0f}/s)")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return show
+
+
+# ---------------------------------------------------------------- check
+def cmd_check(args: argparse.Namespace) -> int:
+    all_diags = []
+    failed = False
+    for path in args.rulesets:
+        _, diags = check_file(path)
+        all_diags.extend(diags)
+        if any(d.is_error for d in diags) or (args.strict and diags):
+            failed = True
+    if args.format == "json":
+        print(to_json(all_diags))
+    else:
+        if all_diags:
+            print(render_all(all_diags))
+        errors = sum(d.is_error for d in all_diags)
+        warnings = len(all_diags) - errors
+        status = "FAILED" if failed else "ok"
+        print(f"{status}: {len(args.rulesets)} ruleset(s), {errors} error(s), {warnings} warning(s)",
+              file=sys.stderr)
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------- play
+def _options(ruleset: Ruleset, specs: list[str] | None) -> dict[str, str]:
+    """``--option NAME=VALUE`` flags, checked against the ruleset's `option` declarations."""
+    out: dict[str, str] = {}
+    for spec in specs or []:
+        name, eq, value = spec.partition("=")
+        if not eq or not name.strip() or not value.strip():
+            raise UsageError(f"--option {spec!r}: write NAME=VALUE, e.g. --option mode=combat")
+        out[name.strip()] = value.strip()
+    try:
+        return ruleset.resolve_options(out)
+    except ValueError as err:
+        raise UsageError(str(err)) from err
+
+
+def _seats(spec: str, players: int) -> list[str]:
+    seats = [s.strip() for s in spec.split(",") if s.strip()]
+    if len(seats) == 1:
+        seats = seats * players
+    if len(seats) != players:
+        raise UsageError(f"--seats names {len(seats)} seat(s) for {players} players")
+    for s in seats:
+        if s not in ("human", "random", "first"):
+            raise UsageError(f"unknown seat kind {s!r}: use human, random or first")
+    return seats
+
+
+def _print_result(game: Game) -> None:
+    if game.state.status == "finished" and game.result:
+        r = game.result
+        scores = ", ".join(f"P{p + 1}: {s}" for p, s in enumerate(r["scores"]))
+        if game.ruleset.compiled.winner is not None:  # the ruleset says who wins, possibly nobody
+            print(f"Game over after {r['rounds']} rounds. Scores: {scores}. {winners_text(r['winners'])}")
+            return
+        winners = ", ".join(f"P{p + 1}" for p in r["winners"]) or "nobody"
+        print(f"Game over after {r['rounds']} rounds. Scores: {scores}. Winner(s): {winners}.")
+    elif game.state.status == "running":
+        print(f"The log ends before the game does (after {len(game.state.decisions)} decisions).")
+    else:
+        print(f"Game stopped: {game.error}")
+
+
+def _read_log(path: str) -> dict[str, Any]:
+    """A decision log written by `play --log`, `save` or `fuzz`; anything else is a usage error."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as err:
+        raise UsageError(f"cannot read {path}: {err.strerror}") from err
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise UsageError(f"{path} is not a decision log (not JSON: {err})") from err
+    if not isinstance(data, dict) or data.get("format") != LOG_FORMAT or "decisions" not in data:
+        raise UsageError(f"{path} is not a Liturgy decision log")
+    return data
+
+
+def _resumed(ruleset: Ruleset, args: argparse.Namespace) -> Game:
+    """The game saved in ``args.resume``, replayed decision by decision on ``args.ruleset``."""
+    data = _read_log(args.resume)
+    if data.get("game") != ruleset.name:
+        raise UsageError(f"{args.resume} is a save of {data.get('game')!r}, not of {ruleset.name!r}")
+    if args.players and args.players != data["players"]:
+        raise UsageError(f"{args.resume} is a {data['players']}-player game; drop --players or set it to that")
+    if args.option:
+        raise UsageError("a resumed game keeps the options it was started with: drop --option")
+    try:
+        options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
+        game = ruleset.new_game(int(data["players"]), int(data["seed"]), check_invariants=True, options=options)
+        replay_decisions(game, [(int(p), int(i)) for p, i in data["decisions"]])
+    except (IllegalChoice, ValueError, TypeError) as err:
+        why = ("the ruleset or its card files changed since it was saved" if changed_since(data, ruleset.fingerprint)
+               else "was the ruleset changed?")
+        raise UsageError(f"{args.resume} does not replay on {args.ruleset} ({why}): {err}") from err
+    if changed_since(data, ruleset.fingerprint):
+        print(f"note: {args.ruleset} or its card files changed since {args.resume} was saved; its decisions replayed, "
+              "but the game may not be the one that was saved")
+    return game
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    ruleset = load_ruleset(args.ruleset)
+    if args.resume:
+        game = _resumed(ruleset, args)
+        players = game.players
+        seed = game.seed
+    else:
+        players = args.players or ruleset.min_players
+        seed = args.seed
+    seats = _seats(args.seats, players)
+    if not args.resume:
+        game = ruleset.new_game(players, seed, check_invariants=True, options=_options(ruleset, args.option))
+    save_path: str | None = args.log or args.resume
+
+    def save(g: Game, path: str) -> None:
+        write_decision_log(path, args.ruleset, g)
+
+    session = Session(save_path, save, args.ruleset, tuple(seats))
+    agents: list[Agent] = [HumanAgent(session=session) if kind == "human" else make_agent(kind, seed * 31 + i)
+                           for i, kind in enumerate(seats)]
+    print(f"{ruleset.name}: {players} players, seed {seed}. Seats: "
+          + ", ".join(f"P{i + 1}={k}" for i, k in enumerate(seats)))
+    if "human" in seats:
+        print("Type `help` at the prompt for commands (status, log, card text, save, quit)."
+              + (f" The game is saved to {save_path} after every decision." if save_path else ""))
+    if args.resume:
+        print(f"Resumed from {args.resume} after {len(game.state.decisions)} decisions.")
+        for a in agents:
+            if isinstance(a, HumanAgent):
+                for p in range(players):
+                    a.skip_log(p, 12)
+    try:
+        while not game.finished:
+            for p in game.waiting_for():
+                game.apply(agents[p].choose(game, p), p)
+            if session.save_path:
+                save(game, session.save_path)
+    except (EOFError, KeyboardInterrupt, QuitGame) as stop:
+        print("\nGame stopped by the player." if isinstance(stop, QuitGame) else "\nGame interrupted.")
+        if session.save_path:
+            save(game, session.save_path)
+            print(f"Decisions so far written to {session.save_path}; "
+                  f"resume with: {session.resume_command(session.save_path)}")
+        return 130
+    for a in agents:
+        if isinstance(a, HumanAgent):
+            a.show_end(game)
+    if "human" not in seats or args.verbose:
+        for line in game.log_lines(None):
+            print(line)
+    _print_result(game)
+    if args.log:
+        write_decision_log(args.log, args.ruleset, game)
+        print(f"Decision log written to {args.log}")
+    return 0 if game.state.status == "finished" else 1
+
+
+# ---------------------------------------------------------------- simulate
+def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    options = _options(load_ruleset(args.ruleset), args.option)  # report errors before starting workers
+    summary = simulate(args.ruleset, args.games, args.players, args.seed, args.jobs, check=not args.no_check,
+                       progress=_progress("simulating"), options=options)
+    data = summary.to_json()
+    if args.json:
+        print(json.dumps(data))
+    else:
+        print(f"{data['games']} games: {data['finished']} finished, {data['aborted']} aborted, "
+              f"{data['invariant_violations']} invariant violations")
+        print(f"{data['decisions']} decisions in {data['seconds']} s: {data['games_per_second']} games/s, "
+              f"{data['decisions_per_second']} decisions/s")
+        print("wins per seat: " + ", ".join(f"P{i + 1} {w}" for i, w in enumerate(data["wins"]))
+              + (f"; {data['no_winner']} game(s) won by nobody" if data["no_winner"] else ""))
+        print(f"digest {data['digest']}")
+        for e in data["errors"]:
+            print(f"  {e}")
+    return 0 if summary.aborted == 0 else 1
+
+
+# ---------------------------------------------------------------- replay
+def cmd_replay(args: argparse.Namespace) -> int:
+    data = _read_log(args.log)
+    ruleset_path = args.ruleset or data["ruleset"]
+    if not os.path.exists(ruleset_path):
+        alt = os.path.join(os.path.dirname(args.log), data["ruleset"])
+        if os.path.exists(alt):
+            ruleset_path = alt
+    ruleset = load_ruleset(ruleset_path)
+    changed = changed_since(data, ruleset.fingerprint)
+    if changed:
+        print(f"note: {ruleset_path} or its card files changed since this log was recorded")
+    try:
+        options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
+        game = ruleset.new_game(int(data["players"]), int(data["seed"]), check_invariants=True, options=options)
+        replay_decisions(game, [(int(p), int(i)) for p, i in data["decisions"]])
+    except (IllegalChoice, ValueError, TypeError) as err:
+        print(f"DIVERGED: the log does not replay: {err}")
+        return 1
+    for line in game.log_lines(None):
+        print(line)
+    _print_result(game)
+    digest = game.digest()
+    if data.get("digest") and digest != data["digest"]:
+        print(f"DIVERGED: digest {digest} differs from the recorded {data['digest']}"
+              + (" (the rules changed since the log was recorded)" if changed else ""))
+        return 1
+    print(f"Replay matches: digest {digest}")
+    return 0
+
+
+# ---------------------------------------------------------------- fuzz
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from liturgy.interpreter.tools.fuzz import fuzz_ruleset
+
+    if args.examples < 1:
+        raise UsageError("--examples must be at least 1")
+    ruleset = load_ruleset(args.ruleset)
+    report = fuzz_ruleset(ruleset, args.ruleset, examples=args.examples, run_seed=args.seed,
+                          max_decisions=args.max_decisions, replay_path=args.replay,
+                          progress=_progress("fuzzing"), check_leaks=not args.no_leak_check,
+                          options=_options(ruleset, args.option))
+    if args.json:
+        print(json.dumps(report.to_json()))
+    else:
+        shrinking = report.examples - args.examples
+        print(f"{report.examples} games explored"
+              + (f" ({args.examples} asked, {shrinking} while shrinking)" if shrinking > 0 else "")
+              + f", {report.decisions} decisions, {report.seconds:.1f} s")
+        if report.violation is None:
+            views = "; no view or log named a card its viewer was never shown" if not args.no_leak_check else ""
+            print("0 violations: every invariant held after every step, every game ended with a result" + views)
+        else:
+            print(f"VIOLATION: {report.violation}")
+            print(f"shrunk to {report.shrunk_decisions} decisions ({report.players} players, seed {report.seed}); "
+                  f"replay with: liturgy replay {report.replay_path}")
+    return 0 if report.violation is None else 1
+
+
+# ---------------------------------------------------------------- profile
+def cmd_profile(args: argparse.Namespace) -> int:
+    from liturgy.interpreter.tools.ruleprof import profile
+
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.top < 0:
+        raise UsageError("--top must not be negative")
+    program, diags = check_file(args.ruleset)
+    if program is None:
+        raise LiturgyError([d for d in diags if d.is_error] or diags)
+    players = args.players or program.game.min_players
+    if not program.game.min_players <= players <= program.game.max_players:
+        raise UsageError(f"{program.game.title} is for {program.game.min_players}..{program.game.max_players} "
+                         f"players, not {players}")
+    ruleset = Ruleset(program)
+    report = profile(program, args.games, players, args.seed, _options(ruleset, args.option),
+                     check=not args.no_check, clock=args.clock, path=args.ruleset)
+    top = args.top or None
+    print(json.dumps(report.to_json(args.sort, top), indent=1) if args.json else report.render(args.sort, top))
+    return 0
+
+
+# ---------------------------------------------------------------- bench
+def cmd_bench(args: argparse.Namespace) -> int:
+    from liturgy.interpreter.tools.bench import Settings, discover, render, run_bench
+
+    for name in ("seconds", "warmup"):
+        if getattr(args, name) < 0:
+            raise UsageError(f"--{name} must not be negative")
+    if args.repeats < 1:
+        raise UsageError("--repeats must be at least 1")
+    paths = list(args.rulesets)
+    if not paths:
+        paths = discover(Path.cwd()) or discover(Path(__file__).resolve().parents[2])
+        if not paths:
+            raise UsageError("no rulesets/**/*.rules here: name the rulesets to benchmark")
+    for path in paths:
+        load_ruleset(path)  # report ruleset errors before measuring anything
+    settings = Settings(seconds=args.seconds, warmup=args.warmup, repeats=args.repeats, jobs_games=args.jobs_games,
+                        openspiel=not args.no_openspiel, seed=args.seed)
+    say = (lambda m: print(m, file=sys.stderr, flush=True)) if sys.stderr.isatty() else None
+    report = run_bench(paths, settings, log=say)
+    print(json.dumps(report, indent=1) if args.json else render(report))
+    return 0
+
+
+# ---------------------------------------------------------------- main
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="liturgy", description="Rules-as-data engine for tabletop games.")
+    p.add_argument("--version", action="version", version=f"liturgy {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    c = sub.add_parser("check", help="check rulesets and card files")
+    c.add_argument("rulesets", nargs="+", metavar="RULESET")
+    c.add_argument("--format", choices=["text", "json"], default="text")
+    c.add_argument("--strict", action="store_true", help="warnings fail too")
+    c.set_defaults(func=cmd_check)
+
+    pl = sub.add_parser("play", help="play a game in the terminal")
+    pl.add_argument("ruleset")
+    pl.add_argument("--players", type=int, default=0)
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--seats", default="human", help="comma list of human, random, first (one per seat)")
+    pl.add_argument("--log", help="save the game to this decision log after every decision (and at the end)")
+    pl.add_argument("--resume", metavar="LOG", help="continue the game saved in this decision log (players, seed "
+                    "and options come from it)")
+    pl.add_argument("--verbose", action="store_true", help="print the public log at the end")
+    pl.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
+    pl.set_defaults(func=cmd_play)
+
+    s = sub.add_parser("simulate", help="run many games with random agents")
+    s.add_argument("ruleset")
+    s.add_argument("--games", type=int, default=100)
+    s.add_argument("--players", type=int, required=True)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--jobs", type=int, default=1)
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--no-check", action="store_true", help="skip invariant checks (faster)")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
+    s.set_defaults(func=cmd_simulate)
+
+    f = sub.add_parser("fuzz", help="hunt invariant violations with random games that shrink to a replay")
+    f.add_argument("ruleset")
+    f.add_argument("--examples", type=int, default=100)
+    f.add_argument("--seed", type=int, default=0)
+    f.add_argument("--max-decisions", type=int, default=5000)
+    f.add_argument("--replay", default="fuzz-failure.replay.json", help="where to write a failing game's replay")
+    f.add_argument("--json", action="store_true")
+    f.add_argument("--no-leak-check", action="store_true",
+                   help="skip checking every view and log line for cards the viewer was never shown (faster)")
+    f.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
+    f.set_defaults(func=cmd_fuzz)
+
+    b = sub.add_parser("bench", help="measure speed (every shipped ruleset, and OpenSpiel's peers if installed)")
+    b.add_argument("rulesets", nargs="*", metavar="RULESET", help="default: every rulesets/**/*.rules")
+    b.add_argument("--seconds", type=float, default=2.0, help="length of each timed repeat (default 2)")
+    b.add_argument("--warmup", type=float, default=0.5, help="untimed warm-up before each figure (default 0.5 s)")
+    b.add_argument("--repeats", type=int, default=3, help="timed repeats per figure; the best is kept (default 3)")
+    b.add_argument("--jobs-games", type=int, default=4000,
+                   help="games of the Bloodborne --jobs 2 run (0 skips it; default 4000)")
+    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    b.add_argument("--json", action="store_true", help="machine-readable report")
+    b.set_defaults(func=cmd_bench)
+
+    pr = sub.add_parser("profile", help="play random games and report where the time goes, rule by rule")
+    pr.add_argument("ruleset")
+    pr.add_argument("--games", type=int, default=100)
+    pr.add_argument("--players", type=int, default=0, help="default: the ruleset's minimum")
+    pr.add_argument("--seed", type=int, default=0)
+    pr.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
+    pr.add_argument("--no-check", action="store_true", help="skip invariant checks (as simulate --no-check)")
+    pr.add_argument("--sort", choices=["self", "cum", "calls"], default="self",
+                    help="order of the rules (default self)")
+    pr.add_argument("--top", type=int, default=30, help="rules to list (0: all; default 30)")
+    pr.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                    help="wall: perf_counter, cheap; cpu: process time, steadier on a busy machine but slow")
+    pr.add_argument("--json", action="store_true")
+    pr.set_defaults(func=cmd_profile)
+
+    r = sub.add_parser("replay", help="re-run a decision log and verify its digest")
+    r.add_argument("log")
+    r.add_argument("--ruleset", help="override the ruleset path recorded in the log")
+    r.set_defaults(func=cmd_replay)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except LiturgyError as err:
+        print(render_all(err.diagnostics), file=sys.stderr)
+        return 1
+    except (UsageError, ValueError) as err:
+        print(f"liturgy: error: {err}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

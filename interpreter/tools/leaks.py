@@ -1,0 +1,143 @@
+"""Does a player's view or log ever name a card that player was never shown?
+
+The fuzz harness renders every view twice over: once for the game, once with
+each card's display name replaced by a unique sentinel (``‹card#17›``).  Any
+sentinel in a player's rendered output must belong to a card that player was
+entitled to see:
+
+* cards shown in zones must be visible to the viewer *now*;
+* cards named in the log, in decision options or in per-card counters must
+  have been visible to the viewer at some point so far.
+
+Entitlement is recomputed here from the declared zone visibilities and the
+revealed set, independently of the rendering code under test.  A card that is
+shown only for a moment inside a step (revealed, then put back) is known from
+the log entry that recorded it, whose "everyone who may read every card in
+this line" mask is taken as the entitlement at that moment.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from liturgy.interpreter.engine.game import Game
+from liturgy.interpreter.runtime.state import GameState, Tables
+
+SENTINEL = re.compile(r"‹card#(\d+)›")
+
+
+def _sentinel_tables(tables: Tables) -> Tables:
+    names = [f"‹card#{i}›" for i in range(len(tables.card_names))]
+    return dataclasses.replace(tables, card_names=names)
+
+
+def _strings(value: Any, where: str) -> Iterator[tuple[str, str]]:
+    """Every string inside a view, with a path saying where it sits."""
+    if isinstance(value, str):
+        yield where, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield where, str(k)
+            yield from _strings(v, f"{where}.{k}")
+    elif isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            yield from _strings(v, f"{where}[{i}]")
+
+
+class LeakCheck:
+    """Follows one game and reports the first card identity shown to a player who never saw it.
+
+    Viewer ``n`` (one past the last player) is the spectator, who is entitled
+    only to cards visible to everyone.
+    """
+
+    def __init__(self, game: Game) -> None:
+        t = game.state.tables
+        self.n = t.n
+        self.card_args = [f.card_args for f in game.ruleset.compiled.log_formats]
+        self.tables = _sentinel_tables(t)
+        self.seen = [0] * len(t.card_names)  # card -> bitmask of viewers who have seen it
+        self.log_done = 0
+        self._learn(game.state)
+
+    # ------------------------------------------------------------ entitlement
+    def _now(self, s: GameState) -> list[int]:
+        """Who may see each card right now, from the declared zone visibilities."""
+        t = s.tables
+        spectator = 1 << self.n
+        everyone = (1 << self.n) - 1 | spectator
+        now = [0] * len(t.card_names)
+        for zi, cards in enumerate(s.zones):
+            vis = t.zone_vis[zi]
+            if vis == "public":
+                mask = everyone
+            elif vis in ("owner", "secret") and t.zone_owner[zi] >= 0:
+                mask = 1 << t.zone_owner[zi]
+            else:
+                continue
+            for c in cards:
+                now[c] = mask
+        for c in s.face_up:
+            now[c] = everyone
+        return now
+
+    def _learn(self, s: GameState) -> None:
+        seen = self.seen
+        for c, mask in enumerate(self._now(s)):
+            if mask:
+                seen[c] |= mask
+        for mask, full, fmt_id, values in s.log[self.log_done:]:
+            if fmt_id < 0:
+                continue
+            shown = mask & full  # bit n is the spectator: set on public lines whose cards everyone may see
+            for i in self.card_args[fmt_id]:
+                v = values[i]
+                for c in v if isinstance(v, tuple) else (v,):
+                    if isinstance(c, int):
+                        seen[c] |= shown
+
+    # ------------------------------------------------------------ the check
+    def check(self, game: Game, full_view: bool = True) -> str | None:
+        """Update what each viewer has seen, then look for leaks.
+
+        New log lines and the current options are checked every time; the
+        whole ``view`` (zones and per-card counters, which are a function of
+        the current state alone) only when ``full_view`` is set, because
+        rendering every viewer's full view after every decision would cost
+        several times the game itself.
+        """
+        s = game.state
+        self._learn(s)
+        probe = game.clone()
+        probe.state.tables = self.tables
+        probe.state.log = s.log[self.log_done:]
+        self.log_done = len(s.log)
+        now = self._now(s) if full_view else []
+        decision = probe.decision
+        for viewer in range(self.n + 1):
+            player = None if viewer == self.n else viewer
+            shown: list[tuple[str, str]] = [("log", line) for line in probe.log_lines(player)]
+            if full_view:
+                shown += _strings(probe.view(player), "view")
+            if decision is not None and player in decision.options:
+                shown += [("options", label) for label in decision.options[player]]
+            problem = self._leak(game, viewer, shown, now)
+            if problem:
+                return problem
+        return None
+
+    def _leak(self, game: Game, viewer: int, shown: list[tuple[str, str]], now: list[int]) -> str | None:
+        bit = 1 << viewer
+        who = "the spectator" if viewer == self.n else f"P{viewer + 1}"
+        for where, text in shown:
+            for m in SENTINEL.finditer(text):
+                c = int(m.group(1))
+                current = where.startswith(("view.zones", "view.counters"))
+                if not (now[c] if current else self.seen[c]) & bit:
+                    name = game.state.tables.card_names[c]
+                    return (f"{who} is shown {name} (card {c}) in {where}, but was never entitled to see it: "
+                            f"{text!r} (step {game.step_name() or 'setup'})")
+        return None

@@ -1,0 +1,205 @@
+"""Batch simulation with random agents, in one or many processes.
+
+Game ``i`` of a run with seed ``S`` always uses the same game seed and agent
+seeds, and the run digest hashes per-game digests in game order, so the digest
+does not depend on how many worker processes shared the work.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import hashlib
+import multiprocessing as mp
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from liturgy.interpreter.agents.agents import RandomAgent
+from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset
+
+
+def game_seed(run_seed: int, index: int) -> int:
+    return run_seed * 1_000_003 + index
+
+
+@dataclass
+class GameOutcome:
+    index: int
+    status: str
+    decisions: int
+    winners: list[int]
+    digest: str
+    error: str | None
+    violation: bool
+    totals: dict[str, int] = field(default_factory=dict)
+
+
+def global_counters(game: Game) -> dict[str, int]:
+    """The final value of every global counter and flag (not options): simulate sums them over games.
+
+    This is how a ruleset makes a statistic observable, e.g. a `counter combats_won`.
+    An indexed counter ``c[Enum]`` is reported as ``c[value]`` per enum value.
+    """
+    counters = game.state.counters
+    return {name: int(counters[slot]) for name, slot in _reported_counters(game.ruleset)}
+
+
+@functools.lru_cache(maxsize=16)
+def _reported_counters(ruleset: Ruleset) -> tuple[tuple[str, int], ...]:
+    """(report name, slot) of every global counter ``global_counters`` reports, once per ruleset."""
+    prog, lay = ruleset.program, ruleset.compiled.layout
+    out: list[tuple[str, int]] = []
+    for name, c in prog.counters.items():
+        if c.scope != "global" or c.option is not None:
+            continue
+        slot = lay.global_slots[name]
+        if c.index_enum:
+            out += [(f"{name}[{v}]", slot + k) for k, v in enumerate(prog.enums[c.index_enum])]
+        else:
+            out.append((name, slot))
+    return tuple(out)
+
+
+@dataclass
+class Summary:
+    games: int = 0
+    finished: int = 0
+    aborted: int = 0
+    invariant_violations: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    wins: list[float] = field(default_factory=list)
+    no_winner: int = 0  # finished games that nobody won (a ruleset's `winner` held for no player)
+    digest: str = ""
+    errors: list[str] = field(default_factory=list)
+    totals: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "games": self.games,
+            "finished": self.finished,
+            "aborted": self.aborted,
+            "invariant_violations": self.invariant_violations,
+            "decisions": self.decisions,
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games / self.seconds, 1) if self.seconds else None,
+            "decisions_per_second": round(self.decisions / self.seconds, 1) if self.seconds else None,
+            "wins": self.wins,
+            "no_winner": self.no_winner,
+            "digest": self.digest,
+            "errors": self.errors[:10],
+            "counter_totals": self.totals,
+        }
+
+
+def run_one(
+    ruleset: Ruleset, players: int, run_seed: int, index: int, check: bool, options: dict[str, str] | None = None
+) -> GameOutcome:
+    seed = game_seed(run_seed, index)
+    game = ruleset.new_game(players, seed, check_invariants=check, options=options)
+    agent = RandomAgent(seed ^ 0x5EED)
+    rng = agent.rng
+    n = game.random_playout(rng)  # the same choices as asking the agent decision by decision
+    err = game.error
+    violation = err is not None and err.startswith("invariant violated")
+    winners = list(game.result["winners"]) if game.result else []
+    return GameOutcome(index, game.state.status, n, winners, game.digest(), err, violation, global_counters(game))
+
+
+_worker_ruleset: Ruleset | None = None
+_worker_options: dict[str, str] = {}
+
+
+# Set by the parent just before it forks its workers: a forked worker starts with the ruleset already
+# parsed, checked and compiled (copy-on-write) instead of loading it again.
+_parent_ruleset: tuple[str, Ruleset] | None = None
+
+
+def _init_worker(path: str, options: dict[str, str]) -> None:
+    global _worker_ruleset, _worker_options
+    inherited = _parent_ruleset
+    _worker_ruleset = inherited[1] if inherited is not None and inherited[0] == path else load_ruleset(path)
+    _worker_options = options
+
+
+def _work(args: tuple[int, int, int, int, bool]) -> list[GameOutcome]:
+    start, stop, players, run_seed, check = args
+    assert _worker_ruleset is not None
+    return [run_one(_worker_ruleset, players, run_seed, i, check, _worker_options) for i in range(start, stop)]
+
+
+def simulate(
+    path: str,
+    games: int,
+    players: int,
+    seed: int,
+    jobs: int = 1,
+    check: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+    options: dict[str, str] | None = None,
+) -> Summary:
+    ruleset = load_ruleset(path)
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise ValueError(f"{ruleset.name} is for {ruleset.min_players}..{ruleset.max_players} players, not {players}")
+    opts = ruleset.resolve_options(options)
+    outcomes: list[GameOutcome] = []
+    t0 = time.perf_counter()
+    if jobs <= 1:
+        for i in range(games):
+            outcomes.append(run_one(ruleset, players, seed, i, check, opts))
+            if progress and (i + 1) % 25 == 0:
+                progress(i + 1, games)
+    else:
+        # Chunks small enough that the workers finish close together (a worker idling while another
+        # ends a long chunk is lost time), large enough that sending tasks and results costs nothing
+        # next to the games themselves.
+        chunk = max(1, min(50, games // (jobs * 16)))
+        tasks = [(a, min(a + chunk, games), players, seed, check) for a in range(0, games, chunk)]
+        method = "spawn" if sys.platform == "darwin" else "fork"
+        ctx = mp.get_context(method)
+        global _parent_ruleset
+        _parent_ruleset = (path, ruleset) if method == "fork" else None
+        # Forked workers share the parent's objects copy-on-write; frozen objects are never visited by
+        # the workers' garbage collector, so their pages stay shared instead of being copied.
+        gc.freeze()
+        try:
+            with ctx.Pool(jobs, initializer=_init_worker, initargs=(path, opts)) as pool:
+                for batch in pool.imap_unordered(_work, tasks):
+                    outcomes.extend(batch)
+                    if progress:
+                        progress(len(outcomes), games)
+        finally:
+            gc.unfreeze()
+            _parent_ruleset = None
+    elapsed = time.perf_counter() - t0
+    if progress:
+        progress(games, games)
+    outcomes.sort(key=lambda o: o.index)
+    s = Summary(games=games, seconds=elapsed, wins=[0.0] * players)
+    h = hashlib.sha256()
+    for o in outcomes:
+        h.update(o.digest.encode())
+        s.decisions += o.decisions
+        if o.status == "finished":
+            s.finished += 1
+            for w in o.winners:
+                s.wins[w] += 1 / len(o.winners)
+            if not o.winners:
+                s.no_winner += 1
+        else:
+            s.aborted += 1
+            if o.error:
+                s.errors.append(f"game {o.index}: {o.error}")
+        if o.violation:
+            s.invariant_violations += 1
+        for k, v in o.totals.items():
+            s.totals[k] = s.totals.get(k, 0) + v
+    s.wins = [round(w, 3) for w in s.wins]
+    s.digest = h.hexdigest()
+    return s
+
+
+__all__ = ["simulate", "Summary", "run_one", "game_seed"]
