@@ -18,6 +18,8 @@ from liturgy.dsl.diagnostics import NOWHERE, Diagnostic, Span, did_you_mean
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.cards import CardDef, load_card_file, resolve_card_paths
 
+# Deepest expression nesting the checker accepts: the compiler and the closures recurse once or more per level.
+MAX_EXPR_DEPTH = 100
 BUILTIN_VALUES = {"players", "first", "player_count", "round"}
 BUILTIN_FUNCS = {
     "size", "top", "bottom", "random", "roll", "value", "min", "max", "abs",
@@ -96,6 +98,8 @@ class Checker:
         self.reachable_steps: set[str] = set()
         self.owner = ""
         self.reading = False  # checking a `display` or `describe`: random numbers are refused (E171)
+        self.depth = 0  # nesting of the expression being checked (MAX_EXPR_DEPTH)
+        self.too_deep = False  # the current top-level expression was already reported too deep
 
     # ------------------------------------------------------------ reporting
     def err(self, code: str, msg: str, span: Span, hint: str = "") -> None:
@@ -695,7 +699,21 @@ class Checker:
         return lt.elem or T.ANY
 
     def expr(self, e: A.Expr, scope: _Scope, statement: bool = False) -> Ty:
-        t = self._expr(e, scope, statement)
+        if self.depth == 0:
+            self.too_deep = False
+        if self.depth >= MAX_EXPR_DEPTH:
+            # Past this, compiling and running the expression would need more Python stack than is safe.
+            if not self.too_deep:
+                self.err("E003", f"expression is nested too deeply (more than {MAX_EXPR_DEPTH} levels)", e.span,
+                         hint="split deeply nested expressions into `let` steps, or use an aggregate")
+            self.too_deep = True
+            e.ty = T.ANY
+            return T.ANY
+        self.depth += 1
+        try:
+            t = self._expr(e, scope, statement)
+        finally:
+            self.depth -= 1
         e.ty = t
         return t
 

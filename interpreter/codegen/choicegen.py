@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
 
 if TYPE_CHECKING:
@@ -37,12 +38,11 @@ class ChoiceGen:
             return f"s.zones[{z if z is not None else self.gen.src(e)}]"
         return self.gen.src(e)
 
-    def _compile(self, prefix: str, lines: list[str]) -> Ins:
+    def _compile(self, prefix: str, lines: list[str], origin: Span) -> Ins:
         gen = self.gen
         name = gen._name(prefix)
         code = f"def {name}(s, fr):\n" + "".join(f"    {line}\n" for line in lines)
-        exec(compile(code, f"<liturgy choice {name}>", "exec"), gen.ns)  # noqa: S102 - see module doc
-        fn: Ins = gen.ns.pop(name)
+        fn: Ins = gen.sources.load(gen.ns, name, "choice", code, origin)
         return fn
 
     def choose(self, st: A.Choose, wf: Any, at: int, none_pc: int, always_ask: bool, has_none: bool,
@@ -66,7 +66,7 @@ class ChoiceGen:
                   f"    raise _RuleError({f'no player to make the choice at line {span.line}'!r})"]
         opts = "(*options, None)" if st.optional else "options"
         lines += [f"s.pending = ('choose', p, {opts}, {st.var!r}, {at + 1}, {none_pc}, {fmt_id})", "return True"]
-        return self._compile("_choose", lines)
+        return self._compile("_choose", lines, st.span)
 
     def collect(self, st: A.Simultaneous, wf: Any, key: str, at: int, end: int, fmt_id: int) -> Ins:
         """`simultaneously … choose`: see `Compiler.emit_simultaneous` for the closure this mirrors."""
@@ -85,4 +85,4 @@ class ChoiceGen:
                   f"env.pop({pvar!r}, None)", f"env.pop({var!r}, None)",
                   "if not per:", f"    fr[1] = {end}", "    return False",
                   f"s.pending = ('simul', tuple(per), {key!r}, {at + 1}, {fmt_id})", "s.commits = {}", "return True"]
-        return self._compile("_collect", lines)
+        return self._compile("_collect", lines, st.span)

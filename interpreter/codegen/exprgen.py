@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen.source import Refused, Sources
+from liturgy.interpreter.codegen.text import rename
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.errors import RuleError
 
@@ -162,7 +164,7 @@ class _Params:
 
     def export(self, src: str, into: Callable[[str], str]) -> str:
         for var, name in self.names.items():
-            src = re.sub(rf"\b{name}\b", lambda _m, v=var: into(v), src)  # type: ignore[misc]
+            src = rename(src, name, into(var))
         return src
 
 
@@ -170,6 +172,10 @@ def _none_positional(s: Any, *args: Any) -> None:
     """A card without a body for the function field (as the closures' ``lambda s, e: None``)."""
     return None
 
+
+# Deeper expression trees are written as a call of the closure compiler's function for the subtree:
+# Python refuses text nested past 200 parentheses, and each level here can open several.
+MAX_TEXT_DEPTH = 40
 
 _BUILTINS_INLINE = {"size", "top", "bottom", "min", "max", "abs", "players_from", "next_player", "value",
                     "random", "roll"}
@@ -206,6 +212,8 @@ class ExprGen:
         self.unsafe = 0
         # sources that read a local variable plainly (no "no player" check, as the closures' ``env[name]``)
         self.plain: set[str] = set()
+        self.sources = Sources()  # every generated text, for tracebacks and `liturgy dump`
+        self.depth = 0  # nesting of the expression being written (see MAX_TEXT_DEPTH)
 
     def read_env(self, var: str) -> str:
         """Source reading local variable ``var`` (a parameter, `let`, loop variable or ``self``)."""
@@ -229,8 +237,10 @@ class ExprGen:
         loads, body = hoist.finish(body)
         name = self._name("_e")
         code = f"def {name}(s, env):\n" + "".join(f"    {line}\n" for line in loads) + f"    return {body}\n"
-        exec(compile(code, f"<liturgy expr {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
-        fn: ExprFn = self.ns.pop(name)
+        try:
+            fn: ExprFn = self.sources.load(self.ns, name, "expr", code, e.span)
+        except Refused:
+            return None
         return fn
 
     def positional(self, fname: str) -> list[Any]:
@@ -274,8 +284,12 @@ class ExprGen:
                 if "env" in body:  # something reads the environment: give it the closures' dict
                     body = f"{self.const(comp.functions[fname])}[{i}](s, {env})"
                 code = f"def {name}({head}):\n    return {body}\n"
-                exec(compile(code, f"<liturgy {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
-                table[i] = made[id(expr)] = self.ns.pop(name)
+                try:
+                    fn = self.sources.load(self.ns, name, "card", code, expr.span)
+                except Refused:  # the closures' body, called with their dict
+                    fallback = f"{self.const(comp.functions[fname])}[{i}](s, {env})"
+                    fn = self.sources.load(self.ns, name, "card", f"def {name}({head}):\n    return {fallback}\n")
+                table[i] = made[id(expr)] = fn
         finally:
             comp.subst, comp.inline_depth, self.reader, self.subst_src, self.subst_owner, self.var_src = saved
         return table
@@ -303,8 +317,7 @@ class ExprGen:
         if saved[2]:  # a slow loop's variable, a Python local here, is in ``env`` there
             into_env = getattr(reader, "adopt", None) or (lambda var: f"env[{var!r}]")
             for var, local in saved[2].items():
-                self.subst_src = {k: re.sub(rf"\b{local}\b", into_env(var), v) if local in v else v
-                                  for k, v in self.subst_src.items()}
+                self.subst_src = {k: rename(v, local, into_env(var)) for k, v in self.subst_src.items()}
         self.reader = reader
         try:
             yield
@@ -373,7 +386,17 @@ class ExprGen:
         return f"({base} + (({t}) if ({t} := {self.src(owner)}) is not None else _no_card({missing!r})) * {stride})"
 
     # ------------------------------------------------------------ expressions
-    def src(self, e: A.Expr) -> str:  # noqa: C901 - one dispatch on expression kind
+    def src(self, e: A.Expr) -> str:
+        """Python source for ``e``; past :data:`MAX_TEXT_DEPTH` levels, a call of the subtree's closure."""
+        if self.depth >= MAX_TEXT_DEPTH:
+            return self.closure(e)
+        self.depth += 1
+        try:
+            return self._src(e)
+        finally:
+            self.depth -= 1
+
+    def _src(self, e: A.Expr) -> str:  # noqa: C901 - one dispatch on expression kind
         if isinstance(e, A.BoolLit | A.IntLit):
             return repr(e.value)
         if isinstance(e, A.StrLit):
@@ -539,8 +562,10 @@ class ExprGen:
             else:
                 lines.append("return _r")
         code = _function_text(f"def {name}(s, env):", hoist, lines)
-        exec(compile(code, f"<liturgy {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
-        fn: ExprFn = self.ns.pop(name)
+        try:
+            fn: ExprFn = self.sources.load(self.ns, name, "loop", code, e.span)
+        except Refused:
+            return comp.expr_closure(e)
         return fn
 
     def _hoisted_parts(self, e: A.Aggregate | A.ListComp, local: str | None,
@@ -583,8 +608,7 @@ class ExprGen:
         lines.append("return tuple(_out)")
         name = self._name("_w")
         code = _function_text(f"def {name}(s, env, items):", hoist, lines)
-        exec(compile(code, f"<liturgy {name}>", "exec"), self.ns)  # noqa: S102 - generated, see module doc
-        return self.ns.pop(name)
+        return self.sources.load(self.ns, name, "filter", code, where.span)
 
     def _loop_parts(self, e: A.Aggregate | A.ListComp, local: str | None,
                     in_env: str | None = None) -> tuple[str, str]:

@@ -35,6 +35,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from liturgy.interpreter.codegen.source import Refused
+
 if TYPE_CHECKING:
     from liturgy.interpreter.compiler.compiler import Code, Compiler, Ins
 
@@ -186,11 +188,15 @@ class _Trace:
         name, text, longest = made
         fuser, code, head, inlined = self.fuser, self.code, self.head, self.inlined > 0
 
-        def first_call(s: Any, fr: list[Any]) -> bool:
+        def build() -> Ins:
             fn = fuser.build(name, text, code, head, inlined)
             code.fast[head] = fn
-            return fn(s, fr)
+            return fn
 
+        def first_call(s: Any, fr: list[Any]) -> bool:
+            return build()(s, fr)
+
+        first_call.build = build  # type: ignore[attr-defined]  # `liturgy dump` compiles every one up front
         return first_call, longest
 
 
@@ -208,14 +214,13 @@ class Fuser:
     def build(self, name: str, text: str, code: Code, head: int, inlined: bool) -> Ins:
         """Compile a fused function's text; if Python refuses it, the same trace calling its statement runs."""
         try:
-            exec(compile(text, f"<liturgy fused {name}>", "exec"), self.ns)  # noqa: S102 - see module doc
-        except (SyntaxError, RecursionError, MemoryError):  # runs' nested blocks past Python's limit of 20
+            fn: Ins = self.comp.gen.sources.load(self.ns, name, "fused", text)  # type: ignore[union-attr]
+        except Refused:  # runs' nested blocks past Python's limit of 20
             if not inlined:
                 raise
             made = _Trace(self, code, head, inline=False).source()
             assert made is not None  # the same walk, with calls in place of the runs' text
             return self.build(made[0], made[1], code, head, False)
-        fn: Ins = self.ns.pop(name)
         return fn
 
     def info(self, fn: Ins) -> tuple[Any, ...] | None:
@@ -275,6 +280,18 @@ class Fuser:
         if longest:
             code.fast = fast
         return longest
+
+
+def build_all(comp: Compiler) -> int:
+    """Compile every fused function not yet called (for a complete ``liturgy dump``); how many were built."""
+    built = 0
+    for code in comp.codes:
+        for fn in list(code.fast):
+            build = getattr(fn, "build", None)
+            if build is not None:
+                build()
+                built += 1
+    return built
 
 
 def fuse_codes(comp: Compiler) -> int:

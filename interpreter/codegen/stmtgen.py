@@ -29,7 +29,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
 from liturgy.interpreter.runtime.moves import card_visibility, move_all, move_top_fast, move_zone
@@ -245,11 +247,10 @@ class StmtGen:
             head = f"def {name}(s, fr):\n    env = fr[2]\n" if instruction else f"def {name}(s, env):\n"
             code = head + "".join(f"    {line}\n" for line in loads) + body
             try:
-                exec(compile(code, f"<liturgy stmt {name}>", "exec"), self.gen.ns)  # noqa: S102 - see module doc
-            except (SyntaxError, RecursionError, MemoryError):  # e.g. more than 20 nested loops
+                fn = self.gen.sources.load(self.gen.ns, name, "stmt", code, stmts[0].span if stmts else None)
+            except Refused:  # e.g. more than 20 nested loops
                 del comp.log_formats[marks:]  # the closure compiler registers these formats again, in order
                 return None
-            fn = self.gen.ns.pop(name)
             if params is not None:
                 return fn, self._positional(params, self.locals.finish(raw, params))
             if instruction:
@@ -280,10 +281,9 @@ class StmtGen:
         name = self.gen._name("_sp")
         code = f"def {name}({', '.join(['s', *names])}):\n" + text
         try:
-            exec(compile(code, f"<liturgy stmt {name}>", "exec"), self.gen.ns)  # noqa: S102 - see module doc
-        except (SyntaxError, RecursionError, MemoryError):
+            return self.gen.sources.load(self.gen.ns, name, "stmt", code)
+        except Refused:
             return None
-        return self.gen.ns.pop(name)
 
     # ------------------------------------------------------------ writing
     def emit(self, line: str) -> None:
@@ -671,7 +671,7 @@ class StmtGen:
         self.emit("    s.fire_stack.pop()")
 
     # ------------------------------------------------------------ step-machine instructions
-    def _instruction(self, body: Any) -> Ins:
+    def _instruction(self, body: Any, origin: Span | None = None) -> Ins:
         """Compile ``def _sN(s, fr): env = fr[2]; <body()>``; ``body`` writes the rest, ``return`` included."""
         saved = self.lines, self.depth, self.loops, self.locals
         self.lines, self.depth, self.loops, self.locals = [], 1, 0, None
@@ -681,8 +681,7 @@ class StmtGen:
                 body()
             name = self.gen._name("_s")
             code = f"def {name}(s, fr):\n" + "\n".join(self.lines) + "\n"
-            exec(compile(code, f"<liturgy stmt {name}>", "exec"), self.gen.ns)  # noqa: S102 - see module doc
-            ins: Ins = self.gen.ns.pop(name)
+            ins: Ins = self.gen.sources.load(self.gen.ns, name, "stmt", code, origin)
             return ins
         finally:
             self.lines, self.depth, self.loops, self.locals = saved
@@ -695,7 +694,7 @@ class StmtGen:
             src.append(self.gen.cond(cond))
             self.emit(f"fr[1] = {then_pc} if {src[0]} else {else_pc}")
             self.emit("return False")
-        return self.comp.note(self._instruction(body), "branch", src[0], then_pc, else_pc)
+        return self.comp.note(self._instruction(body, cond.span), "branch", src[0], then_pc, else_pc)
 
     def for_init(self, iterable: A.Expr, key: str) -> Ins:
         """Start a step-machine `for`: a snapshot of the items and the next position, kept in the frame's locals."""
@@ -706,7 +705,7 @@ class StmtGen:
             self.emit(f"env[{key!r}] = (tuple({src[0]}), 0)")
             self.emit("fr[1] += 1")
             self.emit("return False")
-        return self.comp.note(self._instruction(body), "for_init", src[0], key)
+        return self.comp.note(self._instruction(body, iterable.span), "for_init", src[0], key)
 
     def for_next(self, key: str, names: tuple[str, ...], end: int) -> Ins:
         """Bind the next item (a (player, choice) pair for `simultaneously`) or leave the loop for ``end``."""
@@ -766,7 +765,7 @@ class StmtGen:
             self.invoke(eff, env2)
             self.emit("return False")
 
-        return self._instruction(body)
+        return self._instruction(body, st.span)
 
     def fire_instruction(self, st: A.Fire) -> Ins:
         """`fire` of a window whose handlers may ask for decisions: their frames, pushed in reverse."""
@@ -778,7 +777,7 @@ class StmtGen:
                 self.emit(f"{env2} = {self.handler_env(h.params, args)}")
                 self.invoke(self.const(h), env2)
             self.emit("return False")
-        return self._instruction(body)
+        return self._instruction(body, st.span)
 
     def log(self, st: A.Log) -> None:
         fmt_id, card_args, zone_args = self.comp.log_format(st)

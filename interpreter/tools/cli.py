@@ -71,6 +71,21 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+# ---------------------------------------------------------------- dump
+def cmd_dump(args: argparse.Namespace) -> int:
+    """Print the Python generated for a ruleset, every function headed by the ruleset line it came from."""
+    from liturgy.interpreter.codegen.fuse import build_all
+
+    rules = load_ruleset(args.ruleset)
+    comp = rules.compiled
+    if comp.gen is None:
+        raise UsageError("this ruleset was compiled without generated code")
+    build_all(comp)  # fused functions are otherwise compiled on their first call
+    print(f"# Python generated for {args.ruleset}: {len(comp.gen.sources.items)} functions")
+    print(comp.gen.sources.dump())
+    return 0
+
+
 # ---------------------------------------------------------------- play
 def _options(ruleset: Ruleset, specs: list[str] | None) -> dict[str, str]:
     """``--option NAME=VALUE`` flags, checked against the ruleset's `option` declarations."""
@@ -410,6 +425,10 @@ def build_parser() -> argparse.ArgumentParser:
                     help="wall: perf_counter, cheap; cpu: process time, steadier on a busy machine but slow")
     pr.add_argument("--json", action="store_true")
     pr.set_defaults(func=cmd_profile)
+
+    d = sub.add_parser("dump", help="print the Python code generated for a ruleset")
+    d.add_argument("ruleset")
+    d.set_defaults(func=cmd_dump)
 
     r = sub.add_parser("replay", help="re-run a decision log and verify its digest")
     r.add_argument("log")
