@@ -31,9 +31,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from liturgy.interpreter.compiler.compiler import FIRST_SLOT, move_card
+from liturgy.interpreter.compiler.code import FIRST_SLOT
 from liturgy.interpreter.engine.game import Game
 from liturgy.interpreter.runtime import rng
+from liturgy.interpreter.runtime.moves import move_card
 
 # ---------------------------------------------------------------- addressing
 

@@ -19,13 +19,13 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 
-from liturgy.interpreter.compiler.compiler import card_visibility  # noqa: E402
 from liturgy.interpreter.engine.chance import CHANCE, ChanceGame  # noqa: E402
 from liturgy.interpreter.engine.game import Game, load_ruleset  # noqa: E402
 from liturgy.interpreter.interop.common import Bounds, cached_ruleset, returns_of  # noqa: E402
 from liturgy.interpreter.interop.openspiel import register  # noqa: E402
 from liturgy.interpreter.interop.pettingzoo import LiturgyEnv  # noqa: E402
 from liturgy.interpreter.runtime.errors import IllegalChoice  # noqa: E402
+from liturgy.interpreter.runtime.moves import card_visibility  # noqa: E402
 from pettingzoo.test import api_test  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent

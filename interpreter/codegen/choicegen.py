@@ -21,7 +21,7 @@ from liturgy.dsl.frontend import ast as A
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
-    from liturgy.interpreter.compiler.compiler import Ins
+    from liturgy.interpreter.compiler.code import Ins
 
 
 class ChoiceGen:

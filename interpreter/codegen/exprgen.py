@@ -30,7 +30,8 @@ from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.errors import RuleError
 
 if TYPE_CHECKING:
-    from liturgy.interpreter.compiler.compiler import Compiler, ExprFn
+    from liturgy.interpreter.compiler.code import ExprFn
+    from liturgy.interpreter.compiler.compiler import Compiler
 
 _NAME = re.compile(r"\(*(?:[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00)\)*")
 _CMP = {"==", "!=", "<", "<=", ">", ">="}

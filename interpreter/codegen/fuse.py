@@ -38,7 +38,8 @@ from typing import TYPE_CHECKING, Any
 from liturgy.interpreter.codegen.source import Refused
 
 if TYPE_CHECKING:
-    from liturgy.interpreter.compiler.compiler import Code, Compiler, Ins
+    from liturgy.interpreter.compiler.code import Code, Ins
+    from liturgy.interpreter.compiler.compiler import Compiler
 
 # The most original instructions on one path through a fused function (the engine's margin).
 MAX_PATH = 16
@@ -204,7 +205,7 @@ class Fuser:
     """Fuses the instructions of every compiled code block of one ruleset."""
 
     def __init__(self, comp: Compiler) -> None:
-        from liturgy.interpreter.compiler.compiler import _ret
+        from liturgy.interpreter.compiler.instructions import _ret
 
         assert comp.gen is not None
         self.comp = comp

@@ -38,7 +38,8 @@ from liturgy.interpreter.runtime.moves import card_visibility, move_all, move_to
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
-    from liturgy.interpreter.compiler.compiler import Compiler, Ins, StmtFn
+    from liturgy.interpreter.compiler.code import Ins, StmtFn
+    from liturgy.interpreter.compiler.compiler import Compiler
 
 # An assignment to a rule variable in ``env`` at the start of a line, and any other use of ``env``.
 _ENV_WRITE = re.compile(r"^(\s*)env\['[A-Za-z_][A-Za-z0-9_]*'\] = ", re.MULTILINE)
@@ -193,7 +194,7 @@ class StmtGen:
     """Writes one Python function for a block of pure statements."""
 
     def __init__(self, comp: Compiler, gen: ExprGen) -> None:
-        from liturgy.interpreter.compiler.compiler import _fire_chain, _push
+        from liturgy.interpreter.compiler.instructions import _fire_chain, _push
 
         self.comp = comp
         self.gen = gen
@@ -647,7 +648,7 @@ class StmtGen:
 
     def fire(self, st: A.Fire) -> None:
         """A pure `fire`: every handler in declaration order, inside the fire stack's depth check."""
-        from liturgy.interpreter.compiler.compiler import MAX_FIRE_DEPTH
+        from liturgy.interpreter.compiler.code import MAX_FIRE_DEPTH
 
         name = repr(st.window)
         deep = f"trigger chain deeper than {MAX_FIRE_DEPTH} windows: "

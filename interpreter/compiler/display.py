@@ -17,8 +17,10 @@ from typing import Any
 from liturgy.dsl.checker.checker import Program
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.compiler.compiler import Compiler, ExprFn, card_visibility, formatter_for
+from liturgy.interpreter.compiler.code import ExprFn, formatter_for
+from liturgy.interpreter.compiler.compiler import Compiler
 from liturgy.interpreter.runtime.errors import RuleError
+from liturgy.interpreter.runtime.moves import card_visibility
 from liturgy.interpreter.runtime.state import GameState
 
 Fmt = Callable[[GameState, Any, int], str]

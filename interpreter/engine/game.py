@@ -19,12 +19,13 @@ from typing import Any
 from liturgy.dsl.checker.checker import Program
 from liturgy.dsl.diagnostics import LiturgyError
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.compiler.compiler import FIRST_SLOT, ROUND_SLOT, Code, Compiler, _fmt_card, card_visibility
+from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, Code, _fmt_card
+from liturgy.interpreter.compiler.compiler import Compiler
 from liturgy.interpreter.compiler.display import Display
 from liturgy.interpreter.runtime import digest as digestmod
 from liturgy.interpreter.runtime import invariants, rng
 from liturgy.interpreter.runtime.errors import GameOver, IllegalChoice, RuleError, SkipTo, StepLimitError
-from liturgy.interpreter.runtime.moves import zone_vis_masks
+from liturgy.interpreter.runtime.moves import card_visibility, zone_vis_masks
 from liturgy.interpreter.runtime.state import GameState, Tables, freeze, thaw
 
 SAVE_FORMAT = 1

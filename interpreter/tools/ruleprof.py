@@ -44,7 +44,7 @@ from typing import Any
 from liturgy.dsl.checker.checker import Program
 from liturgy.dsl.diagnostics import Span
 from liturgy.interpreter.agents.agents import RandomAgent
-from liturgy.interpreter.compiler.compiler import Callable_, Code, ExprFn, Ins, StmtFn
+from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Ins, StmtFn
 from liturgy.interpreter.engine.game import Ruleset
 from liturgy.interpreter.runtime.state import GameState
 from liturgy.interpreter.tools.simulate import game_seed

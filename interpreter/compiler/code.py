@@ -1,0 +1,101 @@
+"""What compiled code is made of: instruction and closure types, code blocks, callables, log formats,
+the counter layout and value formatters.  Shared by the compiler, the code generator and the engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from liturgy.dsl.checker.types import Ty
+from liturgy.interpreter.runtime import rng
+from liturgy.interpreter.runtime.state import GameState
+
+ExprFn = Callable[[GameState, dict[str, Any]], Any]
+StmtFn = Callable[[GameState, dict[str, Any]], None]
+Ins = Callable[[GameState, list[Any]], bool]
+
+FIRST_SLOT = 0
+ROUND_SLOT = 1
+MAX_FIRE_DEPTH = 200
+MAX_REROLLS = rng.MAX_REROLLS
+
+
+class Code:
+    """A block of step-machine instructions (a proc, handler, card effect or the main flow)."""
+
+    __slots__ = ("id", "name", "ins", "fast")
+
+    def __init__(self, cid: int, name: str) -> None:
+        self.id = cid
+        self.name = name
+        self.ins: list[Ins] = []
+        # what the engine runs while far from the step limit: ``ins`` with fused instructions (see .fuse)
+        self.fast: list[Ins] = self.ins
+
+
+@dataclass
+class Callable_:
+    """A compiled proc, handler or effect: pure closure or step-machine code."""
+
+    params: tuple[str, ...]
+    pure: StmtFn | None
+    code: Code | None
+    name: str
+    # the generated pure body taking its parameters by position (generated callers use it: no dict per call)
+    fast: Any = None
+
+
+@dataclass
+class LogFormat:
+    text: str
+    formatters: tuple[Callable[[Any, Any], str], ...]
+    card_args: tuple[int, ...]  # positions holding cards or lists of cards
+
+
+@dataclass
+class Layout:
+    max_players: int
+    global_slots: dict[str, int] = field(default_factory=dict)
+    player_offsets: dict[str, int] = field(default_factory=dict)
+    player_stride: int = 0
+    card_offsets: dict[str, int] = field(default_factory=dict)
+    card_stride: int = 0
+    player_base: int = 0
+    card_base: int = 0
+    zone_global: dict[str, int] = field(default_factory=dict)
+    zone_player_offsets: dict[str, int] = field(default_factory=dict)
+    zone_player_stride: int = 0
+    zone_player_base: int = 0
+    enum_index: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+def _fmt_player(s: Any, v: Any) -> str:
+    return "nobody" if v is None else f"P{v + 1}"
+
+
+def _fmt_card(s: Any, v: Any) -> str:
+    return "no card" if v is None else s.tables.card_names[v]
+
+
+def _fmt_plain(s: Any, v: Any) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
+def formatter_for(t: Ty | None) -> Callable[[Any, Any], str]:
+    if t is None:
+        return _fmt_plain
+    if t.kind == "player":
+        return _fmt_player
+    if t.kind == "card":
+        return _fmt_card
+    if t.kind == "bool":
+        return lambda s, v: "yes" if v else "no"
+    if t.kind in ("list", "zone", "set"):
+        inner = formatter_for(t.elem if t.kind == "list" else (Ty("card") if t.kind == "zone" else None))
+        if t.kind == "zone":
+            return lambda s, v: ", ".join(inner(s, c) for c in s.zones[v]) or "nothing"
+        return lambda s, v: ", ".join(inner(s, x) for x in v) or "nothing"
+    return _fmt_plain

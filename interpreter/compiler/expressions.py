@@ -1,0 +1,589 @@
+"""Expressions -> closures ``f(state, env)``: names, operators, aggregates, calls, built-ins, `fn` inlining."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn
+from liturgy.interpreter.compiler.core import CompilerCore
+from liturgy.interpreter.compiler.instructions import _children, _has_effects, _local_names
+from liturgy.interpreter.runtime import rng
+from liturgy.interpreter.runtime.errors import RuleError
+from liturgy.interpreter.runtime.state import GameState
+
+
+class ExpressionCompiler(CompilerCore):
+    # ------------------------------------------------------------ helpers
+    def zone_index(self, e: A.Expr) -> ExprFn:
+        """Closure giving the zone index an expression of type zone denotes."""
+        ref = e.ref
+        lay = self.layout
+        if isinstance(ref, tuple) and ref[0] == "zone":
+            zi = lay.zone_global[ref[1].name]
+            return lambda s, env: zi
+        if isinstance(ref, tuple) and ref[0] == "pzone" and isinstance(e, A.Attr):
+            base = lay.zone_player_base + lay.zone_player_offsets[ref[1].name]
+            return self._strided(e.obj, base, lay.zone_player_stride, "no player")
+        return self.expr(e)  # a local holding a zone index
+
+    def _strided(self, owner: A.Expr, base: int, stride: int, missing: str) -> ExprFn:
+        """Closure for ``base + index(owner) * stride``: the slot of a per-player or per-card item."""
+        var = self._plain_local(owner)
+        if var is not None:
+            return lambda s, env: base + env[var] * stride
+        of = self.expr(owner)
+
+        def strided(s: GameState, env: dict[str, Any]) -> int:
+            i = of(s, env)
+            if i is None:
+                raise RuleError(missing)
+            return base + int(i) * stride
+
+        return strided
+
+    def counter_slot(self, e: A.Expr) -> ExprFn:
+        ref = e.ref
+        lay = self.layout
+        if ref == ("first",):
+            return lambda s, env: FIRST_SLOT
+        kind = ref[0]
+        if kind == "counter":
+            slot = lay.global_slots[ref[1].name]
+            return lambda s, env: slot
+        if kind == "pcounter" and isinstance(e, A.Attr):
+            base = lay.player_base + lay.player_offsets[ref[1].name]
+            return self._strided(e.obj, base, lay.player_stride, "no player")
+        if kind == "ccounter" and isinstance(e, A.Attr):
+            base = lay.card_base + lay.card_offsets[ref[1].name]
+            return self._strided(e.obj, base, lay.card_stride, "no card")
+        if kind == "icounter" and isinstance(e, A.Index):
+            inner = self.counter_slot(e.obj)
+            decl = self._counter_decl(e.obj)
+            idx_map = lay.enum_index[decl.index_enum or ""]
+            ix = self.expr(e.index)
+
+            def islot(s: GameState, env: dict[str, Any]) -> int:
+                return inner(s, env) + idx_map[ix(s, env)]  # type: ignore[no-any-return]
+
+            return islot
+        raise AssertionError(f"not a counter: {ref}")  # pragma: no cover - checker prevents this
+
+    def _plain_local(self, e: A.Expr) -> str | None:
+        """The variable name if ``e`` is a plain local (not an inlined parameter)."""
+        if isinstance(e, A.Name) and e.ref == ("local", e.id) and e.id not in self.subst:
+            return e.id
+        return None
+
+    def _counter_decl(self, e: A.Expr) -> A.CounterDecl:
+        ref = e.ref
+        if ref == ("first",):
+            return A.CounterDecl(e.span, "first", "global", False, None, None, None, None, False)
+        if ref[0] == "icounter" and isinstance(e, A.Index):
+            return self._counter_decl(e.obj)
+        return ref[1]  # type: ignore[no-any-return]
+
+    def seq(self, e: A.Expr) -> ExprFn:
+        """Closure giving a sequence to iterate (zones are read live, not copied)."""
+        t = e.ty
+        f = self.expr(e)
+        if t is not None and t.kind == "zone":
+            zf = self.zone_index(e)
+            return lambda s, env: s.zones[zf(s, env)]
+        return f
+
+    # ------------------------------------------------------------ expressions
+    def expr(self, e: A.Expr) -> ExprFn:
+        """One function for ``e``: generated Python source where :mod:`.codegen` knows the shape, else closures."""
+        fn = self.gen.function(e) if self.gen is not None else None
+        return fn if fn is not None else self.expr_closure(e)
+
+    def expr_closure(self, e: A.Expr) -> ExprFn:  # noqa: C901 - one dispatch on expression kind
+        lay = self.layout
+        if isinstance(e, A.IntLit | A.StrLit | A.BoolLit):
+            v = e.value
+            return lambda s, env: v
+        if isinstance(e, A.NoneLit):
+            return lambda s, env: None
+        ref = e.ref
+        if isinstance(e, A.Name):
+            kind = ref[0] if isinstance(ref, tuple) else None
+            if kind == "local":
+                n = e.id
+                if n in self.subst:
+                    return self.subst[n]
+                return lambda s, env: env[n]
+            if kind == "self":
+                return lambda s, env: env["self"]
+            if kind == "first":
+                return lambda s, env: s.counters[FIRST_SLOT]
+            if kind == "builtin":
+                which = ref[1]
+                if which == "players":
+                    return lambda s, env: s.tables.players
+                if which == "player_count":
+                    return lambda s, env: s.tables.n
+                return lambda s, env: s.counters[ROUND_SLOT]
+            if kind == "zone":
+                zi = lay.zone_global[ref[1].name]
+                return lambda s, env: zi
+            if kind == "counter":
+                slot = lay.global_slots[ref[1].name]
+                return lambda s, env: s.counters[slot]
+            if kind == "enumval":
+                v2 = ref[1]
+                return lambda s, env: v2
+            if kind == "enumtype":
+                vals = tuple(self.prog.enums[ref[1]])
+                return lambda s, env: vals
+            if kind == "die":
+                d = ref[1]
+                return lambda s, env: d
+            raise AssertionError(f"unresolved name {e.id}")  # pragma: no cover
+        if isinstance(e, A.Attr):
+            kind = ref[0]
+            if kind == "pzone":
+                return self.zone_index(e)
+            if kind in ("pcounter", "ccounter"):
+                var = self._plain_local(e.obj)
+                if var is not None and kind == "pcounter":
+                    base = lay.player_base + lay.player_offsets[ref[1].name]
+                    stride = lay.player_stride
+                    pvar: str = var
+                    return lambda s, env: s.counters[base + env[pvar] * stride]
+                sf = self.counter_slot(e)
+                return lambda s, env: s.counters[sf(s, env)]
+            if kind == "field":
+                of = self.expr(e.obj)
+                name = e.name
+                values = self.field_list(name)
+                obj = e.obj
+                if isinstance(obj, A.Name) and obj.ref == ("local", obj.id) and obj.id not in self.subst:
+                    var = obj.id
+
+                    def local_field(s: GameState, env: dict[str, Any]) -> Any:
+                        c = env[var]
+                        if c is None:
+                            raise RuleError(f"`.{name}` of no card")
+                        return values[c]
+
+                    return local_field
+
+                def field_value(s: GameState, env: dict[str, Any]) -> Any:
+                    c = of(s, env)
+                    if c is None:
+                        raise RuleError(f"`.{name}` of no card")
+                    return values[c]
+
+                return field_value
+            raise AssertionError(f"unresolved attribute {e.name}")  # pragma: no cover
+        if isinstance(e, A.Index):
+            if ref == ("icounter",):
+                sf = self.counter_slot(e)
+                return lambda s, env: s.counters[sf(s, env)]
+            lf = self.expr(e.obj)
+            ixf = self.expr(e.index)
+
+            def list_index(s: GameState, env: dict[str, Any]) -> Any:
+                items = lf(s, env)
+                i = ixf(s, env)
+                if not 0 <= i < len(items):
+                    raise RuleError(f"list index {i} out of range (size {len(items)})")
+                return items[i]
+
+            return list_index
+        if isinstance(e, A.Call):
+            return self.call(e)
+        if isinstance(e, A.Aggregate):
+            return self.aggregate(e)
+        if isinstance(e, A.ListLit):
+            items = [self.expr(x) for x in e.items]
+            return lambda s, env: tuple(f(s, env) for f in items)
+        if isinstance(e, A.ListComp):
+            return self.list_comp(e)
+        if isinstance(e, A.Unary):
+            of = self.expr(e.operand)
+            if e.op == "not":
+                return lambda s, env: not of(s, env)
+            return lambda s, env: -of(s, env)
+        if isinstance(e, A.Binary):
+            return self.binary(e)
+        if isinstance(e, A.Cond):
+            tf, af, bf = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
+            return lambda s, env: af(s, env) if tf(s, env) else bf(s, env)
+        raise AssertionError(f"cannot compile {type(e).__name__}")  # pragma: no cover
+
+    def binary(self, e: A.Binary) -> ExprFn:  # noqa: C901
+        op = e.op
+        lf = self.expr(e.left)
+        if op in ("in", "not in"):
+            rf = self.seq(e.right)
+            if op == "in":
+                return lambda s, env: lf(s, env) in rf(s, env)
+            return lambda s, env: lf(s, env) not in rf(s, env)
+        rf = self.expr(e.right)
+        if op == "and":
+            return lambda s, env: bool(lf(s, env)) and bool(rf(s, env))
+        if op == "or":
+            return lambda s, env: bool(lf(s, env)) or bool(rf(s, env))
+        if op == "==":
+            return lambda s, env: lf(s, env) == rf(s, env)
+        if op == "!=":
+            return lambda s, env: lf(s, env) != rf(s, env)
+        if op == "<":
+            return lambda s, env: lf(s, env) < rf(s, env)
+        if op == "<=":
+            return lambda s, env: lf(s, env) <= rf(s, env)
+        if op == ">":
+            return lambda s, env: lf(s, env) > rf(s, env)
+        if op == ">=":
+            return lambda s, env: lf(s, env) >= rf(s, env)
+        if op == "+":
+            lt = e.left.ty
+            if lt is not None and lt.kind in ("list", "zone"):
+                ls, rs = self.seq(e.left), self.seq(e.right)
+                return lambda s, env: tuple(ls(s, env)) + tuple(rs(s, env))
+            return lambda s, env: lf(s, env) + rf(s, env)
+        if op == "-":
+            return lambda s, env: lf(s, env) - rf(s, env)
+        if op == "*":
+            return lambda s, env: lf(s, env) * rf(s, env)
+        if op in ("/", "%"):
+            span = e.span
+
+            def divide(s: GameState, env: dict[str, Any]) -> Any:
+                b = rf(s, env)
+                if b == 0:
+                    raise RuleError(f"division by zero at {span.file}:{span.line}:{span.column}")
+                a = lf(s, env)
+                return a // b if op == "/" else a % b
+
+            return divide
+        raise AssertionError(op)  # pragma: no cover
+
+    def _shadow(self, var: str) -> dict[str, ExprFn]:
+        """Hide an inlined parameter behind a comprehension variable; return the map to restore."""
+        saved = self.subst
+        if var in saved:
+            self.subst = {k: v for k, v in saved.items() if k != var}
+        return saved
+
+    def aggregate(self, e: A.Aggregate) -> ExprFn:  # noqa: C901 - one specialised closure per aggregate
+        """Compile ``count/sum/any/all/min/max(… for x in … where …)``.
+
+        Each aggregate gets its own closure (no run-time dispatch on the name);
+        the loop variable is restored afterwards so it never leaks into the
+        enclosing scope.
+        """
+        it = self.seq(e.iterable)
+        shadow = self._shadow(e.var)
+        wf = self.expr(e.where) if e.where is not None else None
+        ef = self.expr(e.elem)
+        self.subst = shadow
+        var = e.var
+        func = e.func
+        if wf is None:
+            def keep(s: GameState, env: dict[str, Any]) -> bool:
+                return True
+            wf2: ExprFn = keep
+        else:
+            wf2 = wf
+
+        def scoped(body: Callable[[GameState, dict[str, Any], Any], Any]) -> ExprFn:
+            def run(s: GameState, env: dict[str, Any]) -> Any:
+                had = var in env
+                old = env.get(var)
+                result = body(s, env, it(s, env))
+                if had:
+                    env[var] = old
+                else:
+                    env.pop(var, None)
+                return result
+            return run
+
+        if func == "count":
+            def count(s: GameState, env: dict[str, Any], items: Any) -> int:
+                n = 0
+                for x in items:
+                    env[var] = x
+                    if wf2(s, env):
+                        n += 1
+                return n
+            return scoped(count)
+        if func == "sum":
+            def total(s: GameState, env: dict[str, Any], items: Any) -> int:
+                t = 0
+                for x in items:
+                    env[var] = x
+                    if wf2(s, env):
+                        t += ef(s, env)
+                return t
+            return scoped(total)
+        if func == "any":
+            def any_(s: GameState, env: dict[str, Any], items: Any) -> bool:
+                for x in items:
+                    env[var] = x
+                    if wf2(s, env) and ef(s, env):
+                        return True
+                return False
+            return scoped(any_)
+        if func == "all":
+            def all_(s: GameState, env: dict[str, Any], items: Any) -> bool:
+                for x in items:
+                    env[var] = x
+                    if wf2(s, env) and not ef(s, env):
+                        return False
+                return True
+            return scoped(all_)
+        pick = min if func == "min" else max
+
+        def extreme(s: GameState, env: dict[str, Any], items: Any) -> int:
+            values = []
+            for x in items:
+                env[var] = x
+                if wf2(s, env):
+                    values.append(ef(s, env))
+            return pick(values) if values else 0
+        return scoped(extreme)
+
+    def list_comp(self, e: A.ListComp) -> ExprFn:
+        it = self.seq(e.iterable)
+        shadow = self._shadow(e.var)
+        wf = self.expr(e.where) if e.where is not None else None
+        ef = self.expr(e.elem)
+        self.subst = shadow
+        var = e.var
+        missing = object()
+
+        def run(s: GameState, env: dict[str, Any]) -> Any:
+            old = env.get(var, missing)
+            out = []
+            for x in tuple(it(s, env)):
+                env[var] = x
+                if wf is None or wf(s, env):
+                    out.append(ef(s, env))
+            if old is missing:
+                env.pop(var, None)
+            else:
+                env[var] = old
+            return tuple(out)
+
+        return run
+
+    def call(self, e: A.Call) -> ExprFn:  # noqa: C901
+        ref = e.ref
+        kind = ref[0]
+        args = [self.expr(a) for a in e.args]
+        if kind == "call_fn":
+            params, _ = self.fns[ref[1].name]
+            name = ref[1].name
+            fns = self.fns
+            if self.can_inline(ref[1], e.args):
+                return self.inline_fn(ref[1], args, e.args)
+
+            def call_fn(s: GameState, env: dict[str, Any]) -> Any:
+                body = fns[name][1]
+                return body(s, {p: a(s, env) for p, a in zip(params, args, strict=True)})
+
+            return call_fn
+        if kind == "call_field":
+            assert isinstance(e.func, A.Attr)
+            of = self.expr(e.func.obj)
+            fname = e.func.name
+            field_params = self._field_params(fname)
+            table = self.functions.get(fname)
+            card_def = self.card_def
+            if table is None:  # pragma: no cover - effects are compiled as statements
+                raise AssertionError("effect used as a value")
+            if field_params is None:
+                per_card = self._params_per_card(fname)
+
+                def call_mixed_field(s: GameState, env: dict[str, Any]) -> Any:
+                    c = of(s, env)
+                    if c is None:
+                        raise RuleError(f"`{fname}` of no card")
+                    d = card_def[c]
+                    env2 = {p: a(s, env) for p, a in zip(per_card[d], args, strict=True)}
+                    env2["self"] = c
+                    return table[d](s, env2)
+
+                return call_mixed_field
+            params = field_params
+
+            def call_function_field(s: GameState, env: dict[str, Any]) -> Any:
+                c = of(s, env)
+                if c is None:
+                    raise RuleError(f"`{fname}` of no card")
+                env2 = {p: a(s, env) for p, a in zip(params, args, strict=True)}
+                env2["self"] = c
+                return table[card_def[c]](s, env2)
+
+            return call_function_field
+        if kind == "call_builtin":
+            return self.builtin(ref[1], e, args)
+        raise AssertionError(f"cannot call {kind}")  # pragma: no cover
+
+    def can_inline(self, fn: A.FnDecl, args: Sequence[A.Expr]) -> bool:
+        """Whether a call of ``fn`` with ``args`` may be compiled as the body with the parameters substituted.
+
+        Not when an argument has effects (it must be evaluated exactly once), and not when substituting would
+        capture a name: an argument reading a variable that the body binds in a comprehension or aggregate
+        (``fn f(k) = count(x for x in L where x > k)`` called as ``f(x)``) would read the loop's item instead
+        of the caller's ``x``. Such a call gets its own environment, where the argument is evaluated first.
+        An argument naming an enclosing inlined parameter is judged conservatively (its own names are not known
+        here). Generated code (interpreter/codegen.py) asks the same question, so both agree.
+        """
+        if self.inline_depth >= self.inline_limit or any(_has_effects(a) for a in args):
+            return False
+        bound = self._binders(fn.name)
+        if not bound:
+            return True
+        names = self.names_read(args)
+        return names is not None and not (names & bound)
+
+    def names_read(self, args: Sequence[A.Expr]) -> set[str] | None:
+        """The caller's variables that evaluating ``args`` reads, seeing through inlined parameters (which read
+        their own arguments' variables); None when that is not known."""
+        names: set[str] = set()
+        for a in args:
+            for n in _local_names(a):
+                if n in self.subst and n in self.subst_names:
+                    known = self.subst_names[n]
+                    if known is None:
+                        return None
+                    names |= known
+                else:  # a variable, or a loop variable that generated code holds in a Python local
+                    names.add(n)
+        return names
+
+    def param_names(self, fn: A.FnDecl, args: Sequence[A.Expr]) -> dict[str, frozenset[str] | None]:
+        """For each parameter of an inlined ``fn``: the caller's variables its argument reads (see names_read)."""
+        out: dict[str, frozenset[str] | None] = {}
+        for p, a in zip(fn.params, args, strict=True):
+            read = self.names_read([a])
+            out[p.name] = None if read is None else frozenset(read)
+        return out
+
+    def _binders(self, fn_name: str) -> frozenset[str]:
+        """Names bound by comprehensions and aggregates in a `fn`'s body and in every `fn` it calls."""
+        found = self._binder_cache.get(fn_name)
+        if found is not None:
+            return found
+        self._binder_cache[fn_name] = frozenset()  # a recursive fn sees its own names through the callers
+        out: set[str] = set()
+        stack: list[Any] = [self.prog.fns[fn_name].body]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, (A.Aggregate, A.ListComp)):
+                out.add(n.var)
+            if isinstance(n, A.Call) and n.ref and n.ref[0] == "call_fn":
+                out |= self._binders(n.ref[1].name)
+            stack.extend(_children(n))
+        result = self._binder_cache[fn_name] = frozenset(out)
+        return result
+
+    def inline_fn(self, fn: A.FnDecl, args: list[ExprFn], arg_exprs: Sequence[A.Expr]) -> ExprFn:
+        """Compile a call to a `fn` as its body, with parameters bound to the arguments.
+
+        Saves building an environment per call on the hottest paths (helpers
+        like `monster()` or `owned(p)`); arguments with effects are never inlined.
+        """
+        saved = self.subst, self.subst_names
+        self.subst_names = self.param_names(fn, arg_exprs)
+        self.subst = {p.name: a for p, a in zip(fn.params, args, strict=True)}
+        self.inline_depth += 1
+        try:
+            return self.expr(fn.body)
+        finally:
+            self.subst, self.subst_names = saved
+            self.inline_depth -= 1
+
+    def field_list(self, name: str) -> list[Any]:
+        return self.field_lists.setdefault(name, [])
+
+    def _field_params(self, fname: str) -> tuple[str, ...] | None:
+        """Parameter names of the function/effect field `fname`; None when card kinds declare fields of that name
+        with different parameters (then each call binds the arguments by the called card's own kind)."""
+        found = {tuple(p.name for p in f.type.params)
+                 for kind in self.prog.kinds.values() for f in kind.fields if f.name == fname}
+        if len(found) > 1:
+            return None
+        return found.pop() if found else ()
+
+    def _params_per_card(self, fname: str) -> list[tuple[str, ...]]:
+        """For each card definition, the parameter names of its kind's field `fname` (() if it has none)."""
+        out: list[tuple[str, ...]] = []
+        for card in self.prog.cards:
+            fields = self.prog.kinds[card.kind].fields
+            out.append(next((tuple(p.name for p in f.type.params) for f in fields if f.name == fname), ()))
+        return out
+
+    def builtin(self, name: str, e: A.Call, args: list[ExprFn]) -> ExprFn:  # noqa: C901
+        if name == "size":
+            sf = self.seq(e.args[0])
+            return lambda s, env: len(sf(s, env))
+        if name in ("top", "bottom"):
+            zf = self.zone_index(e.args[0])
+            if len(args) == 1:
+                if name == "top":
+                    return lambda s, env: (z[-1] if (z := s.zones[zf(s, env)]) else None)
+                return lambda s, env: (z[0] if (z := s.zones[zf(s, env)]) else None)
+            nf = args[1]
+            if name == "top":
+                return lambda s, env: tuple(reversed(s.zones[zf(s, env)][-nf(s, env):])) if nf(s, env) > 0 else ()
+            return lambda s, env: tuple(s.zones[zf(s, env)][: max(0, nf(s, env))])
+        if name == "random":
+            sf = self.seq(e.args[0])
+
+            def pick(s: GameState, env: dict[str, Any]) -> Any:
+                items = sf(s, env)
+                if not items:
+                    raise RuleError("random() of an empty list")
+                s.rng, i = rng.below(s.rng, len(items))
+                return items[i]
+
+            return pick
+        if name == "roll":
+            die_of = args[0]
+            dice = {d.name: tuple(d.faces) for d in self.prog.dice.values()}
+
+            def roll(s: GameState, env: dict[str, Any]) -> int:
+                faces = dice.get(die_of(s, env))
+                if faces is None:
+                    raise RuleError(f"no die named {die_of(s, env)!r}")
+                total = 0
+                for _ in range(MAX_REROLLS):
+                    s.rng, i = rng.below(s.rng, len(faces))
+                    value, again = faces[i]
+                    total += value
+                    if not again:
+                        return total
+                raise RuleError(f"a die exploded more than {MAX_REROLLS} times")
+
+            return roll
+        if name == "value":
+            sf = self.counter_slot(e.args[0])
+            values = self._counter_decl(e.args[0]).track_values or [0]
+            return lambda s, env: values[s.counters[sf(s, env)]]
+        if name == "min":
+            return lambda s, env: min(a(s, env) for a in args)
+        if name == "max":
+            return lambda s, env: max(a(s, env) for a in args)
+        if name == "abs":
+            return lambda s, env: abs(args[0](s, env))
+        if name == "players_from":
+            pf = args[0]
+            return lambda s, env: s.tables.turn_orders[pf(s, env)]
+        if name == "next_player":
+            pf = args[0]
+            return lambda s, env: s.tables.turn_orders[pf(s, env)][1 % s.tables.n]
+        if name == "owner":
+            cf = args[0]
+
+            def owner(s: GameState, env: dict[str, Any]) -> Any:
+                o = s.tables.zone_owner[s.card_zone[cf(s, env)]]
+                return None if o < 0 else o
+
+            return owner
+        raise AssertionError(name)  # pragma: no cover

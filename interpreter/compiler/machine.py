@@ -1,0 +1,303 @@
+"""Suspending statements -> step-machine instructions: runs of pure statements, control flow, `choose`,
+`simultaneously`, and calls that may suspend (`do`, `fire`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.compiler.code import Code, Ins, formatter_for
+from liturgy.interpreter.compiler.instructions import (
+    _bind,
+    _branch,
+    _for_init,
+    _for_next,
+    _has_break,
+    _invoke,
+    _jump_placeholder,
+    _suspends,
+)
+from liturgy.interpreter.compiler.statements import StatementCompiler
+from liturgy.interpreter.runtime.errors import RuleError
+from liturgy.interpreter.runtime.state import GameState
+
+
+class StepMachineCompiler(StatementCompiler):
+    # ------------------------------------------------------------ the step machine
+    def emit(self, stmts: Sequence[A.Stmt], code: Code, loops: list[list[int]]) -> None:
+        """Append instructions for ``stmts``; runs of pure statements become one instruction."""
+        run: list[A.Stmt] = []
+
+        def flush() -> None:
+            if run:
+                gen = self.sgen.instruction(run) if self.sgen is not None else None
+                if gen is not None:
+                    run.clear()
+                    code.ins.append(self.note(gen, "run"))
+                    return
+                fn = self.block_closure(list(run))
+                run.clear()
+
+                def exec_(s: GameState, fr: list[Any]) -> bool:
+                    fn(s, fr[2])
+                    fr[1] += 1
+                    return False
+
+                code.ins.append(self.note(exec_, "run"))
+
+        for st in stmts:
+            if _suspends(st, self.prog) or (loops and _has_break([st])):
+                flush()
+                self.emit_control(st, code, loops)
+            else:
+                run.append(st)
+        flush()
+
+    def emit_control(self, st: A.Stmt, code: Code, loops: list[list[int]]) -> None:  # noqa: C901
+        ins = code.ins
+        if isinstance(st, A.Break):
+            patch = loops[-1]
+            at = len(ins)
+            patch.append(at)
+            ins.append(_jump_placeholder())
+            return
+        if isinstance(st, A.If):
+            end_patches: list[int] = []
+            for cond, body in st.branches:
+                at = len(ins)
+                ins.append(_jump_placeholder())
+                self.emit(body, code, loops)
+                end_patches.append(len(ins))
+                ins.append(_jump_placeholder())
+                ins[at] = self._branch(cond, at + 1, len(ins))
+            self.emit(st.orelse, code, loops)
+            for p in end_patches:
+                ins[p] = self.goto(len(ins))
+            return
+        if isinstance(st, A.For):
+            key = self.uid()
+            ins.append(self.sgen.for_init(st.iterable, key) if self.sgen is not None
+                       else _for_init(self.seq(st.iterable), key))
+            head = len(ins)
+            ins.append(_jump_placeholder())
+            breaks: list[int] = []
+            self.emit(st.body, code, [*loops, breaks])
+            ins.append(self.goto(head))
+            end = len(ins)
+            ins[head] = self._for_next(key, (st.var,), end)
+            for b in breaks:
+                ins[b] = self.goto(end)
+            return
+        if isinstance(st, A.RepeatWhile):
+            head = len(ins)
+            ins.append(_jump_placeholder())
+            breaks = []
+            self.emit(st.body, code, [*loops, breaks])
+            ins.append(self.goto(head))
+            end = len(ins)
+            ins[head] = self._branch(st.cond, head + 1, end)
+            for b in breaks:
+                ins[b] = self.goto(end)
+            return
+        if isinstance(st, A.Choose):
+            self.emit_choose(st, code, loops)
+            return
+        if isinstance(st, A.Simultaneous):
+            self.emit_simultaneous(st, code, loops)
+            return
+        if isinstance(st, A.Do):
+            self.emit_do(st, code)
+            return
+        if isinstance(st, A.Fire):
+            self.emit_fire(st, code)
+            return
+        raise AssertionError(f"unexpected control statement {type(st).__name__}")  # pragma: no cover
+
+    def _branch(self, cond: A.Expr, then_pc: int, else_pc: int) -> Ins:
+        if self.sgen is not None:
+            return self.sgen.branch(cond, then_pc, else_pc)
+        return _branch(self.expr(cond), then_pc, else_pc)
+
+    def _for_next(self, key: str, names: tuple[str, ...], end: int) -> Ins:
+        return self.sgen.for_next(key, names, end) if self.sgen is not None else _for_next(key, names, end)
+
+    def _option_filter(self, var: str, source: A.Expr, where: A.Expr | None,
+                       pop: bool) -> Callable[..., tuple[Any, ...]] | None:
+        """The items of a choice that pass its `where`, as a tuple (None: no `where`)."""
+        if where is None:
+            return None
+        if self.gen is not None and self.sgen is not None:
+            return self.gen.filter_function(var, source, where, pop)  # type: ignore[no-any-return]
+        wf = self.expr(where)
+
+        def keep(s: GameState, env: dict[str, Any], items: Any) -> tuple[Any, ...]:
+            options = tuple(x for x in tuple(items) if _bind(env, var, x) and wf(s, env))
+            if pop:
+                env.pop(var, None)
+            return options
+
+        return keep
+
+    def emit_choose(self, st: A.Choose, code: Code, loops: list[list[int]]) -> None:
+        ins = code.ins
+        src = self.seq(st.source)
+        var = st.var
+        wf = self._option_filter(var, st.source, st.where, pop=True)
+        chooser = self.expr(st.chooser)
+        optional = st.optional
+        elem_ty = st.source.ty
+        fmt_id = len(self.choice_formats)
+        elem = None
+        if elem_ty is not None:
+            from liturgy.dsl.checker.types import as_list
+
+            lt = as_list(elem_ty)
+            elem = lt.elem if lt is not None else None
+        self.choice_formats.append(formatter_for(elem))
+        self.choice_pass_labels.append(st.label if st.label is not None else "pass")
+        self.choice_prompts.append(st.prompt)
+        self.choice_elems.append(elem)
+        self.choice_pvars.append(None)
+        # a named option (`optional "draw"`) is a move of its own: it is offered even when no item qualifies
+        always_ask = st.label is not None
+        at = len(ins)
+        ins.append(_jump_placeholder())
+        self.emit(st.body, code, loops)
+        skip_none = len(ins)
+        ins.append(_jump_placeholder())
+        none_pc = len(ins)
+        if st.none_body is not None:
+            self.emit(st.none_body, code, loops)
+        end = len(ins)
+        ins[skip_none] = self.goto(end)
+        has_none = st.none_body is not None
+        span = st.span
+        self.choice_nones[at] = none_pc if has_none else end
+
+        if self.cgen is not None:
+            generated = self.cgen.choose(st, wf, at, none_pc if has_none else end, always_ask, has_none, fmt_id)
+            ins[at] = self.note(generated, "stop", at + 1, none_pc if has_none else end, end)
+            return
+
+        def choose(s: GameState, fr: list[Any]) -> bool:
+            env = fr[2]
+            items = src(s, env)
+            options = tuple(items) if wf is None else wf(s, env, items)
+            if not options and not always_ask:
+                fr[1] = none_pc if has_none else end
+                if not has_none and not optional:
+                    raise RuleError(
+                        f"no legal option for the choice at {span.file}:{span.line} and no `otherwise` branch")
+                return False
+            p = chooser(s, env)
+            if p is None:
+                raise RuleError(f"no player to make the choice at line {span.line}")
+            if optional:
+                options = (*options, None)
+            s.pending = ("choose", p, options, var, at + 1, none_pc if has_none else end, fmt_id)
+            return True
+
+        ins[at] = self.note(choose, "stop", at + 1, none_pc if has_none else end, end)
+
+    def emit_simultaneous(self, st: A.Simultaneous, code: Code, loops: list[list[int]]) -> None:
+        ins = code.ins
+        players = self.seq(st.players)
+        src = self.seq(st.source)
+        pvar, var = st.player_var, st.var
+        wf = self._option_filter(var, st.source, st.where, pop=False)
+        key = self.uid()
+        from liturgy.dsl.checker.types import as_list
+
+        lt = as_list(st.source.ty) if st.source.ty is not None else None
+        fmt_id = len(self.choice_formats)
+        self.choice_formats.append(formatter_for(lt.elem if lt else None))
+        self.choice_pass_labels.append("pass")
+        self.choice_prompts.append(st.prompt)
+        self.choice_elems.append(lt.elem if lt else None)
+        self.choice_pvars.append(pvar)
+        span = st.span
+        at = len(ins)
+        ins.append(_jump_placeholder())
+        # after everyone commits: loop over (player, choice) pairs in the players' order
+        head = len(ins)
+        ins.append(_jump_placeholder())
+        self.emit(st.body, code, loops)
+        ins.append(self.goto(head))
+        end = len(ins)
+        ins[head] = self._for_next(key, (pvar, var), end)
+
+        if self.cgen is not None:
+            ins[at] = self.note(self.cgen.collect(st, wf, key, at, end, fmt_id), "stop", at + 1, end)
+            return
+
+        def collect(s: GameState, fr: list[Any]) -> bool:
+            env = fr[2]
+            per = []
+            for p in tuple(players(s, env)):
+                env[pvar] = p
+                items = tuple(src(s, env))
+                options = items if wf is None else wf(s, env, items)
+                if not options:
+                    raise RuleError(f"P{p + 1} has no legal option for the choice at {span.file}:{span.line}")
+                per.append((p, options))
+            env.pop(pvar, None)
+            env.pop(var, None)
+            if not per:
+                fr[1] = end
+                return False
+            s.pending = ("simul", tuple(per), key, at + 1, fmt_id)
+            s.commits = {}
+            return True
+
+        ins[at] = self.note(collect, "stop", at + 1, end)
+
+    def emit_do(self, st: A.Do, code: Code) -> None:
+        generated = self.sgen.do_instruction(st) if self.sgen is not None else None
+        if generated is not None:
+            code.ins.append(self.note(generated, "call_end"))
+            return
+        call = st.call
+        assert isinstance(call, A.Call)
+        ref = call.ref
+        if ref[0] == "call_proc":
+            target = self.procs[ref[1].name]
+            make_env = self._proc_args(call.args, target.params)
+
+            def do_proc(s: GameState, fr: list[Any]) -> bool:
+                env2 = make_env(s, fr[2])
+                fr[1] += 1
+                _invoke(s, target, env2)
+                return False
+
+            code.ins.append(self.note(do_proc, "call_end"))
+            return
+        resolve = self._effect_target(call)
+
+        def do_effect(s: GameState, fr: list[Any]) -> bool:
+            found = resolve(s, fr[2])
+            fr[1] += 1
+            if found is not None:
+                _invoke(s, *found)
+            return False
+
+        code.ins.append(self.note(do_effect, "call_end"))
+
+    def emit_fire(self, st: A.Fire, code: Code) -> None:
+        if self.sgen is not None:
+            code.ins.append(self.note(self.sgen.fire_instruction(st), "call_end"))
+            return
+        targets = self.handlers.get(st.window, [])
+        window = self.prog.windows[st.window]
+        params = tuple(p.name for p in window.params)
+        make_env = self._proc_args(st.args, params)
+
+        def fire(s: GameState, fr: list[Any]) -> bool:
+            args = make_env(s, fr[2])
+            fr[1] += 1
+            # push in reverse so handlers run in declaration order
+            for h in reversed(targets):
+                _invoke(s, h, {h.params[i]: args[p] for i, p in enumerate(params)})
+            return False
+
+        code.ins.append(self.note(fire, "call_end"))

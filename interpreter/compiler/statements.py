@@ -1,0 +1,390 @@
+"""Pure statements (no decision inside) -> closures ``f(state, env)``: assignments, moves, transfers,
+calls of pure procs and effects, logs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from liturgy.dsl.checker.types import Ty
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.compiler.code import MAX_FIRE_DEPTH, Callable_, ExprFn, LogFormat, StmtFn, formatter_for
+from liturgy.interpreter.compiler.expressions import ExpressionCompiler
+from liturgy.interpreter.compiler.instructions import _fire_chain, _has_break
+from liturgy.interpreter.runtime import rng
+from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
+from liturgy.interpreter.runtime.moves import card_visibility, move_card
+from liturgy.interpreter.runtime.state import GameState
+
+
+class StatementCompiler(ExpressionCompiler):
+    # ------------------------------------------------------------ pure statements
+    def block(self, stmts: Sequence[A.Stmt]) -> StmtFn:
+        """One function running pure ``stmts``: generated source where :mod:`.stmtgen` is on, else closures."""
+        fn = self.sgen.block(stmts) if self.sgen is not None else None
+        return fn if fn is not None else self.block_closure(stmts)
+
+    def block_closure(self, stmts: Sequence[A.Stmt]) -> StmtFn:
+        fns = [self.stmt(s) for s in stmts]
+        if not fns:
+            return lambda s, env: None
+        if len(fns) == 1:
+            return fns[0]
+        if len(fns) == 2:
+            f0, f1 = fns
+
+            def two(s: GameState, env: dict[str, Any]) -> None:
+                f0(s, env)
+                f1(s, env)
+
+            return two
+        t = tuple(fns)
+
+        def many(s: GameState, env: dict[str, Any]) -> None:
+            for f in t:
+                f(s, env)
+
+        return many
+
+    def stmt(self, st: A.Stmt) -> StmtFn:  # noqa: C901 - one dispatch on statement kind
+        if isinstance(st, A.Let):
+            vf = self.expr(st.value)
+            n = st.name
+
+            def let(s: GameState, env: dict[str, Any]) -> None:
+                env[n] = vf(s, env)
+
+            return let
+        if isinstance(st, A.Assign):
+            return self.assign(st)
+        if isinstance(st, A.Move):
+            return self.move(st)
+        if isinstance(st, A.Shuffle):
+            zf = self.zone_index(st.zone)
+
+            def shuffle(s: GameState, env: dict[str, Any]) -> None:
+                s.rng = rng.shuffle(s.zones[zf(s, env)], s.rng)
+
+            return shuffle
+        if isinstance(st, A.Reveal):
+            tf = self.expr(st.target)
+            is_zone = st.target.ty is not None and st.target.ty.kind == "zone"
+            rzf: ExprFn | None = self.zone_index(st.target) if is_zone else None
+
+            def reveal(s: GameState, env: dict[str, Any]) -> None:
+                if rzf is not None:
+                    s.face_up.update(s.zones[rzf(s, env)])
+                else:
+                    c = tf(s, env)
+                    if c is not None:
+                        s.face_up.add(c)
+
+            return reveal
+        if isinstance(st, A.Transfer):
+            return self.transfer(st)
+        if isinstance(st, A.If):
+            branches = [(self.expr(c), self.block_closure(b)) for c, b in st.branches]
+            orelse = self.block_closure(st.orelse) if st.orelse else None
+            if len(branches) == 1:
+                (cf, bf), = branches
+
+                def if1(s: GameState, env: dict[str, Any]) -> None:
+                    if cf(s, env):
+                        bf(s, env)
+                    elif orelse is not None:
+                        orelse(s, env)
+
+                return if1
+
+            def ifn(s: GameState, env: dict[str, Any]) -> None:
+                for cf, bf in branches:
+                    if cf(s, env):
+                        bf(s, env)
+                        return
+                if orelse is not None:
+                    orelse(s, env)
+
+            return ifn
+        if isinstance(st, A.For):
+            it = self.seq(st.iterable)
+            body = self.block_closure(st.body)
+            var = st.var
+            has_break = _has_break(st.body)
+
+            def for_(s: GameState, env: dict[str, Any]) -> None:
+                items = tuple(it(s, env))
+                if has_break:
+                    try:
+                        for x in items:
+                            env[var] = x
+                            body(s, env)
+                    except BreakLoop:
+                        pass
+                else:
+                    for x in items:
+                        env[var] = x
+                        body(s, env)
+
+            return for_
+        if isinstance(st, A.RepeatWhile):
+            cf = self.expr(st.cond)
+            body = self.block_closure(st.body)
+            span = st.span
+
+            def repeat(s: GameState, env: dict[str, Any]) -> None:
+                # A loop that needs no decision runs inside one engine step, so it has its own bound.
+                rounds = 0
+                try:
+                    while cf(s, env):
+                        body(s, env)
+                        rounds += 1
+                        if rounds > 100_000:
+                            raise RuleError(f"`repeat while` at line {span.line} ran 100000 times without ending")
+                except BreakLoop:
+                    pass
+
+            return repeat
+        if isinstance(st, A.Break):
+            def brk(s: GameState, env: dict[str, Any]) -> None:
+                raise BreakLoop
+
+            return brk
+        if isinstance(st, A.Do):
+            return self.do_pure(st)
+        if isinstance(st, A.Fire):
+            return self.fire_pure(st)
+        if isinstance(st, A.EndGame):
+            def end(s: GameState, env: dict[str, Any]) -> None:
+                raise GameOver
+
+            return end
+        if isinstance(st, A.SkipTo):
+            step = st.step
+
+            def skip(s: GameState, env: dict[str, Any]) -> None:
+                raise SkipTo(self.step_pcs[step])
+
+            return skip
+        if isinstance(st, A.Log):
+            return self.log(st)
+        raise AssertionError(f"statement {type(st).__name__} needs the step machine")  # pragma: no cover
+
+    def assign(self, st: A.Assign) -> StmtFn:
+        vf = self.expr(st.value)
+        op = st.op
+        tgt = st.target
+        if isinstance(tgt.ref, tuple) and tgt.ref[0] == "local":
+            n = tgt.ref[1]
+            if op == "=":
+                return lambda s, env: env.__setitem__(n, vf(s, env))
+            sign = 1 if op == "+=" else -1
+            return lambda s, env: env.__setitem__(n, env[n] + sign * vf(s, env))
+        sf = self.counter_slot(tgt)
+        decl = self._counter_decl(tgt)
+        lo, hi = decl.lo, decl.hi
+        if decl.is_flag:
+
+            def set_flag(s: GameState, env: dict[str, Any]) -> None:
+                s.counters[sf(s, env)] = 1 if vf(s, env) else 0
+
+            return set_flag
+        sign = 0 if op == "=" else (1 if op == "+=" else -1)
+
+        def set_counter(s: GameState, env: dict[str, Any]) -> None:
+            slot = sf(s, env)
+            v = vf(s, env)
+            if sign:
+                v = s.counters[slot] + sign * v
+            if lo is not None and v < lo:
+                v = lo
+            elif hi is not None and v > hi:
+                v = hi
+            s.counters[slot] = v
+
+        return set_counter
+
+    def move(self, st: A.Move) -> StmtFn:
+        dz = self.zone_index(st.dest)
+        place = st.place
+        wt = st.what.ty
+        if wt is not None and wt.kind == "zone":
+            sz = self.zone_index(st.what)
+
+            def move_zone(s: GameState, env: dict[str, Any]) -> None:
+                src = sz(s, env)
+                dst = dz(s, env)
+                for c in tuple(s.zones[src]):
+                    move_card(s, c, dst, place)
+
+            return move_zone
+        wf = self.expr(st.what)
+        if wt is not None and wt.kind == "card":
+
+            def move_one(s: GameState, env: dict[str, Any]) -> None:
+                c = wf(s, env)
+                if c is None:
+                    raise RuleError(f"nothing to move at line {st.span.line}")
+                move_card(s, c, dz(s, env), place)
+
+            return move_one
+
+        def move_many(s: GameState, env: dict[str, Any]) -> None:
+            dst = dz(s, env)
+            for c in tuple(wf(s, env)):
+                move_card(s, c, dst, place)
+
+        return move_many
+
+    def transfer(self, st: A.Transfer) -> StmtFn:
+        src = self.counter_slot(st.source)
+        dst = self.counter_slot(st.dest)
+        amount = self.expr(st.amount) if st.amount is not None else None
+        bind = st.bind
+
+        def transfer(s: GameState, env: dict[str, Any]) -> None:
+            c = s.counters
+            a = src(s, env)
+            b = dst(s, env)
+            have = c[a]
+            n = have if amount is None else amount(s, env)
+            if n > have:
+                n = have
+            if n < 0:
+                n = 0
+            c[a] = have - n
+            c[b] += n
+            if bind is not None:
+                env[bind] = n
+
+        return transfer
+
+    def _proc_args(self, args: list[A.Expr], params: tuple[str, ...]) -> Callable[[GameState, dict[str, Any]],
+                                                                                  dict[str, Any]]:
+        fs = [self.expr(a) for a in args]
+        pairs = tuple(zip(params, fs, strict=True))
+        return lambda s, env: {p: f(s, env) for p, f in pairs}
+
+    def do_pure(self, st: A.Do) -> StmtFn:
+        call = st.call
+        assert isinstance(call, A.Call)
+        ref = call.ref
+        if ref[0] == "call_proc":
+            target = self.procs[ref[1].name]
+            make_env = self._proc_args(call.args, target.params)
+
+            def do_proc(s: GameState, env: dict[str, Any]) -> None:
+                assert target.pure is not None
+                target.pure(s, make_env(s, env))
+
+            return do_proc
+        resolve = self._effect_target(call)
+
+        def do_effect(s: GameState, env: dict[str, Any]) -> None:
+            found = resolve(s, env)
+            if found is not None:
+                eff, env2 = found
+                if eff.pure is None:  # pragma: no cover - suspension analysis prevents this
+                    raise RuleError(f"{eff.name} asks for a decision where none can be made")
+                eff.pure(s, env2)
+
+        return do_effect
+
+    def _effect_target(
+        self, call: A.Call
+    ) -> Callable[[GameState, dict[str, Any]], tuple[Callable_, dict[str, Any]] | None]:
+        """For `do c.field(args)`: the card's compiled effect and its environment (None: no effect)."""
+        assert isinstance(call.func, A.Attr)
+        of = self.expr(call.func.obj)
+        fname = call.func.name
+        table = self.effects[fname]
+        card_def = self.card_def
+        params = self._field_params(fname)
+        if params is None:  # kinds declare `fname` with different parameters: bind by the callee's own
+            fs = [self.expr(a) for a in call.args]
+
+            def resolve_mixed(s: GameState, env: dict[str, Any]) -> tuple[Callable_, dict[str, Any]] | None:
+                c = of(s, env)
+                if c is None:
+                    raise RuleError(f"`{fname}` of no card")
+                eff = table[card_def[c]]
+                if eff is None:
+                    return None
+                env2 = {p: f(s, env) for p, f in zip(eff.params, fs, strict=True)}
+                env2["self"] = c
+                return eff, env2
+
+            return resolve_mixed
+        make_env = self._proc_args(call.args, params)
+
+        def resolve(s: GameState, env: dict[str, Any]) -> tuple[Callable_, dict[str, Any]] | None:
+            c = of(s, env)
+            if c is None:
+                raise RuleError(f"`{fname}` of no card")
+            eff = table[card_def[c]]
+            if eff is None:
+                return None
+            env2 = make_env(s, env)
+            env2["self"] = c
+            return eff, env2
+
+        return resolve
+
+    def fire_pure(self, st: A.Fire) -> StmtFn:
+        targets = self.handlers.get(st.window, [])
+        window = self.prog.windows[st.window]
+        params = tuple(p.name for p in window.params)
+        make_env = self._proc_args(st.args, params)
+        name = st.window
+
+        def fire(s: GameState, env: dict[str, Any]) -> None:
+            if len(s.fire_stack) >= MAX_FIRE_DEPTH:
+                raise RuleError(f"trigger chain deeper than {MAX_FIRE_DEPTH} windows: " + " -> ".join(
+                    _fire_chain(s.frames, s.fire_stack, name)))
+            s.fire_stack.append(name)
+            try:
+                args = make_env(s, env)
+                for h in targets:
+                    if h.pure is not None:
+                        h.pure(s, {h.params[i]: args[p] for i, p in enumerate(params)})
+            finally:
+                s.fire_stack.pop()
+
+        return fire
+
+    def log_format(self, st: A.Log) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+        """Register the text of a `log` statement: its format id, card-valued and zone-valued argument positions.
+
+        Format ids are part of every log entry (and so of the digest): both compilers register them in
+        statement order through this one function.
+        """
+        fmt_id = len(self.log_formats)
+        card_args = tuple(i for i, a in enumerate(st.args) if a.ty is not None and (
+            a.ty.kind == "card" or (a.ty.kind == "list" and a.ty.elem is not None and a.ty.elem.kind == "card")))
+        # a zone argument is logged as a snapshot of its cards
+        zone_args = tuple(i for i, a in enumerate(st.args) if a.ty is not None and a.ty.kind == "zone")
+        fmts = [formatter_for(a.ty) for a in st.args]
+        for i in zone_args:
+            fmts[i] = formatter_for(Ty("list", elem=Ty("card")))
+        self.log_formats.append(LogFormat(st.text, tuple(fmts), card_args + zone_args))
+        return fmt_id, card_args, zone_args
+
+    def log(self, st: A.Log) -> StmtFn:
+        fmt_id, card_args, zone_args = self.log_format(st)
+        args = tuple(self.expr(a) for a in st.args)
+        to = self.expr(st.to) if st.to is not None else None
+
+        def log(s: GameState, env: dict[str, Any]) -> None:
+            values = [f(s, env) for f in args]
+            for i in zone_args:
+                values[i] = tuple(s.zones[values[i]])
+            everyone = (2 << s.tables.n) - 1  # every player, plus bit n: the spectator
+            mask = everyone if to is None else (1 << to(s, env))
+            full = mask
+            for i in card_args + zone_args:
+                v = values[i]
+                for c in (v if isinstance(v, tuple) else (v,)):
+                    if c is not None:
+                        full &= card_visibility(s, c)
+            s.log.append((mask, full, fmt_id, tuple(values)))
+
+        return log
