@@ -8,7 +8,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from liturgy.dsl.checker.checker import Program, check_ruleset
+from liturgy.dsl.checker.checker import check_ruleset
+from liturgy.dsl.checker.program import Program
 from liturgy.dsl.diagnostics import Diagnostic, Span
 from liturgy.dsl.frontend.parser import parse_ruleset_text
 

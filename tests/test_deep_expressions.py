@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from liturgy.dsl.checker.checker import MAX_EXPR_DEPTH
+from liturgy.dsl.checker.program import MAX_EXPR_DEPTH
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine.game import Ruleset
 from liturgy.interpreter.tools.cli import main

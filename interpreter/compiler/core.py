@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
 
-from liturgy.dsl.checker.checker import Program
+from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen.choicegen import ChoiceGen

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from liturgy.dsl.checker.checker import Program
+from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import ExprFn, formatter_for

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from liturgy.dsl.checker.checker import Program
+from liturgy.dsl.checker.program import Program
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Ins
 from liturgy.interpreter.runtime.errors import RuleError

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
 
-from liturgy.dsl.checker.checker import Program
+from liturgy.dsl.checker.program import Program
 from liturgy.dsl.diagnostics import LiturgyError
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, Code, _fmt_card

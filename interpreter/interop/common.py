@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from liturgy.dsl.checker.checker import _contains
+from liturgy.dsl.checker.walk import _contains
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset
 

@@ -41,7 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from liturgy.dsl.checker.checker import Program
+from liturgy.dsl.checker.program import Program
 from liturgy.dsl.diagnostics import Span
 from liturgy.interpreter.agents.agents import RandomAgent
 from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Ins, StmtFn

@@ -1,0 +1,237 @@
+"""Declarations: the game, options, counters, zones, types, enums, dice, card kinds and card files."""
+
+from __future__ import annotations
+
+from liturgy.dsl.checker import types as T
+from liturgy.dsl.checker.core import CheckerCore
+from liturgy.dsl.checker.program import AGGREGATES, BUILTIN_FUNCS, BUILTIN_VALUES, CARD_BUILTIN_FIELDS, Program
+from liturgy.dsl.checker.types import Ty
+from liturgy.dsl.diagnostics import Span, did_you_mean
+from liturgy.dsl.frontend import ast as A
+from liturgy.dsl.frontend.cards import load_card_file, resolve_card_paths
+
+
+class DeclarationChecker(CheckerCore):
+    """Collects every declaration into the program, with E1xx diagnostics for bad ones."""
+
+    # ------------------------------------------------------------ declarations
+    def _declare(self, seen: dict[str, Span], name: str, span: Span, what: str) -> bool:
+        if name in seen:
+            self.err("E103", f"`{name}` is declared twice ({what})", span,
+                     hint=f"the first declaration is at line {seen[name].line}")
+            return False
+        seen[name] = span
+        return True
+
+    def _collect(self, prog: Program) -> None:
+        glob_names: dict[str, Span] = {}
+        player_names: dict[str, Span] = {}
+        card_names: dict[str, Span] = {}
+        dice_names: dict[str, Span] = {}
+        for d in self.rs.decls:
+            if isinstance(d, A.EnumDecl):
+                if self._declare(glob_names, d.name, d.span, "enum"):
+                    prog.enums[d.name] = [v for v, _ in d.values]
+                    seen_vals: set[str] = set()
+                    for v, vspan in d.values:
+                        if v in seen_vals:
+                            self.err("E103", f"enum value `{v}` is listed twice", vspan)
+                        seen_vals.add(v)
+                        if v in self.enum_of_value and self.enum_of_value[v] != d.name:
+                            self.err("E103", f"enum value `{v}` is also in enum `{self.enum_of_value[v]}`", vspan,
+                                     hint="enum values share one namespace; rename one")
+                        self.enum_of_value[v] = d.name
+            elif isinstance(d, A.DieDecl):
+                if self._declare(dice_names, d.name, d.span, "die"):
+                    prog.dice[d.name] = d
+                    if not d.faces:
+                        self.err("E111", f"die `{d.name}` has no faces", d.span)
+                    if d.faces and all(x for _, x in d.faces):
+                        self.err("E111", f"every face of die `{d.name}` explodes, so a roll never ends", d.span,
+                                 hint="give the die at least one face without `+`")
+            elif isinstance(d, A.CardKindDecl):
+                if self._declare(glob_names, d.name, d.span, "card kind"):
+                    prog.kinds[d.name] = d
+            elif isinstance(d, A.ZoneDecl):
+                target = player_names if d.per_player else glob_names
+                if d.per_card:
+                    self.err("E112", "zones per card are not supported yet", d.span,
+                             hint="use a zone per player or a shared zone")
+                elif self._declare(target, d.name, d.span, "zone"):
+                    prog.zones[d.name] = d
+            elif isinstance(d, A.CounterDecl):
+                self._add_counter(prog, d, glob_names, player_names, card_names)
+            elif isinstance(d, A.PoolDecl):
+                if d.name in prog.pools:
+                    self.err("E103", f"pool `{d.name}` is declared twice", d.span)
+                prog.pools[d.name] = d
+                for h in d.holders:
+                    self._add_counter(prog, h, glob_names, player_names, card_names)
+            elif isinstance(d, A.WindowDecl):
+                if self._declare(glob_names, "window " + d.name, d.span, "window"):
+                    prog.windows[d.name] = d
+            elif isinstance(d, A.HandlerDecl):
+                prog.handlers.setdefault(d.window, []).append(d)
+            elif isinstance(d, A.ProcDecl):
+                if self._declare(glob_names, d.name, d.span, "proc"):
+                    prog.procs[d.name] = d
+            elif isinstance(d, A.FnDecl):
+                if self._declare(glob_names, d.name, d.span, "fn"):
+                    prog.fns[d.name] = d
+            elif isinstance(d, A.SetupDecl):
+                if prog.setup:
+                    self.err("E103", "a second `setup` block", d.span)
+                prog.setup = d.body
+            elif isinstance(d, A.RoundDecl):
+                if prog.steps:
+                    self.err("E103", "a second `round` block", d.span)
+                steps: dict[str, Span] = {}
+                for s in d.steps:
+                    self._declare(steps, s.name, s.span, "step")
+                prog.steps = d.steps
+            elif isinstance(d, A.FinishDecl):
+                prog.finish = d.body
+            elif isinstance(d, A.ScoreDecl):
+                if d.tiebreak:
+                    prog.tiebreaks.append(d)
+                elif prog.score is not None:
+                    self.err("E103", "a second `score` declaration", d.span)
+                else:
+                    prog.score = d
+            elif isinstance(d, A.WinnerDecl):
+                if prog.winner is not None:
+                    self.err("E103", "a second `winner` declaration", d.span)
+                else:
+                    prog.winner = d
+            elif isinstance(d, A.InvariantDecl):
+                prog.invariants.append(d)
+            elif isinstance(d, A.DisplayDecl):
+                if prog.display is not None:
+                    self.err("E103", "a second `display` declaration", d.span)
+                else:
+                    prog.display = d
+            elif isinstance(d, A.DescribeDecl):
+                if d.kind in prog.describes:
+                    self.err("E103", f"a second `describe` for card kind `{d.kind}`", d.span)
+                else:
+                    prog.describes[d.kind] = d
+        for name in BUILTIN_VALUES | BUILTIN_FUNCS | AGGREGATES:
+            if name in glob_names:
+                self.err("E104", f"`{name}` is a built-in name and cannot be redeclared", glob_names[name])
+        for name, span in glob_names.items():
+            if name in self.enum_of_value:
+                self.err("E103", f"`{name}` is both a declaration and an enum value", span)
+        if not prog.steps:
+            self.err("E105", "the ruleset has no `round` block", Span.point(self.rs.path, 1, 1),
+                     hint='add: round { step play "Play" { ... } }')
+        # types of fields, with defaults
+        for kind in prog.kinds.values():
+            ft: dict[str, Ty] = dict(CARD_BUILTIN_FIELDS)
+            seen: dict[str, Span] = {}
+            for f in kind.fields:
+                if f.name in CARD_BUILTIN_FIELDS or f.name in ("count", "source", "text"):
+                    self.err("E104", f"`{f.name}` is a built-in card key", f.span)
+                    continue
+                self._declare(seen, f.name, f.span, "field")
+                ft[f.name] = self.resolve_type(f.type)
+                if f.name in card_names:
+                    self.err("E103", f"field `{f.name}` clashes with per-card counter `{f.name}`", f.span)
+            prog.field_types[kind.name] = ft
+        for z in prog.zones.values():
+            if z.of_kind and z.of_kind not in prog.kinds:
+                self.err("E101", f"unknown card kind `{z.of_kind}`", z.span, hint=did_you_mean(z.of_kind, prog.kinds))
+            if z.order == "slot" and z.capacity is None:
+                z.capacity = 1
+        for c in prog.counters.values():
+            if c.option is not None:
+                self._check_option(prog, c)
+            if c.index_enum and c.index_enum not in prog.enums:
+                self.err("E101", f"unknown enum `{c.index_enum}`", c.span, hint=did_you_mean(c.index_enum, prog.enums))
+            if c.lo is not None and c.hi is not None and c.lo > c.hi:
+                self.err("E110", f"counter `{c.name}` has an empty range {c.lo}..{c.hi}", c.span)
+            if c.track_values is not None and c.track_values != sorted(c.track_values):
+                self.warn("W010", f"track `{c.name}` values decrease along the track", c.span)
+
+    def _check_option(self, prog: Program, c: A.CounterDecl) -> None:
+        """An option's type is an enum and its default one of that enum's values (E153)."""
+        enum = c.option or ""
+        if enum not in prog.enums:
+            self.err("E153", f"option `{c.name}` must take its values from an enum, not `{enum}`", c.span,
+                     hint=did_you_mean(enum, prog.enums) or "declare: enum Mode { run, combat }")
+            return
+        d = c.default
+        if not (isinstance(d, A.Name) and d.id in prog.enums[enum]):
+            self.err("E153", f"the default of option `{c.name}` must be a value of enum `{enum}`",
+                     d.span if d is not None else c.span, hint=f"one of: {', '.join(prog.enums[enum])}")
+            return
+        d.ref, d.ty = ("enumval", d.id), Ty("enum", arg=enum)
+
+    def _add_counter(
+        self,
+        prog: Program,
+        d: A.CounterDecl,
+        glob_names: dict[str, Span],
+        player_names: dict[str, Span],
+        card_names: dict[str, Span],
+    ) -> None:
+        target = {"global": glob_names, "player": player_names, "card": card_names}[d.scope]
+        if self._declare(target, d.name, d.span, "counter"):
+            prog.counters[d.name] = d
+
+    def resolve_type(self, t: A.TypeExpr) -> Ty:
+        assert self.prog is not None
+        k = t.kind
+        if k in ("int", "bool", "text", "player"):
+            return Ty(k)
+        if k == "card":
+            if t.arg and t.arg not in self.prog.kinds:
+                self.err("E101", f"unknown card kind `{t.arg}`", t.span, hint=did_you_mean(t.arg, self.prog.kinds))
+            return T.card(t.arg)
+        if k == "set":
+            if t.arg not in self.prog.enums:
+                self.err("E101", f"unknown enum `{t.arg}`", t.span, hint=did_you_mean(t.arg or "", self.prog.enums))
+            return Ty("set", arg=t.arg)
+        if k == "list":
+            return T.list_of(self.resolve_type(t.elem) if t.elem else T.ANY)
+        if k == "effect":
+            return Ty("effect", params=tuple(self.resolve_type(p.type) for p in t.params))
+        if k == "function":
+            ret = self.resolve_type(t.ret) if t.ret else T.INT
+            return Ty("function", params=tuple(self.resolve_type(p.type) for p in t.params), ret=ret)
+        if k == "named":
+            if t.arg in self.prog.enums:
+                return Ty("enum", arg=t.arg)
+            if t.arg in self.prog.kinds:
+                return T.card(t.arg)
+            self.err("E101", f"unknown type `{t.arg}`", t.span,
+                     hint=did_you_mean(t.arg or "", list(self.prog.enums) + list(self.prog.kinds)
+                                       + ["int", "bool", "text", "player", "card"]))
+            return T.ANY
+        return T.ANY
+
+    # ------------------------------------------------------------ cards
+    def _load_cards(self, prog: Program) -> None:
+        zones = list(prog.zones)
+        names: dict[str, Span] = {}
+        for d in self.rs.decls:
+            if not isinstance(d, A.CardsDecl):
+                continue
+            files, diags = resolve_card_paths(self.rs.path, d.pattern, d.span)
+            self.diags.extend(diags)
+            for path in files:
+                prog.card_files.append(path)
+                cards, diags = load_card_file(path, prog.kinds, prog.enums, zones)
+                self.diags.extend(diags)
+                for c in cards:
+                    if c.name in names:
+                        self.err("E103", f"card `{c.name}` is defined twice", c.span,
+                                 hint=f"the first is at {names[c.name].file}:{names[c.name].line}")
+                        continue
+                    names[c.name] = c.span
+                    zone = prog.zones[c.start]
+                    if zone.of_kind and zone.of_kind != c.kind:
+                        self.err("E120", f"`{c.name}` is a {c.kind} but zone `{c.start}` holds {zone.of_kind}",
+                                 c.span)
+                    prog.cards.append(c)
+
+    # ------------------------------------------------------------ bodies

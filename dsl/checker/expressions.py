@@ -1,0 +1,450 @@
+"""Expressions: names, fields, operators, calls and built-ins get their type (``ty``) and referent (``ref``)."""
+
+from __future__ import annotations
+
+from liturgy.dsl.checker import types as T
+from liturgy.dsl.checker.declarations import DeclarationChecker
+from liturgy.dsl.checker.program import AGGREGATES, BUILTIN_FUNCS, BUILTIN_VALUES, MAX_EXPR_DEPTH, _Scope
+from liturgy.dsl.checker.types import Ty
+from liturgy.dsl.diagnostics import Span, did_you_mean
+from liturgy.dsl.frontend import ast as A
+
+
+class ExpressionChecker(DeclarationChecker):
+    """Types every expression; the compiler relies on ``ty`` and ``ref`` being set."""
+
+    def expect(self, e: A.Expr, want: Ty, scope: _Scope) -> Ty:
+        got = self.expr(e, scope)
+        if not T.assignable(got, want):
+            self.err("E140", f"expected {want}, found {got}", e.span)
+        return got
+
+    def value_type(self, t: Ty, e: A.Expr) -> Ty:
+        if t.kind == "void":  # the call itself already reported E141
+            return T.ANY
+        return t
+
+    def iter_elem(self, e: A.Expr, scope: _Scope) -> Ty:
+        t = self.expr(e, scope)
+        lt = T.as_list(t)
+        if lt is None:
+            self.err("E142", f"cannot iterate over {t}", e.span, hint="iterate over a zone, a list, a set or an enum")
+            return T.ANY
+        return lt.elem or T.ANY
+
+    def expr(self, e: A.Expr, scope: _Scope, statement: bool = False) -> Ty:
+        if self.depth == 0:
+            self.too_deep = False
+        if self.depth >= MAX_EXPR_DEPTH:
+            # Past this, compiling and running the expression would need more Python stack than is safe.
+            if not self.too_deep:
+                self.err("E003", f"expression is nested too deeply (more than {MAX_EXPR_DEPTH} levels)", e.span,
+                         hint="split deeply nested expressions into `let` steps, or use an aggregate")
+            self.too_deep = True
+            e.ty = T.ANY
+            return T.ANY
+        self.depth += 1
+        try:
+            t = self._expr(e, scope, statement)
+        finally:
+            self.depth -= 1
+        e.ty = t
+        return t
+
+    def _expr(self, e: A.Expr, scope: _Scope, statement: bool) -> Ty:  # noqa: C901
+        assert self.prog is not None
+        if isinstance(e, A.IntLit):
+            if abs(e.value) > 2**62:
+                self.err("E143", "number is too large", e.span, hint="numbers must fit in 63 bits")
+            return T.INT
+        if isinstance(e, A.StrLit):
+            return T.TEXT
+        if isinstance(e, A.BoolLit):
+            return T.BOOL
+        if isinstance(e, A.NoneLit):
+            return T.NONE
+        if isinstance(e, A.Name):
+            return self.name(e, scope)
+        if isinstance(e, A.Attr):
+            return self.attr(e, scope)
+        if isinstance(e, A.Index):
+            base = self.expr(e.obj, scope)
+            decl = self._counter_of(e.obj)
+            if decl is not None and decl.index_enum:
+                self.expect(e.index, Ty("enum", arg=decl.index_enum), scope)
+                e.ref = ("icounter",)
+                return T.BOOL if decl.is_flag else T.INT
+            lt = T.as_list(base)
+            if base.kind == "list" and lt is not None:
+                self.expect(e.index, T.INT, scope)
+                e.ref = ("list_index",)
+                return lt.elem or T.ANY
+            self.err("E144", f"cannot index {base}", e.span)
+            self.expr(e.index, scope)
+            return T.ANY
+        if isinstance(e, A.Call):
+            return self.call(e, scope, statement)
+        if isinstance(e, A.Aggregate):
+            if e.func not in AGGREGATES:
+                what = f"unknown aggregate `{e.func}`" if e.func else "only a named aggregate can take `for … in …`"
+                self.err("E101", what, e.func_span,
+                         hint=did_you_mean(e.func, AGGREGATES) or "use count, sum, any, all, min or max")
+            elem = self.iter_elem(e.iterable, scope)
+            inner = scope.child(**{e.var: elem})
+            et = self.expr(e.elem, inner)
+            if e.where is not None:
+                self.expect(e.where, T.BOOL, inner)
+            if e.func in ("sum", "min", "max"):
+                if not T.assignable(et, T.INT):
+                    self.err("E140", f"`{e.func}` needs numbers, found {et}", e.elem.span)
+                return T.INT
+            if e.func in ("any", "all"):
+                if not T.assignable(et, T.BOOL):
+                    self.err("E140", f"`{e.func}` needs conditions, found {et}", e.elem.span)
+                return T.BOOL
+            return T.INT
+        if isinstance(e, A.ListLit):
+            if not e.items:
+                return T.list_of(T.ANY)
+            et = self.expr(e.items[0], scope)
+            for item in e.items[1:]:
+                it = self.expr(item, scope)
+                u = T.unify(et, it)
+                if u is None:
+                    self.err("E140", f"list items disagree: {et} and {it}", item.span)
+                else:
+                    et = u
+            return T.list_of(et)
+        if isinstance(e, A.ListComp):
+            elem = self.iter_elem(e.iterable, scope)
+            inner = scope.child(**{e.var: elem})
+            et = self.expr(e.elem, inner)
+            if e.where is not None:
+                self.expect(e.where, T.BOOL, inner)
+            return T.list_of(et)
+        if isinstance(e, A.Unary):
+            if e.op == "not":
+                self.expect(e.operand, T.BOOL, scope)
+                return T.BOOL
+            self.expect(e.operand, T.INT, scope)
+            return T.INT
+        if isinstance(e, A.Binary):
+            return self.binary(e, scope)
+        if isinstance(e, A.Cond):
+            self.expect(e.test, T.BOOL, scope)
+            a = self.expr(e.then, scope)
+            b = self.expr(e.orelse, scope)
+            u = T.unify(a, b)
+            if u is None:
+                self.err("E140", f"the branches have different types: {a} and {b}", e.span)
+                return T.ANY
+            return u
+        return T.ANY  # pragma: no cover
+
+    def binary(self, e: A.Binary, scope: _Scope) -> Ty:
+        op = e.op
+        if op in ("and", "or"):
+            self.expect(e.left, T.BOOL, scope)
+            self.expect(e.right, T.BOOL, scope)
+            return T.BOOL
+        if op in ("in", "not in"):
+            lt = self.expr(e.left, scope)
+            elem = self.iter_elem(e.right, scope)
+            if not (T.assignable(lt, elem) or T.assignable(elem, lt)):
+                self.err("E140", f"cannot look for {lt} in a collection of {elem}", e.span)
+            return T.BOOL
+        if op in ("==", "!="):
+            a = self.expr(e.left, scope)
+            b = self.expr(e.right, scope)
+            if not (T.assignable(a, b) or T.assignable(b, a)):
+                self.err("E140", f"cannot compare {a} with {b}", e.span)
+            return T.BOOL
+        if op in ("<", "<=", ">", ">="):
+            self.expect(e.left, T.INT, scope)
+            self.expect(e.right, T.INT, scope)
+            return T.BOOL
+        if op == "+":
+            a = self.expr(e.left, scope)
+            if a.kind in ("list", "zone"):
+                b = self.expr(e.right, scope)
+                la, lb = T.as_list(a), T.as_list(b)
+                if lb is None or la is None or T.unify(la, lb) is None:
+                    self.err("E140", f"cannot join {a} and {b}", e.span)
+                    return T.ANY
+                return T.unify(la, lb) or T.ANY
+            if a.kind == "text":  # joining texts: what a `prompt` or `describe` says can be put together
+                self.expect(e.right, T.TEXT, scope)
+                return T.TEXT
+            if not T.assignable(a, T.INT):
+                self.err("E140", f"expected int, found {a}", e.left.span)
+            self.expect(e.right, T.INT, scope)
+            return T.INT
+        self.expect(e.left, T.INT, scope)
+        self.expect(e.right, T.INT, scope)
+        return T.INT
+
+    def name(self, e: A.Name, scope: _Scope) -> Ty:
+        assert self.prog is not None
+        prog = self.prog
+        n = e.id
+        if n in scope.names:
+            e.ref = ("local", n)
+            return scope.names[n]
+        if n == "self":
+            if scope.self_kind is None:
+                self.err("E101", "`self` is only available in a card's effects and functions", e.span)
+                return T.ANY
+            e.ref = ("self",)
+            return T.card(scope.self_kind)
+        if n in BUILTIN_VALUES:
+            e.ref = ("first",) if n == "first" else ("builtin", n)
+            return {"players": T.list_of(T.PLAYER), "first": T.PLAYER}.get(n, T.INT)
+        if n in prog.zones and not prog.zones[n].per_player:
+            e.ref = ("zone", prog.zones[n])
+            self.used.add("zone:" + n)
+            return T.zone(prog.zones[n].of_kind)
+        c = prog.counters.get(n)
+        if c is not None and c.scope == "global":
+            e.ref = ("counter", c)
+            self.used.add("counter:" + n)
+            if c.option is not None:
+                return Ty("enum", arg=c.option)
+            return T.BOOL if c.is_flag else T.INT
+        if n in self.enum_of_value:
+            e.ref = ("enumval", n)
+            return Ty("enum", arg=self.enum_of_value[n])
+        if n in prog.enums:
+            e.ref = ("enumtype", n)
+            return Ty("enumtype", arg=n)
+        hint_pool = list(scope.names) + list(prog.zones) + list(prog.counters) + list(self.enum_of_value) + list(
+            prog.enums) + sorted(BUILTIN_VALUES)
+        if n in prog.zones or (c is not None):
+            owner = "a player" if (n in prog.zones or (c and c.scope == "player")) else "a card"
+            self.err("E102", f"`{n}` belongs to {owner}; write it as `p.{n}`", e.span)
+        elif n in prog.fns or n in prog.procs or n in BUILTIN_FUNCS:
+            self.err("E102", f"`{n}` is a function; call it as `{n}(…)`", e.span)
+        else:
+            self.err("E101", f"unknown name `{n}`", e.span, hint=did_you_mean(n, hint_pool))
+        return T.ANY
+
+    def attr(self, e: A.Attr, scope: _Scope) -> Ty:
+        assert self.prog is not None
+        prog = self.prog
+        base = self.expr(e.obj, scope)
+        n = e.name
+        if base.kind == "player":
+            z = prog.zones.get(n)
+            if z is not None and z.per_player:
+                e.ref = ("pzone", z)
+                self.used.add("zone:" + n)
+                return T.zone(z.of_kind)
+            c = prog.counters.get(n)
+            if c is not None and c.scope == "player":
+                e.ref = ("pcounter", c)
+                self.used.add("counter:" + n)
+                return T.BOOL if c.is_flag else T.INT
+            cands = [k for k, z2 in prog.zones.items() if z2.per_player] + [
+                k for k, c2 in prog.counters.items() if c2.scope == "player"]
+            self.err("E101", f"players have no `{n}`", e.name_span, hint=did_you_mean(n, cands))
+            return T.ANY
+        if base.kind == "card":
+            c = prog.counters.get(n)
+            if c is not None and c.scope == "card":
+                e.ref = ("ccounter", c)
+                self.used.add("counter:" + n)
+                return T.BOOL if c.is_flag else T.INT
+            kinds = [base.arg] if base.arg else list(prog.kinds)
+            found: list[Ty] = []
+            for k in kinds:
+                ft = prog.field_types.get(k, {})
+                if n in ft:
+                    found.append(ft[n])
+            if not found:
+                field_names: list[str] = []
+                for k in kinds:
+                    field_names += list(prog.field_types.get(k, {}))
+                field_names += [k for k, c2 in prog.counters.items() if c2.scope == "card"]
+                what = f"`{base.arg}` cards" if base.arg else "cards"
+                self.err("E101", f"{what} have no field `{n}`", e.name_span, hint=did_you_mean(n, field_names))
+                return T.ANY
+            if any(f != found[0] for f in found):
+                self.err("E145", f"field `{n}` has different types in different card kinds", e.span,
+                         hint="declare the zone `of Kind` or use distinct field names")
+            e.ref = ("field", n)
+            return found[0]
+        if base.kind == "any":
+            return T.ANY
+        self.err("E146", f"{base} has no fields", e.span)
+        return T.ANY
+
+    def call(self, e: A.Call, scope: _Scope, statement: bool) -> Ty:  # noqa: C901
+        assert self.prog is not None
+        prog = self.prog
+        f = e.func
+        if isinstance(f, A.Attr):
+            base = self.expr(f.obj, scope)
+            if base.kind not in ("card", "any"):
+                self.attr(f, scope)
+                self.err("E147", f"`{f.name}` is not something to call", f.span,
+                         hint="only card effect and function fields, procedures and functions can be called")
+                for a in e.args:
+                    self.expr(a, scope)
+                return T.ANY
+            ftype = self.attr(f, scope) if base.kind == "card" else T.ANY
+            f.ty = ftype
+            if ftype.kind == "effect":
+                if not statement:
+                    self.err("E141", "an effect is run with `do`, it has no value", e.span)
+                self.args(e.args, list(ftype.params), e.span, scope, f"effect `{f.name}`")
+                e.ref = ("call_field", f.name, "effect")
+                kinds = [base.arg] if base.arg else list(prog.kinds)
+                for k in kinds:
+                    if f.name in prog.field_types.get(k, {}):
+                        self.calls.setdefault(self.owner, set()).add(f"field:{k}.{f.name}")
+                return T.VOID
+            if ftype.kind == "function":
+                self.args(e.args, list(ftype.params), e.span, scope, f"function `{f.name}`")
+                e.ref = ("call_field", f.name, "function")
+                return ftype.ret or T.INT
+            if ftype.kind != "any":
+                self.err("E147", f"`{f.name}` is {ftype}, not something to call", f.span)
+            for a in e.args:
+                self.expr(a, scope)
+            return T.ANY
+        if not isinstance(f, A.Name):
+            self.err("E147", "only named functions, procedures and card fields can be called", f.span)
+            return T.ANY
+        n = f.id
+        if n in prog.procs:
+            proc = prog.procs[n]
+            self.used.add("proc:" + n)
+            if not statement:
+                self.err("E141", f"procedure `{n}` is run with `do`, it has no value", e.span)
+            self.args(e.args, [self.resolve_type(p.type) for p in proc.params], e.span, scope, f"procedure `{n}`")
+            e.ref = ("call_proc", proc)
+            self.calls.setdefault(self.owner, set()).add(f"proc:{n}")
+            return T.VOID
+        if n in prog.fns:
+            fn = prog.fns[n]
+            self.used.add("fn:" + n)
+            self.args(e.args, [self.resolve_type(p.type) for p in fn.params], e.span, scope, f"function `{n}`")
+            e.ref = ("call_fn", fn)
+            self.calls.setdefault(self.owner, set()).add(f"fn:{n}")
+            return self.resolve_type(fn.ret)
+        if n in BUILTIN_FUNCS:
+            e.ref = ("call_builtin", n)
+            return self.builtin(n, e, scope)
+        self.err("E101", f"unknown function `{n}`", f.span,
+                 hint=did_you_mean(n, list(prog.fns) + list(prog.procs) + sorted(BUILTIN_FUNCS)))
+        for a in e.args:
+            self.expr(a, scope)
+        return T.ANY
+
+    def builtin(self, n: str, e: A.Call, scope: _Scope) -> Ty:  # noqa: C901
+        assert self.prog is not None
+        args = e.args
+        if self.reading and n in ("random", "roll"):
+            self.err("E171", f"`{n}` in a `display`, `describe` or `prompt`: what a player is shown must not draw "
+                     "from the game's random numbers", e.span,
+                     hint="compute the value in a step and keep it in a counter")
+        if n == "roll" and len(args) == 1 and isinstance(args[0], A.Name) and args[0].id in self.prog.dice \
+                and args[0].id not in scope.names:
+            args[0].ref = ("die", args[0].id)
+            args[0].ty = T.TEXT
+            return T.INT
+        types = [self.expr(a, scope) for a in args]
+
+        def arity(*ok: int) -> bool:
+            if len(args) not in ok:
+                self.err("E127", f"`{n}` takes {' or '.join(map(str, ok))} argument(s), {len(args)} given", e.span)
+                return False
+            return True
+
+        if n == "size":
+            if arity(1) and T.as_list(types[0]) is None:
+                self.err("E140", f"`size` needs a zone, list or set, found {types[0]}", args[0].span)
+            return T.INT
+        if n in ("top", "bottom"):
+            if not arity(1, 2):
+                return T.ANY
+            if types[0].kind not in ("zone", "any"):
+                self.err("E140", f"`{n}` needs a zone, found {types[0]}", args[0].span)
+                return T.ANY
+            if len(args) == 2:
+                if not T.assignable(types[1], T.INT):
+                    self.err("E140", f"expected int, found {types[1]}", args[1].span)
+                return T.list_of(T.card(types[0].arg))
+            return T.card(types[0].arg)
+        if n == "random":
+            if not arity(1):
+                return T.ANY
+            lt = T.as_list(types[0])
+            if lt is None:
+                self.err("E140", f"`random` needs a list, found {types[0]}", args[0].span)
+                return T.ANY
+            return lt.elem or T.ANY
+        if n == "roll":
+            if not arity(1):
+                return T.INT
+            t = types[0]
+            if t.kind == "enum" and t.arg:
+                missing = [v for v in self.prog.enums.get(t.arg, []) if v not in self.prog.dice]
+                if missing:
+                    self.err("E148", f"no die named `{missing[0]}` for enum value of {t.arg}", args[0].span,
+                             hint="declare a die for every value: die NAME { faces }")
+            elif isinstance(args[0], A.Name) and args[0].id in self.prog.dice:
+                args[0].ref = ("die", args[0].id)
+                args[0].ty = T.TEXT
+            elif t.kind != "any":
+                self.err("E148", f"`roll` needs a die name or an enum value naming a die, found {t}", args[0].span)
+            return T.INT
+        if n == "value":
+            if arity(1):
+                decl = self._counter_of(args[0])
+                if decl is None or decl.track_values is None:
+                    self.err("E149", "`value` needs a track", args[0].span,
+                             hint="declare one with: track NAME values [..]")
+            return T.INT
+        if n in ("min", "max"):
+            if len(args) < 1:
+                self.err("E127", f"`{n}` needs at least one argument", e.span)
+            for a, t in zip(args, types, strict=True):
+                if not T.assignable(t, T.INT):
+                    self.err("E140", f"expected int, found {t}", a.span)
+            return T.INT
+        if n == "abs":
+            if arity(1) and not T.assignable(types[0], T.INT):
+                self.err("E140", f"expected int, found {types[0]}", args[0].span)
+            return T.INT
+        if n == "players_from":
+            if arity(1) and not T.assignable(types[0], T.PLAYER):
+                self.err("E140", f"expected player, found {types[0]}", args[0].span)
+            return T.list_of(T.PLAYER)
+        if n == "next_player":
+            if arity(1) and not T.assignable(types[0], T.PLAYER):
+                self.err("E140", f"expected player, found {types[0]}", args[0].span)
+            return T.PLAYER
+        if n == "owner":
+            if arity(1) and not T.assignable(types[0], T.ANY_CARD):
+                self.err("E140", f"expected card, found {types[0]}", args[0].span)
+            return T.PLAYER
+        return T.ANY  # pragma: no cover
+
+    # ------------------------------------------------------------ analysis
+
+    def _counter_of(self, e: A.Expr) -> A.CounterDecl | None:
+        ref = e.ref
+        if isinstance(ref, tuple):
+            if ref[0] in ("counter", "pcounter", "ccounter"):
+                return ref[1]  # type: ignore[no-any-return]
+            if ref[0] == "icounter" and isinstance(e, A.Index):
+                return self._counter_of(e.obj)
+        return None
+
+    def args(self, args: list[A.Expr], want: list[Ty], span: Span, scope: _Scope, what: str) -> None:
+        if len(args) != len(want):
+            self.err("E127", f"{what} takes {len(want)} argument(s), {len(args)} given", span)
+        for a, w in zip(args, want, strict=False):
+            self.expect(a, w, scope)
+        for a in args[len(want):]:
+            self.expr(a, scope)

@@ -1,0 +1,77 @@
+"""What the checker produces (:class:`Program`, every declaration resolved), the lexical scope it checks
+bodies in, and the built-in names."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from liturgy.dsl.checker import types as T
+from liturgy.dsl.checker.types import Ty
+from liturgy.dsl.frontend import ast as A
+from liturgy.dsl.frontend.cards import CardDef
+
+# Deepest expression nesting the checker accepts: the compiler and the closures recurse once or more per level.
+MAX_EXPR_DEPTH = 100
+BUILTIN_VALUES = {"players", "first", "player_count", "round"}
+BUILTIN_FUNCS = {
+    "size", "top", "bottom", "random", "roll", "value", "min", "max", "abs",
+    "players_from", "next_player", "owner",
+}
+AGGREGATES = {"count", "sum", "any", "all", "min", "max"}
+CARD_BUILTIN_FIELDS = {"name": T.TEXT, "provisional": T.BOOL, "text": T.TEXT}
+
+
+@dataclass
+class Program:
+    """A checked ruleset: declarations by name, card definitions, analysis facts."""
+
+    path: str
+    game: A.GameDecl
+    enums: dict[str, list[str]] = field(default_factory=dict)
+    dice: dict[str, A.DieDecl] = field(default_factory=dict)
+    kinds: dict[str, A.CardKindDecl] = field(default_factory=dict)
+    field_types: dict[str, dict[str, Ty]] = field(default_factory=dict)
+    zones: dict[str, A.ZoneDecl] = field(default_factory=dict)
+    counters: dict[str, A.CounterDecl] = field(default_factory=dict)
+    pools: dict[str, A.PoolDecl] = field(default_factory=dict)
+    windows: dict[str, A.WindowDecl] = field(default_factory=dict)
+    handlers: dict[str, list[A.HandlerDecl]] = field(default_factory=dict)
+    procs: dict[str, A.ProcDecl] = field(default_factory=dict)
+    fns: dict[str, A.FnDecl] = field(default_factory=dict)
+    setup: list[A.Stmt] = field(default_factory=list)
+    steps: list[A.StepDecl] = field(default_factory=list)
+    finish: list[A.Stmt] = field(default_factory=list)
+    score: A.ScoreDecl | None = None
+    tiebreaks: list[A.ScoreDecl] = field(default_factory=list)
+    winner: A.WinnerDecl | None = None
+    invariants: list[A.InvariantDecl] = field(default_factory=list)
+    display: A.DisplayDecl | None = None
+    describes: dict[str, A.DescribeDecl] = field(default_factory=dict)
+    cards: list[CardDef] = field(default_factory=list)
+    card_files: list[str] = field(default_factory=list)  # every card file read, in the order read
+    # SHA-256 of the ruleset's bytes and its card files' (dsl/loader.py): saves and decision logs record it, so a
+    # game is never resumed on rules that changed under it without saying so; "" when not read from files
+    fingerprint: str = ""
+    suspending: set[str] = field(default_factory=set)  # "proc:x", "window:x", "field:Kind.f"
+    fired: set[str] = field(default_factory=set)
+
+
+class _Scope:
+    def __init__(
+        self,
+        names: dict[str, Ty] | None = None,
+        self_kind: str | None = None,
+        in_step: bool = False,
+        loops: int = 0,
+        where: str = "",
+    ) -> None:
+        self.names = dict(names or {})
+        self.self_kind = self_kind
+        self.in_step = in_step
+        self.loops = loops
+        self.where = where
+
+    def child(self, **extra: Ty) -> _Scope:
+        s = _Scope(self.names, self.self_kind, self.in_step, self.loops, self.where)
+        s.names.update(extra)
+        return s

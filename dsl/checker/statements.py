@@ -1,0 +1,325 @@
+"""Statements and bodies: rounds, steps, procs, handlers, card effects, displays and prompts."""
+
+from __future__ import annotations
+
+from liturgy.dsl.checker import types as T
+from liturgy.dsl.checker.expressions import ExpressionChecker
+from liturgy.dsl.checker.program import BUILTIN_VALUES, Program, _Scope
+from liturgy.dsl.checker.walk import describable
+from liturgy.dsl.diagnostics import Span, did_you_mean
+from liturgy.dsl.frontend import ast as A
+
+
+class StatementChecker(ExpressionChecker):
+    """Checks every body of the program, statement by statement."""
+
+    def _check_bodies(self, prog: Program) -> None:
+        for kind in prog.kinds.values():
+            for f in kind.fields:
+                if f.default is None:
+                    continue
+                fty = prog.field_types[kind.name][f.name]
+                self.owner = f"field:{kind.name}.{f.name}"
+                if fty.kind == "effect":
+                    if not isinstance(f.default, A.NoneLit):
+                        self.err("E130", "an effect field's default must be `none`", f.default.span)
+                elif fty.kind == "function":
+                    scope = _Scope({p.name: self.resolve_type(p.type) for p in f.type.params}, self_kind=kind.name)
+                    self.expect(f.default, fty.ret or T.INT, scope)
+                else:
+                    self.expect(f.default, fty, _Scope())
+        for fn in prog.fns.values():
+            self.owner = f"fn:{fn.name}"
+            scope = _Scope({p.name: self.resolve_type(p.type) for p in fn.params})
+            self.expect(fn.body, self.resolve_type(fn.ret), scope)
+        for proc in prog.procs.values():
+            self.owner = f"proc:{proc.name}"
+            self.block(proc.body, _Scope({p.name: self.resolve_type(p.type) for p in proc.params}, where="proc"))
+        for wname, handlers in prog.handlers.items():
+            window = prog.windows.get(wname)
+            for h in handlers:
+                self.owner = f"window:{wname}"
+                if window is None:
+                    self.err("E101", f"unknown window `{wname}`", h.span,
+                             hint=did_you_mean(wname, prog.windows) or "declare it: window NAME(params)")
+                else:
+                    want = [self.resolve_type(p.type) for p in window.params]
+                    got = [self.resolve_type(p.type) for p in h.params]
+                    if want != got:
+                        self.err("E131", f"handler for `{wname}` takes ({', '.join(map(str, got))}) but the window "
+                                 f"passes ({', '.join(map(str, want))})", h.span)
+                self.block(h.body, _Scope({p.name: self.resolve_type(p.type) for p in h.params}, where="handler"))
+        self.owner = "setup"
+        self.block(prog.setup, _Scope(where="setup"))
+        for s in prog.steps:
+            self.owner = f"step:{s.name}"
+            self.block(s.body, _Scope(in_step=True, where="step"))
+        self.owner = "finish"
+        self.block(prog.finish, _Scope(where="finish"))
+        self.owner = "score"
+        for sc in [prog.score, *prog.tiebreaks]:
+            if sc is not None:
+                self.expect(sc.expr, T.INT, _Scope({sc.var: T.PLAYER}))
+        if prog.winner is not None:
+            self.expect(prog.winner.expr, T.BOOL, _Scope({prog.winner.var: T.PLAYER}))
+            for tb in prog.tiebreaks:
+                self.err("E172", "a `tiebreak` has no effect: `winner` says who wins", tb.span,
+                         hint="remove the `tiebreak`, or fold it into `winner(p) = ...`")
+        elif prog.score is None:
+            self.warn("W020", "the ruleset declares no `score`; every finished game is a shared win",
+                      Span.point(self.rs.path, 1, 1), hint="add: score(p) = ...")
+        step_names = [st.name for st in prog.steps]
+        for inv in prog.invariants:
+            self.expect(inv.expr, T.BOOL, _Scope())
+            for name, span in inv.outside:
+                if name not in step_names:
+                    self.err("E101", f"unknown step `{name}`", span, hint=did_you_mean(name, step_names))
+        self._check_display(prog)
+        # card values
+        for c in prog.cards:
+            kind = prog.kinds[c.kind]
+            for f in kind.fields:
+                if f.name not in c.values:
+                    continue
+                fty = prog.field_types[c.kind][f.name]
+                if fty.kind in ("player", "card"):
+                    self.err("E128", f"field `{f.name}` ({fty}) cannot be set in a card file",
+                             c.field_spans.get(f.name, c.span),
+                             hint="give it no value in YAML (default `none`), or use a `text` field with a card name")
+                    continue
+                self.owner = f"field:{c.kind}.{f.name}"
+                params = {p.name: self.resolve_type(p.type) for p in f.type.params}
+                value = c.values[f.name]
+                scope = _Scope(params, self_kind=c.kind, where="card")
+                if fty.kind == "effect":
+                    self.block(value, scope)
+                elif fty.kind == "function":
+                    self.expect(value, fty.ret or T.INT, scope)
+
+    def block(self, stmts: list[A.Stmt], scope: _Scope) -> None:
+        for s in stmts:
+            self.stmt(s, scope)
+
+    def stmt(self, s: A.Stmt, scope: _Scope) -> None:  # noqa: C901 - one dispatch on statement kind
+        assert self.prog is not None
+        if isinstance(s, A.Let):
+            if s.name in BUILTIN_VALUES or s.name == "self":
+                self.err("E104", f"`{s.name}` is a built-in name", s.span)
+            scope.names[s.name] = self.value_type(self.expr(s.value, scope), s.value)
+        elif isinstance(s, A.Assign):
+            self.assign(s, scope)
+        elif isinstance(s, A.Move):
+            t = self.expr(s.what, scope)
+            is_cards = t.kind == "list" and t.elem is not None and t.elem.kind in ("card", "any")
+            if t.kind not in ("card", "zone", "any") and not is_cards:
+                self.err("E121", f"`move` needs a card, a list of cards or a zone, not {t}", s.what.span)
+            self.zone_target(s.dest, scope)
+        elif isinstance(s, A.Shuffle):
+            self.zone_target(s.zone, scope)
+        elif isinstance(s, A.Reveal):
+            t = self.expr(s.target, scope)
+            if t.kind not in ("zone", "card", "any"):
+                self.err("E121", f"`reveal` needs a zone or a card, not {t}", s.target.span)
+        elif isinstance(s, A.Transfer):
+            if s.amount is not None:
+                self.expect(s.amount, T.INT, scope)
+            p1 = self.holder(s.source, scope)
+            p2 = self.holder(s.dest, scope)
+            if p1 and p2 and p1 != p2:
+                self.err("E122", f"cannot transfer between pools `{p1}` and `{p2}`", s.span,
+                         hint="tokens move only between holders of the same pool")
+            if s.bind:
+                scope.names[s.bind] = T.INT
+        elif isinstance(s, A.If):
+            for cond, body in s.branches:
+                self.expect(cond, T.BOOL, scope)
+                self.block(body, scope.child())
+            self.block(s.orelse, scope.child())
+        elif isinstance(s, A.For):
+            elem = self.iter_elem(s.iterable, scope)
+            inner = scope.child(**{s.var: elem})
+            inner.loops += 1
+            self.block(s.body, inner)
+        elif isinstance(s, A.RepeatWhile):
+            self.expect(s.cond, T.BOOL, scope)
+            inner = scope.child()
+            inner.loops += 1
+            self.block(s.body, inner)
+        elif isinstance(s, A.Break):
+            if scope.loops == 0:
+                self.err("E132", "`break` outside a loop", s.span)
+        elif isinstance(s, A.Choose):
+            elem = self.iter_elem(s.source, scope)
+            inner = scope.child(**{s.var: elem})
+            if s.where is not None:
+                self.expect(s.where, T.BOOL, inner)
+            self.expect(s.chooser, T.PLAYER, scope)
+            if s.prompt is not None:
+                self._prompt(s.prompt, scope)
+            if s.label is not None and not s.label.strip():
+                self.err("E170", "the label of an `optional` option is empty", s.label_span or s.span,
+                         hint='name the move, e.g. `optional "draw"`, or write plain `optional` for `pass`')
+            self.suspends_directly.add(self.owner)
+            self.block(s.body, inner)
+            if s.none_body is not None:
+                self.block(s.none_body, scope.child())
+        elif isinstance(s, A.Simultaneous):
+            ptype = self.iter_elem(s.players, scope)
+            if not T.assignable(ptype, T.PLAYER):
+                self.err("E123", f"`simultaneously` needs a list of players, not a list of {ptype}", s.players.span)
+            inner = scope.child(**{s.player_var: T.PLAYER})
+            elem = self.iter_elem(s.source, inner)
+            if s.prompt is not None:
+                self._prompt(s.prompt, inner)
+            inner.names[s.var] = elem
+            if s.where is not None:
+                self.expect(s.where, T.BOOL, inner)
+            self.suspends_directly.add(self.owner)
+            self.block(s.body, inner)
+        elif isinstance(s, A.Do):
+            self.do_call(s, scope)
+        elif isinstance(s, A.Fire):
+            w = self.prog.windows.get(s.window)
+            self.calls.setdefault(self.owner, set()).add(f"window:{s.window}")
+            self.prog.fired.add(s.window)
+            if w is None:
+                self.err("E101", f"unknown window `{s.window}`", s.span, hint=did_you_mean(s.window, self.prog.windows))
+                for a in s.args:
+                    self.expr(a, scope)
+            else:
+                self.args(s.args, [self.resolve_type(p.type) for p in w.params], s.span, scope, f"window `{s.window}`")
+        elif isinstance(s, A.EndGame):
+            self.ends.add(self.owner)
+        elif isinstance(s, A.SkipTo):
+            if not scope.in_step:
+                self.err("E133", "`skip to` is only allowed directly in a round step", s.span,
+                         hint="procs, handlers and cards cannot jump; set a flag and test it in the step")
+            elif s.step not in {st.name for st in self.prog.steps}:
+                self.err("E101", f"unknown step `{s.step}`", s.span,
+                         hint=did_you_mean(s.step, [st.name for st in self.prog.steps]))
+        elif isinstance(s, A.Log):
+            if s.to is not None:
+                self.expect(s.to, T.PLAYER, scope)
+            for a in s.args:
+                self.expr(a, scope)
+            holes = s.text.count("{}")
+            if holes != len(s.args):
+                self.err("E134", f"log text has {holes} `{{}}` but {len(s.args)} values follow", s.span)
+
+    def _check_display(self, prog: Program) -> None:
+        """`display` and `describe`: typed like `log` lines, and read-only (E171: no `random` or `roll`)."""
+        self.owner = "display"
+        self.reading = True
+        if prog.display is not None:
+            self._show_items(prog.display.body, _Scope({prog.display.var: T.PLAYER}, where="display"))
+        for desc in prog.describes.values():
+            described = describable(prog, desc.kind)
+            if described is None:
+                self.err("E101", f"unknown card kind or enum `{desc.kind}`", desc.span,
+                         hint=did_you_mean(desc.kind, [*prog.kinds, *prog.enums, "player", "bool"]) or
+                         "`describe` takes a card kind, an enum, `player` or `bool`")
+                continue
+            if desc.card == desc.viewer:
+                self.err("E103", f"`{desc.card}` names both the described value and the viewer", desc.span)
+            scope = _Scope({desc.card: described, desc.viewer: T.PLAYER}, where="display")
+            self._show_text(desc.text, desc.args, desc.span, scope, "describe")
+        self.reading = False
+
+    def _show_items(self, items: list[A.ShowItem], scope: _Scope) -> None:
+        for it in items:
+            if isinstance(it, A.ShowLine):
+                self._show_text(it.text, it.args, it.span, scope, "show")
+            elif isinstance(it, A.ShowFor):
+                inner = scope.child(**{it.var: self.iter_elem(it.source, scope)})
+                if it.where is not None:
+                    self.expect(it.where, T.BOOL, inner)
+                self._show_items(it.body, inner)
+            else:
+                self.expect(it.cond, T.BOOL, scope)
+                self._show_items(it.body, scope)
+                self._show_items(it.orelse, scope)
+
+    def _prompt(self, pr: A.Prompt, scope: _Scope) -> None:
+        """A choice's `prompt`: a read-only text like a `show` line (E171), asked before the pick, never empty."""
+        if not pr.text.strip():
+            self.err("E173", "the prompt of a choice is empty", pr.span,
+                     hint='say what is asked, e.g. `prompt "Choose a card to discard"`, or leave `prompt` out')
+        reading, self.reading = self.reading, True
+        self._show_text(pr.text, pr.args, pr.span, scope, "prompt")
+        self.reading = reading
+
+    def _show_text(self, text: str, args: list[A.Expr], span: Span, scope: _Scope, what: str) -> None:
+        for a in args:
+            self.expr(a, scope)
+        holes = text.count("{}")
+        if holes != len(args):
+            self.err("E134", f"{what} text has {holes} `{{}}` but {len(args)} values follow", span)
+
+    def assign(self, s: A.Assign, scope: _Scope) -> None:
+        tgt = s.target
+        if isinstance(tgt, A.Name) and tgt.id in scope.names:
+            tt = scope.names[tgt.id]
+            tgt.ty, tgt.ref = tt, ("local", tgt.id)
+        else:
+            tt = self.expr(tgt, scope)
+            ref = tgt.ref
+            if ref is None and tt.kind == "any":  # already reported: no cascade
+                self.expr(s.value, scope)
+                return
+            if not (isinstance(ref, tuple) and ref[0] in ("counter", "pcounter", "ccounter", "icounter", "first")):
+                self.err("E124", "only counters, flags, tracks, `first` and `let` names can be assigned", tgt.span)
+                self.expr(s.value, scope)
+                return
+            decl = self._counter_of(tgt)
+            if decl is not None and decl.option is not None:
+                self.err("E152", f"option `{decl.name}` cannot be assigned: options are fixed when the game starts",
+                         tgt.span, hint="set it from the command line: --option " + decl.name + "=VALUE")
+                self.expr(s.value, scope)
+                return
+            if decl is not None and decl.pool:
+                self.warn("W030", f"writing `{decl.name}` directly creates or destroys `{decl.pool}` tokens",
+                          s.span, hint="move tokens with `transfer … from … to …`")
+        decl = self._counter_of(tgt)
+        if decl is not None and isinstance(s.value, A.IntLit) and not decl.is_flag:
+            v = s.value.value
+            lo, hi = decl.lo, decl.hi
+            width = (hi - lo) if lo is not None and hi is not None else None
+            outside = (s.op == "=" and ((lo is not None and v < lo) or (hi is not None and v > hi))) or (
+                s.op in ("+=", "-=") and width is not None and v > width)
+            if outside:
+                self.warn("W006", f"this write can exceed the bounds {lo}..{hi} of `{decl.name}`; the value "
+                          f"will be clamped", s.span, hint="counters clamp at their bounds; check the number")
+        if s.op in ("+=", "-="):
+            if tt.kind != "int" and tt.kind != "any":
+                self.err("E125", f"`{s.op}` needs a number, but the target is {tt}", tgt.span)
+            self.expect(s.value, T.INT, scope)
+        else:
+            self.expect(s.value, tt, scope)
+
+    def holder(self, e: A.Expr, scope: _Scope) -> str | None:
+        self.expr(e, scope)
+        decl = self._counter_of(e)
+        if decl is None or decl.pool is None:
+            self.err("E122", "tokens can only be transferred between pool holders", e.span,
+                     hint="declare holders in a `pool { … }` block")
+            return None
+        return decl.pool
+
+    def zone_target(self, e: A.Expr, scope: _Scope) -> None:
+        t = self.expr(e, scope)
+        if t.kind not in ("zone", "any"):
+            self.err("E121", f"expected a zone, found {t}", e.span)
+
+    def do_call(self, s: A.Do, scope: _Scope) -> None:
+        call = s.call
+        if not isinstance(call, A.Call):
+            self.err("E126", "`do` needs a procedure or effect call like `do hurt(p, 1)`", call.span)
+            return
+        t = self.expr(call, scope, statement=True)
+        ref = call.ref
+        if t.kind != "any" and not (isinstance(ref, tuple) and (ref[0] == "call_proc" or ref[:3:2] == (
+                "call_field", "effect"))):
+            self.err("E126", "`do` runs a procedure or a card effect; this call computes a value", call.span,
+                     hint="use `let x = …` to keep a value")
+
+    # ------------------------------------------------------------ expressions
