@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine.game import Ruleset, load_ruleset
+from liturgy.interpreter.engine import Ruleset, load_ruleset
 from liturgy.interpreter.tools.bench import default_players, mid_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
-from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset
+from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = ROOT / "rulesets" / "classic"

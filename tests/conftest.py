@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
-from liturgy.interpreter.engine.game import Ruleset, load_ruleset
+from liturgy.interpreter.engine import Ruleset, load_ruleset
 
 settings.register_profile(
     "ci", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True

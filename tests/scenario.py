@@ -32,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from liturgy.interpreter.compiler.code import FIRST_SLOT
-from liturgy.interpreter.engine.game import Game
+from liturgy.interpreter.engine import Game
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.moves import move_card
 

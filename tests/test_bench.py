@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import BLOODBORNE, ROOT
 from liturgy.dsl.frontend import grammar_cache
-from liturgy.interpreter.engine.game import Ruleset
+from liturgy.interpreter.engine import Ruleset
 from liturgy.interpreter.tools.bench import Settings, mid_game, run_bench
 from liturgy.interpreter.tools.cli import main
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import scenario as sc  # tests/scenario.py (pytest puts tests/ on sys.path: no __init__.py)
-from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset
+from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from liturgy.interpreter.runtime.errors import IllegalChoice
 
 RULES = Path(__file__).parent.parent / "rulesets" / "bloodborne.rules"

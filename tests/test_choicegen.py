@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 
 import pytest
-from liturgy.interpreter.engine.game import Ruleset
+from liturgy.interpreter.engine import Ruleset
 from test_codegen import _three_ways
 
 CHOICES = '''\

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from conftest import ROOT
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine.game import Ruleset
+from liturgy.interpreter.engine import Ruleset
 
 RULESETS = sorted(str(p) for p in (ROOT / "rulesets").rglob("*.rules")) + sorted(
     str(p) for p in (ROOT / "docs" / "examples").glob("*.rules"))

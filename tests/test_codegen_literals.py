@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine.game import Ruleset
+from liturgy.interpreter.engine import Ruleset
 
 MODES = [{}, {"inline_fns": False}, {"stmtgen": False}, {"codegen": False, "stmtgen": False}, {"fuse": False}]
 

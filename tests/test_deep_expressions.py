@@ -10,7 +10,7 @@ from collections.abc import Callable
 import pytest
 from liturgy.dsl.checker.program import MAX_EXPR_DEPTH
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine.game import Ruleset
+from liturgy.interpreter.engine import Ruleset
 from liturgy.interpreter.tools.cli import main
 
 MODES = [{}, {"inline_fns": False}, {"stmtgen": False}, {"codegen": False, "stmtgen": False}, {"fuse": False}]

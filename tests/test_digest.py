@@ -13,7 +13,7 @@ import random
 from pathlib import Path
 
 import pytest
-from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset
+from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from liturgy.interpreter.runtime import digest as digestmod
 from liturgy.interpreter.runtime.digest import reference_text
 

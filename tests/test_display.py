@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from conftest import ROOT
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine.game import load_ruleset
+from liturgy.interpreter.engine import load_ruleset
 
 MARKET = str(ROOT / "docs" / "examples" / "market.rules")
 

@@ -21,7 +21,7 @@ import pytest
 import yaml
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.agents.agents import RandomAgent, play_out
-from liturgy.interpreter.engine.game import Game, load_ruleset
+from liturgy.interpreter.engine import Game, load_ruleset
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.tools.cli import main as cli_main
 from liturgy.interpreter.tools.simulate import simulate

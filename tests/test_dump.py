@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine.game import Ruleset
+from liturgy.interpreter.engine import Ruleset
 from liturgy.interpreter.tools.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -9,7 +9,7 @@ import pytest
 from duel import CARDS, RULES
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.agents.agents import RandomAgent, play_out
-from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset, replay_decisions
+from liturgy.interpreter.engine import Game, Ruleset, load_ruleset, replay_decisions
 from liturgy.interpreter.runtime.errors import IllegalChoice
 
 

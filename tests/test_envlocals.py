@@ -18,7 +18,7 @@ from collections.abc import Callable
 
 import pytest
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine.game import Ruleset
+from liturgy.interpreter.engine import Ruleset
 from test_codegen import _three_ways, played_alike
 
 ENV_LOCALS = '''\

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from liturgy.interpreter.engine.game import load_ruleset
+from liturgy.interpreter.engine import load_ruleset
 
 RULES = """game "Defaults" {
   players 1..1

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import BLOODBORNE
-from liturgy.interpreter.engine.game import Game, load_ruleset
+from liturgy.interpreter.engine import Game, load_ruleset
 from liturgy.interpreter.engine.logs import write_decision_log
 from liturgy.interpreter.tools.cli import main
 

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from liturgy.dsl.diagnostics import render_all
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine.game import Ruleset
+from liturgy.interpreter.engine import Ruleset
 
 RULES_TEXT = (ROOT / "rulesets" / "bloodborne.rules").read_text(encoding="utf-8")
 CARD_FILES = {p.name: p.read_text(encoding="utf-8") for p in sorted((ROOT / "cards" / "bloodborne").glob("*.yaml"))}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from liturgy.interpreter.engine.game import load_ruleset
+from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.tools.cli import main
 from liturgy.interpreter.tools.fuzz import fuzz_ruleset
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine.game import Ruleset
+from liturgy.interpreter.engine import Ruleset
 
 RULES = """
 game "G" { players 2..2 }

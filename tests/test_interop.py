@@ -19,8 +19,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 
+from liturgy.interpreter.engine import Game, load_ruleset  # noqa: E402
 from liturgy.interpreter.engine.chance import CHANCE, ChanceGame  # noqa: E402
-from liturgy.interpreter.engine.game import Game, load_ruleset  # noqa: E402
 from liturgy.interpreter.interop.common import Bounds, cached_ruleset, returns_of  # noqa: E402
 from liturgy.interpreter.interop.openspiel import register  # noqa: E402
 from liturgy.interpreter.interop.pettingzoo import LiturgyEnv  # noqa: E402

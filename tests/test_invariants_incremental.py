@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from liturgy.interpreter.engine.game import Game, load_ruleset
+from liturgy.interpreter.engine import Game, load_ruleset
 from liturgy.interpreter.runtime import invariants
 from liturgy.interpreter.runtime.state import GameState
 

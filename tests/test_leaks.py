@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from conftest import ROOT
+from liturgy.interpreter.engine import Game, load_ruleset
 from liturgy.interpreter.engine import game as engine
-from liturgy.interpreter.engine.game import Game, load_ruleset
+from liturgy.interpreter.engine import views as engine_views
 from liturgy.interpreter.tools.fuzz import fuzz_ruleset
 from liturgy.interpreter.tools.leaks import LeakCheck
 
@@ -86,7 +87,7 @@ def _unredacted_render(original: Callable[..., str | None]) -> Callable[..., str
 
 BREAKS: dict[str, Callable[[pytest.MonkeyPatch], None]] = {
     # zones rendered as if every card were face up
-    "views show hidden cards": lambda mp: mp.setattr(engine, "card_visibility", _leaky_visibility),
+    "views show hidden cards": lambda mp: mp.setattr(engine_views, "card_visibility", _leaky_visibility),
     # log lines naming a hidden card are no longer redacted
     "log lines are not redacted": lambda mp: mp.setattr(
         engine.Game, "_render", _unredacted_render(engine.Game._render)),

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine.game import Ruleset
+from liturgy.interpreter.engine import Ruleset
 from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.moves import card_visibility, move_card, move_zone
 from liturgy.interpreter.runtime.state import GameState

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from liturgy.interpreter.agents.agents import RandomAgent, play_out
-from liturgy.interpreter.engine.game import load_ruleset
+from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.tools.cli import main as cli_main
 from liturgy.interpreter.tools.simulate import simulate
 

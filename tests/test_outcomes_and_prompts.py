@@ -10,7 +10,7 @@ from conftest import ROOT
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.agents.agents import RandomAgent, play_out
 from liturgy.interpreter.agents.terminal import HumanAgent
-from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset, replay_decisions
+from liturgy.interpreter.engine import Game, Ruleset, load_ruleset, replay_decisions
 from liturgy.interpreter.interop.common import returns_of
 from liturgy.interpreter.tools.cli import main as cli_main
 from liturgy.interpreter.tools.fuzz import fuzz_ruleset

@@ -14,7 +14,7 @@ import json
 
 from hypothesis import given
 from hypothesis import strategies as st
-from liturgy.interpreter.engine.game import Game, Ruleset, replay_decisions
+from liturgy.interpreter.engine import Game, Ruleset, replay_decisions
 
 MAX_DECISIONS = 400
 

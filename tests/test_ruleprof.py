@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.agents.agents import RandomAgent
-from liturgy.interpreter.engine.game import Ruleset
+from liturgy.interpreter.engine import Ruleset
 from liturgy.interpreter.tools.cli import main
 from liturgy.interpreter.tools.ruleprof import ProfileReport, RuleStats, calibrate, profile
 from liturgy.interpreter.tools.simulate import game_seed, simulate

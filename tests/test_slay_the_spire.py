@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from liturgy.interpreter.engine.game import load_ruleset
+from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.tools.simulate import simulate
 
 from tests.scenario import card_slot, global_slot, player_slot, zone_index

@@ -76,7 +76,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from liturgy.interpreter.engine.game import Game, load_ruleset
+from liturgy.interpreter.engine import Game, load_ruleset
 
 from tests.scenario import _move, card_ids, card_slot, choose, global_slot, player_slot, refresh_decision, zone_index
 

@@ -15,7 +15,7 @@ import random
 from pathlib import Path
 
 import pytest
-from liturgy.interpreter.engine.game import Game, load_ruleset
+from liturgy.interpreter.engine import Game, load_ruleset
 
 from tests.scenario import zone_index
 

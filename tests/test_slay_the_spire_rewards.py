@@ -8,7 +8,7 @@ Ironclad and Silent reward card, plain and upgraded, under the invariants, so no
 from __future__ import annotations
 
 import pytest
-from liturgy.interpreter.engine.game import Game
+from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, card_slot, choose, global_slot, player_slot, refresh_decision, zone_index
 from tests.test_slay_the_spire_faq import (

@@ -11,7 +11,7 @@ import random
 from typing import Protocol
 
 from liturgy.interpreter.agents.terminal import HumanAgent
-from liturgy.interpreter.engine.game import Game
+from liturgy.interpreter.engine import Game
 
 __all__ = ["Agent", "FirstAgent", "HumanAgent", "RandomAgent", "make_agent", "play_out"]
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from liturgy.interpreter.engine.game import Game, replay_decisions
+from liturgy.interpreter.engine import Game, replay_decisions
 
 # a public zone longer than this is shown by its first cards and a count
 LONG_ZONE = 8

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from liturgy.interpreter.engine.game import Game, Ruleset
+from liturgy.interpreter.engine.game import Game
+from liturgy.interpreter.engine.ruleset import Ruleset
 from liturgy.interpreter.runtime.errors import IllegalChoice
 
 CHANCE = -1  # the "player" of a chance outcome in a history

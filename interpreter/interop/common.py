@@ -17,7 +17,7 @@ from typing import Any
 
 from liturgy.dsl.checker.walk import _contains
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset
+from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 
 
 @cache

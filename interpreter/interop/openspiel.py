@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import pyspiel
+from liturgy.interpreter.engine import Game, Ruleset
 from liturgy.interpreter.engine.chance import CHANCE, ChanceGame
-from liturgy.interpreter.engine.game import Game, Ruleset
 from liturgy.interpreter.interop.common import (
     RETURN_MODES,
     Bounds,

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from liturgy.interpreter.engine.game import Game
+from liturgy.interpreter.engine import Game
 from liturgy.interpreter.interop.common import (
     RETURN_MODES,
     Bounds,

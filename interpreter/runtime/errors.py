@@ -29,3 +29,11 @@ class SkipTo(Exception):
 
 class BreakLoop(Exception):
     """Raised by `break`; caught by the innermost loop."""
+
+
+class InvariantViolation(RuleError):
+    """A declared or built-in invariant failed after a step."""
+
+    def __init__(self, name: str, detail: str) -> None:
+        super().__init__(f"invariant violated: {name}" + (f" ({detail})" if detail else ""))
+        self.name = name

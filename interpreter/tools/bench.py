@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset
+from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from liturgy.interpreter.tools.simulate import simulate
 
 # Comparisons the issue asks for: Liturgy ruleset (by file stem) -> OpenSpiel game and the target ratio.

@@ -19,8 +19,9 @@ from liturgy.dsl.diagnostics import LiturgyError, render_all, to_json
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.agents.agents import Agent, make_agent
 from liturgy.interpreter.agents.terminal import HumanAgent, QuitGame, Session
-from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset, replay_decisions, winners_text
+from liturgy.interpreter.engine import Game, Ruleset, load_ruleset, replay_decisions
 from liturgy.interpreter.engine.logs import LOG_FORMAT, changed_since, write_decision_log
+from liturgy.interpreter.engine.outcome import winners_text
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.tools.simulate import simulate
 

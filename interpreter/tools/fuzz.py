@@ -19,7 +19,7 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
-from liturgy.interpreter.engine.game import Game, Ruleset, replay_decisions
+from liturgy.interpreter.engine import Game, Ruleset, replay_decisions
 from liturgy.interpreter.engine.logs import write_decision_log
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.tools.leaks import LeakCheck

@@ -23,7 +23,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from liturgy.interpreter.engine.game import Game
+from liturgy.interpreter.engine import Game
 from liturgy.interpreter.runtime.state import GameState, Tables
 
 SENTINEL = re.compile(r"‹card#(\d+)›")

@@ -45,7 +45,7 @@ from liturgy.dsl.checker.program import Program
 from liturgy.dsl.diagnostics import Span
 from liturgy.interpreter.agents.agents import RandomAgent
 from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Ins, StmtFn
-from liturgy.interpreter.engine.game import Ruleset
+from liturgy.interpreter.engine import Ruleset
 from liturgy.interpreter.runtime.state import GameState
 from liturgy.interpreter.tools.simulate import game_seed
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from liturgy.interpreter.agents.agents import RandomAgent
-from liturgy.interpreter.engine.game import Game, Ruleset, load_ruleset
+from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 
 
 def game_seed(run_seed: int, index: int) -> int:

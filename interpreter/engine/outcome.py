@@ -1,0 +1,36 @@
+"""How a finished game's outcome reads: winners, scores and the closing log line."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from liturgy.interpreter.compiler.code import _fmt_card
+from liturgy.interpreter.runtime.moves import card_visibility
+from liturgy.interpreter.runtime.state import GameState
+
+
+def _labels(s: GameState, f: Callable[[GameState, Any], str], options: Any, p: int,
+            pass_label: str = "pass") -> tuple[str, ...]:
+    """Option labels for player ``p``: a card ``p`` cannot see is offered by position, not by name."""
+    labels = tuple(pass_label if o is None else f(s, o) for o in options)
+    if f is not _fmt_card:
+        return labels
+    return tuple(lab if o is None or (card_visibility(s, o) >> p) & 1 else f"hidden card {i + 1}"
+                 for i, (o, lab) in enumerate(zip(options, labels, strict=True)))
+
+
+def _game_over_line(values: Any) -> str:
+    """The log's last line: the scores, and the winners when the ruleset declares `winner`."""
+    text = "Game over. Scores: " + ", ".join(f"P{p + 1} {v}" for p, v in enumerate(values[0]))
+    if len(values) > 1:
+        text += ". " + winners_text(values[1])
+    return text
+
+
+def winners_text(winners: Iterable[int]) -> str:
+    """`Winner: P1.`, `Winners: P1, P2.` or `Nobody wins.`: the result in words, for logs and the CLI."""
+    names = [f"P{p + 1}" for p in winners]
+    if not names:
+        return "Nobody wins."
+    return ("Winner: " if len(names) == 1 else "Winners: ") + ", ".join(names) + "."

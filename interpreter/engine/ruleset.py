@@ -1,0 +1,328 @@
+"""A compiled ruleset: card data tables, option values, game templates; starts and loads games."""
+
+from __future__ import annotations
+
+import functools
+from operator import itemgetter
+from typing import Any
+
+from liturgy.dsl.checker.program import Program
+from liturgy.dsl.diagnostics import LiturgyError
+from liturgy.dsl.loader import check_file
+from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, Code
+from liturgy.interpreter.compiler.compiler import Compiler
+from liturgy.interpreter.compiler.display import Display
+from liturgy.interpreter.engine.game import SAVE_FORMAT, Game
+from liturgy.interpreter.runtime import invariants, rng
+from liturgy.interpreter.runtime.moves import zone_vis_masks
+from liturgy.interpreter.runtime.state import GameState, Tables, freeze
+
+# The start of every game with one player count and options: tables, counters, zones, card -> zone.
+Template = tuple[Tables, list[Any], list[list[int]], list[int]]
+# Templates are keyed by the player count alone when no option is given, else (players, sorted options).
+TemplateKey = int | tuple[int, tuple[tuple[str, str], ...]]
+
+
+
+class Ruleset:
+    """A parsed, checked and compiled ruleset; it creates games."""
+
+    def __init__(self, program: Program, codegen: bool = True, stmtgen: bool = True, inline_fns: bool = True,
+                 fuse: bool = True) -> None:
+        self.program = program
+        self.compiled = Compiler(program, codegen, stmtgen, inline_fns, fuse).compile()
+        self.name = program.game.title
+        # the ruleset's and card files' SHA-256 when loaded from files ("" otherwise): saves record it
+        self.fingerprint = program.fingerprint
+        self.min_players = program.game.min_players
+        self.max_players = program.game.max_players
+        self.step_limit = program.game.step_limit
+        self._tables: dict[int, tuple[Tables, list[Any], list[list[int]], list[int]]] = {}
+        self._templates: dict[TemplateKey, Template] = {}
+        self._certs: dict[TemplateKey, invariants.Certified | None] = {}
+        self.codes: list[Code] = self.compiled.codes
+        self._fill_card_data()
+        self.display = Display(program, self.compiled)
+        assert self.compiled.main is not None
+        self._main: Code = self.compiled.main
+
+    def _card_layout(self, n: int) -> list[tuple[int, int]]:
+        """(definition index, start zone) per card id for an ``n``-player game.
+
+        Shared cards come first, then each player's cards in seat order, so the
+        card ids of a smaller game are a prefix of a larger game's: one table of
+        card data, compiled into the closures, serves every player count.
+        """
+        prog, lay = self.program, self.compiled.layout
+        out: list[tuple[int, int]] = []
+        for i, cd in enumerate(prog.cards):
+            if not prog.zones[cd.start].per_player:
+                out += [(i, lay.zone_global[cd.start])] * cd.count
+        for p in range(n):
+            for i, cd in enumerate(prog.cards):
+                if prog.zones[cd.start].per_player:
+                    zi = lay.zone_player_base + p * lay.zone_player_stride + lay.zone_player_offsets[cd.start]
+                    out += [(i, zi)] * cd.count
+        return out
+
+    def _fill_card_data(self) -> None:
+        prog, comp = self.program, self.compiled
+        layout = self._card_layout(self.max_players)
+        card_def = [d for d, _ in layout]
+        comp.card_def[:] = card_def
+        enum_pos = comp.layout.enum_index
+        # Defaults are per kind: two kinds may declare a field of the same name with different defaults.
+        defaults: dict[tuple[str, str], Any] = {}
+        names: set[str] = set()
+        for kind in prog.kinds.values():
+            for f in kind.fields:
+                ft = prog.field_types[kind.name][f.name]
+                if ft.kind in ("effect", "function"):
+                    continue
+                default = comp.expr(f.default)(None, {}) if f.default is not None else None  # type: ignore[arg-type]
+                defaults[(kind.name, f.name)] = default
+                names.add(f.name)
+        for name in names:
+            values: list[Any] = [None] * len(card_def)
+            for cid, d in enumerate(card_def):
+                cd = prog.cards[d]
+                fty = prog.field_types[cd.kind].get(name)
+                if fty is None:
+                    continue
+                v = cd.values.get(name, defaults.get((cd.kind, name)))
+                if fty.kind == "set" and v is not None:
+                    order = enum_pos.get(fty.arg or "", {})
+                    v = tuple(sorted(v, key=lambda x: order.get(x, 0)))
+                values[cid] = v
+            comp.field_list(name)[:] = values
+        comp.field_list("name")[:] = [prog.cards[d].name for d in card_def]
+        comp.field_list("provisional")[:] = [prog.cards[d].provisional for d in card_def]
+        comp.field_list("text")[:] = [prog.cards[d].text for d in card_def]
+
+    # ------------------------------------------------------------ tables
+    def _build(self, n: int) -> tuple[Tables, list[Any], list[list[int]], list[int]]:
+        cached = self._tables.get(n)
+        if cached is not None:
+            return cached
+        prog, comp = self.program, self.compiled
+        lay = comp.layout
+        nzones = lay.zone_player_base + lay.zone_player_stride * lay.max_players
+        zone_names = [""] * nzones
+        zone_owner = [-1] * nzones
+        zone_vis = ["hidden"] * nzones
+        zone_order = ["set"] * nzones
+        zone_final = [False] * nzones
+        zone_cap: list[int | None] = [None] * nzones
+        for name, z in prog.zones.items():
+            if z.per_player:
+                for p in range(lay.max_players):
+                    zi = lay.zone_player_base + p * lay.zone_player_stride + lay.zone_player_offsets[name]
+                    zone_names[zi] = f"P{p + 1}.{name}"
+                    zone_owner[zi] = p
+                    zone_vis[zi], zone_order[zi], zone_final[zi], zone_cap[zi] = (
+                        z.visibility, z.order, z.final, z.capacity)
+            else:
+                zi = lay.zone_global[name]
+                zone_names[zi] = name
+                zone_vis[zi], zone_order[zi], zone_final[zi], zone_cap[zi] = z.visibility, z.order, z.final, z.capacity
+        layout = self._card_layout(n)
+        card_def = [d for d, _ in layout]
+        card_start = [z for _, z in layout]
+        ncards = len(card_def)
+        fields = comp.field_lists
+        nslots = lay.card_base + lay.card_stride * ncards
+        counters: list[Any] = [0] * nslots
+        names = [""] * nslots
+        bounds: list[tuple[int | None, int | None]] = [(None, None)] * nslots
+        names[FIRST_SLOT], names[ROUND_SLOT] = "first", "round"
+        reset: list[tuple[int, Any]] = []
+        pools: dict[str, list[int]] = {}
+        for cname, c in prog.counters.items():
+            width = len(prog.enums[c.index_enum]) if c.index_enum else 1
+            init = comp.expr(c.default)(None, {}) if c.default is not None else (c.lo or 0)  # type: ignore[arg-type]
+            if c.is_flag:
+                init = 1 if init else 0
+            slots: list[tuple[int, str]] = []
+            if c.scope == "global":
+                base = lay.global_slots[cname]
+                slots = [(base + k, cname) for k in range(width)]
+            elif c.scope == "player":
+                for p in range(n):
+                    base = lay.player_base + p * lay.player_stride + lay.player_offsets[cname]
+                    slots += [(base + k, f"P{p + 1}.{cname}") for k in range(width)]
+            else:
+                for cid in range(ncards):
+                    base = lay.card_base + cid * lay.card_stride + lay.card_offsets[cname]
+                    slots += [(base + k, f"{fields['name'][cid]}.{cname}") for k in range(width)]
+            for slot, label in slots:
+                counters[slot] = init
+                names[slot] = label
+                bounds[slot] = (c.lo, c.hi)
+                if c.reset_each_round:
+                    reset.append((slot, init))
+                if c.pool:
+                    pools.setdefault(c.pool, []).append(slot)
+        players = tuple(range(n))
+        clockwise = prog.game.seats != "counterclockwise"
+        turn_orders = {
+            p: tuple(((p + i) % n) if clockwise else ((p - i) % n) for i in range(n)) for p in players
+        }
+        tables = Tables(
+            n=n,
+            card_def=card_def,
+            card_names=fields["name"],
+            fields=fields,
+            players=players,
+            reset_slots=tuple(reset),
+            zone_names=zone_names,
+            zone_owner=zone_owner,
+            zone_vis=zone_vis,
+            zone_order=zone_order,
+            zone_final=zone_final,
+            zone_capacity=zone_cap,
+            counter_names=names,
+            counter_bounds=bounds,
+            pool_slots={k: tuple(v) for k, v in pools.items()},
+            pool_totals={k: prog.pools[k].supply for k in pools},
+            turn_orders=turn_orders,
+        )
+        tables.capped_zones = tuple(zi for zi, cap in enumerate(zone_cap) if cap is not None)
+        tables.final_zones = tuple(zi for zi, final in enumerate(zone_final) if final)
+        tables.pool_of_slot = {slot: pool for pool, slots in pools.items() for slot in slots}
+        tables.incremental_checks = invariants.worth_it(tables)
+        tables.zone_vis_mask = zone_vis_masks(n, zone_vis, zone_owner)
+        groups: dict[tuple[int | None, int | None], list[int]] = {}
+        for i, b in enumerate(bounds):
+            if b != (None, None):
+                groups.setdefault(b, []).append(i)
+        # itemgetter over many slots returns a tuple in one C call: bounds checks stay cheap
+        tables.bounded_groups = tuple((b, tuple(v), itemgetter(*v, v[0])) for b, v in groups.items())
+        zones: list[list[int]] = [[] for _ in range(nzones)]
+        for cid, zi in enumerate(card_start):
+            zones[zi].append(cid)
+        built = (tables, counters, zones, card_start)
+        self._tables[n] = built
+        return built
+
+    # ------------------------------------------------------------ games
+    def option_values(self) -> dict[str, tuple[str, ...]]:
+        """Every declared ``option`` and the values it can take (its enum), in declaration order."""
+        return dict(self._option_values)
+
+    @functools.cached_property
+    def _option_values(self) -> dict[str, tuple[str, ...]]:
+        # built once: new_game checks its options on every call, and scanning every counter declaration
+        # was ~2% of a Slay the Spire combat
+        prog = self.program
+        return {n: tuple(prog.enums[c.option]) for n, c in prog.counters.items() if c.option is not None}
+
+    def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:
+        """Check ``options`` against the declarations; raise ValueError naming the problem."""
+        known = self._option_values
+        for name, value in (options or {}).items():
+            if name not in known:
+                have = ", ".join(known) or "none"
+                raise ValueError(f"{self.name} has no option `{name}` (options: {have})")
+            if value not in known[name]:
+                raise ValueError(f"option `{name}` takes one of {', '.join(known[name])}, not `{value}`")
+        return dict(options or {})
+
+    def new_game(
+        self, players: int, seed: int = 0, check_invariants: bool = False, options: dict[str, str] | None = None,
+        rng_state: int | None = None,
+    ) -> Game:
+        """A new game, set up and waiting for its first decision.
+
+        ``rng_state`` replaces the seeded RNG state (the explicit-chance mode of
+        :mod:`.chance` passes a script here); normal play leaves it ``None``.
+        """
+        if not self.min_players <= players <= self.max_players:
+            raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
+        if options:
+            chosen = self.resolve_options(options)
+            key: TemplateKey = (players, tuple(sorted(chosen.items())))
+        else:
+            chosen, key = {}, players
+        template = self._templates.get(key)
+        if template is None:
+            template = self._templates[key] = self._template(players, chosen)
+        tables, counters, zones, card_zone = template
+        s = GameState.start(tables, counters, zones, card_zone, [[self._main, 0, {}]])
+        s.rng = rng.seed_state(seed) if rng_state is None else rng_state
+        game = Game(self, s, seed, check_invariants)
+        game.options = chosen
+        if check_invariants and tables.incremental_checks:
+            game._certified = self._certified_start(key, template)
+        game._advance()
+        return game
+
+    def _certified_start(self, key: TemplateKey, template: Template) -> invariants.Certified | None:
+        """A copy of the template's certificate (see :mod:`.invariants`), checked in full once per template.
+
+        Games start from the template's counters, zones and card places, so a checked game's first
+        check is already incremental instead of a full pass over every card and counter slot.
+        """
+        if key not in self._certs:
+            probe = GameState.start(*template, [])
+            _, certifiable = invariants.full(probe)
+            self._certs[key] = invariants.Certified.take(probe) if certifiable else None
+        cert = self._certs[key]
+        return None if cert is None else cert.copy()
+
+    def _template(self, players: int, chosen: dict[str, str]) -> Template:
+        """What every ``players``-player game with options ``chosen`` starts from, before setup runs.
+
+        Built once; :meth:`new_game` copies it (``GameState.start``). Setup itself still runs per
+        game, because it may shuffle or draw with the game's own seed.
+        """
+        tables, counters, zones, card_start = self._build(players)
+        counters = counters[:]
+        for name, value in chosen.items():
+            counters[self.compiled.layout.global_slots[name]] = value
+        return tables, counters, zones, card_start
+
+    def load_game(self, data: dict[str, Any], check_invariants: bool = False) -> Game:
+        """Rebuild a game saved with :meth:`Game.to_json`."""
+        if data.get("format") != SAVE_FORMAT:
+            raise ValueError(f"unsupported save format {data.get('format')!r}")
+        if data.get("ruleset") != self.name:
+            raise ValueError(f"this save is for {data.get('ruleset')!r}, not {self.name!r}")
+        saved_with = data.get("ruleset_fingerprint")
+        if saved_with and self.fingerprint and saved_with != self.fingerprint:
+            # a save holds positions in the compiled rules: on edited rules they would point elsewhere
+            raise ValueError(
+                f"this save of {self.name!r} was made with a different version of its ruleset or card files "
+                f"(fingerprint {saved_with[:12]}…, now {self.fingerprint[:12]}…); load it with the files it was "
+                "saved with, or replay its decisions instead")
+        tables, _, _, _ = self._build(int(data["players"]))
+        s = GameState(tables)
+        s.counters = list(data["counters"])
+        s.zones = [list(z) for z in data["zones"]]
+        s.card_zone = [0] * len(tables.card_def)
+        for zi, z in enumerate(s.zones):
+            for c in z:
+                s.card_zone[c] = zi
+        s.face_up = set(data["face_up"])
+        s.rng = int(data["rng"])
+        s.frames = [[self.codes[f[0]], int(f[1]), {k: freeze(v) for k, v in f[2].items()}] for f in data["frames"]]
+        s.pending = freeze(data["pending"])
+        s.commits = {int(k): int(v) for k, v in data["commits"].items()}
+        s.log = [freeze(x) for x in data["log"]]
+        s.decisions = [(int(p), int(i)) for p, i in data["decisions"]]
+        s.steps = int(data["steps"])
+        s.status = data["status"]
+        s.result = data["result"]
+        s.error = data["error"]
+        s.removed_count = int(data["removed_count"])
+        game = Game(self, s, int(data["seed"]), check_invariants)
+        game.options = {str(k): str(v) for k, v in data.get("options", {}).items()}
+        game.float_free = None  # a hand-edited save may hold floats: looked for at the first digest
+        return game
+
+
+def load_ruleset(path: str) -> Ruleset:
+    """Parse, check and compile a ruleset file once; raise LiturgyError on any error."""
+    program, diags = check_file(path)
+    if program is None:
+        raise LiturgyError([d for d in diags if d.is_error] or diags)
+    return Ruleset(program)

@@ -1,0 +1,219 @@
+"""What each player may see of a game: its position, the pending decision, the log and the state,
+derived from the engine's visibility masks so nothing hidden leaks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT
+from liturgy.interpreter.engine.decision import Decision
+from liturgy.interpreter.engine.outcome import _game_over_line, _labels
+from liturgy.interpreter.runtime.moves import card_visibility
+from liturgy.interpreter.runtime.state import GameState
+
+if TYPE_CHECKING:
+    from liturgy.interpreter.engine.ruleset import Ruleset
+
+
+class GameViews:
+    """The read-only side of :class:`~.game.Game`: views, the decision, the log as each player sees it."""
+
+    ruleset: Ruleset
+    state: GameState
+
+    @property
+    def finished(self) -> bool:
+        return self.state.status != "running"
+
+    @property
+    def players(self) -> int:
+        return self.state.tables.n
+
+    def position(self) -> str:
+        """Where the game is, for error messages: round, step and call chain."""
+        s = self.state
+        step = "setup"
+        if s.frames:
+            main_pc = s.frames[0][1]
+            for pc, name in self.ruleset.compiled.step_names_by_pc:
+                if pc <= main_pc:
+                    step = f"step {name}"
+        chain = " > ".join(f[0].name for f in s.frames[1:])
+        where = f"round {s.counters[ROUND_SLOT]}, {step}"
+        return where + (f", in {chain}" if chain else "")
+
+    def step_name(self) -> str:
+        """The name of the round step the game is in ("setup" before the first round)."""
+        s = self.state
+        name = "setup"
+        if s.frames:
+            for pc, step in self.ruleset.compiled.step_names_by_pc:
+                if pc <= s.frames[0][1]:
+                    name = step
+        return name
+
+    def step_title(self) -> str:
+        """The title of the round step the game is in ("setup" before the first round)."""
+        name = self.step_name()
+        return self.ruleset.compiled.step_titles.get(name, name)
+
+    @property
+    def decision(self) -> Decision | None:
+        s = self.state
+        pend = s.pending
+        if pend is None or self.finished:
+            return None
+        fmt = self.ruleset.compiled.choice_formats
+        asked = self.ruleset.display.prompt
+        if pend[0] == "choose":
+            _, p, options, _, _, _, fmt_id = pend
+            labels = _labels(s, fmt[fmt_id], options, p, self.ruleset.compiled.choice_pass_labels[fmt_id])
+            text = asked(s, fmt_id, p, s.frames[-1][2])
+            return Decision((p,), False, {p: labels}, text or f"{self.step_title()}: choose",
+                            {p: text} if text else {})
+        _, per, _, _, fmt_id = pend
+        f = fmt[fmt_id]
+        waiting = tuple(p for p, _ in per if p not in s.commits)
+        texts = {p: asked(s, fmt_id, p, s.frames[-1][2]) for p in waiting}
+        return Decision(waiting, True, {p: _labels(s, f, opts, p) for p, opts in per if p in waiting},
+                        f"{self.step_title()}: choose secretly", {p: t for p, t in texts.items() if t})
+
+    def display(self, player: int) -> list[str] | None:
+        """The ruleset's `display` panel for ``player`` (None when it declares none): what a terminal shows."""
+        return self.ruleset.display.panel(self.state, player)
+
+    def option_details(self, player: int) -> list[str | None]:
+        """Per option of ``player``'s decision: the ruleset's `describe` text of the option, else None."""
+        pend = self.state.pending
+        if pend is None or self.finished:
+            return []
+        if pend[0] == "choose":
+            options = pend[2] if pend[1] == player else ()
+        else:
+            options = next((opts for p, opts in pend[1] if p == player), ())
+        return self.ruleset.display.describe(self.state, player, tuple(options), pend[-1])
+
+    def waiting_for(self) -> tuple[int, ...]:
+        """Players who must decide now (cheap: builds no labels)."""
+        s = self.state
+        pend = s.pending
+        if pend is None or s.status != "running":
+            return ()
+        if pend[0] == "choose":
+            return (pend[1],)
+        return tuple(p for p, _ in pend[1] if p not in self.state.commits)
+
+    def option_count(self, player: int) -> int:
+        pend = self.state.pending
+        if pend is None:
+            return 0
+        if pend[0] == "choose":
+            return len(pend[2]) if pend[1] == player else 0
+        for p, opts in pend[1]:
+            if p == player:
+                return len(opts)
+        return 0
+
+    # ------------------------------------------------------------ views and logs
+    def _render(self, entry: tuple[Any, ...], viewer: int | None) -> str | None:
+        mask, full, fmt_id, values = entry
+        s = self.state
+        if fmt_id == -1:
+            return _game_over_line(values)
+        if viewer is not None and not (mask >> viewer) & 1:
+            return None
+        fmt = self.ruleset.compiled.log_formats[fmt_id]
+        who = s.tables.n if viewer is None else viewer  # bit n: the spectator
+        redact = not (full >> who) & 1
+        parts = fmt.text.split("{}")
+        out = [parts[0]]
+        for i, v in enumerate(values):
+            if redact and i in fmt.card_args:
+                out.append("a hidden card")
+            else:
+                out.append(fmt.formatters[i](s, v))
+            out.append(parts[i + 1] if i + 1 < len(parts) else "")
+        return "".join(out)
+
+    def log_lines(self, viewer: int | None = None) -> list[str]:
+        """The event log as text; ``viewer`` None is the public (spectator) view."""
+        lines = []
+        for entry in self.state.log:
+            if viewer is None and not (entry[0] >> self.state.tables.n) & 1:
+                continue
+            text = self._render(entry, viewer)
+            if text is not None:
+                lines.append(text)
+        return lines
+
+    def view(self, player: int | None) -> dict[str, Any]:
+        """What ``player`` may see (None: a spectator). Hidden cards appear as ``?``."""
+        s = self.state
+        t = s.tables
+        prog = self.ruleset.program
+        lay = self.ruleset.compiled.layout
+        who = t.n if player is None else player  # bit n of a visibility mask: the spectator
+
+        def visible(c: int) -> bool:
+            return bool((card_visibility(s, c) >> who) & 1)
+
+        def zone_view(zi: int) -> list[str]:
+            return [t.card_names[c] if visible(c) else "?" for c in s.zones[zi]]
+
+        zones: dict[str, Any] = {}
+        for name, z in prog.zones.items():
+            if z.per_player:
+                zones[name] = {
+                    f"P{p + 1}": zone_view(lay.zone_player_base + p * lay.zone_player_stride
+                                          + lay.zone_player_offsets[name])
+                    for p in range(t.n)
+                }
+            else:
+                zones[name] = zone_view(lay.zone_global[name])
+        counters: dict[str, Any] = {"first": f"P{s.counters[FIRST_SLOT] + 1}", "round": s.counters[ROUND_SLOT]}
+        for name, c in prog.counters.items():
+            width = len(prog.enums[c.index_enum]) if c.index_enum else 1
+            labels = prog.enums[c.index_enum] if c.index_enum else None
+
+            def read(base: int, labels: list[str] | None = labels, width: int = width) -> Any:
+                if labels is None:
+                    return s.counters[base]
+                return {labels[k]: s.counters[base + k] for k in range(width)}
+
+            if c.scope == "global":
+                counters[name] = read(lay.global_slots[name])
+            elif c.scope == "player":
+                counters[name] = {
+                    f"P{p + 1}": read(lay.player_base + p * lay.player_stride + lay.player_offsets[name])
+                    for p in range(t.n)
+                }
+            else:
+                shown = {}
+                for cid in range(len(t.card_def)):
+                    if visible(cid):
+                        v = read(lay.card_base + cid * lay.card_stride + lay.card_offsets[name])
+                        if v:
+                            shown[t.card_names[cid]] = v
+                counters[name] = shown
+        decision: dict[str, Any] | None = None
+        d = self.decision
+        if d is not None:
+            decision = {
+                "waiting_for": [f"P{p + 1}" for p in d.players],
+                "simultaneous": d.simultaneous,
+                "committed": [f"P{p + 1}" for p in sorted(s.commits)],
+            }
+            if player is not None and player in d.options:
+                decision["your_options"] = list(d.options[player])
+                if player in d.prompts:  # only when the ruleset words the question: older views stay as they were
+                    decision["your_prompt"] = d.prompts[player]
+        return {
+            "ruleset": self.ruleset.name,
+            "viewer": "spectator" if player is None else f"P{player + 1}",
+            "status": s.status,
+            "zones": zones,
+            "counters": counters,
+            "decision": decision,
+            "log": self.log_lines(player),
+            "result": s.result,
+        }
