@@ -324,7 +324,7 @@ def refresh_decision(g: Game) -> None:
     s.frames[-1][1] = resume_pc - 1
     s.pending = None
     s.commits = {}
-    g._advance()  # noqa: SLF001 - the engine's own loop, exactly as after apply()
+    g._advance()
     if s.status != "running":
         raise RuntimeError(f"the edited position is not legal: {s.error}")
 

@@ -31,7 +31,14 @@ class AnalysisChecker(StatementChecker):
             if owner in susp:
                 self.err("E151", f"{what} cannot ask for decisions", spans[owner] or Span.point(self.rs.path, 1, 1),
                          hint="make the choice in a round step before `end game`")
-        # unused declarations
+        self._unused(prog)
+        self._unreachable_steps(prog)
+        self._reachable_end(prog)
+        # trigger cycles (a window whose handlers fire it again)
+        self._trigger_cycles(prog)
+
+    def _unused(self, prog: Program) -> None:
+        """W001/W002: declarations nothing uses, windows nothing fires."""
         for name, z in prog.zones.items():
             if "zone:" + name not in self.used and not any(c.start == name for c in prog.cards):
                 self.warn("W001", f"zone `{name}` is never used", z.span, hint="remove it or use it")
@@ -50,8 +57,9 @@ class AnalysisChecker(StatementChecker):
                           hint=f"add `fire {name}(…)` where it happens")
             elif name not in prog.handlers:
                 self.warn("W001", f"window `{name}` has no handlers", w.span)
-        self._unreachable_steps(prog)
-        # reachable end: `end game` in setup, a reachable step, or anything they call or fire
+
+    def _reachable_end(self, prog: Program) -> None:
+        """W003: `end game` in setup, a reachable step, or anything they call or fire."""
         seen = {"setup"} | {f"step:{name}" for name in self.reachable_steps}
         todo = list(seen)
         while todo:
@@ -64,8 +72,6 @@ class AnalysisChecker(StatementChecker):
             self.warn("W003", f"no `end game` {where}: the game can only stop at the step limit",
                       prog.steps[0].span if prog.steps else Span.point(self.rs.path, 1, 1),
                       hint="add `end game` where the game is over (a step, a procedure it calls, or a handler)")
-        # trigger cycles (a window whose handlers fire it again)
-        self._trigger_cycles(prog)
 
     def _unreachable_steps(self, prog: Program) -> None:
         """Warn about steps that control flow can never enter.

@@ -14,41 +14,8 @@ class StatementChecker(ExpressionChecker):
     """Checks every body of the program, statement by statement."""
 
     def _check_bodies(self, prog: Program) -> None:
-        for kind in prog.kinds.values():
-            for f in kind.fields:
-                if f.default is None:
-                    continue
-                fty = prog.field_types[kind.name][f.name]
-                self.owner = f"field:{kind.name}.{f.name}"
-                if fty.kind == "effect":
-                    if not isinstance(f.default, A.NoneLit):
-                        self.err("E130", "an effect field's default must be `none`", f.default.span)
-                elif fty.kind == "function":
-                    scope = _Scope({p.name: self.resolve_type(p.type) for p in f.type.params}, self_kind=kind.name)
-                    self.expect(f.default, fty.ret or T.INT, scope)
-                else:
-                    self.expect(f.default, fty, _Scope())
-        for fn in prog.fns.values():
-            self.owner = f"fn:{fn.name}"
-            scope = _Scope({p.name: self.resolve_type(p.type) for p in fn.params})
-            self.expect(fn.body, self.resolve_type(fn.ret), scope)
-        for proc in prog.procs.values():
-            self.owner = f"proc:{proc.name}"
-            self.block(proc.body, _Scope({p.name: self.resolve_type(p.type) for p in proc.params}, where="proc"))
-        for wname, handlers in prog.handlers.items():
-            window = prog.windows.get(wname)
-            for h in handlers:
-                self.owner = f"window:{wname}"
-                if window is None:
-                    self.err("E101", f"unknown window `{wname}`", h.span,
-                             hint=did_you_mean(wname, prog.windows) or "declare it: window NAME(params)")
-                else:
-                    want = [self.resolve_type(p.type) for p in window.params]
-                    got = [self.resolve_type(p.type) for p in h.params]
-                    if want != got:
-                        self.err("E131", f"handler for `{wname}` takes ({', '.join(map(str, got))}) but the window "
-                                 f"passes ({', '.join(map(str, want))})", h.span)
-                self.block(h.body, _Scope({p.name: self.resolve_type(p.type) for p in h.params}, where="handler"))
+        self._check_field_defaults(prog)
+        self._check_callables(prog)
         self.owner = "setup"
         self.block(prog.setup, _Scope(where="setup"))
         for s in prog.steps:
@@ -95,6 +62,48 @@ class StatementChecker(ExpressionChecker):
                     self.block(value, scope)
                 elif fty.kind == "function":
                     self.expect(value, fty.ret or T.INT, scope)
+
+
+    def _check_field_defaults(self, prog: Program) -> None:
+        """Card fields' defaults: an effect's is `none`, a function's is typed in its parameters' scope."""
+        for kind in prog.kinds.values():
+            for f in kind.fields:
+                if f.default is None:
+                    continue
+                fty = prog.field_types[kind.name][f.name]
+                self.owner = f"field:{kind.name}.{f.name}"
+                if fty.kind == "effect":
+                    if not isinstance(f.default, A.NoneLit):
+                        self.err("E130", "an effect field's default must be `none`", f.default.span)
+                elif fty.kind == "function":
+                    scope = _Scope({p.name: self.resolve_type(p.type) for p in f.type.params}, self_kind=kind.name)
+                    self.expect(f.default, fty.ret or T.INT, scope)
+                else:
+                    self.expect(f.default, fty, _Scope())
+
+    def _check_callables(self, prog: Program) -> None:
+        """Bodies of `fn`s, procs and handlers (a handler's parameters must match its window's, E131)."""
+        for fn in prog.fns.values():
+            self.owner = f"fn:{fn.name}"
+            scope = _Scope({p.name: self.resolve_type(p.type) for p in fn.params})
+            self.expect(fn.body, self.resolve_type(fn.ret), scope)
+        for proc in prog.procs.values():
+            self.owner = f"proc:{proc.name}"
+            self.block(proc.body, _Scope({p.name: self.resolve_type(p.type) for p in proc.params}, where="proc"))
+        for wname, handlers in prog.handlers.items():
+            window = prog.windows.get(wname)
+            for h in handlers:
+                self.owner = f"window:{wname}"
+                if window is None:
+                    self.err("E101", f"unknown window `{wname}`", h.span,
+                             hint=did_you_mean(wname, prog.windows) or "declare it: window NAME(params)")
+                else:
+                    want = [self.resolve_type(p.type) for p in window.params]
+                    got = [self.resolve_type(p.type) for p in h.params]
+                    if want != got:
+                        self.err("E131", f"handler for `{wname}` takes ({', '.join(map(str, got))}) but the window "
+                                 f"passes ({', '.join(map(str, want))})", h.span)
+                self.block(h.body, _Scope({p.name: self.resolve_type(p.type) for p in h.params}, where="handler"))
 
     def block(self, stmts: list[A.Stmt], scope: _Scope) -> None:
         for s in stmts:

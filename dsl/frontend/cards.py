@@ -375,7 +375,7 @@ def _compose_exact(text: str, display: str) -> tuple[yaml.Node, Any] | list[Diag
         return [Diagnostic("E202", "error", f"YAML: {err}".splitlines()[0], _mark_span(display, root))]
 
 
-def load_card_file(
+def load_card_file(  # noqa: C901 - each early exit is one located diagnostic about an untrusted file
     path: str,
     kinds: dict[str, A.CardKindDecl],
     enums: dict[str, list[str]],

@@ -754,7 +754,7 @@ class ExprGen:
                     and self.comp._field_params(e.func.name) is not None)
         return False
 
-    def _call(self, e: A.Call, truth: bool = False) -> str:  # noqa: C901 - one dispatch on the callee
+    def _call(self, e: A.Call, truth: bool = False) -> str:
         ref = e.ref
         if ref[0] == "call_builtin":
             return self._builtin(ref[1], e)

@@ -90,7 +90,7 @@ class _Trace:
             self.emit(f"_Fk = {k}")
         return k
 
-    def walk(self, pc: int, k: int, frpc: int, kv: int, path: frozenset[int]) -> None:  # noqa: C901
+    def walk(self, pc: int, k: int, frpc: int, kv: int, path: frozenset[int]) -> None:
         """Write instruction ``pc`` and what follows; ``k`` instructions done, ``frpc`` in the frame."""
         fuser = self.fuser
         fn = self.code.ins[pc]

@@ -214,7 +214,7 @@ class ExpressionCompiler(CompilerCore):
             return lambda s, env: af(s, env) if tf(s, env) else bf(s, env)
         raise AssertionError(f"cannot compile {type(e).__name__}")  # pragma: no cover
 
-    def binary(self, e: A.Binary) -> ExprFn:  # noqa: C901
+    def binary(self, e: A.Binary) -> ExprFn:
         op = e.op
         lf = self.expr(e.left)
         if op in ("in", "not in"):
@@ -371,7 +371,7 @@ class ExpressionCompiler(CompilerCore):
 
         return run
 
-    def call(self, e: A.Call) -> ExprFn:  # noqa: C901
+    def call(self, e: A.Call) -> ExprFn:
         ref = e.ref
         kind = ref[0]
         args = [self.expr(a) for a in e.args]
@@ -519,7 +519,7 @@ class ExpressionCompiler(CompilerCore):
             out.append(next((tuple(p.name for p in f.type.params) for f in fields if f.name == fname), ()))
         return out
 
-    def builtin(self, name: str, e: A.Call, args: list[ExprFn]) -> ExprFn:  # noqa: C901
+    def builtin(self, name: str, e: A.Call, args: list[ExprFn]) -> ExprFn:  # noqa: C901 - one closure per built-in
         if name == "size":
             sf = self.seq(e.args[0])
             return lambda s, env: len(sf(s, env))

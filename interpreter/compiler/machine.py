@@ -54,7 +54,7 @@ class StepMachineCompiler(StatementCompiler):
                 run.append(st)
         flush()
 
-    def emit_control(self, st: A.Stmt, code: Code, loops: list[list[int]]) -> None:  # noqa: C901
+    def emit_control(self, st: A.Stmt, code: Code, loops: list[list[int]]) -> None:
         ins = code.ins
         if isinstance(st, A.Break):
             patch = loops[-1]

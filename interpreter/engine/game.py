@@ -64,7 +64,7 @@ class Game(GameViews):
         self.float_free: bool | None = True
 
     # ------------------------------------------------------------ running
-    def _advance(self, pick: Callable[[int], int] | None = None) -> None:
+    def _advance(self, pick: Callable[[int], int] | None = None) -> None:  # noqa: C901 - the hot step loop
         """Run the step machine until a player must decide, the game ends, or a rule fails.
 
         With ``pick`` (``random_playout``), a suspension does not leave the loop: after the

@@ -260,7 +260,7 @@ class _Instrument:
         code.ins[:] = [self.timed_ins(ins, u, False) for ins in code.ins]
 
     # ------------------------------------------------------------ the whole ruleset
-    def _wrap_all(self, rs: Ruleset) -> None:  # noqa: C901 - one pass over every kind of rule
+    def _wrap_all(self, rs: Ruleset) -> None:
         prog: Program = rs.program
         comp = rs.compiled
         for name, target in comp.procs.items():

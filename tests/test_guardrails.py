@@ -1,0 +1,37 @@
+"""The code-shape rules the test command enforces, visible in the suite too.
+
+`ruff check .` (with complexity limits) and `python tools/typecheck.py` (mypy --strict) run before pytest in
+the README's test command; these checks cover what those tools cannot: no blanket suppression, no module over
+800 lines.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = sorted(p for folder in ("dsl", "interpreter", "liturgy", "tools") for p in (ROOT / folder).rglob("*.py"))
+MAX_LINES = 800
+
+BLANKET = [
+    (re.compile(r"#\s*noqa(?!:)"), "a `# noqa` without a rule code"),
+    (re.compile(r"#\s*ruff:\s*noqa"), "a file-wide `# ruff: noqa`"),
+    (re.compile(r"#\s*type:\s*ignore(?!\[)"), "a `# type: ignore` without an error code"),
+    (re.compile(r"#\s*noqa:\s*C901\s*$"), "a `# noqa: C901` without its reason"),
+]
+
+
+def test_the_tree_has_sources() -> None:
+    assert len(SOURCES) > 50
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_blanket_suppression_and_no_long_module(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert len(lines) <= MAX_LINES, f"{path.name} has {len(lines)} lines: split it by responsibility"
+    for number, line in enumerate(lines, 1):
+        for pattern, what in BLANKET:
+            assert not pattern.search(line), f"{path.name}:{number}: {what}"
