@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from liturgy.dsl import constructs
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.declarations import DeclarationChecker
 from liturgy.dsl.checker.program import AGGREGATES, BUILTIN_FUNCS, BUILTIN_VALUES, MAX_EXPR_DEPTH, _Scope
@@ -331,6 +332,9 @@ class ExpressionChecker(DeclarationChecker):
             e.ref = ("call_fn", fn)
             self.calls.setdefault(self.owner, set()).add(f"fn:{n}")
             return self.resolve_type(fn.ret)
+        if n in constructs.PURE:
+            e.ref = ("call_builtin", n)
+            return self.pure_builtin(constructs.PURE[n], e, scope)
         if n in BUILTIN_FUNCS:
             e.ref = ("call_builtin", n)
             return self.builtin(n, e, scope)
@@ -339,6 +343,18 @@ class ExpressionChecker(DeclarationChecker):
         for a in e.args:
             self.expr(a, scope)
         return T.ANY
+
+    def pure_builtin(self, b: constructs.Builtin, e: A.Call, scope: _Scope) -> Ty:
+        """A registered built-in: arity and argument types from its declaration (E127, E140)."""
+        if len(e.args) not in b.arities():
+            self.err("E127", f"`{b.name}` takes {' or '.join(map(str, b.arities()))} argument(s), {len(e.args)} given",
+                     e.span)
+            for a in e.args:
+                self.expr(a, scope)
+            return b.result
+        for a, want in zip(e.args, b.params, strict=False):
+            self.expect(a, want, scope)
+        return b.result
 
     def builtin(self, n: str, e: A.Call, scope: _Scope) -> Ty:  # noqa: C901 - one typing rule per built-in
         assert self.prog is not None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from liturgy.dsl import constructs
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
@@ -13,10 +14,7 @@ from liturgy.dsl.frontend.cards import CardDef
 # Deepest expression nesting the checker accepts: the compiler and the closures recurse once or more per level.
 MAX_EXPR_DEPTH = 100
 BUILTIN_VALUES = {"players", "first", "player_count", "round"}
-BUILTIN_FUNCS = {
-    "size", "top", "bottom", "random", "roll", "value", "min", "max", "abs",
-    "players_from", "next_player", "owner",
-}
+BUILTIN_FUNCS = set(constructs.NAMES)  # the registry (dsl/constructs.py) declares every built-in
 AGGREGATES = {"count", "sum", "any", "all", "min", "max"}
 CARD_BUILTIN_FIELDS = {"name": T.TEXT, "provisional": T.BOOL, "text": T.TEXT}
 

@@ -23,11 +23,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
-from liturgy.interpreter.runtime import rng
-from liturgy.interpreter.runtime.errors import RuleError
+from liturgy.interpreter.runtime.builtins import pure_function
 
 if TYPE_CHECKING:
     from liturgy.interpreter.compiler.code import ExprFn
@@ -61,42 +62,6 @@ def _free_locals(e: A.Expr) -> set[str]:
                 if isinstance(item, A.Expr):
                     out |= _free_locals(item)
     return out
-
-
-def _no_card(what: str) -> Any:
-    raise RuleError(what)
-
-
-def _index(items: Any, i: Any) -> Any:
-    if not 0 <= i < len(items):
-        raise RuleError(f"list index {i} out of range (size {len(items)})")
-    return items[i]
-
-
-def _never(s: Any, env: Any) -> Any:  # pragma: no cover - generated text calling it is thrown away
-    raise AssertionError("a loop variable held in a Python local was read through a closure")
-
-
-def _random(s: Any, items: Any) -> Any:
-    """`random(list)`: one draw from the game's RNG, exactly as the closure compiler's."""
-    if not items:
-        raise RuleError("random() of an empty list")
-    s.rng, i = rng.below(s.rng, len(items))
-    return items[i]
-
-
-def _roll(s: Any, faces: Any, name: Any) -> int:
-    """`roll(die)`: add faces while they say "roll again", exactly as the closure compiler's."""
-    if faces is None:
-        raise RuleError(f"no die named {name!r}")
-    total: int = 0
-    for _ in range(rng.MAX_REROLLS):
-        s.rng, i = rng.below(s.rng, len(faces))
-        value, again = faces[i]
-        total += value
-        if not again:
-            return total
-    raise RuleError(f"a die exploded more than {rng.MAX_REROLLS} times")
 
 
 class Hoist:
@@ -677,6 +642,8 @@ class ExprGen:
         return self.closure(e)
 
     def _builtin(self, name: str, e: A.Call) -> str:
+        if name in constructs.PURE:  # the registry's function, the very one the closures call
+            return f"{self.const(pure_function(name))}({''.join(self.src(a) + ', ' for a in e.args)})"
         args = e.args
         arg = args[0]
         if name == "size":
@@ -741,6 +708,8 @@ class ExprGen:
             return False
         if ref[0] == "call_builtin":
             name = ref[1]
+            if name in constructs.PURE:
+                return True
             if name == "size":
                 t = e.args[0].ty
                 return t is not None and (t.kind != "zone" or self._zone(e.args[0]) is not None)

@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn
 from liturgy.interpreter.compiler.core import CompilerCore
 from liturgy.interpreter.compiler.instructions import _children, _has_effects, _local_names
 from liturgy.interpreter.runtime import rng
+from liturgy.interpreter.runtime.builtins import pure_function
 from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.state import GameState
 
@@ -520,6 +522,9 @@ class ExpressionCompiler(CompilerCore):
         return out
 
     def builtin(self, name: str, e: A.Call, args: list[ExprFn]) -> ExprFn:  # noqa: C901 - one closure per built-in
+        if name in constructs.PURE:  # a registered built-in: its reference implementation, on the argument values
+            fn = pure_function(name)
+            return lambda s, env: fn(*(a(s, env) for a in args))
         if name == "size":
             sf = self.seq(e.args[0])
             return lambda s, env: len(sf(s, env))
