@@ -23,9 +23,6 @@ from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.pending import PendingChoice, PendingSimultaneous
 from liturgy.interpreter.runtime.state import GameState
 
-# a pending record built without its Python-level __new__ (half the cost, once per decision)
-_tuple_new = tuple.__new__
-
 
 class StepMachineCompiler(StatementCompiler):
     # ------------------------------------------------------------ the step machine
@@ -199,8 +196,7 @@ class StepMachineCompiler(StatementCompiler):
                 raise RuleError(f"no player to make the choice at line {span.line}")
             if optional:
                 options = (*options, None)
-            s.pending = _tuple_new(PendingChoice,
-                                   ("choose", p, options, var, at + 1, none_pc if has_none else end, fmt_id))
+            s.pending = PendingChoice("choose", p, options, var, at + 1, none_pc if has_none else end, fmt_id)
             return True
 
         ins[at] = self.note(choose, "stop", at + 1, none_pc if has_none else end, end)
@@ -251,7 +247,7 @@ class StepMachineCompiler(StatementCompiler):
             if not per:
                 fr[1] = end
                 return False
-            s.pending = _tuple_new(PendingSimultaneous, ("simul", tuple(per), key, at + 1, fmt_id))
+            s.pending = PendingSimultaneous("simul", tuple(per), key, at + 1, fmt_id)
             s.commits = {}
             return True
 

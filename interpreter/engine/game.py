@@ -26,7 +26,7 @@ from liturgy.interpreter.runtime.errors import (
     SkipTo,
     StepLimitError,
 )
-from liturgy.interpreter.runtime.pending import PendingChoice, PendingSimultaneous
+from liturgy.interpreter.runtime.pending import PendingChoice
 from liturgy.interpreter.runtime.state import GameState, thaw
 
 if TYPE_CHECKING:
@@ -195,8 +195,8 @@ class Game(GameViews):
         s = self.state
         pend = s.pending
         assert pend is not None  # only called at a decision
-        if type(pend) is PendingChoice:  # unpacked, not read by name: this is the hot path of every decision
-            _, p, options, var, body_pc, end_pc, _ = pend
+        if isinstance(pend, PendingChoice):
+            p, options, var, body_pc, end_pc = pend.player, pend.options, pend.var, pend.body_pc, pend.none_pc
             choice = pick(len(options))
             fr = s.frames[-1]
             value = options[choice]
@@ -205,8 +205,7 @@ class Game(GameViews):
             s.pending = None
             s.decisions.append((p, choice))
             return
-        assert type(pend) is PendingSimultaneous
-        _, per, key, next_pc, _ = pend
+        per, key, next_pc = pend.per, pend.key, pend.next_pc
         commits = s.commits
         decisions = s.decisions
         picked = []
@@ -265,8 +264,8 @@ class Game(GameViews):
             raise IllegalChoice("the game is not waiting for a decision")
         if choice.__class__ is not int and (not isinstance(choice, int) or isinstance(choice, bool)):
             raise IllegalChoice(f"a choice is an option number, not {choice!r}")
-        if type(pend) is PendingChoice:  # unpacked, not read by name: this is the hot path of every decision
-            _, p, options, var, body_pc, end_pc, _ = pend
+        if isinstance(pend, PendingChoice):
+            p, options, var, body_pc, end_pc = pend.player, pend.options, pend.var, pend.body_pc, pend.none_pc
             if player is not None and player != p:
                 raise IllegalChoice(f"it is P{p + 1}'s decision, not P{player + 1}'s")
             if not 0 <= choice < len(options):
@@ -279,8 +278,7 @@ class Game(GameViews):
             s.decisions.append((p, choice))
             self._advance()
             return
-        assert type(pend) is PendingSimultaneous
-        _, per, key, next_pc, _ = pend
+        per, key, next_pc = pend.per, pend.key, pend.next_pc
         chooser = player
         if chooser is None:
             waiting = [p for p, _ in per if p not in s.commits]
