@@ -35,7 +35,6 @@ from liturgy.interpreter.compiler.code import FIRST_SLOT
 from liturgy.interpreter.engine import Game
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.moves import move_card
-from liturgy.interpreter.runtime.pending import PendingSimultaneous
 
 # ---------------------------------------------------------------- addressing
 
@@ -362,7 +361,7 @@ def rebuild_step1_pending(g: Game) -> None:
         hand = s.zones[zone_index(g, "hand", p)]
         allowed = set(step1_options(g, p))
         per.append((p, tuple(c for c in hand if s.tables.card_names[c] in allowed)))
-    s.pending = PendingSimultaneous("simul", tuple(per), key, next_pc, fmt_id)
+    s.pending = ("simul", tuple(per), key, next_pc, fmt_id)
     s.commits = {}
 
 

@@ -294,35 +294,3 @@ score(p) = p.total
         g = Ruleset(program, codegen=codegen, stmtgen=stmtgen).new_game(1, 0)
         assert g.error is None and g.result is not None
         assert g.result["scores"] == [10 + 1 + 12]
-
-
-def test_pending_decisions_are_typed_records_and_saves_keep_their_list_form() -> None:
-    """The pending decision is a PendingChoice/PendingSimultaneous; a save writes it as the same list as before."""
-    from pathlib import Path
-
-    from liturgy.interpreter.engine import load_ruleset
-    from liturgy.interpreter.runtime.pending import PendingChoice, PendingSimultaneous, pending_from_json
-
-    rules = load_ruleset(str(Path(__file__).resolve().parents[1] / "rulesets" / "bloodborne.rules"))
-    game = rules.new_game(3, 5)
-    kinds = set()
-    for _ in range(60):
-        if game.finished:
-            break
-        pend = game.state.pending
-        assert isinstance(pend, PendingChoice | PendingSimultaneous)
-        kinds.add(type(pend))
-        saved = game.to_json()
-        assert saved["pending"][0] == pend.kind and len(saved["pending"]) == len(pend)
-        assert rules.load_game(saved).state.pending == pend
-        assert type(rules.load_game(saved).state.pending) is type(pend)
-        d = game.decision
-        assert d is not None
-        game.apply(0, d.players[0])
-    assert kinds == {PendingChoice, PendingSimultaneous}
-    for bad in (("nope",), ("choose", 1), [1, 2]):
-        try:
-            pending_from_json(bad)
-        except ValueError:
-            continue
-        raise AssertionError(f"{bad!r} was accepted")

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.runtime.pending import PendingChoice, PendingSimultaneous
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
@@ -30,8 +29,6 @@ class ChoiceGen:
 
     def __init__(self, gen: ExprGen) -> None:
         self.gen = gen
-        gen.ns["_PendingChoice"] = PendingChoice
-        gen.ns["_PendingSimultaneous"] = PendingSimultaneous
 
     def _items(self, e: A.Expr) -> str:
         """Source for what a choice draws its options from: a zone's live list, or the list value."""
@@ -68,8 +65,7 @@ class ChoiceGen:
         lines += [f"p = {gen.src(st.chooser)}", "if p is None:",
                   f"    raise _RuleError({f'no player to make the choice at line {span.line}'!r})"]
         opts = "(*options, None)" if st.optional else "options"
-        lines += [f"s.pending = _PendingChoice('choose', p, {opts}, {st.var!r}, {at + 1}, {none_pc}, {fmt_id})",
-                  "return True"]
+        lines += [f"s.pending = ('choose', p, {opts}, {st.var!r}, {at + 1}, {none_pc}, {fmt_id})", "return True"]
         return self._compile("_choose", lines, st.span)
 
     def collect(self, st: A.Simultaneous, wf: Any, key: str, at: int, end: int, fmt_id: int) -> Ins:
@@ -88,6 +84,5 @@ class ChoiceGen:
                   "    per.append((p, options))",
                   f"env.pop({pvar!r}, None)", f"env.pop({var!r}, None)",
                   "if not per:", f"    fr[1] = {end}", "    return False",
-                  f"s.pending = _PendingSimultaneous('simul', tuple(per), {key!r}, {at + 1}, {fmt_id})",
-                  "s.commits = {}", "return True"]
+                  f"s.pending = ('simul', tuple(per), {key!r}, {at + 1}, {fmt_id})", "s.commits = {}", "return True"]
         return self._compile("_collect", lines, st.span)

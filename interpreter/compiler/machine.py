@@ -20,7 +20,6 @@ from liturgy.interpreter.compiler.instructions import (
 )
 from liturgy.interpreter.compiler.statements import StatementCompiler
 from liturgy.interpreter.runtime.errors import RuleError
-from liturgy.interpreter.runtime.pending import PendingChoice, PendingSimultaneous
 from liturgy.interpreter.runtime.state import GameState
 
 
@@ -196,7 +195,7 @@ class StepMachineCompiler(StatementCompiler):
                 raise RuleError(f"no player to make the choice at line {span.line}")
             if optional:
                 options = (*options, None)
-            s.pending = PendingChoice("choose", p, options, var, at + 1, none_pc if has_none else end, fmt_id)
+            s.pending = ("choose", p, options, var, at + 1, none_pc if has_none else end, fmt_id)
             return True
 
         ins[at] = self.note(choose, "stop", at + 1, none_pc if has_none else end, end)
@@ -247,7 +246,7 @@ class StepMachineCompiler(StatementCompiler):
             if not per:
                 fr[1] = end
                 return False
-            s.pending = PendingSimultaneous("simul", tuple(per), key, at + 1, fmt_id)
+            s.pending = ("simul", tuple(per), key, at + 1, fmt_id)
             s.commits = {}
             return True
 

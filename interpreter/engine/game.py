@@ -26,7 +26,6 @@ from liturgy.interpreter.runtime.errors import (
     SkipTo,
     StepLimitError,
 )
-from liturgy.interpreter.runtime.pending import PendingChoice
 from liturgy.interpreter.runtime.state import GameState, thaw
 
 if TYPE_CHECKING:
@@ -194,9 +193,8 @@ class Game(GameViews):
         """
         s = self.state
         pend = s.pending
-        assert pend is not None  # only called at a decision
-        if isinstance(pend, PendingChoice):
-            p, options, var, body_pc, end_pc = pend.player, pend.options, pend.var, pend.body_pc, pend.none_pc
+        if pend[0] == "choose":
+            _, p, options, var, body_pc, end_pc, _ = pend
             choice = pick(len(options))
             fr = s.frames[-1]
             value = options[choice]
@@ -205,7 +203,7 @@ class Game(GameViews):
             s.pending = None
             s.decisions.append((p, choice))
             return
-        per, key, next_pc = pend.per, pend.key, pend.next_pc
+        _, per, key, next_pc, _ = pend
         commits = s.commits
         decisions = s.decisions
         picked = []
@@ -264,8 +262,8 @@ class Game(GameViews):
             raise IllegalChoice("the game is not waiting for a decision")
         if choice.__class__ is not int and (not isinstance(choice, int) or isinstance(choice, bool)):
             raise IllegalChoice(f"a choice is an option number, not {choice!r}")
-        if isinstance(pend, PendingChoice):
-            p, options, var, body_pc, end_pc = pend.player, pend.options, pend.var, pend.body_pc, pend.none_pc
+        if pend[0] == "choose":
+            _, p, options, var, body_pc, end_pc, _ = pend
             if player is not None and player != p:
                 raise IllegalChoice(f"it is P{p + 1}'s decision, not P{player + 1}'s")
             if not 0 <= choice < len(options):
@@ -278,7 +276,7 @@ class Game(GameViews):
             s.decisions.append((p, choice))
             self._advance()
             return
-        per, key, next_pc = pend.per, pend.key, pend.next_pc
+        _, per, key, next_pc, _ = pend
         chooser = player
         if chooser is None:
             waiting = [p for p, _ in per if p not in s.commits]

@@ -9,7 +9,6 @@ from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT
 from liturgy.interpreter.engine.decision import Decision
 from liturgy.interpreter.engine.outcome import _game_over_line, _labels
 from liturgy.interpreter.runtime.moves import card_visibility
-from liturgy.interpreter.runtime.pending import PendingChoice
 from liturgy.interpreter.runtime.state import GameState
 
 if TYPE_CHECKING:
@@ -66,13 +65,13 @@ class GameViews:
             return None
         fmt = self.ruleset.compiled.choice_formats
         asked = self.ruleset.display.prompt
-        if isinstance(pend, PendingChoice):
-            p, options, fmt_id = pend.player, pend.options, pend.fmt_id
+        if pend[0] == "choose":
+            _, p, options, _, _, _, fmt_id = pend
             labels = _labels(s, fmt[fmt_id], options, p, self.ruleset.compiled.choice_pass_labels[fmt_id])
             text = asked(s, fmt_id, p, s.frames[-1][2])
             return Decision((p,), False, {p: labels}, text or f"{self.step_title()}: choose",
                             {p: text} if text else {})
-        per, fmt_id = pend.per, pend.fmt_id
+        _, per, _, _, fmt_id = pend
         f = fmt[fmt_id]
         waiting = tuple(p for p, _ in per if p not in s.commits)
         texts = {p: asked(s, fmt_id, p, s.frames[-1][2]) for p in waiting}
@@ -88,11 +87,11 @@ class GameViews:
         pend = self.state.pending
         if pend is None or self.finished:
             return []
-        if isinstance(pend, PendingChoice):
-            options = pend.options if pend.player == player else ()
+        if pend[0] == "choose":
+            options = pend[2] if pend[1] == player else ()
         else:
-            options = next((opts for p, opts in pend.per if p == player), ())
-        return self.ruleset.display.describe(self.state, player, tuple(options), pend.fmt_id)
+            options = next((opts for p, opts in pend[1] if p == player), ())
+        return self.ruleset.display.describe(self.state, player, tuple(options), pend[-1])
 
     def waiting_for(self) -> tuple[int, ...]:
         """Players who must decide now (cheap: builds no labels)."""
@@ -100,17 +99,17 @@ class GameViews:
         pend = s.pending
         if pend is None or s.status != "running":
             return ()
-        if isinstance(pend, PendingChoice):
-            return (pend.player,)
-        return tuple(p for p, _ in pend.per if p not in self.state.commits)
+        if pend[0] == "choose":
+            return (pend[1],)
+        return tuple(p for p, _ in pend[1] if p not in self.state.commits)
 
     def option_count(self, player: int) -> int:
         pend = self.state.pending
         if pend is None:
             return 0
-        if isinstance(pend, PendingChoice):
-            return len(pend.options) if pend.player == player else 0
-        for p, opts in pend.per:
+        if pend[0] == "choose":
+            return len(pend[2]) if pend[1] == player else 0
+        for p, opts in pend[1]:
             if p == player:
                 return len(opts)
         return 0

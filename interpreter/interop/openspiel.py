@@ -43,7 +43,6 @@ from liturgy.interpreter.interop.common import (
     returns_of,
     ruleset_slug,
 )
-from liturgy.interpreter.runtime.pending import PendingSimultaneous
 
 
 @dataclass(frozen=True)
@@ -246,7 +245,7 @@ class LiturgyState(pyspiel.State):  # type: ignore[misc]
         if self._g().simultaneous:
             game = core.cg.game
             assert game is not None
-            if isinstance(game.state.pending, PendingSimultaneous):
+            if game.state.pending[0] == "simul":
                 return int(pyspiel.PlayerId.SIMULTANEOUS)
         return waiting[0]
 

@@ -19,7 +19,6 @@ from itertools import chain, compress, repeat
 from operator import itemgetter, ne
 from typing import Any
 
-from liturgy.interpreter.runtime.pending import PendingChoice, PendingSimultaneous
 from liturgy.interpreter.runtime.state import GameState, Tables
 
 Violations = list[tuple[str, str]]
@@ -252,7 +251,7 @@ def _final(s: GameState, out: Violations) -> None:
 def _pending(s: GameState, out: Violations) -> None:
     pend = s.pending
     if pend is not None:
-        if isinstance(pend, PendingChoice) and not pend.options:
+        if pend[0] == "choose" and not pend[2]:
             out.append(("a decision has a legal option", "empty choice"))
-        if isinstance(pend, PendingSimultaneous) and any(not o for _, o in pend.per):
+        if pend[0] == "simul" and any(not o for _, o in pend[1]):
             out.append(("a decision has a legal option", "empty simultaneous choice"))
