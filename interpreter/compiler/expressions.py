@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from liturgy.dsl import constructs
+from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn
 from liturgy.interpreter.compiler.core import CompilerCore
@@ -101,120 +102,121 @@ class ExpressionCompiler(CompilerCore):
         fn = self.gen.function(e) if self.gen is not None else None
         return fn if fn is not None else self.expr_closure(e)
 
-    def expr_closure(self, e: A.Expr) -> ExprFn:  # noqa: C901 - one dispatch on expression kind
-        lay = self.layout
-        if isinstance(e, A.IntLit | A.StrLit | A.BoolLit):
-            v = e.value
-            return lambda s, env: v
-        if isinstance(e, A.NoneLit):
-            return lambda s, env: None
+    def expr_closure(self, e: A.Expr) -> ExprFn:
+        """The reference closure for ``e``, from the handler :data:`EXPR_HANDLERS` keeps for its node class."""
+        handler = EXPR_HANDLERS.get(type(e))
+        if handler is None:  # pragma: no cover - tests/test_compiler_tables.py covers every node class
+            raise AssertionError(f"cannot compile {type(e).__name__}")
+        return handler(self, e)
+
+    def _literal(self, e: A.IntLit | A.StrLit | A.BoolLit) -> ExprFn:
+        v = e.value
+        return lambda s, env: v
+
+    def _none(self, e: A.NoneLit) -> ExprFn:
+        return lambda s, env: None
+
+    def _name(self, e: A.Name) -> ExprFn:
         ref = e.ref
-        if isinstance(e, A.Name):
-            kind = ref[0] if isinstance(ref, tuple) else None
-            if kind == "local":
-                n = e.id
-                if n in self.subst:
-                    return self.subst[n]
-                return lambda s, env: env[n]
-            if kind == "self":
-                return lambda s, env: env["self"]
-            if kind == "first":
-                return lambda s, env: s.counters[FIRST_SLOT]
-            if kind == "builtin":
-                which = ref[1]
-                if which == "players":
-                    return lambda s, env: s.tables.players
-                if which == "player_count":
-                    return lambda s, env: s.tables.n
-                return lambda s, env: s.counters[ROUND_SLOT]
-            if kind == "zone":
-                zi = lay.zone_global[ref[1].name]
-                return lambda s, env: zi
-            if kind == "counter":
-                slot = lay.global_slots[ref[1].name]
-                return lambda s, env: s.counters[slot]
-            if kind == "enumval":
-                v2 = ref[1]
-                return lambda s, env: v2
-            if kind == "enumtype":
-                vals = tuple(self.prog.enums[ref[1]])
-                return lambda s, env: vals
-            if kind == "die":
-                d = ref[1]
-                return lambda s, env: d
-            raise AssertionError(f"unresolved name {e.id}")  # pragma: no cover
-        if isinstance(e, A.Attr):
-            kind = ref[0]
-            if kind == "pzone":
-                return self.zone_index(e)
-            if kind in ("pcounter", "ccounter"):
-                var = self._plain_local(e.obj)
-                if var is not None and kind == "pcounter":
-                    base = lay.player_base + lay.player_offsets[ref[1].name]
-                    stride = lay.player_stride
-                    pvar: str = var
-                    return lambda s, env: s.counters[base + env[pvar] * stride]
-                sf = self.counter_slot(e)
-                return lambda s, env: s.counters[sf(s, env)]
-            if kind == "field":
-                of = self.expr(e.obj)
-                name = e.name
-                values = self.field_list(name)
-                obj = e.obj
-                if isinstance(obj, A.Name) and obj.ref == ("local", obj.id) and obj.id not in self.subst:
-                    var = obj.id
+        kind = ref[0] if isinstance(ref, tuple) else None
+        if kind == "local":
+            n = e.id
+            if n in self.subst:
+                return self.subst[n]
+            return lambda s, env: env[n]
+        if kind == "self":
+            return lambda s, env: env["self"]
+        if kind == "first":
+            return lambda s, env: s.counters[FIRST_SLOT]
+        if kind == "builtin":
+            return _builtin_name(ref[1])
+        if kind == "zone":
+            zi = self.layout.zone_global[ref[1].name]
+            return lambda s, env: zi
+        if kind == "counter":
+            slot = self.layout.global_slots[ref[1].name]
+            return lambda s, env: s.counters[slot]
+        if kind in ("enumval", "die"):
+            v = ref[1]
+            return lambda s, env: v
+        if kind == "enumtype":
+            vals = tuple(self.prog.enums[ref[1]])
+            return lambda s, env: vals
+        raise AssertionError(f"unresolved name {e.id}")  # pragma: no cover
 
-                    def local_field(s: GameState, env: dict[str, Any]) -> Any:
-                        c = env[var]
-                        if c is None:
-                            raise RuleError(f"`.{name}` of no card")
-                        return values[c]
+    def _attr(self, e: A.Attr) -> ExprFn:
+        ref = e.ref
+        kind = ref[0]
+        if kind == "pzone":
+            return self.zone_index(e)
+        if kind in ("pcounter", "ccounter"):
+            var = self._plain_local(e.obj)
+            if var is not None and kind == "pcounter":
+                lay = self.layout
+                base = lay.player_base + lay.player_offsets[ref[1].name]
+                stride = lay.player_stride
+                pvar: str = var
+                return lambda s, env: s.counters[base + env[pvar] * stride]
+            sf = self.counter_slot(e)
+            return lambda s, env: s.counters[sf(s, env)]
+        if kind == "field":
+            return self._field(e)
+        raise AssertionError(f"unresolved attribute {e.name}")  # pragma: no cover
 
-                    return local_field
+    def _field(self, e: A.Attr) -> ExprFn:
+        """``card.field``: the value from the field's per-card list (an error for no card)."""
+        of = self.expr(e.obj)
+        name = e.name
+        values = self.field_list(name)
+        obj = e.obj
+        if isinstance(obj, A.Name) and obj.ref == ("local", obj.id) and obj.id not in self.subst:
+            var = obj.id
 
-                def field_value(s: GameState, env: dict[str, Any]) -> Any:
-                    c = of(s, env)
-                    if c is None:
-                        raise RuleError(f"`.{name}` of no card")
-                    return values[c]
+            def local_field(s: GameState, env: dict[str, Any]) -> Any:
+                c = env[var]
+                if c is None:
+                    raise RuleError(f"`.{name}` of no card")
+                return values[c]
 
-                return field_value
-            raise AssertionError(f"unresolved attribute {e.name}")  # pragma: no cover
-        if isinstance(e, A.Index):
-            if ref == ("icounter",):
-                sf = self.counter_slot(e)
-                return lambda s, env: s.counters[sf(s, env)]
-            lf = self.expr(e.obj)
-            ixf = self.expr(e.index)
+            return local_field
 
-            def list_index(s: GameState, env: dict[str, Any]) -> Any:
-                items = lf(s, env)
-                i = ixf(s, env)
-                if not 0 <= i < len(items):
-                    raise RuleError(f"list index {i} out of range (size {len(items)})")
-                return items[i]
+        def field_value(s: GameState, env: dict[str, Any]) -> Any:
+            c = of(s, env)
+            if c is None:
+                raise RuleError(f"`.{name}` of no card")
+            return values[c]
 
-            return list_index
-        if isinstance(e, A.Call):
-            return self.call(e)
-        if isinstance(e, A.Aggregate):
-            return self.aggregate(e)
-        if isinstance(e, A.ListLit):
-            items = [self.expr(x) for x in e.items]
-            return lambda s, env: tuple(f(s, env) for f in items)
-        if isinstance(e, A.ListComp):
-            return self.list_comp(e)
-        if isinstance(e, A.Unary):
-            of = self.expr(e.operand)
-            if e.op == "not":
-                return lambda s, env: not of(s, env)
-            return lambda s, env: -of(s, env)
-        if isinstance(e, A.Binary):
-            return self.binary(e)
-        if isinstance(e, A.Cond):
-            tf, af, bf = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
-            return lambda s, env: af(s, env) if tf(s, env) else bf(s, env)
-        raise AssertionError(f"cannot compile {type(e).__name__}")  # pragma: no cover
+        return field_value
+
+    def _index(self, e: A.Index) -> ExprFn:
+        if e.ref == ("icounter",):
+            sf = self.counter_slot(e)
+            return lambda s, env: s.counters[sf(s, env)]
+        lf = self.expr(e.obj)
+        ixf = self.expr(e.index)
+
+        def list_index(s: GameState, env: dict[str, Any]) -> Any:
+            items = lf(s, env)
+            i = ixf(s, env)
+            if not 0 <= i < len(items):
+                raise RuleError(f"list index {i} out of range (size {len(items)})")
+            return items[i]
+
+        return list_index
+
+    def _list_lit(self, e: A.ListLit) -> ExprFn:
+        items = [self.expr(x) for x in e.items]
+        return lambda s, env: tuple(f(s, env) for f in items)
+
+    def _unary(self, e: A.Unary) -> ExprFn:
+        of = self.expr(e.operand)
+        if e.op == "not":
+            return lambda s, env: not of(s, env)
+        return lambda s, env: -of(s, env)
+
+    def _cond(self, e: A.Cond) -> ExprFn:
+        tf, af, bf = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
+        return lambda s, env: af(s, env) if tf(s, env) else bf(s, env)
 
     def binary(self, e: A.Binary) -> ExprFn:
         op = e.op
@@ -225,44 +227,14 @@ class ExpressionCompiler(CompilerCore):
                 return lambda s, env: lf(s, env) in rf(s, env)
             return lambda s, env: lf(s, env) not in rf(s, env)
         rf = self.expr(e.right)
-        if op == "and":
-            return lambda s, env: bool(lf(s, env)) and bool(rf(s, env))
-        if op == "or":
-            return lambda s, env: bool(lf(s, env)) or bool(rf(s, env))
-        if op == "==":
-            return lambda s, env: lf(s, env) == rf(s, env)
-        if op == "!=":
-            return lambda s, env: lf(s, env) != rf(s, env)
-        if op == "<":
-            return lambda s, env: lf(s, env) < rf(s, env)
-        if op == "<=":
-            return lambda s, env: lf(s, env) <= rf(s, env)
-        if op == ">":
-            return lambda s, env: lf(s, env) > rf(s, env)
-        if op == ">=":
-            return lambda s, env: lf(s, env) >= rf(s, env)
         if op == "+":
             lt = e.left.ty
             if lt is not None and lt.kind in ("list", "zone"):
                 ls, rs = self.seq(e.left), self.seq(e.right)
                 return lambda s, env: tuple(ls(s, env)) + tuple(rs(s, env))
-            return lambda s, env: lf(s, env) + rf(s, env)
-        if op == "-":
-            return lambda s, env: lf(s, env) - rf(s, env)
-        if op == "*":
-            return lambda s, env: lf(s, env) * rf(s, env)
-        if op in ("/", "%"):
-            span = e.span
-
-            def divide(s: GameState, env: dict[str, Any]) -> Any:
-                b = rf(s, env)
-                if b == 0:
-                    raise RuleError(f"division by zero at {span.file}:{span.line}:{span.column}")
-                a = lf(s, env)
-                return a // b if op == "/" else a % b
-
-            return divide
-        raise AssertionError(op)  # pragma: no cover
+        elif op in ("/", "%"):
+            return _divide(lf, rf, op, e.span)
+        return _BINARY[op](lf, rf)
 
     def _shadow(self, var: str) -> dict[str, ExprFn]:
         """Hide an inlined parameter behind a comprehension variable; return the map to restore."""
@@ -271,12 +243,11 @@ class ExpressionCompiler(CompilerCore):
             self.subst = {k: v for k, v in saved.items() if k != var}
         return saved
 
-    def aggregate(self, e: A.Aggregate) -> ExprFn:  # noqa: C901 - one specialised closure per aggregate
+    def aggregate(self, e: A.Aggregate) -> ExprFn:
         """Compile ``count/sum/any/all/min/max(… for x in … where …)``.
 
-        Each aggregate gets its own closure (no run-time dispatch on the name);
-        the loop variable is restored afterwards so it never leaks into the
-        enclosing scope.
+        Each aggregate gets its own closure (no run-time dispatch on the name, see :data:`_AGGREGATES`);
+        the loop variable is restored afterwards so it never leaks into the enclosing scope.
         """
         it = self.seq(e.iterable)
         shadow = self._shadow(e.var)
@@ -284,70 +255,24 @@ class ExpressionCompiler(CompilerCore):
         ef = self.expr(e.elem)
         self.subst = shadow
         var = e.var
-        func = e.func
         if wf is None:
             def keep(s: GameState, env: dict[str, Any]) -> bool:
                 return True
             wf2: ExprFn = keep
         else:
             wf2 = wf
+        body = _AGGREGATES[e.func](var, wf2, ef)
 
-        def scoped(body: Callable[[GameState, dict[str, Any], Any], Any]) -> ExprFn:
-            def run(s: GameState, env: dict[str, Any]) -> Any:
-                had = var in env
-                old = env.get(var)
-                result = body(s, env, it(s, env))
-                if had:
-                    env[var] = old
-                else:
-                    env.pop(var, None)
-                return result
-            return run
-
-        if func == "count":
-            def count(s: GameState, env: dict[str, Any], items: Any) -> int:
-                n = 0
-                for x in items:
-                    env[var] = x
-                    if wf2(s, env):
-                        n += 1
-                return n
-            return scoped(count)
-        if func == "sum":
-            def total(s: GameState, env: dict[str, Any], items: Any) -> int:
-                t = 0
-                for x in items:
-                    env[var] = x
-                    if wf2(s, env):
-                        t += ef(s, env)
-                return t
-            return scoped(total)
-        if func == "any":
-            def any_(s: GameState, env: dict[str, Any], items: Any) -> bool:
-                for x in items:
-                    env[var] = x
-                    if wf2(s, env) and ef(s, env):
-                        return True
-                return False
-            return scoped(any_)
-        if func == "all":
-            def all_(s: GameState, env: dict[str, Any], items: Any) -> bool:
-                for x in items:
-                    env[var] = x
-                    if wf2(s, env) and not ef(s, env):
-                        return False
-                return True
-            return scoped(all_)
-        pick = min if func == "min" else max
-
-        def extreme(s: GameState, env: dict[str, Any], items: Any) -> int:
-            values = []
-            for x in items:
-                env[var] = x
-                if wf2(s, env):
-                    values.append(ef(s, env))
-            return pick(values) if values else 0
-        return scoped(extreme)
+        def run(s: GameState, env: dict[str, Any]) -> Any:
+            had = var in env
+            old = env.get(var)
+            result = body(s, env, it(s, env))
+            if had:
+                env[var] = old
+            else:
+                env.pop(var, None)
+            return result
+        return run
 
     def list_comp(self, e: A.ListComp) -> ExprFn:
         it = self.seq(e.iterable)
@@ -521,74 +446,233 @@ class ExpressionCompiler(CompilerCore):
             out.append(next((tuple(p.name for p in f.type.params) for f in fields if f.name == fname), ()))
         return out
 
-    def builtin(self, name: str, e: A.Call, args: list[ExprFn]) -> ExprFn:  # noqa: C901 - one closure per built-in
-        if name in constructs.PURE:  # a registered built-in: its reference implementation, on the argument values
+    def builtin(self, name: str, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        """A built-in call: a registered pure built-in runs its reference implementation on the argument values;
+        the others (they read the state, the RNG or their arguments' shape) have a handler in
+        :data:`BUILTIN_HANDLERS`."""
+        if name in constructs.PURE:
             fn = pure_function(name)
             return lambda s, env: fn(*(a(s, env) for a in args))
-        if name == "size":
-            sf = self.seq(e.args[0])
-            return lambda s, env: len(sf(s, env))
-        if name in ("top", "bottom"):
-            zf = self.zone_index(e.args[0])
-            if len(args) == 1:
-                if name == "top":
-                    return lambda s, env: (z[-1] if (z := s.zones[zf(s, env)]) else None)
-                return lambda s, env: (z[0] if (z := s.zones[zf(s, env)]) else None)
-            nf = args[1]
-            if name == "top":
-                return lambda s, env: tuple(reversed(s.zones[zf(s, env)][-nf(s, env):])) if nf(s, env) > 0 else ()
-            return lambda s, env: tuple(s.zones[zf(s, env)][: max(0, nf(s, env))])
-        if name == "random":
-            sf = self.seq(e.args[0])
+        return BUILTIN_HANDLERS[name](self, e, args)
 
-            def pick(s: GameState, env: dict[str, Any]) -> Any:
-                items = sf(s, env)
-                if not items:
-                    raise RuleError("random() of an empty list")
-                s.rng, i = rng.below(s.rng, len(items))
-                return items[i]
+    def _size(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        sf = self.seq(e.args[0])
+        return lambda s, env: len(sf(s, env))
 
-            return pick
-        if name == "roll":
-            die_of = args[0]
-            dice = {d.name: tuple(d.faces) for d in self.prog.dice.values()}
+    def _top(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        zf = self.zone_index(e.args[0])
+        if len(args) == 1:
+            return lambda s, env: (z[-1] if (z := s.zones[zf(s, env)]) else None)
+        nf = args[1]
+        return lambda s, env: tuple(reversed(s.zones[zf(s, env)][-nf(s, env):])) if nf(s, env) > 0 else ()
 
-            def roll(s: GameState, env: dict[str, Any]) -> int:
-                faces = dice.get(die_of(s, env))
-                if faces is None:
-                    raise RuleError(f"no die named {die_of(s, env)!r}")
-                total = 0
-                for _ in range(MAX_REROLLS):
-                    s.rng, i = rng.below(s.rng, len(faces))
-                    value, again = faces[i]
-                    total += value
-                    if not again:
-                        return total
-                raise RuleError(f"a die exploded more than {MAX_REROLLS} times")
+    def _bottom(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        zf = self.zone_index(e.args[0])
+        if len(args) == 1:
+            return lambda s, env: (z[0] if (z := s.zones[zf(s, env)]) else None)
+        nf = args[1]
+        return lambda s, env: tuple(s.zones[zf(s, env)][: max(0, nf(s, env))])
 
-            return roll
-        if name == "value":
-            sf = self.counter_slot(e.args[0])
-            values = self._counter_decl(e.args[0]).track_values or [0]
-            return lambda s, env: values[s.counters[sf(s, env)]]
-        if name == "min":
-            return lambda s, env: min(a(s, env) for a in args)
-        if name == "max":
-            return lambda s, env: max(a(s, env) for a in args)
-        if name == "abs":
-            return lambda s, env: abs(args[0](s, env))
-        if name == "players_from":
-            pf = args[0]
-            return lambda s, env: s.tables.turn_orders[pf(s, env)]
-        if name == "next_player":
-            pf = args[0]
-            return lambda s, env: s.tables.turn_orders[pf(s, env)][1 % s.tables.n]
-        if name == "owner":
-            cf = args[0]
+    def _random(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        sf = self.seq(e.args[0])
 
-            def owner(s: GameState, env: dict[str, Any]) -> Any:
-                o = s.tables.zone_owner[s.card_zone[cf(s, env)]]
-                return None if o < 0 else o
+        def pick(s: GameState, env: dict[str, Any]) -> Any:
+            items = sf(s, env)
+            if not items:
+                raise RuleError("random() of an empty list")
+            s.rng, i = rng.below(s.rng, len(items))
+            return items[i]
 
-            return owner
-        raise AssertionError(name)  # pragma: no cover
+        return pick
+
+    def _roll(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        die_of = args[0]
+        dice = {d.name: tuple(d.faces) for d in self.prog.dice.values()}
+
+        def roll(s: GameState, env: dict[str, Any]) -> int:
+            faces = dice.get(die_of(s, env))
+            if faces is None:
+                raise RuleError(f"no die named {die_of(s, env)!r}")
+            total = 0
+            for _ in range(MAX_REROLLS):
+                s.rng, i = rng.below(s.rng, len(faces))
+                value, again = faces[i]
+                total += value
+                if not again:
+                    return total
+            raise RuleError(f"a die exploded more than {MAX_REROLLS} times")
+
+        return roll
+
+    def _value(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        sf = self.counter_slot(e.args[0])
+        values = self._counter_decl(e.args[0]).track_values or [0]
+        return lambda s, env: values[s.counters[sf(s, env)]]
+
+    def _min(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        return lambda s, env: min(a(s, env) for a in args)
+
+    def _max(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        return lambda s, env: max(a(s, env) for a in args)
+
+    def _abs(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        return lambda s, env: abs(args[0](s, env))
+
+    def _players_from(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        pf = args[0]
+        return lambda s, env: s.tables.turn_orders[pf(s, env)]
+
+    def _next_player(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        pf = args[0]
+        return lambda s, env: s.tables.turn_orders[pf(s, env)][1 % s.tables.n]
+
+    def _owner(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        cf = args[0]
+
+        def owner(s: GameState, env: dict[str, Any]) -> Any:
+            o = s.tables.zone_owner[s.card_zone[cf(s, env)]]
+            return None if o < 0 else o
+
+        return owner
+
+
+# ------------------------------------------------------------ dispatch tables (tests/test_compiler_tables.py)
+
+# the reference closure of each expression node class
+EXPR_HANDLERS: dict[type[A.Expr], Callable[[ExpressionCompiler, Any], ExprFn]] = {
+    A.IntLit: ExpressionCompiler._literal,
+    A.StrLit: ExpressionCompiler._literal,
+    A.BoolLit: ExpressionCompiler._literal,
+    A.NoneLit: ExpressionCompiler._none,
+    A.Name: ExpressionCompiler._name,
+    A.Attr: ExpressionCompiler._attr,
+    A.Index: ExpressionCompiler._index,
+    A.Call: ExpressionCompiler.call,
+    A.Aggregate: ExpressionCompiler.aggregate,
+    A.ListLit: ExpressionCompiler._list_lit,
+    A.ListComp: ExpressionCompiler.list_comp,
+    A.Unary: ExpressionCompiler._unary,
+    A.Binary: ExpressionCompiler.binary,
+    A.Cond: ExpressionCompiler._cond,
+}
+
+# the built-ins that are not registered pure functions (dsl/constructs.py), by name
+BUILTIN_HANDLERS: dict[str, Callable[[ExpressionCompiler, A.Call, list[ExprFn]], ExprFn]] = {
+    "size": ExpressionCompiler._size,
+    "top": ExpressionCompiler._top,
+    "bottom": ExpressionCompiler._bottom,
+    "random": ExpressionCompiler._random,
+    "roll": ExpressionCompiler._roll,
+    "value": ExpressionCompiler._value,
+    "min": ExpressionCompiler._min,
+    "max": ExpressionCompiler._max,
+    "abs": ExpressionCompiler._abs,
+    "players_from": ExpressionCompiler._players_from,
+    "next_player": ExpressionCompiler._next_player,
+    "owner": ExpressionCompiler._owner,
+}
+
+
+def _builtin_name(which: str) -> ExprFn:
+    """A built-in name: `players`, `player_count` or `round`."""
+    if which == "players":
+        return lambda s, env: s.tables.players
+    if which == "player_count":
+        return lambda s, env: s.tables.n
+    return lambda s, env: s.counters[ROUND_SLOT]
+
+
+# one closure factory per binary operator without a special case (see ExpressionCompiler.binary)
+_BINARY: dict[str, Callable[[ExprFn, ExprFn], ExprFn]] = {
+    "and": lambda lf, rf: lambda s, env: bool(lf(s, env)) and bool(rf(s, env)),
+    "or": lambda lf, rf: lambda s, env: bool(lf(s, env)) or bool(rf(s, env)),
+    "==": lambda lf, rf: lambda s, env: lf(s, env) == rf(s, env),
+    "!=": lambda lf, rf: lambda s, env: lf(s, env) != rf(s, env),
+    "<": lambda lf, rf: lambda s, env: lf(s, env) < rf(s, env),
+    "<=": lambda lf, rf: lambda s, env: lf(s, env) <= rf(s, env),
+    ">": lambda lf, rf: lambda s, env: lf(s, env) > rf(s, env),
+    ">=": lambda lf, rf: lambda s, env: lf(s, env) >= rf(s, env),
+    "+": lambda lf, rf: lambda s, env: lf(s, env) + rf(s, env),
+    "-": lambda lf, rf: lambda s, env: lf(s, env) - rf(s, env),
+    "*": lambda lf, rf: lambda s, env: lf(s, env) * rf(s, env),
+}
+
+
+def _divide(lf: ExprFn, rf: ExprFn, op: str, span: Span) -> ExprFn:
+    """``/`` and ``%`` on integers: floor division and modulo, a located error for division by zero."""
+
+    def divide(s: GameState, env: dict[str, Any]) -> Any:
+        b = rf(s, env)
+        if b == 0:
+            raise RuleError(f"division by zero at {span.file}:{span.line}:{span.column}")
+        a = lf(s, env)
+        return a // b if op == "/" else a % b
+
+    return divide
+
+
+# an aggregate's loop over its items, by aggregate name: (loop variable, `where`, element) -> body(s, env, items)
+AggregateBody = Callable[[GameState, dict[str, Any], Any], Any]
+
+
+def _count(var: str, wf: ExprFn, ef: ExprFn) -> AggregateBody:
+    def count(s: GameState, env: dict[str, Any], items: Any) -> int:
+        n = 0
+        for x in items:
+            env[var] = x
+            if wf(s, env):
+                n += 1
+        return n
+    return count
+
+
+def _sum(var: str, wf: ExprFn, ef: ExprFn) -> AggregateBody:
+    def total(s: GameState, env: dict[str, Any], items: Any) -> int:
+        t = 0
+        for x in items:
+            env[var] = x
+            if wf(s, env):
+                t += ef(s, env)
+        return t
+    return total
+
+
+def _any(var: str, wf: ExprFn, ef: ExprFn) -> AggregateBody:
+    def any_(s: GameState, env: dict[str, Any], items: Any) -> bool:
+        for x in items:
+            env[var] = x
+            if wf(s, env) and ef(s, env):
+                return True
+        return False
+    return any_
+
+
+def _all(var: str, wf: ExprFn, ef: ExprFn) -> AggregateBody:
+    def all_(s: GameState, env: dict[str, Any], items: Any) -> bool:
+        for x in items:
+            env[var] = x
+            if wf(s, env) and not ef(s, env):
+                return False
+        return True
+    return all_
+
+
+def _extreme(pick: Callable[[list[Any]], Any]) -> Callable[[str, ExprFn, ExprFn], AggregateBody]:
+    """`min` or `max` over the qualifying elements (0 when none qualifies)."""
+
+    def make(var: str, wf: ExprFn, ef: ExprFn) -> AggregateBody:
+        def extreme(s: GameState, env: dict[str, Any], items: Any) -> int:
+            values = []
+            for x in items:
+                env[var] = x
+                if wf(s, env):
+                    values.append(ef(s, env))
+            return pick(values) if values else 0
+        return extreme
+
+    return make
+
+
+_AGGREGATES: dict[str, Callable[[str, ExprFn, ExprFn], AggregateBody]] = {
+    "count": _count, "sum": _sum, "any": _any, "all": _all, "min": _extreme(min), "max": _extreme(max),
+}

@@ -55,64 +55,60 @@ class StepMachineCompiler(StatementCompiler):
         flush()
 
     def emit_control(self, st: A.Stmt, code: Code, loops: list[list[int]]) -> None:
+        """Instructions for a statement that may suspend or jump, from the handler in :data:`CONTROL_HANDLERS`."""
+        handler = CONTROL_HANDLERS.get(type(st))
+        if handler is None:  # pragma: no cover - only these statements suspend or break out of a loop
+            raise AssertionError(f"unexpected control statement {type(st).__name__}")
+        handler(self, st, code, loops)
+
+    def _emit_break(self, st: A.Break, code: Code, loops: list[list[int]]) -> None:
+        """A jump to the end of the innermost loop, patched when that loop's end is known."""
         ins = code.ins
-        if isinstance(st, A.Break):
-            patch = loops[-1]
+        patch = loops[-1]
+        at = len(ins)
+        patch.append(at)
+        ins.append(_jump_placeholder())
+
+    def _emit_if(self, st: A.If, code: Code, loops: list[list[int]]) -> None:
+        ins = code.ins
+        end_patches: list[int] = []
+        for cond, body in st.branches:
             at = len(ins)
-            patch.append(at)
             ins.append(_jump_placeholder())
-            return
-        if isinstance(st, A.If):
-            end_patches: list[int] = []
-            for cond, body in st.branches:
-                at = len(ins)
-                ins.append(_jump_placeholder())
-                self.emit(body, code, loops)
-                end_patches.append(len(ins))
-                ins.append(_jump_placeholder())
-                ins[at] = self._branch(cond, at + 1, len(ins))
-            self.emit(st.orelse, code, loops)
-            for p in end_patches:
-                ins[p] = self.goto(len(ins))
-            return
-        if isinstance(st, A.For):
-            key = self.uid()
-            ins.append(self.sgen.for_init(st.iterable, key) if self.sgen is not None
-                       else _for_init(self.seq(st.iterable), key))
-            head = len(ins)
+            self.emit(body, code, loops)
+            end_patches.append(len(ins))
             ins.append(_jump_placeholder())
-            breaks: list[int] = []
-            self.emit(st.body, code, [*loops, breaks])
-            ins.append(self.goto(head))
-            end = len(ins)
-            ins[head] = self._for_next(key, (st.var,), end)
-            for b in breaks:
-                ins[b] = self.goto(end)
-            return
-        if isinstance(st, A.RepeatWhile):
-            head = len(ins)
-            ins.append(_jump_placeholder())
-            breaks = []
-            self.emit(st.body, code, [*loops, breaks])
-            ins.append(self.goto(head))
-            end = len(ins)
-            ins[head] = self._branch(st.cond, head + 1, end)
-            for b in breaks:
-                ins[b] = self.goto(end)
-            return
-        if isinstance(st, A.Choose):
-            self.emit_choose(st, code, loops)
-            return
-        if isinstance(st, A.Simultaneous):
-            self.emit_simultaneous(st, code, loops)
-            return
-        if isinstance(st, A.Do):
-            self.emit_do(st, code)
-            return
-        if isinstance(st, A.Fire):
-            self.emit_fire(st, code)
-            return
-        raise AssertionError(f"unexpected control statement {type(st).__name__}")  # pragma: no cover
+            ins[at] = self._branch(cond, at + 1, len(ins))
+        self.emit(st.orelse, code, loops)
+        for p in end_patches:
+            ins[p] = self.goto(len(ins))
+
+    def _emit_for(self, st: A.For, code: Code, loops: list[list[int]]) -> None:
+        ins = code.ins
+        key = self.uid()
+        ins.append(self.sgen.for_init(st.iterable, key) if self.sgen is not None
+                   else _for_init(self.seq(st.iterable), key))
+        head = len(ins)
+        ins.append(_jump_placeholder())
+        breaks: list[int] = []
+        self.emit(st.body, code, [*loops, breaks])
+        ins.append(self.goto(head))
+        end = len(ins)
+        ins[head] = self._for_next(key, (st.var,), end)
+        for b in breaks:
+            ins[b] = self.goto(end)
+
+    def _emit_repeat_while(self, st: A.RepeatWhile, code: Code, loops: list[list[int]]) -> None:
+        ins = code.ins
+        head = len(ins)
+        ins.append(_jump_placeholder())
+        breaks: list[int] = []
+        self.emit(st.body, code, [*loops, breaks])
+        ins.append(self.goto(head))
+        end = len(ins)
+        ins[head] = self._branch(st.cond, head + 1, end)
+        for b in breaks:
+            ins[b] = self.goto(end)
 
     def _branch(self, cond: A.Expr, then_pc: int, else_pc: int) -> Ins:
         if self.sgen is not None:
@@ -301,3 +297,18 @@ class StepMachineCompiler(StatementCompiler):
             return False
 
         code.ins.append(self.note(fire, "call_end"))
+
+# ------------------------------------------------------------ dispatch table (tests/test_compiler_tables.py)
+
+# the step-machine instructions of each statement class that may suspend (or `break` out of a loop that does):
+# (compiler, statement, code, open loops' break patches) -> None, appending to ``code.ins``
+CONTROL_HANDLERS: dict[type[A.Stmt], Callable[[StepMachineCompiler, Any, Code, list[list[int]]], None]] = {
+    A.Break: StepMachineCompiler._emit_break,
+    A.If: StepMachineCompiler._emit_if,
+    A.For: StepMachineCompiler._emit_for,
+    A.RepeatWhile: StepMachineCompiler._emit_repeat_while,
+    A.Choose: StepMachineCompiler.emit_choose,
+    A.Simultaneous: StepMachineCompiler.emit_simultaneous,
+    A.Do: lambda comp, st, code, loops: comp.emit_do(st, code),
+    A.Fire: lambda comp, st, code, loops: comp.emit_fire(st, code),
+}

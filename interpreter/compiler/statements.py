@@ -46,128 +46,129 @@ class StatementCompiler(ExpressionCompiler):
 
         return many
 
-    def stmt(self, st: A.Stmt) -> StmtFn:  # noqa: C901 - one dispatch on statement kind
-        if isinstance(st, A.Let):
-            vf = self.expr(st.value)
-            n = st.name
+    def stmt(self, st: A.Stmt) -> StmtFn:
+        """The reference closure for a pure statement, from the handler :data:`STMT_HANDLERS` keeps for its class."""
+        handler = STMT_HANDLERS.get(type(st))
+        if handler is None:  # pragma: no cover - `choose` and `simultaneously` always suspend
+            raise AssertionError(f"statement {type(st).__name__} needs the step machine")
+        return handler(self, st)
 
-            def let(s: GameState, env: dict[str, Any]) -> None:
-                env[n] = vf(s, env)
+    def _let(self, st: A.Let) -> StmtFn:
+        vf = self.expr(st.value)
+        n = st.name
 
-            return let
-        if isinstance(st, A.Assign):
-            return self.assign(st)
-        if isinstance(st, A.Move):
-            return self.move(st)
-        if isinstance(st, A.Shuffle):
-            zf = self.zone_index(st.zone)
+        def let(s: GameState, env: dict[str, Any]) -> None:
+            env[n] = vf(s, env)
 
-            def shuffle(s: GameState, env: dict[str, Any]) -> None:
-                s.rng = rng.shuffle(s.zones[zf(s, env)], s.rng)
+        return let
 
-            return shuffle
-        if isinstance(st, A.Reveal):
-            tf = self.expr(st.target)
-            is_zone = st.target.ty is not None and st.target.ty.kind == "zone"
-            rzf: ExprFn | None = self.zone_index(st.target) if is_zone else None
+    def _shuffle(self, st: A.Shuffle) -> StmtFn:
+        zf = self.zone_index(st.zone)
 
-            def reveal(s: GameState, env: dict[str, Any]) -> None:
-                if rzf is not None:
-                    s.face_up.update(s.zones[rzf(s, env)])
-                else:
-                    c = tf(s, env)
-                    if c is not None:
-                        s.face_up.add(c)
+        def shuffle(s: GameState, env: dict[str, Any]) -> None:
+            s.rng = rng.shuffle(s.zones[zf(s, env)], s.rng)
 
-            return reveal
-        if isinstance(st, A.Transfer):
-            return self.transfer(st)
-        if isinstance(st, A.If):
-            branches = [(self.expr(c), self.block_closure(b)) for c, b in st.branches]
-            orelse = self.block_closure(st.orelse) if st.orelse else None
-            if len(branches) == 1:
-                (cf, bf), = branches
+        return shuffle
 
-                def if1(s: GameState, env: dict[str, Any]) -> None:
-                    if cf(s, env):
-                        bf(s, env)
-                    elif orelse is not None:
-                        orelse(s, env)
+    def _reveal(self, st: A.Reveal) -> StmtFn:
+        tf = self.expr(st.target)
+        is_zone = st.target.ty is not None and st.target.ty.kind == "zone"
+        rzf: ExprFn | None = self.zone_index(st.target) if is_zone else None
 
-                return if1
+        def reveal(s: GameState, env: dict[str, Any]) -> None:
+            if rzf is not None:
+                s.face_up.update(s.zones[rzf(s, env)])
+            else:
+                c = tf(s, env)
+                if c is not None:
+                    s.face_up.add(c)
 
-            def ifn(s: GameState, env: dict[str, Any]) -> None:
-                for cf, bf in branches:
-                    if cf(s, env):
-                        bf(s, env)
-                        return
-                if orelse is not None:
+        return reveal
+
+    def _if(self, st: A.If) -> StmtFn:
+        branches = [(self.expr(c), self.block_closure(b)) for c, b in st.branches]
+        orelse = self.block_closure(st.orelse) if st.orelse else None
+        if len(branches) == 1:
+            (cf, bf), = branches
+
+            def if1(s: GameState, env: dict[str, Any]) -> None:
+                if cf(s, env):
+                    bf(s, env)
+                elif orelse is not None:
                     orelse(s, env)
 
-            return ifn
-        if isinstance(st, A.For):
-            it = self.seq(st.iterable)
-            body = self.block_closure(st.body)
-            var = st.var
-            has_break = _has_break(st.body)
+            return if1
 
-            def for_(s: GameState, env: dict[str, Any]) -> None:
-                items = tuple(it(s, env))
-                if has_break:
-                    try:
-                        for x in items:
-                            env[var] = x
-                            body(s, env)
-                    except BreakLoop:
-                        pass
-                else:
+        def ifn(s: GameState, env: dict[str, Any]) -> None:
+            for cf, bf in branches:
+                if cf(s, env):
+                    bf(s, env)
+                    return
+            if orelse is not None:
+                orelse(s, env)
+
+        return ifn
+
+    def _for(self, st: A.For) -> StmtFn:
+        it = self.seq(st.iterable)
+        body = self.block_closure(st.body)
+        var = st.var
+        has_break = _has_break(st.body)
+
+        def for_(s: GameState, env: dict[str, Any]) -> None:
+            items = tuple(it(s, env))
+            if has_break:
+                try:
                     for x in items:
                         env[var] = x
                         body(s, env)
-
-            return for_
-        if isinstance(st, A.RepeatWhile):
-            cf = self.expr(st.cond)
-            body = self.block_closure(st.body)
-            span = st.span
-
-            def repeat(s: GameState, env: dict[str, Any]) -> None:
-                # A loop that needs no decision runs inside one engine step, so it has its own bound.
-                rounds = 0
-                try:
-                    while cf(s, env):
-                        body(s, env)
-                        rounds += 1
-                        if rounds > 100_000:
-                            raise RuleError(f"`repeat while` at line {span.line} ran 100000 times without ending")
                 except BreakLoop:
                     pass
+            else:
+                for x in items:
+                    env[var] = x
+                    body(s, env)
 
-            return repeat
-        if isinstance(st, A.Break):
-            def brk(s: GameState, env: dict[str, Any]) -> None:
-                raise BreakLoop
+        return for_
 
-            return brk
-        if isinstance(st, A.Do):
-            return self.do_pure(st)
-        if isinstance(st, A.Fire):
-            return self.fire_pure(st)
-        if isinstance(st, A.EndGame):
-            def end(s: GameState, env: dict[str, Any]) -> None:
-                raise GameOver
+    def _repeat_while(self, st: A.RepeatWhile) -> StmtFn:
+        cf = self.expr(st.cond)
+        body = self.block_closure(st.body)
+        span = st.span
 
-            return end
-        if isinstance(st, A.SkipTo):
-            step = st.step
+        def repeat(s: GameState, env: dict[str, Any]) -> None:
+            # A loop that needs no decision runs inside one engine step, so it has its own bound.
+            rounds = 0
+            try:
+                while cf(s, env):
+                    body(s, env)
+                    rounds += 1
+                    if rounds > 100_000:
+                        raise RuleError(f"`repeat while` at line {span.line} ran 100000 times without ending")
+            except BreakLoop:
+                pass
 
-            def skip(s: GameState, env: dict[str, Any]) -> None:
-                raise SkipTo(self.step_pcs[step])
+        return repeat
 
-            return skip
-        if isinstance(st, A.Log):
-            return self.log(st)
-        raise AssertionError(f"statement {type(st).__name__} needs the step machine")  # pragma: no cover
+    def _break(self, st: A.Break) -> StmtFn:
+        def brk(s: GameState, env: dict[str, Any]) -> None:
+            raise BreakLoop
+
+        return brk
+
+    def _end_game(self, st: A.EndGame) -> StmtFn:
+        def end(s: GameState, env: dict[str, Any]) -> None:
+            raise GameOver
+
+        return end
+
+    def _skip_to(self, st: A.SkipTo) -> StmtFn:
+        step = st.step
+
+        def skip(s: GameState, env: dict[str, Any]) -> None:
+            raise SkipTo(self.step_pcs[step])
+
+        return skip
 
     def assign(self, st: A.Assign) -> StmtFn:
         vf = self.expr(st.value)
@@ -388,3 +389,25 @@ class StatementCompiler(ExpressionCompiler):
             s.log.append((mask, full, fmt_id, tuple(values)))
 
         return log
+
+# ------------------------------------------------------------ dispatch table (tests/test_compiler_tables.py)
+
+# the reference closure of each statement class that can run without a decision (`choose` and `simultaneously`
+# always suspend: only the step machine compiles them, see machine.CONTROL_HANDLERS)
+STMT_HANDLERS: dict[type[A.Stmt], Callable[[StatementCompiler, Any], StmtFn]] = {
+    A.Let: StatementCompiler._let,
+    A.Assign: StatementCompiler.assign,
+    A.Move: StatementCompiler.move,
+    A.Shuffle: StatementCompiler._shuffle,
+    A.Reveal: StatementCompiler._reveal,
+    A.Transfer: StatementCompiler.transfer,
+    A.If: StatementCompiler._if,
+    A.For: StatementCompiler._for,
+    A.RepeatWhile: StatementCompiler._repeat_while,
+    A.Break: StatementCompiler._break,
+    A.Do: StatementCompiler.do_pure,
+    A.Fire: StatementCompiler.fire_pure,
+    A.EndGame: StatementCompiler._end_game,
+    A.SkipTo: StatementCompiler._skip_to,
+    A.Log: StatementCompiler.log,
+}
