@@ -333,8 +333,9 @@ def step1_options(g: Game, player: int) -> tuple[str, ...]:
     """The step-1 options the rules give ``player``, computed here independently of the ruleset.
 
     Every card in hand, except Transform when the hand holds no melee or
-    ranged weapon to transform into (the ruleset's [inferred] choice, rules
-    line 203 of bloodborne.md).  Tests compare it with the engine's options.
+    ranged weapon to transform into (the ruleset's [inferred] choice for step 2,
+    "Transform weapons", of shared/rules/bloodborne.md).  Tests compare it with
+    the engine's options.
     """
     s = g.state
     hand = s.zones[zone_index(g, "hand", player)]
@@ -346,8 +347,8 @@ def rebuild_step1_pending(g: Game) -> None:
     """Rebuild the step-1 pending choice by hand from :func:`step1_options` (no engine code runs).
 
     An alternative to :func:`refresh_decision` for the step-1 decision only:
-    ``per`` lists the living hunters in turn order from the First Player,
-    each with the card ids of their legal options.
+    ``per`` lists the hunters in play (neither eliminated nor dead) in turn
+    order from the First Player, each with the card ids of their legal options.
     """
     _require_decision(g)
     s = g.state
@@ -356,7 +357,7 @@ def rebuild_step1_pending(g: Game) -> None:
         raise RuntimeError("not at a simultaneous choice")
     per = []
     for p in s.tables.turn_orders[s.counters[FIRST_SLOT]]:
-        if s.counters[player_slot(g, "eliminated", p)]:
+        if s.counters[player_slot(g, "eliminated", p)] or s.counters[player_slot(g, "dead", p)]:
             continue
         hand = s.zones[zone_index(g, "hand", p)]
         allowed = set(step1_options(g, p))
