@@ -1,21 +1,31 @@
 """The construct registry is complete, and every pass reads it.
 
-dsl/constructs.py declares each built-in once; dsl/checker/declarations.py dispatches each declaration kind from
-one table. These tests fail when a pass lacks a handler for a kind the language has, or when the registry and a
-pass disagree — and they play the registered built-in `range`, added through the registry alone, in every
-compile mode.
+dsl/constructs/ declares each statement kind, expression kind and built-in once; dsl/checker/declarations.py
+dispatches each declaration kind from one table. These tests fail when the AST has a node class the registry
+does not declare, when a pass lacks a handler for a kind the registry declares, when the registry's child
+accessors miss a child of a node, or when the registry and a pass disagree about a built-in — and they play
+the registered built-in `range`, added through the registry alone, in every compile mode.
 """
 from __future__ import annotations
 
+import dataclasses
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from pathlib import Path
 
 import pytest
 from liturgy.dsl import constructs
 from liturgy.dsl.checker import declarations
+from liturgy.dsl.checker.builtin_rules import BUILTIN_RULES
+from liturgy.dsl.checker.expressions import EXPR_HANDLERS
 from liturgy.dsl.checker.program import BUILTIN_FUNCS
+from liturgy.dsl.checker.statements import STMT_HANDLERS
+from liturgy.dsl.checker.walk import effect_bodies
+from liturgy.dsl.constructs import expressions as construct_exprs
+from liturgy.dsl.constructs import statements as construct_stmts
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.loader import check_file
+from liturgy.interpreter.compiler.expressions import EXPR_HANDLERS as CLOSURE_EXPR_HANDLERS
 from liturgy.interpreter.engine import Ruleset
 from liturgy.interpreter.runtime.builtins import pure_function
 
@@ -23,6 +33,16 @@ MODES = [{}, {"inline_fns": False}, {"stmtgen": False}, {"codegen": False, "stmt
 # declaration kinds handled outside the per-kind table: the game header (the driver), card files (loaded after
 # every kind is known), steps (inside their round)
 ELSEWHERE = {A.GameDecl, A.CardsDecl, A.StepDecl}
+SHIPPED = sorted((Path(__file__).resolve().parent.parent / "rulesets").rglob("*.rules"))
+
+# Every pass's handler table, keyed by node class, beside the registry table it must cover: a pass that
+# dispatches on statement or expression kinds adds one line here.
+Construct = constructs.StmtConstruct | constructs.ExprConstruct
+PASSES: list[tuple[str, Mapping[type, Construct], Mapping[type, object]]] = [
+    ("checker: statements", constructs.STATEMENTS, STMT_HANDLERS),
+    ("checker: expressions", constructs.EXPRESSIONS, EXPR_HANDLERS),
+    ("closure compiler: expressions", constructs.EXPRESSIONS, CLOSURE_EXPR_HANDLERS),
+]
 
 
 def _subclasses(base: type) -> set[type]:
@@ -36,12 +56,89 @@ def test_every_declaration_kind_has_exactly_one_place_in_the_checker() -> None:
     assert not table & ELSEWHERE
 
 
-def test_every_builtin_is_declared_once_and_known_to_the_checker() -> None:
+@pytest.mark.parametrize(("base", "registry"), [(A.Stmt, constructs.STATEMENTS), (A.Expr, constructs.EXPRESSIONS)],
+                         ids=["statements", "expressions"])
+def test_every_node_class_is_declared_in_the_registry(base: type, registry: Mapping[type, Construct]) -> None:
+    nodes = _subclasses(base)
+    assert nodes - set(registry) == set(), f"not in the registry: {sorted(c.__name__ for c in nodes - set(registry))}"
+    assert set(registry) - nodes == set()
+    for node, c in registry.items():
+        assert c.node is node and c.syntax
+
+
+@pytest.mark.parametrize(("name", "registry", "handlers"), PASSES, ids=[p[0] for p in PASSES])
+def test_every_pass_has_a_handler_for_every_registered_kind(name: str, registry: Mapping[type, Construct],
+                                                            handlers: Mapping[type, object]) -> None:
+    missing = sorted(c.__name__ for c in set(registry) - set(handlers))
+    extra = sorted(c.__name__ for c in set(handlers) - set(registry))
+    assert not missing, f"{name} has no handler for {missing}"
+    assert not extra, f"{name} handles kinds the registry does not declare: {extra}"
+    assert all(callable(h) for h in handlers.values())
+
+
+def _fields_of(node: object, kind: type) -> list[object]:
+    """Every value of ``kind`` in the node's dataclass fields (in lists, `if` branches and prompts too)."""
+    out: list[object] = []
+    for f in dataclasses.fields(node):  # type: ignore[arg-type]
+        v = getattr(node, f.name)
+        items = v if isinstance(v, list) else [v]
+        for item in items:
+            if isinstance(item, tuple):  # an `if` branch: (condition, block)
+                out += [x for x in item if isinstance(x, kind)]
+            elif isinstance(item, A.Prompt):
+                out += list(item.args)
+            elif isinstance(item, kind):
+                out.append(item)
+    return out
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
+def test_the_registry_reaches_every_child_of_every_node(path: Path) -> None:
+    """On every shipped ruleset: each statement's declared child expressions and blocks, and each expression's
+    declared children, are exactly the node's own (so a walker built on the registry misses nothing)."""
+    program, diags = check_file(str(path))
+    assert program is not None, diags
+    bodies: list[list[A.Stmt]] = [program.setup, program.finish, *(s.body for s in program.steps)]
+    bodies += [p.body for p in program.procs.values()] + [h.body for hs in program.handlers.values() for h in hs]
+    bodies += [b for c in program.cards for b in effect_bodies(program, c)]
+    seen: set[type] = set()
+    for body in bodies:
+        for s in construct_stmts.walk(body):
+            c = constructs.STATEMENTS[type(s)]
+            assert [id(e) for e in c.exprs(s)] == [id(e) for e in _fields_of(s, A.Expr)], type(s).__name__
+            nested = [x for b in c.blocks(s) for x in b]
+            assert sorted(map(id, nested)) == sorted(id(x) for x in _block_items(s)), type(s).__name__
+            seen.add(type(s))
+            for top in c.exprs(s):
+                for e in construct_exprs.walk(top):
+                    assert [id(x) for x in construct_exprs.children(e)] == [id(x) for x in _fields_of(e, A.Expr)]
+    assert seen
+
+
+def _block_items(s: A.Stmt) -> list[object]:
+    out: list[object] = []
+    for f in dataclasses.fields(s):
+        v = getattr(s, f.name)
+        if isinstance(v, list):
+            for item in v:
+                if isinstance(item, A.Stmt):
+                    out.append(item)
+                elif isinstance(item, tuple):
+                    out += item[1]
+    return out
+
+
+def test_every_builtin_is_declared_once_and_the_checker_agrees() -> None:
     assert constructs.NAMES == BUILTIN_FUNCS
-    assert not set(constructs.PURE) & constructs.STATEFUL
-    for name, b in constructs.PURE.items():
-        assert b.name == name and b.doc and 0 <= b.required <= len(b.params)
-        assert callable(pure_function(name))
+    # a typing rule exactly for the built-ins whose declaration alone cannot type a call
+    assert set(BUILTIN_RULES) == {n for n, b in constructs.BUILTINS.items() if not b.typed_by_table}
+    for name, b in constructs.BUILTINS.items():
+        assert b.name == name and b.doc and b.params and 0 <= b.required <= len(b.params)
+        assert b.reads in ("nothing", "state", "rng")
+        if b.reference is not None:
+            assert b.reads == "nothing" and b.typed_by_table and callable(pure_function(name))
+    assert set(constructs.PURE) == {n for n, b in constructs.BUILTINS.items() if b.reference is not None}
+    assert constructs.NAMES - set(constructs.PURE) == constructs.STATEFUL
 
 
 RULES = '''game "R" { players 2..2 }

@@ -28,13 +28,20 @@ class DeclarationChecker(CheckerCore):
         return True
 
     def _collect(self, prog: Program) -> None:
+        """Every declaration into ``prog`` (one handler per kind, :data:`_DECLARE`), then the checks across
+        kinds: built-in names, field types, zones' card kinds, counters' ranges."""
         names = _Names()
         for d in self.rs.decls:
             declare = _DECLARE.get(type(d))
             if declare is not None:
                 declare(self, prog, d, names)
-        glob_names = names.glob
-        card_names = names.card
+        self._check_global_names(prog, names.glob)
+        self._type_fields(prog, names.card)
+        self._check_zones(prog)
+        self._check_counters(prog)
+
+    def _check_global_names(self, prog: Program, glob_names: dict[str, Span]) -> None:
+        """No global name is a built-in (E104) or an enum value (E103); the ruleset has a round (E105)."""
         for name in BUILTIN_VALUES | BUILTIN_FUNCS | AGGREGATES:
             if name in glob_names:
                 self.err("E104", f"`{name}` is a built-in name and cannot be redeclared", glob_names[name])
@@ -44,7 +51,10 @@ class DeclarationChecker(CheckerCore):
         if not prog.steps:
             self.err("E105", "the ruleset has no `round` block", Span.point(self.rs.path, 1, 1),
                      hint='add: round { step play "Play" { ... } }')
-        # types of fields, with defaults
+
+    def _type_fields(self, prog: Program, card_names: dict[str, Span]) -> None:
+        """Each card kind's field types (built-in fields included); a field may not clash with a built-in card
+        key (E104), another field or a per-card counter (E103)."""
         for kind in prog.kinds.values():
             ft: dict[str, Ty] = dict(CARD_BUILTIN_FIELDS)
             seen: dict[str, Span] = {}
@@ -57,11 +67,15 @@ class DeclarationChecker(CheckerCore):
                 if f.name in card_names:
                     self.err("E103", f"field `{f.name}` clashes with per-card counter `{f.name}`", f.span)
             prog.field_types[kind.name] = ft
+
+    def _check_zones(self, prog: Program) -> None:
         for z in prog.zones.values():
             if z.of_kind and z.of_kind not in prog.kinds:
                 self.err("E101", f"unknown card kind `{z.of_kind}`", z.span, hint=did_you_mean(z.of_kind, prog.kinds))
             if z.order == "slot" and z.capacity is None:
                 z.capacity = 1
+
+    def _check_counters(self, prog: Program) -> None:
         for c in prog.counters.values():
             if c.option is not None:
                 self._check_option(prog, c)

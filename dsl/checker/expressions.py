@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from liturgy.dsl import constructs
 from liturgy.dsl.checker import types as T
+from liturgy.dsl.checker.builtin_rules import BUILTIN_RULES
 from liturgy.dsl.checker.declarations import DeclarationChecker
 from liturgy.dsl.checker.program import AGGREGATES, BUILTIN_FUNCS, BUILTIN_VALUES, MAX_EXPR_DEPTH, _Scope
 from liturgy.dsl.checker.types import Ty
@@ -52,97 +56,89 @@ class ExpressionChecker(DeclarationChecker):
         e.ty = t
         return t
 
-    def _expr(self, e: A.Expr, scope: _Scope, statement: bool) -> Ty:  # noqa: C901 - one dispatch on expression kind
-        assert self.prog is not None
-        if isinstance(e, A.IntLit):
-            if abs(e.value) > 2**62:
-                self.err("E143", "number is too large", e.span, hint="numbers must fit in 63 bits")
-            return T.INT
-        if isinstance(e, A.StrLit):
-            return T.TEXT
-        if isinstance(e, A.BoolLit):
-            return T.BOOL
-        if isinstance(e, A.NoneLit):
-            return T.NONE
-        if isinstance(e, A.Name):
-            return self.name(e, scope)
-        if isinstance(e, A.Attr):
-            return self.attr(e, scope)
-        if isinstance(e, A.Index):
-            base = self.expr(e.obj, scope)
-            decl = self._counter_of(e.obj)
-            if decl is not None and decl.index_enum:
-                self.expect(e.index, Ty("enum", arg=decl.index_enum), scope)
-                e.ref = ("icounter",)
-                return T.BOOL if decl.is_flag else T.INT
-            lt = T.as_list(base)
-            if base.kind == "list" and lt is not None:
-                self.expect(e.index, T.INT, scope)
-                e.ref = ("list_index",)
-                return lt.elem or T.ANY
-            self.err("E144", f"cannot index {base}", e.span)
-            self.expr(e.index, scope)
-            return T.ANY
-        if isinstance(e, A.Call):
-            return self.call(e, scope, statement)
-        if isinstance(e, A.Aggregate):
-            if e.func not in AGGREGATES:
-                what = f"unknown aggregate `{e.func}`" if e.func else "only a named aggregate can take `for … in …`"
-                self.err("E101", what, e.func_span,
-                         hint=did_you_mean(e.func, AGGREGATES) or "use count, sum, any, all, min or max")
-            elem = self.iter_elem(e.iterable, scope)
-            inner = scope.child(**{e.var: elem})
-            et = self.expr(e.elem, inner)
-            if e.where is not None:
-                self.expect(e.where, T.BOOL, inner)
-            if e.func in ("sum", "min", "max"):
-                if not T.assignable(et, T.INT):
-                    self.err("E140", f"`{e.func}` needs numbers, found {et}", e.elem.span)
-                return T.INT
-            if e.func in ("any", "all"):
-                if not T.assignable(et, T.BOOL):
-                    self.err("E140", f"`{e.func}` needs conditions, found {et}", e.elem.span)
-                return T.BOOL
-            return T.INT
-        if isinstance(e, A.ListLit):
-            if not e.items:
-                return T.list_of(T.ANY)
-            et = self.expr(e.items[0], scope)
-            for item in e.items[1:]:
-                it = self.expr(item, scope)
-                u = T.unify(et, it)
-                if u is None:
-                    self.err("E140", f"list items disagree: {et} and {it}", item.span)
-                else:
-                    et = u
-            return T.list_of(et)
-        if isinstance(e, A.ListComp):
-            elem = self.iter_elem(e.iterable, scope)
-            inner = scope.child(**{e.var: elem})
-            et = self.expr(e.elem, inner)
-            if e.where is not None:
-                self.expect(e.where, T.BOOL, inner)
-            return T.list_of(et)
-        if isinstance(e, A.Unary):
-            if e.op == "not":
-                self.expect(e.operand, T.BOOL, scope)
-                return T.BOOL
-            self.expect(e.operand, T.INT, scope)
-            return T.INT
-        if isinstance(e, A.Binary):
-            return self.binary(e, scope)
-        if isinstance(e, A.Cond):
-            self.expect(e.test, T.BOOL, scope)
-            a = self.expr(e.then, scope)
-            b = self.expr(e.orelse, scope)
-            u = T.unify(a, b)
-            if u is None:
-                self.err("E140", f"the branches have different types: {a} and {b}", e.span)
-                return T.ANY
-            return u
-        return T.ANY  # pragma: no cover
+    def _expr(self, e: A.Expr, scope: _Scope, statement: bool) -> Ty:
+        return EXPR_HANDLERS[type(e)](self, e, scope, statement)
 
-    def binary(self, e: A.Binary, scope: _Scope) -> Ty:
+    def int_lit(self, e: A.IntLit, scope: _Scope, statement: bool) -> Ty:
+        if abs(e.value) > 2**62:
+            self.err("E143", "number is too large", e.span, hint="numbers must fit in 63 bits")
+        return T.INT
+
+    def index(self, e: A.Index, scope: _Scope, statement: bool) -> Ty:
+        base = self.expr(e.obj, scope)
+        decl = self._counter_of(e.obj)
+        if decl is not None and decl.index_enum:
+            self.expect(e.index, Ty("enum", arg=decl.index_enum), scope)
+            e.ref = ("icounter",)
+            return T.BOOL if decl.is_flag else T.INT
+        lt = T.as_list(base)
+        if base.kind == "list" and lt is not None:
+            self.expect(e.index, T.INT, scope)
+            e.ref = ("list_index",)
+            return lt.elem or T.ANY
+        self.err("E144", f"cannot index {base}", e.span)
+        self.expr(e.index, scope)
+        return T.ANY
+
+    def aggregate(self, e: A.Aggregate, scope: _Scope, statement: bool) -> Ty:
+        if e.func not in AGGREGATES:
+            what = f"unknown aggregate `{e.func}`" if e.func else "only a named aggregate can take `for … in …`"
+            self.err("E101", what, e.func_span,
+                     hint=did_you_mean(e.func, AGGREGATES) or "use count, sum, any, all, min or max")
+        elem = self.iter_elem(e.iterable, scope)
+        inner = scope.child(**{e.var: elem})
+        et = self.expr(e.elem, inner)
+        if e.where is not None:
+            self.expect(e.where, T.BOOL, inner)
+        if e.func in ("sum", "min", "max"):
+            if not T.assignable(et, T.INT):
+                self.err("E140", f"`{e.func}` needs numbers, found {et}", e.elem.span)
+            return T.INT
+        if e.func in ("any", "all"):
+            if not T.assignable(et, T.BOOL):
+                self.err("E140", f"`{e.func}` needs conditions, found {et}", e.elem.span)
+            return T.BOOL
+        return T.INT
+
+    def list_lit(self, e: A.ListLit, scope: _Scope, statement: bool) -> Ty:
+        if not e.items:
+            return T.list_of(T.ANY)
+        et = self.expr(e.items[0], scope)
+        for item in e.items[1:]:
+            it = self.expr(item, scope)
+            u = T.unify(et, it)
+            if u is None:
+                self.err("E140", f"list items disagree: {et} and {it}", item.span)
+            else:
+                et = u
+        return T.list_of(et)
+
+    def list_comp(self, e: A.ListComp, scope: _Scope, statement: bool) -> Ty:
+        elem = self.iter_elem(e.iterable, scope)
+        inner = scope.child(**{e.var: elem})
+        et = self.expr(e.elem, inner)
+        if e.where is not None:
+            self.expect(e.where, T.BOOL, inner)
+        return T.list_of(et)
+
+    def unary(self, e: A.Unary, scope: _Scope, statement: bool) -> Ty:
+        if e.op == "not":
+            self.expect(e.operand, T.BOOL, scope)
+            return T.BOOL
+        self.expect(e.operand, T.INT, scope)
+        return T.INT
+
+    def cond(self, e: A.Cond, scope: _Scope, statement: bool) -> Ty:
+        self.expect(e.test, T.BOOL, scope)
+        a = self.expr(e.then, scope)
+        b = self.expr(e.orelse, scope)
+        u = T.unify(a, b)
+        if u is None:
+            self.err("E140", f"the branches have different types: {a} and {b}", e.span)
+            return T.ANY
+        return u
+
+    def binary(self, e: A.Binary, scope: _Scope, statement: bool = False) -> Ty:
         op = e.op
         if op in ("and", "or"):
             self.expect(e.left, T.BOOL, scope)
@@ -283,35 +279,7 @@ class ExpressionChecker(DeclarationChecker):
         prog = self.prog
         f = e.func
         if isinstance(f, A.Attr):
-            base = self.expr(f.obj, scope)
-            if base.kind not in ("card", "any"):
-                self.attr(f, scope)
-                self.err("E147", f"`{f.name}` is not something to call", f.span,
-                         hint="only card effect and function fields, procedures and functions can be called")
-                for a in e.args:
-                    self.expr(a, scope)
-                return T.ANY
-            ftype = self.attr(f, scope) if base.kind == "card" else T.ANY
-            f.ty = ftype
-            if ftype.kind == "effect":
-                if not statement:
-                    self.err("E141", "an effect is run with `do`, it has no value", e.span)
-                self.args(e.args, list(ftype.params), e.span, scope, f"effect `{f.name}`")
-                e.ref = ("call_field", f.name, "effect")
-                kinds = [base.arg] if base.arg else list(prog.kinds)
-                for k in kinds:
-                    if f.name in prog.field_types.get(k, {}):
-                        self.calls.setdefault(self.owner, set()).add(f"field:{k}.{f.name}")
-                return T.VOID
-            if ftype.kind == "function":
-                self.args(e.args, list(ftype.params), e.span, scope, f"function `{f.name}`")
-                e.ref = ("call_field", f.name, "function")
-                return ftype.ret or T.INT
-            if ftype.kind != "any":
-                self.err("E147", f"`{f.name}` is {ftype}, not something to call", f.span)
-            for a in e.args:
-                self.expr(a, scope)
-            return T.ANY
+            return self.call_field(e, f, scope, statement)
         if not isinstance(f, A.Name):
             self.err("E147", "only named functions, procedures and card fields can be called", f.span)
             return T.ANY
@@ -332,119 +300,86 @@ class ExpressionChecker(DeclarationChecker):
             e.ref = ("call_fn", fn)
             self.calls.setdefault(self.owner, set()).add(f"fn:{n}")
             return self.resolve_type(fn.ret)
-        if n in constructs.PURE:
+        b = constructs.BUILTINS.get(n)
+        if b is not None:
             e.ref = ("call_builtin", n)
-            return self.pure_builtin(constructs.PURE[n], e, scope)
-        if n in BUILTIN_FUNCS:
-            e.ref = ("call_builtin", n)
-            return self.builtin(n, e, scope)
+            return self.builtin(b, e, scope)
         self.err("E101", f"unknown function `{n}`", f.span,
                  hint=did_you_mean(n, list(prog.fns) + list(prog.procs) + sorted(BUILTIN_FUNCS)))
         for a in e.args:
             self.expr(a, scope)
         return T.ANY
 
-    def pure_builtin(self, b: constructs.Builtin, e: A.Call, scope: _Scope) -> Ty:
-        """A registered built-in: arity and argument types from its declaration (E127, E140)."""
-        if len(e.args) not in b.arities():
-            self.err("E127", f"`{b.name}` takes {' or '.join(map(str, b.arities()))} argument(s), {len(e.args)} given",
-                     e.span)
+    def call_field(self, e: A.Call, f: A.Attr, scope: _Scope, statement: bool) -> Ty:
+        """``c.field(args)``: a card's effect (run with `do`) or function field."""
+        assert self.prog is not None
+        prog = self.prog
+        base = self.expr(f.obj, scope)
+        if base.kind not in ("card", "any"):
+            self.attr(f, scope)
+            self.err("E147", f"`{f.name}` is not something to call", f.span,
+                     hint="only card effect and function fields, procedures and functions can be called")
             for a in e.args:
                 self.expr(a, scope)
-            return b.result
-        for a, want in zip(e.args, b.params, strict=False):
-            self.expect(a, want, scope)
-        return b.result
+            return T.ANY
+        ftype = self.attr(f, scope) if base.kind == "card" else T.ANY
+        f.ty = ftype
+        if ftype.kind == "effect":
+            if not statement:
+                self.err("E141", "an effect is run with `do`, it has no value", e.span)
+            self.args(e.args, list(ftype.params), e.span, scope, f"effect `{f.name}`")
+            e.ref = ("call_field", f.name, "effect")
+            kinds = [base.arg] if base.arg else list(prog.kinds)
+            for k in kinds:
+                if f.name in prog.field_types.get(k, {}):
+                    self.calls.setdefault(self.owner, set()).add(f"field:{k}.{f.name}")
+            return T.VOID
+        if ftype.kind == "function":
+            self.args(e.args, list(ftype.params), e.span, scope, f"function `{f.name}`")
+            e.ref = ("call_field", f.name, "function")
+            return ftype.ret or T.INT
+        if ftype.kind != "any":
+            self.err("E147", f"`{f.name}` is {ftype}, not something to call", f.span)
+        for a in e.args:
+            self.expr(a, scope)
+        return T.ANY
 
-    def builtin(self, n: str, e: A.Call, scope: _Scope) -> Ty:  # noqa: C901 - one typing rule per built-in
-        assert self.prog is not None
+    def builtin(self, b: constructs.Builtin, e: A.Call, scope: _Scope) -> Ty:
+        """A built-in call, typed from its declaration in the registry (E127 arity, E140 argument types); a
+        built-in whose parameters are kinds rather than types, or whose result follows its arguments, has its
+        own rule in :data:`~.builtin_rules.BUILTIN_RULES`."""
         args = e.args
-        if self.reading and n in ("random", "roll"):
-            self.err("E171", f"`{n}` in a `display`, `describe` or `prompt`: what a player is shown must not draw "
-                     "from the game's random numbers", e.span,
+        if self.reading and b.reads_rng:
+            self.err("E171", f"`{b.name}` in a `display`, `describe` or `prompt`: what a player is shown must not "
+                     "draw from the game's random numbers", e.span,
                      hint="compute the value in a step and keep it in a counter")
-        if n == "roll" and len(args) == 1 and isinstance(args[0], A.Name) and args[0].id in self.prog.dice \
-                and args[0].id not in scope.names:
-            args[0].ref = ("die", args[0].id)
-            args[0].ty = T.TEXT
+        if len(args) == 1 and b.params[0].ty == "die" and self.names_die(args[0], hidden_by=scope):
             return T.INT
         types = [self.expr(a, scope) for a in args]
+        if not b.accepts(len(args)):
+            self.err("E127", b.arity_message(len(args)), e.span)
+            return b.result or T.ANY
+        rule = BUILTIN_RULES.get(b.name)
+        if rule is not None:
+            return rule(self, e, types)
+        wanted = b.params + (b.params[-1:] * (len(args) - len(b.params)) if b.variadic else ())
+        for a, t, p in zip(args, types, wanted, strict=False):
+            if isinstance(p.ty, Ty) and not T.assignable(t, p.ty):
+                self.err("E140", f"expected {p.ty}, found {t}", a.span)
+        assert b.result is not None, f"`{b.name}` has no typing rule and no result type"
+        return b.result
 
-        def arity(*ok: int) -> bool:
-            if len(args) not in ok:
-                self.err("E127", f"`{n}` takes {' or '.join(map(str, ok))} argument(s), {len(args)} given", e.span)
-                return False
-            return True
-
-        if n == "size":
-            if arity(1) and T.as_list(types[0]) is None:
-                self.err("E140", f"`size` needs a zone, list or set, found {types[0]}", args[0].span)
-            return T.INT
-        if n in ("top", "bottom"):
-            if not arity(1, 2):
-                return T.ANY
-            if types[0].kind not in ("zone", "any"):
-                self.err("E140", f"`{n}` needs a zone, found {types[0]}", args[0].span)
-                return T.ANY
-            if len(args) == 2:
-                if not T.assignable(types[1], T.INT):
-                    self.err("E140", f"expected int, found {types[1]}", args[1].span)
-                return T.list_of(T.card(types[0].arg))
-            return T.card(types[0].arg)
-        if n == "random":
-            if not arity(1):
-                return T.ANY
-            lt = T.as_list(types[0])
-            if lt is None:
-                self.err("E140", f"`random` needs a list, found {types[0]}", args[0].span)
-                return T.ANY
-            return lt.elem or T.ANY
-        if n == "roll":
-            if not arity(1):
-                return T.INT
-            t = types[0]
-            if t.kind == "enum" and t.arg:
-                missing = [v for v in self.prog.enums.get(t.arg, []) if v not in self.prog.dice]
-                if missing:
-                    self.err("E148", f"no die named `{missing[0]}` for enum value of {t.arg}", args[0].span,
-                             hint="declare a die for every value: die NAME { faces }")
-            elif isinstance(args[0], A.Name) and args[0].id in self.prog.dice:
-                args[0].ref = ("die", args[0].id)
-                args[0].ty = T.TEXT
-            elif t.kind != "any":
-                self.err("E148", f"`roll` needs a die name or an enum value naming a die, found {t}", args[0].span)
-            return T.INT
-        if n == "value":
-            if arity(1):
-                decl = self._counter_of(args[0])
-                if decl is None or decl.track_values is None:
-                    self.err("E149", "`value` needs a track", args[0].span,
-                             hint="declare one with: track NAME values [..]")
-            return T.INT
-        if n in ("min", "max"):
-            if len(args) < 1:
-                self.err("E127", f"`{n}` needs at least one argument", e.span)
-            for a, t in zip(args, types, strict=True):
-                if not T.assignable(t, T.INT):
-                    self.err("E140", f"expected int, found {t}", a.span)
-            return T.INT
-        if n == "abs":
-            if arity(1) and not T.assignable(types[0], T.INT):
-                self.err("E140", f"expected int, found {types[0]}", args[0].span)
-            return T.INT
-        if n == "players_from":
-            if arity(1) and not T.assignable(types[0], T.PLAYER):
-                self.err("E140", f"expected player, found {types[0]}", args[0].span)
-            return T.list_of(T.PLAYER)
-        if n == "next_player":
-            if arity(1) and not T.assignable(types[0], T.PLAYER):
-                self.err("E140", f"expected player, found {types[0]}", args[0].span)
-            return T.PLAYER
-        if n == "owner":
-            if arity(1) and not T.assignable(types[0], T.ANY_CARD):
-                self.err("E140", f"expected card, found {types[0]}", args[0].span)
-            return T.PLAYER
-        return T.ANY  # pragma: no cover
+    def names_die(self, arg: A.Expr, hidden_by: _Scope | None) -> bool:
+        """``arg`` is a die's name (``roll(d6)``): mark it so, it is not a value to type. Before the argument is
+        typed, a local of the same name in ``hidden_by`` hides the die; the typing rule's second look does not."""
+        assert self.prog is not None
+        if not (isinstance(arg, A.Name) and arg.id in self.prog.dice):
+            return False
+        if hidden_by is not None and arg.id in hidden_by.names:
+            return False
+        arg.ref = ("die", arg.id)
+        arg.ty = T.TEXT
+        return True
 
     # ------------------------------------------------------------ analysis
 
@@ -464,3 +399,23 @@ class ExpressionChecker(DeclarationChecker):
             self.expect(a, w, scope)
         for a in args[len(want):]:
             self.expr(a, scope)
+
+
+# One handler per expression kind of the registry (dsl/constructs/expressions.py); tests/test_registry.py holds
+# the two to agreement.
+EXPR_HANDLERS: dict[type[A.Expr], Callable[[ExpressionChecker, Any, _Scope, bool], Ty]] = {
+    A.IntLit: ExpressionChecker.int_lit,
+    A.StrLit: lambda chk, e, scope, statement: T.TEXT,
+    A.BoolLit: lambda chk, e, scope, statement: T.BOOL,
+    A.NoneLit: lambda chk, e, scope, statement: T.NONE,
+    A.Name: lambda chk, e, scope, statement: chk.name(e, scope),
+    A.Attr: lambda chk, e, scope, statement: chk.attr(e, scope),
+    A.Index: ExpressionChecker.index,
+    A.Call: ExpressionChecker.call,
+    A.Aggregate: ExpressionChecker.aggregate,
+    A.ListLit: ExpressionChecker.list_lit,
+    A.ListComp: ExpressionChecker.list_comp,
+    A.Unary: ExpressionChecker.unary,
+    A.Binary: ExpressionChecker.binary,
+    A.Cond: ExpressionChecker.cond,
+}

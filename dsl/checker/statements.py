@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.expressions import ExpressionChecker
 from liturgy.dsl.checker.program import BUILTIN_VALUES, Program, _Scope
@@ -14,6 +17,8 @@ class StatementChecker(ExpressionChecker):
     """Checks every body of the program, statement by statement."""
 
     def _check_bodies(self, prog: Program) -> None:
+        """Every body, in the order diagnostics have always come: defaults, callables, setup, steps, finish,
+        outcome, invariants, display, card values."""
         self._check_field_defaults(prog)
         self._check_callables(prog)
         self.owner = "setup"
@@ -23,6 +28,18 @@ class StatementChecker(ExpressionChecker):
             self.block(s.body, _Scope(in_step=True, where="step"))
         self.owner = "finish"
         self.block(prog.finish, _Scope(where="finish"))
+        self._check_outcome(prog)
+        step_names = [st.name for st in prog.steps]
+        for inv in prog.invariants:
+            self.expect(inv.expr, T.BOOL, _Scope())
+            for name, span in inv.outside:
+                if name not in step_names:
+                    self.err("E101", f"unknown step `{name}`", span, hint=did_you_mean(name, step_names))
+        self._check_display(prog)
+        self._check_card_values(prog)
+
+    def _check_outcome(self, prog: Program) -> None:
+        """`score`, `tiebreak` and `winner`: typed per player; a tiebreak beside `winner` is E172."""
         self.owner = "score"
         for sc in [prog.score, *prog.tiebreaks]:
             if sc is not None:
@@ -35,14 +52,10 @@ class StatementChecker(ExpressionChecker):
         elif prog.score is None:
             self.warn("W020", "the ruleset declares no `score`; every finished game is a shared win",
                       Span.point(self.rs.path, 1, 1), hint="add: score(p) = ...")
-        step_names = [st.name for st in prog.steps]
-        for inv in prog.invariants:
-            self.expect(inv.expr, T.BOOL, _Scope())
-            for name, span in inv.outside:
-                if name not in step_names:
-                    self.err("E101", f"unknown step `{name}`", span, hint=did_you_mean(name, step_names))
-        self._check_display(prog)
-        # card values
+
+    def _check_card_values(self, prog: Program) -> None:
+        """Card files' field values: effects are checked as blocks, functions as expressions, in the card's
+        scope (``self``, the field's parameters); player and card fields cannot be set in a file (E128)."""
         for c in prog.cards:
             kind = prog.kinds[c.kind]
             for f in kind.fields:
@@ -62,7 +75,6 @@ class StatementChecker(ExpressionChecker):
                     self.block(value, scope)
                 elif fty.kind == "function":
                     self.expect(value, fty.ret or T.INT, scope)
-
 
     def _check_field_defaults(self, prog: Program) -> None:
         """Card fields' defaults: an effect's is `none`, a function's is typed in its parameters' scope."""
@@ -109,111 +121,121 @@ class StatementChecker(ExpressionChecker):
         for s in stmts:
             self.stmt(s, scope)
 
-    def stmt(self, s: A.Stmt, scope: _Scope) -> None:  # noqa: C901 - one dispatch on statement kind
+    def stmt(self, s: A.Stmt, scope: _Scope) -> None:
+        STMT_HANDLERS[type(s)](self, s, scope)
+
+    def let(self, s: A.Let, scope: _Scope) -> None:
+        if s.name in BUILTIN_VALUES or s.name == "self":
+            self.err("E104", f"`{s.name}` is a built-in name", s.span)
+        scope.names[s.name] = self.value_type(self.expr(s.value, scope), s.value)
+
+    def move(self, s: A.Move, scope: _Scope) -> None:
+        t = self.expr(s.what, scope)
+        is_cards = t.kind == "list" and t.elem is not None and t.elem.kind in ("card", "any")
+        if t.kind not in ("card", "zone", "any") and not is_cards:
+            self.err("E121", f"`move` needs a card, a list of cards or a zone, not {t}", s.what.span)
+        self.zone_target(s.dest, scope)
+
+    def reveal(self, s: A.Reveal, scope: _Scope) -> None:
+        t = self.expr(s.target, scope)
+        if t.kind not in ("zone", "card", "any"):
+            self.err("E121", f"`reveal` needs a zone or a card, not {t}", s.target.span)
+
+    def transfer(self, s: A.Transfer, scope: _Scope) -> None:
+        if s.amount is not None:
+            self.expect(s.amount, T.INT, scope)
+        p1 = self.holder(s.source, scope)
+        p2 = self.holder(s.dest, scope)
+        if p1 and p2 and p1 != p2:
+            self.err("E122", f"cannot transfer between pools `{p1}` and `{p2}`", s.span,
+                     hint="tokens move only between holders of the same pool")
+        if s.bind:
+            scope.names[s.bind] = T.INT
+
+    def if_(self, s: A.If, scope: _Scope) -> None:
+        for cond, body in s.branches:
+            self.expect(cond, T.BOOL, scope)
+            self.block(body, scope.child())
+        self.block(s.orelse, scope.child())
+
+    def for_(self, s: A.For, scope: _Scope) -> None:
+        elem = self.iter_elem(s.iterable, scope)
+        inner = scope.child(**{s.var: elem})
+        inner.loops += 1
+        self.block(s.body, inner)
+
+    def repeat_while(self, s: A.RepeatWhile, scope: _Scope) -> None:
+        self.expect(s.cond, T.BOOL, scope)
+        inner = scope.child()
+        inner.loops += 1
+        self.block(s.body, inner)
+
+    def break_(self, s: A.Break, scope: _Scope) -> None:
+        if scope.loops == 0:
+            self.err("E132", "`break` outside a loop", s.span)
+
+    def choose(self, s: A.Choose, scope: _Scope) -> None:
+        elem = self.iter_elem(s.source, scope)
+        inner = scope.child(**{s.var: elem})
+        if s.where is not None:
+            self.expect(s.where, T.BOOL, inner)
+        self.expect(s.chooser, T.PLAYER, scope)
+        if s.prompt is not None:
+            self._prompt(s.prompt, scope)
+        if s.label is not None and not s.label.strip():
+            self.err("E170", "the label of an `optional` option is empty", s.label_span or s.span,
+                     hint='name the move, e.g. `optional "draw"`, or write plain `optional` for `pass`')
+        self.suspends_directly.add(self.owner)
+        self.block(s.body, inner)
+        if s.none_body is not None:
+            self.block(s.none_body, scope.child())
+
+    def simultaneous(self, s: A.Simultaneous, scope: _Scope) -> None:
+        ptype = self.iter_elem(s.players, scope)
+        if not T.assignable(ptype, T.PLAYER):
+            self.err("E123", f"`simultaneously` needs a list of players, not a list of {ptype}", s.players.span)
+        inner = scope.child(**{s.player_var: T.PLAYER})
+        elem = self.iter_elem(s.source, inner)
+        if s.prompt is not None:
+            self._prompt(s.prompt, inner)
+        inner.names[s.var] = elem
+        if s.where is not None:
+            self.expect(s.where, T.BOOL, inner)
+        self.suspends_directly.add(self.owner)
+        self.block(s.body, inner)
+
+    def fire(self, s: A.Fire, scope: _Scope) -> None:
         assert self.prog is not None
-        if isinstance(s, A.Let):
-            if s.name in BUILTIN_VALUES or s.name == "self":
-                self.err("E104", f"`{s.name}` is a built-in name", s.span)
-            scope.names[s.name] = self.value_type(self.expr(s.value, scope), s.value)
-        elif isinstance(s, A.Assign):
-            self.assign(s, scope)
-        elif isinstance(s, A.Move):
-            t = self.expr(s.what, scope)
-            is_cards = t.kind == "list" and t.elem is not None and t.elem.kind in ("card", "any")
-            if t.kind not in ("card", "zone", "any") and not is_cards:
-                self.err("E121", f"`move` needs a card, a list of cards or a zone, not {t}", s.what.span)
-            self.zone_target(s.dest, scope)
-        elif isinstance(s, A.Shuffle):
-            self.zone_target(s.zone, scope)
-        elif isinstance(s, A.Reveal):
-            t = self.expr(s.target, scope)
-            if t.kind not in ("zone", "card", "any"):
-                self.err("E121", f"`reveal` needs a zone or a card, not {t}", s.target.span)
-        elif isinstance(s, A.Transfer):
-            if s.amount is not None:
-                self.expect(s.amount, T.INT, scope)
-            p1 = self.holder(s.source, scope)
-            p2 = self.holder(s.dest, scope)
-            if p1 and p2 and p1 != p2:
-                self.err("E122", f"cannot transfer between pools `{p1}` and `{p2}`", s.span,
-                         hint="tokens move only between holders of the same pool")
-            if s.bind:
-                scope.names[s.bind] = T.INT
-        elif isinstance(s, A.If):
-            for cond, body in s.branches:
-                self.expect(cond, T.BOOL, scope)
-                self.block(body, scope.child())
-            self.block(s.orelse, scope.child())
-        elif isinstance(s, A.For):
-            elem = self.iter_elem(s.iterable, scope)
-            inner = scope.child(**{s.var: elem})
-            inner.loops += 1
-            self.block(s.body, inner)
-        elif isinstance(s, A.RepeatWhile):
-            self.expect(s.cond, T.BOOL, scope)
-            inner = scope.child()
-            inner.loops += 1
-            self.block(s.body, inner)
-        elif isinstance(s, A.Break):
-            if scope.loops == 0:
-                self.err("E132", "`break` outside a loop", s.span)
-        elif isinstance(s, A.Choose):
-            elem = self.iter_elem(s.source, scope)
-            inner = scope.child(**{s.var: elem})
-            if s.where is not None:
-                self.expect(s.where, T.BOOL, inner)
-            self.expect(s.chooser, T.PLAYER, scope)
-            if s.prompt is not None:
-                self._prompt(s.prompt, scope)
-            if s.label is not None and not s.label.strip():
-                self.err("E170", "the label of an `optional` option is empty", s.label_span or s.span,
-                         hint='name the move, e.g. `optional "draw"`, or write plain `optional` for `pass`')
-            self.suspends_directly.add(self.owner)
-            self.block(s.body, inner)
-            if s.none_body is not None:
-                self.block(s.none_body, scope.child())
-        elif isinstance(s, A.Simultaneous):
-            ptype = self.iter_elem(s.players, scope)
-            if not T.assignable(ptype, T.PLAYER):
-                self.err("E123", f"`simultaneously` needs a list of players, not a list of {ptype}", s.players.span)
-            inner = scope.child(**{s.player_var: T.PLAYER})
-            elem = self.iter_elem(s.source, inner)
-            if s.prompt is not None:
-                self._prompt(s.prompt, inner)
-            inner.names[s.var] = elem
-            if s.where is not None:
-                self.expect(s.where, T.BOOL, inner)
-            self.suspends_directly.add(self.owner)
-            self.block(s.body, inner)
-        elif isinstance(s, A.Do):
-            self.do_call(s, scope)
-        elif isinstance(s, A.Fire):
-            w = self.prog.windows.get(s.window)
-            self.calls.setdefault(self.owner, set()).add(f"window:{s.window}")
-            self.prog.fired.add(s.window)
-            if w is None:
-                self.err("E101", f"unknown window `{s.window}`", s.span, hint=did_you_mean(s.window, self.prog.windows))
-                for a in s.args:
-                    self.expr(a, scope)
-            else:
-                self.args(s.args, [self.resolve_type(p.type) for p in w.params], s.span, scope, f"window `{s.window}`")
-        elif isinstance(s, A.EndGame):
-            self.ends.add(self.owner)
-        elif isinstance(s, A.SkipTo):
-            if not scope.in_step:
-                self.err("E133", "`skip to` is only allowed directly in a round step", s.span,
-                         hint="procs, handlers and cards cannot jump; set a flag and test it in the step")
-            elif s.step not in {st.name for st in self.prog.steps}:
-                self.err("E101", f"unknown step `{s.step}`", s.span,
-                         hint=did_you_mean(s.step, [st.name for st in self.prog.steps]))
-        elif isinstance(s, A.Log):
-            if s.to is not None:
-                self.expect(s.to, T.PLAYER, scope)
+        w = self.prog.windows.get(s.window)
+        self.calls.setdefault(self.owner, set()).add(f"window:{s.window}")
+        self.prog.fired.add(s.window)
+        if w is None:
+            self.err("E101", f"unknown window `{s.window}`", s.span, hint=did_you_mean(s.window, self.prog.windows))
             for a in s.args:
                 self.expr(a, scope)
-            holes = s.text.count("{}")
-            if holes != len(s.args):
-                self.err("E134", f"log text has {holes} `{{}}` but {len(s.args)} values follow", s.span)
+        else:
+            self.args(s.args, [self.resolve_type(p.type) for p in w.params], s.span, scope, f"window `{s.window}`")
+
+    def end_game(self, s: A.EndGame, scope: _Scope) -> None:
+        self.ends.add(self.owner)
+
+    def skip_to(self, s: A.SkipTo, scope: _Scope) -> None:
+        assert self.prog is not None
+        if not scope.in_step:
+            self.err("E133", "`skip to` is only allowed directly in a round step", s.span,
+                     hint="procs, handlers and cards cannot jump; set a flag and test it in the step")
+        elif s.step not in {st.name for st in self.prog.steps}:
+            self.err("E101", f"unknown step `{s.step}`", s.span,
+                     hint=did_you_mean(s.step, [st.name for st in self.prog.steps]))
+
+    def log(self, s: A.Log, scope: _Scope) -> None:
+        if s.to is not None:
+            self.expect(s.to, T.PLAYER, scope)
+        for a in s.args:
+            self.expr(a, scope)
+        holes = s.text.count("{}")
+        if holes != len(s.args):
+            self.err("E134", f"log text has {holes} `{{}}` but {len(s.args)} values follow", s.span)
 
     def _check_display(self, prog: Program) -> None:
         """`display` and `describe`: typed like `log` lines, and read-only (E171: no `random` or `roll`)."""
@@ -331,4 +353,25 @@ class StatementChecker(ExpressionChecker):
             self.err("E126", "`do` runs a procedure or a card effect; this call computes a value", call.span,
                      hint="use `let x = …` to keep a value")
 
-    # ------------------------------------------------------------ expressions
+
+# One handler per statement kind of the registry (dsl/constructs/statements.py); tests/test_registry.py holds
+# the two to agreement.
+STMT_HANDLERS: dict[type[A.Stmt], Callable[[StatementChecker, Any, _Scope], None]] = {
+    A.Let: StatementChecker.let,
+    A.Assign: StatementChecker.assign,
+    A.Move: StatementChecker.move,
+    A.Shuffle: lambda chk, s, scope: chk.zone_target(s.zone, scope),
+    A.Reveal: StatementChecker.reveal,
+    A.Transfer: StatementChecker.transfer,
+    A.If: StatementChecker.if_,
+    A.For: StatementChecker.for_,
+    A.RepeatWhile: StatementChecker.repeat_while,
+    A.Break: StatementChecker.break_,
+    A.Choose: StatementChecker.choose,
+    A.Simultaneous: StatementChecker.simultaneous,
+    A.Do: StatementChecker.do_call,
+    A.Fire: StatementChecker.fire,
+    A.EndGame: StatementChecker.end_game,
+    A.SkipTo: StatementChecker.skip_to,
+    A.Log: StatementChecker.log,
+}

@@ -1,34 +1,18 @@
-"""Walks over checked statement blocks: every statement, the steps a block skips to, what a `describe`
-may show, and whether the program contains some statement kind."""
+"""Walks over checked statement blocks, through the registry's child blocks (dsl/constructs/statements.py):
+the steps a block skips to, whether the program contains some statement kind; and what a `describe` may show."""
 
 from __future__ import annotations
-
-from collections.abc import Iterator
-from typing import Any
 
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.types import Ty
+from liturgy.dsl.constructs.statements import walk as walk_statements
 from liturgy.dsl.frontend import ast as A
-
-
-def _walk(stmts: list[A.Stmt]) -> Iterator[A.Stmt]:
-    """Every statement in ``stmts``, nested blocks included."""
-    stack: list[Any] = list(stmts)
-    while stack:
-        s = stack.pop()
-        yield s
-        for attr in ("body", "orelse", "none_body"):
-            v = getattr(s, attr, None)
-            if isinstance(v, list):
-                stack.extend(v)
-        if isinstance(s, A.If):
-            for _, body in s.branches:
-                stack.extend(body)
+from liturgy.dsl.frontend.cards import CardDef
 
 
 def _skip_targets(stmts: list[A.Stmt]) -> list[str]:
-    return [s.step for s in _walk(stmts) if isinstance(s, A.SkipTo)]
+    return [s.step for s in walk_statements(stmts) if isinstance(s, A.SkipTo)]
 
 
 def describable(prog: Program, name: str) -> Ty | None:
@@ -46,5 +30,11 @@ def _contains(prog: Program, cls: type) -> bool:
     bodies += [p.body for p in prog.procs.values()]
     bodies += [h.body for hs in prog.handlers.values() for h in hs]
     for c in prog.cards:
-        bodies += [v for v in c.values.values() if isinstance(v, list)]
-    return any(isinstance(s, cls) for b in bodies for s in _walk(b))
+        bodies += effect_bodies(prog, c)
+    return any(isinstance(s, cls) for b in bodies for s in walk_statements(b))
+
+
+def effect_bodies(prog: Program, card: CardDef) -> list[list[A.Stmt]]:
+    """The statement blocks of a card's effect fields (its other list values are data: lists of ints…)."""
+    types = prog.field_types.get(card.kind, {})
+    return [v for k, v in card.values.items() if isinstance(v, list) and k in types and types[k].kind == "effect"]

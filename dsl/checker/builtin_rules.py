@@ -1,0 +1,82 @@
+"""Typing rules of the built-ins the registry cannot type from its table alone.
+
+dsl/constructs/builtins.py declares every built-in; the checker types a call from that declaration (arity,
+parameter types, result). A built-in needs a rule here only when a parameter is a kind rather than a type
+(``size`` takes "a zone, list or set", ``roll`` a die) or its result follows its arguments (``top(z)`` is a
+card of z's kind). A rule runs after the arguments were typed and the arity was found right; it reports its
+own E140/E148/E149 and returns the call's type. tests/test_registry.py checks that exactly the built-ins
+without a plain signature have one.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from liturgy.dsl.checker import types as T
+from liturgy.dsl.checker.types import Ty
+from liturgy.dsl.frontend import ast as A
+
+if TYPE_CHECKING:
+    from liturgy.dsl.checker.expressions import ExpressionChecker
+
+
+def _size(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
+    if T.as_list(types[0]) is None:
+        chk.err("E140", f"`size` needs a zone, list or set, found {types[0]}", e.args[0].span)
+    return T.INT
+
+
+def _top_or_bottom(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
+    """A card of the zone's kind, or with a count a list of them."""
+    args = e.args
+    if types[0].kind not in ("zone", "any"):
+        assert isinstance(e.func, A.Name)
+        chk.err("E140", f"`{e.func.id}` needs a zone, found {types[0]}", args[0].span)
+        return T.ANY
+    if len(args) == 2:
+        if not T.assignable(types[1], T.INT):
+            chk.err("E140", f"expected int, found {types[1]}", args[1].span)
+        return T.list_of(T.card(types[0].arg))
+    return T.card(types[0].arg)
+
+
+def _random(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
+    """An item of the list."""
+    lt = T.as_list(types[0])
+    if lt is None:
+        chk.err("E140", f"`random` needs a list, found {types[0]}", e.args[0].span)
+        return T.ANY
+    return lt.elem or T.ANY
+
+
+def _roll(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
+    """A die, or an enum whose every value names a die (E148). (A die's bare name was taken before typing.)"""
+    assert chk.prog is not None
+    arg, t = e.args[0], types[0]
+    if t.kind == "enum" and t.arg:
+        missing = [v for v in chk.prog.enums.get(t.arg, []) if v not in chk.prog.dice]
+        if missing:
+            chk.err("E148", f"no die named `{missing[0]}` for enum value of {t.arg}", arg.span,
+                    hint="declare a die for every value: die NAME { faces }")
+    elif chk.names_die(arg, hidden_by=None):
+        pass
+    elif t.kind != "any":
+        chk.err("E148", f"`roll` needs a die name or an enum value naming a die, found {t}", arg.span)
+    return T.INT
+
+
+def _value(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
+    decl = chk._counter_of(e.args[0])
+    if decl is None or decl.track_values is None:
+        chk.err("E149", "`value` needs a track", e.args[0].span, hint="declare one with: track NAME values [..]")
+    return T.INT
+
+
+BUILTIN_RULES: dict[str, Callable[[ExpressionChecker, A.Call, list[Ty]], Ty]] = {
+    "size": _size,
+    "top": _top_or_bottom,
+    "bottom": _top_or_bottom,
+    "random": _random,
+    "roll": _roll,
+    "value": _value,
+}
