@@ -8,9 +8,12 @@ resolve a name a second time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import NOWHERE, Span
+
+if TYPE_CHECKING:  # the checker's types; the checker imports this module, so only for annotations
+    from liturgy.dsl.checker.types import Ty
 
 # ---------------------------------------------------------------- types
 
@@ -40,7 +43,8 @@ class Param:
 @dataclass(eq=False)
 class Expr:
     span: Span
-    ty: Any = field(default=None, init=False, repr=False, compare=False)
+    ty: Ty | None = field(default=None, init=False, repr=False, compare=False)  # set by the checker
+    # what a name refers to, set by the checker: a tuple tagged by its first item ("local", "counter", "call_fn"…)
     ref: Any = field(default=None, init=False, repr=False, compare=False)
 
 
