@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
-from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
+from liturgy.interpreter.engine import Decision, Game, Ruleset, load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = ROOT / "rulesets" / "classic"
@@ -125,21 +125,11 @@ def play_one(adapter: Adapter, rules: Ruleset, os_game: Any, seed: int, pick: ra
     state = os_game.new_initial_state()
     try:
         while True:
-            while state.is_chance_node():
-                outcome = adapter.chance(game, state)
-                allowed = [a for a, _ in state.chance_outcomes()]
-                if outcome not in allowed:
-                    raise Mismatch(f"chance outcome {outcome} is not among OpenSpiel's {allowed}")
-                state.apply_action(outcome)
-                stats.chance += 1
+            _chances(adapter, game, state, stats)
             if game.state.status == "aborted":
                 raise Mismatch(f"Liturgy aborted: {game.error}")
             if state.is_terminal():
-                if not game.finished:
-                    raise Mismatch(f"OpenSpiel is terminal, Liturgy waits for {game.waiting_for()}")
-                got, want = adapter.returns(game), list(state.returns())
-                if any(abs(a - b) > 1e-9 for a, b in zip(got, want, strict=True)):
-                    raise Mismatch(f"returns differ: Liturgy {got}, OpenSpiel {want}")
+                _compare_ends(adapter, game, state)
                 stats.games += 1
                 return
             if game.finished:
@@ -148,32 +138,62 @@ def play_one(adapter: Adapter, rules: Ruleset, os_game: Any, seed: int, pick: ra
             assert decision is not None
             stats.steps += 1
             if state.is_simultaneous_node():
-                movers = [p for p in range(adapter.players) if state.legal_actions(p)]
-                if not decision.simultaneous or sorted(decision.players) != movers:
-                    raise Mismatch(f"OpenSpiel: simultaneous {movers}; Liturgy: {decision}")
-                joint = [0] * adapter.players
-                picks: list[tuple[int, int]] = []
-                for p in movers:
-                    mapped = _legal(adapter, state, p, decision.options[p])
-                    i = pick.randrange(len(mapped))
-                    joint[p] = mapped[i]
-                    picks.append((p, i))
-                for p, i in picks:
-                    game.apply(i, p)
-                state.apply_actions(joint)
+                _simultaneous_step(adapter, game, state, decision, pick)
             else:
-                p = state.current_player()
-                if decision.simultaneous or decision.players != (p,):
-                    raise Mismatch(f"OpenSpiel: P{p} to move; Liturgy: {decision}")
-                mapped = _legal(adapter, state, p, decision.options[p])
-                i = pick.randrange(len(mapped))
-                game.apply(i, p)
-                state.apply_action(mapped[i])
+                _turn_step(adapter, game, state, decision, pick)
             if adapter.observe is not None:
                 adapter.observe(game)
     except Mismatch as err:
         raise Mismatch(f"{adapter.game} seed {seed}: {err}\n  OpenSpiel history {state.history()}\n"
                        f"  Liturgy decisions {game.state.decisions}\n  OpenSpiel state:\n{state}") from None
+
+
+def _chances(adapter: Adapter, game: Game, state: Any, stats: Stats) -> None:
+    """Resolve OpenSpiel's chance nodes with the outcomes Liturgy's game already drew."""
+    while state.is_chance_node():
+        outcome = adapter.chance(game, state)
+        allowed = [a for a, _ in state.chance_outcomes()]
+        if outcome not in allowed:
+            raise Mismatch(f"chance outcome {outcome} is not among OpenSpiel's {allowed}")
+        state.apply_action(outcome)
+        stats.chance += 1
+
+
+def _compare_ends(adapter: Adapter, game: Game, state: Any) -> None:
+    """OpenSpiel's game is over: Liturgy's must be too, with the same returns."""
+    if not game.finished:
+        raise Mismatch(f"OpenSpiel is terminal, Liturgy waits for {game.waiting_for()}")
+    got, want = adapter.returns(game), list(state.returns())
+    if any(abs(a - b) > 1e-9 for a, b in zip(got, want, strict=True)):
+        raise Mismatch(f"returns differ: Liturgy {got}, OpenSpiel {want}")
+
+
+def _simultaneous_step(adapter: Adapter, game: Game, state: Any, decision: Decision, pick: random.Random) -> None:
+    """Every mover picks at random among the same legal moves in both; both apply the joint move."""
+    movers = [p for p in range(adapter.players) if state.legal_actions(p)]
+    if not decision.simultaneous or sorted(decision.players) != movers:
+        raise Mismatch(f"OpenSpiel: simultaneous {movers}; Liturgy: {decision}")
+    joint = [0] * adapter.players
+    picks: list[tuple[int, int]] = []
+    for p in movers:
+        mapped = _legal(adapter, state, p, decision.options[p])
+        i = pick.randrange(len(mapped))
+        joint[p] = mapped[i]
+        picks.append((p, i))
+    for p, i in picks:
+        game.apply(i, p)
+    state.apply_actions(joint)
+
+
+def _turn_step(adapter: Adapter, game: Game, state: Any, decision: Decision, pick: random.Random) -> None:
+    """The one player to move picks at random among the same legal moves in both."""
+    p = state.current_player()
+    if decision.simultaneous or decision.players != (p,):
+        raise Mismatch(f"OpenSpiel: P{p} to move; Liturgy: {decision}")
+    mapped = _legal(adapter, state, p, decision.options[p])
+    i = pick.randrange(len(mapped))
+    game.apply(i, p)
+    state.apply_action(mapped[i])
 
 
 def run(adapter: Adapter, games: int, seed: int = 0) -> Stats:

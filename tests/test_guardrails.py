@@ -6,6 +6,7 @@ the README's test command; these checks cover what those tools cannot: no blanke
 """
 from __future__ import annotations
 
+import importlib.util
 import re
 from pathlib import Path
 
@@ -35,3 +36,22 @@ def test_no_blanket_suppression_and_no_long_module(path: Path) -> None:
     for number, line in enumerate(lines, 1):
         for pattern, what in BLANKET:
             assert not pattern.search(line), f"{path.name}:{number}: {what}"
+
+
+def test_typecheck_sees_every_module_once_under_its_import_name() -> None:
+    """`tools/typecheck.py` hands mypy each package file once, named as `import` finds it, with its repository path.
+
+    A module it missed would go unchecked; a wrong name would make mypy check a copy that nothing imports.
+    """
+    spec = importlib.util.spec_from_file_location("typecheck", ROOT / "tools" / "typecheck.py")
+    assert spec is not None and spec.loader is not None
+    typecheck = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(typecheck)
+    sources = typecheck.sources()
+    package_files = sorted(p for folder in ("dsl", "interpreter", "liturgy") for p in (ROOT / folder).rglob("*.py"))
+    assert sorted(ROOT / s.path for s in sources) == package_files
+    assert len({s.module for s in sources}) == len(sources)
+    for s in sources:
+        found = importlib.util.find_spec(s.module)
+        assert found is not None and found.origin is not None, s.module
+        assert Path(found.origin).resolve() == (ROOT / s.path).resolve(), s.module

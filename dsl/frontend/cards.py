@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import glob
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,7 +96,7 @@ def file_schema(kinds: dict[str, A.CardKindDecl], zones: list[str]) -> dict[str,
     }
 
 
-def certainly_valid(schema: dict[str, Any], instance: Any) -> bool:  # noqa: C901 - one keyword per branch
+def certainly_valid(schema: dict[str, Any], instance: Any) -> bool:
     """True only if ``instance`` surely satisfies ``schema``; False means "ask jsonschema".
 
     jsonschema takes about 50 µs a card, most of it bookkeeping for the
@@ -109,47 +110,83 @@ def certainly_valid(schema: dict[str, Any], instance: Any) -> bool:  # noqa: C90
     """
     kind = type(instance)
     for key, want in schema.items():
-        if key == "type":
-            expected = _JSON_TYPES.get(want) if isinstance(want, str) else None
-            if expected is None or kind is not expected:
-                return False
-        elif key == "enum":
-            if kind is not str or instance not in want or not all(type(v) is str for v in want):
-                return False
-        elif key == "properties":
-            if kind is dict:
-                for name, sub in want.items():
-                    if name in instance and not certainly_valid(sub, instance[name]):
-                        return False
-        elif key == "required":
-            if kind is dict and any(name not in instance for name in want):
-                return False
-        elif key == "additionalProperties":
-            if want is not False:
-                return False
-            if kind is dict:
-                allowed = schema.get("properties", {})
-                if any(name not in allowed for name in instance):
-                    return False
-        elif key == "items":
-            if kind is list and not all(certainly_valid(want, item) for item in instance):
-                return False
-        elif key == "uniqueItems":
-            if want and kind is list and (
-                not all(type(item) is str for item in instance) or len(set(instance)) != len(instance)
-            ):
-                return False
-        elif key == "minLength":
-            if kind is str and len(instance) < want:
-                return False
-        elif key in ("minimum", "maximum"):
-            if kind is float or type(want) is not int:
-                return False
-            if kind is int and (instance < want if key == "minimum" else instance > want):
-                return False
-        else:
+        check = _KEYWORD_CHECKS.get(key)
+        if check is None or not check(schema, want, kind, instance):
             return False
     return True
+
+
+# Each keyword check answers "surely satisfied" for one keyword of a schema: (schema, keyword value,
+# type(instance), instance) -> bool.  A keyword without an entry is never vouched for.
+_KeywordCheck = Callable[[dict[str, Any], Any, type, Any], bool]
+
+
+def _type_ok(schema: dict[str, Any], want: Any, kind: type, instance: Any) -> bool:
+    expected = _JSON_TYPES.get(want) if isinstance(want, str) else None
+    return expected is not None and kind is expected
+
+
+def _enum_ok(schema: dict[str, Any], want: Any, kind: type, instance: Any) -> bool:
+    return kind is str and instance in want and all(type(v) is str for v in want)
+
+
+def _properties_ok(schema: dict[str, Any], want: Any, kind: type, instance: Any) -> bool:
+    if kind is not dict:
+        return True
+    return all(name not in instance or certainly_valid(sub, instance[name]) for name, sub in want.items())
+
+
+def _required_ok(schema: dict[str, Any], want: Any, kind: type, instance: Any) -> bool:
+    return kind is not dict or all(name in instance for name in want)
+
+
+def _additional_ok(schema: dict[str, Any], want: Any, kind: type, instance: Any) -> bool:
+    if want is not False:
+        return False
+    if kind is not dict:
+        return True
+    allowed = schema.get("properties", {})
+    return all(name in allowed for name in instance)
+
+
+def _items_ok(schema: dict[str, Any], want: Any, kind: type, instance: Any) -> bool:
+    return kind is not list or all(certainly_valid(want, item) for item in instance)
+
+
+def _unique_ok(schema: dict[str, Any], want: Any, kind: type, instance: Any) -> bool:
+    if not want or kind is not list:
+        return True
+    return all(type(item) is str for item in instance) and len(set(instance)) == len(instance)
+
+
+def _min_length_ok(schema: dict[str, Any], want: Any, kind: type, instance: Any) -> bool:
+    return kind is not str or len(instance) >= want
+
+
+def _minimum_ok(schema: dict[str, Any], want: Any, kind: type, instance: Any) -> bool:
+    if kind is float or type(want) is not int:
+        return False
+    return kind is not int or instance >= want
+
+
+def _maximum_ok(schema: dict[str, Any], want: Any, kind: type, instance: Any) -> bool:
+    if kind is float or type(want) is not int:
+        return False
+    return kind is not int or instance <= want
+
+
+_KEYWORD_CHECKS: dict[str, _KeywordCheck] = {
+    "type": _type_ok,
+    "enum": _enum_ok,
+    "properties": _properties_ok,
+    "required": _required_ok,
+    "additionalProperties": _additional_ok,
+    "items": _items_ok,
+    "uniqueItems": _unique_ok,
+    "minLength": _min_length_ok,
+    "minimum": _minimum_ok,
+    "maximum": _maximum_ok,
+}
 
 
 _JSON_TYPES: dict[str, type] = {"object": dict, "array": list, "string": str, "integer": int, "boolean": bool}
@@ -375,109 +412,146 @@ def _compose_exact(text: str, display: str) -> tuple[yaml.Node, Any] | list[Diag
         return [Diagnostic("E202", "error", f"YAML: {err}".splitlines()[0], _mark_span(display, root))]
 
 
-def load_card_file(  # noqa: C901 - each early exit is one located diagnostic about an untrusted file
+def load_card_file(
     path: str,
     kinds: dict[str, A.CardKindDecl],
     enums: dict[str, list[str]],
     zones: list[str],
 ) -> tuple[list[CardDef], list[Diagnostic]]:
-    """Load and validate one card file; every problem names the YAML line."""
+    """Load and validate one card file; every problem names the YAML line.
+
+    The file is untrusted: each step (read, decode, compose, the file's schema, the card count) can end the
+    load with one located diagnostic; past them, each card is checked on its own so one bad card does not
+    hide the others' problems.
+    """
     rel = os.path.relpath(path)
     display = path if rel.startswith("..") else rel
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as err:
-        return [], [Diagnostic("E201", "error", f"cannot read card file: {err.strerror}", Span.point(display, 1, 1))]
-    if len(raw) > MAX_CARD_FILE_BYTES:
-        return [], [Diagnostic("E212", "error", f"card file is too large ({len(raw)} bytes)",
-                               Span.point(display, 1, 1), hint=f"the limit is {MAX_CARD_FILE_BYTES} bytes")]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        return [], [Diagnostic("E201", "error", f"card file is not UTF-8 (byte {err.start})",
-                               Span.point(display, 1, 1), hint="save the file as UTF-8")]
+    text = _read_card_text(path, display)
+    if isinstance(text, list):
+        return [], text
     remember_source(display, text)
     fast = _compose_fast(text)
-    if fast is not None:
-        root, data = fast
-    else:
-        exact = _compose_exact(text, display)
-        if isinstance(exact, list):
-            return [], exact
-        root, data = exact
-
-    diags: list[Diagnostic] = []
-    top_schema = file_schema(kinds, zones)
-    if not certainly_valid(top_schema, data):
-        top = jsonschema.Draft202012Validator(top_schema)
-        for verr in sorted(top.iter_errors(data), key=lambda e: list(e.path)):
-            diags.append(_schema_diag(display, root, verr, known=["kind", "start", "cards"]))
-        if diags:
-            return [], diags
+    composed = fast if fast is not None else _compose_exact(text, display)
+    if isinstance(composed, list):
+        return [], composed
+    root, data = composed
+    diags = _file_schema_errors(display, root, data, kinds, zones)
+    if diags:
+        return [], diags
 
     kind = kinds[data["kind"]]
-    card_schema = schema_for_kind(kind, enums)
-    validator: jsonschema.Draft202012Validator | None = None  # made on the first card that needs it
-    file_lines = text.splitlines()
+    reader = _CardReader(display, text, kind, schema_for_kind(kind, enums))
     cards_node = _child(root, "cards")
-    out: list[CardDef] = []
-    field_types = {f.name: f.type for f in kind.fields}
     if len(data["cards"]) > MAX_CARDS:
         return [], [Diagnostic("E212", "error", f"too many cards in one file ({len(data['cards'])})",
                                _mark_span(display, root))]
+    out: list[CardDef] = []
     for i, entry in enumerate(data["cards"]):
         node = cards_node.value[i] if isinstance(cards_node, yaml.SequenceNode) else root
+        card = reader.card(entry, node, data["start"], diags)
+        if card is not None:
+            out.append(card)
+    return out, diags
+
+
+def _read_card_text(path: str, display: str) -> str | list[Diagnostic]:
+    """The file's text, or the one diagnostic that says why it cannot be read (missing, too large, not UTF-8)."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as err:
+        return [Diagnostic("E201", "error", f"cannot read card file: {err.strerror}", Span.point(display, 1, 1))]
+    if len(raw) > MAX_CARD_FILE_BYTES:
+        return [Diagnostic("E212", "error", f"card file is too large ({len(raw)} bytes)",
+                           Span.point(display, 1, 1), hint=f"the limit is {MAX_CARD_FILE_BYTES} bytes")]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        return [Diagnostic("E201", "error", f"card file is not UTF-8 (byte {err.start})",
+                           Span.point(display, 1, 1), hint="save the file as UTF-8")]
+
+
+def _file_schema_errors(
+    display: str, root: yaml.Node, data: Any, kinds: dict[str, A.CardKindDecl], zones: list[str]
+) -> list[Diagnostic]:
+    """The file-level problems (`kind`, `start`, `cards`), in document order; jsonschema only when needed."""
+    top_schema = file_schema(kinds, zones)
+    if certainly_valid(top_schema, data):
+        return []
+    top = jsonschema.Draft202012Validator(top_schema)
+    return [_schema_diag(display, root, verr, known=["kind", "start", "cards"])
+            for verr in sorted(top.iter_errors(data), key=lambda e: list(e.path))]
+
+
+class _CardReader:
+    """Turns the entries of one card file into card definitions.
+
+    One per file, so the jsonschema validator (slow to build) is made at most once, and only when a card is
+    not plainly valid.
+    """
+
+    def __init__(self, display: str, text: str, kind: A.CardKindDecl, card_schema: dict[str, Any]) -> None:
+        self.display = display
+        self.text = text
+        self.file_lines = text.splitlines()
+        self.kind = kind
+        self.card_schema = card_schema
+        self.field_types = {f.name: f.type for f in kind.fields}
+        self.validator: jsonschema.Draft202012Validator | None = None
+
+    def card(self, entry: dict[str, Any], node: yaml.Node, start: str, diags: list[Diagnostic]) -> CardDef | None:
+        """The card, or None when it breaks its kind's schema; every problem is appended to ``diags``."""
         errors: list[jsonschema.ValidationError] = []
-        if not certainly_valid(card_schema, entry):
-            validator = validator or jsonschema.Draft202012Validator(card_schema)
-            errors = list(validator.iter_errors(entry))
+        if not certainly_valid(self.card_schema, entry):
+            self.validator = self.validator or jsonschema.Draft202012Validator(self.card_schema)
+            errors = list(self.validator.iter_errors(entry))
         if errors:
-            known = list(BUILTIN_KEYS) + [f.name for f in kind.fields]
-            for verr in errors:
-                diags.append(_schema_diag(display, node, verr, known=known, kind=kind.name))
-            continue
+            known = list(BUILTIN_KEYS) + [f.name for f in self.kind.fields]
+            diags.extend(_schema_diag(self.display, node, verr, known=known, kind=self.kind.name) for verr in errors)
+            return None
         values: dict[str, Any] = {}
         spans: dict[str, Span] = {}
         for key, value in entry.items():
             if key in BUILTIN_KEYS:
                 continue
             vnode = _child(node, key)
-            vspan = _mark_span(display, vnode) if vnode is not None else _mark_span(display, node)
+            vspan = _mark_span(self.display, vnode) if vnode is not None else _mark_span(self.display, node)
             spans[key] = vspan
-            ftype = field_types[key]
-            if ftype.kind in ("effect", "function") and not isinstance(vnode, yaml.ScalarNode):
-                diags.append(Diagnostic("E209", "error", f"`{key}` of `{entry['name']}` must be text", vspan))
-                continue
-            if ftype.kind in ("effect", "function") and isinstance(vnode, yaml.ScalarNode):
-                code, line, col, indent = _snippet(text, file_lines, vnode, str(value))
-                parsed: Any
-                if ftype.kind == "effect":
-                    parsed, errs = parse_effect_text(code, display, line, col, indent)
-                else:
-                    parsed, errs = parse_expr_text(code, display, line, col, indent)
-                if errs:
-                    diags.extend(Diagnostic("E205", "error", f"in `{key}` of `{entry['name']}`: {d.message}",
-                                            d.span, d.hint) for d in errs)
-                    continue
+            ok, parsed = self.field_value(key, value, vnode, vspan, entry["name"], diags)
+            if ok:
                 values[key] = parsed
-            elif ftype.kind == "set":
-                values[key] = frozenset(value)
-            else:
-                values[key] = value
-        out.append(
-            CardDef(
-                name=entry["name"],
-                kind=kind.name,
-                start=data["start"],
-                count=int(entry.get("count", 1)),
-                values=values,
-                span=_mark_span(display, node),
-                provisional=bool(entry.get("provisional", False)),
-                text=str(entry.get("text", "")),
-                field_spans=spans,
-            )
+        return CardDef(
+            name=entry["name"],
+            kind=self.kind.name,
+            start=start,
+            count=int(entry.get("count", 1)),
+            values=values,
+            span=_mark_span(self.display, node),
+            provisional=bool(entry.get("provisional", False)),
+            text=str(entry.get("text", "")),
+            field_spans=spans,
         )
-    return out, diags
+
+    def field_value(
+        self, key: str, value: Any, vnode: yaml.Node | None, vspan: Span, card: str, diags: list[Diagnostic]
+    ) -> tuple[bool, Any]:
+        """(True, the field's Python value or parsed AST), or (False, None) after appending why it has none."""
+        ftype = self.field_types[key]
+        if ftype.kind not in ("effect", "function"):
+            return True, frozenset(value) if ftype.kind == "set" else value
+        if not isinstance(vnode, yaml.ScalarNode):
+            diags.append(Diagnostic("E209", "error", f"`{key}` of `{card}` must be text", vspan))
+            return False, None
+        code, line, col, indent = _snippet(self.text, self.file_lines, vnode, str(value))
+        parsed: Any
+        if ftype.kind == "effect":
+            parsed, errs = parse_effect_text(code, self.display, line, col, indent)
+        else:
+            parsed, errs = parse_expr_text(code, self.display, line, col, indent)
+        if errs:
+            diags.extend(Diagnostic("E205", "error", f"in `{key}` of `{card}`: {d.message}", d.span, d.hint)
+                         for d in errs)
+            return False, None
+        return True, parsed
 
 
 def _schema_diag(

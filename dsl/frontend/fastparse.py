@@ -227,7 +227,7 @@ def _unit_chain(tables: Tables, below: int, top: int, ttype: str) -> int:
     return top
 
 
-def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # noqa: C901 - one hot loop
+def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # noqa: C901 - the per-token LALR loop; helper calls per token would slow parsing
     """The AST for ``text`` from rule ``start``, or None when Lark's path must decide."""
     regex_match = tables.regex.match
     names = tables.names

@@ -118,7 +118,6 @@ class Certified:
         in an unchanged zone must still name it). False means "not proven": the caller runs the
         full check, which reports exactly what is wrong.
         """
-        t = s.tables
         counters = s.counters
         zones = s.zones
         cz = s.card_zone
@@ -128,35 +127,10 @@ class Certified:
             dc = self.card_zone.changed(cz)
             if slots is None or dz is None or dc is None:
                 return False
-            if slots:
-                bounds = t.counter_bounds
-                pool_of = t.pool_of_slot
-                pools: set[str] = set()
-                for i in slots:
-                    v = counters[i]
-                    lo, hi = bounds[i]
-                    if (lo is not None and v < lo) or (hi is not None and v > hi):
-                        return False
-                    pool = pool_of.get(i)
-                    if pool is not None:
-                        pools.add(pool)
-                for pool in pools:
-                    if _pool_total(counters, t.pool_slots[pool]) != t.pool_totals[pool]:
-                        return False
-            if dz or dc:
-                for zi in dz:
-                    for c in zones[zi]:
-                        if cz[c] != zi:
-                            return False
-                old = self.zones
-                if sorted(chain.from_iterable(zones[zi] for zi in dz)) != sorted(
-                        chain.from_iterable(old[zi] for zi in dz)):
-                    return False
-                in_d = set(dz)
-                old_cz = self.card_zone
-                for c in dc:
-                    if old_cz[c] not in in_d:
-                        return False
+            if slots and not _counters_hold(s.tables, counters, slots):
+                return False
+            if (dz or dc) and not self._cards_hold(zones, cz, dz, dc):
+                return False
         except (TypeError, IndexError):
             return False  # a value the full check must report (or fail on) itself
         mine = self.counters
@@ -168,6 +142,35 @@ class Certified:
         for c in dc:
             mine[c] = cz[c]
         return True
+
+    def _cards_hold(self, zones: list[list[int]], cz: list[int], dz: list[int], dc: list[int]) -> bool:
+        """Placement still holds given the zones ``dz`` and card places ``dc`` that changed (see :meth:`holds`)."""
+        for zi in dz:
+            for c in zones[zi]:
+                if cz[c] != zi:
+                    return False
+        old = self.zones
+        if sorted(chain.from_iterable(zones[zi] for zi in dz)) != sorted(chain.from_iterable(old[zi] for zi in dz)):
+            return False
+        in_d = set(dz)
+        old_cz = self.card_zone
+        return not any(old_cz[c] not in in_d for c in dc)
+
+
+def _counters_hold(t: Tables, counters: list[Any], slots: list[int]) -> bool:
+    """Every changed slot is within its bounds and every pool with a changed slot still adds up."""
+    bounds = t.counter_bounds
+    pool_of = t.pool_of_slot
+    pools: set[str] = set()
+    for i in slots:
+        v = counters[i]
+        lo, hi = bounds[i]
+        if (lo is not None and v < lo) or (hi is not None and v > hi):
+            return False
+        pool = pool_of.get(i)
+        if pool is not None:
+            pools.add(pool)
+    return not any(_pool_total(counters, t.pool_slots[pool]) != t.pool_totals[pool] for pool in pools)
 
 
 def _pool_total(counters: list[Any], slots: tuple[int, ...]) -> Any:

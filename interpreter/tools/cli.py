@@ -11,7 +11,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -166,17 +166,14 @@ def _resumed(ruleset: Ruleset, args: argparse.Namespace) -> Game:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
+    """`liturgy play`: humans and bots at a new or resumed game; with a save path, saved after every decision."""
     ruleset = load_ruleset(args.ruleset)
-    if args.resume:
-        game = _resumed(ruleset, args)
-        players = game.players
-        seed = game.seed
-    else:
-        players = args.players or ruleset.min_players
-        seed = args.seed
+    resumed = _resumed(ruleset, args) if args.resume else None
+    players = resumed.players if resumed is not None else args.players or ruleset.min_players
+    seed = resumed.seed if resumed is not None else args.seed
     seats = _seats(args.seats, players)
-    if not args.resume:
-        game = ruleset.new_game(players, seed, check_invariants=True, options=_options(ruleset, args.option))
+    game = resumed if resumed is not None else ruleset.new_game(
+        players, seed, check_invariants=True, options=_options(ruleset, args.option))
     save_path: str | None = args.log or args.resume
 
     def save(g: Game, path: str) -> None:
@@ -196,18 +193,7 @@ def cmd_play(args: argparse.Namespace) -> int:
             if isinstance(a, HumanAgent):
                 for p in range(players):
                     a.skip_log(p, 12)
-    try:
-        while not game.finished:
-            for p in game.waiting_for():
-                game.apply(agents[p].choose(game, p), p)
-            if session.save_path:
-                save(game, session.save_path)
-    except (EOFError, KeyboardInterrupt, QuitGame) as stop:
-        print("\nGame stopped by the player." if isinstance(stop, QuitGame) else "\nGame interrupted.")
-        if session.save_path:
-            save(game, session.save_path)
-            print(f"Decisions so far written to {session.save_path}; "
-                  f"resume with: {session.resume_command(session.save_path)}")
+    if not _play_to_end(game, agents, session, save):
         return 130
     for a in agents:
         if isinstance(a, HumanAgent):
@@ -220,6 +206,27 @@ def cmd_play(args: argparse.Namespace) -> int:
         write_decision_log(args.log, args.ruleset, game)
         print(f"Decision log written to {args.log}")
     return 0 if game.state.status == "finished" else 1
+
+
+def _play_to_end(game: Game, agents: list[Agent], session: Session, save: Callable[[Game, str], None]) -> bool:
+    """Ask each waiting seat's agent until the game ends (True), or until a player stops it (False).
+
+    A stopped game is saved first when it has a save path, and the command to resume it is printed.
+    """
+    try:
+        while not game.finished:
+            for p in game.waiting_for():
+                game.apply(agents[p].choose(game, p), p)
+            if session.save_path:
+                save(game, session.save_path)
+    except (EOFError, KeyboardInterrupt, QuitGame) as stop:
+        print("\nGame stopped by the player." if isinstance(stop, QuitGame) else "\nGame interrupted.")
+        if session.save_path:
+            save(game, session.save_path)
+            print(f"Decisions so far written to {session.save_path}; "
+                  f"resume with: {session.resume_command(session.save_path)}")
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- simulate

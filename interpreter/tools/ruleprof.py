@@ -45,6 +45,7 @@ from liturgy.dsl.checker.program import Program
 from liturgy.dsl.diagnostics import Span
 from liturgy.interpreter.agents.agents import RandomAgent
 from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Ins, StmtFn
+from liturgy.interpreter.compiler.compiler import Compiler
 from liturgy.interpreter.engine import Ruleset
 from liturgy.interpreter.runtime.state import GameState
 from liturgy.interpreter.tools.simulate import game_seed
@@ -270,6 +271,14 @@ class _Instrument:
                 self.callable_(target, "handler", f"on {wname}", _where(h.span))
         for name, (params, body) in list(comp.fns.items()):
             comp.fns[name] = (params, self.timed(body, self.unit("fn", name, _where(prog.fns[name].span))))
+        self._cards(prog, comp)
+        self._main(rs)
+        comp.invariants[:] = [(text, self.timed(fn, self.unit("invariant", text, _where(inv.span))), outside)
+                              for (text, fn, outside), inv in zip(comp.invariants, prog.invariants, strict=True)]
+        self._scoring(prog, comp)
+
+    def _cards(self, prog: Program, comp: Compiler) -> None:
+        """Each card's effects, and each card function (a card's own value or its kind's default)."""
         for fname, table in comp.effects.items():
             for i, eff in enumerate(table):
                 if eff is not None:
@@ -290,9 +299,9 @@ class _Instrument:
                     u = self.unit("function", f"{fname} (default of {kind.name})", _where(f.span))
                 fn: ExprFn = ftable[i]
                 ftable[i] = self.timed(fn, u)
-        self._main(rs)
-        comp.invariants[:] = [(text, self.timed(fn, self.unit("invariant", text, _where(inv.span))), outside)
-                              for (text, fn, outside), inv in zip(comp.invariants, prog.invariants, strict=True)]
+
+    def _scoring(self, prog: Program, comp: Compiler) -> None:
+        """The end of the game: the finish condition, score, winner and tiebreaks."""
         if comp.finish is not None and prog.finish:
             comp.finish = self.timed(comp.finish, self.unit("finish", "finish", _where(prog.finish[0].span)))
         if comp.score is not None and prog.score is not None:
