@@ -385,9 +385,9 @@ class ExpressionChecker(DeclarationChecker):
 
     def _counter_of(self, e: A.Expr) -> A.CounterDecl | None:
         ref = e.ref
-        if isinstance(ref, tuple):
+        if ref is not None:
             if ref[0] in ("counter", "pcounter", "ccounter"):
-                return ref[1]  # type: ignore[no-any-return]
+                return ref[1]
             if ref[0] == "icounter" and isinstance(e, A.Index):
                 return self._counter_of(e.obj)
         return None

@@ -297,7 +297,7 @@ class StatementChecker(ExpressionChecker):
             if ref is None and tt.kind == "any":  # already reported: no cascade
                 self.expr(s.value, scope)
                 return
-            if not (isinstance(ref, tuple) and ref[0] in ("counter", "pcounter", "ccounter", "icounter", "first")):
+            if not (ref is not None and ref[0] in ("counter", "pcounter", "ccounter", "icounter", "first")):
                 self.err("E124", "only counters, flags, tracks, `first` and `let` names can be assigned", tgt.span)
                 self.expr(s.value, scope)
                 return
@@ -348,7 +348,7 @@ class StatementChecker(ExpressionChecker):
             return
         t = self.expr(call, scope, statement=True)
         ref = call.ref
-        if t.kind != "any" and not (isinstance(ref, tuple) and (ref[0] == "call_proc" or ref[:3:2] == (
+        if t.kind != "any" and not (ref is not None and (ref[0] == "call_proc" or ref[:3:2] == (
                 "call_field", "effect"))):
             self.err("E126", "`do` runs a procedure or a card effect; this call computes a value", call.span,
                      hint="use `let x = …` to keep a value")

@@ -60,7 +60,7 @@ def _do_suspends(s: A.Do, facts: SuspendFacts) -> bool:
     if not isinstance(call, A.Call):
         return False
     ref = call.ref
-    if ref[0] == "call_proc":
+    if ref is not None and ref[0] == "call_proc":
         return f"proc:{ref[1].name}" in facts.suspending
     if isinstance(call.func, A.Attr):
         name = call.func.name

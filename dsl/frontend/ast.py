@@ -8,7 +8,7 @@ resolve a name a second time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from liturgy.dsl.diagnostics import NOWHERE, Span
 
@@ -44,8 +44,8 @@ class Param:
 class Expr:
     span: Span
     ty: Ty | None = field(default=None, init=False, repr=False, compare=False)  # set by the checker
-    # what a name refers to, set by the checker: a tuple tagged by its first item ("local", "counter", "call_fn"…)
-    ref: Any = field(default=None, init=False, repr=False, compare=False)
+    # what a name refers to, set by the checker: a tagged tuple (see ``Ref`` at the end of this module)
+    ref: Ref | None = field(default=None, init=False, repr=False, compare=False)
 
 
 @dataclass(eq=False)
@@ -478,3 +478,34 @@ class Ruleset:
 
     path: str
     decls: list[Decl]
+
+
+# ---------------------------------------------------------------- references
+# What a name, field, index or call refers to, set by the checker in ``Expr.ref``.  Each is a tuple tagged by its
+# first item so consumers narrow on ``ref[0] == "zone"`` (mypy narrows the union by the literal) and building one
+# costs a tuple, not an object.
+
+LocalRef: TypeAlias = tuple[Literal["local"], str]  # a let, loop or parameter name
+SelfRef: TypeAlias = tuple[Literal["self"]]  # the card whose effect runs
+FirstRef: TypeAlias = tuple[Literal["first"]]  # the first player
+BuiltinNameRef: TypeAlias = tuple[Literal["builtin"], str]  # players, player_count, round
+ZoneRef: TypeAlias = tuple[Literal["zone", "pzone"], ZoneDecl]  # a global zone; a player's zone (`p.hand`)
+CounterRef: TypeAlias = tuple[Literal["counter", "pcounter", "ccounter"], CounterDecl]  # global, player, card
+EnumValueRef: TypeAlias = tuple[Literal["enumval", "enumtype", "die"], str]  # a value, an enum's name, a die
+FieldRef: TypeAlias = tuple[Literal["field"], str]  # a card's printed field
+IndexRef: TypeAlias = tuple[Literal["icounter", "list_index"]]  # an enum-indexed counter; a list element
+ProcRef: TypeAlias = tuple[Literal["call_proc"], ProcDecl]
+FnRef: TypeAlias = tuple[Literal["call_fn"], FnDecl]
+FieldCallRef: TypeAlias = tuple[Literal["call_field"], str, Literal["effect", "function"]]  # a card's effect field
+BuiltinCallRef: TypeAlias = tuple[Literal["call_builtin"], str]  # a registry built-in (dsl/constructs/builtins.py)
+
+Ref: TypeAlias = (LocalRef | SelfRef | FirstRef | BuiltinNameRef | ZoneRef | CounterRef | EnumValueRef | FieldRef
+                  | IndexRef | ProcRef | FnRef | FieldCallRef | BuiltinCallRef)
+
+
+def ref_of(e: Expr) -> Ref:
+    """``e.ref`` after checking: the compiler only sees checked trees, so a missing referent is a bug, not input."""
+    ref = e.ref
+    if ref is None:  # pragma: no cover - the checker resolves every name it accepts
+        raise AssertionError(f"unresolved {type(e).__name__} at {e.span}")
+    return ref

@@ -49,7 +49,7 @@ def _bare(src: str) -> str:
 def _free_locals(e: A.Expr) -> set[str]:
     """The local variables ``e`` reads (not those its own aggregates bind, nor a called `fn`'s)."""
     if isinstance(e, A.Name):
-        return {e.id} if isinstance(e.ref, tuple) and e.ref[:1] == ("local",) else set()
+        return {e.id} if e.ref is not None and e.ref[:1] == ("local",) else set()
     if isinstance(e, A.Aggregate | A.ListComp):
         inner = _free_locals(e.elem) | (_free_locals(e.where) if e.where is not None else set())
         return _free_locals(e.iterable) | (inner - {e.var})
@@ -266,7 +266,7 @@ class ExprGen:
         if isinstance(e, A.Unary | A.Cond):
             return True
         if isinstance(e, A.Attr):
-            return bool(e.ref) and e.ref[0] in ("pcounter", "field")
+            return e.ref is not None and e.ref[0] in ("pcounter", "field")
         if isinstance(e, A.Call):
             return self._call_ok(e)
         return False
@@ -320,7 +320,7 @@ class ExprGen:
 
     def _local(self, e: A.Expr) -> str | None:
         """Source for a local variable or an inlined parameter, else None."""
-        if not (isinstance(e, A.Name) and isinstance(e.ref, tuple) and e.ref and e.ref[0] == "local"):
+        if not (isinstance(e, A.Name) and e.ref is not None and e.ref[0] == "local"):
             return None
         n = e.id
         if n in self.comp.subst:
@@ -336,9 +336,9 @@ class ExprGen:
         """Source for the zone index an expression of type zone denotes, when simple."""
         ref = e.ref
         lay = self.comp.layout
-        if isinstance(ref, tuple) and ref and ref[0] == "zone":
+        if ref is not None and ref[0] == "zone":
             return str(lay.zone_global[ref[1].name])
-        if isinstance(ref, tuple) and ref and ref[0] == "pzone" and isinstance(e, A.Attr):
+        if ref is not None and ref[0] == "pzone" and isinstance(e, A.Attr):
             base = lay.zone_player_base + lay.zone_player_offsets[ref[1].name]
             return self._strided(e.obj, base, lay.zone_player_stride, "no player")
         return None
@@ -369,44 +369,44 @@ class ExprGen:
             return repr(e.value)
         if isinstance(e, A.NoneLit):
             return "None"
-        ref = e.ref
-        kind = ref[0] if isinstance(ref, tuple) and ref else None
         lay = self.comp.layout
         if isinstance(e, A.Name):
+            ref = A.ref_of(e)
             local = self._local(e)
             if local is not None:
                 return local
-            if kind == "self":
+            if ref[0] == "self":
                 return self.read_env("self")
-            if kind == "first":
+            if ref[0] == "first":
                 return "s.counters[0]"
-            if kind == "counter":
+            if ref[0] == "counter":
                 return f"s.counters[{lay.global_slots[ref[1].name]}]"
-            if kind == "zone":
+            if ref[0] == "zone":
                 return str(lay.zone_global[ref[1].name])
-            if kind == "builtin" and ref[1] == "players":
+            if ref[0] == "builtin" and ref[1] == "players":
                 return "s.tables.players"
-            if kind == "builtin" and ref[1] == "player_count":
+            if ref[0] == "builtin" and ref[1] == "player_count":
                 return "s.tables.n"
-            if kind == "builtin" and ref[1] == "round":
+            if ref[0] == "builtin" and ref[1] == "round":
                 return "s.counters[1]"
-            if kind in ("enumval", "die") and isinstance(ref[1], str):
+            if ref[0] in ("enumval", "die") and isinstance(ref[1], str):
                 return repr(ref[1])
-            if kind == "enumtype":
+            if ref[0] == "enumtype":
                 return self.const(tuple(self.comp.prog.enums[ref[1]]))
             return self.closure(e)
         if isinstance(e, A.Attr):
-            if kind == "pcounter":
+            ref = A.ref_of(e)
+            if ref[0] == "pcounter":
                 base = lay.player_base + lay.player_offsets[ref[1].name]
                 return f"s.counters[{self._strided(e.obj, base, lay.player_stride, 'no player')}]"
-            if kind == "ccounter":
+            if ref[0] == "ccounter":
                 base = lay.card_base + lay.card_offsets[ref[1].name]
                 return f"s.counters[{self._strided(e.obj, base, lay.card_stride, 'no card')}]"
-            if kind == "pzone":
+            if ref[0] == "pzone":
                 z = self._zone(e)
                 if z is not None:
                     return z
-            if kind == "field":
+            if ref[0] == "field":
                 values = self.const(self.comp.field_list(e.name))
                 local = self._local(e.obj)
                 if local is not None and self.is_nonnull(local):
@@ -417,7 +417,7 @@ class ExprGen:
                         f"else _no_card({missing!r}))")
             return self.closure(e)
         if isinstance(e, A.Index):
-            if ref == ("icounter",):
+            if e.ref == ("icounter",):
                 return f"s.counters[{self.slot(e)}]"
             return f"_index({self.src(e.obj)}, {self.src(e.index)})"
         if isinstance(e, A.ListLit):
@@ -448,7 +448,7 @@ class ExprGen:
             return f"(not {self.cond(e.operand)})"
         if isinstance(e, A.Cond):  # the test as before; only the chosen branch's truth matters
             return f"({self.cond(e.then)} if {self.cond(e.test)} else {self.cond(e.orelse)})"
-        if isinstance(e, A.Call) and isinstance(e.ref, tuple) and e.ref[:1] == ("call_fn",) and self._call_ok(e):
+        if isinstance(e, A.Call) and e.ref is not None and e.ref[:1] == ("call_fn",) and self._call_ok(e):
             return self._call(e, truth=True)  # an inlined `fn` whose value is only tested: its body, tested
         return self.src(e)
 
@@ -671,7 +671,7 @@ class ExprGen:
             return f"_random(s, {self._seq(arg)})"
         if name == "roll":
             dice = {d.name: tuple(d.faces) for d in self.comp.prog.dice.values()}
-            if isinstance(arg.ref, tuple) and arg.ref[0] == "die" and arg.ref[1] in dice:
+            if arg.ref is not None and arg.ref[0] == "die" and arg.ref[1] in dice:
                 return f"_roll(s, {self.const(dice[arg.ref[1]])}, None)"
             t = self._name("_t")
             return f"_roll(s, {self.const(dice)}.get({t} := {self.src(arg)}), {t})"
@@ -683,20 +683,19 @@ class ExprGen:
 
     def slot(self, e: A.Expr) -> str:
         """Source for the counter slot a counter expression denotes (digits only when it is constant)."""
-        ref = e.ref
+        ref = A.ref_of(e)
         lay = self.comp.layout
         if ref == ("first",):
             return "0"
-        kind = ref[0]
-        if kind == "counter":
+        if ref[0] == "counter":
             return str(lay.global_slots[ref[1].name])
-        if kind == "pcounter" and isinstance(e, A.Attr):
+        if ref[0] == "pcounter" and isinstance(e, A.Attr):
             base = lay.player_base + lay.player_offsets[ref[1].name]
             return self._strided(e.obj, base, lay.player_stride, "no player")
-        if kind == "ccounter" and isinstance(e, A.Attr):
+        if ref[0] == "ccounter" and isinstance(e, A.Attr):
             base = lay.card_base + lay.card_offsets[ref[1].name]
             return self._strided(e.obj, base, lay.card_stride, "no card")
-        if kind == "icounter" and isinstance(e, A.Index):
+        if ref[0] == "icounter" and isinstance(e, A.Index):
             inner = self.slot(e.obj)
             index = self.const(lay.enum_index[self.comp._counter_decl(e.obj).index_enum or ""])
             return f"({inner} + {index}[{self.src(e.index)}])"
@@ -704,7 +703,7 @@ class ExprGen:
 
     def _call_ok(self, e: A.Call) -> bool:
         ref = e.ref
-        if not (isinstance(ref, tuple) and ref):
+        if ref is None:
             return False
         if ref[0] == "call_builtin":
             name = ref[1]
@@ -724,7 +723,7 @@ class ExprGen:
         return False
 
     def _call(self, e: A.Call, truth: bool = False) -> str:
-        ref = e.ref
+        ref = A.ref_of(e)
         if ref[0] == "call_builtin":
             return self._builtin(ref[1], e)
         if ref[0] == "call_field":
@@ -751,7 +750,8 @@ class ExprGen:
                     f"if ({c} := {obj}) is not None else _no_card({missing!r}))")
         # an inlined `fn`: its body with the parameters replaced by the arguments' sources
         comp = self.comp
-        fn: A.FnDecl = ref[1]
+        assert ref[0] == "call_fn", ref  # the checker gives a call one of four referents; three returned above
+        fn = ref[1]
         arg_src = [f"({self.src(a)})" for a in e.args]
         arg_fns = [comp.expr(a) for a in e.args]
         saved = comp.subst, self.subst_src, self.subst_owner, comp.subst_names

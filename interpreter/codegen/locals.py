@@ -135,7 +135,7 @@ def _scan(stmts: Sequence[A.Stmt], comp: Compiler) -> tuple[set[str], bool]:
         if isinstance(st, A.Let):
             names.add(st.name)
         elif isinstance(st, A.Assign):
-            if isinstance(st.target.ref, tuple) and st.target.ref[0] == "local":
+            if st.target.ref is not None and st.target.ref[0] == "local":
                 names.add(st.target.ref[1])
         elif isinstance(st, A.Transfer):
             if st.bind is not None:
@@ -150,7 +150,7 @@ def _scan(stmts: Sequence[A.Stmt], comp: Compiler) -> tuple[set[str], bool]:
                 invalid = invalid or inv
         elif isinstance(st, A.Do):
             call = st.call
-            if (isinstance(call, A.Call) and call.ref[0] != "call_proc" and isinstance(call.func, A.Attr)
+            if (isinstance(call, A.Call) and A.ref_of(call)[0] != "call_proc" and isinstance(call.func, A.Attr)
                     and comp._field_params(call.func.name) is None):
                 invalid = True  # left to the closure compiler
         elif not isinstance(st, A.Move | A.Shuffle | A.Reveal | A.Log | A.EndGame | A.SkipTo | A.Fire | A.Break):

@@ -314,7 +314,7 @@ class StmtGen:
 
     def assign(self, st: A.Assign) -> None:
         tgt = st.target
-        if isinstance(tgt.ref, tuple) and tgt.ref[0] == "local":
+        if tgt.ref is not None and tgt.ref[0] == "local":
             var = tgt.ref[1]
             if st.op == "=":
                 value = self.src(st.value)
@@ -385,7 +385,8 @@ class StmtGen:
                 self.emit(f"    raise _RuleError({f'nothing to move at line {st.span.line}'!r})")
                 self.checked(what)
             if self._open_zone(st.dest):
-                self.move_inline(c, self.zone(st.dest), st.place, bool(st.dest.ref[1].final))
+                dest = A.ref_of(st.dest)
+                self.move_inline(c, self.zone(st.dest), st.place, dest[0] in ("zone", "pzone") and dest[1].final)
             else:
                 self.emit(f"_move(s, {c}, {self.zone(st.dest)}, {place})")
             return
@@ -397,7 +398,7 @@ class StmtGen:
         """Whether ``e`` names a declared zone (or a player's) with no capacity: a card can always enter
         it, so only the card's own zone needs checking when it moves."""
         ref = e.ref
-        if not (isinstance(ref, tuple) and ref and ref[0] in ("zone", "pzone")):
+        if ref is None or ref[0] not in ("zone", "pzone"):
             return False
         return ref[1].capacity is None
 
@@ -453,7 +454,7 @@ class StmtGen:
     def do(self, st: A.Do) -> None:
         call = st.call
         assert isinstance(call, A.Call)
-        ref = call.ref
+        ref = A.ref_of(call)
         comp = self.comp
         if ref[0] == "call_proc":
             target = comp.procs[ref[1].name]
@@ -598,11 +599,12 @@ class StmtGen:
         call = st.call
         assert isinstance(call, A.Call)
         comp = self.comp
-        if call.ref[0] != "call_proc" and isinstance(call.func, A.Attr) and comp._field_params(call.func.name) is None:
+        by_field = A.ref_of(call)[0] != "call_proc" and isinstance(call.func, A.Attr)
+        if by_field and isinstance(call.func, A.Attr) and comp._field_params(call.func.name) is None:
             return None  # card kinds declare the effect with different parameters: the closure binds by kind
 
         def body() -> None:
-            ref = call.ref
+            ref = A.ref_of(call)
             env2 = self.tmp("_env")
             if ref[0] == "call_proc":
                 target = comp.procs[ref[1].name]

@@ -23,10 +23,10 @@ class ExpressionCompiler(CompilerCore):
         """Closure giving the zone index an expression of type zone denotes."""
         ref = e.ref
         lay = self.layout
-        if isinstance(ref, tuple) and ref[0] == "zone":
+        if ref is not None and ref[0] == "zone":
             zi = lay.zone_global[ref[1].name]
             return lambda s, env: zi
-        if isinstance(ref, tuple) and ref[0] == "pzone" and isinstance(e, A.Attr):
+        if ref is not None and ref[0] == "pzone" and isinstance(e, A.Attr):
             base = lay.zone_player_base + lay.zone_player_offsets[ref[1].name]
             return self._strided(e.obj, base, lay.zone_player_stride, "no player")
         return self.expr(e)  # a local holding a zone index
@@ -47,21 +47,20 @@ class ExpressionCompiler(CompilerCore):
         return strided
 
     def counter_slot(self, e: A.Expr) -> ExprFn:
-        ref = e.ref
+        ref = A.ref_of(e)
         lay = self.layout
         if ref == ("first",):
             return lambda s, env: FIRST_SLOT
-        kind = ref[0]
-        if kind == "counter":
+        if ref[0] == "counter":
             slot = lay.global_slots[ref[1].name]
             return lambda s, env: slot
-        if kind == "pcounter" and isinstance(e, A.Attr):
+        if ref[0] == "pcounter" and isinstance(e, A.Attr):
             base = lay.player_base + lay.player_offsets[ref[1].name]
             return self._strided(e.obj, base, lay.player_stride, "no player")
-        if kind == "ccounter" and isinstance(e, A.Attr):
+        if ref[0] == "ccounter" and isinstance(e, A.Attr):
             base = lay.card_base + lay.card_offsets[ref[1].name]
             return self._strided(e.obj, base, lay.card_stride, "no card")
-        if kind == "icounter" and isinstance(e, A.Index):
+        if ref[0] == "icounter" and isinstance(e, A.Index):
             inner = self.counter_slot(e.obj)
             decl = self._counter_decl(e.obj)
             idx_map = lay.enum_index[decl.index_enum or ""]
@@ -80,12 +79,14 @@ class ExpressionCompiler(CompilerCore):
         return None
 
     def _counter_decl(self, e: A.Expr) -> A.CounterDecl:
-        ref = e.ref
+        ref = A.ref_of(e)
         if ref == ("first",):
             return A.CounterDecl(e.span, "first", "global", False, None, None, None, None, False)
         if ref[0] == "icounter" and isinstance(e, A.Index):
             return self._counter_decl(e.obj)
-        return ref[1]  # type: ignore[no-any-return]
+        if ref[0] in ("counter", "pcounter", "ccounter"):
+            return ref[1]
+        raise AssertionError(f"not a counter: {ref}")  # pragma: no cover - checker prevents this
 
     def seq(self, e: A.Expr) -> ExprFn:
         """Closure giving a sequence to iterate (zones are read live, not copied)."""
@@ -117,41 +118,39 @@ class ExpressionCompiler(CompilerCore):
         return lambda s, env: None
 
     def _name(self, e: A.Name) -> ExprFn:
-        ref = e.ref
-        kind = ref[0] if isinstance(ref, tuple) else None
-        if kind == "local":
+        ref = A.ref_of(e)
+        if ref[0] == "local":
             n = e.id
             if n in self.subst:
                 return self.subst[n]
             return lambda s, env: env[n]
-        if kind == "self":
+        if ref[0] == "self":
             return lambda s, env: env["self"]
-        if kind == "first":
+        if ref[0] == "first":
             return lambda s, env: s.counters[FIRST_SLOT]
-        if kind == "builtin":
+        if ref[0] == "builtin":
             return _builtin_name(ref[1])
-        if kind == "zone":
+        if ref[0] == "zone":
             zi = self.layout.zone_global[ref[1].name]
             return lambda s, env: zi
-        if kind == "counter":
+        if ref[0] == "counter":
             slot = self.layout.global_slots[ref[1].name]
             return lambda s, env: s.counters[slot]
-        if kind in ("enumval", "die"):
+        if ref[0] in ("enumval", "die"):
             v = ref[1]
             return lambda s, env: v
-        if kind == "enumtype":
+        if ref[0] == "enumtype":
             vals = tuple(self.prog.enums[ref[1]])
             return lambda s, env: vals
         raise AssertionError(f"unresolved name {e.id}")  # pragma: no cover
 
     def _attr(self, e: A.Attr) -> ExprFn:
-        ref = e.ref
-        kind = ref[0]
-        if kind == "pzone":
+        ref = A.ref_of(e)
+        if ref[0] == "pzone":
             return self.zone_index(e)
-        if kind in ("pcounter", "ccounter"):
+        if ref[0] in ("pcounter", "ccounter"):
             var = self._plain_local(e.obj)
-            if var is not None and kind == "pcounter":
+            if var is not None and ref[0] == "pcounter":
                 lay = self.layout
                 base = lay.player_base + lay.player_offsets[ref[1].name]
                 stride = lay.player_stride
@@ -159,7 +158,7 @@ class ExpressionCompiler(CompilerCore):
                 return lambda s, env: s.counters[base + env[pvar] * stride]
             sf = self.counter_slot(e)
             return lambda s, env: s.counters[sf(s, env)]
-        if kind == "field":
+        if ref[0] == "field":
             return self._field(e)
         raise AssertionError(f"unresolved attribute {e.name}")  # pragma: no cover
 
@@ -299,10 +298,9 @@ class ExpressionCompiler(CompilerCore):
         return run
 
     def call(self, e: A.Call) -> ExprFn:
-        ref = e.ref
-        kind = ref[0]
+        ref = A.ref_of(e)
         args = [self.expr(a) for a in e.args]
-        if kind == "call_fn":
+        if ref[0] == "call_fn":
             params, _ = self.fns[ref[1].name]
             name = ref[1].name
             fns = self.fns
@@ -314,7 +312,7 @@ class ExpressionCompiler(CompilerCore):
                 return body(s, {p: a(s, env) for p, a in zip(params, args, strict=True)})
 
             return call_fn
-        if kind == "call_field":
+        if ref[0] == "call_field":
             assert isinstance(e.func, A.Attr)
             of = self.expr(e.func.obj)
             fname = e.func.name
@@ -347,9 +345,9 @@ class ExpressionCompiler(CompilerCore):
                 return table[card_def[c]](s, env2)
 
             return call_function_field
-        if kind == "call_builtin":
+        if ref[0] == "call_builtin":
             return self.builtin(ref[1], e, args)
-        raise AssertionError(f"cannot call {kind}")  # pragma: no cover
+        raise AssertionError(f"cannot call {ref[0]}")  # pragma: no cover
 
     def can_inline(self, fn: A.FnDecl, args: Sequence[A.Expr]) -> bool:
         """Whether a call of ``fn`` with ``args`` may be compiled as the body with the parameters substituted.

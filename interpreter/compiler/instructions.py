@@ -116,7 +116,7 @@ def _suspends(st: A.Stmt, prog: Program) -> bool:
     if isinstance(st, A.Choose | A.Simultaneous):
         return True
     if isinstance(st, A.Do) and isinstance(st.call, A.Call):
-        ref = st.call.ref
+        ref = A.ref_of(st.call)
         if ref[0] == "call_proc":
             return f"proc:{ref[1].name}" in prog.suspending
         if isinstance(st.call.func, A.Attr):

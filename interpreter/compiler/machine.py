@@ -255,7 +255,7 @@ class StepMachineCompiler(StatementCompiler):
             return
         call = st.call
         assert isinstance(call, A.Call)
-        ref = call.ref
+        ref = A.ref_of(call)
         if ref[0] == "call_proc":
             target = self.procs[ref[1].name]
             make_env = self._proc_args(call.args, target.params)

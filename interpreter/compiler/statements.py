@@ -174,7 +174,7 @@ class StatementCompiler(ExpressionCompiler):
         vf = self.expr(st.value)
         op = st.op
         tgt = st.target
-        if isinstance(tgt.ref, tuple) and tgt.ref[0] == "local":
+        if tgt.ref is not None and tgt.ref[0] == "local":
             n = tgt.ref[1]
             if op == "=":
                 return lambda s, env: env.__setitem__(n, vf(s, env))
@@ -268,7 +268,7 @@ class StatementCompiler(ExpressionCompiler):
     def do_pure(self, st: A.Do) -> StmtFn:
         call = st.call
         assert isinstance(call, A.Call)
-        ref = call.ref
+        ref = A.ref_of(call)
         if ref[0] == "call_proc":
             target = self.procs[ref[1].name]
             make_env = self._proc_args(call.args, target.params)

@@ -193,6 +193,7 @@ class Game(GameViews):
         """
         s = self.state
         pend = s.pending
+        assert pend is not None  # callers pick only while a decision waits
         if pend[0] == "choose":
             _, p, options, var, body_pc, end_pc, _ = pend
             choice = pick(len(options))

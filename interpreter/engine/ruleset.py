@@ -15,6 +15,7 @@ from liturgy.interpreter.compiler.display import Display
 from liturgy.interpreter.engine.game import SAVE_FORMAT, Game
 from liturgy.interpreter.runtime import invariants, rng
 from liturgy.interpreter.runtime.moves import zone_vis_masks
+from liturgy.interpreter.runtime.pending import pending_from_json
 from liturgy.interpreter.runtime.state import GameState, Tables, freeze
 
 # The start of every game with one player count and options: tables, counters, zones, card -> zone.
@@ -305,7 +306,7 @@ class Ruleset:
         s.face_up = set(data["face_up"])
         s.rng = int(data["rng"])
         s.frames = [[self.codes[f[0]], int(f[1]), {k: freeze(v) for k, v in f[2].items()}] for f in data["frames"]]
-        s.pending = freeze(data["pending"])
+        s.pending = pending_from_json(freeze(data["pending"]))
         s.commits = {int(k): int(v) for k, v in data["commits"].items()}
         s.log = [freeze(x) for x in data["log"]]
         s.decisions = [(int(p), int(i)) for p, i in data["decisions"]]

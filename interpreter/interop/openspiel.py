@@ -245,7 +245,8 @@ class LiturgyState(pyspiel.State):  # type: ignore[misc]
         if self._g().simultaneous:
             game = core.cg.game
             assert game is not None
-            if game.state.pending[0] == "simul":
+            pending = game.state.pending
+            if pending is not None and pending[0] == "simul":
                 return int(pyspiel.PlayerId.SIMULTANEOUS)
         return waiting[0]
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from liturgy.interpreter.runtime.pending import Pending
+
 # A frame of the step machine: [code, pc, env].  ``code`` is a Code object.
 Frame = list[Any]
 
@@ -78,7 +80,7 @@ class GameState:
         self.face_up: set[int] = set()
         self.rng = 0
         self.frames: list[Frame] = []
-        self.pending: Any = None
+        self.pending: Pending | None = None
         self.commits: dict[int, int] = {}
         self.log: list[tuple[Any, ...]] = []
         self.decisions: list[tuple[int, int]] = []
