@@ -257,10 +257,17 @@ def test_deeply_nested_blocks_still_run(write_ruleset: Callable[..., str]) -> No
 
 
 def test_moving_many_cards_at_once_matches_one_by_one(write_ruleset: Callable[..., str]) -> None:
-    """`move_all` (one pass per source zone) leaves exactly the state, or raises exactly the error, of moving
-    each card in turn, whatever the mix of source zones, final zones, duplicates and places."""
+    """`move_all` (one pass per source zone) and the in-place source of generated code (`OPEN_MOVE`, for a
+    destination without capacity) leave exactly the state, or raise exactly the error, of moving each card in
+    turn with `move_card`, whatever the mix of source zones, final zones, duplicates and places."""
     from liturgy.interpreter.runtime.errors import RuleError
-    from liturgy.interpreter.runtime.moves import move_all, move_card, move_top_fast
+    from liturgy.interpreter.runtime.moves import move_all, move_card, open_move_source
+
+    def written_out(place: str, final: bool) -> Callable[..., None]:
+        lines = open_move_source("c", "d", "o", "z", place, final)
+        namespace: dict[str, Any] = {"_move": move_card}
+        exec("def move(s, c, d):\n" + "".join(f"    {line}\n" for line in lines), namespace)
+        return namespace["move"]  # type: ignore[no-any-return]
 
     path = write_ruleset(STATEMENTS, {"tok.yaml": STATEMENTS_CARDS})
     program, _ = check_file(path)
@@ -281,14 +288,18 @@ def test_moving_many_cards_at_once_matches_one_by_one(write_ruleset: Callable[..
         cards = tuple(rng.choice(range(ncards)) if rng.random() < 0.02 else c
                       for c in rng.sample(pool, rng.randint(0 if seed % 4 else min(8, len(pool)), len(pool))))
         outcomes = []
-        for mover in ("all", "one by one", "top fast"):
+        in_place = written_out(place, s.tables.zone_final[dst])
+        for mover in ("all", "one by one", "written out"):
             s2 = s.clone()
             try:
                 if mover == "all":
                     move_all(s2, cards, dst, place)
+                elif mover == "one by one" or s.tables.zone_capacity[dst] is not None:
+                    for c in cards:
+                        move_card(s2, c, dst, place)
                 else:
                     for c in cards:
-                        (move_card if mover == "one by one" else move_top_fast)(s2, c, dst, place)
+                        in_place(s2, c, dst)
                 error = None
             except RuleError as err:
                 error = str(err)

@@ -35,7 +35,7 @@ from liturgy.interpreter.codegen.locals import Locals, _scan
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
-from liturgy.interpreter.runtime.moves import card_visibility, move_all, move_top_fast, move_zone
+from liturgy.interpreter.runtime.moves import card_visibility, move_all, move_card, move_zone, open_move_source
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
@@ -61,7 +61,7 @@ class StmtGen:
         self.gen = gen
         gen.ns.update({
             "_RuleError": RuleError, "_GameOver": GameOver, "_SkipTo": SkipTo, "_BreakLoop": BreakLoop,
-            "_move": move_top_fast, "_move_all": move_all, "_move_zone": move_zone, "_card_vis": card_visibility,
+            "_move": move_card, "_move_all": move_all, "_move_zone": move_zone, "_card_vis": card_visibility,
             "_shuffle": rng.shuffle,
             "_fire_chain": _fire_chain, "_push": _push,
         })
@@ -403,29 +403,12 @@ class StmtGen:
         return ref[1].capacity is None
 
     def move_inline(self, c: str, dst: str, place: str, final: bool) -> None:
-        """`move_top_fast` written in place, for a destination `_open_zone` accepts (``final``: a final
-        one): the same checks, errors and effects without the call (a card leaving a final zone goes
-        through `_move`)."""
-        d, o, z = self.tmp("_d"), self.tmp("_o"), self.tmp("_l")
+        """`move_card` written in place (runtime/moves.py's template), for a destination `_open_zone` accepts
+        (``final``: a final one)."""
+        d = self.tmp("_d")
         self.emit(f"{d} = {dst}")
-        self.emit(f"{o} = s.card_zone[{c}]")
-        self.emit(f"if s.tables.zone_final[{o}]:")
-        self.emit(f"    _move(s, {c}, {d}, {place!r})")
-        self.emit("else:")
-        self.emit(f"    {z} = s.zones[{o}]")
-        self.emit(f"    if {z}[-1] == {c}:")
-        self.emit(f"        {z}.pop()")
-        self.emit("    else:")
-        self.emit(f"        {z}.remove({c})")
-        if place == "bottom":
-            self.emit(f"    s.zones[{d}].insert(0, {c})")
-        else:
-            self.emit(f"    s.zones[{d}].append({c})")
-        self.emit(f"    s.card_zone[{c}] = {d}")
-        self.emit("    if s.face_up:")
-        self.emit(f"        s.face_up.discard({c})")
-        if final:  # the card left a zone that is not final, so another zone: it is out of play now
-            self.emit("    s.removed_count += 1")
+        for line in open_move_source(c, d, self.tmp("_o"), self.tmp("_l"), place, final):
+            self.emit(line)
 
     def transfer(self, st: A.Transfer) -> None:
         a, b, have, n = self.tmp("_i"), self.tmp("_i"), self.tmp("_h"), self.tmp("_n")

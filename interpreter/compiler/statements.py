@@ -13,7 +13,7 @@ from liturgy.interpreter.compiler.expressions import ExpressionCompiler
 from liturgy.interpreter.compiler.instructions import _fire_chain, _has_break
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
-from liturgy.interpreter.runtime.moves import card_visibility, move_card
+from liturgy.interpreter.runtime.moves import card_visibility, move_all, move_card, move_zone
 from liturgy.interpreter.runtime.state import GameState
 
 
@@ -211,13 +211,10 @@ class StatementCompiler(ExpressionCompiler):
         if wt is not None and wt.kind == "zone":
             sz = self.zone_index(st.what)
 
-            def move_zone(s: GameState, env: dict[str, Any]) -> None:
-                src = sz(s, env)
-                dst = dz(s, env)
-                for c in tuple(s.zones[src]):
-                    move_card(s, c, dst, place)
+            def move_every_card(s: GameState, env: dict[str, Any]) -> None:
+                move_zone(s, sz(s, env), dz(s, env), place)
 
-            return move_zone
+            return move_every_card
         wf = self.expr(st.what)
         if wt is not None and wt.kind == "card":
 
@@ -230,9 +227,7 @@ class StatementCompiler(ExpressionCompiler):
             return move_one
 
         def move_many(s: GameState, env: dict[str, Any]) -> None:
-            dst = dz(s, env)
-            for c in tuple(wf(s, env)):
-                move_card(s, c, dst, place)
+            move_all(s, tuple(wf(s, env)), dz(s, env), place)
 
         return move_many
 

@@ -7,14 +7,28 @@ from liturgy.interpreter.runtime.state import GameState
 
 
 def move_card(s: GameState, c: int, dst: int, place: str) -> None:
+    """Move card ``c`` to the top (or ``bottom``) of zone ``dst``: the one card move every path runs.
+
+    The closures call it; generated code calls it too, or writes :data:`OPEN_MOVE` in place when the
+    destination is known to have no capacity.  A card is found with ``pop`` when it is the top one (moves
+    from the top are the common case) and with ``remove`` otherwise: cards are unique in zones, so both
+    remove the same card.
+    """
     t = s.tables
     src = s.card_zone[c]
-    if t.zone_final[src] and src != dst:
-        raise RuleError(f"{t.card_names[c]} cannot leave `{t.zone_names[src]}`: cards never leave a final zone")
-    cap = t.zone_capacity[dst]
-    if cap is not None and len(s.zones[dst]) >= cap and src != dst:
-        raise RuleError(f"zone `{t.zone_names[dst]}` is full (capacity {cap})")
-    s.zones[src].remove(c)
+    if src != dst:
+        if t.zone_final[src]:
+            raise RuleError(f"{t.card_names[c]} cannot leave `{t.zone_names[src]}`: cards never leave a final zone")
+        cap = t.zone_capacity[dst]
+        if cap is not None and len(s.zones[dst]) >= cap:
+            raise RuleError(f"zone `{t.zone_names[dst]}` is full (capacity {cap})")
+        if t.zone_final[dst]:  # from a zone that is not final into one that is: out of play from now on
+            s.removed_count += 1
+    z = s.zones[src]
+    if z[-1] == c:
+        z.pop()
+    else:
+        z.remove(c)
     if place == "bottom":
         s.zones[dst].insert(0, c)
     else:
@@ -22,8 +36,36 @@ def move_card(s: GameState, c: int, dst: int, place: str) -> None:
     s.card_zone[c] = dst
     if s.face_up:
         s.face_up.discard(c)
-    if t.zone_final[dst] and src != dst:
-        s.removed_count += 1
+
+
+# `move_card` for a destination without a capacity, as the source generated code writes in place of the call
+# (interpreter/codegen/stmtgen.py); {c} is the card, {d} the destination, {o} and {z} fresh names, {put} the
+# append or insert, {count} the removed-count line for a final destination.  A card in a final zone still goes
+# through `_move`, which raises the same error as the call.  tests/test_moves.py plays both against each other.
+OPEN_MOVE = """\
+{o} = s.card_zone[{c}]
+if s.tables.zone_final[{o}]:
+    _move(s, {c}, {d}, {place})
+else:
+    {z} = s.zones[{o}]
+    if {z}[-1] == {c}:
+        {z}.pop()
+    else:
+        {z}.remove({c})
+    {put}
+    s.card_zone[{c}] = {d}
+    if s.face_up:
+        s.face_up.discard({c})
+{count}"""
+
+
+def open_move_source(c: str, d: str, o: str, z: str, place: str, final: bool) -> list[str]:
+    """:data:`OPEN_MOVE` filled in: the lines of one card move to a destination with no capacity."""
+    put = f"s.zones[{d}].insert(0, {c})" if place == "bottom" else f"s.zones[{d}].append({c})"
+    # a final destination: the card left another zone (one that is not final), so it is out of play now
+    count = "    s.removed_count += 1" if final else ""
+    text = OPEN_MOVE.format(c=c, d=d, o=o, z=z, place=repr(place), put=put, count=count)
+    return [line for line in text.split("\n") if line]
 
 
 def card_visibility(s: GameState, c: int) -> int:
@@ -46,30 +88,6 @@ def zone_vis_masks(n: int, zone_vis: list[str], zone_owner: list[int]) -> list[i
             for vis, owner in zip(zone_vis, zone_owner, strict=True)]
 
 
-def move_top_fast(s: GameState, c: int, dst: int, place: str) -> None:
-    """`move_card` for generated code: the same checks, errors and effects, but it takes the top card with
-    `pop` instead of searching the zone for it (cards are unique in zones, so both remove the same one)."""
-    t = s.tables
-    src = s.card_zone[c]
-    if t.zone_final[src] or t.zone_capacity[dst] is not None:
-        move_card(s, c, dst, place)
-        return
-    z = s.zones[src]
-    if z[-1] == c:
-        z.pop()
-    else:
-        z.remove(c)
-    if place == "bottom":
-        s.zones[dst].insert(0, c)
-    else:
-        s.zones[dst].append(c)
-    s.card_zone[c] = dst
-    if s.face_up:
-        s.face_up.discard(c)
-    if t.zone_final[dst]:  # ``src`` is not final, so it is another zone: one more card removed from play
-        s.removed_count += 1
-
-
 def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None:
     """Move ``cards`` one after another, as `move LIST to ZONE` does, in one pass per source zone.
 
@@ -78,34 +96,11 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None
     zone or already in the destination, and no card is listed twice.  Otherwise each card moves in turn.
     """
     t = s.tables
-    if t.zone_capacity[dst] is not None:
-        for c in cards:
-            move_top_fast(s, c, dst, place)
-        return
     card_zone = s.card_zone
     final = t.zone_final
-    if len(cards) < 8:  # `move_top_fast` for each card, written out
-        zones = s.zones
-        d = zones[dst]
+    if len(cards) < 8 or t.zone_capacity[dst] is not None:  # one by one: sets cost more than they save
         for c in cards:
-            src = card_zone[c]
-            if final[src]:
-                move_card(s, c, dst, place)
-                continue
-            z = zones[src]
-            if z[-1] == c:
-                z.pop()
-            else:
-                z.remove(c)
-            if place == "bottom":
-                d.insert(0, c)
-            else:
-                d.append(c)
-            card_zone[c] = dst
-            if s.face_up:
-                s.face_up.discard(c)
-            if final[dst]:
-                s.removed_count += 1
+            move_card(s, c, dst, place)
         return
     # one set of source zones and one set of cards (no dict of sets per card): a character's ~80 cards leaving
     # Slay the Spire's 338-card library cost 25 µs that way, most of it per-card dict and set calls
@@ -113,7 +108,7 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None
     moving = set(cards)
     if dst in sources or len(moving) != len(cards) or any(final[src] for src in sources):
         for c in cards:
-            move_top_fast(s, c, dst, place)
+            move_card(s, c, dst, place)
         return
     zones = s.zones
     for src in sources:  # a card of `moving` found in zone src is one of the cards that come from src
