@@ -51,6 +51,9 @@ class Program:
     # game is never resumed on rules that changed under it without saying so; "" when not read from files
     fingerprint: str = ""
     suspending: set[str] = field(default_factory=set)  # "proc:x", "window:x", "field:Kind.f"
+    # a zone `visible to` a group or a `reveal … to`: who sees a card is more than its zone's fixed mask, so
+    # generated code asks `card_visibility` instead of reading the mask in place
+    group_visibility: bool = False
     fired: set[str] = field(default_factory=set)
 
 

@@ -36,7 +36,19 @@ class StatementChecker(ExpressionChecker):
                 if name not in step_names:
                     self.err("E101", f"unknown step `{name}`", span, hint=did_you_mean(name, step_names))
         self._check_display(prog)
+        self._check_zone_groups(prog)
         self._check_card_values(prog)
+
+    def _check_zone_groups(self, prog: Program) -> None:
+        """`visible to EXPR`: a group of players computed from the state whenever a view or a log line asks, so
+        read-only like a `display` (E171); a per-player zone's expression names its player `owner`."""
+        reading, self.reading = self.reading, True
+        for z in prog.zones.values():
+            if z.group is not None:
+                prog.group_visibility = True
+                self.owner = f"zone:{z.name}"
+                self.players(z.group, _Scope({"owner": T.PLAYER} if z.per_player else {}), "`visible to`")
+        self.reading = reading
 
     def _check_outcome(self, prog: Program) -> None:
         """`score`, `tiebreak` and `winner`: typed per player; a tiebreak beside `winner` is E172."""
@@ -140,6 +152,18 @@ class StatementChecker(ExpressionChecker):
         t = self.expr(s.target, scope)
         if t.kind not in ("zone", "card", "any"):
             self.err("E121", f"`reveal` needs a zone or a card, not {t}", s.target.span)
+        if s.to is not None:
+            self.players(s.to, scope, "`reveal … to`")
+            if self.prog is not None:
+                self.prog.group_visibility = True
+
+    def players(self, e: A.Expr, scope: _Scope, what: str) -> None:
+        """A group of players (`log to`, `reveal … to`, `visible to`): one player or a list of players."""
+        t = self.expr(e, scope)
+        if t.kind == "any" or t == T.PLAYER or (t.kind == "list" and t.elem == T.PLAYER):
+            return
+        self.err("E390", f"{what} needs a player or a list of players, not {t}", e.span,
+                 hint="e.g. `[p for p in players where p.team == 1]`, or a `fn` that returns `list of player`")
 
     def transfer(self, s: A.Transfer, scope: _Scope) -> None:
         if s.amount is not None:
@@ -230,7 +254,7 @@ class StatementChecker(ExpressionChecker):
 
     def log(self, s: A.Log, scope: _Scope) -> None:
         if s.to is not None:
-            self.expect(s.to, T.PLAYER, scope)
+            self.players(s.to, scope, "`log to`")
         for a in s.args:
             self.expr(a, scope)
         holes = s.text.count("{}")

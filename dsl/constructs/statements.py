@@ -108,7 +108,7 @@ STATEMENTS: dict[type[A.Stmt], StmtConstruct] = {
                       exprs=lambda s: [s.target, s.value]),
         StmtConstruct(A.Move, "move WHAT to ZONE [top | bottom]", exprs=lambda s: [s.what, s.dest]),
         StmtConstruct(A.Shuffle, "shuffle ZONE", exprs=lambda s: [s.zone]),
-        StmtConstruct(A.Reveal, "reveal ZONE-OR-CARD", exprs=lambda s: [s.target]),
+        StmtConstruct(A.Reveal, "reveal ZONE-OR-CARD [to PLAYERS]", exprs=lambda s: _present(s.target, s.to)),
         StmtConstruct(A.Transfer, "transfer [AMOUNT | all] from HOLDER to HOLDER [as NAME]",
                       exprs=lambda s: _present(s.amount, s.source, s.dest),
                       binds=lambda s: (s.bind,) if s.bind else ()),
@@ -129,7 +129,7 @@ STATEMENTS: dict[type[A.Stmt], StmtConstruct] = {
         StmtConstruct(A.Fire, "fire WINDOW(ARGS)", exprs=lambda s: list(s.args), suspends_when=_fire_suspends),
         StmtConstruct(A.EndGame, "end game"),
         StmtConstruct(A.SkipTo, "skip to STEP"),
-        StmtConstruct(A.Log, 'log [to PLAYER] "TEXT", ARGS', exprs=lambda s: _present(s.to, *s.args)),
+        StmtConstruct(A.Log, 'log [to PLAYERS] "TEXT", ARGS', exprs=lambda s: _present(s.to, *s.args)),
     )
 }
 

@@ -173,6 +173,7 @@ class Shuffle(Stmt):
 @dataclass(eq=False)
 class Reveal(Stmt):
     target: Expr
+    to: Expr | None = None  # a player or a list of players: shown to them only (None: to everyone)
 
 
 @dataclass(eq=False)
@@ -328,6 +329,7 @@ class ZoneDecl(Decl):
     final: bool = False
     capacity: int | None = None
     per_card: bool = False
+    group: Expr | None = None  # `visible to EXPR` (visibility "group"): who sees its cards, computed when asked
 
 
 @dataclass(eq=False)

@@ -320,7 +320,7 @@ class _AstBuilder:
         return A.Shuffle(self._s(meta), c[0])
 
     def reveal_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
-        return A.Reveal(self._s(meta), c[0])
+        return A.Reveal(self._s(meta), c[0], c[1])
 
     def amount_expr(self, meta: Any, c: list[Any]) -> A.Expr:
         return c[0]  # type: ignore[no-any-return]
@@ -468,9 +468,16 @@ class _AstBuilder:
     def zone_capacity(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
         return ("capacity", int(c[0]))
 
+    def vis_group(self, meta: Any, c: list[Any]) -> A.Expr:
+        return c[0]  # type: ignore[no-any-return]
+
     def zone_decl(self, meta: Any, c: list[Any]) -> A.Decl:
-        name, scope, order, vis, *attrs = c
-        z = A.ZoneDecl(self._s(meta), str(name), scope == "player", order, vis, per_card=scope == "card")
+        name, scope, order, *rest = c
+        group = rest.pop() if rest and isinstance(rest[-1], A.Expr) else None
+        vis = rest.pop(0) if rest and isinstance(rest[0], str) else "group"
+        attrs: list[tuple[str, Any]] = rest
+        z = A.ZoneDecl(self._s(meta), str(name), scope == "player", order, vis,
+                       per_card=scope == "card", group=group)
         for kind, value in attrs:
             if kind == "of":
                 z.of_kind = value

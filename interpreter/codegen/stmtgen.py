@@ -35,7 +35,15 @@ from liturgy.interpreter.codegen.locals import Locals, _scan
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
-from liturgy.interpreter.runtime.moves import card_visibility, move_all, move_card, move_zone, open_move_source
+from liturgy.interpreter.runtime.moves import (
+    card_visibility,
+    move_all,
+    move_card,
+    move_zone,
+    open_move_source,
+    players_mask,
+    reveal_to,
+)
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
@@ -62,6 +70,7 @@ class StmtGen:
         gen.ns.update({
             "_RuleError": RuleError, "_GameOver": GameOver, "_SkipTo": SkipTo, "_BreakLoop": BreakLoop,
             "_move": move_card, "_move_all": move_all, "_move_zone": move_zone, "_card_vis": card_visibility,
+            "_players_mask": players_mask, "_reveal_to": reveal_to,
             "_shuffle": rng.shuffle,
             "_fire_chain": _fire_chain, "_push": _push,
         })
@@ -291,6 +300,8 @@ class StmtGen:
             self.transfer(st)
         elif isinstance(st, A.Shuffle):
             self.emit(f"s.rng = _shuffle(s.zones[{self.zone(st.zone)}], s.rng)")
+        elif isinstance(st, A.Reveal) and st.to is not None:
+            self.reveal_to(st)
         elif isinstance(st, A.Reveal):
             if st.target.ty is not None and st.target.ty.kind == "zone":
                 self.emit(f"s.face_up.update(s.zones[{self.zone(st.target)}])")
@@ -409,6 +420,16 @@ class StmtGen:
         self.emit(f"{d} = {dst}")
         for line in open_move_source(c, d, self.tmp("_o"), self.tmp("_l"), place, final):
             self.emit(line)
+
+    def reveal_to(self, st: A.Reveal) -> None:
+        """`reveal … to PLAYERS`: runtime/moves.py's `reveal_to`, as the closures call it."""
+        to = f"_players_mask({self.src(st.to)})" if st.to is not None else "0"
+        if st.target.ty is not None and st.target.ty.kind == "zone":
+            self.emit(f"_reveal_to(s, s.zones[{self.zone(st.target)}], {to})")
+        else:
+            c = self.tmp("_c")
+            self.emit(f"if ({c} := {self.src(st.target)}) is not None:")
+            self.emit(f"    _reveal_to(s, ({c},), {to})")
 
     def transfer(self, st: A.Transfer) -> None:
         a, b, have, n = self.tmp("_i"), self.tmp("_i"), self.tmp("_h"), self.tmp("_n")
@@ -644,13 +665,18 @@ class StmtGen:
         if st.to is None:
             self.emit(f"{mask} = (2 << s.tables.n) - 1")
         else:
-            self.emit(f"{mask} = 1 << {self.src(st.to)}")
+            self.emit(f"{mask} = _players_mask({self.src(st.to)})")
         self.emit(f"{full} = {mask}")
         for i in card_args + zone_args:
             v = values[i]
             a_ty = st.args[i].ty
+            if self.comp.prog.group_visibility:  # groups are computed from the state: ask `_card_vis`
+                c = self.tmp("_c")
+                self.emit(f"for {c} in ({v} if isinstance({v}, tuple) else ({v},)):")
+                self.emit(f"    if {c} is not None:")
+                self.emit(f"        {full} &= _card_vis(s, {c})")
             # `_card_vis` written in place: a revealed card is seen by everyone, and `full` holds no one else
-            if a_ty is not None and a_ty.kind == "card":
+            elif a_ty is not None and a_ty.kind == "card":
                 self.emit(f"if {v} is not None and {v} not in s.face_up:")
                 self.emit(f"    {full} &= s.tables.zone_vis_mask[s.card_zone[{v}]]")
             else:

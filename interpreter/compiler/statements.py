@@ -13,7 +13,7 @@ from liturgy.interpreter.compiler.expressions import ExpressionCompiler
 from liturgy.interpreter.compiler.instructions import _fire_chain, _has_break
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
-from liturgy.interpreter.runtime.moves import card_visibility, move_all, move_card, move_zone
+from liturgy.interpreter.runtime.moves import card_visibility, move_all, move_card, move_zone, players_mask, reveal_to
 from liturgy.interpreter.runtime.state import GameState
 
 
@@ -74,6 +74,15 @@ class StatementCompiler(ExpressionCompiler):
         tf = self.expr(st.target)
         is_zone = st.target.ty is not None and st.target.ty.kind == "zone"
         rzf: ExprFn | None = self.zone_index(st.target) if is_zone else None
+        if st.to is not None:
+            to = self.expr(st.to)
+
+            def reveal_to_players(s: GameState, env: dict[str, Any]) -> None:
+                c = None if rzf is not None else tf(s, env)
+                cards = s.zones[rzf(s, env)] if rzf is not None else () if c is None else (c,)
+                reveal_to(s, cards, players_mask(to(s, env)))
+
+            return reveal_to_players
 
         def reveal(s: GameState, env: dict[str, Any]) -> None:
             if rzf is not None:
@@ -374,7 +383,7 @@ class StatementCompiler(ExpressionCompiler):
             for i in zone_args:
                 values[i] = tuple(s.zones[values[i]])
             everyone = (2 << s.tables.n) - 1  # every player, plus bit n: the spectator
-            mask = everyone if to is None else (1 << to(s, env))
+            mask = everyone if to is None else players_mask(to(s, env))
             full = mask
             for i in card_args + zone_args:
                 v = values[i]

@@ -373,6 +373,7 @@ class Game(GameViews):
             "counters": s.counters,
             "zones": s.zones,
             "face_up": sorted(s.face_up),
+            "shown": [[c, m] for c, m in sorted(s.shown.items())],
             "rng": s.rng,
             "frames": [[f[0].id, f[1], thaw(f[2])] for f in s.frames],
             "pending": thaw(s.pending),

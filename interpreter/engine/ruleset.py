@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
@@ -14,7 +15,7 @@ from liturgy.interpreter.compiler.compiler import Compiler
 from liturgy.interpreter.compiler.display import Display
 from liturgy.interpreter.engine.game import SAVE_FORMAT, Game
 from liturgy.interpreter.runtime import invariants, rng
-from liturgy.interpreter.runtime.moves import zone_vis_masks
+from liturgy.interpreter.runtime.moves import players_mask, zone_vis_masks
 from liturgy.interpreter.runtime.pending import pending_from_json
 from liturgy.interpreter.runtime.state import GameState, Tables, freeze
 
@@ -192,6 +193,7 @@ class Ruleset:
         tables.pool_of_slot = {slot: pool for pool, slots in pools.items() for slot in slots}
         tables.incremental_checks = invariants.worth_it(tables)
         tables.zone_vis_mask = zone_vis_masks(n, zone_vis, zone_owner)
+        tables.zone_group = self._zone_groups(n)
         groups: dict[tuple[int | None, int | None], list[int]] = {}
         for i, b in enumerate(bounds):
             if b != (None, None):
@@ -282,6 +284,23 @@ class Ruleset:
             counters[self.compiled.layout.global_slots[name]] = value
         return tables, counters, zones, card_start
 
+    def _zone_groups(self, n: int) -> dict[int, Callable[[GameState], int]]:
+        """Per zone `visible to EXPR`, the function of the state that says who is in the group now (a per-player
+        zone's expression reads its player as `owner`)."""
+        lay = self.compiled.layout
+        out: dict[int, Callable[[GameState], int]] = {}
+        for name, z in self.program.zones.items():
+            if z.group is None:
+                continue
+            fn = self.compiled.expr(z.group)
+            if z.per_player:
+                for p in range(lay.max_players):  # every seat the layout has, as the other zone tables do
+                    zi = lay.zone_player_base + p * lay.zone_player_stride + lay.zone_player_offsets[name]
+                    out[zi] = _group_mask(fn, {"owner": p})
+            else:
+                out[lay.zone_global[name]] = _group_mask(fn, {})
+        return out
+
     def load_game(self, data: dict[str, Any], check_invariants: bool = False) -> Game:
         """Rebuild a game saved with :meth:`Game.to_json`."""
         if data.get("format") != SAVE_FORMAT:
@@ -304,6 +323,7 @@ class Ruleset:
             for c in z:
                 s.card_zone[c] = zi
         s.face_up = set(data["face_up"])
+        s.shown = {int(c): int(m) for c, m in data.get("shown", [])}
         s.rng = int(data["rng"])
         s.frames = [[self.codes[f[0]], int(f[1]), {k: freeze(v) for k, v in f[2].items()}] for f in data["frames"]]
         s.pending = pending_from_json(freeze(data["pending"]))
@@ -319,6 +339,13 @@ class Ruleset:
         game.options = {str(k): str(v) for k, v in data.get("options", {}).items()}
         game.float_free = None  # a hand-edited save may hold floats: looked for at the first digest
         return game
+
+
+def _group_mask(fn: Callable[[GameState, dict[str, Any]], Any], env: dict[str, Any]) -> Callable[[GameState], int]:
+    def group_mask(s: GameState) -> int:
+        return players_mask(fn(s, dict(env)))  # a fresh env: comprehensions bind their variables in it
+
+    return group_mask
 
 
 def load_ruleset(path: str) -> Ruleset:

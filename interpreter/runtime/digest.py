@@ -38,7 +38,12 @@ DIGEST_JSON = json.JSONEncoder(separators=(",", ":"), sort_keys=True, check_circ
 
 
 def parts(s: GameState) -> list[Any]:
-    return [s.counters, s.zones, sorted(s.face_up), s.rng, s.log, s.decisions, s.status, s.result, s.error]
+    """The digested items; cards shown to some players (`reveal … to`) are a tenth item only while there are
+    any, so every game that never shows a card to a group keeps the digest it always had."""
+    items = [s.counters, s.zones, sorted(s.face_up), s.rng, s.log, s.decisions, s.status, s.result, s.error]
+    if s.shown:
+        items.append(sorted(s.shown.items()))
+    return items
 
 
 def reference_text(state: GameState) -> str:

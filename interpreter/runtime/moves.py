@@ -36,6 +36,8 @@ def move_card(s: GameState, c: int, dst: int, place: str) -> None:
     s.card_zone[c] = dst
     if s.face_up:
         s.face_up.discard(c)
+    if s.shown:
+        s.shown.pop(c, None)
 
 
 # `move_card` for a destination without a capacity, as the source generated code writes in place of the call
@@ -56,6 +58,8 @@ else:
     s.card_zone[{c}] = {d}
     if s.face_up:
         s.face_up.discard({c})
+    if s.shown:
+        s.shown.pop({c}, None)
 {count}"""
 
 
@@ -77,14 +81,45 @@ def card_visibility(s: GameState, c: int) -> int:
     """
     if c in s.face_up:
         return (2 << s.tables.n) - 1
-    return s.tables.zone_vis_mask[s.card_zone[c]]
+    z = s.card_zone[c]
+    mask = s.tables.zone_vis_mask[z]
+    if mask < 0:  # a zone `visible to` a group: who is in it now
+        mask = s.tables.zone_group[z](s)
+    if s.shown:
+        mask |= s.shown.get(c, 0)
+    return mask
+
+
+def players_mask(value: int | tuple[int | None, ...] | None) -> int:
+    """Bitmask of a player or a list of players (`log to`, `reveal … to`, `visible to`); `none` is no one.
+
+    The spectator's bit is never set: a group is made of players, and what is shown to players only is not
+    shown to an onlooker."""
+    if isinstance(value, tuple):
+        mask = 0
+        for p in value:
+            if p is not None:
+                mask |= 1 << p
+        return mask
+    return 0 if value is None else 1 << value
+
+
+def reveal_to(s: GameState, cards: tuple[int, ...] | list[int], mask: int) -> None:
+    """`reveal … to PLAYERS`: each card is shown to those players, besides whoever sees it already, until it
+    next moves (:func:`move_card` forgets it)."""
+    if mask:
+        shown = s.shown
+        for c in cards:
+            shown[c] = shown.get(c, 0) | mask
 
 
 def zone_vis_masks(n: int, zone_vis: list[str], zone_owner: list[int]) -> list[int]:
     """Per zone, who sees a face-down card lying there: everyone (public), its owner (owner-only or secret
-    zones of a player), or nobody (hidden zones, shared secret zones)."""
+    zones of a player), nobody (hidden zones, shared secret zones), or -1: a group computed when asked
+    (`visible to`, ``Tables.zone_group``)."""
     everyone = (2 << n) - 1
-    return [everyone if vis == "public" else (1 << owner) if vis in ("owner", "secret") and owner >= 0 else 0
+    return [everyone if vis == "public" else -1 if vis == "group"
+            else (1 << owner) if vis in ("owner", "secret") and owner >= 0 else 0
             for vis, owner in zip(zone_vis, zone_owner, strict=True)]
 
 
@@ -122,6 +157,9 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None
         card_zone[c] = dst
     if s.face_up:
         s.face_up.difference_update(cards)
+    if s.shown:
+        for c in cards:
+            s.shown.pop(c, None)
     if final[dst]:
         s.removed_count += len(cards)
 
@@ -149,6 +187,9 @@ def move_zone(s: GameState, src: int, dst: int, place: str) -> None:
         card_zone[c] = dst
     if s.face_up:
         s.face_up.difference_update(cards)
+    if s.shown:
+        for c in cards:
+            s.shown.pop(c, None)
     if t.zone_final[dst]:
         s.removed_count += len(cards)
     cards.clear()

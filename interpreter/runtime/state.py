@@ -9,6 +9,7 @@ clone.  Cloning copies a few small lists; it never uses ``deepcopy``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +48,8 @@ class Tables:
     incremental_checks: bool = False
     # per zone, who sees a face-down card there (moves.zone_vis_masks): what `card_visibility` reads
     zone_vis_mask: list[int] = field(default_factory=list)
+    # zones `visible to EXPR`: their mask above is -1 and this computes it from the state when asked
+    zone_group: dict[int, Callable[[GameState], int]] = field(default_factory=dict)
 
 
 class GameState:
@@ -58,6 +61,7 @@ class GameState:
         "zones",
         "card_zone",
         "face_up",
+        "shown",
         "rng",
         "frames",
         "pending",
@@ -78,6 +82,7 @@ class GameState:
         self.zones: list[list[int]] = []
         self.card_zone: list[int] = []
         self.face_up: set[int] = set()
+        self.shown: dict[int, int] = {}  # `reveal … to`: card -> the players it is shown to until it moves
         self.rng = 0
         self.frames: list[Frame] = []
         self.pending: Pending | None = None
@@ -105,6 +110,7 @@ class GameState:
         c.zones = list(map(list.copy, zones))
         c.card_zone = card_zone[:]
         c.face_up = set()
+        c.shown = {}
         c.rng = 0
         c.frames = frames
         c.pending = None
@@ -126,6 +132,7 @@ class GameState:
         c.zones = [z[:] for z in self.zones]
         c.card_zone = self.card_zone[:]
         c.face_up = set(self.face_up)
+        c.shown = dict(self.shown)
         c.rng = self.rng
         c.frames = [[f[0], f[1], dict(f[2])] for f in self.frames]
         c.pending = self.pending

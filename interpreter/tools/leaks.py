@@ -9,8 +9,9 @@ entitled to see:
 * cards named in the log, in decision options or in per-card counters must
   have been visible to the viewer at some point so far.
 
-Entitlement is recomputed here from the declared zone visibilities and the
-revealed set, independently of the rendering code under test.  A card that is
+Entitlement is recomputed here from the declared zone visibilities (a `visible to`
+zone's group by its own expression) and the revealed and shown sets, independently
+of the rendering code under test.  A card that is
 shown only for a moment inside a step (revealed, then put back) is known from
 the log entry that recorded it, whose "everyone who may read every card in
 this line" mask is taken as the entitlement at that moment.
@@ -76,10 +77,14 @@ class LeakCheck:
                 mask = everyone
             elif vis in ("owner", "secret") and t.zone_owner[zi] >= 0:
                 mask = 1 << t.zone_owner[zi]
+            elif vis == "group":  # the ruleset's own `visible to` expression, evaluated on this state
+                mask = t.zone_group[zi](s)
             else:
                 continue
             for c in cards:
                 now[c] = mask
+        for c, mask in s.shown.items():  # `reveal … to`: shown to those players until it moves
+            now[c] |= mask
         for c in s.face_up:
             now[c] = everyone
         return now
