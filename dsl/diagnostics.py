@@ -11,7 +11,6 @@ import difflib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import NamedTuple
 
 
@@ -103,13 +102,11 @@ def remember_source(path: str, text: str) -> None:
 
 
 def _source_line(path: str, line: int) -> str | None:
+    """The line to quote, from text the toolchain read and remembered: a diagnostic never opens a file itself,
+    so it cannot echo a file the ruleset only named (an outside file, a device, a huge file)."""
     lines = _source_cache.get(path)
     if lines is None:
-        try:
-            lines = Path(path).read_text(encoding="utf-8", errors="replace").splitlines()
-        except OSError:
-            return None
-        _source_cache[path] = lines
+        return None
     if 1 <= line <= len(lines):
         return lines[line - 1]
     return None

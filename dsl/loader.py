@@ -11,6 +11,7 @@ from pathlib import Path
 from liturgy.dsl.checker.checker import check_ruleset
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.diagnostics import Diagnostic, Span
+from liturgy.dsl.files import FileRefused, read_limited
 from liturgy.dsl.frontend.parser import parse_ruleset_text
 
 MAX_RULESET_BYTES = 2_000_000
@@ -43,13 +44,15 @@ def check_file(path: str) -> tuple[Program | None, list[Diagnostic]]:
 
 def _check_file(path: str) -> tuple[Program | None, list[Diagnostic]]:
     try:
-        raw = Path(path).read_bytes()
+        raw = read_limited(path, MAX_RULESET_BYTES)
+    except FileRefused as err:
+        if err.size is not None:
+            return None, [Diagnostic("E212", "error", f"ruleset is too large ({err.size} bytes)",
+                                     Span.point(path, 1, 1), hint=f"the limit is {MAX_RULESET_BYTES} bytes")]
+        return None, [Diagnostic("E200", "error", f"cannot read ruleset: {err.reason}", Span.point(path, 1, 1))]
     except OSError as err:
         return None, [Diagnostic("E200", "error", f"cannot read ruleset: {err.strerror or err}",
                                  Span.point(path, 1, 1))]
-    if len(raw) > MAX_RULESET_BYTES:
-        return None, [Diagnostic("E212", "error", f"ruleset is too large ({len(raw)} bytes)",
-                                 Span.point(path, 1, 1), hint=f"the limit is {MAX_RULESET_BYTES} bytes")]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -86,7 +86,7 @@ def test_replay_rejects_garbage(tmp_path: Path, capsys: pytest.CaptureFixture[st
     bad = tmp_path / "bad.json"
     bad.write_bytes(b"\x00\xffnot json")
     code, _, err = run(["replay", str(bad)], capsys)
-    assert code == 2 and "not a decision log" in err
+    assert code == 1 and "not a decision log" in err  # bad input, not a bad command line
 
 
 def test_human_seat_plays_from_stdin(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

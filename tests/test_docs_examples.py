@@ -513,7 +513,7 @@ def test_cli_play_log_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert cli_main(["replay", str(log)]) == 1
     assert "DIVERGED" in capsys.readouterr().out
     (tmp_path / "junk.json").write_text("{}")
-    assert cli_main(["replay", str(tmp_path / "junk.json")]) == 2
+    assert cli_main(["replay", str(tmp_path / "junk.json")]) == 1
 
 
 def test_cli_doc_simulate_json_matches(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -77,7 +77,7 @@ def test_resume_refuses_what_it_cannot_continue(tmp_path: Path, monkeypatch: pyt
     junk = tmp_path / "junk.json"
     junk.write_text("{}")
     code, _, err = play([HIGH_CARD, "--resume", str(junk)], "", monkeypatch, capsys)
-    assert code == 2 and "is not a Liturgy decision log" in err
+    assert code == 1 and "is not a Liturgy decision log" in err
     save = tmp_path / "g.json"
     play([HIGH_CARD, "--seats", "human,first", "--log", str(save)], "1\n", monkeypatch, capsys)
     data = json.loads(save.read_text())

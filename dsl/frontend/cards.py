@@ -19,6 +19,7 @@ from typing import Any
 import jsonschema
 import yaml
 from liturgy.dsl.diagnostics import Diagnostic, Span, did_you_mean, remember_source
+from liturgy.dsl.files import FileRefused, read_limited
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.parser import parse_effect_text, parse_expr_text
 
@@ -457,12 +458,14 @@ def load_card_file(
 def _read_card_text(path: str, display: str) -> str | list[Diagnostic]:
     """The file's text, or the one diagnostic that says why it cannot be read (missing, too large, not UTF-8)."""
     try:
-        raw = Path(path).read_bytes()
+        raw = read_limited(path, MAX_CARD_FILE_BYTES)
+    except FileRefused as err:
+        if err.size is not None:
+            return [Diagnostic("E212", "error", f"card file is too large ({err.size} bytes)",
+                               Span.point(display, 1, 1), hint=f"the limit is {MAX_CARD_FILE_BYTES} bytes")]
+        return [Diagnostic("E201", "error", f"cannot read card file: {err.reason}", Span.point(display, 1, 1))]
     except OSError as err:
         return [Diagnostic("E201", "error", f"cannot read card file: {err.strerror}", Span.point(display, 1, 1))]
-    if len(raw) > MAX_CARD_FILE_BYTES:
-        return [Diagnostic("E212", "error", f"card file is too large ({len(raw)} bytes)",
-                           Span.point(display, 1, 1), hint=f"the limit is {MAX_CARD_FILE_BYTES} bytes")]
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:

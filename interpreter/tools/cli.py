@@ -20,7 +20,13 @@ from liturgy.dsl.loader import check_file
 from liturgy.interpreter.agents.agents import Agent, make_agent
 from liturgy.interpreter.agents.terminal import HumanAgent, QuitGame, Session
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset, replay_decisions
-from liturgy.interpreter.engine.logs import LOG_FORMAT, changed_since, write_decision_log
+from liturgy.interpreter.engine.logs import (
+    BadDecisionLog,
+    DecisionLog,
+    changed_since,
+    read_decision_log,
+    write_decision_log,
+)
 from liturgy.interpreter.engine.outcome import winners_text
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.tools.simulate import simulate
@@ -129,37 +135,39 @@ def _print_result(game: Game) -> None:
         print(f"Game stopped: {game.error}")
 
 
-def _read_log(path: str) -> dict[str, Any]:
-    """A decision log written by `play --log`, `save` or `fuzz`; anything else is a usage error."""
-    try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as err:
-        raise UsageError(f"cannot read {path}: {err.strerror}") from err
-    except (json.JSONDecodeError, UnicodeDecodeError) as err:
-        raise UsageError(f"{path} is not a decision log (not JSON: {err})") from err
-    if not isinstance(data, dict) or data.get("format") != LOG_FORMAT or "decisions" not in data:
-        raise UsageError(f"{path} is not a Liturgy decision log")
-    return data
+def _read_log(path: str, force: bool) -> DecisionLog:
+    """A decision log checked field by field (engine/logs.py); one without a ruleset fingerprint cannot show that
+    it was recorded on these rules, so it is replayed only when the user says ``--force``."""
+    log = read_decision_log(path)
+    if log.fingerprint is None and not force:
+        raise BadDecisionLog(f"{path} records no ruleset fingerprint, so nothing shows it was recorded on these "
+                             "rules; replay it anyway with --force")
+    return log
+
+
+def _replayed(ruleset: Ruleset, log: DecisionLog, check_invariants: bool = True) -> Game:
+    """The game of ``log``, rebuilt decision by decision: everything in it is re-derived, nothing trusted."""
+    game = ruleset.new_game(log.players, log.seed, check_invariants=check_invariants, options=log.options)
+    replay_decisions(game, log.decisions)
+    return game
 
 
 def _resumed(ruleset: Ruleset, args: argparse.Namespace) -> Game:
     """The game saved in ``args.resume``, replayed decision by decision on ``args.ruleset``."""
-    data = _read_log(args.resume)
-    if data.get("game") != ruleset.name:
-        raise UsageError(f"{args.resume} is a save of {data.get('game')!r}, not of {ruleset.name!r}")
-    if args.players and args.players != data["players"]:
-        raise UsageError(f"{args.resume} is a {data['players']}-player game; drop --players or set it to that")
+    log = _read_log(args.resume, args.force)
+    if log.game is not None and log.game != ruleset.name:
+        raise UsageError(f"{args.resume} is a save of {log.game!r}, not of {ruleset.name!r}")
+    if args.players and args.players != log.players:
+        raise UsageError(f"{args.resume} is a {log.players}-player game; drop --players or set it to that")
     if args.option:
         raise UsageError("a resumed game keeps the options it was started with: drop --option")
+    changed = changed_since(log.fingerprint, ruleset.fingerprint)
     try:
-        options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
-        game = ruleset.new_game(int(data["players"]), int(data["seed"]), check_invariants=True, options=options)
-        replay_decisions(game, [(int(p), int(i)) for p, i in data["decisions"]])
+        game = _replayed(ruleset, log)
     except (IllegalChoice, ValueError, TypeError) as err:
-        why = ("the ruleset or its card files changed since it was saved" if changed_since(data, ruleset.fingerprint)
-               else "was the ruleset changed?")
+        why = "the ruleset or its card files changed since it was saved" if changed else "was the ruleset changed?"
         raise UsageError(f"{args.resume} does not replay on {args.ruleset} ({why}): {err}") from err
-    if changed_since(data, ruleset.fingerprint):
+    if changed:
         print(f"note: {args.ruleset} or its card files changed since {args.resume} was saved; its decisions replayed, "
               "but the game may not be the one that was saved")
     return game
@@ -255,21 +263,29 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 # ---------------------------------------------------------------- replay
+def _log_ruleset(log: DecisionLog, override: str | None) -> str:
+    """The ruleset to replay ``log`` on: ``--ruleset``, else the path the log names (relative to the working folder
+    or to the log's), which must be a ``.rules`` file: a log cannot make `replay` read any other file."""
+    if override:
+        return override
+    if not log.ruleset.endswith(".rules"):
+        raise BadDecisionLog(f"{log.path} names {log.ruleset!r} as its ruleset, not a .rules file; "
+                             "give the ruleset with --ruleset")
+    if os.path.exists(log.ruleset):
+        return log.ruleset
+    beside = os.path.join(os.path.dirname(log.path), log.ruleset)
+    return beside if os.path.exists(beside) else log.ruleset
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
-    data = _read_log(args.log)
-    ruleset_path = args.ruleset or data["ruleset"]
-    if not os.path.exists(ruleset_path):
-        alt = os.path.join(os.path.dirname(args.log), data["ruleset"])
-        if os.path.exists(alt):
-            ruleset_path = alt
+    log = _read_log(args.log, args.force)
+    ruleset_path = _log_ruleset(log, args.ruleset)
     ruleset = load_ruleset(ruleset_path)
-    changed = changed_since(data, ruleset.fingerprint)
+    changed = changed_since(log.fingerprint, ruleset.fingerprint)
     if changed:
         print(f"note: {ruleset_path} or its card files changed since this log was recorded")
     try:
-        options = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
-        game = ruleset.new_game(int(data["players"]), int(data["seed"]), check_invariants=True, options=options)
-        replay_decisions(game, [(int(p), int(i)) for p, i in data["decisions"]])
+        game = _replayed(ruleset, log)
     except (IllegalChoice, ValueError, TypeError) as err:
         print(f"DIVERGED: the log does not replay: {err}")
         return 1
@@ -277,8 +293,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(line)
     _print_result(game)
     digest = game.digest()
-    if data.get("digest") and digest != data["digest"]:
-        print(f"DIVERGED: digest {digest} differs from the recorded {data['digest']}"
+    if log.digest and digest != log.digest:
+        print(f"DIVERGED: digest {digest} differs from the recorded {log.digest}"
               + (" (the rules changed since the log was recorded)" if changed else ""))
         return 1
     print(f"Replay matches: digest {digest}")
@@ -380,6 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--log", help="save the game to this decision log after every decision (and at the end)")
     pl.add_argument("--resume", metavar="LOG", help="continue the game saved in this decision log (players, seed "
                     "and options come from it)")
+    pl.add_argument("--force", action="store_true", help="resume a log that records no ruleset fingerprint")
     pl.add_argument("--verbose", action="store_true", help="print the public log at the end")
     pl.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
     pl.set_defaults(func=cmd_play)
@@ -441,6 +458,7 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("replay", help="re-run a decision log and verify its digest")
     r.add_argument("log")
     r.add_argument("--ruleset", help="override the ruleset path recorded in the log")
+    r.add_argument("--force", action="store_true", help="replay a log that records no ruleset fingerprint")
     r.set_defaults(func=cmd_replay)
     return p
 
@@ -452,6 +470,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except LiturgyError as err:
         print(render_all(err.diagnostics), file=sys.stderr)
+        return 1
+    except BadDecisionLog as err:
+        print(f"liturgy: error: {err}", file=sys.stderr)
         return 1
     except (UsageError, ValueError) as err:
         print(f"liturgy: error: {err}", file=sys.stderr)
