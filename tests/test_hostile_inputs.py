@@ -185,3 +185,57 @@ def test_a_diagnostic_never_quotes_a_file_it_did_not_read(tmp_path: Path, capsys
         'round { step s { end game } }\nscore(p) = 0\n', encoding="utf-8")
     main(["check", str(tmp_path / "rules" / "g.rules")])
     assert "hunter2" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["bench", "--seconds", "nan"], "'nan' is not a number of seconds"),
+    (["bench", "--seconds", "inf"], "'inf' is not a number of seconds"),
+    (["bench", "--warmup", "-1"], "'-1' is not a number of seconds"),
+    (["bench", "--jobs-games", "-5"], "'-5' is not a whole number from 0"),
+    (["bench", "--repeats", "0"], "'0' is not a whole number from 1"),
+    (["play", str(HIGH_CARD), "--players", "-1"], "'-1' is not a whole number from 0 to 64"),
+    (["play", str(HIGH_CARD), "--seed", "1e400"], "'1e400' is not a whole number"),
+    (["simulate", str(HIGH_CARD), "--players", "2", "--jobs", "1000"], "'1000' is not a whole number from 1 to 256"),
+    (["simulate", str(HIGH_CARD), "--players", "2", "--games", "100000000000"], "is not a whole number from 1"),
+    (["simulate", str(HIGH_CARD), "--players", "2", "--seed", "9" * 5000], "is not a whole number"),
+    (["fuzz", str(HIGH_CARD), "--max-decisions", "0"], "'0' is not a whole number from 1"),
+    (["profile", str(HIGH_CARD), "--top", "-3"], "'-3' is not a whole number from 0"),
+])
+def test_a_number_out_of_range_is_a_usage_error(argv: list[str], says: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert says in err and len(err) < 2000
+
+
+@pytest.mark.parametrize("where", ["folder", "missing folder", "device"])
+def test_play_refuses_a_log_it_could_not_write_before_the_game(tmp_path: Path, where: str,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    path = {"folder": str(tmp_path), "missing folder": str(tmp_path / "nope" / "g.json"),
+            "device": "/dev/null"}[where]
+    assert main(["play", str(HIGH_CARD), "--seats", "random,random", "--log", path]) == 2
+    captured = capsys.readouterr()
+    assert "--log" in captured.err and "Game over" not in captured.out
+
+
+def test_simulate_starts_no_more_workers_than_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    from liturgy.interpreter.tools import simulate
+
+    started: list[int] = []
+    real = simulate.mp.get_context
+
+    def counting(method: str) -> Any:
+        ctx = real(method)
+
+        class Counting:
+            def Pool(self, jobs: int, **kw: Any) -> Any:  # noqa: N802 - multiprocessing's name
+                started.append(jobs)
+                return ctx.Pool(jobs, **kw)
+
+        return Counting()
+
+    monkeypatch.setattr(simulate.mp, "get_context", counting)
+    summary = simulate.simulate(str(HIGH_CARD), 3, 2, 1, jobs=200, check=False)
+    assert summary.games == 3 and started == [3]

@@ -29,6 +29,7 @@ from liturgy.interpreter.engine.logs import (
 )
 from liturgy.interpreter.engine.outcome import winners_text
 from liturgy.interpreter.runtime.errors import IllegalChoice
+from liturgy.interpreter.tools import arguments as A
 from liturgy.interpreter.tools.simulate import simulate
 
 from liturgy import __version__
@@ -173,8 +174,21 @@ def _resumed(ruleset: Ruleset, args: argparse.Namespace) -> Game:
     return game
 
 
+def _check_writable(path: str) -> None:
+    """A decision log can be written at ``path``: not a folder, in a folder that exists."""
+    if os.path.isdir(path):
+        raise UsageError(f"--log {path}: that is a folder; name a file in it, e.g. {os.path.join(path, 'game.json')}")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise UsageError(f"--log {path}: there is no folder {folder}")
+    if os.path.exists(path) and not os.path.isfile(path):
+        raise UsageError(f"--log {path}: that is not a regular file")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     """`liturgy play`: humans and bots at a new or resumed game; with a save path, saved after every decision."""
+    if args.log:
+        _check_writable(args.log)  # before the game, not after the first decision is lost
     ruleset = load_ruleset(args.ruleset)
     resumed = _resumed(ruleset, args) if args.resume else None
     players = resumed.players if resumed is not None else args.players or ruleset.min_players
@@ -390,8 +404,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     pl = sub.add_parser("play", help="play a game in the terminal")
     pl.add_argument("ruleset")
-    pl.add_argument("--players", type=int, default=0)
-    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--players", type=A.PLAYERS_OR_DEFAULT, default=0)
+    pl.add_argument("--seed", type=A.SEED, default=0)
     pl.add_argument("--seats", default="human", help="comma list of human, random, first (one per seat)")
     pl.add_argument("--log", help="save the game to this decision log after every decision (and at the end)")
     pl.add_argument("--resume", metavar="LOG", help="continue the game saved in this decision log (players, seed "
@@ -403,10 +417,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("simulate", help="run many games with random agents")
     s.add_argument("ruleset")
-    s.add_argument("--games", type=int, default=100)
-    s.add_argument("--players", type=int, required=True)
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--jobs", type=int, default=1)
+    s.add_argument("--games", type=A.GAMES, default=100)
+    s.add_argument("--players", type=A.PLAYERS, required=True)
+    s.add_argument("--seed", type=A.SEED, default=0)
+    s.add_argument("--jobs", type=A.JOBS, default=1, help="worker processes (at most one per game; 1..256)")
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-check", action="store_true", help="skip invariant checks (faster)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
@@ -414,9 +428,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     f = sub.add_parser("fuzz", help="hunt invariant violations with random games that shrink to a replay")
     f.add_argument("ruleset")
-    f.add_argument("--examples", type=int, default=100)
-    f.add_argument("--seed", type=int, default=0)
-    f.add_argument("--max-decisions", type=int, default=5000)
+    f.add_argument("--examples", type=A.whole(1, 1_000_000), default=100)
+    f.add_argument("--seed", type=A.SEED, default=0)
+    f.add_argument("--max-decisions", type=A.whole(1, 10_000_000), default=5000)
     f.add_argument("--replay", default="fuzz-failure.replay.json", help="where to write a failing game's replay")
     f.add_argument("--json", action="store_true")
     f.add_argument("--no-leak-check", action="store_true",
@@ -426,26 +440,29 @@ def build_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("bench", help="measure speed (every shipped ruleset, and OpenSpiel's peers if installed)")
     b.add_argument("rulesets", nargs="*", metavar="RULESET", help="default: every rulesets/**/*.rules")
-    b.add_argument("--seconds", type=float, default=2.0, help="length of each timed repeat (default 2)")
-    b.add_argument("--warmup", type=float, default=0.5, help="untimed warm-up before each figure (default 0.5 s)")
-    b.add_argument("--repeats", type=int, default=3, help="timed repeats per figure; the best is kept (default 3)")
-    b.add_argument("--jobs-games", type=int, default=4000,
+    b.add_argument("--seconds", type=A.seconds(0.01, 3600), default=2.0,
+                   help="length of each timed repeat (default 2)")
+    b.add_argument("--warmup", type=A.seconds(0, 600), default=0.5,
+                   help="untimed warm-up before each figure (default 0.5 s)")
+    b.add_argument("--repeats", type=A.whole(1, 100), default=3,
+                   help="timed repeats per figure; the best is kept (default 3)")
+    b.add_argument("--jobs-games", type=A.whole(0, A.MAX_GAMES), default=4000,
                    help="games of the Bloodborne --jobs 2 run (0 skips it; default 4000)")
-    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--seed", type=A.SEED, default=1)
     b.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
     b.add_argument("--json", action="store_true", help="machine-readable report")
     b.set_defaults(func=cmd_bench)
 
     pr = sub.add_parser("profile", help="play random games and report where the time goes, rule by rule")
     pr.add_argument("ruleset")
-    pr.add_argument("--games", type=int, default=100)
-    pr.add_argument("--players", type=int, default=0, help="default: the ruleset's minimum")
-    pr.add_argument("--seed", type=int, default=0)
+    pr.add_argument("--games", type=A.GAMES, default=100)
+    pr.add_argument("--players", type=A.PLAYERS_OR_DEFAULT, default=0, help="default: the ruleset's minimum")
+    pr.add_argument("--seed", type=A.SEED, default=0)
     pr.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
     pr.add_argument("--no-check", action="store_true", help="skip invariant checks (as simulate --no-check)")
     pr.add_argument("--sort", choices=["self", "cum", "calls"], default="self",
                     help="order of the rules (default self)")
-    pr.add_argument("--top", type=int, default=30, help="rules to list (0: all; default 30)")
+    pr.add_argument("--top", type=A.whole(0, 1_000_000), default=30, help="rules to list (0: all; default 30)")
     pr.add_argument("--clock", choices=["wall", "cpu"], default="wall",
                     help="wall: perf_counter, cheap; cpu: process time, steadier on a busy machine but slow")
     pr.add_argument("--json", action="store_true")

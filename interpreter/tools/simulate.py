@@ -156,8 +156,9 @@ def simulate(
         # Chunks small enough that the workers finish close together (a worker idling while another
         # ends a long chunk is lost time), large enough that sending tasks and results costs nothing
         # next to the games themselves.
+        jobs = min(jobs, games)  # a worker per game at most: more would only cost forks
         chunk = max(1, min(50, games // (jobs * 16)))
-        tasks = [(a, min(a + chunk, games), players, seed, check) for a in range(0, games, chunk)]
+        tasks = ((a, min(a + chunk, games), players, seed, check) for a in range(0, games, chunk))
         method = "spawn" if sys.platform == "darwin" else "fork"
         ctx = mp.get_context(method)
         global _parent_ruleset
