@@ -485,7 +485,9 @@ def test_cli_exit_codes(tmp_path: Path, capsys: pytest.CaptureFixture[str], monk
     (diag,) = json.loads(capsys.readouterr().out)
     assert set(diag) == {"code", "severity", "file", "line", "column", "end", "message", "hint"}
     assert diag["code"] == "W001"
-    assert cli_main(["simulate", "docs/examples/market.rules", "--players", "3", "--games", "0"]) == 2
+    with pytest.raises(SystemExit) as exc:
+        cli_main(["simulate", "docs/examples/market.rules", "--players", "3", "--games", "0"])
+    assert exc.value.code == 2
     assert cli_main(["play", "docs/examples/market.rules", "--players", "9", "--seats", "random"]) == 2
     with pytest.raises(SystemExit) as exc:
         cli_main(["simulate", "docs/examples/market.rules"])  # --players is required

@@ -67,8 +67,12 @@ def test_a_save_loads_on_the_same_rules_and_is_refused_on_edited_ones(tmp_path: 
     with pytest.raises(ValueError, match="different version of its ruleset or card files"):
         edited.load_game(data)
     older = dict(data)
-    del older["ruleset_fingerprint"]  # saves from before fingerprints: nothing to compare, loaded as before
-    assert edited.load_game(older).state.decisions == game.state.decisions
+    del older["ruleset_fingerprint"]  # a save from before fingerprints: loaded only when asked, and verified
+    with pytest.raises(ValueError, match="records no ruleset fingerprint"):
+        rules.load_game(older)
+    assert rules.load_game(older, force=True).digest() == game.digest()
+    # on the edited rules it loads only where they make the very same game of those decisions (they do here)
+    assert edited.load_game(older, force=True).state.decisions == game.state.decisions
 
 
 def test_replay_and_resume_say_when_the_rules_changed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -52,7 +52,8 @@ def test_goofspiel_waits_on_a_simultaneous_record() -> None:
 def _saved_with(pending: Any) -> dict[str, Any]:
     game = load_ruleset(str(ROOT / "rulesets" / "classic" / "kuhn_poker.rules")).new_game(2, 3)
     data: dict[str, Any] = json.loads(json.dumps(game.to_json()))
-    data["pending"] = pending
+    if pending is not None:
+        data["pending"] = pending
     return data
 
 
@@ -64,18 +65,28 @@ def test_a_save_keeps_its_pending_decision() -> None:
 
 
 @pytest.mark.parametrize(("pending", "message"), [
-    (["choose", 0, [1, 2], "x", 4, 5], "unknown pending decision 'choose' (of 6 items)"),
-    (["choose", "zero", [1], "x", 4, 5, 0], "player is 'zero'"),
-    (["choose", 0, 7, "x", 4, 5, 0], "options is 7, not a list"),
-    (["choose", 0, [1], 3, 4, 5, 0], "variable is 3"),
-    (["simul", [[0, [1]], [1]], "k", 3, 0], "a chooser of the simultaneous choice is (1,)"),
-    (["simul", [[True, [1]]], "k", 3, 0], "chooser is True"),
-    (["vote", 1], "unknown pending decision 'vote'"),
-    ([], "the pending decision is ()"),
+    (("choose", 0, (1, 2), "x", 4, 5), "unknown pending decision 'choose' (of 6 items)"),
+    (("choose", "zero", (1,), "x", 4, 5, 0), "player is 'zero'"),
+    (("choose", 0, 7, "x", 4, 5, 0), "options is 7, not a list"),
+    (("choose", 0, (1,), 3, 4, 5, 0), "variable is 3"),
+    (("simul", ((0, (1,)), (1,)), "k", 3, 0), "a chooser of the simultaneous choice is (1,)"),
+    (("simul", ((True, (1,)),), "k", 3, 0), "chooser is True"),
+    (("vote", 1), "unknown pending decision 'vote'"),
+    ((), "the pending decision is ()"),
     ("choose", "the pending decision is 'choose'"),
 ])
-def test_a_hand_edited_pending_decision_is_refused_on_load(pending: Any, message: str) -> None:
-    rules = load_ruleset(str(ROOT / "rulesets" / "classic" / "kuhn_poker.rules"))
+def test_a_malformed_pending_record_is_named(pending: Any, message: str) -> None:
     with pytest.raises(ValueError, match="corrupt save") as err:
-        rules.load_game(_saved_with(pending))
+        pending_from_json(pending)
     assert message in str(err.value)
+
+
+def test_a_save_with_a_forged_pending_decision_is_refused() -> None:
+    """Whatever the forged record says, the save's pending decision must be the one its decisions lead to."""
+    rules = load_ruleset(str(ROOT / "rulesets" / "classic" / "kuhn_poker.rules"))
+    data = _saved_with(None)
+    real = data["pending"]
+    assert real is not None and real[0] == "choose"
+    data["pending"] = [real[0], 1 - real[1], *real[2:]]  # the other player to move
+    with pytest.raises(ValueError, match="its `pending` is not what its own decisions lead to"):
+        rules.load_game(data)

@@ -13,11 +13,11 @@ from liturgy.dsl.loader import check_file
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, Code
 from liturgy.interpreter.compiler.compiler import Compiler
 from liturgy.interpreter.compiler.display import Display
-from liturgy.interpreter.engine.game import SAVE_FORMAT, Game
+from liturgy.interpreter.engine.game import Game
+from liturgy.interpreter.engine.saves import load_verified
 from liturgy.interpreter.runtime import invariants, rng
 from liturgy.interpreter.runtime.moves import players_mask, zone_vis_masks
-from liturgy.interpreter.runtime.pending import pending_from_json
-from liturgy.interpreter.runtime.state import GameState, Tables, freeze
+from liturgy.interpreter.runtime.state import GameState, Tables
 
 # The start of every game with one player count and options: tables, counters, zones, card -> zone.
 Template = tuple[Tables, list[Any], list[list[int]], list[int]]
@@ -301,44 +301,11 @@ class Ruleset:
                 out[lay.zone_global[name]] = _group_mask(fn, {})
         return out
 
-    def load_game(self, data: dict[str, Any], check_invariants: bool = False) -> Game:
-        """Rebuild a game saved with :meth:`Game.to_json`."""
-        if data.get("format") != SAVE_FORMAT:
-            raise ValueError(f"unsupported save format {data.get('format')!r}")
-        if data.get("ruleset") != self.name:
-            raise ValueError(f"this save is for {data.get('ruleset')!r}, not {self.name!r}")
-        saved_with = data.get("ruleset_fingerprint")
-        if saved_with and self.fingerprint and saved_with != self.fingerprint:
-            # a save holds positions in the compiled rules: on edited rules they would point elsewhere
-            raise ValueError(
-                f"this save of {self.name!r} was made with a different version of its ruleset or card files "
-                f"(fingerprint {saved_with[:12]}…, now {self.fingerprint[:12]}…); load it with the files it was "
-                "saved with, or replay its decisions instead")
-        tables, _, _, _ = self._build(int(data["players"]))
-        s = GameState(tables)
-        s.counters = list(data["counters"])
-        s.zones = [list(z) for z in data["zones"]]
-        s.card_zone = [0] * len(tables.card_def)
-        for zi, z in enumerate(s.zones):
-            for c in z:
-                s.card_zone[c] = zi
-        s.face_up = set(data["face_up"])
-        s.shown = {int(c): int(m) for c, m in data.get("shown", [])}
-        s.rng = int(data["rng"])
-        s.frames = [[self.codes[f[0]], int(f[1]), {k: freeze(v) for k, v in f[2].items()}] for f in data["frames"]]
-        s.pending = pending_from_json(freeze(data["pending"]))
-        s.commits = {int(k): int(v) for k, v in data["commits"].items()}
-        s.log = [freeze(x) for x in data["log"]]
-        s.decisions = [(int(p), int(i)) for p, i in data["decisions"]]
-        s.steps = int(data["steps"])
-        s.status = data["status"]
-        s.result = data["result"]
-        s.error = data["error"]
-        s.removed_count = int(data["removed_count"])
-        game = Game(self, s, int(data["seed"]), check_invariants)
-        game.options = {str(k): str(v) for k, v in data.get("options", {}).items()}
-        game.float_free = None  # a hand-edited save may hold floats: looked for at the first digest
-        return game
+    def load_game(self, data: dict[str, Any], check_invariants: bool = False, force: bool = False) -> Game:
+        """Rebuild a game saved with :meth:`Game.to_json`, by replaying it (engine/saves.py): a save that is not
+        exactly what these rules make of its own decisions raises ``CorruptSave`` (a ``ValueError``); one that
+        records no fingerprint is loaded only with ``force``."""
+        return load_verified(self, data, check_invariants, force)
 
 
 def _group_mask(fn: Callable[[GameState, dict[str, Any]], Any], env: dict[str, Any]) -> Callable[[GameState], int]:
