@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT
 from liturgy.interpreter.engine.decision import Decision
 from liturgy.interpreter.engine.outcome import _game_over_line, _labels
-from liturgy.interpreter.runtime.moves import card_visibility
+from liturgy.interpreter.runtime.moves import visible_cards
 from liturgy.interpreter.runtime.state import GameState
 
 if TYPE_CHECKING:
@@ -154,8 +154,10 @@ class GameViews:
         lay = self.ruleset.compiled.layout
         who = t.n if player is None else player  # bit n of a visibility mask: the spectator
 
+        seen = visible_cards(s, who)  # once per view: per-card counters ask for every card, for every counter
+
         def visible(c: int) -> bool:
-            return bool((card_visibility(s, c) >> who) & 1)
+            return seen[c]
 
         def zone_view(zi: int) -> list[str]:
             return [t.card_names[c] if visible(c) else "?" for c in s.zones[zi]]

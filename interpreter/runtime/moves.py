@@ -90,6 +90,28 @@ def card_visibility(s: GameState, c: int) -> int:
     return mask
 
 
+def visible_cards(s: GameState, who: int) -> list[bool]:
+    """Per card id, whether viewer ``who`` (a player, or ``n``: the spectator) sees it now: what
+    :func:`card_visibility` says of every card, computed zone by zone (each zone's mask, or group, once)."""
+    t = s.tables
+    bit = 1 << who
+    seen = [False] * len(s.card_zone)
+    for zi, cards in enumerate(s.zones):
+        if cards:
+            mask = t.zone_vis_mask[zi]
+            if mask < 0:
+                mask = t.zone_group[zi](s)
+            if mask & bit:
+                for c in cards:
+                    seen[c] = True
+    for c in s.face_up:
+        seen[c] = True
+    for c, mask in s.shown.items():
+        if mask & bit:
+            seen[c] = True
+    return seen
+
+
 def players_mask(value: int | tuple[int | None, ...] | None) -> int:
     """Bitmask of a player or a list of players (`log to`, `reveal … to`, `visible to`); `none` is no one.
 

@@ -11,6 +11,7 @@ saved as a replay file that `liturgy replay` reproduces.
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,9 +24,12 @@ from liturgy.interpreter.engine import Game, Ruleset, replay_decisions
 from liturgy.interpreter.engine.logs import write_decision_log
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.tools.leaks import LeakCheck
+from liturgy.interpreter.tools.noninterference import check_point
 
 # how often (in decisions) the leak check renders every player's whole view
 FULL_VIEW_EVERY = 8
+# how often (in decisions) a noninterference probe varies what one player may not know (tools/noninterference.py)
+PROBE_EVERY = 10
 
 
 class PropertyFailure(AssertionError):
@@ -125,6 +129,14 @@ def fuzz_ruleset(
             if made >= max_decisions:
                 problem = f"no end within {max_decisions} decisions"
                 break
+            # about one decision in PROBE_EVERY, not every PROBE_EVERY-th: a period would meet the same step of a
+            # fixed round every time; the probe's choices come from the game's position, so a shrunk game probes
+            # alike
+            probe = random.Random(game_seed * 1_000_003 + made)
+            if leaks is not None and probe.randrange(PROBE_EVERY) == 0:
+                problem = check_point(game, leaks.seen, probe)
+                if problem is not None:
+                    break
             for p in game.waiting_for():
                 n = game.option_count(p)
                 game.apply(data.draw(st.integers(0, n - 1)) if n > 1 else 0, p)

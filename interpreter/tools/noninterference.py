@@ -1,0 +1,283 @@
+"""Noninterference: what a player may not know must not change what that player observes.
+
+The leak check (tools/leaks.py) looks for card *names* a player was never shown. A ruleset can leak without
+naming a card: logging a face-down card's field, copying it into a public counter, filtering a public choice by
+it. This check catches those by their effect. At a decision point it builds a second world that the observer
+cannot tell apart from the real one by the rules' own visibility: two different cards of the same kind, in the
+same zone declaration (one deck, or two players' hands), both hidden from the observer and never seen by it, and
+not held by the running code (a local variable naming "the card drawn"), trade places. Swaps between different
+zones (a deck and a discard pile) are not made: the rules route cards by their fields, so such a world is often
+one the rules cannot reach, and what differs then is the rules' doing, not a leak. A leak through the make-up of
+one zone is found by the other probe instead: another player chooses a different card, hidden from the
+observer, in its own choice. Both worlds then take the same decisions, and the observer's observation must stay
+identical in both:
+- its view (zones, counters, the decision);
+- its log lines, its option labels, their `describe` details and its `display` panel.
+
+The comparison ends when the rules legitimately tell the worlds apart: one of the two cards becomes visible to
+the observer, or the observer is shown different cards in the two worlds (a draw from a hidden deck whose
+order the swap changed, a random pick among hidden cards), or a decision's options differ for the player
+making it (that player may know the cards, and its
+choices are then not the same action in both worlds), or either world stops. Until then, any difference is
+information that reached the observer from a card it may not see.
+
+What the second world conditions on, and what it does not: it keeps everything else exactly (every other card,
+every counter, the RNG, the history). The observer has seen neither card, so nothing it saw ties either card to
+its place. It does not model what the observer could infer from other players' past choices; those are the
+real ones in both worlds.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from liturgy.interpreter.engine import Game
+from liturgy.interpreter.runtime.moves import card_visibility, visible_cards
+
+# how many decisions both worlds play on after the swap before the check stops comparing
+HORIZON = 16
+
+
+@dataclass(frozen=True)
+class Swap:
+    """The second world: ``first`` and ``second`` traded places, as seen by ``observer``."""
+
+    observer: int
+    first: int
+    second: int
+
+
+def observation(game: Game, player: int) -> tuple[Any, ...]:
+    """Everything ``player`` is shown: its log, options with their prompt and details, display panel and view (the
+    view last: it repeats the rest, and the first difference found is reported)."""
+    d = game.decision
+    options = tuple(d.options.get(player, ())) if d is not None else ()
+    prompt = d.prompts.get(player) if d is not None else None
+    return (tuple(game.log_lines(player)), options, prompt, tuple(game.option_details(player)) if options else (),
+            tuple(game.display(player) or ()), game.view(player))
+
+
+def _sees(game: Game, player: int, card: int) -> bool:
+    return bool((card_visibility(game.state, card) >> player) & 1)
+
+
+def _told(game: Game, player: int, since: int) -> set[int]:
+    """The cards named to ``player`` in full by log lines written since entry ``since`` (a card it saw for a
+    moment: taken into its hand, then taken away within the same step)."""
+    formats = game.ruleset.compiled.log_formats
+    told: set[int] = set()
+    for mask, full, fmt_id, values in game.state.log[since:]:
+        if fmt_id >= 0 and (mask & full) >> player & 1:
+            for i in formats[fmt_id].card_args:
+                v = values[i]
+                told.update(c for c in (v if isinstance(v, tuple) else (v,)) if isinstance(c, int))
+    return told
+
+
+def _visible(game: Game, player: int) -> frozenset[int]:
+    """The cards ``player`` can see now (by identity): when the two worlds show it different cards, the rules
+    have told them apart in the open, and what follows may differ."""
+    return frozenset(c for c, yes in enumerate(visible_cards(game.state, player)) if yes)
+
+
+def choose_swap(game: Game, observer: int, seen: list[int], rng: random.Random) -> Swap | None:
+    """Two cards of one kind that ``observer`` cannot see now and has never seen (``seen``: card -> viewers
+    mask, tools/leaks.py's record), or None when there are no two such cards."""
+    t = game.state.tables
+    defs = game.ruleset.program.cards
+    bit = 1 << observer
+    held = _referenced(game)
+    declared = _zone_declarations(game)
+    by_place: dict[tuple[str, str], list[int]] = {}
+    for c in range(len(t.card_def)):
+        if not seen[c] & bit and not _sees(game, observer, c) and c not in held:
+            by_place.setdefault((defs[t.card_def[c]].kind, declared[game.state.card_zone[c]]), []).append(c)
+    by_kind = by_place
+    # copies of one card are alike: a pair of different cards is what can tell the worlds apart
+    pools = [cards for cards in by_kind.values() if len({t.card_def[c] for c in cards}) > 1]
+    if not pools:
+        return None
+    pool = pools[rng.randrange(len(pools))]
+    first = rng.choice(pool)
+    second = rng.choice([c for c in pool if t.card_def[c] != t.card_def[first]])
+    return Swap(observer, first, second)
+
+
+def _zone_declarations(game: Game) -> list[str]:
+    """Per zone index, the zone declaration it belongs to (``hand`` for every player's hand)."""
+    return [name.split(".", 1)[-1] for name in game.state.tables.zone_names]
+
+
+def _referenced(game: Game) -> set[int]:
+    """Every int the running code holds (local variables, the pending options, shown cards): a card named there
+    is tied to its place by the rules ("the card drawn"), so moving it would make a world the rules cannot reach.
+    Ints that only look like card ids are left out too; that costs coverage, never soundness."""
+    s = game.state
+    found: set[int] = set(s.shown)
+
+    def walk(value: Any) -> None:
+        if isinstance(value, int) and not isinstance(value, bool):
+            found.add(value)
+        elif isinstance(value, tuple | list):
+            for v in value:
+                walk(v)
+        elif isinstance(value, dict):
+            for v in value.values():
+                walk(v)
+
+    for frame in s.frames:
+        walk(frame[2])
+    pend = s.pending
+    if pend is not None and getattr(game.ruleset.compiled.choice_elems[pend[-1]], "kind", None) == "card":
+        walk(pend[2] if pend[0] == "choose" else [options for _, options in pend[1]])  # numbers are no cards
+    return found
+
+
+def swapped(game: Game, swap: Swap) -> Game:
+    """A clone of ``game`` in which the two cards of ``swap`` trade places (zone and position)."""
+    world = game.clone()
+    world.check = False  # the world is reachable for the observer's eyes, not necessarily for every invariant
+    s = world.state
+    a, b = swap.first, swap.second
+    za, zb = s.card_zone[a], s.card_zone[b]
+    ia, ib = s.zones[za].index(a), s.zones[zb].index(b)
+    s.zones[za][ia], s.zones[zb][ib] = b, a
+    s.card_zone[a], s.card_zone[b] = zb, za
+    return world
+
+
+def _view_difference(real: Any, world: Any, path: str) -> str | None:
+    """The first place two views differ, as ``counters.P1.block: 3 vs 5``."""
+    if isinstance(real, dict) and isinstance(world, dict):
+        for key in sorted(set(real) | set(world), key=str):
+            found = _view_difference(real.get(key), world.get(key), f"{path}.{key}" if path else str(key))
+            if found:
+                return found
+        return None
+    if isinstance(real, list) and isinstance(world, list) and real != world:
+        if len(real) != len(world):
+            return f"{path}: {len(real)} vs {len(world)} items"
+        i = next(k for k, (u, v) in enumerate(zip(real, world, strict=True)) if u != v)
+        return _view_difference(real[i], world[i], f"{path}[{i}]")
+    if real != world:
+        return f"{path}: {str(real)[:80]} vs {str(world)[:80]}"
+    return None
+
+
+def _first_difference(real: tuple[Any, ...], world: tuple[Any, ...]) -> str:
+    parts = ("its log", "its option labels", "its prompt", "its option details", "its display", "its view")
+    for name, x, y in zip(parts, real, world, strict=True):
+        if x != y:
+            if name == "its view":
+                return f"its view ({_view_difference(x, y, '')})"
+            if isinstance(x, tuple) and isinstance(y, tuple):
+                for i, (u, v) in enumerate(zip(x, y, strict=False)):
+                    if u != v:
+                        return f"{name} (item {i + 1}: {str(u)[:120]!r} vs {str(v)[:120]!r})"
+                return f"{name} ({len(x)} vs {len(y)} items)"
+            return name
+    return "its observation"
+
+
+def check_swap(game: Game, swap: Swap, rng: random.Random, horizon: int = HORIZON) -> str | None:
+    """Play ``game`` and its swapped world on with the same decisions; a message if the observer can tell them
+    apart before the rules reveal either card to it, else None. ``game`` itself is not changed."""
+    names = game.state.tables.card_names
+    return _compare(game.clone(), swapped(game, swap), swap.observer, (swap.first, swap.second), rng, horizon,
+                    f"swapping {names[swap.first]} and {names[swap.second]}")
+
+
+def check_choice(game: Game, observer: int, seen: list[int], rng: random.Random,
+                 horizon: int = HORIZON) -> str | None:
+    """Another player picks one card or another, both hidden from ``observer`` and never seen by it (a card
+    played face down, a card kept): the observer must not be able to tell which until the rules show it."""
+    s = game.state
+    pend, d = s.pending, game.decision
+    if pend is None or d is None:
+        return None
+    elems = game.ruleset.compiled.choice_elems
+    if elems[pend[-1]] is None or getattr(elems[pend[-1]], "kind", None) != "card":
+        return None
+    per = [(pend[1], pend[2])] if pend[0] == "choose" else list(pend[1])
+    bit = 1 << observer
+    defs = s.tables.card_def
+    for q, options in per:
+        if q == observer or q not in d.players:
+            continue
+        hidden = [i for i, c in enumerate(options)
+                  if c is not None and not seen[c] & bit and not _sees(game, observer, c)]
+        kinds = {defs[options[i]] for i in hidden}
+        if len(kinds) < 2:
+            continue
+        i = rng.choice(hidden)
+        j = rng.choice([k for k in hidden if defs[options[k]] != defs[options[i]]])
+        real, world = game.clone(), game.clone()
+        world.check = False
+        real.apply(i, q)
+        world.apply(j, q)
+        names = s.tables.card_names
+        return _compare(real, world, observer, (options[i], options[j]), rng, horizon,
+                        f"P{q + 1} choosing {names[options[i]]} rather than {names[options[j]]}")
+    return None
+
+
+def _compare(real: Game, world: Game, p: int, cards: tuple[int, int], rng: random.Random, horizon: int,
+             what: str) -> str | None:
+    """Play both worlds on with the same choices while neither of ``cards`` is visible to ``p``; the first
+    difference in what ``p`` observes, as a message."""
+    start = (len(real.state.log), len(world.state.log))
+    for step in range(horizon + 1):
+        if any(_sees(g, p, c) for g in (real, world) for c in cards) or any(
+                c in _told(g, p, since) for g, since in zip((real, world), start, strict=True) for c in cards):
+            return None  # revealed by the rules (now, or for a moment in a log line): the worlds may differ
+        if _visible(real, p) != _visible(world, p):
+            return None  # the rules show the observer different cards (a draw, a random pick from a hidden zone)
+        mine, theirs = observation(real, p), observation(world, p)
+        if mine != theirs:
+            return (f"P{p + 1} is told what it may not see: {what} (cards hidden from P{p + 1}) changes "
+                    f"{_first_difference(mine, theirs)}, {step} decision(s) later")
+        if real.finished or world.finished:
+            return None
+        if not _same_decision(real, world, rng):
+            return None
+    return None
+
+
+def _same_decision(real: Game, world: Game, rng: random.Random) -> bool:
+    """Apply one round of the same choices to both worlds; False when they are not the same choices.
+
+    The same choice is the same option *label*: the chooser may see the swapped cards, and then its options
+    name them in another order; picking "Three" in both worlds is the same action, picking option 3 is not.
+    Options whose labels differ as a whole mean the chooser knows something that differs: not the same action.
+    """
+    rd, wd = real.decision, world.decision
+    if rd is None or wd is None or rd.players != wd.players:
+        return False
+    picks: list[tuple[int, int, int]] = []
+    for q in rd.players:
+        mine, theirs = rd.options[q], wd.options.get(q, ())
+        if sorted(mine) != sorted(theirs):
+            return False
+        i = rng.randrange(len(mine))
+        nth = mine[:i].count(mine[i])  # the same occurrence of a repeated label
+        j = [k for k, label in enumerate(theirs) if label == mine[i]][nth]
+        picks.append((q, i, j))
+    for q, i, j in picks:
+        real.apply(i, q)
+        world.apply(j, q)
+        if real.finished or world.finished or real.state.status != "running":
+            return False
+    return True
+
+
+def check_point(game: Game, seen: list[int], rng: random.Random) -> str | None:
+    """One noninterference probe at the game's current decision, for a random observer: another player's
+    secret card choice varied, else two hidden cards swapped."""
+    observer = rng.randrange(game.players)
+    problem = check_choice(game, observer, seen, rng)
+    if problem is not None:
+        return problem
+    swap = choose_swap(game, observer, seen, rng)
+    return None if swap is None else check_swap(game, swap, rng)

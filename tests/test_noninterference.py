@@ -1,0 +1,149 @@
+"""Noninterference (issue 17, item 2): `liturgy fuzz` catches leaks that name no card.
+
+Each leaky ruleset below passes `check --strict`, and the card-name leak check finds nothing in the first three:
+the leak is a face-down tile's rank in a log line, the same rank copied into a public counter, or a public
+choice filtered by it. The fourth prints names through a list of lists. The fuzz harness must report each as a
+violation that shrinks to a replay, and must find nothing in the same game without the leak.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from liturgy.dsl.loader import check_file
+from liturgy.interpreter.engine import Ruleset, load_ruleset
+from liturgy.interpreter.tools import noninterference as ni
+from liturgy.interpreter.tools.fuzz import fuzz_ruleset
+from liturgy.interpreter.tools.leaks import LeakCheck
+
+BASE = '''game "Discards" { players 2..3 }
+card Tile { rank: int }
+cards "tiles.yaml"
+zone bag: deck hidden of Tile
+zone hand: per player set owner of Tile
+zone pit: pile hidden of Tile
+counter per player points 0..100
+counter last 0..10
+setup {
+  shuffle bag
+  move top(bag) to pit
+  for p in players { move top(bag, 3) to p.hand }
+}
+round {
+  step call "Call a number" {
+    choose n from [0, 1, 2, 3, 4, 5, 6] by first {
+      log "{} calls {}", first, n
+    }
+  }
+  step drop "Drop a tile face down" {
+    simultaneously p in players choose t from p.hand {
+      move t to pit
+      log "{} drops a tile", p
+      p.points += 1
+    }
+    for p in players { move top(bag) to p.hand }
+    if size(bag) < player_count { end game }
+  }
+}
+score(p) = p.points + last * 0
+'''
+TILES = "kind: Tile\nstart: bag\ncards:\n" + "".join(f"  - {{name: T{i}, rank: {i % 7}}}\n" for i in range(20))
+DROP_LOG = '      log "{} drops a tile", p\n'
+LEAKS = {
+    "a face-down tile's rank in a log line": (DROP_LOG, '      log "{} drops a tile of rank {}", p, t.rank\n'),
+    "the rank copied into a public counter": (DROP_LOG, DROP_LOG + "      last = t.rank\n"),
+    "a public choice filtered by it": ("choose n from [0, 1, 2, 3, 4, 5, 6] by first",
+                                       "choose n from [m for m in [0, 1, 2, 3, 4, 5, 6] where m != top(pit).rank] "
+                                       "by first"),
+    "names printed through a list of lists": (DROP_LOG, DROP_LOG + '      log "{} holds {}", p, '
+                                              "[[u] for u in p.hand]\n"),
+}
+
+
+def _write(tmp_path: Path, text: str) -> str:
+    (tmp_path / "tiles.yaml").write_text(TILES, encoding="utf-8")
+    path = tmp_path / "discards.rules"
+    path.write_text(text, encoding="utf-8")
+    program, diags = check_file(str(path))
+    assert program is not None and not [d for d in diags if d.is_error], diags
+    return str(path)
+
+
+def test_the_game_without_a_leak_is_clean(tmp_path: Path) -> None:
+    path = _write(tmp_path, BASE)
+    report = fuzz_ruleset(load_ruleset(path), path, examples=60, replay_path=str(tmp_path / "r.json"))
+    assert report.violation is None, report.violation
+
+
+@pytest.mark.parametrize("leak", list(LEAKS))
+def test_fuzz_catches_a_leak_that_names_no_card(tmp_path: Path, leak: str) -> None:
+    old, new = LEAKS[leak]
+    assert old in BASE
+    path = _write(tmp_path, BASE.replace(old, new))
+    replay = tmp_path / "leak.replay.json"
+    report = fuzz_ruleset(load_ruleset(path), path, examples=100, replay_path=str(replay))
+    assert report.violation is not None and ("is told what it may not see" in report.violation
+                                             or "never entitled to see" in report.violation), leak
+    assert replay.exists() and report.shrunk_decisions is not None
+
+
+def test_the_name_check_alone_misses_the_rank_leak(tmp_path: Path) -> None:
+    """Why this check exists: the card-name leak check is clean on the log leak, which names no card."""
+    old, new = LEAKS["a face-down tile's rank in a log line"]
+    rules = load_ruleset(_write(tmp_path, BASE.replace(old, new)))
+    for seed in range(10):
+        game = rules.new_game(2, seed)
+        leaks = LeakCheck(game)
+        rng = random.Random(seed)
+        while not game.finished:
+            for p in game.waiting_for():
+                game.apply(rng.randrange(game.option_count(p)), p)
+            assert leaks.check(game) is None
+
+
+def test_a_choice_probe_names_the_cards_and_what_changed(tmp_path: Path) -> None:
+    old, new = LEAKS["a face-down tile's rank in a log line"]
+    rules = load_ruleset(_write(tmp_path, BASE.replace(old, new)))
+    game = rules.new_game(2, 4)
+    game.apply(0, 0)  # P1 calls 0: now both drop a tile in secret
+    leaks = LeakCheck(game)
+    found = [ni.check_choice(game, 0, leaks.seen, random.Random(k)) for k in range(20)]
+    messages = [m for m in found if m]
+    assert messages and all("P1 is told what it may not see: P2 choosing" in m and "its log" in m
+                            for m in messages)
+
+
+def test_a_swap_never_moves_a_card_the_running_code_holds(tmp_path: Path) -> None:
+    """A card held in a local variable ("the tile dropped") is tied to its place: swapping it would build a world
+    the rules cannot reach, so it is never chosen."""
+    rules = load_ruleset(_write(tmp_path, BASE))
+    game = rules.new_game(2, 1)
+    held = ni._referenced(game)
+    leaks = LeakCheck(game)
+    for k in range(50):
+        swap = ni.choose_swap(game, k % 2, leaks.seen, random.Random(k))
+        assert swap is not None and swap.first not in held and swap.second not in held
+        t = game.state.tables
+        assert t.card_def[swap.first] != t.card_def[swap.second]  # different cards, of one kind
+        assert not (leaks.seen[swap.first] | leaks.seen[swap.second]) & (1 << swap.observer)
+
+
+def test_probing_changes_nothing_in_the_game(tmp_path: Path) -> None:
+    rules = load_ruleset(_write(tmp_path, BASE))
+    game = rules.new_game(3, 2)
+    before = game.digest()
+    leaks = LeakCheck(game)
+    for k in range(10):
+        ni.check_point(game, leaks.seen, random.Random(k))
+    assert game.digest() == before
+
+
+@pytest.mark.parametrize("name", ["whispers.rules", "high_card.rules", "market.rules"])
+def test_shipped_examples_are_clean(name: str) -> None:
+    path = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / name)
+    program, _ = check_file(path)
+    assert program is not None
+    report = fuzz_ruleset(Ruleset(program), path, examples=30, replay_path="/dev/null")
+    assert report.violation is None, report.violation
