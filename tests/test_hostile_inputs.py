@@ -239,3 +239,13 @@ def test_simulate_starts_no_more_workers_than_games(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(simulate.mp, "get_context", counting)
     summary = simulate.simulate(str(HIGH_CARD), 3, 2, 1, jobs=200, check=False)
     assert summary.games == 3 and started == [3]
+
+
+def test_one_round_is_one_round(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`Game over after 1 rounds` read wrong (issue 22's small list)."""
+    path = tmp_path / "g.rules"
+    path.write_text('game "G" { players 1..2 }\ncounter per player n 0..9\nround { step s { end game } }\n'
+                    "score(p) = p.n\n", encoding="utf-8")
+    assert main(["play", str(path), "--seats", "random"]) == 0
+    out = capsys.readouterr().out
+    assert "Game over after 1 round." in out and "1 rounds" not in out

@@ -111,6 +111,11 @@ class DeclarationChecker(CheckerCore):
         target = {"global": glob_names, "player": player_names, "card": card_names}[d.scope]
         if self._declare(target, d.name, d.span, "counter"):
             prog.counters[d.name] = d
+        lo, hi = d.lo, d.hi
+        if d.default is None and not d.is_flag and d.track_values is None and lo is not None and hi is not None \
+                and not lo <= 0 <= hi:
+            self.warn("W050", f"counter `{d.name}` starts at {lo}, the lower bound of {lo}..{hi}, because its range "
+                      "leaves out 0", d.span, hint=f"say where it starts: `= {lo}` (or another value in the range)")
 
     def resolve_type(self, t: A.TypeExpr) -> Ty:
         assert self.prog is not None

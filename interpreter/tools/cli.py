@@ -58,6 +58,10 @@ def _progress(label: str) -> Any:
 
 
 # ---------------------------------------------------------------- check
+def _rounds(n: object) -> str:
+    return "1 round" if n == 1 else f"{n} rounds"
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     all_diags = []
     failed = False
@@ -126,10 +130,10 @@ def _print_result(game: Game) -> None:
         r = game.result
         scores = ", ".join(f"P{p + 1}: {s}" for p, s in enumerate(r["scores"]))
         if game.ruleset.compiled.winner is not None:  # the ruleset says who wins, possibly nobody
-            print(f"Game over after {r['rounds']} rounds. Scores: {scores}. {winners_text(r['winners'])}")
+            print(f"Game over after {_rounds(r['rounds'])}. Scores: {scores}. {winners_text(r['winners'])}")
             return
         winners = ", ".join(f"P{p + 1}" for p in r["winners"]) or "nobody"
-        print(f"Game over after {r['rounds']} rounds. Scores: {scores}. Winner(s): {winners}.")
+        print(f"Game over after {_rounds(r['rounds'])}. Scores: {scores}. Winner(s): {winners}.")
     elif game.state.status == "running":
         print(f"The log ends before the game does (after {len(game.state.decisions)} decisions).")
     else:
