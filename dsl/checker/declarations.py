@@ -85,6 +85,23 @@ class DeclarationChecker(CheckerCore):
                 self.err("E110", f"counter `{c.name}` has an empty range {c.lo}..{c.hi}", c.span)
             if c.track_values is not None and c.track_values != sorted(c.track_values):
                 self.warn("W010", f"track `{c.name}` values decrease along the track", c.span)
+            if c.holds is not None:
+                self._check_typed_counter(c)
+
+    def _check_typed_counter(self, c: A.CounterDecl) -> None:
+        """`counter NAME: T` holds an enum value, a player or a card, or `none`: a reference, not a number, so
+        it has no range, is no flag and is not indexed by an enum (E320, E321)."""
+        assert c.holds is not None
+        held = self.resolve_type(c.holds)
+        if held.kind not in ("enum", "player", "card", "any"):
+            self.err("E320", f"counter `{c.name}` cannot hold {held}", c.holds.span,
+                     hint="a counter holds a number, or with `: T` an enum value, a player or a card")
+            return
+        if c.is_flag or c.lo is not None or c.hi is not None or c.index_enum or c.reset_each_round:
+            self.err("E321", f"counter `{c.name}` holds {held}: it takes no range, `flag`, `[Enum]` or reset",
+                     c.span, hint=f"write `counter {c.name}: {held}` or `counter {c.name}: {held} = VALUE`")
+            return
+        c.held = held
 
     def _check_option(self, prog: Program, c: A.CounterDecl) -> None:
         """An option's type is an enum and its default one of that enum's values (E153)."""

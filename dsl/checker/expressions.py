@@ -15,6 +15,15 @@ from liturgy.dsl.diagnostics import Span, did_you_mean
 from liturgy.dsl.frontend import ast as A
 
 
+def counter_type(c: A.CounterDecl) -> Ty:
+    """What a counter holds: an option's enum value, a typed counter's reference, a flag's bool, else an int."""
+    if c.option is not None:
+        return Ty("enum", arg=c.option)
+    if c.held is not None:
+        return c.held
+    return T.BOOL if c.is_flag else T.INT
+
+
 class ExpressionChecker(DeclarationChecker):
     """Types every expression; the compiler relies on ``ty`` and ``ref`` being set."""
 
@@ -72,7 +81,7 @@ class ExpressionChecker(DeclarationChecker):
             e.ref = ("icounter",)
             return T.BOOL if decl.is_flag else T.INT
         lt = T.as_list(base)
-        if base.kind == "list" and lt is not None:
+        if base.kind in ("list", "enumtype") and lt is not None:  # `Place[i]`: an enum is the list of its values
             self.expect(e.index, T.INT, scope)
             e.ref = ("list_index",)
             return lt.elem or T.ANY
@@ -204,9 +213,7 @@ class ExpressionChecker(DeclarationChecker):
         if c is not None and c.scope == "global":
             e.ref = ("counter", c)
             self.used.add("counter:" + n)
-            if c.option is not None:
-                return Ty("enum", arg=c.option)
-            return T.BOOL if c.is_flag else T.INT
+            return counter_type(c)
         if n in self.enum_of_value:
             e.ref = ("enumval", n)
             return Ty("enum", arg=self.enum_of_value[n])
@@ -239,7 +246,7 @@ class ExpressionChecker(DeclarationChecker):
             if c is not None and c.scope == "player":
                 e.ref = ("pcounter", c)
                 self.used.add("counter:" + n)
-                return T.BOOL if c.is_flag else T.INT
+                return counter_type(c)
             cands = [k for k, z2 in prog.zones.items() if z2.per_player] + [
                 k for k, c2 in prog.counters.items() if c2.scope == "player"]
             self.err("E101", f"players have no `{n}`", e.name_span, hint=did_you_mean(n, cands))
@@ -249,7 +256,7 @@ class ExpressionChecker(DeclarationChecker):
             if c is not None and c.scope == "card":
                 e.ref = ("ccounter", c)
                 self.used.add("counter:" + n)
-                return T.BOOL if c.is_flag else T.INT
+                return counter_type(c)
             kinds = [base.arg] if base.arg else list(prog.kinds)
             found: list[Ty] = []
             for k in kinds:

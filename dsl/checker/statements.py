@@ -37,7 +37,19 @@ class StatementChecker(ExpressionChecker):
                     self.err("E101", f"unknown step `{name}`", span, hint=did_you_mean(name, step_names))
         self._check_display(prog)
         self._check_zone_groups(prog)
+        self._check_counter_starts(prog)
         self._check_card_values(prog)
+
+    def _check_counter_starts(self, prog: Program) -> None:
+        """A typed counter's `= VALUE` is a value of its type, known before the game starts (no state)."""
+        for c in prog.counters.values():
+            if c.held is not None and c.default is not None:
+                self.owner = f"counter:{c.name}"
+                self.expect(c.default, c.held, _Scope())
+                if not isinstance(c.default, A.NoneLit | A.Name) or (
+                        isinstance(c.default, A.Name) and c.default.ref is not None and c.default.ref[0] != "enumval"):
+                    self.err("E322", f"counter `{c.name}` must start at `none` or at a value of its enum",
+                             c.default.span, hint="set it in `setup` instead, where players and cards exist")
 
     def _check_zone_groups(self, prog: Program) -> None:
         """`visible to EXPR`: a group of players computed from the state whenever a view or a log line asks, so

@@ -345,6 +345,8 @@ class CounterDecl(Decl):
     track_values: list[int] | None = None
     pool: str | None = None
     option: str | None = None  # an `option`: the enum its value comes from
+    holds: TypeExpr | None = None  # `counter NAME: T`: it holds an enum value, a player or a card (or none)
+    held: Ty | None = field(default=None, repr=False, compare=False)  # ``holds`` resolved by the checker
 
 
 @dataclass(eq=False)

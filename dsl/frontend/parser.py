@@ -503,12 +503,13 @@ class _AstBuilder:
         return True
 
     def counter_decl(self, meta: Any, c: list[Any]) -> A.Decl:
-        word, scope, name, index, rng, default, reset = c
+        word, scope, name, typed, index, rng, default, reset = c
         lo, hi = rng if rng else (None, None)
         if word == "flag":
             lo, hi = 0, 1
         return A.CounterDecl(
-            self._s(meta), str(name), scope or "global", word == "flag", index, lo, hi, default, bool(reset)
+            self._s(meta), str(name), scope or "global", word == "flag", index, lo, hi, default, bool(reset),
+            holds=typed,
         )
 
     def option_decl(self, meta: Any, c: list[Any]) -> A.Decl:

@@ -156,6 +156,8 @@ class Ruleset:
                 for cid in range(ncards):
                     base = lay.card_base + cid * lay.card_stride + lay.card_offsets[cname]
                     slots += [(base + k, f"{fields['name'][cid]}.{cname}") for k in range(width)]
+            if c.held is not None and c.default is None:
+                init = None  # a typed counter starts empty
             for slot, label in slots:
                 counters[slot] = init
                 names[slot] = label

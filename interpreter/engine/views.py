@@ -3,8 +3,10 @@ derived from the engine's visibility masks so nothing hidden leaks."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT
 from liturgy.interpreter.engine.decision import Decision
 from liturgy.interpreter.engine.outcome import _game_over_line, _labels
@@ -177,9 +179,12 @@ class GameViews:
             width = len(prog.enums[c.index_enum]) if c.index_enum else 1
             labels = prog.enums[c.index_enum] if c.index_enum else None
 
-            def read(base: int, labels: list[str] | None = labels, width: int = width) -> Any:
+            reader = _typed_reader(c, t.card_names, seen)
+
+            def read(base: int, labels: list[str] | None = labels, width: int = width,
+                     shown_as: Callable[[Any], Any] = reader) -> Any:
                 if labels is None:
-                    return s.counters[base]
+                    return shown_as(s.counters[base])
                 return {labels[k]: s.counters[base + k] for k in range(width)}
 
             if c.scope == "global":
@@ -194,7 +199,7 @@ class GameViews:
                 for cid in range(len(t.card_def)):
                     if visible(cid):
                         v = read(lay.card_base + cid * lay.card_stride + lay.card_offsets[name])
-                        if v:
+                        if v or c.held is not None:  # a typed counter shows even when empty (null)
                             shown[t.card_names[cid]] = v
                 counters[name] = shown
         decision: dict[str, Any] | None = None
@@ -219,3 +224,14 @@ class GameViews:
             "log": self.log_lines(player),
             "result": s.result,
         }
+
+
+def _typed_reader(c: A.CounterDecl, card_names: list[str], seen: list[bool]) -> Callable[[Any], Any]:
+    """How a counter's value reads in a view: a typed counter's player as ``P2``, its card by name when the
+    viewer can see that card (else ``?``: a public counter must not name a hidden card), none as null."""
+    held = c.held
+    if held is None or held.kind == "enum":
+        return lambda v: v
+    if held.kind == "player":
+        return lambda v: None if v is None else f"P{v + 1}"
+    return lambda v: None if v is None else card_names[v] if seen[v] else "?"

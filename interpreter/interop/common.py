@@ -145,7 +145,13 @@ class ViewEncoder:
             self.zone_slots[name] = size
             size += (players if z.per_player else 1) * (nd + 1)
         self.counter_slots: dict[str, tuple[int, str, list[str] | None]] = {}
+        # a typed counter's value as a number: its enum position, seat or card definition + 1; none 0, hidden -1
+        self.ref_codes: dict[str, dict[str, float]] = {}
         for name, c in prog.counters.items():
+            if c.held is not None:
+                domain = (prog.enums.get(c.held.arg or "", []) if c.held.kind == "enum" else self.seats
+                          if c.held.kind == "player" else list(self.defs))
+                self.ref_codes[name] = {v: float(i + 1) for i, v in enumerate(domain)} | {"?": -1.0}
             labels = prog.enums[c.index_enum] if c.index_enum else None
             width = len(labels) if labels else 1
             self.counter_slots[name] = (size, c.scope, labels)
@@ -168,6 +174,7 @@ class ViewEncoder:
         counters = view["counters"]
         for name, (base, scope, labels) in self.counter_slots.items():
             value = counters[name]
+            codes = self.ref_codes.get(name)
             width = len(labels) if labels else 1
             if scope == "player":
                 items = [(k, value[s]) for k, s in enumerate(self.seats)]
@@ -178,7 +185,7 @@ class ViewEncoder:
             for k, v in items:
                 vals = [v.get(lab, 0) for lab in labels] if labels else [v]
                 for j, x in enumerate(vals):
-                    out[base + k * width + j] += _number(x)
+                    out[base + k * width + j] += codes.get(x, 0.0) if codes is not None else _number(x)
         t = self.tail
         out[t] = _number(counters.get("round", 0))
         t += 1

@@ -53,7 +53,7 @@ def _reported_counters(ruleset: Ruleset) -> tuple[tuple[str, int], ...]:
     prog, lay = ruleset.program, ruleset.compiled.layout
     out: list[tuple[str, int]] = []
     for name, c in prog.counters.items():
-        if c.scope != "global" or c.option is not None:
+        if c.scope != "global" or c.option is not None or c.held is not None:  # numbers only: totals over games
             continue
         slot = lay.global_slots[name]
         if c.index_enum:
