@@ -72,7 +72,36 @@ def _value(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
     return T.INT
 
 
+def _graph_call(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
+    """`neighbours`, `adjacent`, `reach`, `distance`: a graph's name, places of its node enum, a count for
+    `reach`, and optionally a kind or a list of kinds of its kind enum."""
+    assert chk.prog is not None and isinstance(e.func, A.Name)
+    name, args = e.func.id, e.args
+    graph = chk.prog.graphs.get(types[0].arg or "") if types[0].kind == "graph" else None
+    if graph is None:
+        if types[0].kind != "any":
+            chk.err("E140", f"`{name}` needs a graph's name first, found {types[0]}", args[0].span)
+        return T.ANY
+    place, kind = Ty("enum", arg=graph.nodes), Ty("enum", arg=graph.kinds)
+    places = 2 if name in ("adjacent", "distance") else 1
+    for a, t in zip(args[1:1 + places], types[1:1 + places], strict=True):
+        if not T.assignable(t, place):
+            chk.err("E140", f"expected a place of {graph.nodes}, found {t}", a.span)
+    rest = 1 + places
+    if name == "reach" and not T.assignable(types[rest], T.INT):
+        chk.err("E140", f"expected int, found {types[rest]}", args[rest].span)
+    if name == "reach":
+        rest += 1
+    if len(args) > rest and not (T.assignable(types[rest], kind) or T.assignable(types[rest], T.list_of(kind))):
+        chk.err("E140", f"expected a kind of {graph.kinds} or a list of them, found {types[rest]}", args[rest].span)
+    return T.list_of(place) if name in ("neighbours", "reach") else T.BOOL if name == "adjacent" else T.INT
+
+
 BUILTIN_RULES: dict[str, Callable[[ExpressionChecker, A.Call, list[Ty]], Ty]] = {
+    "neighbours": _graph_call,
+    "adjacent": _graph_call,
+    "reach": _graph_call,
+    "distance": _graph_call,
     "size": _size,
     "top": _top_or_bottom,
     "bottom": _top_or_bottom,

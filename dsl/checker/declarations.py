@@ -8,6 +8,7 @@ from typing import Any
 
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.core import CheckerCore
+from liturgy.dsl.checker.graphs import load_graph
 from liturgy.dsl.checker.program import AGGREGATES, BUILTIN_FUNCS, BUILTIN_VALUES, CARD_BUILTIN_FIELDS, Program
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.diagnostics import Span, did_you_mean
@@ -39,6 +40,7 @@ class DeclarationChecker(CheckerCore):
         self._type_fields(prog, names.card)
         self._check_zones(prog)
         self._check_counters(prog)
+        self._check_graphs(prog)
 
     def _check_global_names(self, prog: Program, glob_names: dict[str, Span]) -> None:
         """No global name is a built-in (E104) or an enum value (E103); the ruleset has a round (E105)."""
@@ -229,6 +231,28 @@ class DeclarationChecker(CheckerCore):
         elif self._declare(target, d.name, d.span, "zone"):
             prog.zones[d.name] = d
 
+    def _decl_graph(self, prog: Program, d: A.GraphDecl, names: _Names) -> None:
+        if self._declare(names.glob, d.name, d.span, "graph"):
+            prog.graphs[d.name] = d
+
+    def _check_graphs(self, prog: Program) -> None:
+        """Each graph's enums exist and its file reads as connections between their values (dsl/checker/graphs.py);
+        the file counts as a card file for the ruleset's fingerprint."""
+        for g in prog.graphs.values():
+            missing = [e for e in (g.nodes, g.kinds) if e not in prog.enums]
+            for e in missing:
+                self.err("E101", f"unknown enum `{e}`", g.span, hint=did_you_mean(e, prog.enums))
+            if missing:
+                continue
+            files, diags = resolve_card_paths(self.rs.path, g.path, g.span)
+            self.diags.extend(diags)
+            if len(files) != 1:
+                if not diags:
+                    self.err("E200", f"graph file `{g.path}` names {len(files)} files, not one", g.span)
+                continue
+            prog.card_files.append(files[0])
+            self.diags.extend(load_graph(g, files[0], prog.enums[g.nodes], prog.enums[g.kinds]))
+
     def _decl_counter(self, prog: Program, d: A.CounterDecl, names: _Names) -> None:
         self._add_counter(prog, d, names.glob, names.player, names.card)
 
@@ -316,6 +340,7 @@ _DECLARE: dict[type[A.Decl], Callable[[DeclarationChecker, Program, Any, _Names]
     A.DieDecl: DeclarationChecker._decl_die,
     A.CardKindDecl: DeclarationChecker._decl_card_kind,
     A.ZoneDecl: DeclarationChecker._decl_zone,
+    A.GraphDecl: DeclarationChecker._decl_graph,
     A.CounterDecl: DeclarationChecker._decl_counter,
     A.PoolDecl: DeclarationChecker._decl_pool,
     A.WindowDecl: DeclarationChecker._decl_window,

@@ -214,6 +214,10 @@ class ExpressionChecker(DeclarationChecker):
             e.ref = ("counter", c)
             self.used.add("counter:" + n)
             return counter_type(c)
+        if n in prog.graphs:
+            e.ref = ("graph", prog.graphs[n])
+            self.used.add("graph:" + n)
+            return Ty("graph", arg=n)
         if n in self.enum_of_value:
             e.ref = ("enumval", n)
             return Ty("enum", arg=self.enum_of_value[n])

@@ -30,6 +30,7 @@ class Program:
     kinds: dict[str, A.CardKindDecl] = field(default_factory=dict)
     field_types: dict[str, dict[str, Ty]] = field(default_factory=dict)
     zones: dict[str, A.ZoneDecl] = field(default_factory=dict)
+    graphs: dict[str, A.GraphDecl] = field(default_factory=dict)
     counters: dict[str, A.CounterDecl] = field(default_factory=dict)
     pools: dict[str, A.PoolDecl] = field(default_factory=dict)
     windows: dict[str, A.WindowDecl] = field(default_factory=dict)

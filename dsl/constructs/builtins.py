@@ -119,6 +119,20 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("owner", (Param("c", T.ANY_CARD),), 1, T.PLAYER, "state",
                 "`owner(c)` is the player whose per-player zone holds card c, or `none` when c is in a shared "
                 "zone."),
+        Builtin("neighbours", (Param("graph", "graph"), Param("x", "place"), Param("kinds", "kinds")), 2, None,
+                "nothing", "`neighbours(g, x)` is every place connected to x in graph g, in the enum's order; "
+                "`neighbours(g, x, k)` only by connections of kind k (a kind, or a list of kinds)."),
+        Builtin("adjacent", (Param("graph", "graph"), Param("a", "place"), Param("b", "place"),
+                             Param("kinds", "kinds")), 3, T.BOOL, "nothing",
+                "`adjacent(g, a, b [, k])` is whether a and b are connected in graph g (by a kind in k)."),
+        Builtin("reach", (Param("graph", "graph"), Param("x", "place"), Param("n", T.INT), Param("kinds", "kinds")),
+                3, None, "nothing",
+                "`reach(g, x, n [, k])` is every place other than x at most n connections away from x, in the "
+                "enum's order."),
+        Builtin("distance", (Param("graph", "graph"), Param("a", "place"), Param("b", "place"),
+                             Param("kinds", "kinds")), 3, T.INT, "nothing",
+                "`distance(g, a, b [, k])` is the fewest connections from a to b (0 when a is b), or -1 when b "
+                "cannot be reached."),
         Builtin("range", (Param("a", T.INT), Param("b", T.INT)), 1, T.list_of(T.INT), "nothing",
                 "`range(n)` is the integers 0 … n-1; `range(a, b)` is a … b-1 (empty when b <= a).",
                 reference=_range),

@@ -333,6 +333,19 @@ class ZoneDecl(Decl):
 
 
 @dataclass(eq=False)
+class GraphDecl(Decl):
+    """`graph NAME: Nodes by Kinds from "file.yaml"`: a fixed map whose places are values of one enum and whose
+    connections, each of a kind from another enum, are read from a YAML file like card files."""
+
+    name: str
+    nodes: str  # the enum whose values are the places
+    kinds: str  # the enum whose values are the kinds of connection
+    path: str
+    # filled by the checker from the file: kind -> place -> its neighbours by that kind, in the enum's order
+    edges: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(eq=False)
 class CounterDecl(Decl):
     name: str
     scope: str  # "global" | "player" | "card"
@@ -497,6 +510,7 @@ ZoneRef: TypeAlias = tuple[Literal["zone", "pzone"], ZoneDecl]  # a global zone;
 CounterRef: TypeAlias = tuple[Literal["counter", "pcounter", "ccounter"], CounterDecl]  # global, player, card
 EnumValueRef: TypeAlias = tuple[Literal["enumval", "enumtype", "die"], str]  # a value, an enum's name, a die
 FieldRef: TypeAlias = tuple[Literal["field"], str]  # a card's printed field
+GraphRef: TypeAlias = tuple[Literal["graph"], GraphDecl]  # a graph's name, the first argument of its built-ins
 IndexRef: TypeAlias = tuple[Literal["icounter", "list_index"]]  # an enum-indexed counter; a list element
 ProcRef: TypeAlias = tuple[Literal["call_proc"], ProcDecl]
 FnRef: TypeAlias = tuple[Literal["call_fn"], FnDecl]
@@ -504,7 +518,7 @@ FieldCallRef: TypeAlias = tuple[Literal["call_field"], str, Literal["effect", "f
 BuiltinCallRef: TypeAlias = tuple[Literal["call_builtin"], str]  # a registry built-in (dsl/constructs/builtins.py)
 
 Ref: TypeAlias = (LocalRef | SelfRef | FirstRef | BuiltinNameRef | ZoneRef | CounterRef | EnumValueRef | FieldRef
-                  | IndexRef | ProcRef | FnRef | FieldCallRef | BuiltinCallRef)
+                  | IndexRef | ProcRef | FnRef | FieldCallRef | BuiltinCallRef | GraphRef)
 
 
 def ref_of(e: Expr) -> Ref:

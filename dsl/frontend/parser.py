@@ -447,6 +447,9 @@ class _AstBuilder:
     def cards_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         return A.CardsDecl(self._s(meta), _unquote(c[0]))
 
+    def graph_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.GraphDecl(self._s(meta), str(c[0]), str(c[1]), str(c[2]), _unquote(c[3]))
+
     def per_player(self, meta: Any, c: list[Any]) -> str:
         return "player"
 

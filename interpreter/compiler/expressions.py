@@ -14,6 +14,7 @@ from liturgy.interpreter.compiler.instructions import _children, _has_effects, _
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.builtins import pure_function
 from liturgy.interpreter.runtime.errors import RuleError
+from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.state import GameState
 
 
@@ -139,6 +140,9 @@ class ExpressionCompiler(CompilerCore):
         if ref[0] in ("enumval", "die"):
             v = ref[1]
             return lambda s, env: v
+        if ref[0] == "graph":  # only ever the first argument of a graph built-in, which reads the declaration
+            graph_name = ref[1].name
+            return lambda s, env: graph_name
         if ref[0] == "enumtype":
             vals = tuple(self.prog.enums[ref[1]])
             return lambda s, env: vals
@@ -555,7 +559,41 @@ EXPR_HANDLERS: dict[type[A.Expr], Callable[[ExpressionCompiler, Any], ExprFn]] =
 }
 
 # the built-ins that are not registered pure functions (dsl/constructs.py), by name
+def _graph_of(e: A.Call) -> A.GraphDecl:
+    ref = A.ref_of(e.args[0])
+    assert ref[0] == "graph", ref  # the checker requires a graph's name first (builtin_rules._graph_call)
+    return ref[1]
+
+
+def _neighbours(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
+    walk = GraphWalk(_graph_of(e))
+    xf, kf = args[1], args[2] if len(args) > 2 else None
+    return lambda s, env: walk.neighbours(xf(s, env), kf(s, env) if kf else None)
+
+
+def _adjacent(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
+    walk = GraphWalk(_graph_of(e))
+    af, bf, kf = args[1], args[2], args[3] if len(args) > 3 else None
+    return lambda s, env: bf(s, env) in walk.neighbours(af(s, env), kf(s, env) if kf else None)
+
+
+def _reach(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
+    walk = GraphWalk(_graph_of(e))
+    xf, nf, kf = args[1], args[2], args[3] if len(args) > 3 else None
+    return lambda s, env: walk.reach(xf(s, env), nf(s, env), kf(s, env) if kf else None)
+
+
+def _distance(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
+    walk = GraphWalk(_graph_of(e))
+    af, bf, kf = args[1], args[2], args[3] if len(args) > 3 else None
+    return lambda s, env: walk.distance(af(s, env), bf(s, env), kf(s, env) if kf else None)
+
+
 BUILTIN_HANDLERS: dict[str, Callable[[ExpressionCompiler, A.Call, list[ExprFn]], ExprFn]] = {
+    "neighbours": _neighbours,
+    "adjacent": _adjacent,
+    "reach": _reach,
+    "distance": _distance,
     "size": ExpressionCompiler._size,
     "top": ExpressionCompiler._top,
     "bottom": ExpressionCompiler._bottom,
