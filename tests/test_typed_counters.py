@@ -114,3 +114,27 @@ def test_adding_to_a_typed_counter_is_a_type_error(tmp_path: Path) -> None:
                     'round { step s { leader += 1  end game } }\nscore(p) = 0\n', encoding="utf-8")
     program, diags = check_file(str(path))
     assert program is None and [d.code for d in diags if d.is_error] == ["E125"]
+
+
+def test_ord_is_the_inverse_of_enum_indexing(tmp_path: Path) -> None:
+    path = tmp_path / "g.rules"
+    path.write_text('game "G" { players 1..1 }\nenum Town { a, b, c, d }\ncounter at: Town = c\n'
+                    'round { step s { log "{} {} {}", ord(at), Town[ord(at)], [ord(t) for t in Town]  end game } }\n'
+                    "score(p) = 0\n", encoding="utf-8")
+    program, _ = check_file(str(path))
+    assert program is not None
+    for mode in MODES:
+        game = Ruleset(program, **mode).new_game(1, 1)
+        assert game.log_lines(None)[0] == "2 c 0, 1, 2, 3"
+
+
+def test_ord_needs_an_enum_value_and_refuses_none(tmp_path: Path) -> None:
+    path = tmp_path / "g.rules"
+    path.write_text('game "G" { players 1..1 }\nround { step s { log "{}", ord(3)  end game } }\nscore(p) = 0\n',
+                    encoding="utf-8")
+    program, diags = check_file(str(path))
+    assert program is None and [d.code for d in diags if d.is_error] == ["E140"]
+    path.write_text('game "G" { players 1..1 }\nenum T { a }\ncounter at: T\n'
+                    'round { step s { log "{}", ord(at)  end game } }\nscore(p) = 0\n', encoding="utf-8")
+    game = load_ruleset(str(path)).new_game(1, 1)
+    assert game.state.status == "aborted" and "ord() of none" in (game.error or "")

@@ -97,7 +97,14 @@ def _graph_call(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
     return T.list_of(place) if name in ("neighbours", "reach") else T.BOOL if name == "adjacent" else T.INT
 
 
+def _ord(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
+    if types[0].kind not in ("enum", "any"):
+        chk.err("E140", f"`ord` needs an enum value, found {types[0]}", e.args[0].span)
+    return T.INT
+
+
 BUILTIN_RULES: dict[str, Callable[[ExpressionChecker, A.Call, list[Ty]], Ty]] = {
+    "ord": _ord,
     "neighbours": _graph_call,
     "adjacent": _graph_call,
     "reach": _graph_call,

@@ -133,6 +133,8 @@ BUILTINS: dict[str, Builtin] = {
                              Param("kinds", "kinds")), 3, T.INT, "nothing",
                 "`distance(g, a, b [, k])` is the fewest connections from a to b (0 when a is b), or -1 when b "
                 "cannot be reached."),
+        Builtin("ord", (Param("x", "enum value"),), 1, T.INT, "nothing",
+                "`ord(x)` is the position of enum value x in its enum, from 0: `Town[ord(t)]` is t."),
         Builtin("range", (Param("a", T.INT), Param("b", T.INT)), 1, T.list_of(T.INT), "nothing",
                 "`range(n)` is the integers 0 … n-1; `range(a, b)` is a … b-1 (empty when b <= a).",
                 reference=_range),

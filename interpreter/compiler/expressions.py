@@ -589,7 +589,23 @@ def _distance(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn
     return lambda s, env: walk.distance(af(s, env), bf(s, env), kf(s, env) if kf else None)
 
 
+def _ord(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
+    t = e.args[0].ty
+    assert t is not None and t.arg is not None  # the checker typed the argument as a value of one enum
+    position = {v: i for i, v in enumerate(self.prog.enums[t.arg])}
+    xf = args[0]
+
+    def ord_(s: GameState, env: dict[str, Any]) -> int:
+        x = xf(s, env)
+        if x is None:
+            raise RuleError(f"ord() of none at line {e.span.line}")
+        return position[x]
+
+    return ord_
+
+
 BUILTIN_HANDLERS: dict[str, Callable[[ExpressionCompiler, A.Call, list[ExprFn]], ExprFn]] = {
+    "ord": _ord,
     "neighbours": _neighbours,
     "adjacent": _adjacent,
     "reach": _reach,
