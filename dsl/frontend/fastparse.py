@@ -285,6 +285,13 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # n
         while True:
             act = row.get(ttype)
             if act is None:
+                if ttype in keyword_types and "NAME" in row and tok_ext is not None:
+                    # a keyword where, after the reductions its lookahead allowed, only a name fits: `winner = 2`
+                    # after `let winner = 1` (LALR shares the state that ends an expression with the one that
+                    # ends a declaration, so `winner` was read as the keyword); any parse that continues is valid
+                    ttype = "NAME"
+                    tok = Token("NAME", value, end - len(value), *tok_ext, end)
+                    continue
                 return None
             if act >= 0:
                 states.append(act)
