@@ -89,6 +89,20 @@ class DeclarationChecker(CheckerCore):
                 self.warn("W010", f"track `{c.name}` values decrease along the track", c.span)
             if c.holds is not None:
                 self._check_typed_counter(c)
+            self._check_start(c)
+
+    def _check_start(self, c: A.CounterDecl) -> None:
+        """W050: a counter whose range leaves out 0 and says nothing about where it starts.
+
+        Every other counter starts at 0, so an author who writes `counter level 1..5` easily expects 0 and then
+        reads 1 (its lower bound) without being told; an explicit `= N` says which start was meant."""
+        if c.default is not None or c.is_flag or c.track_values is not None or c.pool or c.option is not None:
+            return
+        lo, hi = c.lo, c.hi
+        if (lo is not None and lo > 0) or (hi is not None and hi < 0):
+            start = lo if lo is not None else 0
+            self.warn("W050", f"counter `{c.name}` has the range {lo}..{hi}, which leaves out 0: it starts at "
+                      f"{start}, not 0", c.span, hint=f"say where it starts: `= {start}` after the range")
 
     def _check_typed_counter(self, c: A.CounterDecl) -> None:
         """`counter NAME: T` holds an enum value, a player or a card, or `none`: a reference, not a number, so
@@ -130,11 +144,6 @@ class DeclarationChecker(CheckerCore):
         target = {"global": glob_names, "player": player_names, "card": card_names}[d.scope]
         if self._declare(target, d.name, d.span, "counter"):
             prog.counters[d.name] = d
-        lo, hi = d.lo, d.hi
-        if d.default is None and not d.is_flag and d.track_values is None and lo is not None and hi is not None \
-                and not lo <= 0 <= hi:
-            self.warn("W050", f"counter `{d.name}` starts at {lo}, the lower bound of {lo}..{hi}, because its range "
-                      "leaves out 0", d.span, hint=f"say where it starts: `= {lo}` (or another value in the range)")
 
     def resolve_type(self, t: A.TypeExpr) -> Ty:
         assert self.prog is not None

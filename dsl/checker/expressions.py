@@ -33,6 +33,11 @@ class ExpressionChecker(DeclarationChecker):
             self.err("E140", f"expected {want}, found {got}", e.span)
         return got
 
+    def expect_value(self, e: A.Expr, want: Ty, scope: _Scope) -> A.Expr:
+        """``expect``, and the expression to keep in its place: a zone where a list is wanted becomes its cards."""
+        got = self.expect(e, want, scope)
+        return zone_cards(e) if got.kind == "zone" and want.kind == "list" else e
+
     def value_type(self, t: Ty, e: A.Expr) -> Ty:
         if t.kind == "void":  # the call itself already reported E141
             return T.ANY
@@ -141,6 +146,12 @@ class ExpressionChecker(DeclarationChecker):
         self.expect(e.test, T.BOOL, scope)
         a = self.expr(e.then, scope)
         b = self.expr(e.orelse, scope)
+        if a.kind == "zone" and b.kind == "list":  # `if c then stock else []`: both branches are lists of cards
+            e.then = zone_cards(e.then)
+            a = e.then.ty or a
+        elif b.kind == "zone" and a.kind == "list":
+            e.orelse = zone_cards(e.orelse)
+            b = e.orelse.ty or b
         u = T.unify(a, b)
         if u is None:
             self.err("E140", f"the branches have different types: {a} and {b}", e.span)
@@ -406,11 +417,29 @@ class ExpressionChecker(DeclarationChecker):
     def args(self, args: list[A.Expr], want: list[Ty], span: Span, scope: _Scope, what: str) -> None:
         if len(args) != len(want):
             self.err("E127", f"{what} takes {len(want)} argument(s), {len(args)} given", span)
-        for a, w in zip(args, want, strict=False):
-            self.expect(a, w, scope)
+        for i, (a, w) in enumerate(zip(args, want, strict=False)):
+            args[i] = self.expect_value(a, w, scope)
         for a in args[len(want):]:
             self.expr(a, scope)
 
+
+def zone_cards(e: A.Expr) -> A.Expr:
+    """A zone where a list of cards is wanted, as the list of its cards at that moment: `[c for c in zone]`.
+
+    A zone's value at run time is its index (so `move`, `shuffle` and `size` reach the zone itself); a `list of
+    card` parameter, a `fn` result or a list local would receive that index and fail when iterated. Rewriting
+    the zone as a comprehension, a construct every compile mode already runs, gives them the cards instead.
+    The loop name cannot clash with the author's: the comprehension binds it only inside itself."""
+    t = e.ty or T.zone(None)
+    elem = T.card(t.arg)
+    item = A.Name(e.span, id=ZONE_ITEM)
+    item.ty, item.ref = elem, ("local", ZONE_ITEM)
+    out = A.ListComp(e.span, elem=item, var=ZONE_ITEM, iterable=e)
+    out.ty = T.list_of(elem)
+    return out
+
+
+ZONE_ITEM = "_zone_card"  # the loop name of :func:`zone_cards`
 
 # One handler per expression kind of the registry (dsl/constructs/expressions.py); tests/test_registry.py holds
 # the two to agreement.

@@ -98,7 +98,7 @@ class StatementChecker(ExpressionChecker):
                 if fty.kind == "effect":
                     self.block(value, scope)
                 elif fty.kind == "function":
-                    self.expect(value, fty.ret or T.INT, scope)
+                    c.values[f.name] = self.expect_value(value, fty.ret or T.INT, scope)
 
     def _check_field_defaults(self, prog: Program) -> None:
         """Card fields' defaults: an effect's is `none`, a function's is typed in its parameters' scope."""
@@ -113,7 +113,7 @@ class StatementChecker(ExpressionChecker):
                         self.err("E130", "an effect field's default must be `none`", f.default.span)
                 elif fty.kind == "function":
                     scope = _Scope({p.name: self.resolve_type(p.type) for p in f.type.params}, self_kind=kind.name)
-                    self.expect(f.default, fty.ret or T.INT, scope)
+                    f.default = self.expect_value(f.default, fty.ret or T.INT, scope)
                 else:
                     self.expect(f.default, fty, _Scope())
 
@@ -122,7 +122,7 @@ class StatementChecker(ExpressionChecker):
         for fn in prog.fns.values():
             self.owner = f"fn:{fn.name}"
             scope = _Scope({p.name: self.resolve_type(p.type) for p in fn.params})
-            self.expect(fn.body, self.resolve_type(fn.ret), scope)
+            fn.body = self.expect_value(fn.body, self.resolve_type(fn.ret), scope)
         for proc in prog.procs.values():
             self.owner = f"proc:{proc.name}"
             self.block(proc.body, _Scope({p.name: self.resolve_type(p.type) for p in proc.params}, where="proc"))
@@ -158,7 +158,13 @@ class StatementChecker(ExpressionChecker):
         is_cards = t.kind == "list" and t.elem is not None and t.elem.kind in ("card", "any")
         if t.kind not in ("card", "zone", "any") and not is_cards:
             self.err("E121", f"`move` needs a card, a list of cards or a zone, not {t}", s.what.span)
-        self.zone_target(s.dest, scope)
+        dest = self.zone_type(s.dest, scope)
+        kind = t.elem.arg if is_cards and t.elem is not None else t.arg if t.kind in ("card", "zone") else None
+        if kind and dest.kind == "zone" and dest.arg and dest.arg != kind:
+            # the zone would hold a card whose fields its readers (`top(z).field`) do not have: they read `none`
+            self.err("E340", f"cannot move {'cards' if t.kind != 'card' else 'a card'} of kind `{kind}` into a zone "
+                     f"of `{dest.arg}`", s.span,
+                     hint=f"move it to a zone declared `of {kind}`, or declare the zone without `of {dest.arg}`")
 
     def reveal(self, s: A.Reveal, scope: _Scope) -> None:
         t = self.expr(s.target, scope)
@@ -361,7 +367,7 @@ class StatementChecker(ExpressionChecker):
                 self.err("E125", f"`{s.op}` needs a number, but the target is {tt}", tgt.span)
             self.expect(s.value, T.INT, scope)
         else:
-            self.expect(s.value, tt, scope)
+            s.value = self.expect_value(s.value, tt, scope)
 
     def holder(self, e: A.Expr, scope: _Scope) -> str | None:
         self.expr(e, scope)
@@ -373,9 +379,14 @@ class StatementChecker(ExpressionChecker):
         return decl.pool
 
     def zone_target(self, e: A.Expr, scope: _Scope) -> None:
+        self.zone_type(e, scope)
+
+    def zone_type(self, e: A.Expr, scope: _Scope) -> T.Ty:
+        """The type of an expression that must be a zone (E121 when it is not): `move`'s and `shuffle`'s target."""
         t = self.expr(e, scope)
         if t.kind not in ("zone", "any"):
             self.err("E121", f"expected a zone, found {t}", e.span)
+        return t
 
     def do_call(self, s: A.Do, scope: _Scope) -> None:
         call = s.call

@@ -9,6 +9,7 @@ from typing import Any
 
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.diagnostics import LiturgyError
+from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, Code
 from liturgy.interpreter.compiler.compiler import Compiler
@@ -89,7 +90,7 @@ class Ruleset:
             for cid, d in enumerate(card_def):
                 cd = prog.cards[d]
                 fty = prog.field_types[cd.kind].get(name)
-                if fty is None:
+                if fty is None or fty.kind in ("effect", "function"):
                     continue
                 v = cd.values.get(name, defaults.get((cd.kind, name)))
                 if fty.kind == "set" and v is not None:
@@ -97,9 +98,32 @@ class Ruleset:
                     v = tuple(sorted(v, key=lambda x: order.get(x, 0)))
                 values[cid] = v
             comp.field_list(name)[:] = values
+        self._fill_callable_fields(card_def, names)
         comp.field_list("name")[:] = [prog.cards[d].name for d in card_def]
         comp.field_list("provisional")[:] = [prog.cards[d].provisional for d in card_def]
         comp.field_list("text")[:] = [prog.cards[d].text for d in card_def]
+
+    def _fill_callable_fields(self, card_def: list[int], data_names: set[str]) -> None:
+        """An effect or function field read as a value (`c.on_play == none`): `none` where the card has none.
+
+        Calls reach effects and functions through their own tables; only a comparison with `none` reads the field
+        itself, so each card's entry says just whether it has one (`true`) or not (`none`). A name that another
+        kind uses for a data field shares that field's list: only this kind's cards are filled in."""
+        prog, comp = self.program, self.compiled
+        fresh: set[str] = set()
+        for kind in prog.kinds.values():
+            for f in kind.fields:
+                if prog.field_types[kind.name][f.name].kind not in ("effect", "function"):
+                    continue
+                present = f.default is not None and not isinstance(f.default, A.NoneLit)
+                values = comp.field_list(f.name)
+                if f.name not in data_names and f.name not in fresh:
+                    values[:] = [None] * len(card_def)
+                    fresh.add(f.name)
+                for cid, d in enumerate(card_def):
+                    cd = prog.cards[d]
+                    if cd.kind == kind.name:
+                        values[cid] = True if present or f.name in cd.values else None
 
     # ------------------------------------------------------------ tables
     def _build(self, n: int) -> tuple[Tables, list[Any], list[list[int]], list[int]]:
