@@ -76,9 +76,12 @@ class LabelPolicy:
         return 0
 
 
-def play(ruleset: str, args: list[str], policy: Callable[[int, str, list[str]], int],
+def play(ruleset: str, args: list[str], policy: Callable[[int, str, list[str]], int | str],
          transcript: list[str] | None = None, limit: int = 5000, timeout: float = 120.0) -> tuple[int, str]:
-    """Run `liturgy play RULESET ARGS…`, answer every prompt with ``policy``; return (exit code, all output)."""
+    """Run `liturgy play RULESET ARGS…`, answer every prompt with ``policy``; return (exit code, all output).
+
+    A policy answers with an option index, typed as `#N` (always the menu number, even where labels are
+    numbers), or with a line of text typed as it is (a label, a command, a mistake)."""
     proc = subprocess.Popen([sys.executable, "-m", "liturgy.interpreter.tools.cli", "play", ruleset, *args],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=ROOT)
     assert proc.stdin is not None and proc.stdout is not None
@@ -88,6 +91,8 @@ def play(ruleset: str, args: list[str], policy: Callable[[int, str, list[str]], 
     deadline = time.monotonic() + timeout
     answers = 0
     closed = False
+    asked: list[str] = []
+    typed_text = False
     try:
         while time.monotonic() < deadline:
             chunk = os.read(fd, 1 << 16)
@@ -98,15 +103,17 @@ def play(ruleset: str, args: list[str], policy: Callable[[int, str, list[str]], 
             if m is None or closed:
                 continue
             screen = out[screen_start:].decode("utf-8", "replace")
-            labels = read_menu(screen)
+            labels = read_menu(screen) or (asked if typed_text else [])  # a typed line that chose nothing: asked again
             if not labels or answers >= limit:
                 proc.stdin.close()  # the CLI sees the end of input and stops cleanly
                 closed = True
                 continue
             choice = policy(int(m.group(1)) - 1, screen, labels)
+            typed = choice if isinstance(choice, str) else f"#{choice + 1}"
+            asked, typed_text = labels, isinstance(choice, str)
             if transcript is not None:
-                transcript.append(screen + f"{choice + 1}\n")
-            proc.stdin.write(f"{choice + 1}\n".encode())
+                transcript.append(screen + f"{typed}\n")
+            proc.stdin.write(f"{typed}\n".encode())
             proc.stdin.flush()
             answers += 1
             screen_start = len(out)

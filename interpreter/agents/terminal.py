@@ -21,8 +21,13 @@ from liturgy.interpreter.engine import Game, replay_decisions
 LONG_ZONE = 8
 
 HELP = """\
-Commands at the prompt (an option can be chosen by its number or by a unique start of its label):
-  NUMBER | LABEL    choose that option (`3`, or `end turn` when only one label starts that way)
+Commands at the prompt (an option can be chosen by its label, a unique start of it, or its menu number):
+  LABEL             choose that option (`end turn`, or `end` when only one label starts that way); a label typed
+                    in full always means that option, even when it is also a number or a command's name
+  NUMBER            choose by menu number (`3`); when some labels are numbers (columns, bids), a number means
+                    the option with that label, and `#3` means menu number 3
+  #NUMBER           always the option at that menu number
+  /COMMAND          always a command (`/help`), even when an option has the same name
   help, h           this list
   status, s         show your status again
   log [N]           the last N lines of the game log you can read (default 20)
@@ -68,6 +73,25 @@ def pretty(label: str) -> str:
     return label.replace("_", " ") if "_" in label and " " not in label else label
 
 
+# one-letter commands: typed alone they could also be the start of an option's label (`h` of `hit`)
+SHORTCUTS = {"h": "help", "s": "status", "z": "zones", "u": "undo", "q": "quit", "?": "view"}
+
+
+def numeric_labels(options: tuple[str, ...]) -> bool:
+    """Some option is labelled by a number (a column, a bid): then a typed number means a label, not a position."""
+    return any(o.strip().lstrip("-").isdigit() for o in options)
+
+
+def exact_label(answer: str, options: tuple[str, ...]) -> int | None:
+    """The option whose label is exactly what was typed (case aside), if any: it wins over every other reading.
+
+    Equal labels (three Strikes) are the same choice: the first is taken."""
+    want = answer.lower()
+    if not want:
+        return None
+    return next((i for i, o in enumerate(options) if o.lower() == want or pretty(o).lower() == want), None)
+
+
 class HumanAgent:
     """Terminal prompts: shows only the player's own view, asks for an option."""
 
@@ -85,17 +109,21 @@ class HumanAgent:
         print(text, file=self.stdout, flush=True)
 
     def show_end(self, game: Game) -> None:
-        """When the game is over: the log lines each of this agent's players has not read yet (how it ended)."""
+        """When the game is over: for each of this agent's players, the log lines not read yet (how it ended),
+        then the final status panel (the board, the scores): the position the game ended in, not the one of the
+        last question."""
         for player in sorted(self.seen_log):
             lines = game.log_lines(player)
             start = self.seen_log[player]
             start = max(0, len(lines) + start) if start < 0 else start
-            if lines[start:]:
-                self._print()
-                self._print(f"===== P{player + 1}: the end of the game =====")
-                for line in lines[start:]:
-                    self._print(f"  {line}")
+            self._print()
+            self._print(f"===== P{player + 1}: the end of the game =====")
+            for line in lines[start:]:
+                self._print(f"  {line}")
             self.seen_log[player] = len(lines)
+            status = status_text(game, player)
+            if status.strip():
+                self._print(status)
 
     def skip_log(self, player: int, keep: int) -> None:
         """After a resume: treat all but the last ``keep`` log lines as already read."""
@@ -136,6 +164,8 @@ class HumanAgent:
             self._print(f"P{player + 1}: {asked}{secret}" + ("" if asked[-1] in "?:!." else ":"))
         else:
             self._print(f"P{player + 1}, {decision.prompt}{secret}:")
+        if numeric_labels(options):  # said before the menu: a scripted reader takes the menu's last lines
+            self._print("  (the options are numbers: type one to choose it, or #N for menu number N)")
         for i, label in enumerate(options):
             extra = details[i] if i < len(details) else None
             self._print(f"  [{i + 1}] {extra if extra else pretty(label)}")
@@ -148,19 +178,57 @@ class HumanAgent:
             answer = answer.strip()
             picked = self._command(answer, game, player, options)
             if picked is not None:
+                # said back every time: a typed number or a start of a label could have meant something else
+                self._print(f"  You chose: [{picked + 1}] {pretty(options[picked])}")
                 return picked
 
     # ------------------------------------------------------------ prompt commands
     def _command(self, answer: str, game: Game, player: int, options: tuple[str, ...]) -> int | None:
-        """Run one line typed at the prompt; return an option index when the line chose one."""
+        """Run one line typed at the prompt; return an option index when the line chose one.
+
+        What a line means, first rule that applies: `#N` is menu number N; `/WORD` is a command; a label typed in
+        full is that option; a number is a menu number, unless some labels are numbers (then it is a label); a
+        command; a unique start of a label. A one-letter command that also starts a label is asked about."""
+        if answer.startswith("#"):
+            return self._by_position(answer[1:].strip(), options)
+        if answer.startswith("/"):
+            return self._run_command(answer[1:].strip(), game, player, options, forced=True)
+        exact = exact_label(answer, options)
+        if exact is not None:
+            return exact
+        if answer.isdigit():
+            if numeric_labels(options):
+                self._print(f"  no option is labelled {answer}: type one of the labels, or #N for menu number N")
+                return None
+            return self._by_position(answer, options)
+        word, _, rest = answer.partition(" ")
+        if word.lower() in SHORTCUTS and not rest and self._starts_label(answer, options):
+            self._print(f"  `{answer}` is short for the command `{SHORTCUTS[word.lower()]}` and also starts an option "
+                        f"({self._starting(answer, options)}): type more of the label, or /{word} for the command")
+            return None
+        return self._run_command(answer, game, player, options, forced=False)
+
+    def _by_position(self, number: str, options: tuple[str, ...]) -> int | None:
+        if number.isdigit() and 1 <= int(number) <= len(options):
+            return int(number) - 1
+        self._print(f"  there is no option {number or '#'}: type a number from 1 to {len(options)} "
+                    "(or `help` for commands)")
+        return None
+
+    def _starts_label(self, answer: str, options: tuple[str, ...]) -> bool:
+        want = answer.lower()
+        return any(pretty(o).lower().startswith(want) or o.lower().startswith(want) for o in options)
+
+    def _starting(self, answer: str, options: tuple[str, ...]) -> str:
+        want = answer.lower()
+        return ", ".join(sorted({pretty(o) for o in options
+                                 if pretty(o).lower().startswith(want) or o.lower().startswith(want)}))
+
+    def _run_command(self, answer: str, game: Game, player: int, options: tuple[str, ...],
+                     forced: bool) -> int | None:
+        """A prompt command; anything else is taken as (the start of) a label, unless ``forced`` (`/WORD`)."""
         word, _, rest = answer.partition(" ")
         word, rest = word.lower(), rest.strip()
-        if answer.isdigit():
-            if 1 <= int(answer) <= len(options):
-                return int(answer) - 1
-            self._print(f"  there is no option {answer}: type a number from 1 to {len(options)} "
-                        "(or `help` for commands)")
-            return None
         if word in ("help", "h") and not rest:
             self._print(HELP)
         elif word in ("?", "view") and not rest:
@@ -183,6 +251,8 @@ class HumanAgent:
             self._save(game, rest or self.session.save_path)
         elif word in ("quit", "q", "exit") and not rest:
             raise QuitGame()
+        elif forced:
+            self._print(f"  `/{answer}` is not a command (type `help` for the list)")
         elif answer:
             return self._by_label(answer, options)
         else:
@@ -190,12 +260,10 @@ class HumanAgent:
         return None
 
     def _by_label(self, answer: str, options: tuple[str, ...]) -> int | None:
-        """An option typed by name: an exact label, else the one label that starts with the text."""
+        """An option typed by name: the one label that starts with the text (exact labels were tried first)."""
         want = answer.lower()
         labels = [pretty(o).lower() for o in options]
-        exact = {i for i, lab in enumerate(labels) if lab == want or options[i].lower() == want}
-        hits = exact or {i for i, lab in enumerate(labels)
-                         if lab.startswith(want) or options[i].lower().startswith(want)}
+        hits = {i for i, lab in enumerate(labels) if lab.startswith(want) or options[i].lower().startswith(want)}
         names = {labels[i] for i in hits}
         if len(names) == 1:
             return min(hits)  # equal labels (three Strikes) are the same choice: take the first
