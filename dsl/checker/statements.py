@@ -234,9 +234,13 @@ class StatementChecker(ExpressionChecker):
 
     def simultaneous(self, s: A.Simultaneous, scope: _Scope) -> None:
         ptype = self.iter_elem(s.players, scope)
-        if not T.assignable(ptype, T.PLAYER):
-            self.err("E123", f"`simultaneously` needs a list of players, not a list of {ptype}", s.players.span)
-        inner = scope.child(**{s.player_var: T.PLAYER})
+        if s.by is None and not T.assignable(ptype, T.PLAYER):
+            self.err("E123", f"`simultaneously` needs a list of players, not a list of {ptype}", s.players.span,
+                     hint="to let a player choose for each item of the list, name who decides: "
+                     "`simultaneously … by PLAYER`")
+        inner = scope.child(**{s.player_var: T.PLAYER if s.by is None else ptype})
+        if s.by is not None:
+            self.expect(s.by, T.PLAYER, inner)
         elem = self.iter_elem(s.source, inner)
         if s.prompt is not None:
             self._prompt(s.prompt, inner)

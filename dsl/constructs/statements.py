@@ -97,7 +97,7 @@ def _choose_blocks(s: A.Choose) -> list[list[A.Stmt]]:
 
 
 def _simultaneous_exprs(s: A.Simultaneous) -> list[A.Expr]:
-    return _present(s.players, s.source, s.where) + _prompt_args(s.prompt)
+    return _present(s.players, s.source, s.where, s.by) + _prompt_args(s.prompt)
 
 
 STATEMENTS: dict[type[A.Stmt], StmtConstruct] = {
@@ -121,8 +121,8 @@ STATEMENTS: dict[type[A.Stmt], StmtConstruct] = {
         StmtConstruct(A.Choose, 'choose NAME from ITEMS [where COND] by PLAYER [optional ["LABEL"]] [prompt "…"] '
                       "{ … } [none { … }]", blocks=_choose_blocks, exprs=_choose_exprs,
                       binds_inside=lambda s: (s.var,), suspends_when=_always),
-        StmtConstruct(A.Simultaneous, 'simultaneously NAME in PLAYERS choose NAME from ITEMS [where COND] '
-                      '[prompt "…"] { … }', blocks=lambda s: [s.body], exprs=_simultaneous_exprs,
+        StmtConstruct(A.Simultaneous, 'simultaneously NAME in ITEMS choose NAME from ITEMS [where COND] '
+                      '[by PLAYER] [prompt "…"] { … }', blocks=lambda s: [s.body], exprs=_simultaneous_exprs,
                       binds_inside=lambda s: (s.player_var, s.var), suspends_when=_always),
         StmtConstruct(A.Do, "do PROC(ARGS) | do CARD.EFFECT(ARGS)", exprs=lambda s: [s.call],
                       suspends_when=_do_suspends),

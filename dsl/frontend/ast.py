@@ -241,6 +241,8 @@ class Simultaneous(Stmt):
     where: Expr | None
     body: list[Stmt]
     prompt: Prompt | None = None
+    # `by EXPR`: who decides for each item of the list (units); None: the items are the deciding players
+    by: Expr | None = None
 
 
 @dataclass(eq=False)

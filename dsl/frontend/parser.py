@@ -400,8 +400,8 @@ class _AstBuilder:
                         label, label_span, prompt)
 
     def simul_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
-        pvar, players, var, source, where, prompt, body = c
-        return A.Simultaneous(self._s(meta), str(pvar), players, str(var), source, where, body, prompt)
+        pvar, players, var, source, where, by, prompt, body = c
+        return A.Simultaneous(self._s(meta), str(pvar), players, str(var), source, where, body, prompt, by)
 
     def do_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
         return A.Do(self._s(meta), c[0])

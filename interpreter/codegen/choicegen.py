@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.compiler.code import UNITS
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
@@ -73,7 +74,13 @@ class ChoiceGen:
         gen = self.gen
         span = st.span
         pvar, var = st.player_var, st.var
-        lines = ["env = fr[2]", "per = []", f"for p in tuple({self._items(st.players)}):", f"    env[{pvar!r}] = p"]
+        lines = ["env = fr[2]", "per = []"]
+        if st.by is None:
+            lines += [f"for p in tuple({self._items(st.players)}):", f"    env[{pvar!r}] = p"]
+        else:  # one entry per unit, decided by the player `by` names (the units wait beside the loop's key)
+            lines += [f"units = tuple({self._items(st.players)})", "for u in units:", f"    env[{pvar!r}] = u",
+                      f"    p = {gen.src(st.by)}", "    if p is None:",
+                      f"        raise _RuleError({f'no player to make the choice at {span.file}:{span.line}'!r})"]
         if wf is None:
             lines.append(f"    options = tuple({self._items(st.source)})")
         else:
@@ -84,5 +91,6 @@ class ChoiceGen:
                   "    per.append((p, options))",
                   f"env.pop({pvar!r}, None)", f"env.pop({var!r}, None)",
                   "if not per:", f"    fr[1] = {end}", "    return False",
+                  *([] if st.by is None else [f"env[{key + UNITS!r}] = units"]),
                   f"s.pending = ('simul', tuple(per), {key!r}, {at + 1}, {fmt_id})", "s.commits = {}", "return True"]
         return self._compile("_collect", lines, st.span)

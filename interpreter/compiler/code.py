@@ -18,6 +18,8 @@ Ins = Callable[[GameState, list[Any]], bool]
 FIRST_SLOT = 0
 ROUND_SLOT = 1
 MAX_FIRE_DEPTH = 200
+# Beside a `simultaneously … by` loop's key in its frame: the units, one per entry of the pending choice.
+UNITS = "/units"
 MAX_REROLLS = rng.MAX_REROLLS
 
 

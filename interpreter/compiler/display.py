@@ -125,10 +125,11 @@ class Display:
         name = t.arg if t.kind == "enum" else t.kind
         return name if name in self.describes else None
 
-    def prompt(self, state: GameState, choice: int, player: int, env: dict[str, Any]) -> str | None:
+    def prompt(self, state: GameState, choice: int, player: int, env: dict[str, Any], *unit: Any) -> str | None:
         """The `prompt` of choice ``choice`` as ``player`` reads it, or None when it has none (or fails).
 
-        ``env`` is the chooser's frame: the prompt may name its locals. A prompt is read-only (E171 refuses
+        ``env`` is the chooser's frame: the prompt may name its locals. ``unit`` (a `simultaneously … by`
+        choice) is what the statement's name binds instead of the player. A prompt is read-only (E171 refuses
         `random` and `roll`; the RNG is put back all the same, in case a `fn` it calls draws), and a card the
         player cannot see is `a hidden card`.
         """
@@ -138,7 +139,7 @@ class Display:
         inner = dict(env)
         pvar = self.prompt_players[choice]
         if pvar is not None:
-            inner[pvar] = player
+            inner[pvar] = unit[0] if unit else player
         saved = state.rng
         try:
             return text.render(state, inner, player)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.compiler.code import Code, Ins, formatter_for
+from liturgy.interpreter.compiler.code import UNITS, Code, Ins, formatter_for
 from liturgy.interpreter.compiler.instructions import (
     _bind,
     _branch,
@@ -227,6 +227,10 @@ class StepMachineCompiler(StatementCompiler):
             ins[at] = self.note(self.cgen.collect(st, wf, key, at, end, fmt_id), "stop", at + 1, end)
             return
 
+        if st.by is not None:
+            ins[at] = self.note(self._collect_units(st, wf, key, at, end, fmt_id), "stop", at + 1, end)
+            return
+
         def collect(s: GameState, fr: list[Any]) -> bool:
             env = fr[2]
             per = []
@@ -247,6 +251,45 @@ class StepMachineCompiler(StatementCompiler):
             return True
 
         ins[at] = self.note(collect, "stop", at + 1, end)
+
+    def _collect_units(self, st: A.Simultaneous, wf: Any, key: str, at: int, end: int, fmt_id: int) -> Ins:
+        """`simultaneously u in UNITS choose … by EXPR`: one secret choice per unit, made by the player EXPR names.
+
+        The pending tuple keeps its shape: ``per`` holds one ``(decider, options)`` entry per unit, in the
+        list's order, so a player with several units appears several times (and commits them in that order).
+        The units themselves wait in the frame under the loop's key until everyone has committed; the body
+        then binds the unit, not the decider. Always closures: a rare construct, the generator declines it.
+        """
+        units_of, src = self.seq(st.players), self.seq(st.source)
+        assert st.by is not None
+        by = self.expr(st.by)
+        pvar, var, span = st.player_var, st.var, st.span
+
+        def collect(s: GameState, fr: list[Any]) -> bool:
+            env = fr[2]
+            per = []
+            units = tuple(units_of(s, env))
+            for u in units:
+                env[pvar] = u
+                p = by(s, env)
+                if p is None:
+                    raise RuleError(f"no player to make the choice at {span.file}:{span.line}")
+                items = tuple(src(s, env))
+                options = items if wf is None else wf(s, env, items)
+                if not options:
+                    raise RuleError(f"P{p + 1} has no legal option for the choice at {span.file}:{span.line}")
+                per.append((p, options))
+            env.pop(pvar, None)
+            env.pop(var, None)
+            if not per:
+                fr[1] = end
+                return False
+            env[key + UNITS] = units
+            s.pending = ("simul", tuple(per), key, at + 1, fmt_id)
+            s.commits = {}
+            return True
+
+        return collect
 
     def emit_do(self, st: A.Do, code: Code) -> None:
         generated = self.sgen.do_instruction(st) if self.sgen is not None else None

@@ -14,8 +14,8 @@ import random
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from liturgy.interpreter.compiler.code import ROUND_SLOT
-from liturgy.interpreter.engine.views import GameViews
+from liturgy.interpreter.compiler.code import ROUND_SLOT, UNITS
+from liturgy.interpreter.engine.views import GameViews, open_entry, waiting_players
 from liturgy.interpreter.runtime import digest as digestmod
 from liturgy.interpreter.runtime import invariants
 from liturgy.interpreter.runtime.errors import (
@@ -204,18 +204,36 @@ class Game(GameViews):
             s.pending = None
             s.decisions.append((p, choice))
             return
-        _, per, key, next_pc, _ = pend
-        commits = s.commits
+        _, per, key, _, _ = pend
+        commits = dict(s.commits)
         decisions = s.decisions
-        picked = []
-        for p, opts in per:
-            committed = commits.get(p)
-            if committed is None:
-                committed = pick(len(opts))
-                decisions.append((p, committed))
-            picked.append((p, opts[committed]))
+        if key + UNITS not in s.frames[-1][2]:  # one entry per player: one round, in the list's order
+            for i, (p, opts) in enumerate(per):
+                if i not in commits:
+                    commits[i] = choice = pick(len(opts))
+                    decisions.append((p, choice))
+        while len(commits) < len(per):
+            # one round: each waiting player, in order, commits their next open entry (one per unit)
+            for p in waiting_players(per, commits):
+                at = open_entry(per, commits, p)
+                assert at is not None
+                commits[at] = choice = pick(len(per[at][1]))
+                decisions.append((p, choice))
+        s.commits = commits
+        self._pick_pending()
+
+    def _pick_pending(self) -> None:
+        """Everyone has committed: bind the (player or unit, choice) pairs the body loops over, and go on."""
+        s = self.state
+        _, per, key, next_pc, _ = s.pending
+        commits = s.commits
         fr = s.frames[-1]
-        fr[2][key] = (tuple(picked), 0)
+        env = fr[2]
+        units = env.pop(key + UNITS, None)
+        if units is None:
+            env[key] = (tuple((p, o[commits[i]]) for i, (p, o) in enumerate(per)), 0)
+        else:  # `simultaneously … by`: the body binds each unit, not its decider
+            env[key] = (tuple((u, o[commits[i]]) for i, (u, (_, o)) in enumerate(zip(units, per, strict=True))), 0)
         fr[1] = next_pc
         s.pending = None
         s.commits = {}
@@ -277,28 +295,25 @@ class Game(GameViews):
             s.decisions.append((p, choice))
             self._advance()
             return
-        _, per, key, next_pc, _ = pend
+        per = pend[1]
         chooser = player
         if chooser is None:
-            waiting = [p for p, _ in per if p not in s.commits]
+            waiting = self.waiting_for()
             if len(waiting) != 1:
                 raise IllegalChoice("several players choose at once: say which player this choice is for")
             chooser = waiting[0]
-        opts = next((o for p, o in per if p == chooser), None)
-        if opts is None:
+        at = open_entry(per, s.commits, chooser)
+        if at is None:
+            if any(p == chooser for p, _ in per):
+                raise IllegalChoice(f"P{chooser + 1} has already chosen")
             raise IllegalChoice(f"P{chooser + 1} has no choice to make now")
-        if chooser in s.commits:
-            raise IllegalChoice(f"P{chooser + 1} has already chosen")
+        opts = per[at][1]
         if not 0 <= choice < len(opts):
             raise IllegalChoice(f"option {choice} is not legal (0..{len(opts) - 1})")
-        s.commits = {**s.commits, chooser: choice}
+        s.commits = {**s.commits, at: choice}
         s.decisions.append((chooser, choice))
         if len(s.commits) == len(per):
-            fr = s.frames[-1]
-            fr[2][key] = (tuple((p, o[s.commits[p]]) for p, o in per), 0)
-            fr[1] = next_pc
-            s.pending = None
-            s.commits = {}
+            self._pick_pending()
             self._advance()
 
     def random_playout(self, rng: random.Random) -> int:

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT
+from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, UNITS
 from liturgy.interpreter.engine.decision import Decision
 from liturgy.interpreter.engine.outcome import _game_over_line, _labels
 from liturgy.interpreter.runtime.moves import visible_cards
@@ -15,6 +15,33 @@ from liturgy.interpreter.runtime.state import GameState
 
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.ruleset import Ruleset
+
+
+def open_entry(per: Any, commits: dict[int, int], player: int) -> int | None:
+    """The entry of a pending `simultaneously` that ``player`` decides next: their first uncommitted one.
+
+    ``commits`` is keyed by entry index. One entry per player without `by`; with `by`, one per unit, so a
+    player with several units decides them one after another, in the list's order.
+    """
+    for i, (p, _) in enumerate(per):
+        if p == player and i not in commits:
+            return i
+    return None
+
+
+def waiting_players(per: Any, commits: dict[int, int]) -> tuple[int, ...]:
+    """Players with an uncommitted entry, each once, in the order of their first entry."""
+    out: list[int] = []
+    for i, (p, _) in enumerate(per):
+        if i not in commits and p not in out:
+            out.append(p)
+    return tuple(out)
+
+
+def committed_players(per: Any, commits: dict[int, int]) -> list[int]:
+    """Players who have committed every entry they decide (what any viewer may know), in seat order."""
+    open_ = {p for i, (p, _) in enumerate(per) if i not in commits}
+    return sorted({p for p, _ in per} - open_)
 
 
 class GameViews:
@@ -73,11 +100,14 @@ class GameViews:
             text = asked(s, fmt_id, p, s.frames[-1][2])
             return Decision((p,), False, {p: labels}, text or f"{self.step_title()}: choose",
                             {p: text} if text else {})
-        _, per, _, _, fmt_id = pend
+        _, per, key, _, fmt_id = pend
         f = fmt[fmt_id]
-        waiting = tuple(p for p, _ in per if p not in s.commits)
-        texts = {p: asked(s, fmt_id, p, s.frames[-1][2]) for p in waiting}
-        return Decision(waiting, True, {p: _labels(s, f, opts, p) for p, opts in per if p in waiting},
+        env = s.frames[-1][2]
+        units = env.get(key + UNITS)
+        waiting = waiting_players(per, s.commits)
+        at = {p: open_entry(per, s.commits, p) for p in waiting}
+        texts = {p: asked(s, fmt_id, p, env, *(() if units is None else (units[at[p]],))) for p in waiting}
+        return Decision(waiting, True, {p: _labels(s, f, per[at[p]][1], p) for p in waiting},
                         f"{self.step_title()}: choose secretly", {p: t for p, t in texts.items() if t})
 
     def display(self, player: int) -> list[str] | None:
@@ -92,7 +122,8 @@ class GameViews:
         if pend[0] == "choose":
             options = pend[2] if pend[1] == player else ()
         else:
-            options = next((opts for p, opts in pend[1] if p == player), ())
+            at = open_entry(pend[1], self.state.commits, player)
+            options = () if at is None else pend[1][at][1]
         return self.ruleset.display.describe(self.state, player, tuple(options), pend[-1])
 
     def waiting_for(self) -> tuple[int, ...]:
@@ -103,7 +134,7 @@ class GameViews:
             return ()
         if pend[0] == "choose":
             return (pend[1],)
-        return tuple(p for p, _ in pend[1] if p not in self.state.commits)
+        return waiting_players(pend[1], self.state.commits)
 
     def option_count(self, player: int) -> int:
         pend = self.state.pending
@@ -111,10 +142,8 @@ class GameViews:
             return 0
         if pend[0] == "choose":
             return len(pend[2]) if pend[1] == player else 0
-        for p, opts in pend[1]:
-            if p == player:
-                return len(opts)
-        return 0
+        at = open_entry(pend[1], self.state.commits, player)
+        return 0 if at is None else len(pend[1][at][1])
 
     # ------------------------------------------------------------ views and logs
     def _render(self, entry: tuple[Any, ...], viewer: int | None) -> str | None:
@@ -208,7 +237,8 @@ class GameViews:
             decision = {
                 "waiting_for": [f"P{p + 1}" for p in d.players],
                 "simultaneous": d.simultaneous,
-                "committed": [f"P{p + 1}" for p in sorted(s.commits)],
+                "committed": [f"P{p + 1}" for p in committed_players(s.pending[1], s.commits)]
+                if s.pending[0] == "simul" else [],
             }
             if player is not None and player in d.options:
                 decision["your_options"] = list(d.options[player])
