@@ -66,9 +66,20 @@ class DeclarationChecker(CheckerCore):
                     continue
                 self._declare(seen, f.name, f.span, "field")
                 ft[f.name] = self.resolve_type(f.type)
+                if f.modifier is not None:
+                    self._check_back(f, ft[f.name])
                 if f.name in card_names:
                     self.err("E103", f"field `{f.name}` clashes with per-card counter `{f.name}`", f.span)
             prog.field_types[kind.name] = ft
+
+    def _check_back(self, f: A.FieldDecl, ty: Ty) -> None:
+        """`back NAME: T`: only a plain value can be printed on a card's back (a view shows it as text)."""
+        if not f.back:
+            self.err("E354", f"unknown field modifier `{f.modifier}`", f.span,
+                     hint="the only modifier is `back` (the field is printed on the card's back)")
+        elif ty.kind not in ("int", "bool", "text", "enum"):
+            self.err("E353", f"a field printed on the back must be an int, bool, text or enum, not {ty}", f.span,
+                     hint="keep cards, lists and effects on the face")
 
     def _check_zones(self, prog: Program) -> None:
         for z in prog.zones.values():
@@ -196,6 +207,9 @@ class DeclarationChecker(CheckerCore):
                         continue
                     names[c.name] = c.span
                     zone = prog.zones[c.start]
+                    if zone.per_card:
+                        self.err("E352", f"`{c.name}` cannot start in `{c.start}`: it is a zone per card", c.span,
+                                 hint="start it in a shared zone and move it onto its card in `setup`")
                     if zone.of_kind and zone.of_kind != c.kind:
                         self.err("E120", f"`{c.name}` is a {c.kind} but zone `{c.start}` holds {zone.of_kind}",
                                  c.span)
@@ -233,12 +247,17 @@ class DeclarationChecker(CheckerCore):
             prog.kinds[d.name] = d
 
     def _decl_zone(self, prog: Program, d: A.ZoneDecl, names: _Names) -> None:
-        target = names.player if d.per_player else names.glob
-        if d.per_card:
-            self.err("E112", "zones per card are not supported yet", d.span,
-                     hint="use a zone per player or a shared zone")
-        elif self._declare(target, d.name, d.span, "zone"):
+        target = names.player if d.per_player else names.card if d.per_card else names.glob
+        if self._declare(target, d.name, d.span, "zone"):
             prog.zones[d.name] = d
+        if d.visibility_as is not None:
+            span = d.as_span or d.span
+            if not d.as_host:
+                self.err("E351", f"a zone's visibility can follow only its host card, not `{d.visibility_as}`",
+                         span, hint=f"write `{d.visibility} as host`")
+            elif not d.per_card:
+                self.err("E350", f"`as host` needs a zone per card: `{d.name}` lies on no card", span,
+                         hint=f"declare it `zone {d.name}: per card …`, or drop `as host`")
 
     def _decl_graph(self, prog: Program, d: A.GraphDecl, names: _Names) -> None:
         if self._declare(names.glob, d.name, d.span, "graph"):

@@ -216,7 +216,7 @@ class ExpressionChecker(DeclarationChecker):
         if n in BUILTIN_VALUES:
             e.ref = ("first",) if n == "first" else ("builtin", n)
             return {"players": T.list_of(T.PLAYER), "first": T.PLAYER}.get(n, T.INT)
-        if n in prog.zones and not prog.zones[n].per_player:
+        if n in prog.zones and not prog.zones[n].per_player and not prog.zones[n].per_card:
             e.ref = ("zone", prog.zones[n])
             self.used.add("zone:" + n)
             return T.zone(prog.zones[n].of_kind)
@@ -238,7 +238,8 @@ class ExpressionChecker(DeclarationChecker):
         hint_pool = list(scope.names) + list(prog.zones) + list(prog.counters) + list(self.enum_of_value) + list(
             prog.enums) + sorted(BUILTIN_VALUES)
         if n in prog.zones or (c is not None):
-            owner = "a player" if (n in prog.zones or (c and c.scope == "player")) else "a card"
+            z0 = prog.zones.get(n)
+            owner = "a card" if (z0 is not None and z0.per_card) or (c and c.scope == "card") else "a player"
             self.err("E102", f"`{n}` belongs to {owner}; write it as `p.{n}`", e.span)
         elif n in prog.fns or n in prog.procs or n in BUILTIN_FUNCS:
             self.err("E102", f"`{n}` is a function; call it as `{n}(…)`", e.span)
@@ -267,6 +268,11 @@ class ExpressionChecker(DeclarationChecker):
             self.err("E101", f"players have no `{n}`", e.name_span, hint=did_you_mean(n, cands))
             return T.ANY
         if base.kind == "card":
+            z = prog.zones.get(n)
+            if z is not None and z.per_card:
+                e.ref = ("czone", z)
+                self.used.add("zone:" + n)
+                return T.zone(z.of_kind)
             c = prog.counters.get(n)
             if c is not None and c.scope == "card":
                 e.ref = ("ccounter", c)

@@ -308,6 +308,12 @@ class FieldDecl:
     type: TypeExpr
     default: Expr | None
     span: Span
+    # `back NAME: T`: printed on the card's back, so shown wherever the card's existence is (hidden or not)
+    modifier: str | None = None
+
+    @property
+    def back(self) -> bool:
+        return self.modifier == "back"
 
 
 @dataclass(eq=False)
@@ -332,6 +338,13 @@ class ZoneDecl(Decl):
     capacity: int | None = None
     per_card: bool = False
     group: Expr | None = None  # `visible to EXPR` (visibility "group"): who sees its cards, computed when asked
+    # `VISIBILITY as host` (zones per card): the owner is that of the zone the host card lies in, now
+    visibility_as: str | None = None
+    as_span: Span | None = None
+
+    @property
+    def as_host(self) -> bool:
+        return self.visibility_as == "host"
 
 
 @dataclass(eq=False)
@@ -508,7 +521,7 @@ LocalRef: TypeAlias = tuple[Literal["local"], str]  # a let, loop or parameter n
 SelfRef: TypeAlias = tuple[Literal["self"]]  # the card whose effect runs
 FirstRef: TypeAlias = tuple[Literal["first"]]  # the first player
 BuiltinNameRef: TypeAlias = tuple[Literal["builtin"], str]  # players, player_count, round
-ZoneRef: TypeAlias = tuple[Literal["zone", "pzone"], ZoneDecl]  # a global zone; a player's zone (`p.hand`)
+ZoneRef: TypeAlias = tuple[Literal["zone", "pzone", "czone"], ZoneDecl]  # a global zone; a player's; a card's
 CounterRef: TypeAlias = tuple[Literal["counter", "pcounter", "ccounter"], CounterDecl]  # global, player, card
 EnumValueRef: TypeAlias = tuple[Literal["enumval", "enumtype", "die"], str]  # a value, an enum's name, a die
 FieldRef: TypeAlias = tuple[Literal["field"], str]  # a card's printed field

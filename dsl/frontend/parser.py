@@ -463,7 +463,11 @@ class _AstBuilder:
         return A.DieDecl(self._s(meta), str(c[0]), [f for f in c[1:] if f is not None])
 
     def field_decl(self, meta: Any, c: list[Any]) -> A.FieldDecl:
-        return A.FieldDecl(str(c[0]), c[1], c[2], self._s(meta))
+        modifier, name, ty, default = c
+        f = A.FieldDecl(str(name), ty, default, self._s(meta))
+        if modifier is not None:  # `back region: Region`: the checker accepts only `back` (E355)
+            f.modifier = str(modifier)
+        return f
 
     def card_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         return A.CardKindDecl(self._s(meta), str(c[0]), list(c[1:]))
@@ -498,13 +502,20 @@ class _AstBuilder:
     def vis_group(self, meta: Any, c: list[Any]) -> A.Expr:
         return c[0]  # type: ignore[no-any-return]
 
+    def zone_as(self, meta: Any, c: list[Any]) -> tuple[str, Span]:
+        return str(c[0]), self._s(meta)
+
     def zone_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         name, scope, order, *rest = c
         group = rest.pop() if rest and isinstance(rest[-1], A.Expr) else None
-        vis = rest.pop(0) if rest and isinstance(rest[0], str) else "group"
+        vis, as_ = "group", None
+        if group is None:  # VISIBILITY [as NAME] attributes…: the `as` part is there, or its placeholder
+            vis, as_ = rest.pop(0), rest.pop(0)
         attrs: list[tuple[str, Any]] = rest
         z = A.ZoneDecl(self._s(meta), str(name), scope == "player", order, vis,
                        per_card=scope == "card", group=group)
+        if as_ is not None:  # `owner as host`: the checker accepts only `host` (E351)
+            z.visibility_as, z.as_span = as_
         for kind, value in attrs:
             if kind == "of":
                 z.of_kind = value

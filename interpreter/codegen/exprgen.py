@@ -341,6 +341,9 @@ class ExprGen:
         if ref is not None and ref[0] == "pzone" and isinstance(e, A.Attr):
             base = lay.zone_player_base + lay.zone_player_offsets[ref[1].name]
             return self._strided(e.obj, base, lay.zone_player_stride, "no player")
+        if isinstance(ref, tuple) and ref and ref[0] == "czone" and isinstance(e, A.Attr):
+            base = lay.zone_card_base + lay.zone_card_offsets[ref[1].name]
+            return self._strided(e.obj, base, lay.zone_card_stride, "no card")
         return None
 
     def _strided(self, owner: A.Expr, base: int, stride: int, missing: str) -> str:
@@ -402,7 +405,7 @@ class ExprGen:
             if ref[0] == "ccounter":
                 base = lay.card_base + lay.card_offsets[ref[1].name]
                 return f"s.counters[{self._strided(e.obj, base, lay.card_stride, 'no card')}]"
-            if ref[0] == "pzone":
+            if ref[0] in ("pzone", "czone"):
                 z = self._zone(e)
                 if z is not None:
                     return z

@@ -667,10 +667,11 @@ class StmtGen:
         else:
             self.emit(f"{mask} = _players_mask({self.src(st.to)})")
         self.emit(f"{full} = {mask}")
+        hosted = any(z.as_host for z in self.comp.prog.zones.values())
         for i in card_args + zone_args:
             v = values[i]
             a_ty = st.args[i].ty
-            if self.comp.prog.group_visibility:  # groups are computed from the state: ask `_card_vis`
+            if self.comp.prog.group_visibility or hosted:  # masks computed from the state: ask `_card_vis`
                 c = self.tmp("_c")
                 self.emit(f"for {c} in ({v} if isinstance({v}, tuple) else ({v},)):")
                 self.emit(f"    if {c} is not None:")

@@ -69,6 +69,9 @@ class Layout:
     zone_player_offsets: dict[str, int] = field(default_factory=dict)
     zone_player_stride: int = 0
     zone_player_base: int = 0
+    zone_card_offsets: dict[str, int] = field(default_factory=dict)
+    zone_card_stride: int = 0
+    zone_card_base: int = 0
     enum_index: dict[str, dict[str, int]] = field(default_factory=dict)
 
 

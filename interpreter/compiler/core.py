@@ -97,8 +97,12 @@ class CompilerCore:
         lay.player_offsets, lay.player_stride = _pack((n, self._width(c)) for n, c in counters if c.scope == "player")
         lay.card_base = lay.player_base + lay.player_stride * lay.max_players
         lay.card_offsets, lay.card_stride = _pack((n, self._width(c)) for n, c in counters if c.scope == "card")
-        lay.zone_global, lay.zone_player_base = _pack((n, 1) for n, z in prog.zones.items() if not z.per_player)
+        shared = ((n, 1) for n, z in prog.zones.items() if not z.per_player and not z.per_card)
+        lay.zone_global, lay.zone_player_base = _pack(shared)
         lay.zone_player_offsets, lay.zone_player_stride = _pack((n, 1) for n, z in prog.zones.items() if z.per_player)
+        # zones per card come last: one group per card id, after every player's (their count depends on n)
+        lay.zone_card_base = lay.zone_player_base + lay.zone_player_stride * lay.max_players
+        lay.zone_card_offsets, lay.zone_card_stride = _pack((n, 1) for n, z in prog.zones.items() if z.per_card)
         return lay
 
     def _width(self, c: A.CounterDecl) -> int:

@@ -21,7 +21,7 @@ from liturgy.interpreter.compiler.code import ExprFn, formatter_for
 from liturgy.interpreter.compiler.compiler import Compiler
 from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.moves import card_visibility
-from liturgy.interpreter.runtime.state import GameState
+from liturgy.interpreter.runtime.state import GameState, hidden_card
 
 Fmt = Callable[[GameState, Any, int], str]
 _ERRORS = (RuleError, TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError)
@@ -33,7 +33,9 @@ def _formatter(t: Ty | None) -> Fmt:
     def card(s: GameState, c: Any, who: int) -> str:
         if c is None:
             return "no card"
-        return s.tables.card_names[c] if (card_visibility(s, c) >> who) & 1 else "a hidden card"
+        if (card_visibility(s, c) >> who) & 1:
+            return str(s.tables.card_names[c])
+        return hidden_card(s.tables, c, "a hidden card")
 
     if t is not None and t.kind == "card":
         return card

@@ -15,6 +15,7 @@ from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.builtins import pure_function
 from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.graphs import GraphWalk
+from liturgy.interpreter.runtime.moves import zone_owner_now
 from liturgy.interpreter.runtime.state import GameState
 
 
@@ -30,6 +31,9 @@ class ExpressionCompiler(CompilerCore):
         if ref is not None and ref[0] == "pzone" and isinstance(e, A.Attr):
             base = lay.zone_player_base + lay.zone_player_offsets[ref[1].name]
             return self._strided(e.obj, base, lay.zone_player_stride, "no player")
+        if isinstance(ref, tuple) and ref[0] == "czone" and isinstance(e, A.Attr):
+            base = lay.zone_card_base + lay.zone_card_offsets[ref[1].name]
+            return self._strided(e.obj, base, lay.zone_card_stride, "no card")
         return self.expr(e)  # a local holding a zone index
 
     def _strided(self, owner: A.Expr, base: int, stride: int, missing: str) -> ExprFn:
@@ -150,7 +154,7 @@ class ExpressionCompiler(CompilerCore):
 
     def _attr(self, e: A.Attr) -> ExprFn:
         ref = A.ref_of(e)
-        if ref[0] == "pzone":
+        if ref[0] in ("pzone", "czone"):
             return self.zone_index(e)
         if ref[0] in ("pcounter", "ccounter"):
             var = self._plain_local(e.obj)
@@ -532,7 +536,10 @@ class ExpressionCompiler(CompilerCore):
         cf = args[0]
 
         def owner(s: GameState, env: dict[str, Any]) -> Any:
-            o = s.tables.zone_owner[s.card_zone[cf(s, env)]]
+            zi = s.card_zone[cf(s, env)]
+            o = s.tables.zone_owner[zi]
+            if o < 0 and s.tables.zone_host and s.tables.zone_host[zi] >= 0:
+                o = zone_owner_now(s, zi)  # a zone per card `as host`: the host's zone's owner
             return None if o < 0 else o
 
         return owner

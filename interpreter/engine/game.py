@@ -225,7 +225,9 @@ class Game(GameViews):
     def _pick_pending(self) -> None:
         """Everyone has committed: bind the (player or unit, choice) pairs the body loops over, and go on."""
         s = self.state
-        _, per, key, next_pc, _ = s.pending
+        pend = s.pending
+        assert pend is not None and pend[0] == "simul"  # called once the last commit is in
+        _, per, key, next_pc, _ = pend
         commits = s.commits
         fr = s.frames[-1]
         env = fr[2]

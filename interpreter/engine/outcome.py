@@ -7,7 +7,7 @@ from typing import Any
 
 from liturgy.interpreter.compiler.code import _fmt_card
 from liturgy.interpreter.runtime.moves import card_visibility
-from liturgy.interpreter.runtime.state import GameState
+from liturgy.interpreter.runtime.state import GameState, hidden_card
 
 
 def _labels(s: GameState, f: Callable[[GameState, Any], str], options: Any, p: int,
@@ -16,7 +16,8 @@ def _labels(s: GameState, f: Callable[[GameState, Any], str], options: Any, p: i
     labels = tuple(pass_label if o is None else f(s, o) for o in options)
     if f is not _fmt_card:
         return labels
-    return tuple(lab if o is None or (card_visibility(s, o) >> p) & 1 else f"hidden card {i + 1}"
+    return tuple(lab if o is None or (card_visibility(s, o) >> p) & 1
+                 else hidden_card(s.tables, o, f"hidden card {i + 1}")
                  for i, (o, lab) in enumerate(zip(options, labels, strict=True)))
 
 

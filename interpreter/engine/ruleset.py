@@ -17,7 +17,7 @@ from liturgy.interpreter.compiler.display import Display
 from liturgy.interpreter.engine.game import Game
 from liturgy.interpreter.engine.saves import load_verified
 from liturgy.interpreter.runtime import invariants, rng
-from liturgy.interpreter.runtime.moves import players_mask, zone_vis_masks
+from liturgy.interpreter.runtime.moves import hosted_mask, players_mask, zone_vis_masks
 from liturgy.interpreter.runtime.state import GameState, Tables
 
 # The start of every game with one player count and options: tables, counters, zones, card -> zone.
@@ -132,30 +132,14 @@ class Ruleset:
             return cached
         prog, comp = self.program, self.compiled
         lay = comp.layout
-        nzones = lay.zone_player_base + lay.zone_player_stride * lay.max_players
-        zone_names = [""] * nzones
-        zone_owner = [-1] * nzones
-        zone_vis = ["hidden"] * nzones
-        zone_order = ["set"] * nzones
-        zone_final = [False] * nzones
-        zone_cap: list[int | None] = [None] * nzones
-        for name, z in prog.zones.items():
-            if z.per_player:
-                for p in range(lay.max_players):
-                    zi = lay.zone_player_base + p * lay.zone_player_stride + lay.zone_player_offsets[name]
-                    zone_names[zi] = f"P{p + 1}.{name}"
-                    zone_owner[zi] = p
-                    zone_vis[zi], zone_order[zi], zone_final[zi], zone_cap[zi] = (
-                        z.visibility, z.order, z.final, z.capacity)
-            else:
-                zi = lay.zone_global[name]
-                zone_names[zi] = name
-                zone_vis[zi], zone_order[zi], zone_final[zi], zone_cap[zi] = z.visibility, z.order, z.final, z.capacity
         layout = self._card_layout(n)
         card_def = [d for d, _ in layout]
         card_start = [z for _, z in layout]
         ncards = len(card_def)
         fields = comp.field_lists
+        zone_names, zone_owner, zone_vis, zone_order, zone_final, zone_cap, zone_host = self._zone_tables(
+            ncards, fields["name"])
+        nzones = len(zone_names)
         nslots = lay.card_base + lay.card_stride * ncards
         counters: list[Any] = [0] * nslots
         names = [""] * nslots
@@ -218,8 +202,12 @@ class Ruleset:
         tables.final_zones = tuple(zi for zi, final in enumerate(zone_final) if final)
         tables.pool_of_slot = {slot: pool for pool, slots in pools.items() for slot in slots}
         tables.incremental_checks = invariants.worth_it(tables)
-        tables.zone_vis_mask = zone_vis_masks(n, zone_vis, zone_owner)
-        tables.zone_group = self._zone_groups(n)
+        tables.zone_vis_mask = zone_vis_masks(n, zone_vis, zone_owner, zone_host)
+        tables.zone_host = zone_host
+        tables.zone_group = self._zone_groups(n) | {
+            zi: functools.partial(hosted_mask, zi=zi) for zi, host in enumerate(zone_host)
+            if host >= 0 and zone_vis[zi] != "public"}
+        tables.card_backs = self._card_backs(card_def, fields)
         groups: dict[tuple[int | None, int | None], list[int]] = {}
         for i, b in enumerate(bounds):
             if b != (None, None):
@@ -232,6 +220,55 @@ class Ruleset:
         built = (tables, counters, zones, card_start)
         self._tables[n] = built
         return built
+
+    def _zone_tables(self, ncards: int, names: list[str]) -> tuple[
+            list[str], list[int], list[str], list[str], list[bool], list[int | None], list[int]]:
+        """Per zone index: name, owner, visibility, order, final, capacity and host card (zones per card `as host`)."""
+        prog, lay = self.program, self.compiled.layout
+        nzones = lay.zone_card_base + lay.zone_card_stride * ncards
+        zone_names = [""] * nzones
+        zone_owner = [-1] * nzones
+        zone_vis = ["hidden"] * nzones
+        zone_order = ["set"] * nzones
+        zone_final = [False] * nzones
+        zone_cap: list[int | None] = [None] * nzones
+        for name, z in prog.zones.items():
+            if z.per_card:
+                continue  # below: one zone per card id
+            if z.per_player:
+                for p in range(lay.max_players):
+                    zi = lay.zone_player_base + p * lay.zone_player_stride + lay.zone_player_offsets[name]
+                    zone_names[zi] = f"P{p + 1}.{name}"
+                    zone_owner[zi] = p
+                    zone_vis[zi], zone_order[zi], zone_final[zi], zone_cap[zi] = (
+                        z.visibility, z.order, z.final, z.capacity)
+            else:
+                zi = lay.zone_global[name]
+                zone_names[zi] = name
+                zone_vis[zi], zone_order[zi], zone_final[zi], zone_cap[zi] = z.visibility, z.order, z.final, z.capacity
+        zone_host = [-1] * nzones
+        for name, z in prog.zones.items():
+            if z.per_card:  # card c's zone: after every player's, in the group of card id c
+                for cid in range(ncards):
+                    zi = lay.zone_card_base + cid * lay.zone_card_stride + lay.zone_card_offsets[name]
+                    zone_names[zi] = f"{names[cid]}.{name}"
+                    zone_vis[zi], zone_order[zi], zone_final[zi], zone_cap[zi] = (
+                        z.visibility, z.order, z.final, z.capacity)
+                    zone_host[zi] = cid if z.as_host else -1
+        return zone_names, zone_owner, zone_vis, zone_order, zone_final, zone_cap, zone_host
+
+    def _card_backs(self, card_def: list[int], fields: dict[str, list[Any]]) -> list[str]:
+        """Per card id, its `back` fields as text (`region: sea`); empty when no kind prints anything on the back."""
+        prog = self.program
+        backs = {k.name: [f.name for f in k.fields if f.back] for k in prog.kinds.values()}
+        if not any(backs.values()):
+            return []
+
+        def text(v: Any) -> str:
+            return ("yes" if v else "no") if isinstance(v, bool) else str(v)
+
+        return [", ".join(f"{f}: {text(fields[f][cid])}" for f in backs.get(prog.cards[d].kind, []))
+                for cid, d in enumerate(card_def)]
 
     # ------------------------------------------------------------ games
     def option_values(self) -> dict[str, tuple[str, ...]]:

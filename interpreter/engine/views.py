@@ -11,10 +11,17 @@ from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, UNITS
 from liturgy.interpreter.engine.decision import Decision
 from liturgy.interpreter.engine.outcome import _game_over_line, _labels
 from liturgy.interpreter.runtime.moves import visible_cards
-from liturgy.interpreter.runtime.state import GameState
+from liturgy.interpreter.runtime.state import GameState, hidden_card
 
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.ruleset import Ruleset
+
+
+def _entry(per: Any, commits: dict[int, int], player: int) -> int:
+    """The open entry of a player the choice waits for (one exists: that is why it waits)."""
+    entry = open_entry(per, commits, player)
+    assert entry is not None
+    return entry
 
 
 def open_entry(per: Any, commits: dict[int, int], player: int) -> int | None:
@@ -105,7 +112,7 @@ class GameViews:
         env = s.frames[-1][2]
         units = env.get(key + UNITS)
         waiting = waiting_players(per, s.commits)
-        at = {p: open_entry(per, s.commits, p) for p in waiting}
+        at = {p: _entry(per, s.commits, p) for p in waiting}
         texts = {p: asked(s, fmt_id, p, env, *(() if units is None else (units[at[p]],))) for p in waiting}
         return Decision(waiting, True, {p: _labels(s, f, per[at[p]][1], p) for p in waiting},
                         f"{self.step_title()}: choose secretly", {p: t for p, t in texts.items() if t})
@@ -160,7 +167,7 @@ class GameViews:
         out = [parts[0]]
         for i, v in enumerate(values):
             if redact and i in fmt.card_args:
-                out.append("a hidden card")
+                out.append(hidden_card(s.tables, v, "a hidden card") if isinstance(v, int) else "a hidden card")
             else:
                 out.append(fmt.formatters[i](s, v))
             out.append(parts[i + 1] if i + 1 < len(parts) else "")
@@ -191,11 +198,16 @@ class GameViews:
             return seen[c]
 
         def zone_view(zi: int) -> list[str]:
-            return [t.card_names[c] if visible(c) else "?" for c in s.zones[zi]]
+            return [t.card_names[c] if visible(c) else hidden_card(t, c, "?") for c in s.zones[zi]]
 
         zones: dict[str, Any] = {}
         for name, z in prog.zones.items():
-            if z.per_player:
+            if z.per_card:  # by host, for the hosts this viewer sees, when something lies there
+                base = lay.zone_card_base + lay.zone_card_offsets[name]
+                zones[name] = {t.card_names[c]: zone_view(base + c * lay.zone_card_stride)
+                               for c in range(len(t.card_def))
+                               if s.zones[base + c * lay.zone_card_stride] and visible(c)}
+            elif z.per_player:
                 zones[name] = {
                     f"P{p + 1}": zone_view(lay.zone_player_base + p * lay.zone_player_stride
                                           + lay.zone_player_offsets[name])
@@ -237,8 +249,8 @@ class GameViews:
             decision = {
                 "waiting_for": [f"P{p + 1}" for p in d.players],
                 "simultaneous": d.simultaneous,
-                "committed": [f"P{p + 1}" for p in committed_players(s.pending[1], s.commits)]
-                if s.pending[0] == "simul" else [],
+                "committed": [f"P{p + 1}" for p in committed_players(pend[1], s.commits)]
+                if (pend := s.pending) is not None and pend[0] == "simul" else [],
             }
             if player is not None and player in d.options:
                 decision["your_options"] = list(d.options[player])

@@ -141,6 +141,7 @@ class ViewEncoder:
         nd = len(self.defs)
         self.zone_slots: dict[str, int] = {}
         size = 0
+        self.per_card = {name for name, z in prog.zones.items() if z.per_card}
         for name, z in prog.zones.items():
             self.zone_slots[name] = size
             size += (players if z.per_player else 1) * (nd + 1)
@@ -166,11 +167,14 @@ class ViewEncoder:
         nd = len(self.defs)
         for name, zone in view["zones"].items():
             base = self.zone_slots[name]
-            parts = [zone[s] for s in self.seats] if isinstance(zone, dict) else [zone]
+            if name in self.per_card:  # every host's cards together: which card lies where is in the view
+                parts = [[c for cards in zone.values() for c in cards]]
+            else:
+                parts = [zone[s] for s in self.seats] if isinstance(zone, dict) else [zone]
             for k, cards in enumerate(parts):
                 off = base + k * (nd + 1)
                 for c in cards:
-                    out[off + (nd if c == "?" else self.defs[c])] += 1
+                    out[off + (nd if c.startswith("?") else self.defs[c])] += 1  # `? (back: …)` is face down
         counters = view["counters"]
         for name, (base, scope, labels) in self.counter_slots.items():
             value = counters[name]

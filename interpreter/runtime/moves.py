@@ -135,14 +135,40 @@ def reveal_to(s: GameState, cards: tuple[int, ...] | list[int], mask: int) -> No
             shown[c] = shown.get(c, 0) | mask
 
 
-def zone_vis_masks(n: int, zone_vis: list[str], zone_owner: list[int]) -> list[int]:
+def zone_vis_masks(n: int, zone_vis: list[str], zone_owner: list[int], zone_host: list[int] | None = None) -> list[int]:
     """Per zone, who sees a face-down card lying there: everyone (public), its owner (owner-only or secret
-    zones of a player), nobody (hidden zones, shared secret zones), or -1: a group computed when asked
-    (`visible to`, ``Tables.zone_group``)."""
+    zones of a player), nobody (hidden zones, shared secret zones), or -1: computed when asked
+    (``Tables.zone_group``): a group (`visible to`), or a zone per card `as host`, whose owner changes as its
+    host card moves (:func:`hosted_mask`)."""
     everyone = (2 << n) - 1
-    return [everyone if vis == "public" else -1 if vis == "group"
+    hosts = zone_host or [-1] * len(zone_vis)
+    return [everyone if vis == "public" else -1 if vis == "group" or host >= 0
             else (1 << owner) if vis in ("owner", "secret") and owner >= 0 else 0
-            for vis, owner in zip(zone_vis, zone_owner, strict=True)]
+            for vis, owner, host in zip(zone_vis, zone_owner, hosts, strict=True)]
+
+
+def zone_owner_now(s: GameState, zi: int) -> int:
+    """The player who owns zone ``zi`` now (-1: nobody). A zone per card declared `as host` has the owner of
+    the zone its host card lies in, followed host by host (a chain that loops back, a card lying in its own
+    zone, has no owner)."""
+    t = s.tables
+    host = t.zone_host[zi] if t.zone_host else -1
+    for _ in range(len(s.card_zone) + 1):
+        if host < 0:
+            return t.zone_owner[zi]
+        zi = s.card_zone[host]
+        host = t.zone_host[zi]
+    return -1
+
+
+def hosted_mask(s: GameState, zi: int) -> int:
+    """Who sees a face-down card in zone ``zi``, a zone per card `as host`: its visibility word, with the
+    owner of the zone its host card lies in now."""
+    vis = s.tables.zone_vis[zi]
+    if vis == "public":
+        return (2 << s.tables.n) - 1
+    owner = zone_owner_now(s, zi)
+    return (1 << owner) if vis in ("owner", "secret") and owner >= 0 else 0
 
 
 def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None:

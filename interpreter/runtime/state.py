@@ -50,6 +50,16 @@ class Tables:
     zone_vis_mask: list[int] = field(default_factory=list)
     # zones `visible to EXPR`: their mask above is -1 and this computes it from the state when asked
     zone_group: dict[int, Callable[[GameState], int]] = field(default_factory=dict)
+    # per zone: for a zone per card declared `as host`, its host card (its owner is the host's zone's, now); else -1
+    zone_host: list[int] = field(default_factory=list)
+    # per card id: its `back` fields as text (`region: sea`), shown wherever the card is, even face down; or ""
+    card_backs: list[str] = field(default_factory=list)
+
+
+def hidden_card(t: Tables, c: int, text: str) -> str:
+    """How a card the viewer cannot see reads: ``text`` (`?`, `a hidden card`), with its back fields if any."""
+    back = t.card_backs[c] if t.card_backs else ""
+    return f"{text} ({back})" if back else text
 
 
 class GameState:

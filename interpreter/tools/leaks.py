@@ -73,10 +73,11 @@ class LeakCheck:
         now = [0] * len(t.card_names)
         for zi, cards in enumerate(s.zones):
             vis = t.zone_vis[zi]
+            owner = self._owner(s, zi)
             if vis == "public":
                 mask = everyone
-            elif vis in ("owner", "secret") and t.zone_owner[zi] >= 0:
-                mask = 1 << t.zone_owner[zi]
+            elif vis in ("owner", "secret") and owner >= 0:
+                mask = 1 << owner
             elif vis == "group":  # the ruleset's own `visible to` expression, evaluated on this state
                 mask = t.zone_group[zi](s)
             else:
@@ -88,6 +89,16 @@ class LeakCheck:
         for c in s.face_up:
             now[c] = everyone
         return now
+
+    @staticmethod
+    def _owner(s: GameState, zi: int) -> int:
+        """Who owns zone ``zi`` now: a zone per card `as host` takes the owner of the zone its host lies in."""
+        t = s.tables
+        seen = set()
+        while t.zone_host and t.zone_host[zi] >= 0 and zi not in seen:
+            seen.add(zi)
+            zi = s.card_zone[t.zone_host[zi]]
+        return -1 if zi in seen else t.zone_owner[zi]
 
     def _learn(self, s: GameState) -> None:
         seen = self.seen
