@@ -23,6 +23,7 @@ from liturgy.dsl.diagnostics import Diagnostic, LiturgyError, Span, remember_sou
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
 from liturgy.dsl.frontend.grammar_cache import grammar_cache_file, load_json, store_json
+from liturgy.dsl.frontend.reserved import reserved_word_diag
 
 MAX_SYNTAX_ERRORS = 20
 
@@ -88,30 +89,6 @@ def _describe_expected(names: set[str]) -> str:
     if len(words) > 8:
         return ", ".join(words[:8]) + f" (or {len(words) - 8} more)"
     return ", ".join(words)
-
-
-@lru_cache(maxsize=1)
-def _reserved_words() -> frozenset[str]:
-    """Every word of the grammar (`end`, `move`, `winner`…): a name cannot be one where the word fits."""
-    return frozenset(v for t in _lark().terminals if isinstance(v := getattr(t.pattern, "value", None), str)
-                     and v.isidentifier())
-
-
-def _reserved_word_diag(err: UnexpectedInput, text: str, file: str) -> Diagnostic | None:
-    """E300 when the parse broke right after a reserved word used as a name: `end = 2`, where `end` was read as
-    the start of `end game`. (Where a reserved word can only be a name, the parser takes it as one.)"""
-    if not isinstance(err, UnexpectedToken) or err.token.type == "$END":
-        return None
-    before = text[: err.token.start_pos or 0]
-    m = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", before)
-    if m is None or m.group(1) not in _reserved_words() or str(err.token.value) not in ("=", "+=", "-=", "."):
-        return None
-    word = m.group(1)
-    line = before.count("\n") + 1
-    col = m.start(1) - (before.rfind("\n") + 1) + 1
-    return Diagnostic("E300", "error", f"`{word}` is a reserved word of the language and cannot name a variable",
-                      Span(file, line, col, line, col + len(word)),
-                      hint=f"rename it, e.g. `{word}_count` or `my_{word}`")
 
 
 def _syntax_diag(err: UnexpectedInput, file: str) -> Diagnostic:
@@ -707,7 +684,7 @@ def _parse_once(text: str, file: str, start: str) -> tuple[Any, Diagnostic | Non
     try:
         return _lark().parse(text, start=start), None
     except UnexpectedInput as err:
-        return None, _reserved_word_diag(err, text, file) or _syntax_diag(err, file)
+        return None, reserved_word_diag(err, text, file, _lark()) or _syntax_diag(err, file)
     except RecursionError:
         return None, Diagnostic(
             "E003", "error", "nesting is too deep to parse", Span.point(file, 1, 1),
