@@ -9,6 +9,7 @@ from liturgy.dsl import constructs
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.builtin_rules import BUILTIN_RULES
 from liturgy.dsl.checker.declarations import DeclarationChecker
+from liturgy.dsl.checker import grids
 from liturgy.dsl.checker.program import AGGREGATES, BUILTIN_FUNCS, BUILTIN_VALUES, MAX_EXPR_DEPTH, _Scope
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.diagnostics import Span, did_you_mean
@@ -213,6 +214,9 @@ class ExpressionChecker(DeclarationChecker):
         if n in prog.enums:
             e.ref = ("enumtype", n)
             return Ty("enumtype", arg=n)
+        grid_ty = grids.grid_name(self, e)
+        if grid_ty is not None:
+            return grid_ty
         hint_pool = list(scope.names) + list(prog.zones) + list(prog.counters) + list(self.enum_of_value) + list(
             prog.enums) + sorted(BUILTIN_VALUES)
         if n in prog.zones or (c is not None):
@@ -386,7 +390,7 @@ class ExpressionChecker(DeclarationChecker):
     def _counter_of(self, e: A.Expr) -> A.CounterDecl | None:
         ref = e.ref
         if isinstance(ref, tuple):
-            if ref[0] in ("counter", "pcounter", "ccounter"):
+            if ref[0] in ("counter", "pcounter", "ccounter", "gridcell"):
                 return ref[1]  # type: ignore[no-any-return]
             if ref[0] == "icounter" and isinstance(e, A.Index):
                 return self._counter_of(e.obj)
@@ -418,4 +422,5 @@ EXPR_HANDLERS: dict[type[A.Expr], Callable[[ExpressionChecker, Any, _Scope, bool
     A.Unary: ExpressionChecker.unary,
     A.Binary: ExpressionChecker.binary,
     A.Cond: ExpressionChecker.cond,
+    A.Cell: grids.cell,
 }

@@ -297,8 +297,8 @@ class StatementChecker(ExpressionChecker):
             if ref is None and tt.kind == "any":  # already reported: no cascade
                 self.expr(s.value, scope)
                 return
-            if not (isinstance(ref, tuple) and ref[0] in ("counter", "pcounter", "ccounter", "icounter", "first")):
-                self.err("E124", "only counters, flags, tracks, `first` and `let` names can be assigned", tgt.span)
+            if not (isinstance(ref, tuple) and ref[0] in ("counter", "pcounter", "ccounter", "icounter", "first", "gridcell")):
+                self.err("E124", "only counters, flags, tracks, grid cells, `first` and `let` names can be assigned", tgt.span)
                 self.expr(s.value, scope)
                 return
             decl = self._counter_of(tgt)

@@ -87,6 +87,15 @@ class Index(Expr):
 
 
 @dataclass(eq=False)
+class Cell(Expr):
+    """``board[c, r]``: the cell of a grid at column ``col`` and row ``row``."""
+
+    obj: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    col: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    row: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+
+
+@dataclass(eq=False)
 class Call(Expr):
     func: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
     args: list[Expr] = field(default_factory=list)
@@ -343,6 +352,18 @@ class CounterDecl(Decl):
     track_values: list[int] | None = None
     pool: str | None = None
     option: str | None = None  # an `option`: the enum its value comes from
+
+
+@dataclass(eq=False)
+class GridDecl(CounterDecl):
+    """``grid NAME W by H of T``: W x H cells, each a counter slot of the flat state (so saves, digests and
+    clones cover it), read and written as ``NAME[c, r]``. A counter underneath, so assignments, bounds and
+    the counter machinery apply to cells unchanged; kept out of ``Program.counters``."""
+
+    width: int = 1
+    height: int = 1
+    cell: TypeExpr | None = None
+    cell_ty: Ty | None = field(default=None, repr=False, compare=False)  # the cells' type, set by the checker
 
 
 @dataclass(eq=False)

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.compiler import grids
+from liturgy.interpreter.codegen import gridgen
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
@@ -161,7 +163,8 @@ class ExprGen:
     def __init__(self, comp: Compiler) -> None:
         self.comp = comp
         self.ns: dict[str, Any] = {"_no_card": _no_card, "_fail": _no_card, "_index": _index,
-                                   "_random": _random, "_roll": _roll, "_MISSING": object()}
+                                   "_random": _random, "_roll": _roll, "_MISSING": object(),
+                                   **gridgen.NAMESPACE}
         self.count = 0
         # Python locals holding a fast loop's variable; those that iterate a zone are never `none`
         self.loop_locals: set[str] = set()
@@ -394,6 +397,8 @@ class ExprGen:
                 return repr(ref[1])
             if kind == "enumtype":
                 return self.const(tuple(self.comp.prog.enums[ref[1]]))
+            if kind in ("grid", "direction", "directions"):
+                return self.const(grids.name_value(ref))
             return self.closure(e)
         if isinstance(e, A.Attr):
             if kind == "pcounter":
@@ -416,6 +421,8 @@ class ExprGen:
                 return (f"({values}[{t}] if ({t} := {self.src(e.obj)}) is not None "
                         f"else _no_card({missing!r}))")
             return self.closure(e)
+        if isinstance(e, A.Cell) and kind == "gridcell":
+            return f"s.counters[{gridgen.slot(self, e)}]"
         if isinstance(e, A.Index):
             if ref == ("icounter",):
                 return f"s.counters[{self.slot(e)}]"
@@ -644,6 +651,8 @@ class ExprGen:
     def _builtin(self, name: str, e: A.Call) -> str:
         if name in constructs.PURE:  # the registry's function, the very one the closures call
             return f"{self.const(pure_function(name))}({''.join(self.src(a) + ', ' for a in e.args)})"
+        if name in gridgen.GRID_BUILTINS:
+            return gridgen.builtin(self, name, e)
         args = e.args
         arg = args[0]
         if name == "size":
@@ -696,6 +705,8 @@ class ExprGen:
         if kind == "ccounter" and isinstance(e, A.Attr):
             base = lay.card_base + lay.card_offsets[ref[1].name]
             return self._strided(e.obj, base, lay.card_stride, "no card")
+        if kind == "gridcell" and isinstance(e, A.Cell):
+            return gridgen.slot(self, e)
         if kind == "icounter" and isinstance(e, A.Index):
             inner = self.slot(e.obj)
             index = self.const(lay.enum_index[self.comp._counter_decl(e.obj).index_enum or ""])
@@ -715,6 +726,8 @@ class ExprGen:
                 return t is not None and (t.kind != "zone" or self._zone(e.args[0]) is not None)
             if name in ("top", "bottom"):
                 return self._zone(e.args[0]) is not None
+            if name in gridgen.GRID_BUILTINS:
+                return gridgen.call_ok(self, e)
             return name in _BUILTINS_INLINE and len(e.args) >= 1
         if ref[0] == "call_fn":
             return self.comp.can_inline(ref[1], e.args)

@@ -8,6 +8,7 @@ from typing import Any
 from liturgy.dsl import constructs
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.compiler import grids
 from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn
 from liturgy.interpreter.compiler.core import CompilerCore
 from liturgy.interpreter.compiler.instructions import _children, _has_effects, _local_names
@@ -61,6 +62,8 @@ class ExpressionCompiler(CompilerCore):
         if kind == "ccounter" and isinstance(e, A.Attr):
             base = lay.card_base + lay.card_offsets[ref[1].name]
             return self._strided(e.obj, base, lay.card_stride, "no card")
+        if kind == "gridcell" and isinstance(e, A.Cell):
+            return grids.cell_slot(self, e)
         if kind == "icounter" and isinstance(e, A.Index):
             inner = self.counter_slot(e.obj)
             decl = self._counter_decl(e.obj)
@@ -142,6 +145,9 @@ class ExpressionCompiler(CompilerCore):
         if kind == "enumtype":
             vals = tuple(self.prog.enums[ref[1]])
             return lambda s, env: vals
+        if kind in ("grid", "direction", "directions"):
+            value = grids.name_value(ref)
+            return lambda s, env: value
         raise AssertionError(f"unresolved name {e.id}")  # pragma: no cover
 
     def _attr(self, e: A.Attr) -> ExprFn:
@@ -554,6 +560,7 @@ EXPR_HANDLERS: dict[type[A.Expr], Callable[[ExpressionCompiler, Any], ExprFn]] =
     A.Unary: ExpressionCompiler._unary,
     A.Binary: ExpressionCompiler.binary,
     A.Cond: ExpressionCompiler._cond,
+    A.Cell: grids.cell,
 }
 
 # the built-ins that are not registered pure functions (dsl/constructs.py), by name
@@ -570,6 +577,10 @@ BUILTIN_HANDLERS: dict[str, Callable[[ExpressionCompiler, A.Call, list[ExprFn]],
     "players_from": ExpressionCompiler._players_from,
     "next_player": ExpressionCompiler._next_player,
     "owner": ExpressionCompiler._owner,
+    "on_grid": grids.on_grid,
+    "line": grids.line,
+    "width": grids.width,
+    "height": grids.height,
 }
 
 

@@ -1,0 +1,64 @@
+"""Grids in generated code: a cell's slot as inline arithmetic with one bounds test, and the grid built-ins with
+the grid's size and tables as constants, so reading ``board[c, r]`` costs what reading a counter costs.
+
+Each form evaluates its operands once and in the closures' order (column, then row) and raises the closures'
+error off the grid (:func:`~liturgy.interpreter.runtime.grids.off_grid`), so both paths give the same digests.
+A grid argument that is not a grid's own name (a local holding one) is left to the closures.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.runtime.grids import GridInfo, off_grid
+
+if TYPE_CHECKING:
+    from liturgy.interpreter.codegen.exprgen import ExprGen
+
+GRID_BUILTINS = frozenset({"on_grid", "line", "width", "height"})
+NAMESPACE = {"_off_grid": off_grid}
+
+
+def _static(gen: ExprGen, e: A.Expr) -> GridInfo | None:
+    ref = e.ref
+    if isinstance(ref, tuple) and ref and ref[0] == "grid":
+        return gen.comp.layout.grids[ref[1].name]
+    return None
+
+
+def _int(e: A.Expr) -> int | None:
+    return e.value if isinstance(e, A.IntLit) and not isinstance(e.value, bool) else None
+
+
+def slot(gen: ExprGen, e: A.Cell) -> str:
+    """Source for the slot of ``g[c, r]``: digits when both are constants on the grid."""
+    g = gen.comp.layout.grids[e.ref[1].name]
+    b, w, h = g.base, g.width, g.height
+    c, r = _int(e.col), _int(e.row)
+    if c is not None and r is not None and 0 <= c < w and 0 <= r < h:
+        return str(b + c + w * r)
+    tc = gen._name("_t")
+    fail = f"_off_grid({g.name!r}, {w}, {h}, "
+    if r is not None and 0 <= r < h:
+        return f"({b + w * r} + {tc} if 0 <= ({tc} := {gen.src(e.col)}) < {w} else {fail}{tc}, {r}))"
+    tr = gen._name("_t")
+    return (f"({b} + {tc} + {w} * {tr} if (0 <= ({tc} := {gen.src(e.col)}) < {w}) & "
+            f"(0 <= ({tr} := {gen.src(e.row)}) < {h}) else {fail}{tc}, {tr}))")
+
+
+def call_ok(gen: ExprGen, e: A.Call) -> bool:
+    """Whether :func:`builtin` writes this grid built-in call (its grid is named, not held in a local)."""
+    return bool(e.args) and _static(gen, e.args[0]) is not None
+
+
+def builtin(gen: ExprGen, name: str, e: A.Call) -> str:
+    g = _static(gen, e.args[0])
+    assert g is not None  # call_ok said so
+    if name == "width":
+        return str(g.width)
+    if name == "height":
+        return str(g.height)
+    c, r = gen.src(e.args[1]), gen.src(e.args[2])
+    if name == "on_grid":
+        return f"((0 <= ({c}) < {g.width}) & (0 <= ({r}) < {g.height}))"
+    return f"{gen.const(g.line)}(s.counters, {c}, {r}, {gen.src(e.args[3])})"
