@@ -69,7 +69,7 @@ def _mutant(tmp_path: Path, name: str, old: str, new: str) -> str:
     # an eight does not name a suit: OpenSpiel waits for the nomination
     ("crazy_eights.rules", "if eight(c) {", "if eight(c) and false {", "OpenSpiel: P"),
     # three in a row wins: Liturgy ends the game while OpenSpiel plays on
-    ("connect_four.rules", "opposite(d)) > 4", "opposite(d)) > 3", "OpenSpiel waits"),
+    ("connect_four.rules", "span(board, c, r, d) >= 4", "span(board, c, r, d) >= 3", "OpenSpiel waits"),
     # a full column is still offered: the legal action sets differ
     ("connect_four.rules", "where not full(c) by p", "where true by p", "Liturgy offers"),
 ])

@@ -132,6 +132,10 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("line", (*_CELL, Param("d", grids.DIRECTION)), 4, T.INT, "state",
                 "`line(g, c, r, d)` is how many cells in a row, from (c, r) stepping in direction d, hold the "
                 "value of cell (c, r), that cell included (0 when (c, r) is off the grid)."),
+        Builtin("span", (*_CELL, Param("d", grids.DIRECTION)), 4, T.INT, "state",
+                "`span(g, c, r, d)` is how many cells in a row on the line through (c, r) along d (both ways: "
+                "d and its opposite) hold the value of cell (c, r), that cell included: "
+                "`line(g, c, r, d) + line(g, c, r, opposite(d)) - 1`, in one call (0 off the grid)."),
         Builtin("width", (_GRID,), 1, T.INT, "state",
                 "`width(g)` is the number of columns of grid g: `range(width(g))` is every column, west to east."),
         Builtin("height", (_GRID,), 1, T.INT, "state",

@@ -7,15 +7,24 @@ A grid argument that is not a grid's own name (a local holding one) is left to t
 """
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from liturgy.dsl.constructs.grids import DIRECTIONS, OPPOSITE
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.runtime.grids import GridInfo, off_grid
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
 
-GRID_BUILTINS = frozenset({"on_grid", "line", "width", "height"})
+GRID_BUILTINS = frozenset({"on_grid", "line", "span", "width", "height"})
+# direction built-ins written as a lookup in their table (a direction value is always one of its keys)
+DIRECTION_TABLES: dict[str, dict[str, object]] = {
+    "opposite": dict(OPPOSITE),
+    "dx": {d: dc for d, (dc, _) in DIRECTIONS.items()},
+    "dy": {d: dr for d, (_, dr) in DIRECTIONS.items()},
+}
 NAMESPACE = {"_off_grid": off_grid}
 
 
@@ -26,15 +35,32 @@ def _static(gen: ExprGen, e: A.Expr) -> GridInfo | None:
     return None
 
 
-def _int(e: A.Expr) -> int | None:
-    return e.value if isinstance(e, A.IntLit) and not isinstance(e.value, bool) else None
+def constant(gen: ExprGen, e: A.Expr) -> int | None:
+    """The value of an int expression known when the ruleset is compiled: a literal, a named grid's
+    `width`/`height`, and `+`, `-`, `*` of those (``board[c, height(board) - 1]`` reads one fixed row)."""
+    if isinstance(e, A.IntLit):
+        return None if isinstance(e.value, bool) else e.value
+    if isinstance(e, A.Unary) and e.op == "-":
+        v = constant(gen, e.operand)
+        return None if v is None else -v
+    if isinstance(e, A.Binary) and e.op in _FOLD:
+        a, b = constant(gen, e.left), constant(gen, e.right)
+        return None if a is None or b is None else _FOLD[e.op](a, b)
+    if isinstance(e, A.Call) and isinstance(e.ref, tuple) and e.ref[:1] == ("call_builtin",) and e.args:
+        g = _static(gen, e.args[0])
+        if g is not None and e.ref[1] in ("width", "height"):
+            return g.width if e.ref[1] == "width" else g.height
+    return None
+
+
+_FOLD: dict[str, Callable[[int, int], int]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 
 
 def slot(gen: ExprGen, e: A.Cell) -> str:
     """Source for the slot of ``g[c, r]``: digits when both are constants on the grid."""
     g = gen.comp.layout.grids[e.ref[1].name]
     b, w, h = g.base, g.width, g.height
-    c, r = _int(e.col), _int(e.row)
+    c, r = constant(gen, e.col), constant(gen, e.row)
     if c is not None and r is not None and 0 <= c < w and 0 <= r < h:
         return str(b + c + w * r)
     tc = gen._name("_t")
@@ -61,4 +87,5 @@ def builtin(gen: ExprGen, name: str, e: A.Call) -> str:
     c, r = gen.src(e.args[1]), gen.src(e.args[2])
     if name == "on_grid":
         return f"((0 <= ({c}) < {g.width}) & (0 <= ({r}) < {g.height}))"
-    return f"{gen.const(g.line)}(s.counters, {c}, {r}, {gen.src(e.args[3])})"
+    fn = g.line_function() if name == "line" else g.span_function()
+    return f"{gen.const(fn)}(s.counters, {c}, {r}, {gen.src(e.args[3])})"

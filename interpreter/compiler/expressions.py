@@ -579,6 +579,7 @@ BUILTIN_HANDLERS: dict[str, Callable[[ExpressionCompiler, A.Call, list[ExprFn]],
     "owner": ExpressionCompiler._owner,
     "on_grid": grids.on_grid,
     "line": grids.line,
+    "span": grids.span,
     "width": grids.width,
     "height": grids.height,
 }

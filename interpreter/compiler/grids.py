@@ -76,6 +76,11 @@ def line(comp: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
     return lambda s, env: gf(s, env).line(s.counters, cf(s, env), rf(s, env), df(s, env))
 
 
+def span(comp: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
+    gf, cf, rf, df = _grid_of(comp, e, args), args[1], args[2], args[3]
+    return lambda s, env: gf(s, env).span(s.counters, cf(s, env), rf(s, env), df(s, env))
+
+
 def width(comp: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
     gf = _grid_of(comp, e, args)
     return lambda s, env: gf(s, env).width

@@ -8,10 +8,11 @@ the edge, which turns `line` into a loop over precomputed slots with no bounds t
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from liturgy.dsl.constructs.grids import DIRECTIONS
+from liturgy.dsl.constructs.grids import DIRECTIONS, OPPOSITE
 from liturgy.interpreter.runtime.errors import RuleError
 
 # rays are precomputed for grids up to this many (cell, direction, step) entries; bigger grids step and test
@@ -72,6 +73,58 @@ class GridInfo:
             n += 1
             c, r = c + dc, r + dr
         return n
+
+    def span(self, counters: list[Any], c: Any, r: Any, d: str) -> int:
+        """`span(g, c, r, d)`: the run of (c, r)'s value through (c, r) along d, both ways."""
+        n = self.line(counters, c, r, d)
+        return n + self.line(counters, c, r, OPPOSITE[d]) - 1 if n else 0
+
+    def span_function(self) -> Callable[[list[Any], Any, Any, str], int]:
+        """:meth:`span` as a plain function with the grid's numbers and rays bound (what generated code calls)."""
+        rays = self.rays
+        if rays is None:
+            return self.span
+        base, w, h = self.base, self.width, self.height
+        back = {d: rays[o] for d, o in OPPOSITE.items()}
+
+        def span(counters: list[Any], c: Any, r: Any, d: str) -> int:
+            if 0 <= c < w and 0 <= r < h:
+                i = c + w * r
+                v = counters[base + i]
+                n = 1
+                for slot in rays[d][i]:
+                    if counters[slot] != v:
+                        break
+                    n += 1
+                for slot in back[d][i]:
+                    if counters[slot] != v:
+                        break
+                    n += 1
+                return n
+            return 0
+
+        return span
+
+    def line_function(self) -> Callable[[list[Any], Any, Any, str], int]:
+        """:meth:`line` as a plain function with the grid's numbers and rays bound (what generated code calls)."""
+        rays = self.rays
+        if rays is None:
+            return self.line
+        base, w, h = self.base, self.width, self.height
+
+        def line(counters: list[Any], c: Any, r: Any, d: str) -> int:
+            if 0 <= c < w and 0 <= r < h:
+                i = c + w * r
+                v = counters[base + i]
+                n = 1
+                for slot in rays[d][i]:
+                    if counters[slot] != v:
+                        return n
+                    n += 1
+                return n
+            return 0
+
+        return line
 
     def rows(self, counters: list[Any]) -> list[list[Any]]:
         """The cells' values, one list per row, top (north) row first: how views and terminals show a grid."""
