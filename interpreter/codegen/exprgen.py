@@ -198,6 +198,8 @@ class ExprGen:
         self.plain: set[str] = set()
         self.sources = Sources()  # every generated text, for tracebacks and `liturgy dump`
         self.depth = 0  # nesting of the expression being written (see MAX_TEXT_DEPTH)
+        # Python locals of loops over a constant `range`: their least and greatest value (grid cells skip tests)
+        self.int_ranges: dict[str, tuple[int, int]] = {}
 
     def read_env(self, var: str) -> str:
         """Source reading local variable ``var`` (a parameter, `let`, loop variable or ``self``)."""
@@ -627,6 +629,9 @@ class ExprGen:
             comp.subst = {k: v for k, v in comp.subst.items() if k != var}
             self.subst_src = {k: v for k, v in self.subst_src.items() if k != var}
             self.subst_owner = comp.subst if saved[2] is saved[0] else None
+        known = gridgen.loop_range(self, e.iterable)
+        if known is not None:
+            self.int_ranges[local or in_env or ""] = known
         if local is not None:
             self.loop_locals.add(local)
             if e.iterable.ty is not None and e.iterable.ty.kind == "zone":

@@ -57,19 +57,47 @@ _FOLD: dict[str, Callable[[int, int], int]] = {"+": operator.add, "-": operator.
 
 
 def slot(gen: ExprGen, e: A.Cell) -> str:
-    """Source for the slot of ``g[c, r]``: digits when both are constants on the grid."""
+    """Source for the slot of ``g[c, r]``: digits when both are constants on the grid, and no bounds test for a
+    coordinate known to be on the grid (a constant, or a loop's variable over a constant `range`)."""
     g = gen.comp.layout.grids[e.ref[1].name]
     b, w, h = g.base, g.width, g.height
-    c, r = constant(gen, e.col), constant(gen, e.row)
-    if c is not None and r is not None and 0 <= c < w and 0 <= r < h:
-        return str(b + c + w * r)
-    tc = gen._name("_t")
-    fail = f"_off_grid({g.name!r}, {w}, {h}, "
-    if r is not None and 0 <= r < h:
-        return f"({b + w * r} + {tc} if 0 <= ({tc} := {gen.src(e.col)}) < {w} else {fail}{tc}, {r}))"
-    tr = gen._name("_t")
-    return (f"({b} + {tc} + {w} * {tr} if (0 <= ({tc} := {gen.src(e.col)}) < {w}) & "
-            f"(0 <= ({tr} := {gen.src(e.row)}) < {h}) else {fail}{tc}, {tr}))")
+    cc, rc = constant(gen, e.col), constant(gen, e.row)
+    if cc is not None and rc is not None and 0 <= cc < w and 0 <= rc < h:
+        return str(b + cc + w * rc)
+    c_src = str(cc) if cc is not None else gen.src(e.col)
+    r_src = str(rc) if rc is not None else gen.src(e.row)
+    tests = []
+    tc, tr = c_src, r_src
+    if not _on(gen, cc, c_src, w):
+        tc = gen._name("_t")
+        tests.append(f"(0 <= ({tc} := {c_src}) < {w})")
+    if not _on(gen, rc, r_src, h):
+        tr = gen._name("_t")
+        tests.append(f"(0 <= ({tr} := {r_src}) < {h})")
+    offset = f"{b + w * rc} + {tc}" if rc is not None else f"{b} + {tc} + {w} * {tr}"
+    if not tests:
+        return f"({offset})"
+    return f"({offset} if {' & '.join(tests)} else _off_grid({g.name!r}, {w}, {h}, {tc}, {tr}))"
+
+
+def _on(gen: ExprGen, value: int | None, src: str, limit: int) -> bool:
+    """Whether a coordinate is surely in 0 … limit-1: a constant there, or a loop variable known to be."""
+    if value is not None:
+        return 0 <= value < limit
+    known = gen.int_ranges.get(src.strip("()"))
+    return known is not None and 0 <= known[0] and known[1] < limit
+
+
+def loop_range(gen: ExprGen, iterable: A.Expr) -> tuple[int, int] | None:
+    """The least and greatest item of ``range(…)`` with constant bounds (a loop over it: its variable's range)."""
+    ref = iterable.ref
+    if not (isinstance(iterable, A.Call) and isinstance(ref, tuple) and ref[:2] == ("call_builtin", "range")):
+        return None
+    bounds = [constant(gen, a) for a in iterable.args]
+    if any(x is None for x in bounds) or not bounds:
+        return None
+    lo, hi = (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+    return None if lo is None or hi is None or hi <= lo else (lo, hi - 1)
 
 
 def call_ok(gen: ExprGen, e: A.Call) -> bool:
