@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from liturgy.dsl.checker.types import Ty
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT
 from liturgy.interpreter.engine.decision import Decision
 from liturgy.interpreter.engine.outcome import _game_over_line, _labels
+from liturgy.interpreter.runtime.grids import cell_label
 from liturgy.interpreter.runtime.moves import card_visibility
 from liturgy.interpreter.runtime.state import GameState
 
@@ -207,7 +209,7 @@ class GameViews:
                 decision["your_options"] = list(d.options[player])
                 if player in d.prompts:  # only when the ruleset words the question: older views stay as they were
                     decision["your_prompt"] = d.prompts[player]
-        return {
+        out = {
             "ruleset": self.ruleset.name,
             "viewer": "spectator" if player is None else f"P{player + 1}",
             "status": s.status,
@@ -217,3 +219,8 @@ class GameViews:
             "log": self.log_lines(player),
             "result": s.result,
         }
+        if lay.grids:  # grids are public, like counters: every viewer sees every cell (north row first)
+            out["grids"] = {name: [[cell_label(kind, v) for v in row] for row in g.rows(s.counters)]
+                            for name, g in lay.grids.items()
+                            for kind in [(prog.grids[name].cell_ty or Ty("any")).kind]}
+        return out

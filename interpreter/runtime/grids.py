@@ -135,3 +135,25 @@ class GridInfo:
 def off_grid(name: str, width: int, height: int, c: Any, r: Any) -> int:
     """The rule error for a cell outside its grid (both compile paths raise this one message)."""
     raise RuleError(f"cell [{c}, {r}] is outside grid {name} ({width} columns by {height} rows)")
+
+
+def cell_label(kind: str, v: Any) -> Any:
+    """A cell's value as views show it: `P1` for a player, the name of an enum value, an int, None for `none`."""
+    if v is None:
+        return None
+    return f"P{v + 1}" if kind == "player" else v
+
+
+def render(name: str, rows: list[list[Any]]) -> list[str]:
+    """A grid as text lines, north row first, rows numbered on the left and columns below; `.` is `none`.
+
+    What a terminal shows for a grid when the ruleset has no `display` (views give ``rows`` north first)."""
+    labels = [["." if v is None else str(v) for v in row] for row in rows]
+    width = max([len(x) for row in labels for x in row] + [len(str(len(rows[0]) - 1)) if rows else 1])
+    margin = len(str(len(rows) - 1))
+    out = [f"{name}:"]
+    for i, row in enumerate(labels):
+        out.append(f"  {len(rows) - 1 - i:>{margin}} " + " ".join(x.rjust(width) for x in row))
+    if rows:
+        out.append("  " + " " * margin + " " + " ".join(str(c).rjust(width) for c in range(len(rows[0]))))
+    return out
