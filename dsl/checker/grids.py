@@ -79,7 +79,7 @@ def cell(chk: ExpressionChecker, e: A.Cell, scope: _Scope, statement: bool) -> T
     e.ref = ("gridcell", g)
     for coord, limit, what in ((e.col, g.width, "column"), (e.row, g.height, "row")):
         v = _constant(coord)
-        if v is not None and not 0 <= v < limit:
+        if v is not None and limit > 0 and not 0 <= v < limit:  # (an empty grid is E310 already)
             chk.warn("W045", f"{what} {v} is outside grid `{g.name}` ({what}s 0..{limit - 1})", coord.span,
                      hint="reading or writing it stops the game with a rule error")
     return g.cell_ty or T.ANY
