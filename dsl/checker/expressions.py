@@ -6,10 +6,10 @@ from collections.abc import Callable
 from typing import Any
 
 from liturgy.dsl import constructs
+from liturgy.dsl.checker import grids
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.builtin_rules import BUILTIN_RULES
 from liturgy.dsl.checker.declarations import DeclarationChecker
-from liturgy.dsl.checker import grids
 from liturgy.dsl.checker.program import AGGREGATES, BUILTIN_FUNCS, BUILTIN_VALUES, MAX_EXPR_DEPTH, _Scope
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.diagnostics import Span, did_you_mean

@@ -25,11 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.compiler import grids
 from liturgy.interpreter.codegen import gridgen
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
+from liturgy.interpreter.compiler import grids
 from liturgy.interpreter.runtime.builtins import pure_function
 
 if TYPE_CHECKING:

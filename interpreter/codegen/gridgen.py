@@ -85,7 +85,7 @@ def _on(gen: ExprGen, value: int | None, src: str, limit: int) -> bool:
     if value is not None:
         return 0 <= value < limit
     known = gen.int_ranges.get(src.strip("()"))
-    return known is not None and 0 <= known[0] and known[1] < limit
+    return known is not None and known[0] >= 0 and known[1] < limit
 
 
 def loop_range(gen: ExprGen, iterable: A.Expr) -> tuple[int, int] | None:

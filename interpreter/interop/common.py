@@ -126,9 +126,10 @@ class ViewEncoder:
     The layout depends only on the ruleset and the player count: for every zone
     (per-player zones once per player) the number of visible copies of each card
     definition plus the number of hidden cards; every counter value shown in the
-    view (per-card counters summed per card definition); the first player, the
-    round, every grid cell (one-hot over the players or enum values it may hold, or an int), the observer's seat, who is waiting, who has committed, whether the
-    choice is simultaneous, and whether the game is over.  It reads
+    view (per-card counters summed per card definition); every grid cell (one-hot
+    over the players or enum values it may hold, or an int's value); the first
+    player, the round, the observer's seat, who is waiting, who has committed,
+    whether the choice is simultaneous, and whether the game is over.  It reads
     :meth:`Game.view` only, so it never encodes what the player cannot see.
     """
 
