@@ -157,21 +157,6 @@ def _function_text(head: str, hoist: Hoist, lines: list[str]) -> str:
     return text
 
 
-_INT_SRC = re.compile(r"-?[0-9]+")
-
-
-def _fold_pure(name: str, srcs: list[str]) -> tuple[Any] | None:
-    """A pure built-in whose arguments are all int constants, computed once here (``range(width(board))`` is
-    one tuple): (value,), or None when an argument is not constant or the built-in refuses them (the call then
-    stays, to fail at run time with the closures' message)."""
-    if not all(_INT_SRC.fullmatch(x) for x in srcs):
-        return None
-    try:
-        return (constructs.PURE[name].reference(*(int(x) for x in srcs)),)
-    except constructs.BuiltinError:
-        return None
-
-
 class ExprGen:
     """Writes Python source for an expression; falls back to the closure compiler for the rest."""
 
@@ -673,7 +658,7 @@ class ExprGen:
             return f"{self.const(gridgen.DIRECTION_TABLES[name])}[{self.src(e.args[0])}]"
         if name in constructs.PURE:  # the registry's function, the very one the closures call
             srcs = [self.src(a) for a in e.args]
-            folded = _fold_pure(name, srcs)
+            folded = gridgen.fold_pure(name, srcs)
             if folded is not None:
                 return self.const(folded[0])
             return f"{self.const(pure_function(name))}({''.join(x + ', ' for x in srcs)})"

@@ -8,9 +8,11 @@ A grid argument that is not a grid's own name (a local holding one) is left to t
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from liturgy.dsl import constructs
 from liturgy.dsl.constructs.grids import DIRECTIONS, OPPOSITE
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.runtime.grids import GridInfo, off_grid
@@ -98,6 +100,21 @@ def loop_range(gen: ExprGen, iterable: A.Expr) -> tuple[int, int] | None:
         return None
     lo, hi = (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
     return None if lo is None or hi is None or hi <= lo else (lo, hi - 1)
+
+
+_INT_SRC = re.compile(r"-?[0-9]+")
+
+
+def fold_pure(name: str, srcs: list[str]) -> tuple[Any] | None:
+    """A pure built-in whose arguments are all int constants, computed once (``range(width(board))`` is one
+    tuple; any pure built-in benefits): (value,), or None when an argument is not constant or the built-in
+    refuses them (the call then stays, to fail at run time with the closures' message)."""
+    if not all(_INT_SRC.fullmatch(x) for x in srcs):
+        return None
+    try:
+        return (constructs.PURE[name].reference(*(int(x) for x in srcs)),)
+    except constructs.BuiltinError:
+        return None
 
 
 def call_ok(gen: ExprGen, e: A.Call) -> bool:
