@@ -42,7 +42,7 @@ class Bounds:
 
     A choice offers items of a list, zone, set or enum, so its size is bounded by
     the largest of: the cards in the game, the players, an enum, a grid's
-    columns or rows, two (``[false, true]``), plus one for ``optional``'s *pass*.  A draw picks among the same
+    cells, two (``[false, true]``), plus one for ``optional``'s *pass*.  A draw picks among the same
     kinds of lists or a die's faces.  Lists built by joining (``a + b``) or
     written out in card data can exceed this natural bound: pass a larger bound
     explicitly; an adapter that meets a bigger choice stops with an error that
@@ -60,7 +60,7 @@ class Bounds:
             len(tables.card_def),
             players,
             max((len(v) for v in prog.enums.values()), default=0),
-            max((max(g.width, g.height) for g in prog.grids.values()), default=0),  # a column or a row of a grid
+            max((g.width * g.height for g in prog.grids.values()), default=0),  # a cell, a column or a row of a grid
             2,
         )
         faces = max((len(d.faces) for d in prog.dice.values()), default=0)
