@@ -94,6 +94,7 @@ class Adapter:
     params: dict[str, Any] = field(default_factory=dict)
     # called after each Liturgy decision is applied (for adapters that track draws)
     observe: Callable[[Game], None] | None = None
+    chance_nodes: bool = True                        # False: the game has none (connect_four)
 
 
 @dataclass
@@ -313,8 +314,19 @@ CRAZY_EIGHTS = Adapter("crazy_eights.rules", "crazy_eights", 5, _c8_chance, _c8_
                        lambda g: [float(x) for x in (g.result or {})["scores"]])
 
 
+# ---------------------------------------------------------------- connect_four
+
+def _no_chance(game: Game, state: Any) -> int:  # pragma: no cover - connect_four has no chance nodes
+    raise Mismatch("OpenSpiel's connect_four asked for a chance outcome")
+
+
+CONNECT_FOUR = Adapter("connect_four.rules", "connect_four", 2, _no_chance,
+                       lambda state, p, label: int(label),      # column c -> OpenSpiel's action c (`x3`, `o3`)
+                       lambda g: [float(x) for x in (g.result or {})["scores"]], chance_nodes=False)
+
+
 ADAPTERS: dict[str, Adapter] = {"kuhn_poker": KUHN, "goofspiel": GOOFSPIEL, "leduc_poker": LEDUC,
-                                "liars_dice": LIARS, "crazy_eights": CRAZY_EIGHTS}
+                                "liars_dice": LIARS, "crazy_eights": CRAZY_EIGHTS, "connect_four": CONNECT_FOUR}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -45,6 +45,9 @@ class AnalysisChecker(StatementChecker):
         for name, c in prog.counters.items():
             if "counter:" + name not in self.used and c.pool is None:
                 self.warn("W001", f"counter `{name}` is never used", c.span, hint="remove it or use it")
+        for name, g in prog.grids.items():
+            if "grid:" + name not in self.used:
+                self.warn("W001", f"grid `{name}` is never used", g.span, hint="remove it or use it")
         for name, p in prog.procs.items():
             if "proc:" + name not in self.used:
                 self.warn("W001", f"procedure `{name}` is never called", p.span)

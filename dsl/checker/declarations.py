@@ -9,6 +9,7 @@ from typing import Any
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.core import CheckerCore
 from liturgy.dsl.checker.graphs import load_graph
+from liturgy.dsl.checker.grids import check_grids, declare_grid
 from liturgy.dsl.checker.program import AGGREGATES, BUILTIN_FUNCS, BUILTIN_VALUES, CARD_BUILTIN_FIELDS, Program
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.diagnostics import Span, did_you_mean
@@ -41,6 +42,7 @@ class DeclarationChecker(CheckerCore):
         self._check_zones(prog)
         self._check_counters(prog)
         self._check_graphs(prog)
+        check_grids(self, prog)
 
     def _check_global_names(self, prog: Program, glob_names: dict[str, Span]) -> None:
         """No global name is a built-in (E104) or an enum value (E103); the ruleset has a round (E105)."""
@@ -383,4 +385,5 @@ _DECLARE: dict[type[A.Decl], Callable[[DeclarationChecker, Program, Any, _Names]
     A.InvariantDecl: DeclarationChecker._decl_invariant,
     A.DisplayDecl: DeclarationChecker._decl_display,
     A.DescribeDecl: DeclarationChecker._decl_describe,
+    A.GridDecl: lambda chk, prog, d, names: declare_grid(chk, prog, d, names.glob),
 }

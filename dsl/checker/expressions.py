@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from liturgy.dsl import constructs
+from liturgy.dsl.checker import grids
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.builtin_rules import BUILTIN_RULES
 from liturgy.dsl.checker.declarations import DeclarationChecker
@@ -235,6 +236,9 @@ class ExpressionChecker(DeclarationChecker):
         if n in prog.enums:
             e.ref = ("enumtype", n)
             return Ty("enumtype", arg=n)
+        grid_ty = grids.grid_name(self, e)
+        if grid_ty is not None:
+            return grid_ty
         hint_pool = list(scope.names) + list(prog.zones) + list(prog.counters) + list(self.enum_of_value) + list(
             prog.enums) + sorted(BUILTIN_VALUES)
         if n in prog.zones or (c is not None):
@@ -414,7 +418,7 @@ class ExpressionChecker(DeclarationChecker):
     def _counter_of(self, e: A.Expr) -> A.CounterDecl | None:
         ref = e.ref
         if ref is not None:
-            if ref[0] in ("counter", "pcounter", "ccounter"):
+            if ref[0] in ("counter", "pcounter", "ccounter", "gridcell"):
                 return ref[1]
             if ref[0] == "icounter" and isinstance(e, A.Index):
                 return self._counter_of(e.obj)
@@ -464,4 +468,5 @@ EXPR_HANDLERS: dict[type[A.Expr], Callable[[ExpressionChecker, Any, _Scope, bool
     A.Unary: ExpressionChecker.unary,
     A.Binary: ExpressionChecker.binary,
     A.Cond: ExpressionChecker.cond,
+    A.Cell: grids.cell,
 }

@@ -32,6 +32,7 @@ class Program:
     zones: dict[str, A.ZoneDecl] = field(default_factory=dict)
     graphs: dict[str, A.GraphDecl] = field(default_factory=dict)
     counters: dict[str, A.CounterDecl] = field(default_factory=dict)
+    grids: dict[str, A.GridDecl] = field(default_factory=dict)  # not in ``counters``: cells are read as g[c, r]
     pools: dict[str, A.PoolDecl] = field(default_factory=dict)
     windows: dict[str, A.WindowDecl] = field(default_factory=dict)
     handlers: dict[str, list[A.HandlerDecl]] = field(default_factory=dict)

@@ -12,6 +12,8 @@ from liturgy.dsl.checker.walk import describable
 from liturgy.dsl.diagnostics import Span, did_you_mean
 from liturgy.dsl.frontend import ast as A
 
+# what an assignment may write: counters of every scope (an enum-indexed one too), `first`, a grid cell
+_ASSIGNABLE = ("counter", "pcounter", "ccounter", "icounter", "first", "gridcell")
 
 class StatementChecker(ExpressionChecker):
     """Checks every body of the program, statement by statement."""
@@ -343,8 +345,9 @@ class StatementChecker(ExpressionChecker):
             if ref is None and tt.kind == "any":  # already reported: no cascade
                 self.expr(s.value, scope)
                 return
-            if not (ref is not None and ref[0] in ("counter", "pcounter", "ccounter", "icounter", "first")):
-                self.err("E124", "only counters, flags, tracks, `first` and `let` names can be assigned", tgt.span)
+            if not (ref is not None and ref[0] in _ASSIGNABLE):
+                self.err("E124", "only counters, flags, tracks, grid cells, `first` and `let` names can be assigned",
+                         tgt.span)
                 self.expr(s.value, scope)
                 return
             decl = self._counter_of(tgt)

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.types import Ty
+from liturgy.dsl.constructs import grids
 
 # Longest list a built-in may build: a ruleset's `range(0, 10**15)` is a located rule error, not a MemoryError.
 MAX_BUILT_LIST = 100_000
@@ -88,6 +89,9 @@ def _range(a: int, b: int | None = None) -> tuple[int, ...]:
 
 
 _ZONE_OR_N = (Param("zone", "zone"), Param("n", T.INT))
+_GRID = Param("grid", Ty("grid"))
+_CELL = (_GRID, Param("c", T.INT), Param("r", T.INT))
+_DIR = (Param("d", grids.DIRECTION),)
 
 BUILTINS: dict[str, Builtin] = {
     b.name: b
@@ -138,6 +142,27 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("range", (Param("a", T.INT), Param("b", T.INT)), 1, T.list_of(T.INT), "nothing",
                 "`range(n)` is the integers 0 … n-1; `range(a, b)` is a … b-1 (empty when b <= a).",
                 reference=_range),
+        # grids (docs/language.md, Grids): the grid argument names a declared grid
+        Builtin("on_grid", _CELL, 3, T.BOOL, "state",
+                "`on_grid(g, c, r)` is true when column c, row r is a cell of grid g."),
+        Builtin("line", (*_CELL, Param("d", grids.DIRECTION)), 4, T.INT, "state",
+                "`line(g, c, r, d)` is how many cells in a row, from (c, r) stepping in direction d, hold the "
+                "value of cell (c, r), that cell included (0 when (c, r) is off the grid)."),
+        Builtin("span", (*_CELL, Param("d", grids.DIRECTION)), 4, T.INT, "state",
+                "`span(g, c, r, d)` is how many cells in a row on the line through (c, r) along d (both ways: "
+                "d and its opposite) hold the value of cell (c, r), that cell included: "
+                "`line(g, c, r, d) + line(g, c, r, opposite(d)) - 1`, in one call (0 off the grid)."),
+        Builtin("width", (_GRID,), 1, T.INT, "state",
+                "`width(g)` is the number of columns of grid g: `range(width(g))` is every column, west to east."),
+        Builtin("height", (_GRID,), 1, T.INT, "state",
+                "`height(g)` is the number of rows of grid g: `range(height(g))` is every row, south to north."),
+        Builtin("dx", _DIR, 1, T.INT, "nothing",
+                "`dx(d)` is the column step of direction d (east +1, west -1).", reference=grids.step_x),
+        Builtin("dy", _DIR, 1, T.INT, "nothing",
+                "`dy(d)` is the row step of direction d (north +1, south -1).", reference=grids.step_y),
+        Builtin("opposite", _DIR, 1, grids.DIRECTION, "nothing",
+                "`opposite(d)` is the direction that undoes d (`opposite(north)` is `south`).",
+                reference=grids.opposite),
     )
 }
 

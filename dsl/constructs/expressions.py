@@ -47,6 +47,7 @@ EXPRESSIONS: dict[type[A.Expr], ExprConstruct] = {
         ExprConstruct(A.Name, "NAME"),
         ExprConstruct(A.Attr, "EXPR.NAME", children=lambda e: [e.obj]),
         ExprConstruct(A.Index, "EXPR[EXPR]", children=lambda e: [e.obj, e.index]),
+        ExprConstruct(A.Cell, "GRID[COLUMN, ROW]", children=lambda e: [e.obj, e.col, e.row]),
         ExprConstruct(A.Call, "FUNC(ARGS)", children=lambda e: [e.func, *e.args]),
         ExprConstruct(A.Aggregate, "AGG(EXPR for NAME in ITEMS [where COND])", children=_comprehension,
                       binds=lambda e: (e.var,)),

@@ -87,6 +87,15 @@ class Index(Expr):
 
 
 @dataclass(eq=False)
+class Cell(Expr):
+    """``board[c, r]``: the cell of a grid at column ``col`` and row ``row``."""
+
+    obj: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    col: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    row: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+
+
+@dataclass(eq=False)
 class Call(Expr):
     func: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
     args: list[Expr] = field(default_factory=list)
@@ -378,6 +387,18 @@ class CounterDecl(Decl):
 
 
 @dataclass(eq=False)
+class GridDecl(CounterDecl):
+    """``grid NAME W by H of T``: W x H cells, each a counter slot of the flat state (so saves, digests and
+    clones cover it), read and written as ``NAME[c, r]``. A counter underneath, so assignments, bounds and
+    the counter machinery apply to cells unchanged; kept out of ``Program.counters``."""
+
+    width: int = 1
+    height: int = 1
+    cell: TypeExpr | None = None
+    cell_ty: Ty | None = field(default=None, repr=False, compare=False)  # the cells' type, set by the checker
+
+
+@dataclass(eq=False)
 class PoolDecl(Decl):
     name: str
     holders: list[CounterDecl]
@@ -526,6 +547,8 @@ CounterRef: TypeAlias = tuple[Literal["counter", "pcounter", "ccounter"], Counte
 EnumValueRef: TypeAlias = tuple[Literal["enumval", "enumtype", "die"], str]  # a value, an enum's name, a die
 FieldRef: TypeAlias = tuple[Literal["field"], str]  # a card's printed field
 GraphRef: TypeAlias = tuple[Literal["graph"], GraphDecl]  # a graph's name, the first argument of its built-ins
+GridRef: TypeAlias = tuple[Literal["grid", "gridcell"], "GridDecl"]  # a grid's name; a cell `g[c, r]`
+DirectionRef: TypeAlias = tuple[Literal["direction", "directions"], str]  # a direction; a named set of them
 IndexRef: TypeAlias = tuple[Literal["icounter", "list_index"]]  # an enum-indexed counter; a list element
 ProcRef: TypeAlias = tuple[Literal["call_proc"], ProcDecl]
 FnRef: TypeAlias = tuple[Literal["call_fn"], FnDecl]
@@ -533,7 +556,7 @@ FieldCallRef: TypeAlias = tuple[Literal["call_field"], str, Literal["effect", "f
 BuiltinCallRef: TypeAlias = tuple[Literal["call_builtin"], str]  # a registry built-in (dsl/constructs/builtins.py)
 
 Ref: TypeAlias = (LocalRef | SelfRef | FirstRef | BuiltinNameRef | ZoneRef | CounterRef | EnumValueRef | FieldRef
-                  | IndexRef | ProcRef | FnRef | FieldCallRef | BuiltinCallRef | GraphRef)
+                  | IndexRef | ProcRef | FnRef | FieldCallRef | BuiltinCallRef | GraphRef | GridRef | DirectionRef)
 
 
 def ref_of(e: Expr) -> Ref:

@@ -258,6 +258,9 @@ class _AstBuilder:
     def index(self, meta: Any, c: list[Any]) -> A.Expr:
         return A.Index(self._s(meta), c[0], c[1])
 
+    def cell(self, meta: Any, c: list[Any]) -> A.Expr:
+        return A.Cell(self._s(meta), c[0], c[1], c[2])
+
     def call(self, meta: Any, c: list[Any]) -> A.Expr:
         return A.Call(self._s(meta), c[0], [x for x in c[1:] if x is not None])
 
@@ -526,6 +529,11 @@ class _AstBuilder:
             self._s(meta), str(name), scope or "global", word == "flag", index, lo, hi, default, bool(reset),
             holds=typed,
         )
+
+    def grid_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        name, width, height, cell = c
+        return A.GridDecl(self._s(meta), str(name), "global", False, None, None, None, None, False,
+                          width=int(width), height=int(height), cell=cell)
 
     def option_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         name, enum, default = c

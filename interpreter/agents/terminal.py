@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from liturgy.interpreter.engine import Game, replay_decisions
+from liturgy.interpreter.runtime.grids import render
 
 # a public zone longer than this is shown by its first cards and a count
 LONG_ZONE = 8
@@ -332,7 +333,8 @@ def status_text(game: Game, player: int) -> str:
     if panel is not None:
         return "\n".join(f"  {line}" for line in panel)
     view = game.view(player)
-    return "\n".join(t for t in (zones_text(view, player), counters_text(view, player)) if t)
+    boards = ["\n".join(f"  {line}" for line in render(name, rows)) for name, rows in view.get("grids", {}).items()]
+    return "\n".join(t for t in (*boards, zones_text(view, player), counters_text(view, player)) if t)
 
 
 def zones_text(view: dict[str, Any], player: int, full: bool = False) -> str:

@@ -25,9 +25,11 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen import gridgen
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
+from liturgy.interpreter.compiler import grids
 from liturgy.interpreter.runtime.builtins import pure_function
 
 if TYPE_CHECKING:
@@ -161,7 +163,8 @@ class ExprGen:
     def __init__(self, comp: Compiler) -> None:
         self.comp = comp
         self.ns: dict[str, Any] = {"_no_card": _no_card, "_fail": _no_card, "_index": _index,
-                                   "_random": _random, "_roll": _roll, "_MISSING": object()}
+                                   "_random": _random, "_roll": _roll, "_MISSING": object(),
+                                   **gridgen.NAMESPACE}
         self.count = 0
         # Python locals holding a fast loop's variable; those that iterate a zone are never `none`
         self.loop_locals: set[str] = set()
@@ -180,6 +183,8 @@ class ExprGen:
         self.plain: set[str] = set()
         self.sources = Sources()  # every generated text, for tracebacks and `liturgy dump`
         self.depth = 0  # nesting of the expression being written (see MAX_TEXT_DEPTH)
+        # Python locals of loops over a constant `range`: their least and greatest value (grid cells skip tests)
+        self.int_ranges: dict[str, tuple[int, int]] = {}
 
     def read_env(self, var: str) -> str:
         """Source reading local variable ``var`` (a parameter, `let`, loop variable or ``self``)."""
@@ -396,6 +401,8 @@ class ExprGen:
                 return repr(ref[1])
             if ref[0] == "enumtype":
                 return self.const(tuple(self.comp.prog.enums[ref[1]]))
+            if ref[0] in ("grid", "direction", "directions"):
+                return self.const(grids.name_value(ref))
             return self.closure(e)
         if isinstance(e, A.Attr):
             ref = A.ref_of(e)
@@ -419,6 +426,8 @@ class ExprGen:
                 return (f"({values}[{t}] if ({t} := {self.src(e.obj)}) is not None "
                         f"else _no_card({missing!r}))")
             return self.closure(e)
+        if isinstance(e, A.Cell) and e.ref is not None and e.ref[0] == "gridcell":
+            return f"s.counters[{gridgen.slot(self, e)}]"
         if isinstance(e, A.Index):
             if e.ref == ("icounter",):
                 return f"s.counters[{self.slot(e)}]"
@@ -608,6 +617,9 @@ class ExprGen:
             comp.subst = {k: v for k, v in comp.subst.items() if k != var}
             self.subst_src = {k: v for k, v in self.subst_src.items() if k != var}
             self.subst_owner = comp.subst if saved[2] is saved[0] else None
+        known = gridgen.loop_range(self, e.iterable)
+        if known is not None:
+            self.int_ranges[local or in_env or ""] = known
         if local is not None:
             self.loop_locals.add(local)
             if e.iterable.ty is not None and e.iterable.ty.kind == "zone":
@@ -645,8 +657,16 @@ class ExprGen:
         return self.closure(e)
 
     def _builtin(self, name: str, e: A.Call) -> str:
+        if name in gridgen.DIRECTION_TABLES:
+            return f"{self.const(gridgen.DIRECTION_TABLES[name])}[{self.src(e.args[0])}]"
         if name in constructs.PURE:  # the registry's function, the very one the closures call
-            return f"{self.const(pure_function(name))}({''.join(self.src(a) + ', ' for a in e.args)})"
+            srcs = [self.src(a) for a in e.args]
+            folded = gridgen.fold_pure(name, srcs)
+            if folded is not None:
+                return self.const(folded[0])
+            return f"{self.const(pure_function(name))}({''.join(x + ', ' for x in srcs)})"
+        if name in gridgen.GRID_BUILTINS:
+            return gridgen.builtin(self, name, e)
         args = e.args
         arg = args[0]
         if name == "size":
@@ -698,6 +718,8 @@ class ExprGen:
         if ref[0] == "ccounter" and isinstance(e, A.Attr):
             base = lay.card_base + lay.card_offsets[ref[1].name]
             return self._strided(e.obj, base, lay.card_stride, "no card")
+        if ref[0] == "gridcell" and isinstance(e, A.Cell):
+            return gridgen.slot(self, e)
         if ref[0] == "icounter" and isinstance(e, A.Index):
             inner = self.slot(e.obj)
             index = self.const(lay.enum_index[self.comp._counter_decl(e.obj).index_enum or ""])
@@ -717,6 +739,8 @@ class ExprGen:
                 return t is not None and (t.kind != "zone" or self._zone(e.args[0]) is not None)
             if name in ("top", "bottom"):
                 return self._zone(e.args[0]) is not None
+            if name in gridgen.GRID_BUILTINS:
+                return gridgen.call_ok(self, e)
             return name in _BUILTINS_INLINE and len(e.args) >= 1
         if ref[0] == "call_fn":
             return self.comp.can_inline(ref[1], e.args)

@@ -9,6 +9,7 @@ from typing import Any
 
 from liturgy.dsl.checker.types import Ty
 from liturgy.interpreter.runtime import rng
+from liturgy.interpreter.runtime.grids import GridInfo
 from liturgy.interpreter.runtime.state import GameState
 
 ExprFn = Callable[[GameState, dict[str, Any]], Any]
@@ -73,6 +74,7 @@ class Layout:
     zone_card_stride: int = 0
     zone_card_base: int = 0
     enum_index: dict[str, dict[str, int]] = field(default_factory=dict)
+    grids: dict[str, GridInfo] = field(default_factory=dict)  # each grid's slots: in the global block
 
 
 def _fmt_player(s: Any, v: Any) -> str:

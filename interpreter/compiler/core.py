@@ -17,6 +17,7 @@ from liturgy.interpreter.codegen.exprgen import ExprGen
 from liturgy.interpreter.codegen.stmtgen import StmtGen
 from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Ins, Layout, LogFormat, StmtFn
 from liturgy.interpreter.compiler.instructions import _goto, _pack
+from liturgy.interpreter.runtime.grids import GridInfo
 
 if TYPE_CHECKING:
     from liturgy.interpreter.compiler.compiler import Compiler
@@ -91,8 +92,10 @@ class CompilerCore:
         for name, vals in prog.enums.items():
             lay.enum_index[name] = {v: i for i, v in enumerate(vals)}
         counters = prog.counters.items()
-        globals_, width = _pack((n, self._width(c)) for n, c in counters if c.scope == "global")
+        globals_, width = _pack([*((n, self._width(c)) for n, c in counters if c.scope == "global"),
+                                 *((n, g.width * g.height) for n, g in prog.grids.items())])
         lay.global_slots = {name: 2 + off for name, off in globals_.items()}  # after FIRST_SLOT, ROUND_SLOT
+        lay.grids = {n: GridInfo(n, lay.global_slots[n], g.width, g.height) for n, g in prog.grids.items()}
         lay.player_base = 2 + width
         lay.player_offsets, lay.player_stride = _pack((n, self._width(c)) for n, c in counters if c.scope == "player")
         lay.card_base = lay.player_base + lay.player_stride * lay.max_players

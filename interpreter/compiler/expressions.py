@@ -8,6 +8,7 @@ from typing import Any
 from liturgy.dsl import constructs
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.compiler import grids
 from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn
 from liturgy.interpreter.compiler.core import CompilerCore
 from liturgy.interpreter.compiler.instructions import _children, _has_effects, _local_names
@@ -65,6 +66,8 @@ class ExpressionCompiler(CompilerCore):
         if ref[0] == "ccounter" and isinstance(e, A.Attr):
             base = lay.card_base + lay.card_offsets[ref[1].name]
             return self._strided(e.obj, base, lay.card_stride, "no card")
+        if ref[0] == "gridcell" and isinstance(e, A.Cell):
+            return grids.cell_slot(self, e)
         if ref[0] == "icounter" and isinstance(e, A.Index):
             inner = self.counter_slot(e.obj)
             decl = self._counter_decl(e.obj)
@@ -89,7 +92,7 @@ class ExpressionCompiler(CompilerCore):
             return A.CounterDecl(e.span, "first", "global", False, None, None, None, None, False)
         if ref[0] == "icounter" and isinstance(e, A.Index):
             return self._counter_decl(e.obj)
-        if ref[0] in ("counter", "pcounter", "ccounter"):
+        if ref[0] in ("counter", "pcounter", "ccounter", "gridcell"):
             return ref[1]
         raise AssertionError(f"not a counter: {ref}")  # pragma: no cover - checker prevents this
 
@@ -150,6 +153,9 @@ class ExpressionCompiler(CompilerCore):
         if ref[0] == "enumtype":
             vals = tuple(self.prog.enums[ref[1]])
             return lambda s, env: vals
+        if ref[0] in ("grid", "direction", "directions"):
+            value = grids.name_value(ref)
+            return lambda s, env: value
         raise AssertionError(f"unresolved name {e.id}")  # pragma: no cover
 
     def _attr(self, e: A.Attr) -> ExprFn:
@@ -563,6 +569,7 @@ EXPR_HANDLERS: dict[type[A.Expr], Callable[[ExpressionCompiler, Any], ExprFn]] =
     A.Unary: ExpressionCompiler._unary,
     A.Binary: ExpressionCompiler.binary,
     A.Cond: ExpressionCompiler._cond,
+    A.Cell: grids.cell,
 }
 
 # the built-ins that are not registered pure functions (dsl/constructs.py), by name
@@ -629,6 +636,11 @@ BUILTIN_HANDLERS: dict[str, Callable[[ExpressionCompiler, A.Call, list[ExprFn]],
     "players_from": ExpressionCompiler._players_from,
     "next_player": ExpressionCompiler._next_player,
     "owner": ExpressionCompiler._owner,
+    "on_grid": grids.on_grid,
+    "line": grids.line,
+    "span": grids.span,
+    "width": grids.width,
+    "height": grids.height,
 }
 
 

@@ -8,6 +8,8 @@ from operator import itemgetter
 from typing import Any
 
 from liturgy.dsl.checker.program import Program
+from liturgy.dsl.checker.types import Ty
+from liturgy.dsl.constructs.grids import cell_start
 from liturgy.dsl.diagnostics import LiturgyError
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.loader import check_file
@@ -174,6 +176,11 @@ class Ruleset:
                     reset.append((slot, init))
                 if c.pool:
                     pools.setdefault(c.pool, []).append(slot)
+        for g in lay.grids.values():  # every cell starts empty: `none`, or 0 in an int grid
+            start = cell_start((prog.grids[g.name].cell_ty or Ty("any")).kind)
+            for i in range(g.width * g.height):
+                counters[g.base + i] = start
+                names[g.base + i] = f"{g.name}[{i % g.width}, {i // g.width}]"
         players = tuple(range(n))
         clockwise = prog.game.seats != "counterclockwise"
         turn_orders = {

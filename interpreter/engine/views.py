@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, UNITS
 from liturgy.interpreter.engine.decision import Decision
 from liturgy.interpreter.engine.outcome import _game_over_line, _labels
+from liturgy.interpreter.runtime.grids import cell_label
 from liturgy.interpreter.runtime.moves import visible_cards
 from liturgy.interpreter.runtime.state import GameState, hidden_card
 
@@ -256,7 +258,7 @@ class GameViews:
                 decision["your_options"] = list(d.options[player])
                 if player in d.prompts:  # only when the ruleset words the question: older views stay as they were
                     decision["your_prompt"] = d.prompts[player]
-        return {
+        out = {
             "ruleset": self.ruleset.name,
             "viewer": "spectator" if player is None else f"P{player + 1}",
             "status": s.status,
@@ -266,6 +268,11 @@ class GameViews:
             "log": self.log_lines(player),
             "result": s.result,
         }
+        if lay.grids:  # grids are public, like counters: every viewer sees every cell (north row first)
+            out["grids"] = {name: [[cell_label(kind, v) for v in row] for row in g.rows(s.counters)]
+                            for name, g in lay.grids.items()
+                            for kind in [(prog.grids[name].cell_ty or Ty("any")).kind]}
+        return out
 
 
 def _typed_reader(c: A.CounterDecl, card_names: list[str], seen: list[bool]) -> Callable[[Any], Any]:

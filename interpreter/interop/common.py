@@ -41,8 +41,8 @@ class Bounds:
     """Fixed sizes an adapter must announce before any game is played.
 
     A choice offers items of a list, zone, set or enum, so its size is bounded by
-    the largest of: the cards in the game, the players, an enum, two (``[false,
-    true]``), plus one for ``optional``'s *pass*.  A draw picks among the same
+    the largest of: the cards in the game, the players, an enum, a grid's
+    cells, two (``[false, true]``), plus one for ``optional``'s *pass*.  A draw picks among the same
     kinds of lists or a die's faces.  Lists built by joining (``a + b``) or
     written out in card data can exceed this natural bound: pass a larger bound
     explicitly; an adapter that meets a bigger choice stops with an error that
@@ -60,6 +60,7 @@ class Bounds:
             len(tables.card_def),
             players,
             max((len(v) for v in prog.enums.values()), default=0),
+            max((g.width * g.height for g in prog.grids.values()), default=0),  # a cell, a column or a row of a grid
             2,
         )
         faces = max((len(d.faces) for d in prog.dice.values()), default=0)
@@ -125,9 +126,10 @@ class ViewEncoder:
     The layout depends only on the ruleset and the player count: for every zone
     (per-player zones once per player) the number of visible copies of each card
     definition plus the number of hidden cards; every counter value shown in the
-    view (per-card counters summed per card definition); the first player, the
-    round, the observer's seat, who is waiting, who has committed, whether the
-    choice is simultaneous, and whether the game is over.  It reads
+    view (per-card counters summed per card definition); every grid cell (one-hot
+    over the players or enum values it may hold, or an int's value); the first
+    player, the round, the observer's seat, who is waiting, who has committed,
+    whether the choice is simultaneous, and whether the game is over.  It reads
     :meth:`Game.view` only, so it never encodes what the player cannot see.
     """
 
@@ -157,6 +159,14 @@ class ViewEncoder:
             width = len(labels) if labels else 1
             self.counter_slots[name] = (size, c.scope, labels)
             size += width * (players if c.scope == "player" else nd if c.scope == "card" else 1)
+        # grids: per cell, one-hot over the players (or the enum's values) it may hold, or an int cell's value
+        self.grid_slots: dict[str, tuple[int, list[str] | None]] = {}
+        for name, g in prog.grids.items():
+            ty = g.cell_ty
+            labels = (self.seats if ty is not None and ty.kind == "player" else
+                      prog.enums.get(ty.arg or "") if ty is not None and ty.kind == "enum" else None)
+            self.grid_slots[name] = (size, labels)
+            size += g.width * g.height * (len(labels) if labels else 1)
         self.tail = size
         self.size = size + 1 + 5 * players + 2  # round; first, me, waiting, committed, options-for-me; simul, over
 
@@ -190,6 +200,13 @@ class ViewEncoder:
                 vals = [v.get(lab, 0) for lab in labels] if labels else [v]
                 for j, x in enumerate(vals):
                     out[base + k * width + j] += codes.get(x, 0.0) if codes is not None else _number(x)
+        for name, (base, labels) in self.grid_slots.items():
+            cells = [v for row in reversed(view["grids"][name]) for v in row]  # row 0 first, as in the state
+            for i, v in enumerate(cells):
+                if labels is None:
+                    out[base + i] = _number(v)
+                elif v is not None:
+                    out[base + i * len(labels) + labels.index(v)] = 1
         t = self.tail
         out[t] = _number(counters.get("round", 0))
         t += 1

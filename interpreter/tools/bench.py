@@ -34,8 +34,9 @@ from liturgy.interpreter.tools.simulate import simulate
 OPENSPIEL_PEERS: dict[str, tuple[str, float]] = {
     "kuhn_poker": ("python_kuhn_poker", 1.0),
     "goofspiel": ("goofspiel", 0.25),
+    "connect_four": ("connect_four", 0.25),
 }
-OPENSPIEL_GAMES = ("python_kuhn_poker", "kuhn_poker", "goofspiel")
+OPENSPIEL_GAMES = ("python_kuhn_poker", "kuhn_poker", "goofspiel", "connect_four")
 BLOODBORNE_GAMES_PER_S = 1000.0
 BLOODBORNE_JOBS_SECONDS = 60.0
 STS_COMBATS_PER_S = 2000.0

@@ -1,0 +1,138 @@
+"""Grids in generated code: a cell's slot as inline arithmetic with one bounds test, and the grid built-ins with
+the grid's size and tables as constants, so reading ``board[c, r]`` costs what reading a counter costs.
+
+Each form evaluates its operands once and in the closures' order (column, then row) and raises the closures'
+error off the grid (:func:`~liturgy.interpreter.runtime.grids.off_grid`), so both paths give the same digests.
+A grid argument that is not a grid's own name (a local holding one) is left to the closures.
+"""
+from __future__ import annotations
+
+import operator
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from liturgy.dsl import constructs
+from liturgy.dsl.constructs.grids import DIRECTIONS, OPPOSITE
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.runtime.grids import GridInfo, off_grid
+
+if TYPE_CHECKING:
+    from liturgy.interpreter.codegen.exprgen import ExprGen
+
+GRID_BUILTINS = frozenset({"on_grid", "line", "span", "width", "height"})
+# direction built-ins written as a lookup in their table (a direction value is always one of its keys)
+DIRECTION_TABLES: dict[str, dict[str, object]] = {
+    "opposite": dict(OPPOSITE),
+    "dx": {d: dc for d, (dc, _) in DIRECTIONS.items()},
+    "dy": {d: dr for d, (_, dr) in DIRECTIONS.items()},
+}
+NAMESPACE = {"_off_grid": off_grid}
+
+
+def _static(gen: ExprGen, e: A.Expr) -> GridInfo | None:
+    ref = e.ref
+    if isinstance(ref, tuple) and ref and ref[0] == "grid":
+        return gen.comp.layout.grids[ref[1].name]
+    return None
+
+
+def constant(gen: ExprGen, e: A.Expr) -> int | None:
+    """The value of an int expression known when the ruleset is compiled: a literal, a named grid's
+    `width`/`height`, and `+`, `-`, `*` of those (``board[c, height(board) - 1]`` reads one fixed row)."""
+    if isinstance(e, A.IntLit):
+        return None if isinstance(e.value, bool) else e.value
+    if isinstance(e, A.Unary) and e.op == "-":
+        v = constant(gen, e.operand)
+        return None if v is None else -v
+    if isinstance(e, A.Binary) and e.op in _FOLD:
+        a, b = constant(gen, e.left), constant(gen, e.right)
+        return None if a is None or b is None else _FOLD[e.op](a, b)
+    if isinstance(e, A.Call) and e.ref is not None and e.ref[0] == "call_builtin" and e.args:
+        g = _static(gen, e.args[0])
+        if g is not None and e.ref[1] in ("width", "height"):
+            return g.width if e.ref[1] == "width" else g.height
+    return None
+
+
+_FOLD: dict[str, Callable[[int, int], int]] = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
+def slot(gen: ExprGen, e: A.Cell) -> str:
+    """Source for the slot of ``g[c, r]``: digits when both are constants on the grid, and no bounds test for a
+    coordinate known to be on the grid (a constant, or a loop's variable over a constant `range`)."""
+    ref = A.ref_of(e)
+    assert ref[0] == "gridcell", ref
+    g = gen.comp.layout.grids[ref[1].name]
+    b, w, h = g.base, g.width, g.height
+    cc, rc = constant(gen, e.col), constant(gen, e.row)
+    if cc is not None and rc is not None and 0 <= cc < w and 0 <= rc < h:
+        return str(b + cc + w * rc)
+    c_src = str(cc) if cc is not None else gen.src(e.col)
+    r_src = str(rc) if rc is not None else gen.src(e.row)
+    tests = []
+    tc, tr = c_src, r_src
+    if not _on(gen, cc, c_src, w):
+        tc = gen._name("_t")
+        tests.append(f"(0 <= ({tc} := {c_src}) < {w})")
+    if not _on(gen, rc, r_src, h):
+        tr = gen._name("_t")
+        tests.append(f"(0 <= ({tr} := {r_src}) < {h})")
+    offset = f"{b + w * rc} + {tc}" if rc is not None else f"{b} + {tc} + {w} * {tr}"
+    if not tests:
+        return f"({offset})"
+    return f"({offset} if {' & '.join(tests)} else _off_grid({g.name!r}, {w}, {h}, {tc}, {tr}))"
+
+
+def _on(gen: ExprGen, value: int | None, src: str, limit: int) -> bool:
+    """Whether a coordinate is surely in 0 … limit-1: a constant there, or a loop variable known to be."""
+    if value is not None:
+        return 0 <= value < limit
+    known = gen.int_ranges.get(src.strip("()"))
+    return known is not None and known[0] >= 0 and known[1] < limit
+
+
+def loop_range(gen: ExprGen, iterable: A.Expr) -> tuple[int, int] | None:
+    """The least and greatest item of ``range(…)`` with constant bounds (a loop over it: its variable's range)."""
+    ref = iterable.ref
+    if not (isinstance(iterable, A.Call) and isinstance(ref, tuple) and ref[:2] == ("call_builtin", "range")):
+        return None
+    bounds = [constant(gen, a) for a in iterable.args]
+    if any(x is None for x in bounds) or not bounds:
+        return None
+    lo, hi = (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+    return None if lo is None or hi is None or hi <= lo else (lo, hi - 1)
+
+
+_INT_SRC = re.compile(r"-?[0-9]+")
+
+
+def fold_pure(name: str, srcs: list[str]) -> tuple[Any] | None:
+    """A pure built-in whose arguments are all int constants, computed once (``range(width(board))`` is one
+    tuple; any pure built-in benefits): (value,), or None when an argument is not constant or the built-in
+    refuses them (the call then stays, to fail at run time with the closures' message)."""
+    if not all(_INT_SRC.fullmatch(x) for x in srcs):
+        return None
+    try:
+        return (constructs.PURE[name].reference(*(int(x) for x in srcs)),)
+    except constructs.BuiltinError:
+        return None
+
+
+def call_ok(gen: ExprGen, e: A.Call) -> bool:
+    """Whether :func:`builtin` writes this grid built-in call (its grid is named, not held in a local)."""
+    return bool(e.args) and _static(gen, e.args[0]) is not None
+
+
+def builtin(gen: ExprGen, name: str, e: A.Call) -> str:
+    g = _static(gen, e.args[0])
+    assert g is not None  # call_ok said so
+    if name == "width":
+        return str(g.width)
+    if name == "height":
+        return str(g.height)
+    c, r = gen.src(e.args[1]), gen.src(e.args[2])
+    if name == "on_grid":
+        return f"((0 <= ({c}) < {g.width}) & (0 <= ({r}) < {g.height}))"
+    fn = g.line_function() if name == "line" else g.span_function()
+    return f"{gen.const(fn)}(s.counters, {c}, {r}, {gen.src(e.args[3])})"
