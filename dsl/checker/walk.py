@@ -16,12 +16,12 @@ def _skip_targets(stmts: list[A.Stmt]) -> list[str]:
 
 
 def describable(prog: Program, name: str) -> Ty | None:
-    """The type of the options a `describe NAME(...)` labels: a card kind, an enum, `player` or `bool`."""
+    """The type of the options a `describe NAME(...)` labels: a card kind, an enum, `player`, `bool` or `int`."""
     if name in prog.kinds:
         return T.card(name)
     if name in prog.enums:
         return Ty("enum", arg=name)
-    return {"player": T.PLAYER, "bool": T.BOOL}.get(name)
+    return {"player": T.PLAYER, "bool": T.BOOL, "int": T.INT}.get(name)
 
 
 def _contains(prog: Program, cls: type) -> bool:

@@ -263,10 +263,12 @@ class _AstBuilder:
     def aggregate(self, meta: Any, c: list[Any]) -> A.Expr:
         func = c[0]
         fname = func.id if isinstance(func, A.Name) else ""
-        return A.Aggregate(self._s(meta), fname, func.span, c[1], str(c[2]), c[3], c[4])
+        return A.Aggregate(self._s(meta), fname, func.span, c[1], str(c[2]), c[3], c[4], c[5])
 
     def where_clause(self, meta: Any, c: list[Any]) -> A.Expr:
         return c[0]  # type: ignore[no-any-return]
+
+    by_clause = where_clause
 
     def neg(self, meta: Any, c: list[Any]) -> A.Expr:
         return A.Unary(self._s(meta), "-", c[0])
@@ -351,7 +353,9 @@ class _AstBuilder:
         return ("else", c[0])
 
     def for_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
-        return A.For(self._s(meta), str(c[0]), c[1], c[2])
+        # `for x in L where C { … }` is `for x in L { if C { … } }`: every compile path already runs that
+        body = c[3] if c[2] is None else [A.If(c[2].span, [(c[2], c[3])], [])]
+        return A.For(self._s(meta), str(c[0]), c[1], body)
 
     def repeat_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
         return A.RepeatWhile(self._s(meta), c[0], c[1])
@@ -553,6 +557,20 @@ class _AstBuilder:
 
     def fn_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         return A.FnDecl(self._s(meta), str(c[0]), c[1] or [], c[2], c[3])
+
+    def fn_expr(self, meta: Any, c: list[Any]) -> A.Expr:
+        return c[0]  # type: ignore[no-any-return]
+
+    def fn_let(self, meta: Any, c: list[Any]) -> tuple[str, Span, A.Expr]:
+        return str(c[0]), self._ts(c[0]), c[1]
+
+    def fn_block(self, meta: Any, c: list[Any]) -> A.Expr:
+        """`{ let a = … let b = … return EXPR }`: nested bindings, the first `let` outermost. Each binding's
+        span is the returned expression's, so a result of the wrong type (E140) points at `return`'s value."""
+        body: A.Expr = c[-1]
+        for name, name_span, value in reversed(c[:-1]):
+            body = A.LetIn(c[-1].span, name, name_span, value, body)
+        return body
 
     def setup_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         return A.SetupDecl(self._s(meta), c[0])
