@@ -23,6 +23,7 @@ from liturgy.dsl.diagnostics import Diagnostic, LiturgyError, Span, remember_sou
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
 from liturgy.dsl.frontend.grammar_cache import grammar_cache_file, load_json, store_json
+from liturgy.dsl.frontend.reserved import reserved_word_diag
 
 MAX_SYNTAX_ERRORS = 20
 
@@ -90,7 +91,7 @@ def _describe_expected(names: set[str]) -> str:
     return ", ".join(words)
 
 
-def _syntax_diag(err: UnexpectedInput, file: str) -> Diagnostic:
+def _syntax_diag(err: UnexpectedInput, file: str, text: str = "") -> Diagnostic:
     line = max(1, getattr(err, "line", 1) or 1)
     col = max(1, getattr(err, "column", 1) or 1)
     if isinstance(err, UnexpectedToken):
@@ -98,7 +99,9 @@ def _syntax_diag(err: UnexpectedInput, file: str) -> Diagnostic:
         shown = "end of file" if tok.type == "$END" else f"`{tok.value}`"
         expected = _describe_expected(set(err.expected))
         width = max(1, len(str(tok.value))) if tok.type != "$END" else 1
-        return Diagnostic(
+        span = Span(file, line, col, line, col + width)
+        after = text[tok.end_pos:tok.end_pos + 40] if tok.end_pos is not None else ""
+        return reserved_word_diag(str(tok.value), tok.type, set(err.expected), after, span) or Diagnostic(
             "E001",
             "error",
             f"unexpected {shown}; expected {expected}",
@@ -679,7 +682,7 @@ def _parse_once(text: str, file: str, start: str) -> tuple[Any, Diagnostic | Non
     try:
         return _lark().parse(text, start=start), None
     except UnexpectedInput as err:
-        return None, _syntax_diag(err, file)
+        return None, _syntax_diag(err, file, text)
     except RecursionError:
         return None, Diagnostic(
             "E003", "error", "nesting is too deep to parse", Span.point(file, 1, 1),
