@@ -97,8 +97,9 @@ def _text(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
     """`text(x)`, or `text("FORMAT", v…)` whose literal has one `{}` per value (E134)."""
     for a, t in zip(e.args, types, strict=True):
         if t.kind in _NO_TEXT:
-            chk.err("E303", f"{t} has no text", a.span, hint="`text` writes ints, bools, texts, enum values, "
-                    "players, cards and lists of them")
+            what = f"the enum `{t.arg}` itself" if t.kind == "enumtype" else str(t)
+            chk.err("E303", f"`text` cannot write {what}", a.span,
+                    hint="`text` writes ints, bools, texts, enum values, players, cards and lists of them")
     if len(e.args) > 1:
         fmt = e.args[0]
         if not isinstance(fmt, A.StrLit):

@@ -23,7 +23,7 @@ from liturgy.dsl.diagnostics import Diagnostic, LiturgyError, Span, remember_sou
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
 from liturgy.dsl.frontend.grammar_cache import grammar_cache_file, load_json, store_json
-from liturgy.dsl.frontend.reserved import reserved_word_diag
+from liturgy.dsl.frontend.reserved import grammar_words, reserved_before_diag, reserved_word_diag
 
 MAX_SYNTAX_ERRORS = 20
 
@@ -101,7 +101,9 @@ def _syntax_diag(err: UnexpectedInput, file: str, text: str = "") -> Diagnostic:
         width = max(1, len(str(tok.value))) if tok.type != "$END" else 1
         span = Span(file, line, col, line, col + width)
         after = text[tok.end_pos:tok.end_pos + 40] if tok.end_pos is not None else ""
-        return reserved_word_diag(str(tok.value), tok.type, set(err.expected), after, span) or Diagnostic(
+        before = text[:tok.start_pos] if tok.start_pos is not None else ""
+        return reserved_word_diag(str(tok.value), tok.type, set(err.expected), after, span) or reserved_before_diag(
+            str(tok.value), before, grammar_words(_lark().terminals), file, line) or Diagnostic(
             "E001",
             "error",
             f"unexpected {shown}; expected {expected}",
