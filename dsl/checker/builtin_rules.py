@@ -107,7 +107,7 @@ def _text(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
                     hint='write `text("{} of {}", a, b)`, or join texts with `+`')
         elif fmt.value.count("{}") != len(e.args) - 1:
             chk.err("E134", f"text has {fmt.value.count('{}')} `{{}}` but {len(e.args) - 1} values follow",
-                    e.span)
+                    e.span, hint="each `{}` of the format takes the next value")
     return T.TEXT
 
 

@@ -22,7 +22,7 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 # What follows a name that starts an assignment statement (`==` is a comparison, not an assignment).
 _ASSIGNMENT = re.compile(r"(=(?!=)|\+=|-=|\.|\[)")
-_LAST_WORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*$")
+_LAST_WORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:[-+]\s*)?$")  # `move -=` lexes as `move`, `-`, `=`
 
 
 def grammar_words(terminals: Iterable[Any]) -> frozenset[str]:
