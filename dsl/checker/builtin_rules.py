@@ -89,8 +89,8 @@ def _sort(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
     return T.list_of(elem)
 
 
-# What `text(x)` can write: everything a log line can, except effects, functions and an enum's name.
-_NO_TEXT = ("effect", "function", "enumtype", "void")
+# What `text(x)` can write: everything a log line can, except effects, functions, an enum's name and a bare `none`.
+_NO_TEXT = ("effect", "function", "enumtype", "void", "none")
 
 
 def _text(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
