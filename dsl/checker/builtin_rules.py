@@ -101,6 +101,43 @@ def _ord(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
     if types[0].kind not in ("enum", "any"):
         chk.err("E140", f"`ord` needs an enum value, found {types[0]}", e.args[0].span)
     return T.INT
+# What `sort` orders by itself (ints and texts by value, players by seat); `sort(… by KEY)` also takes bools and
+# enum values (in declaration order), which the closure compiler orders through the key's type.
+SORTABLE = ("int", "text", "player")
+KEY_KINDS = (*SORTABLE, "bool", "enum", "any")
+
+
+def _sort(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
+    """The same list type, when its items are ints, texts or players (E302 otherwise)."""
+    lt = T.as_list(types[0])
+    elem = lt.elem if lt is not None else None
+    if elem is None or elem.kind not in (*SORTABLE, "any"):
+        chk.err("E302", f"`sort` orders ints, texts or players, not {types[0]}", e.args[0].span,
+                hint="order other items by a key: `sort(x for x in L by x.cost)`")
+        return types[0] if lt is not None else T.ANY
+    return T.list_of(elem)
+
+
+# What `text(x)` can write: everything a log line can, except effects, functions, an enum's name and a bare `none`.
+_NO_TEXT = ("effect", "function", "enumtype", "void", "none")
+
+
+def _text(chk: ExpressionChecker, e: A.Call, types: list[Ty]) -> Ty:
+    """`text(x)`, or `text("FORMAT", v…)` whose literal has one `{}` per value (E134)."""
+    for a, t in zip(e.args, types, strict=True):
+        if t.kind in _NO_TEXT:
+            what = f"the enum `{t.arg}` itself" if t.kind == "enumtype" else str(t)
+            chk.err("E303", f"`text` cannot write {what}", a.span,
+                    hint="`text` writes ints, bools, texts, enum values, players, cards and lists of them")
+    if len(e.args) > 1:
+        fmt = e.args[0]
+        if not isinstance(fmt, A.StrLit):
+            chk.err("E303", "`text` with several values needs a quoted format first", fmt.span,
+                    hint='write `text("{} of {}", a, b)`, or join texts with `+`')
+        elif fmt.value.count("{}") != len(e.args) - 1:
+            chk.err("E134", f"text has {fmt.value.count('{}')} `{{}}` but {len(e.args) - 1} values follow",
+                    e.span, hint="each `{}` of the format takes the next value")
+    return T.TEXT
 
 
 BUILTIN_RULES: dict[str, Callable[[ExpressionChecker, A.Call, list[Ty]], Ty]] = {
@@ -115,4 +152,6 @@ BUILTIN_RULES: dict[str, Callable[[ExpressionChecker, A.Call, list[Ty]], Ty]] = 
     "random": _random,
     "roll": _roll,
     "value": _value,
+    "sort": _sort,
+    "text": _text,
 }

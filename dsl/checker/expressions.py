@@ -8,7 +8,7 @@ from typing import Any
 from liturgy.dsl import constructs
 from liturgy.dsl.checker import grids
 from liturgy.dsl.checker import types as T
-from liturgy.dsl.checker.builtin_rules import BUILTIN_RULES
+from liturgy.dsl.checker.builtin_rules import BUILTIN_RULES, KEY_KINDS, SORTABLE
 from liturgy.dsl.checker.declarations import DeclarationChecker
 from liturgy.dsl.checker.program import AGGREGATES, BUILTIN_FUNCS, BUILTIN_VALUES, MAX_EXPR_DEPTH, _Scope
 from liturgy.dsl.checker.types import Ty
@@ -105,6 +105,12 @@ class ExpressionChecker(DeclarationChecker):
         et = self.expr(e.elem, inner)
         if e.where is not None:
             self.expect(e.where, T.BOOL, inner)
+        if e.func == "sort":
+            return self._sort_key(e, et, inner)
+        if e.key is not None:
+            self.err("E301", f"only `sort` takes `by`, not `{e.func}`", e.key.span,
+                     hint="write `sort(x for x in L by KEY)`, or `max(KEY for x in L)` for the largest key")
+            self.expr(e.key, inner)
         if e.func in ("sum", "min", "max"):
             if not T.assignable(et, T.INT):
                 self.err("E140", f"`{e.func}` needs numbers, found {et}", e.elem.span)
@@ -114,6 +120,27 @@ class ExpressionChecker(DeclarationChecker):
                 self.err("E140", f"`{e.func}` needs conditions, found {et}", e.elem.span)
             return T.BOOL
         return T.INT
+
+    def _sort_key(self, e: A.Aggregate, elem: Ty, inner: _Scope) -> Ty:
+        """`sort(ELEM for x in L [where C] [by KEY])`: the elements as a list, ordered by the key (E302 when the
+        key, or without one the element, is not an int, text, bool, player or enum value)."""
+        if e.key is None:
+            if elem.kind not in (*SORTABLE, "any"):
+                self.err("E302", f"`sort` orders ints, texts or players, not {elem}", e.elem.span,
+                         hint=f"order them by a key: `sort({e.var} for {e.var} in … by {e.var}.FIELD)`")
+        else:
+            kt = self.expr(e.key, inner)
+            if kt.kind not in KEY_KINDS:
+                self.err("E302", f"cannot order by {kt}", e.key.span,
+                         hint="a sort key is an int, text, bool, player or enum value")
+        return T.list_of(elem)
+
+    def let_in(self, e: A.LetIn, scope: _Scope, statement: bool) -> Ty:
+        """A `let` of a `fn` body: the value's type names ``e.name`` for the rest of the body."""
+        if e.name in BUILTIN_VALUES or e.name == "self":
+            self.err("E104", f"`{e.name}` is a built-in name", e.name_span)
+        value = self.value_type(self.expr(e.value, scope), e.value)
+        return self.expr(e.body, scope.child(**{e.name: value}))
 
     def list_lit(self, e: A.ListLit, scope: _Scope, statement: bool) -> Ty:
         if not e.items:
@@ -469,4 +496,5 @@ EXPR_HANDLERS: dict[type[A.Expr], Callable[[ExpressionChecker, Any, _Scope, bool
     A.Binary: ExpressionChecker.binary,
     A.Cond: ExpressionChecker.cond,
     A.Cell: grids.cell,
+    A.LetIn: ExpressionChecker.let_in,
 }

@@ -15,7 +15,7 @@ from liturgy.dsl.frontend.cards import CardDef
 MAX_EXPR_DEPTH = 100
 BUILTIN_VALUES = {"players", "first", "player_count", "round"}
 BUILTIN_FUNCS = set(constructs.NAMES)  # the registry (dsl/constructs.py) declares every built-in
-AGGREGATES = {"count", "sum", "any", "all", "min", "max"}
+AGGREGATES = {"count", "sum", "any", "all", "min", "max", "sort"}
 CARD_BUILTIN_FIELDS = {"name": T.TEXT, "provisional": T.BOOL, "text": T.TEXT}
 
 

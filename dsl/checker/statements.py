@@ -295,8 +295,8 @@ class StatementChecker(ExpressionChecker):
             described = describable(prog, desc.kind)
             if described is None:
                 self.err("E101", f"unknown card kind or enum `{desc.kind}`", desc.span,
-                         hint=did_you_mean(desc.kind, [*prog.kinds, *prog.enums, "player", "bool"]) or
-                         "`describe` takes a card kind, an enum, `player` or `bool`")
+                         hint=did_you_mean(desc.kind, [*prog.kinds, *prog.enums, "player", "bool", "int"]) or
+                         "`describe` takes a card kind, an enum, `player`, `bool` or `int`")
                 continue
             if desc.card == desc.viewer:
                 self.err("E103", f"`{desc.card}` names both the described value and the viewer", desc.span)

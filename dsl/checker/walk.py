@@ -3,6 +3,8 @@ the steps a block skips to, whether the program contains some statement kind; an
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.types import Ty
@@ -16,22 +18,28 @@ def _skip_targets(stmts: list[A.Stmt]) -> list[str]:
 
 
 def describable(prog: Program, name: str) -> Ty | None:
-    """The type of the options a `describe NAME(...)` labels: a card kind, an enum, `player` or `bool`."""
+    """The type of the options a `describe NAME(...)` labels: a card kind, an enum, `player`, `bool` or `int`."""
     if name in prog.kinds:
         return T.card(name)
     if name in prog.enums:
         return Ty("enum", arg=name)
-    return {"player": T.PLAYER, "bool": T.BOOL}.get(name)
+    return {"player": T.PLAYER, "bool": T.BOOL, "int": T.INT}.get(name)
 
 
-def _contains(prog: Program, cls: type) -> bool:
+def all_statements(prog: Program) -> Iterator[A.Stmt]:
+    """Every statement of the program, nested ones and card effects included."""
     bodies: list[list[A.Stmt]] = [prog.setup, prog.finish]
     bodies += [s.body for s in prog.steps]
     bodies += [p.body for p in prog.procs.values()]
     bodies += [h.body for hs in prog.handlers.values() for h in hs]
     for c in prog.cards:
         bodies += effect_bodies(prog, c)
-    return any(isinstance(s, cls) for b in bodies for s in walk_statements(b))
+    for b in bodies:
+        yield from walk_statements(b)
+
+
+def _contains(prog: Program, cls: type) -> bool:
+    return any(isinstance(s, cls) for s in all_statements(prog))
 
 
 def effect_bodies(prog: Program, card: CardDef) -> list[list[A.Stmt]]:

@@ -88,6 +88,19 @@ def _range(a: int, b: int | None = None) -> tuple[int, ...]:
     return tuple(range(lo, hi))
 
 
+def _order(v: Any) -> tuple[int, Any]:
+    """Sort order of an int, a text or a player (a seat index); `none` first. Items of one list share a type."""
+    return (0, 0) if v is None else (1, v)
+
+
+def _sort(items: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(sorted(items, key=_order))
+
+
+def _join(items: tuple[str, ...], sep: str) -> str:
+    return sep.join(items)
+
+
 _ZONE_OR_N = (Param("zone", "zone"), Param("n", T.INT))
 _GRID = Param("grid", Ty("grid"))
 _CELL = (_GRID, Param("c", T.INT), Param("r", T.INT))
@@ -163,6 +176,16 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("opposite", _DIR, 1, grids.DIRECTION, "nothing",
                 "`opposite(d)` is the direction that undoes d (`opposite(north)` is `south`).",
                 reference=grids.opposite),
+        Builtin("sort", (Param("items", "list of int, text or player"),), 1, None, "nothing",
+                "`sort(L)` is the ints, texts or players of L in increasing order (players by seat); "
+                "`sort(x for x in L [where C] by KEY)` orders any items by a key, stably.",
+                reference=_sort),
+        Builtin("join", (Param("items", T.list_of(T.TEXT)), Param("sep", T.TEXT)), 2, T.TEXT, "nothing",
+                '`join(texts, sep)` is the texts with `sep` between them (`""` for an empty list).',
+                reference=_join),
+        Builtin("text", (Param("x", "value"), Param("values", "value")), 1, T.TEXT, "nothing",
+                "`text(x)` is an int, bool, text, enum value, player, card or list as a log line writes it; "
+                '`text("FORMAT", v, …)` fills each `{}` like `log`.', variadic=True),
     )
 }
 

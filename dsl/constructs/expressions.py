@@ -34,7 +34,8 @@ class ExprConstruct:
 
 
 def _comprehension(e: A.Aggregate | A.ListComp) -> list[A.Expr]:
-    return [e.elem, e.iterable] + ([] if e.where is None else [e.where])
+    key = [e.key] if isinstance(e, A.Aggregate) and e.key is not None else []
+    return [e.elem, e.iterable] + ([] if e.where is None else [e.where]) + key
 
 
 EXPRESSIONS: dict[type[A.Expr], ExprConstruct] = {
@@ -49,7 +50,8 @@ EXPRESSIONS: dict[type[A.Expr], ExprConstruct] = {
         ExprConstruct(A.Index, "EXPR[EXPR]", children=lambda e: [e.obj, e.index]),
         ExprConstruct(A.Cell, "GRID[COLUMN, ROW]", children=lambda e: [e.obj, e.col, e.row]),
         ExprConstruct(A.Call, "FUNC(ARGS)", children=lambda e: [e.func, *e.args]),
-        ExprConstruct(A.Aggregate, "AGG(EXPR for NAME in ITEMS [where COND])", children=_comprehension,
+        ExprConstruct(A.Aggregate, "AGG(EXPR for NAME in ITEMS [where COND]) | sort(EXPR for NAME in ITEMS [where "
+                      "COND] [by KEY])", children=_comprehension,
                       binds=lambda e: (e.var,)),
         ExprConstruct(A.ListLit, "[EXPR, …]", children=lambda e: list(e.items)),
         ExprConstruct(A.ListComp, "[EXPR for NAME in ITEMS [where COND]]", children=_comprehension,
@@ -57,6 +59,9 @@ EXPRESSIONS: dict[type[A.Expr], ExprConstruct] = {
         ExprConstruct(A.Unary, "-EXPR | not EXPR", children=lambda e: [e.operand]),
         ExprConstruct(A.Binary, "EXPR OP EXPR", children=lambda e: [e.left, e.right]),
         ExprConstruct(A.Cond, "if COND then EXPR else EXPR", children=lambda e: [e.test, e.then, e.orelse]),
+        # only as a `fn` body: `{ let NAME = VALUE … return EXPR }`; NAME is bound in the body, not in VALUE
+        ExprConstruct(A.LetIn, "let NAME = VALUE … return EXPR (a fn body)", children=lambda e: [e.value, e.body],
+                      binds=lambda e: (e.name,)),
     )
 }
 

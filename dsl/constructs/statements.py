@@ -113,8 +113,9 @@ STATEMENTS: dict[type[A.Stmt], StmtConstruct] = {
                       exprs=lambda s: _present(s.amount, s.source, s.dest),
                       binds=lambda s: (s.bind,) if s.bind else ()),
         StmtConstruct(A.If, "if COND { … } elif COND { … } else { … }", blocks=_if_blocks, exprs=_if_exprs),
-        StmtConstruct(A.For, "for NAME in ITEMS { … }", blocks=lambda s: [s.body], exprs=lambda s: [s.iterable],
-                      binds_inside=lambda s: (s.var,), loop=True),
+        # `for NAME in ITEMS where COND { … }` is parsed as `for NAME in ITEMS { if COND { … } }`
+        StmtConstruct(A.For, "for NAME in ITEMS [where COND] { … }", blocks=lambda s: [s.body],
+                      exprs=lambda s: [s.iterable], binds_inside=lambda s: (s.var,), loop=True),
         StmtConstruct(A.RepeatWhile, "repeat while COND { … }", blocks=lambda s: [s.body],
                       exprs=lambda s: [s.cond], loop=True),
         StmtConstruct(A.Break, "break"),

@@ -111,6 +111,7 @@ class Aggregate(Expr):
     var: str = ""
     iterable: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
     where: Expr | None = None
+    key: Expr | None = None  # `sort(… by KEY)`: the order of the items (only `sort` takes one)
 
 
 @dataclass(eq=False)
@@ -144,6 +145,17 @@ class Cond(Expr):
     test: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
     then: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
     orelse: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+
+
+@dataclass(eq=False)
+class LetIn(Expr):
+    """A local binding inside a `fn` body: ``{ let NAME = VALUE … return BODY }`` is one ``LetIn`` per `let`,
+    nested, so a function can name a value once and use it several times (``value`` is evaluated once)."""
+
+    name: str = ""
+    name_span: Span = NOWHERE
+    value: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
+    body: Expr = field(default_factory=lambda: NoneLit(NOWHERE))
 
 
 # ---------------------------------------------------------------- statements

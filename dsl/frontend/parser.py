@@ -21,36 +21,13 @@ from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from liturgy.dsl.diagnostics import Diagnostic, LiturgyError, Span, remember_source
 from liturgy.dsl.frontend import ast as A
+from liturgy.dsl.frontend.expected import describe_expected
 from liturgy.dsl.frontend.fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
 from liturgy.dsl.frontend.grammar_cache import grammar_cache_file, load_json, store_json
-from liturgy.dsl.frontend.reserved import reserved_word_diag
+from liturgy.dsl.frontend.reserved import grammar_words, reserved_before_diag, reserved_word_diag
 
 MAX_SYNTAX_ERRORS = 20
 
-_TOKEN_WORDS = {
-    "LBRACE": "`{`",
-    "RBRACE": "`}`",
-    "LPAR": "`(`",
-    "RPAR": "`)`",
-    "LSQB": "`[`",
-    "RSQB": "`]`",
-    "COLON": "`:`",
-    "COMMA": "`,`",
-    "DOT": "`.`",
-    "EQUAL": "`=`",
-    "NAME": "a name",
-    "INT": "a number",
-    "STRING": "a quoted string",
-    "MORETHAN": "`>`",
-    "LESSTHAN": "`<`",
-    "PLUS": "`+`",
-    "MINUS": "`-`",
-    "STAR": "`*`",
-    "SLASH": "`/`",
-    "PERCENT": "`%`",
-    "__ANON": "an operator",
-    "$END": "end of file",
-}
 
 
 @lru_cache(maxsize=1)
@@ -72,34 +49,19 @@ def _lark() -> Lark:
     return Lark(_grammar(), cache=grammar_cache_file(), **_LARK_OPTIONS)
 
 
-def _describe_expected(names: set[str]) -> str:
-    words = []
-    for name in sorted(names):
-        if name in _TOKEN_WORDS:
-            words.append(_TOKEN_WORDS[name])
-        elif name.startswith("__ANON"):
-            continue
-        else:
-            pattern = _lark().get_terminal(name).pattern
-            value = getattr(pattern, "value", name)
-            words.append(f"`{value}`" if isinstance(value, str) and value.isprintable() else name.lower())
-    words = sorted(set(words))
-    if not words:
-        return "something else"
-    if len(words) > 8:
-        return ", ".join(words[:8]) + f" (or {len(words) - 8} more)"
-    return ", ".join(words)
-
-
-def _syntax_diag(err: UnexpectedInput, file: str) -> Diagnostic:
+def _syntax_diag(err: UnexpectedInput, file: str, text: str = "") -> Diagnostic:
     line = max(1, getattr(err, "line", 1) or 1)
     col = max(1, getattr(err, "column", 1) or 1)
     if isinstance(err, UnexpectedToken):
         tok = err.token
         shown = "end of file" if tok.type == "$END" else f"`{tok.value}`"
-        expected = _describe_expected(set(err.expected))
+        expected = describe_expected(set(err.expected), _lark())
         width = max(1, len(str(tok.value))) if tok.type != "$END" else 1
-        return Diagnostic(
+        span = Span(file, line, col, line, col + width)
+        after = text[tok.end_pos:tok.end_pos + 40] if tok.end_pos is not None else ""
+        before = text[:tok.start_pos] if tok.start_pos is not None else ""
+        return reserved_word_diag(str(tok.value), tok.type, set(err.expected), after, span) or reserved_before_diag(
+            str(tok.value), before, grammar_words(_lark().terminals), file, line) or Diagnostic(
             "E001",
             "error",
             f"unexpected {shown}; expected {expected}",
@@ -119,7 +81,7 @@ def _syntax_diag(err: UnexpectedInput, file: str) -> Diagnostic:
         return Diagnostic(
             "E001",
             "error",
-            f"unexpected end of file; expected {_describe_expected(set(err.expected))}",
+            f"unexpected end of file; expected {describe_expected(set(err.expected), _lark())}",
             Span.point(file, line, col),
             hint="a `{` may be missing its closing `}`",
         )
@@ -267,10 +229,12 @@ class _AstBuilder:
     def aggregate(self, meta: Any, c: list[Any]) -> A.Expr:
         func = c[0]
         fname = func.id if isinstance(func, A.Name) else ""
-        return A.Aggregate(self._s(meta), fname, func.span, c[1], str(c[2]), c[3], c[4])
+        return A.Aggregate(self._s(meta), fname, func.span, c[1], str(c[2]), c[3], c[4], c[5])
 
     def where_clause(self, meta: Any, c: list[Any]) -> A.Expr:
         return c[0]  # type: ignore[no-any-return]
+
+    by_clause = where_clause
 
     def neg(self, meta: Any, c: list[Any]) -> A.Expr:
         return A.Unary(self._s(meta), "-", c[0])
@@ -355,7 +319,9 @@ class _AstBuilder:
         return ("else", c[0])
 
     def for_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
-        return A.For(self._s(meta), str(c[0]), c[1], c[2])
+        # `for x in L where C { … }` is `for x in L { if C { … } }`: every compile path already runs that
+        body = c[3] if c[2] is None else [A.If(c[2].span, [(c[2], c[3])], [])]
+        return A.For(self._s(meta), str(c[0]), c[1], body)
 
     def repeat_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
         return A.RepeatWhile(self._s(meta), c[0], c[1])
@@ -585,6 +551,20 @@ class _AstBuilder:
     def fn_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         return A.FnDecl(self._s(meta), str(c[0]), c[1] or [], c[2], c[3])
 
+    def fn_expr(self, meta: Any, c: list[Any]) -> A.Expr:
+        return c[0]  # type: ignore[no-any-return]
+
+    def fn_let(self, meta: Any, c: list[Any]) -> tuple[str, Span, A.Expr]:
+        return str(c[0]), self._ts(c[0]), c[1]
+
+    def fn_block(self, meta: Any, c: list[Any]) -> A.Expr:
+        """`{ let a = … let b = … return EXPR }`: nested bindings, the first `let` outermost. Each binding's
+        span is the returned expression's, so a result of the wrong type (E140) points at `return`'s value."""
+        body: A.Expr = c[-1]
+        for name, name_span, value in reversed(c[:-1]):
+            body = A.LetIn(c[-1].span, name, name_span, value, body)
+        return body
+
     def setup_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         return A.SetupDecl(self._s(meta), c[0])
 
@@ -692,7 +672,7 @@ def _parse_once(text: str, file: str, start: str) -> tuple[Any, Diagnostic | Non
     try:
         return _lark().parse(text, start=start), None
     except UnexpectedInput as err:
-        return None, reserved_word_diag(err, text, file, _lark()) or _syntax_diag(err, file)
+        return None, _syntax_diag(err, file, text)
     except RecursionError:
         return None, Diagnostic(
             "E003", "error", "nesting is too deep to parse", Span.point(file, 1, 1),

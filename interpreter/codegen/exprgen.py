@@ -54,7 +54,11 @@ def _free_locals(e: A.Expr) -> set[str]:
         return {e.id} if e.ref is not None and e.ref[:1] == ("local",) else set()
     if isinstance(e, A.Aggregate | A.ListComp):
         inner = _free_locals(e.elem) | (_free_locals(e.where) if e.where is not None else set())
+        if isinstance(e, A.Aggregate) and e.key is not None:
+            inner |= _free_locals(e.key)
         return _free_locals(e.iterable) | (inner - {e.var})
+    if isinstance(e, A.LetIn):
+        return _free_locals(e.value) | (_free_locals(e.body) - {e.name})
     out: set[str] = set()
     for value in vars(e).values():
         if isinstance(value, A.Expr):
@@ -489,6 +493,8 @@ class ExprGen:
         afterwards, exactly as the closure compiler does.
         """
         comp = self.comp
+        if isinstance(e, A.Aggregate) and e.func == "sort":  # rare: the closure compiler's loop, not a generated one
+            return comp.expr_closure(e)
         var = e.var
         x = self._name("_x")
         hoist, items, where, elem, unsafe = self._hoisted_parts(e, x)

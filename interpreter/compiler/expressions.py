@@ -8,7 +8,7 @@ from typing import Any
 from liturgy.dsl import constructs
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.compiler import grids
+from liturgy.interpreter.compiler import conveniences, grids
 from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn
 from liturgy.interpreter.compiler.core import CompilerCore
 from liturgy.interpreter.compiler.instructions import _children, _has_effects, _local_names
@@ -266,15 +266,18 @@ class ExpressionCompiler(CompilerCore):
         shadow = self._shadow(e.var)
         wf = self.expr(e.where) if e.where is not None else None
         ef = self.expr(e.elem)
+        kf = self.expr(e.key) if e.key is not None else None
         self.subst = shadow
         var = e.var
-        if wf is None:
+        if e.func == "sort":
+            order = conveniences.order_key((e.key or e.elem).ty, self.prog)
+            body = conveniences.sorted_body(var, wf, ef, kf, order)
+        elif wf is None:
             def keep(s: GameState, env: dict[str, Any]) -> bool:
                 return True
-            wf2: ExprFn = keep
+            body = _AGGREGATES[e.func](var, keep, ef)
         else:
-            wf2 = wf
-        body = _AGGREGATES[e.func](var, wf2, ef)
+            body = _AGGREGATES[e.func](var, wf, ef)
 
         def run(s: GameState, env: dict[str, Any]) -> Any:
             had = var in env
@@ -286,6 +289,14 @@ class ExpressionCompiler(CompilerCore):
                 env.pop(var, None)
             return result
         return run
+
+    def let_in(self, e: A.LetIn) -> ExprFn:
+        """A `fn` body's `let`: the value, then the body with the name bound (hiding an inlined parameter)."""
+        value = self.expr(e.value)
+        shadow = self._shadow(e.name)
+        body = self.expr(e.body)
+        self.subst = shadow
+        return conveniences.let_in(e.name, value, body)
 
     def list_comp(self, e: A.ListComp) -> ExprFn:
         it = self.seq(e.iterable)
@@ -414,8 +425,7 @@ class ExpressionCompiler(CompilerCore):
         stack: list[Any] = [self.prog.fns[fn_name].body]
         while stack:
             n = stack.pop()
-            if isinstance(n, (A.Aggregate, A.ListComp)):
-                out.add(n.var)
+            out.update(constructs.EXPRESSIONS[type(n)].binds(n))  # an aggregate's variable, a `let`'s name
             if isinstance(n, A.Call) and n.ref and n.ref[0] == "call_fn":
                 out |= self._binders(n.ref[1].name)
             stack.extend(_children(n))
@@ -466,6 +476,10 @@ class ExpressionCompiler(CompilerCore):
             fn = pure_function(name)
             return lambda s, env: fn(*(a(s, env) for a in args))
         return BUILTIN_HANDLERS[name](self, e, args)
+
+    def _text(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        fmt = e.args[0].value if len(e.args) > 1 and isinstance(e.args[0], A.StrLit) else None
+        return conveniences.text_fn(args, [a.ty for a in e.args], fmt)
 
     def _size(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
         sf = self.seq(e.args[0])
@@ -570,6 +584,7 @@ EXPR_HANDLERS: dict[type[A.Expr], Callable[[ExpressionCompiler, Any], ExprFn]] =
     A.Binary: ExpressionCompiler.binary,
     A.Cond: ExpressionCompiler._cond,
     A.Cell: grids.cell,
+    A.LetIn: ExpressionCompiler.let_in,
 }
 
 # the built-ins that are not registered pure functions (dsl/constructs.py), by name
@@ -641,6 +656,7 @@ BUILTIN_HANDLERS: dict[str, Callable[[ExpressionCompiler, A.Call, list[ExprFn]],
     "span": grids.span,
     "width": grids.width,
     "height": grids.height,
+    "text": ExpressionCompiler._text,
 }
 
 

@@ -15,7 +15,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from liturgy.dsl.checker.walk import _contains
+from liturgy.dsl.checker.program import Program
+from liturgy.dsl.checker.walk import _contains, all_statements
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 
@@ -42,7 +43,8 @@ class Bounds:
 
     A choice offers items of a list, zone, set or enum, so its size is bounded by
     the largest of: the cards in the game, the players, an enum, a grid's
-    cells, two (``[false, true]``), plus one for ``optional``'s *pass*.  A draw picks among the same
+    cells, two (``[false, true]``), a choice from ``range`` (see :func:`_int_choice_bound`), plus one
+    for ``optional``'s *pass*.  A draw picks among the same
     kinds of lists or a die's faces.  Lists built by joining (``a + b``) or
     written out in card data can exceed this natural bound: pass a larger bound
     explicitly; an adapter that meets a bigger choice stops with an error that
@@ -64,7 +66,25 @@ class Bounds:
             2,
         )
         faces = max((len(d.faces) for d in prog.dice.values()), default=0)
-        return Bounds(max_options=base + 1, max_chance_outcomes=max(base, faces))
+        return Bounds(max_options=max(base, _int_choice_bound(prog)) + 1, max_chance_outcomes=max(base, faces))
+
+
+def _int_choice_bound(prog: Program) -> int:
+    """How many numbers a choice from `range(…)` can offer: a range of constants exactly its length, any other
+    (`choose b from range(p.coins + 1)`) as many as the widest counter range holds; 0 without such a choice
+    (other lists of ints are covered by the explicit bound, as the class says)."""
+    widest = 0
+    for s in all_statements(prog):
+        src = s.source if isinstance(s, A.Choose | A.Simultaneous) else None
+        if not (isinstance(src, A.Call) and isinstance(src.func, A.Name) and src.ref == ("call_builtin", "range")):
+            continue
+        ends = [a.value for a in src.args if isinstance(a, A.IntLit)]
+        if len(ends) == len(src.args):
+            widest = max(widest, ends[0] if len(ends) == 1 else ends[1] - ends[0])
+            continue
+        ranges = [c.hi - c.lo + 1 for c in prog.counters.values() if c.lo is not None and c.hi is not None]
+        widest = max(widest, *ranges, 0)
+    return widest
 
 
 # ---------------------------------------------------------------- returns
