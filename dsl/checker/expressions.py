@@ -198,15 +198,19 @@ class ExpressionChecker(DeclarationChecker):
             return {"players": T.list_of(T.PLAYER), "first": T.PLAYER}.get(n, T.INT)
         if n in prog.zones and not prog.zones[n].per_player:
             e.ref = ("zone", prog.zones[n])
-            self.used.add("zone:" + n)
+            self.used.add("zone:" + prog.zones[n].name)
             return T.zone(prog.zones[n].of_kind)
         c = prog.counters.get(n)
         if c is not None and c.scope == "global":
             e.ref = ("counter", c)
-            self.used.add("counter:" + n)
+            self.used.add("counter:" + c.name)
             if c.option is not None:
                 return Ty("enum", arg=c.option)
             return T.BOOL if c.is_flag else T.INT
+        if n in prog.modes:  # a rule mode's name: a constant value, like an enum value
+            prog.modes[n].named = True
+            e.ref = ("enumval", n)
+            return T.MODE
         if n in self.enum_of_value:
             e.ref = ("enumval", n)
             return Ty("enum", arg=self.enum_of_value[n])
@@ -214,7 +218,7 @@ class ExpressionChecker(DeclarationChecker):
             e.ref = ("enumtype", n)
             return Ty("enumtype", arg=n)
         hint_pool = list(scope.names) + list(prog.zones) + list(prog.counters) + list(self.enum_of_value) + list(
-            prog.enums) + sorted(BUILTIN_VALUES)
+            prog.enums) + sorted(BUILTIN_VALUES) + list(prog.modes)
         if n in prog.zones or (c is not None):
             owner = "a player" if (n in prog.zones or (c and c.scope == "player")) else "a card"
             self.err("E102", f"`{n}` belongs to {owner}; write it as `p.{n}`", e.span)
@@ -233,12 +237,12 @@ class ExpressionChecker(DeclarationChecker):
             z = prog.zones.get(n)
             if z is not None and z.per_player:
                 e.ref = ("pzone", z)
-                self.used.add("zone:" + n)
+                self.used.add("zone:" + z.name)
                 return T.zone(z.of_kind)
             c = prog.counters.get(n)
             if c is not None and c.scope == "player":
                 e.ref = ("pcounter", c)
-                self.used.add("counter:" + n)
+                self.used.add("counter:" + c.name)
                 return T.BOOL if c.is_flag else T.INT
             cands = [k for k, z2 in prog.zones.items() if z2.per_player] + [
                 k for k, c2 in prog.counters.items() if c2.scope == "player"]
@@ -248,7 +252,7 @@ class ExpressionChecker(DeclarationChecker):
             c = prog.counters.get(n)
             if c is not None and c.scope == "card":
                 e.ref = ("ccounter", c)
-                self.used.add("counter:" + n)
+                self.used.add("counter:" + c.name)
                 return T.BOOL if c.is_flag else T.INT
             kinds = [base.arg] if base.arg else list(prog.kinds)
             found: list[Ty] = []
@@ -286,19 +290,19 @@ class ExpressionChecker(DeclarationChecker):
         n = f.id
         if n in prog.procs:
             proc = prog.procs[n]
-            self.used.add("proc:" + n)
+            self.used.add("proc:" + proc.name)
             if not statement:
                 self.err("E141", f"procedure `{n}` is run with `do`, it has no value", e.span)
             self.args(e.args, [self.resolve_type(p.type) for p in proc.params], e.span, scope, f"procedure `{n}`")
             e.ref = ("call_proc", proc)
-            self.calls.setdefault(self.owner, set()).add(f"proc:{n}")
+            self.calls.setdefault(self.owner, set()).add(f"proc:{proc.name}")
             return T.VOID
         if n in prog.fns:
             fn = prog.fns[n]
-            self.used.add("fn:" + n)
+            self.used.add("fn:" + fn.name)
             self.args(e.args, [self.resolve_type(p.type) for p in fn.params], e.span, scope, f"function `{n}`")
             e.ref = ("call_fn", fn)
-            self.calls.setdefault(self.owner, set()).add(f"fn:{n}")
+            self.calls.setdefault(self.owner, set()).add(f"fn:{fn.name}")
             return self.resolve_type(fn.ret)
         b = constructs.BUILTINS.get(n)
         if b is not None:

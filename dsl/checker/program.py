@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from liturgy.dsl import constructs
 from liturgy.dsl.checker import types as T
+from liturgy.dsl.checker.modes import ModeInfo
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.cards import CardDef
@@ -52,6 +53,7 @@ class Program:
     fingerprint: str = ""
     suspending: set[str] = field(default_factory=set)  # "proc:x", "window:x", "field:Kind.f"
     fired: set[str] = field(default_factory=set)
+    modes: dict[str, ModeInfo] = field(default_factory=dict)  # rule modes by name (dsl/checker/modes.py)
 
 
 class _Scope:

@@ -122,6 +122,8 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("range", (Param("a", T.INT), Param("b", T.INT)), 1, T.list_of(T.INT), "nothing",
                 "`range(n)` is the integers 0 … n-1; `range(a, b)` is a … b-1 (empty when b <= a).",
                 reference=_range),
+        Builtin("active", (Param("mode", T.MODE),), 1, T.BOOL, "state",
+                "`active(m)` is `true` while rule mode m is active: after `enter m`, until `leave m`."),
     )
 }
 

@@ -11,7 +11,7 @@ from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn
 from liturgy.interpreter.compiler.core import CompilerCore
 from liturgy.interpreter.compiler.instructions import _children, _has_effects, _local_names
-from liturgy.interpreter.runtime import rng
+from liturgy.interpreter.runtime import modes, rng
 from liturgy.interpreter.runtime.builtins import pure_function
 from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.state import GameState
@@ -524,6 +524,15 @@ class ExpressionCompiler(CompilerCore):
         pf = args[0]
         return lambda s, env: s.tables.turn_orders[pf(s, env)][1 % s.tables.n]
 
+    def mode_slots(self) -> dict[str, int]:
+        """Each rule mode's flag slot, by mode name (dsl/checker/modes.py)."""
+        return {name: self.layout.global_slots[m.flag.name] for name, m in self.prog.modes.items()}
+
+    def _active(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        arg = e.args[0]
+        constant = arg.id if isinstance(arg, A.Name) and arg.ref == ("enumval", arg.id) else None
+        return modes.active(self.mode_slots(), args[0], constant)
+
     def _owner(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
         cf = args[0]
 
@@ -568,6 +577,7 @@ BUILTIN_HANDLERS: dict[str, Callable[[ExpressionCompiler, A.Call, list[ExprFn]],
     "players_from": ExpressionCompiler._players_from,
     "next_player": ExpressionCompiler._next_player,
     "owner": ExpressionCompiler._owner,
+    "active": ExpressionCompiler._active,
 }
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT
 from liturgy.interpreter.engine.decision import Decision
 from liturgy.interpreter.engine.outcome import _game_over_line, _labels
+from liturgy.interpreter.runtime import modes
 from liturgy.interpreter.runtime.moves import card_visibility
 from liturgy.interpreter.runtime.state import GameState
 
@@ -171,7 +172,10 @@ class GameViews:
             else:
                 zones[name] = zone_view(lay.zone_global[name])
         counters: dict[str, Any] = {"first": f"P{s.counters[FIRST_SLOT] + 1}", "round": s.counters[ROUND_SLOT]}
+        flags = {m.flag.name for m in prog.modes.values()}  # shown as "modes", below
         for name, c in prog.counters.items():
+            if name in flags:
+                continue
             width = len(prog.enums[c.index_enum]) if c.index_enum else 1
             labels = prog.enums[c.index_enum] if c.index_enum else None
 
@@ -207,7 +211,7 @@ class GameViews:
                 decision["your_options"] = list(d.options[player])
                 if player in d.prompts:  # only when the ruleset words the question: older views stay as they were
                     decision["your_prompt"] = d.prompts[player]
-        return {
+        view = {
             "ruleset": self.ruleset.name,
             "viewer": "spectator" if player is None else f"P{player + 1}",
             "status": s.status,
@@ -217,3 +221,7 @@ class GameViews:
             "log": self.log_lines(player),
             "result": s.result,
         }
+        if prog.modes:  # the rule modes active now (public: a mode's rules are on the table for everyone)
+            slots = {name: lay.global_slots[m.flag.name] for name, m in prog.modes.items()}
+            view["modes"] = modes.active_names(slots, s.counters)
+        return view
