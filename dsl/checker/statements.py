@@ -24,7 +24,9 @@ class StatementChecker(ExpressionChecker):
         self._check_callables(prog)
         self.owner = "setup"
         self.block(prog.setup, _Scope(where="setup"))
-        for s in prog.steps:
+        placed = {id(s) for s in prog.steps}
+        unplaced = [s for m in prog.modes.values() for s in m.steps if id(s) not in placed]  # E371 or E372
+        for s in prog.steps + unplaced:
             self.owner = f"step:{s.name}"
             with M.scope(prog, s):
                 self.block(s.body, _Scope(in_step=True, where="step"))
