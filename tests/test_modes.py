@@ -74,7 +74,8 @@ def test_a_mode_state_is_plain_data_in_views_saves_and_digests() -> None:
         raise AssertionError("no haunt revealed")
     view = game.view(0)
     assert len(view["modes"]) == 1 and view["modes"][0] in ("seance", "flood")
-    assert not any(k.startswith("mode ") for k in view["counters"])  # the flags show as "modes" only
+    assert [k for k in view["counters"] if k.startswith("mode ")] == ["mode seance", "mode flood"]  # the flags
+    assert [m for m in ("seance", "flood") if view["counters"][f"mode {m}"]] == view["modes"]
     assert {"seance.ritual", "flood.water"} <= set(view["counters"])
     assert {"seance.candles", "flood.sunk"} <= set(view["zones"])
     assert game.view(None)["modes"] == view["modes"]  # public: everyone sees which rules apply

@@ -172,10 +172,7 @@ class GameViews:
             else:
                 zones[name] = zone_view(lay.zone_global[name])
         counters: dict[str, Any] = {"first": f"P{s.counters[FIRST_SLOT] + 1}", "round": s.counters[ROUND_SLOT]}
-        flags = {m.flag.name for m in prog.modes.values()}  # shown as "modes", below
         for name, c in prog.counters.items():
-            if name in flags:
-                continue
             width = len(prog.enums[c.index_enum]) if c.index_enum else 1
             labels = prog.enums[c.index_enum] if c.index_enum else None
 
