@@ -226,6 +226,40 @@ score(p) = base
     assert game.view(None)["modes"] == ["a", "b"]
 
 
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: ",".join(f"{k}={v}" for k, v in m.items()) or "default")
+def test_a_mode_shared_state_is_named_from_outside_by_its_qualified_name(write_ruleset: Callable[..., str],
+                                                                         mode: dict[str, bool]) -> None:
+    path = write_ruleset('''game "G" { players 1..2 }
+mode a { counter x 0..9  zone pot: pile public  step sa after s { x += 2 } }
+round { step s {
+  if round == 1 { enter a }
+  a.x += 1
+  log "x {} pot {}", a.x, size(a.pot)
+  if round == 3 { end game }
+} }
+display(p) { show "x is {}", a.x }
+score(p) = a.x
+''')
+    program, diags = check_file(path)
+    assert program is not None and diags == [], [str(d) for d in diags]
+    game = Ruleset(program, **mode).new_game(1, 1)  # no decision: it plays to the end at once
+    assert game.log_lines(None)[:3] == ["x 1 pot 0", "x 4 pot 0", "x 7 pot 0"]
+    assert game.result is not None and game.result["scores"] == [7]
+    assert game.display(0) == ["x is 7"]
+
+
+@pytest.mark.parametrize("member", ["a.y", "a.f()", "a.nothing"])
+def test_only_a_mode_shared_counters_and_zones_are_named_outside(write_ruleset: Callable[..., str],
+                                                                 member: str) -> None:
+    path = write_ruleset(f'''game "G" {{ players 1..2 }}
+mode a {{ counter per player y  fn f() -> int = 1  step sa after s {{ enter a }} }}
+round {{ step s {{ log "{{}}", {member}  end game }} }}
+score(p) = 0
+''')
+    program, diags = check_file(path)
+    assert program is None and "E101" in [d.code for d in diags if d.is_error], [str(d) for d in diags]
+
+
 def test_liturgy_dump_shows_a_moded_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["dump", str(MANOR)]) == 0
     assert "def " in capsys.readouterr().out

@@ -231,6 +231,8 @@ class ExpressionChecker(DeclarationChecker):
     def attr(self, e: A.Attr, scope: _Scope) -> Ty:
         assert self.prog is not None
         prog = self.prog
+        if isinstance(e.obj, A.Name) and e.obj.id in prog.modes and e.obj.id not in scope.names:
+            return self.mode_member(e, e.obj, scope)
         base = self.expr(e.obj, scope)
         n = e.name
         if base.kind == "player":
@@ -276,6 +278,29 @@ class ExpressionChecker(DeclarationChecker):
         if base.kind == "any":
             return T.ANY
         self.err("E146", f"{base} has no fields", e.span)
+        return T.ANY
+
+    def mode_member(self, e: A.Attr, mode: A.Name, scope: _Scope) -> Ty:
+        """``MODE.NAME``: a mode's global counter or zone, written from anywhere by its qualified name (views and
+        saves show it so too); its other names are only visible inside the mode."""
+        assert self.prog is not None
+        m = self.prog.modes[mode.id]
+        mode.ref, mode.ty = ("enumval", mode.id), T.MODE
+        z = m.zones.get(e.name)
+        if z is not None and not z.per_player:
+            e.ref = ("zone", z)
+            self.used.add("zone:" + z.name)
+            return T.zone(z.of_kind)
+        c = m.counters.get(e.name)
+        if c is not None and c.scope == "global":
+            e.ref = ("counter", c)
+            self.used.add("counter:" + c.name)
+            return T.BOOL if c.is_flag else T.INT
+        shared = [k for k, z2 in m.zones.items() if not z2.per_player] + [
+            k for k, c2 in m.counters.items() if c2.scope == "global"]
+        self.err("E101", f"mode `{m.name}` has no shared counter or zone `{e.name}`", e.name_span,
+                 hint=did_you_mean(e.name, shared) or "outside a mode, only its shared counters and zones can be "
+                 "named (`MODE.NAME`)")
         return T.ANY
 
     def call(self, e: A.Call, scope: _Scope, statement: bool) -> Ty:

@@ -146,6 +146,12 @@ class ExpressionCompiler(CompilerCore):
 
     def _attr(self, e: A.Attr) -> ExprFn:
         ref = A.ref_of(e)
+        if ref[0] == "zone":  # a rule mode's shared zone by its qualified name, `seance.candles`
+            zi = self.layout.zone_global[ref[1].name]
+            return lambda s, env: zi
+        if ref[0] == "counter":  # a rule mode's shared counter, `seance.ritual`
+            slot = self.layout.global_slots[ref[1].name]
+            return lambda s, env: s.counters[slot]
         if ref[0] == "pzone":
             return self.zone_index(e)
         if ref[0] in ("pcounter", "ccounter"):
