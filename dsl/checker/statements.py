@@ -107,7 +107,7 @@ class StatementChecker(ExpressionChecker):
             with M.scope(prog, fn):
                 scope = _Scope({p.name: self.resolve_type(p.type) for p in fn.params})
                 self.expect(fn.body, self.resolve_type(fn.ret), scope)
-        for proc in list(prog.procs.values()):
+        for proc in prog.procs.values():
             self.owner = f"proc:{proc.name}"
             with M.scope(prog, proc):
                 self.block(proc.body, _Scope({p.name: self.resolve_type(p.type) for p in proc.params},
