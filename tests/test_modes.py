@@ -211,6 +211,16 @@ def test_mode_errors(write_ruleset: Callable[..., str], text: str, code: str) ->
     assert code in [d.code for d in diags if d.is_error], [str(d) for d in diags]
 
 
+def test_a_mode_that_only_names_itself_is_never_entered(write_ruleset: Callable[..., str]) -> None:
+    path = write_ruleset('''game "G" { players 1..2 }
+mode a { counter x 0..9  step sa after s { x += 1  if x > 3 { leave a } } }
+round { step s { if round == 3 { end game } } }
+score(p) = a.x
+''')
+    program, diags = check_file(path)
+    assert program is not None and [d.code for d in diags] == ["W065"]
+
+
 def test_two_modes_share_short_names_and_reach_the_core(write_ruleset: Callable[..., str]) -> None:
     path = write_ruleset('''game "G" { players 1..2 }
 counter base 0..9

@@ -208,7 +208,7 @@ class ExpressionChecker(DeclarationChecker):
                 return Ty("enum", arg=c.option)
             return T.BOOL if c.is_flag else T.INT
         if n in prog.modes:  # a rule mode's name: a constant value, like an enum value
-            prog.modes[n].named = True
+            prog.modes[n].named |= not prog.modes[n].inside
             e.ref = ("enumval", n)
             return T.MODE
         if n in self.enum_of_value:

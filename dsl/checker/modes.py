@@ -48,7 +48,8 @@ class ModeInfo:
     steps: list[A.StepDecl] = field(default_factory=list)
     names: dict[str, Span] = field(default_factory=dict)  # every short name it declares (zones, counters, …)
     owned: set[int] = field(default_factory=set)  # id() of its fns, procs, handlers and steps
-    named: bool = False  # some expression names the mode (`enter haunt`, `active(haunt)`, `let m = haunt`)
+    named: bool = False  # an expression outside it names the mode (`enter haunt`, `active(haunt)`, `let m = haunt`)
+    inside: bool = False  # its own bodies are being checked (they run only while it is active: no way in)
 
     @property
     def name(self) -> str:
@@ -93,10 +94,12 @@ def scope(prog: Program, decl: object) -> Iterator[None]:
     prog.counters = {**prog.counters, **m.counters}
     prog.fns = {**prog.fns, **m.fns}
     prog.procs = {**prog.procs, **m.procs}
+    m.inside = True
     try:
         yield
     finally:
         prog.zones, prog.counters, prog.fns, prog.procs = saved
+        m.inside = False
 
 
 def place_steps(prog: Program) -> list[Diagnostic]:
@@ -130,7 +133,8 @@ def place_steps(prog: Program) -> list[Diagnostic]:
 
 
 def never_named(prog: Program) -> list[ModeInfo]:
-    """Modes nothing can enter: no expression names them and no card's `mode` field holds them (W065)."""
+    """Modes nothing can enter: no expression outside them names them and no card's `mode` field holds them
+    (W065). A mode's own bodies run only while it is active, so naming itself there cannot let it in."""
     held: set[str] = set()
     for c in prog.cards:
         types = prog.field_types.get(c.kind, {})
