@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from liturgy.dsl.checker import modes as M
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.core import CheckerCore
 from liturgy.dsl.checker.graphs import load_graph
@@ -38,6 +39,8 @@ class DeclarationChecker(CheckerCore):
             if declare is not None:
                 declare(self, prog, d, names)
         self._check_global_names(prog, names.glob)
+        self._check_mode_names(prog, names)
+        self.diags.extend(M.place_steps(prog))
         self._type_fields(prog, names.card)
         self._check_zones(prog)
         self._check_counters(prog)
@@ -183,9 +186,11 @@ class DeclarationChecker(CheckerCore):
                 return Ty("enum", arg=t.arg)
             if t.arg in self.prog.kinds:
                 return T.card(t.arg)
+            if t.arg == "mode":  # a rule mode's name: a card can carry its own rules (`enter card.haunt`)
+                return T.MODE
             self.err("E101", f"unknown type `{t.arg}`", t.span,
                      hint=did_you_mean(t.arg or "", list(self.prog.enums) + list(self.prog.kinds)
-                                       + ["int", "bool", "text", "player", "card"]))
+                                       + ["int", "bool", "text", "player", "card", "mode"]))
             return T.ANY
         return T.ANY
 
@@ -193,6 +198,8 @@ class DeclarationChecker(CheckerCore):
     def _load_cards(self, prog: Program) -> None:
         zones = list(prog.zones)
         names: dict[str, Span] = {}
+        # a field of type `mode` holds a mode's name: checked like an enum's values
+        enums = prog.enums if "mode" in prog.enums else {**prog.enums, "mode": sorted(prog.modes)}
         for d in self.rs.decls:
             if not isinstance(d, A.CardsDecl):
                 continue
@@ -200,7 +207,7 @@ class DeclarationChecker(CheckerCore):
             self.diags.extend(diags)
             for path in files:
                 prog.card_files.append(path)
-                cards, diags = load_card_file(path, prog.kinds, prog.enums, zones)
+                cards, diags = load_card_file(path, prog.kinds, enums, zones)
                 self.diags.extend(diags)
                 for c in cards:
                     if c.name in names:
@@ -347,6 +354,51 @@ class DeclarationChecker(CheckerCore):
         else:
             prog.display = d
 
+    def _decl_mode(self, prog: Program, d: A.ModeDecl, names: _Names) -> None:
+        """A rule mode: its flag, and its declarations under qualified names (dsl/checker/modes.py); duplicates
+        inside it are E103, as in the core."""
+        if not self._declare(names.glob, d.name, d.span, "mode"):
+            return
+        m = M.new_mode(d)
+        prog.modes[d.name] = m
+        prog.counters[m.flag.name] = m.flag
+        self.used.add("counter:" + m.flag.name)
+        inner, scratch = _Names(), Program(prog.path, prog.game)
+        for x in d.decls:
+            if isinstance(x, A.StepDecl):
+                m.steps.append(x)
+                m.owned.add(id(x))
+            elif isinstance(x, A.HandlerDecl):
+                x.body = M.guard(m, x.body, x.span)
+                m.handlers.append(x)
+                m.owned.add(id(x))
+                prog.handlers.setdefault(x.window, []).append(x)
+            else:
+                _DECLARE[type(x)](self, scratch, x, inner)
+        for z in scratch.zones.values():
+            m.zones[M.qualify(m, z)] = z
+            prog.zones[z.name] = z
+        for c in scratch.counters.values():
+            m.counters[M.qualify(m, c)] = c
+            prog.counters[c.name] = c
+        for fn in scratch.fns.values():
+            m.fns[M.qualify(m, fn)] = fn
+            prog.fns[fn.name] = fn
+            m.owned.add(id(fn))
+        for proc in scratch.procs.values():
+            m.procs[M.qualify(m, proc)] = proc
+            prog.procs[proc.name] = proc
+            m.owned.add(id(proc))
+
+    def _check_mode_names(self, prog: Program, names: _Names) -> None:
+        """E372: a name declared in a mode is also a name outside it (the core's, a built-in, an enum value)."""
+        taken = {**names.glob, **names.player, **names.card}
+        for m in prog.modes.values():
+            for short, span in m.names.items():
+                if short in taken or short in self.enum_of_value or short in BUILTIN_VALUES | BUILTIN_FUNCS:
+                    self.err("E372", f"`{short}` in mode `{m.name}` is also declared outside the mode", span,
+                             hint="names inside a mode must differ from the core's; rename one of them")
+
     def _decl_describe(self, prog: Program, d: A.DescribeDecl, names: _Names) -> None:
         if d.kind in prog.describes:
             self.err("E103", f"a second `describe` for card kind `{d.kind}`", d.span)
@@ -386,4 +438,5 @@ _DECLARE: dict[type[A.Decl], Callable[[DeclarationChecker, Program, Any, _Names]
     A.DisplayDecl: DeclarationChecker._decl_display,
     A.DescribeDecl: DeclarationChecker._decl_describe,
     A.GridDecl: lambda chk, prog, d, names: declare_grid(chk, prog, d, names.glob),
+    A.ModeDecl: DeclarationChecker._decl_mode,
 }

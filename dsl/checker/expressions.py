@@ -246,17 +246,21 @@ class ExpressionChecker(DeclarationChecker):
             return {"players": T.list_of(T.PLAYER), "first": T.PLAYER}.get(n, T.INT)
         if n in prog.zones and not prog.zones[n].per_player and not prog.zones[n].per_card:
             e.ref = ("zone", prog.zones[n])
-            self.used.add("zone:" + n)
+            self.used.add("zone:" + prog.zones[n].name)
             return T.zone(prog.zones[n].of_kind)
         c = prog.counters.get(n)
         if c is not None and c.scope == "global":
             e.ref = ("counter", c)
-            self.used.add("counter:" + n)
+            self.used.add("counter:" + c.name)
             return counter_type(c)
         if n in prog.graphs:
             e.ref = ("graph", prog.graphs[n])
             self.used.add("graph:" + n)
             return Ty("graph", arg=n)
+        if n in prog.modes:  # a rule mode's name: a constant value, like an enum value
+            prog.modes[n].named |= not prog.modes[n].inside
+            e.ref = ("enumval", n)
+            return T.MODE
         if n in self.enum_of_value:
             e.ref = ("enumval", n)
             return Ty("enum", arg=self.enum_of_value[n])
@@ -267,7 +271,7 @@ class ExpressionChecker(DeclarationChecker):
         if grid_ty is not None:
             return grid_ty
         hint_pool = list(scope.names) + list(prog.zones) + list(prog.counters) + list(self.enum_of_value) + list(
-            prog.enums) + sorted(BUILTIN_VALUES)
+            prog.enums) + sorted(BUILTIN_VALUES) + list(prog.modes)
         if n in prog.zones or (c is not None):
             z0 = prog.zones.get(n)
             owner = "a card" if (z0 is not None and z0.per_card) or (c and c.scope == "card") else "a player"
@@ -281,18 +285,20 @@ class ExpressionChecker(DeclarationChecker):
     def attr(self, e: A.Attr, scope: _Scope) -> Ty:
         assert self.prog is not None
         prog = self.prog
+        if isinstance(e.obj, A.Name) and e.obj.id in prog.modes and e.obj.id not in scope.names:
+            return self.mode_member(e, e.obj, scope)
         base = self.expr(e.obj, scope)
         n = e.name
         if base.kind == "player":
             z = prog.zones.get(n)
             if z is not None and z.per_player:
                 e.ref = ("pzone", z)
-                self.used.add("zone:" + n)
+                self.used.add("zone:" + z.name)
                 return T.zone(z.of_kind)
             c = prog.counters.get(n)
             if c is not None and c.scope == "player":
                 e.ref = ("pcounter", c)
-                self.used.add("counter:" + n)
+                self.used.add("counter:" + c.name)
                 return counter_type(c)
             cands = [k for k, z2 in prog.zones.items() if z2.per_player] + [
                 k for k, c2 in prog.counters.items() if c2.scope == "player"]
@@ -307,7 +313,7 @@ class ExpressionChecker(DeclarationChecker):
             c = prog.counters.get(n)
             if c is not None and c.scope == "card":
                 e.ref = ("ccounter", c)
-                self.used.add("counter:" + n)
+                self.used.add("counter:" + c.name)
                 return counter_type(c)
             kinds = [base.arg] if base.arg else list(prog.kinds)
             found: list[Ty] = []
@@ -333,6 +339,29 @@ class ExpressionChecker(DeclarationChecker):
         self.err("E146", f"{base} has no fields", e.span)
         return T.ANY
 
+    def mode_member(self, e: A.Attr, mode: A.Name, scope: _Scope) -> Ty:
+        """``MODE.NAME``: a mode's global counter or zone, written from anywhere by its qualified name (views and
+        saves show it so too); its other names are only visible inside the mode."""
+        assert self.prog is not None
+        m = self.prog.modes[mode.id]
+        mode.ref, mode.ty = ("enumval", mode.id), T.MODE
+        z = m.zones.get(e.name)
+        if z is not None and not z.per_player:
+            e.ref = ("zone", z)
+            self.used.add("zone:" + z.name)
+            return T.zone(z.of_kind)
+        c = m.counters.get(e.name)
+        if c is not None and c.scope == "global":
+            e.ref = ("counter", c)
+            self.used.add("counter:" + c.name)
+            return T.BOOL if c.is_flag else T.INT
+        shared = [k for k, z2 in m.zones.items() if not z2.per_player] + [
+            k for k, c2 in m.counters.items() if c2.scope == "global"]
+        self.err("E101", f"mode `{m.name}` has no shared counter or zone `{e.name}`", e.name_span,
+                 hint=did_you_mean(e.name, shared) or "outside a mode, only its shared counters and zones can be "
+                 "named (`MODE.NAME`)")
+        return T.ANY
+
     def call(self, e: A.Call, scope: _Scope, statement: bool) -> Ty:
         assert self.prog is not None
         prog = self.prog
@@ -345,19 +374,19 @@ class ExpressionChecker(DeclarationChecker):
         n = f.id
         if n in prog.procs:
             proc = prog.procs[n]
-            self.used.add("proc:" + n)
+            self.used.add("proc:" + proc.name)
             if not statement:
                 self.err("E141", f"procedure `{n}` is run with `do`, it has no value", e.span)
             self.args(e.args, [self.resolve_type(p.type) for p in proc.params], e.span, scope, f"procedure `{n}`")
             e.ref = ("call_proc", proc)
-            self.calls.setdefault(self.owner, set()).add(f"proc:{n}")
+            self.calls.setdefault(self.owner, set()).add(f"proc:{proc.name}")
             return T.VOID
         if n in prog.fns:
             fn = prog.fns[n]
-            self.used.add("fn:" + n)
+            self.used.add("fn:" + fn.name)
             self.args(e.args, [self.resolve_type(p.type) for p in fn.params], e.span, scope, f"function `{n}`")
             e.ref = ("call_fn", fn)
-            self.calls.setdefault(self.owner, set()).add(f"fn:{n}")
+            self.calls.setdefault(self.owner, set()).add(f"fn:{fn.name}")
             return self.resolve_type(fn.ret)
         b = constructs.BUILTINS.get(n)
         if b is not None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from liturgy.dsl import constructs
 from liturgy.dsl.checker import types as T
+from liturgy.dsl.checker.modes import ModeInfo
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.cards import CardDef
@@ -57,6 +58,7 @@ class Program:
     # generated code asks `card_visibility` instead of reading the mask in place
     group_visibility: bool = False
     fired: set[str] = field(default_factory=set)
+    modes: dict[str, ModeInfo] = field(default_factory=dict)  # rule modes by name (dsl/checker/modes.py)
 
 
 class _Scope:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from liturgy.dsl.checker import modes as M
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.expressions import ExpressionChecker
 from liturgy.dsl.checker.program import BUILTIN_VALUES, Program, _Scope
@@ -25,9 +26,12 @@ class StatementChecker(ExpressionChecker):
         self._check_callables(prog)
         self.owner = "setup"
         self.block(prog.setup, _Scope(where="setup"))
-        for s in prog.steps:
+        placed = {id(s) for s in prog.steps}
+        unplaced = [s for m in prog.modes.values() for s in m.steps if id(s) not in placed]  # E371 or E372
+        for s in prog.steps + unplaced:
             self.owner = f"step:{s.name}"
-            self.block(s.body, _Scope(in_step=True, where="step"))
+            with M.scope(prog, s):
+                self.block(s.body, _Scope(in_step=True, where="step"))
         self.owner = "finish"
         self.block(prog.finish, _Scope(where="finish"))
         self._check_outcome(prog)
@@ -41,6 +45,9 @@ class StatementChecker(ExpressionChecker):
         self._check_zone_groups(prog)
         self._check_counter_starts(prog)
         self._check_card_values(prog)
+        for m in M.never_named(prog):
+            self.warn("W065", f"mode `{m.name}` is never entered: nothing names it", m.decl.span,
+                      hint=f"add `enter {m.name}` where it begins, or give a card a `mode` field that holds it")
 
     def _check_counter_starts(self, prog: Program) -> None:
         """A typed counter's `= VALUE` is a value of its type, known before the game starts (no state)."""
@@ -123,11 +130,14 @@ class StatementChecker(ExpressionChecker):
         """Bodies of `fn`s, procs and handlers (a handler's parameters must match its window's, E131)."""
         for fn in prog.fns.values():
             self.owner = f"fn:{fn.name}"
-            scope = _Scope({p.name: self.resolve_type(p.type) for p in fn.params})
-            fn.body = self.expect_value(fn.body, self.resolve_type(fn.ret), scope)
+            with M.scope(prog, fn):
+                scope = _Scope({p.name: self.resolve_type(p.type) for p in fn.params})
+                fn.body = self.expect_value(fn.body, self.resolve_type(fn.ret), scope)
         for proc in prog.procs.values():
             self.owner = f"proc:{proc.name}"
-            self.block(proc.body, _Scope({p.name: self.resolve_type(p.type) for p in proc.params}, where="proc"))
+            with M.scope(prog, proc):
+                self.block(proc.body, _Scope({p.name: self.resolve_type(p.type) for p in proc.params},
+                                             where="proc"))
         for wname, handlers in prog.handlers.items():
             window = prog.windows.get(wname)
             for h in handlers:
@@ -141,7 +151,9 @@ class StatementChecker(ExpressionChecker):
                     if want != got:
                         self.err("E131", f"handler for `{wname}` takes ({', '.join(map(str, got))}) but the window "
                                  f"passes ({', '.join(map(str, want))})", h.span)
-                self.block(h.body, _Scope({p.name: self.resolve_type(p.type) for p in h.params}, where="handler"))
+                with M.scope(prog, h):
+                    self.block(h.body, _Scope({p.name: self.resolve_type(p.type) for p in h.params},
+                                              where="handler"))
 
     def block(self, stmts: list[A.Stmt], scope: _Scope) -> None:
         for s in stmts:
@@ -284,6 +296,22 @@ class StatementChecker(ExpressionChecker):
         holes = s.text.count("{}")
         if holes != len(s.args):
             self.err("E134", f"log text has {holes} `{{}}` but {len(s.args)} values follow", s.span)
+
+    def mode_switch(self, s: A.ModeSwitch, scope: _Scope) -> None:
+        """`enter MODE` / `leave MODE`: MODE is a mode's name or a `mode` value (a card's field); E370 for a
+        name that is nothing at all."""
+        assert self.prog is not None
+        prog = self.prog
+        e = s.mode
+        if isinstance(e, A.Name) and not (e.id in scope.names or e.id in prog.modes or e.id in prog.zones
+                                          or e.id in prog.counters or e.id in self.enum_of_value
+                                          or e.id in prog.enums or e.id in BUILTIN_VALUES or e.id == "self"):
+            word = "enter" if s.enter else "leave"
+            self.err("E370", f"unknown mode `{e.id}`", e.span,
+                     hint=did_you_mean(e.id, prog.modes) or f"declare it: mode {e.id} {{ … }}, then `{word} {e.id}`")
+            e.ty = T.ANY
+            return
+        self.expect(e, T.MODE, scope)
 
     def _check_display(self, prog: Program) -> None:
         """`display` and `describe`: typed like `log` lines, and read-only (E171: no `random` or `roll`)."""
@@ -428,4 +456,5 @@ STMT_HANDLERS: dict[type[A.Stmt], Callable[[StatementChecker, Any, _Scope], None
     A.EndGame: StatementChecker.end_game,
     A.SkipTo: StatementChecker.skip_to,
     A.Log: StatementChecker.log,
+    A.ModeSwitch: StatementChecker.mode_switch,
 }

@@ -43,6 +43,7 @@ ANY_CARD = Ty("card")
 NONE = Ty("none")
 ANY = Ty("any")
 VOID = Ty("void")
+MODE = Ty("mode")  # a rule mode (`mode NAME { … }`): its value is the mode's name
 
 
 def list_of(elem: Ty) -> Ty:
@@ -77,7 +78,7 @@ def assignable(src: Ty, dst: Ty) -> bool:
     if src.kind == "any" or dst.kind == "any":
         return True
     if src.kind == "none":
-        return dst.kind in ("card", "player", "effect", "function", "none", "enum")
+        return dst.kind in ("card", "player", "effect", "function", "none", "enum", "mode")
     if dst.kind == "card" and src.kind == "card":
         return dst.arg is None or src.arg is None or dst.arg == src.arg
     if dst.kind == "list":

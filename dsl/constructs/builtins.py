@@ -186,6 +186,8 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("text", (Param("x", "value"), Param("values", "value")), 1, T.TEXT, "nothing",
                 "`text(x)` is an int, bool, text, enum value, player, card or list as a log line writes it; "
                 '`text("FORMAT", v, …)` fills each `{}` like `log`.', variadic=True),
+        Builtin("active", (Param("mode", T.MODE),), 1, T.BOOL, "state",
+                "`active(m)` is `true` while rule mode m is active: after `enter m`, until `leave m`."),
     )
 }
 

@@ -131,6 +131,7 @@ STATEMENTS: dict[type[A.Stmt], StmtConstruct] = {
         StmtConstruct(A.EndGame, "end game"),
         StmtConstruct(A.SkipTo, "skip to STEP"),
         StmtConstruct(A.Log, 'log [to PLAYERS] "TEXT", ARGS', exprs=lambda s: _present(s.to, *s.args)),
+        StmtConstruct(A.ModeSwitch, "enter MODE | leave MODE", exprs=lambda s: [s.mode]),
     )
 }
 

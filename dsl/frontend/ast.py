@@ -294,6 +294,14 @@ class Log(Stmt):
     args: list[Expr]
 
 
+@dataclass(eq=False)
+class ModeSwitch(Stmt):
+    """`enter MODE` / `leave MODE`: switch a rule mode's handlers and steps on or off."""
+
+    mode: Expr
+    enter: bool  # False: `leave`
+
+
 # ---------------------------------------------------------------- declarations
 
 
@@ -455,6 +463,10 @@ class StepDecl(Decl):
     name: str
     title: str
     body: list[Stmt]
+    # a rule mode's step: placed `after` or `before` the step named ``anchor`` ("" for a round's own steps)
+    place: str = ""
+    anchor: str = ""
+    anchor_span: Span = NOWHERE
 
 
 @dataclass(eq=False)
@@ -535,6 +547,15 @@ class DescribeDecl(Decl):
     viewer: str
     text: str
     args: list[Expr]
+
+
+@dataclass(eq=False)
+class ModeDecl(Decl):
+    """`mode NAME { … }`: declarations, handlers and extra round steps that apply only while the mode is active
+    (dsl/checker/modes.py scopes its names; its handlers and steps run only between `enter` and `leave`)."""
+
+    name: str
+    decls: list[Decl]
 
 
 @dataclass(eq=False)

@@ -24,6 +24,7 @@ from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.expected import describe_expected
 from liturgy.dsl.frontend.fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
 from liturgy.dsl.frontend.grammar_cache import grammar_cache_file, load_json, store_json
+from liturgy.dsl.frontend.modebuild import ModeBuilder
 from liturgy.dsl.frontend.reserved import grammar_words, reserved_before_diag, reserved_word_diag
 
 MAX_SYNTAX_ERRORS = 20
@@ -110,7 +111,7 @@ def _unquote(tok: Token) -> str:
     return str(value)
 
 
-class _AstBuilder:
+class _AstBuilder(ModeBuilder):
     """Build AST nodes; each method is named after the grammar rule or alias.
 
     The methods take the node's position (``meta``, a :data:`Pos`) and its
@@ -655,7 +656,7 @@ def _tables() -> Tables | None:
 _DECL_KEYWORDS = (
     "game", "enum", "die", "card", "cards", "zone", "counter", "flag", "track", "pool", "window", "option",
     "on", "proc", "fn", "setup", "round", "finish", "score", "tiebreak", "winner", "invariant",
-    "display", "describe",
+    "display", "describe", "mode",
 )
 
 

@@ -12,7 +12,7 @@ from liturgy.interpreter.compiler import conveniences, grids
 from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn
 from liturgy.interpreter.compiler.core import CompilerCore
 from liturgy.interpreter.compiler.instructions import _children, _has_effects, _local_names
-from liturgy.interpreter.runtime import rng
+from liturgy.interpreter.runtime import modes, rng
 from liturgy.interpreter.runtime.builtins import pure_function
 from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.graphs import GraphWalk
@@ -160,6 +160,12 @@ class ExpressionCompiler(CompilerCore):
 
     def _attr(self, e: A.Attr) -> ExprFn:
         ref = A.ref_of(e)
+        if ref[0] == "zone":  # a rule mode's shared zone by its qualified name, `seance.candles`
+            zi = self.layout.zone_global[ref[1].name]
+            return lambda s, env: zi
+        if ref[0] == "counter":  # a rule mode's shared counter, `seance.ritual`
+            slot = self.layout.global_slots[ref[1].name]
+            return lambda s, env: s.counters[slot]
         if ref[0] in ("pzone", "czone"):
             return self.zone_index(e)
         if ref[0] in ("pcounter", "ccounter"):
@@ -552,6 +558,15 @@ class ExpressionCompiler(CompilerCore):
         pf = args[0]
         return lambda s, env: s.tables.turn_orders[pf(s, env)][1 % s.tables.n]
 
+    def mode_slots(self) -> dict[str, int]:
+        """Each rule mode's flag slot, by mode name (dsl/checker/modes.py)."""
+        return {name: self.layout.global_slots[m.flag.name] for name, m in self.prog.modes.items()}
+
+    def _active(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
+        arg = e.args[0]
+        constant = arg.id if isinstance(arg, A.Name) and arg.ref == ("enumval", arg.id) else None
+        return modes.active(self.mode_slots(), args[0], constant)
+
     def _owner(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
         cf = args[0]
 
@@ -657,6 +672,7 @@ BUILTIN_HANDLERS: dict[str, Callable[[ExpressionCompiler, A.Call, list[ExprFn]],
     "width": grids.width,
     "height": grids.height,
     "text": ExpressionCompiler._text,
+    "active": ExpressionCompiler._active,
 }
 
 

@@ -11,7 +11,7 @@ from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import MAX_FIRE_DEPTH, Callable_, ExprFn, LogFormat, StmtFn, formatter_for
 from liturgy.interpreter.compiler.expressions import ExpressionCompiler
 from liturgy.interpreter.compiler.instructions import _fire_chain, _has_break
-from liturgy.interpreter.runtime import rng
+from liturgy.interpreter.runtime import modes, rng
 from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
 from liturgy.interpreter.runtime.moves import card_visibility, move_all, move_card, move_zone, players_mask, reveal_to
 from liturgy.interpreter.runtime.state import GameState
@@ -178,6 +178,9 @@ class StatementCompiler(ExpressionCompiler):
             raise SkipTo(self.step_pcs[step])
 
         return skip
+
+    def _mode_switch(self, st: A.ModeSwitch) -> StmtFn:
+        return modes.switch(self.mode_slots(), self.expr(st.mode), st.enter, st.span.line)
 
     def assign(self, st: A.Assign) -> StmtFn:
         vf = self.expr(st.value)
@@ -414,4 +417,5 @@ STMT_HANDLERS: dict[type[A.Stmt], Callable[[StatementCompiler, Any], StmtFn]] = 
     A.EndGame: StatementCompiler._end_game,
     A.SkipTo: StatementCompiler._skip_to,
     A.Log: StatementCompiler.log,
+    A.ModeSwitch: StatementCompiler._mode_switch,
 }

@@ -11,6 +11,7 @@ from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, UNITS
 from liturgy.interpreter.engine.decision import Decision
 from liturgy.interpreter.engine.outcome import _game_over_line, _labels
+from liturgy.interpreter.runtime import modes
 from liturgy.interpreter.runtime.grids import cell_label
 from liturgy.interpreter.runtime.moves import visible_cards
 from liturgy.interpreter.runtime.state import GameState, hidden_card
@@ -272,6 +273,9 @@ class GameViews:
             out["grids"] = {name: [[cell_label(kind, v) for v in row] for row in g.rows(s.counters)]
                             for name, g in lay.grids.items()
                             for kind in [(prog.grids[name].cell_ty or Ty("any")).kind]}
+        if prog.modes:  # the rule modes active now (public: a mode's rules are on the table for everyone)
+            slots = {name: lay.global_slots[m.flag.name] for name, m in prog.modes.items()}
+            out["modes"] = modes.active_names(slots, s.counters)
         return out
 
 
