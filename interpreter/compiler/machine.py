@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.compiler.code import UNITS, Code, Ins, formatter_for
+from liturgy.interpreter.compiler.code import UNITS, Code, ExprFn, Ins, formatter_for
 from liturgy.interpreter.compiler.instructions import (
     _bind,
     _branch,
@@ -212,7 +212,6 @@ class StepMachineCompiler(StatementCompiler):
         self.choice_prompts.append(st.prompt)
         self.choice_elems.append(lt.elem if lt else None)
         self.choice_pvars.append(pvar)
-        span = st.span
         at = len(ins)
         ins.append(_jump_placeholder())
         # after everyone commits: loop over (player, choice) pairs in the players' order
@@ -227,42 +226,19 @@ class StepMachineCompiler(StatementCompiler):
             ins[at] = self.note(self.cgen.collect(st, wf, key, at, end, fmt_id), "stop", at + 1, end)
             return
 
-        if st.by is not None:
-            ins[at] = self.note(self._collect_units(st, wf, key, at, end, fmt_id), "stop", at + 1, end)
-            return
+        ins[at] = self.note(self._collect(st, players, src, wf, key, at, end, fmt_id), "stop", at + 1, end)
 
-        def collect(s: GameState, fr: list[Any]) -> bool:
-            env = fr[2]
-            per = []
-            for p in tuple(players(s, env)):
-                env[pvar] = p
-                items = tuple(src(s, env))
-                options = items if wf is None else wf(s, env, items)
-                if not options:
-                    raise RuleError(f"P{p + 1} has no legal option for the choice at {span.file}:{span.line}")
-                per.append((p, options))
-            env.pop(pvar, None)
-            env.pop(var, None)
-            if not per:
-                fr[1] = end
-                return False
-            s.pending = ("simul", tuple(per), key, at + 1, fmt_id)
-            s.commits = {}
-            return True
+    def _collect(self, st: A.Simultaneous, units_of: ExprFn, src: ExprFn, wf: Any, key: str, at: int, end: int,
+                 fmt_id: int) -> Ins:
+        """Every unit's secret choice is asked for at once; nothing is revealed until all have committed.
 
-        ins[at] = self.note(collect, "stop", at + 1, end)
-
-    def _collect_units(self, st: A.Simultaneous, wf: Any, key: str, at: int, end: int, fmt_id: int) -> Ins:
-        """`simultaneously u in UNITS choose … by EXPR`: one secret choice per unit, made by the player EXPR names.
-
-        The pending tuple keeps its shape: ``per`` holds one ``(decider, options)`` entry per unit, in the
-        list's order, so a player with several units appears several times (and commits them in that order).
-        The units themselves wait in the frame under the loop's key until everyone has committed; the body
-        then binds the unit, not the decider. Always closures: a rare construct, the generator declines it.
+        Without `by` the units are the players themselves. With `simultaneously u in UNITS choose … by EXPR`
+        each unit is decided by the player EXPR names: the pending tuple keeps its shape, ``per`` holding one
+        ``(decider, options)`` entry per unit in the list's order (a player with several units appears several
+        times and commits them in that order), and the units wait in the frame under the loop's key until
+        everyone has committed, so the body binds the unit, not the decider. Generated code declines `by`.
         """
-        units_of, src = self.seq(st.players), self.seq(st.source)
-        assert st.by is not None
-        by = self.expr(st.by)
+        by = self.expr(st.by) if st.by is not None else None
         pvar, var, span = st.player_var, st.var, st.span
 
         def collect(s: GameState, fr: list[Any]) -> bool:
@@ -271,7 +247,7 @@ class StepMachineCompiler(StatementCompiler):
             units = tuple(units_of(s, env))
             for u in units:
                 env[pvar] = u
-                p = by(s, env)
+                p = u if by is None else by(s, env)
                 if p is None:
                     raise RuleError(f"no player to make the choice at {span.file}:{span.line}")
                 items = tuple(src(s, env))
@@ -284,7 +260,8 @@ class StepMachineCompiler(StatementCompiler):
             if not per:
                 fr[1] = end
                 return False
-            env[key + UNITS] = units
+            if by is not None:
+                env[key + UNITS] = units
             s.pending = ("simul", tuple(per), key, at + 1, fmt_id)
             s.commits = {}
             return True
