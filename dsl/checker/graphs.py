@@ -25,6 +25,28 @@ from liturgy.dsl.frontend import ast as A
 
 MAX_GRAPH_FILE_BYTES = 2_000_000
 
+# Connections made and removed during play (`link` / `unlink`) live in one hidden global counter per graph,
+# named with a space so no author can write it: its value is the graph's difference from its file
+# (interpreter/runtime/graphs.py), and it exists only in rulesets that change that graph.
+_OVERLAY = "graph "
+
+
+def overlay_name(graph: str) -> str:
+    """The name of the counter holding ``graph``'s connections changed during play."""
+    return _OVERLAY + graph
+
+
+def is_overlay(counter: str) -> bool:
+    """Whether a counter of the program is a graph's changes (shown under ``graphs`` in views, not counters)."""
+    return counter.startswith(_OVERLAY)
+
+
+def declare_overlay(counters: dict[str, A.CounterDecl], graph: A.GraphDecl) -> None:
+    """Give ``graph`` its changes counter, once (the first `link` or `unlink` on it does this)."""
+    name = overlay_name(graph.name)
+    if name not in counters:
+        counters[name] = A.CounterDecl(graph.span, name, "global", False, None, None, None, None, False)
+
 
 def _at(path: str, node: yaml.Node) -> Span:
     m, e = node.start_mark, node.end_mark

@@ -8,6 +8,7 @@ from typing import Any
 from liturgy.dsl.checker import modes as M
 from liturgy.dsl.checker import types as T
 from liturgy.dsl.checker.expressions import ExpressionChecker
+from liturgy.dsl.checker.graphs import declare_overlay, overlay_name
 from liturgy.dsl.checker.program import BUILTIN_VALUES, Program, _Scope
 from liturgy.dsl.checker.walk import describable
 from liturgy.dsl.diagnostics import Span, did_you_mean
@@ -313,6 +314,31 @@ class StatementChecker(ExpressionChecker):
             return
         self.expect(e, T.MODE, scope)
 
+    def graph_link(self, s: A.GraphLink, scope: _Scope) -> None:
+        """`link A to B on G by K` / `unlink A from B on G [by K]`: G a graph (E325), A and B its places, K one of
+        its kinds; `link` needs `by` (E326: a connection always has a kind)."""
+        assert self.prog is not None
+        graph = self.prog.graphs.get(s.graph)
+        if graph is None:
+            self.err("E325", f"`{s.graph}` is not a graph", s.graph_span,
+                     hint=did_you_mean(s.graph, self.prog.graphs) or "declare it: graph NAME: Places by Kinds from "
+                     '"file.yaml"')
+            for e in (s.a, s.b, s.kind):
+                if e is not None:
+                    self.expr(e, scope)
+            return
+        place = T.Ty("enum", arg=graph.nodes)
+        self.expect(s.a, place, scope)
+        self.expect(s.b, place, scope)
+        if s.kind is not None:
+            self.expect(s.kind, T.Ty("enum", arg=graph.kinds), scope)
+        elif s.link:
+            self.err("E326", f"`link` on `{s.graph}` needs the kind of the connection", s.span,
+                     hint=f"add `by KIND`, one of {graph.kinds}: "
+                     f"{', '.join(self.prog.enums.get(graph.kinds, [])[:4])}")
+        declare_overlay(self.prog.counters, graph)
+        self.used.add("counter:" + overlay_name(graph.name))
+
     def _check_display(self, prog: Program) -> None:
         """`display` and `describe`: typed like `log` lines, and read-only (E171: no `random` or `roll`)."""
         self.owner = "display"
@@ -457,4 +483,5 @@ STMT_HANDLERS: dict[type[A.Stmt], Callable[[StatementChecker, Any, _Scope], None
     A.SkipTo: StatementChecker.skip_to,
     A.Log: StatementChecker.log,
     A.ModeSwitch: StatementChecker.mode_switch,
+    A.GraphLink: StatementChecker.graph_link,
 }

@@ -132,6 +132,8 @@ STATEMENTS: dict[type[A.Stmt], StmtConstruct] = {
         StmtConstruct(A.SkipTo, "skip to STEP"),
         StmtConstruct(A.Log, 'log [to PLAYERS] "TEXT", ARGS', exprs=lambda s: _present(s.to, *s.args)),
         StmtConstruct(A.ModeSwitch, "enter MODE | leave MODE", exprs=lambda s: [s.mode]),
+        StmtConstruct(A.GraphLink, "link A to B on GRAPH by KIND | unlink A from B on GRAPH [by KIND]",
+                      exprs=lambda s: _present(s.a, s.b, s.kind)),
     )
 }
 

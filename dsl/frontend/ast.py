@@ -302,6 +302,19 @@ class ModeSwitch(Stmt):
     enter: bool  # False: `leave`
 
 
+@dataclass(eq=False)
+class GraphLink(Stmt):
+    """`link A to B on GRAPH by KIND` / `unlink A from B on GRAPH [by KIND]`: a connection made or removed
+    during play (a placed tile, a blocked road); without `by`, `unlink` removes every kind between A and B."""
+
+    a: Expr
+    b: Expr
+    graph: str
+    graph_span: Span
+    kind: Expr | None
+    link: bool  # False: `unlink`
+
+
 # ---------------------------------------------------------------- declarations
 
 

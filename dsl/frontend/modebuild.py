@@ -1,4 +1,5 @@
-"""Syntax-tree builders for rule modes (`mode NAME { … }`, a mode's placed steps, `enter` / `leave`).
+"""Syntax-tree builders for rule modes (`mode NAME { … }`, a mode's placed steps, `enter` / `leave`) and for
+the statements that change a graph during play (`link` / `unlink`).
 
 A mixin of the parser's builder (dsl/frontend/parser.py ``_AstBuilder``): the fast driver and Lark's tree
 both call builder methods by grammar rule name, so these rules need only be methods of that class; they live
@@ -50,3 +51,9 @@ class ModeBuilder:
 
     def leave_stmt(self: _Spans, meta: Any, c: list[Any]) -> A.Stmt:
         return A.ModeSwitch(self._s(meta), c[0], False)
+
+    def link_stmt(self: _Spans, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.GraphLink(self._s(meta), c[0], c[1], str(c[2]), self._ts(c[2]), c[3], True)
+
+    def unlink_stmt(self: _Spans, meta: Any, c: list[Any]) -> A.Stmt:
+        return A.GraphLink(self._s(meta), c[0], c[1], str(c[2]), self._ts(c[2]), c[3], False)

@@ -15,7 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from liturgy.dsl.checker.program import Program
 from liturgy.interpreter.engine import Game, replay_decisions
+from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.grids import render
 
 # a public zone longer than this is shown by its first cards and a count
@@ -334,7 +336,37 @@ def status_text(game: Game, player: int) -> str:
         return "\n".join(f"  {line}" for line in panel)
     view = game.view(player)
     boards = ["\n".join(f"  {line}" for line in render(name, rows)) for name, rows in view.get("grids", {}).items()]
-    return "\n".join(t for t in (*boards, zones_text(view, player), counters_text(view, player)) if t)
+    maps = maps_text(game.ruleset.program, view)
+    return "\n".join(t for t in (*boards, maps, zones_text(view, player), counters_text(view, player)) if t)
+
+
+def maps_text(prog: Program, view: dict[str, Any]) -> str:
+    """Each graph as a ruleset without `display` shows it: every counter holding one of its places, with
+    that place's connections by kind, and the connections play has made or removed."""
+    out = []
+    for name, graph in prog.graphs.items():
+        changes = view.get("graphs", {}).get(name, {})
+        overlay = tuple((k, a, b, True) for a, b, k in changes.get("linked", [])) + tuple(
+            (k, a, b, False) for a, b, k in changes.get("unlinked", []))
+        walk = GraphWalk(graph)
+        lines = []
+        for cname, c in prog.counters.items():
+            if c.held is None or c.held.kind != "enum" or c.held.arg != graph.nodes:
+                continue
+            value = view["counters"].get(cname)
+            for who, place in (value.items() if isinstance(value, dict) else [("", value)]):
+                if place is not None and place != "?":
+                    by_kind = [f"{k} " + ", ".join(near) for k in walk.kinds
+                               if (near := walk.neighbours(place, k, overlay))]
+                    lines.append(f"    {who + '.' if who else ''}{cname} {place}: " + (" · ".join(by_kind) or
+                                                                                      "no connections"))
+        made = [f"+ {a}–{b} ({k})" for a, b, k in changes.get("linked", [])]
+        made += [f"− {a}–{b} ({k})" for a, b, k in changes.get("unlinked", [])]
+        if made:
+            lines.append("    changed: " + ", ".join(made))
+        if lines:
+            out.append(f"  map {name}:\n" + "\n".join(lines))
+    return "\n".join(out)
 
 
 def zones_text(view: dict[str, Any], player: int, full: bool = False) -> str:

@@ -17,6 +17,7 @@ from liturgy.interpreter.codegen.exprgen import ExprGen
 from liturgy.interpreter.codegen.stmtgen import StmtGen
 from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Ins, Layout, LogFormat, StmtFn
 from liturgy.interpreter.compiler.instructions import _goto, _pack
+from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.grids import GridInfo
 
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ class CompilerCore:
         self.effects: dict[str, list[Callable_ | None]] = {}
         self.functions: dict[str, list[ExprFn]] = {}
         self.step_pcs: dict[str, int] = {}
+        self.graph_walks: dict[str, GraphWalk] = {}  # one walker (and answer cache) per graph
         self.step_names_by_pc: list[tuple[int, str]] = []
         self.step_titles: dict[str, str] = {}
         self.choice_nones: dict[int, int] = {}

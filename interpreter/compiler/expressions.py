@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from liturgy.dsl import constructs
+from liturgy.dsl.checker.graphs import overlay_name
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler import conveniences, grids
@@ -15,7 +16,7 @@ from liturgy.interpreter.compiler.instructions import _children, _has_effects, _
 from liturgy.interpreter.runtime import modes, rng
 from liturgy.interpreter.runtime.builtins import pure_function
 from liturgy.interpreter.runtime.errors import RuleError
-from liturgy.interpreter.runtime.graphs import GraphWalk
+from liturgy.interpreter.runtime.graphs import GraphWalk, Overlay, overlay_of
 from liturgy.interpreter.runtime.moves import zone_owner_now
 from liturgy.interpreter.runtime.state import GameState
 
@@ -558,6 +559,14 @@ class ExpressionCompiler(CompilerCore):
         pf = args[0]
         return lambda s, env: s.tables.turn_orders[pf(s, env)][1 % s.tables.n]
 
+    def graph_walk(self, graph: str) -> tuple[GraphWalk, int | None]:
+        """One walker per graph for the whole ruleset (its cache serves every call site), and the slot of the
+        graph's changes counter when the ruleset `link`s or `unlink`s it."""
+        walk = self.graph_walks.get(graph)
+        if walk is None:
+            walk = self.graph_walks[graph] = GraphWalk(self.prog.graphs[graph])
+        return walk, self.layout.global_slots.get(overlay_name(graph))
+
     def mode_slots(self) -> dict[str, int]:
         """Each rule mode's flag slot, by mode name (dsl/checker/modes.py)."""
         return {name: self.layout.global_slots[m.flag.name] for name, m in self.prog.modes.items()}
@@ -609,28 +618,36 @@ def _graph_of(e: A.Call) -> A.GraphDecl:
     return ref[1]
 
 
+def _walk(self: ExpressionCompiler, e: A.Call) -> tuple[GraphWalk, Callable[[GameState], Overlay]]:
+    """The graph a built-in walks, and how to read its changes made during play (none: it never changes)."""
+    walk, slot = self.graph_walk(_graph_of(e).name)
+    if slot is None:
+        return walk, lambda s: ()
+    return walk, lambda s: overlay_of(s.counters[slot])
+
+
 def _neighbours(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
-    walk = GraphWalk(_graph_of(e))
+    walk, over = _walk(self, e)
     xf, kf = args[1], args[2] if len(args) > 2 else None
-    return lambda s, env: walk.neighbours(xf(s, env), kf(s, env) if kf else None)
+    return lambda s, env: walk.neighbours(xf(s, env), kf(s, env) if kf else None, over(s))
 
 
 def _adjacent(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
-    walk = GraphWalk(_graph_of(e))
+    walk, over = _walk(self, e)
     af, bf, kf = args[1], args[2], args[3] if len(args) > 3 else None
-    return lambda s, env: bf(s, env) in walk.neighbours(af(s, env), kf(s, env) if kf else None)
+    return lambda s, env: walk.adjacent(af(s, env), bf(s, env), kf(s, env) if kf else None, over(s))
 
 
 def _reach(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
-    walk = GraphWalk(_graph_of(e))
+    walk, over = _walk(self, e)
     xf, nf, kf = args[1], args[2], args[3] if len(args) > 3 else None
-    return lambda s, env: walk.reach(xf(s, env), nf(s, env), kf(s, env) if kf else None)
+    return lambda s, env: walk.reach(xf(s, env), nf(s, env), kf(s, env) if kf else None, over(s))
 
 
 def _distance(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
-    walk = GraphWalk(_graph_of(e))
+    walk, over = _walk(self, e)
     af, bf, kf = args[1], args[2], args[3] if len(args) > 3 else None
-    return lambda s, env: walk.distance(af(s, env), bf(s, env), kf(s, env) if kf else None)
+    return lambda s, env: walk.distance(af(s, env), bf(s, env), kf(s, env) if kf else None, over(s))
 
 
 def _ord(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:

@@ -13,6 +13,7 @@ from liturgy.interpreter.compiler.expressions import ExpressionCompiler
 from liturgy.interpreter.compiler.instructions import _fire_chain, _has_break
 from liturgy.interpreter.runtime import modes, rng
 from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
+from liturgy.interpreter.runtime.graphs import overlay_of
 from liturgy.interpreter.runtime.moves import card_visibility, move_all, move_card, move_zone, players_mask, reveal_to
 from liturgy.interpreter.runtime.state import GameState
 
@@ -181,6 +182,20 @@ class StatementCompiler(ExpressionCompiler):
 
     def _mode_switch(self, st: A.ModeSwitch) -> StmtFn:
         return modes.switch(self.mode_slots(), self.expr(st.mode), st.enter, st.span.line)
+
+    def _graph_link(self, st: A.GraphLink) -> StmtFn:
+        """`link` / `unlink`: the graph's changes counter gets its new overlay (runtime/graphs.py)."""
+        walk, slot = self.graph_walk(st.graph)
+        assert slot is not None  # the checker gave every linked graph its counter
+        af, bf = self.expr(st.a), self.expr(st.b)
+        kf = self.expr(st.kind) if st.kind is not None else None
+        link = st.link
+
+        def change(s: GameState, env: dict[str, Any]) -> None:
+            s.counters[slot] = walk.changed(overlay_of(s.counters[slot]), af(s, env), bf(s, env),
+                                            kf(s, env) if kf is not None else None, link)
+
+        return change
 
     def assign(self, st: A.Assign) -> StmtFn:
         vf = self.expr(st.value)
@@ -418,4 +433,5 @@ STMT_HANDLERS: dict[type[A.Stmt], Callable[[StatementCompiler, Any], StmtFn]] = 
     A.SkipTo: StatementCompiler._skip_to,
     A.Log: StatementCompiler.log,
     A.ModeSwitch: StatementCompiler._mode_switch,
+    A.GraphLink: StatementCompiler._graph_link,
 }

@@ -6,12 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from liturgy.dsl.checker.graphs import is_overlay, overlay_name
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, UNITS
 from liturgy.interpreter.engine.decision import Decision
 from liturgy.interpreter.engine.outcome import _game_over_line, _labels
 from liturgy.interpreter.runtime import modes
+from liturgy.interpreter.runtime.graphs import edges_view, overlay_of
 from liturgy.interpreter.runtime.grids import cell_label
 from liturgy.interpreter.runtime.moves import visible_cards
 from liturgy.interpreter.runtime.state import GameState, hidden_card
@@ -220,6 +222,8 @@ class GameViews:
                 zones[name] = zone_view(lay.zone_global[name])
         counters: dict[str, Any] = {"first": f"P{s.counters[FIRST_SLOT] + 1}", "round": s.counters[ROUND_SLOT]}
         for name, c in prog.counters.items():
+            if is_overlay(name):  # a graph's changes: under `graphs` below
+                continue
             width = len(prog.enums[c.index_enum]) if c.index_enum else 1
             labels = prog.enums[c.index_enum] if c.index_enum else None
 
@@ -269,14 +273,26 @@ class GameViews:
             "log": self.log_lines(player),
             "result": s.result,
         }
+        self._boards(out)
+        return out
+
+
+    def _boards(self, out: dict[str, Any]) -> None:
+        """The public parts of a view beside zones and counters: grids, graphs changed in play, active modes."""
+        s = self.state
+        prog = self.ruleset.program
+        lay = self.ruleset.compiled.layout
         if lay.grids:  # grids are public, like counters: every viewer sees every cell (north row first)
             out["grids"] = {name: [[cell_label(kind, v) for v in row] for row in g.rows(s.counters)]
                             for name, g in lay.grids.items()
                             for kind in [(prog.grids[name].cell_ty or Ty("any")).kind]}
+        changed = {g: lay.global_slots[overlay_name(g)] for g in prog.graphs if overlay_name(g) in lay.global_slots}
+        if changed:  # connections made and removed during play (public, like the graph's file)
+            out["graphs"] = {g: edges_view(overlay_of(s.counters[slot]))
+                             for g, slot in changed.items()}
         if prog.modes:  # the rule modes active now (public: a mode's rules are on the table for everyone)
             slots = {name: lay.global_slots[m.flag.name] for name, m in prog.modes.items()}
             out["modes"] = modes.active_names(slots, s.counters)
-        return out
 
 
 def _typed_reader(c: A.CounterDecl, card_names: list[str], seen: list[bool]) -> Callable[[Any], Any]:

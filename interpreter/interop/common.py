@@ -15,6 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from liturgy.dsl.checker.graphs import is_overlay, overlay_name
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.walk import _contains, all_statements
 from liturgy.dsl.frontend import ast as A
@@ -171,6 +172,8 @@ class ViewEncoder:
         # a typed counter's value as a number: its enum position, seat or card definition + 1; none 0, hidden -1
         self.ref_codes: dict[str, dict[str, float]] = {}
         for name, c in prog.counters.items():
+            if is_overlay(name):  # a graph's changes: encoded per pair of places below
+                continue
             if c.held is not None:
                 domain = (prog.enums.get(c.held.arg or "", []) if c.held.kind == "enum" else self.seats
                           if c.held.kind == "player" else list(self.defs))
@@ -187,8 +190,25 @@ class ViewEncoder:
                       prog.enums.get(ty.arg or "") if ty is not None and ty.kind == "enum" else None)
             self.grid_slots[name] = (size, labels)
             size += g.width * g.height * (len(labels) if labels else 1)
+        # graphs changed during play: per kind and pair of places, +1 linked or -1 unlinked (0: as in the file)
+        self.graph_slots: dict[str, tuple[int, dict[str, int], dict[str, int]]] = {}
+        for name, graph in prog.graphs.items():
+            if overlay_name(name) in prog.counters:
+                places, kinds = prog.enums[graph.nodes], prog.enums[graph.kinds]
+                self.graph_slots[name] = (size, {p: i for i, p in enumerate(places)},
+                                          {k: i for i, k in enumerate(kinds)})
+                size += len(kinds) * len(places) * len(places)
         self.tail = size
         self.size = size + 1 + 5 * players + 2  # round; first, me, waiting, committed, options-for-me; simul, over
+
+    def _encode_graphs(self, view: dict[str, Any], out: Any) -> None:
+        """Graphs changed during play: +1 per connection made, -1 per one removed, by kind and pair of places."""
+        for name, (base, places, kinds) in self.graph_slots.items():
+            changes = view.get("graphs", {}).get(name, {})
+            n = len(places)
+            for key, sign in (("linked", 1), ("unlinked", -1)):
+                for a, b, k in changes.get(key, []):
+                    out[base + (kinds[k] * n + places[a]) * n + places[b]] = sign
 
     def encode(self, view: dict[str, Any], me: int | None) -> Any:
         import numpy as np
@@ -227,6 +247,7 @@ class ViewEncoder:
                     out[base + i] = _number(v)
                 elif v is not None:
                     out[base + i * len(labels) + labels.index(v)] = 1
+        self._encode_graphs(view, out)
         t = self.tail
         out[t] = _number(counters.get("round", 0))
         t += 1

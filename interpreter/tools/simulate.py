@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from liturgy.dsl.checker.graphs import is_overlay
 from liturgy.interpreter.agents.agents import RandomAgent
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 
@@ -53,8 +54,8 @@ def _reported_counters(ruleset: Ruleset) -> tuple[tuple[str, int], ...]:
     prog, lay = ruleset.program, ruleset.compiled.layout
     out: list[tuple[str, int]] = []
     for name, c in prog.counters.items():
-        if c.scope != "global" or c.option is not None or c.held is not None:  # numbers only: totals over games
-            continue
+        if c.scope != "global" or c.option is not None or c.held is not None or is_overlay(name):
+            continue  # numbers only: totals over games
         slot = lay.global_slots[name]
         if c.index_enum:
             out += [(f"{name}[{v}]", slot + k) for k, v in enumerate(prog.enums[c.index_enum])]
