@@ -85,6 +85,33 @@ def test_a_zone_passed_as_a_list_of_cards_is_its_cards(write_ruleset: Callable[.
     assert len(set(seen)) == 1, seen  # every compile mode plays the same game
 
 
+LISTS_OF_LISTS = """
+game "Lists of lists" { players 2..2 }
+card C { v: int  on_x: effect = none  worth: function() -> int = 0 }
+zone stock: deck public of C
+zone spare: pile public of C
+cards "c.yaml"
+counter t 0..1000000
+round {
+  step s {
+    move top(stock) to spare
+    for l in [[top(spare)], stock] { t = t * 10 + size(l) }     # 12
+    for l in [stock, [top(spare), top(spare)]] { t = t * 10 + size(l) }   # 1222
+    for z in [stock, spare] { t = t * 10 + size(z) }        # 122221: a list of zones stays zones
+    end game
+  }
+}
+score(p) = t
+"""
+
+
+def test_a_zone_in_a_list_of_lists_is_its_cards(write_ruleset: Callable[..., str]) -> None:
+    """`[stock, [x]]` mixes a zone with a list of cards: the zone stands for its cards there, in every mode."""
+    seen = _play_every_mode(write_ruleset(LISTS_OF_LISTS, CARDS))
+    assert seen[0][:3] == ("finished", None, (122221, 122221)), seen[0]
+    assert len(set(seen)) == 1, seen
+
+
 EFFECT_NONE = """
 game "Absent effects" { players 2..2 }
 card C { v: int  on_x: effect = none  worth: function() -> int = 0 }

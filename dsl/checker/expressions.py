@@ -153,6 +153,11 @@ class ExpressionChecker(DeclarationChecker):
                 self.err("E140", f"list items disagree: {et} and {it}", item.span)
             else:
                 et = u
+        kinds = {i.ty.kind for i in e.items if i.ty is not None}
+        if {"zone", "list"} <= kinds:  # `[stock, [x]]`: a list of lists of cards, so the zone stands for its cards
+            zone = next(i for i in e.items if i.ty is not None and i.ty.kind == "zone")
+            e.items = [zone_cards(i) if i.ty is not None and i.ty.kind == "zone" else i for i in e.items]
+            et = T.list_of(T.card((zone.ty or T.zone(None)).arg))
         return T.list_of(et)
 
     def list_comp(self, e: A.ListComp, scope: _Scope, statement: bool) -> Ty:
