@@ -618,36 +618,50 @@ def _graph_of(e: A.Call) -> A.GraphDecl:
     return ref[1]
 
 
-def _walk(self: ExpressionCompiler, e: A.Call) -> tuple[GraphWalk, Callable[[GameState], Overlay]]:
-    """The graph a built-in walks, and how to read its changes made during play (none: it never changes)."""
+def _walk(self: ExpressionCompiler, e: A.Call) -> tuple[GraphWalk, Callable[[GameState], Overlay] | None]:
+    """The graph a built-in walks, and how to read its changes made during play (None: it never changes, and
+    the built-in's closure does not ask)."""
     walk, slot = self.graph_walk(_graph_of(e).name)
     if slot is None:
-        return walk, lambda s: ()
+        return walk, None
     return walk, lambda s: overlay_of(s.counters[slot])
+
+
+def _kinds_of(args: list[ExprFn], at: int) -> ExprFn:
+    """The optional kinds argument at position ``at`` (every kind when left out: None)."""
+    return args[at] if len(args) > at else (lambda s, env: None)
 
 
 def _neighbours(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
     walk, over = _walk(self, e)
-    xf, kf = args[1], args[2] if len(args) > 2 else None
-    return lambda s, env: walk.neighbours(xf(s, env), kf(s, env) if kf else None, over(s))
+    xf, kf = args[1], _kinds_of(args, 2)
+    if over is None:
+        return lambda s, env: walk.neighbours(xf(s, env), kf(s, env))
+    return lambda s, env: walk.neighbours(xf(s, env), kf(s, env), over(s))
 
 
 def _adjacent(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
     walk, over = _walk(self, e)
-    af, bf, kf = args[1], args[2], args[3] if len(args) > 3 else None
-    return lambda s, env: walk.adjacent(af(s, env), bf(s, env), kf(s, env) if kf else None, over(s))
+    af, bf, kf = args[1], args[2], _kinds_of(args, 3)
+    if over is None:
+        return lambda s, env: walk.adjacent(af(s, env), bf(s, env), kf(s, env))
+    return lambda s, env: walk.adjacent(af(s, env), bf(s, env), kf(s, env), over(s))
 
 
 def _reach(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
     walk, over = _walk(self, e)
-    xf, nf, kf = args[1], args[2], args[3] if len(args) > 3 else None
-    return lambda s, env: walk.reach(xf(s, env), nf(s, env), kf(s, env) if kf else None, over(s))
+    xf, nf, kf = args[1], args[2], _kinds_of(args, 3)
+    if over is None:
+        return lambda s, env: walk.reach(xf(s, env), nf(s, env), kf(s, env))
+    return lambda s, env: walk.reach(xf(s, env), nf(s, env), kf(s, env), over(s))
 
 
 def _distance(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
     walk, over = _walk(self, e)
-    af, bf, kf = args[1], args[2], args[3] if len(args) > 3 else None
-    return lambda s, env: walk.distance(af(s, env), bf(s, env), kf(s, env) if kf else None, over(s))
+    af, bf, kf = args[1], args[2], _kinds_of(args, 3)
+    if over is None:
+        return lambda s, env: walk.distance(af(s, env), bf(s, env), kf(s, env))
+    return lambda s, env: walk.distance(af(s, env), bf(s, env), kf(s, env), over(s))
 
 
 def _ord(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
