@@ -9,14 +9,14 @@ from liturgy.dsl import constructs
 from liturgy.dsl.checker.graphs import overlay_name
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.compiler import conveniences, grids
+from liturgy.interpreter.compiler import conveniences, graphs, grids
 from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn
 from liturgy.interpreter.compiler.core import CompilerCore
 from liturgy.interpreter.compiler.instructions import _children, _has_effects, _local_names
 from liturgy.interpreter.runtime import modes, rng
 from liturgy.interpreter.runtime.builtins import pure_function
 from liturgy.interpreter.runtime.errors import RuleError
-from liturgy.interpreter.runtime.graphs import GraphWalk, Overlay, overlay_of
+from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.moves import zone_owner_now
 from liturgy.interpreter.runtime.state import GameState
 
@@ -611,59 +611,8 @@ EXPR_HANDLERS: dict[type[A.Expr], Callable[[ExpressionCompiler, Any], ExprFn]] =
     A.LetIn: ExpressionCompiler.let_in,
 }
 
+
 # the built-ins that are not registered pure functions (dsl/constructs.py), by name
-def _graph_of(e: A.Call) -> A.GraphDecl:
-    ref = A.ref_of(e.args[0])
-    assert ref[0] == "graph", ref  # the checker requires a graph's name first (builtin_rules._graph_call)
-    return ref[1]
-
-
-def _walk(self: ExpressionCompiler, e: A.Call) -> tuple[GraphWalk, Callable[[GameState], Overlay] | None]:
-    """The graph a built-in walks, and how to read its changes made during play (None: it never changes, and
-    the built-in's closure does not ask)."""
-    walk, slot = self.graph_walk(_graph_of(e).name)
-    if slot is None:
-        return walk, None
-    return walk, lambda s: overlay_of(s.counters[slot])
-
-
-def _kinds_of(args: list[ExprFn], at: int) -> ExprFn:
-    """The optional kinds argument at position ``at`` (every kind when left out: None)."""
-    return args[at] if len(args) > at else (lambda s, env: None)
-
-
-def _neighbours(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
-    walk, over = _walk(self, e)
-    xf, kf = args[1], _kinds_of(args, 2)
-    if over is None:
-        return lambda s, env: walk.neighbours(xf(s, env), kf(s, env))
-    return lambda s, env: walk.neighbours(xf(s, env), kf(s, env), over(s))
-
-
-def _adjacent(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
-    walk, over = _walk(self, e)
-    af, bf, kf = args[1], args[2], _kinds_of(args, 3)
-    if over is None:
-        return lambda s, env: walk.adjacent(af(s, env), bf(s, env), kf(s, env))
-    return lambda s, env: walk.adjacent(af(s, env), bf(s, env), kf(s, env), over(s))
-
-
-def _reach(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
-    walk, over = _walk(self, e)
-    xf, nf, kf = args[1], args[2], _kinds_of(args, 3)
-    if over is None:
-        return lambda s, env: walk.reach(xf(s, env), nf(s, env), kf(s, env))
-    return lambda s, env: walk.reach(xf(s, env), nf(s, env), kf(s, env), over(s))
-
-
-def _distance(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
-    walk, over = _walk(self, e)
-    af, bf, kf = args[1], args[2], _kinds_of(args, 3)
-    if over is None:
-        return lambda s, env: walk.distance(af(s, env), bf(s, env), kf(s, env))
-    return lambda s, env: walk.distance(af(s, env), bf(s, env), kf(s, env), over(s))
-
-
 def _ord(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
     t = e.args[0].ty
     assert t is not None and t.arg is not None  # the checker typed the argument as a value of one enum
@@ -681,10 +630,10 @@ def _ord(self: ExpressionCompiler, e: A.Call, args: list[ExprFn]) -> ExprFn:
 
 BUILTIN_HANDLERS: dict[str, Callable[[ExpressionCompiler, A.Call, list[ExprFn]], ExprFn]] = {
     "ord": _ord,
-    "neighbours": _neighbours,
-    "adjacent": _adjacent,
-    "reach": _reach,
-    "distance": _distance,
+    "neighbours": graphs.neighbours,
+    "adjacent": graphs.adjacent,
+    "reach": graphs.reach,
+    "distance": graphs.distance,
     "size": ExpressionCompiler._size,
     "top": ExpressionCompiler._top,
     "bottom": ExpressionCompiler._bottom,
