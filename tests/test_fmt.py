@@ -32,6 +32,20 @@ def _program(text: str) -> object:
     return shape(rs.decls)
 
 
+@pytest.mark.parametrize("path", SHIPPED, ids=IDS)
+def test_shipped_files_are_formatted_and_keep_their_program(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    out = format_text(text, str(path))
+    assert out == text, f"run: liturgy fmt {path.relative_to(ROOT)}"
+    assert _program(out) == _program(text)
+    assert [c for _, _, c in _comments(out)] == [c for _, _, c in _comments(text)]
+
+
+def test_fmt_check_passes_on_rulesets_and_docs_examples(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["fmt", "--check", str(ROOT / "rulesets"), str(ROOT / "docs" / "examples")]) == 0
+    assert "would reformat 0 file(s)" in capsys.readouterr().err
+
+
 def test_the_layout() -> None:
     messy = (
         'game "G"{players 2..3\n'
