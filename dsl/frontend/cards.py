@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import glob
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -430,6 +431,19 @@ def load_card_file(
     text = _read_card_text(path, display)
     if isinstance(text, list):
         return [], text
+    if _MEMO:
+        from liturgy.dsl.frontend.layout import shape  # the kinds as declared, wherever their lines are now
+
+        key = (path, text, shape(list(kinds.values())), repr(sorted(enums.items())), tuple(zones))
+        if key not in _MEMO[-1]:
+            _MEMO[-1][key] = _load_card_text(path, display, text, kinds, enums, zones)
+        return _MEMO[-1][key]
+    return _load_card_text(path, display, text, kinds, enums, zones)
+
+
+def _load_card_text(
+    path: str, display: str, text: str, kinds: dict[str, A.CardKindDecl], enums: dict[str, list[str]], zones: list[str]
+) -> tuple[list[CardDef], list[Diagnostic]]:
     remember_source(display, text)
     fast = _compose_fast(text)
     composed = fast if fast is not None else _compose_exact(text, display)
@@ -455,8 +469,33 @@ def load_card_file(
     return out, diags
 
 
+# For the language server (`liturgy lsp`), which re-checks a ruleset at every pause in typing: card files' texts
+# as the editor holds them (read instead of the disk), and the loads of unchanged card files kept between checks.
+_UNSAVED: dict[str, str] = {}
+_MEMO: list[dict[Any, tuple[list[CardDef], list[Diagnostic]]]] = []
+
+
+@contextmanager
+def unsaved(texts: dict[str, str], memo: dict[Any, Any] | None = None) -> Iterator[None]:
+    """While active, a card file whose absolute path is in ``texts`` is read from there, not from the disk; with
+    ``memo``, a card file whose text, card kinds, enums and zones are as at an earlier load is not parsed again."""
+    saved = dict(_UNSAVED)
+    _UNSAVED.update({os.path.abspath(k): v for k, v in texts.items()})
+    if memo is not None:
+        _MEMO.append(memo)
+    try:
+        yield
+    finally:
+        _UNSAVED.clear()
+        _UNSAVED.update(saved)
+        if memo is not None:
+            _MEMO.pop()
+
+
 def _read_card_text(path: str, display: str) -> str | list[Diagnostic]:
     """The file's text, or the one diagnostic that says why it cannot be read (missing, too large, not UTF-8)."""
+    if _UNSAVED and os.path.abspath(path) in _UNSAVED:
+        return _UNSAVED[os.path.abspath(path)]
     try:
         raw = read_limited(path, MAX_CARD_FILE_BYTES)
     except FileRefused as err:

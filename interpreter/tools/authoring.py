@@ -69,10 +69,25 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     return 1 if failed or (args.check and changed) else 0
 
 
+def cmd_lsp(args: argparse.Namespace) -> int:
+    """Serve the Language Server Protocol on stdin/stdout (an editor starts this)."""
+    try:
+        from liturgy.dsl.lsp.server import serve
+    except ImportError as err:
+        print(f"liturgy: error: the language server needs pygls: pip install 'liturgy[lsp]' ({err})",
+              file=sys.stderr)
+        return 2
+    serve()
+    return 0
+
+
 def register(sub: Any) -> None:
-    """Add `fmt` to the CLI's subcommands."""
+    """Add `fmt` and `lsp` to the CLI's subcommands."""
     f = sub.add_parser("fmt", help="lay out .rules files in the one canonical layout (in place, or --check)")
     f.add_argument("paths", nargs="+", metavar="PATH", help=".rules files, or folders holding them")
     f.add_argument("--check", action="store_true", help="change nothing; fail if a file is not formatted")
     f.add_argument("--diff", action="store_true", help="with --check, print what would change")
     f.set_defaults(func=cmd_fmt)
+    ls = sub.add_parser("lsp", help="run the language server on stdio (for editors; needs liturgy[lsp])")
+    ls.add_argument("--stdio", action="store_true", help="accepted for editors that pass it; stdio is the default")
+    ls.set_defaults(func=cmd_lsp)
