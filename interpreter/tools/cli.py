@@ -30,6 +30,7 @@ from liturgy.interpreter.engine.logs import (
 from liturgy.interpreter.engine.outcome import winners_text
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.tools import arguments as A
+from liturgy.interpreter.tools.cluster import command as cluster
 from liturgy.interpreter.tools.simulate import simulate
 
 from liturgy import __version__
@@ -261,9 +262,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError("--games must be at least 1")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    cluster.check_arguments(args)
     options = _options(load_ruleset(args.ruleset), args.option)  # report errors before starting workers
-    summary = simulate(args.ruleset, args.games, args.players, args.seed, args.jobs, check=not args.no_check,
-                       progress=_progress("simulating"), options=options)
+    if args.cluster:
+        summary = cluster.simulate_command(args, options, _progress("simulating"))
+    else:
+        summary = simulate(args.ruleset, args.games, args.players, args.seed, args.jobs, check=not args.no_check,
+                           progress=_progress("simulating"), options=options)
     data = summary.to_json()
     if args.json:
         print(json.dumps(data))
@@ -429,6 +434,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-check", action="store_true", help="skip invariant checks (faster)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
+    cluster.add_arguments(s, "games")
     s.set_defaults(func=cmd_simulate)
 
     f = sub.add_parser("fuzz", help="hunt invariant violations with random games that shrink to a replay")
