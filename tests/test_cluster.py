@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 from collections.abc import Iterator
 from fractions import Fraction
@@ -22,9 +23,11 @@ from liturgy.interpreter.tools.cli import main
 from liturgy.interpreter.tools.cluster import bundle as B
 from liturgy.interpreter.tools.cluster.chunks import ChunkResult, Merger, chunk_bounds, play_chunk
 from liturgy.interpreter.tools.cluster.runner import ClusterError, RunStats, parse_cluster
+from liturgy.interpreter.tools.fuzz import fuzz_ruleset
 from liturgy.interpreter.tools.simulate import Summary, simulate
 
 distributed = pytest.importorskip("distributed")
+from liturgy.interpreter.tools.cluster.fuzzing import fuzz_on_cluster, shard_seed  # noqa: E402
 from liturgy.interpreter.tools.cluster.simulation import simulate_on_cluster  # noqa: E402
 
 GOOF = str(ROOT / "rulesets" / "classic" / "goofspiel.rules")
@@ -188,3 +191,26 @@ def test_an_interrupted_run_resumes_without_replaying_finished_chunks(
     Path(results).write_text("\n".join([lines[0], "not json", *lines[1:]]) + "\n")
     with pytest.raises(ValueError, match="line 2 is not JSON"):
         simulate_on_cluster(GOOF, GAMES, PLAYERS, SEED, address, results=results)
+
+
+def test_fuzz_on_a_cluster_is_its_shards_run_anywhere_and_writes_the_first_replay(
+        local_cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    examples = ROOT / "docs" / "examples"
+    shutil.copytree(examples / "cards", tmp_path / "cards")
+    text = (examples / "market.rules").read_text(encoding="utf-8")
+    path = tmp_path / "market.rules"
+    path.write_text(text.replace("size(stall) <= 3", "size(stall) <= 2"), encoding="utf-8")  # a broken invariant
+    replay = tmp_path / "failure.json"
+    report = fuzz_on_cluster(str(path), 12, 3, local_cluster.scheduler_address, replay_path=str(replay),
+                             check_leaks=False, chunk=4)
+    ruleset = load_ruleset(str(path))
+    shards = [fuzz_ruleset(ruleset, str(path), examples=4, run_seed=shard_seed(3, k), check_leaks=False,
+                           replay_path=str(tmp_path / f"shard{k}.json")) for k in range(3)]
+    assert report.examples == sum(r.examples for r in shards) and report.decisions == sum(r.decisions for r in shards)
+    first = next(r for r in shards if r.violation is not None)
+    assert report.violation == first.violation and "stall" in report.violation
+    assert report.shrunk_decisions == first.shrunk_decisions and report.seed == first.seed
+    data = json.loads(replay.read_text())
+    assert len(data["decisions"]) == report.shrunk_decisions and data["ruleset"] == os.path.relpath(path)
+    capsys.readouterr()
+    assert main(["replay", str(replay)]) == 0  # the worker's shrunk game reproduces here

@@ -330,11 +330,15 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
     if args.examples < 1:
         raise UsageError("--examples must be at least 1")
+    cluster.check_arguments(args)
     ruleset = load_ruleset(args.ruleset)
-    report = fuzz_ruleset(ruleset, args.ruleset, examples=args.examples, run_seed=args.seed,
-                          max_decisions=args.max_decisions, replay_path=args.replay,
-                          progress=_progress("fuzzing"), check_leaks=not args.no_leak_check,
-                          options=_options(ruleset, args.option))
+    if args.cluster:
+        report = cluster.fuzz_command(args, _options(ruleset, args.option), _progress("fuzzing"))
+    else:
+        report = fuzz_ruleset(ruleset, args.ruleset, examples=args.examples, run_seed=args.seed,
+                              max_decisions=args.max_decisions, replay_path=args.replay,
+                              progress=_progress("fuzzing"), check_leaks=not args.no_leak_check,
+                              options=_options(ruleset, args.option))
     if args.json:
         print(json.dumps(report.to_json()))
     else:
@@ -447,6 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--no-leak-check", action="store_true",
                    help="skip checking every view and log line for cards the viewer was never shown (faster)")
     f.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
+    cluster.add_arguments(f, "examples")
     f.set_defaults(func=cmd_fuzz)
 
     b = sub.add_parser("bench", help="measure speed (every shipped ruleset, and OpenSpiel's peers if installed)")

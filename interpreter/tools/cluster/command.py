@@ -11,7 +11,9 @@ import argparse
 import sys
 from collections.abc import Callable
 
+from liturgy.interpreter.tools import arguments as A
 from liturgy.interpreter.tools.cluster.runner import ClusterError, RunStats
+from liturgy.interpreter.tools.fuzz import FuzzReport
 from liturgy.interpreter.tools.simulate import Summary
 
 
@@ -23,8 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser, unit: str) -> None:
     parser.add_argument("--results", metavar="FILE",
                         help="with --cluster: record finished chunks in FILE; the same command with the same FILE "
                              "resumes, playing only the chunks it lacks")
-    parser.add_argument("--chunk", type=int, metavar="N",
-                        help=f"with --cluster: {unit} per task (default: about eight tasks per worker)")
+    default = "25, a fixed number: the report depends on it" if unit == "examples" else \
+        "about eight tasks per worker; the result does not depend on it"
+    parser.add_argument("--chunk", type=A.whole(1, 100_000), metavar="N",
+                        help=f"with --cluster: {unit} per task (default: {default})")
 
 
 def check_arguments(args: argparse.Namespace) -> None:
@@ -55,3 +59,21 @@ def simulate_command(
         raise _interrupted(args) from None
     print(stats.describe(), file=sys.stderr)
     return summary
+
+
+def fuzz_command(
+    args: argparse.Namespace, options: dict[str, str], progress: Callable[[int, int], None] | None
+) -> FuzzReport:
+    """`fuzz --cluster`: the merged report of the shards (the CLI prints it as usual)."""
+    from liturgy.interpreter.tools.cluster.fuzzing import fuzz_on_cluster
+
+    stats = RunStats()
+    try:
+        report = fuzz_on_cluster(args.ruleset, args.examples, args.seed, args.cluster,
+                                 max_decisions=args.max_decisions, replay_path=args.replay, progress=progress,
+                                 check_leaks=not args.no_leak_check, options=options, results=args.results,
+                                 chunk=args.chunk, stats=stats)
+    except KeyboardInterrupt:
+        raise _interrupted(args) from None
+    print(stats.describe(unit="example"), file=sys.stderr)
+    return report

@@ -57,21 +57,22 @@ class RunStats:
     def seconds_per_game(self) -> float | None:
         return self.worker_seconds / self.games_played if self.games_played else None
 
-    def projected_seconds(self, games: int, workers: int) -> float | None:
-        """Wall time for ``games`` games on ``workers`` workers as fast as these were: the games' total time shared
-        out, plus one chunk of the default size for that run (the last round, where some workers idle)."""
-        per_game = self.seconds_per_game()
-        if per_game is None:
+    def projected_seconds(self, n: int, workers: int, chunk: int | None = None) -> float | None:
+        """Wall time for ``n`` games (or examples) on ``workers`` workers as fast as these were: the total time shared
+        out, plus one chunk (``chunk``, else the default size for that run): the last round, where some idle."""
+        per_unit = self.seconds_per_game()
+        if per_unit is None:
             return None
-        return per_game * games / workers + per_game * default_chunk(games, workers)
+        return per_unit * n / workers + per_unit * (chunk or default_chunk(n, workers))
 
-    def describe(self) -> str:
-        per_game = self.seconds_per_game()
-        text = (f"cluster: {self.chunks} chunks of {self.chunk_size} games, {self.played} played on "
+    def describe(self, unit: str = "game") -> str:
+        per_unit = self.seconds_per_game()
+        text = (f"cluster: {self.chunks} chunks of {self.chunk_size} {unit}s, {self.played} played on "
                 f"{len(self.per_worker)} worker(s), {self.from_file} read from the results file")
-        if per_game is not None:
-            text += (f"; {per_game * 1000:.2f} ms per game on a worker, slowest chunk {self.slowest:.2f} s; "
-                     f"1,000,000 games on 100 such workers: about {self.projected_seconds(1_000_000, 100):.0f} s")
+        if per_unit is not None:
+            projected = self.projected_seconds(1_000_000, 100, None if unit == "game" else self.chunk_size)
+            text += (f"; {per_unit * 1000:.2f} ms per {unit} on a worker, slowest chunk {self.slowest:.2f} s; "
+                     f"1,000,000 {unit}s on 100 such workers: about {projected:.0f} s")
         return text
 
 
@@ -124,6 +125,16 @@ def connect(spec: str) -> Iterator[Any]:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def worker_address() -> str:
+    """The address of the Dask worker running the calling task ("local" outside one)."""
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().address)
+    except (ImportError, ValueError):
+        return "local"
 
 
 def worker_threads(client: Any) -> int:

@@ -26,6 +26,7 @@ from liturgy.interpreter.tools.cluster.runner import (
     connect,
     default_chunk,
     run_tasks,
+    worker_address,
     worker_threads,
 )
 from liturgy.interpreter.tools.simulate import Summary, checked_ruleset
@@ -34,21 +35,12 @@ from liturgy.interpreter.tools.simulate import Summary, checked_ruleset
 MAX_CHUNK = 100_000
 
 
-def _worker_address() -> str:
-    try:
-        from distributed import get_worker
-
-        return str(get_worker().address)
-    except (ImportError, ValueError):
-        return "local"
-
-
 def play_remote(
     bundle: Bundle, players: int, seed: int, start: int, stop: int, check: bool, options: dict[str, str]
 ) -> tuple[ChunkResult, str]:
     """The task a worker runs: one chunk of games of the bundle's ruleset, and the worker's address."""
     ruleset = compiled(bundle)
-    return play_chunk(ruleset, players, seed, start, stop, check, options), _worker_address()
+    return play_chunk(ruleset, players, seed, start, stop, check, options), worker_address()
 
 
 def simulate_on_cluster(
