@@ -137,6 +137,34 @@ def test_every_worker_compiles_the_ruleset_once(local_cluster: Any, one_process:
     assert all(counts[w] == 1 for w in stats.per_worker)  # once per worker, not once per chunk
 
 
+RISKY = """game "Risky" { players 2..2 }
+counter n 0..9
+round {
+  step s {
+    choose x from [1, 2, 0] by first { n = 6 / x }
+    end game
+  }
+}
+score(p) = n
+"""
+
+
+def test_a_runtime_error_names_the_clients_file_so_digests_agree(
+        local_cluster: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An aborted game's error names its rule's file, and its digest hashes the error: the worker compiled a copy
+    elsewhere, and must still report (and hash) the client's name."""
+    monkeypatch.chdir(tmp_path)
+    Path("risky.rules").write_text(RISKY, encoding="utf-8")
+    alone = simulate("risky.rules", 30, 2, 1)
+    assert alone.aborted and alone.errors[0].endswith("division by zero at risky.rules:5:44 [round 1, step s]")
+    spread = simulate_on_cluster("risky.rules", 30, 2, 1, local_cluster.scheduler_address, chunk=7)
+    assert same(spread) == same(alone)
+    replay = tmp_path / "failure.json"
+    report = fuzz_on_cluster("risky.rules", 8, 0, local_cluster.scheduler_address, replay_path=str(replay), chunk=4)
+    assert report.violation is not None and "at risky.rules:5:44" in report.violation
+    assert main(["replay", str(replay)]) == 0  # the replay's digest (which hashes the error) matches here
+
+
 def test_a_worker_killed_mid_run_loses_nothing(local_cluster: Any, one_process: dict[str, Any]) -> None:
     with distributed.Client(local_cluster.scheduler_address) as client:
         before = client.run(os.getpid)

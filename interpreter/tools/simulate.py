@@ -97,13 +97,18 @@ class Summary:
 
 
 def run_one(
-    ruleset: Ruleset, players: int, run_seed: int, index: int, check: bool, options: dict[str, str] | None = None
+    ruleset: Ruleset, players: int, run_seed: int, index: int, check: bool, options: dict[str, str] | None = None,
+    rename: Callable[[str], str] | None = None,
 ) -> GameOutcome:
+    """Game ``index`` of a run; ``rename`` rewrites an error's file names before the digest (a cluster worker's
+    copy of the files has other names than the client's: tools/cluster/bundle.py)."""
     seed = game_seed(run_seed, index)
     game = ruleset.new_game(players, seed, check_invariants=check, options=options)
     agent = RandomAgent(seed ^ 0x5EED)
     rng = agent.rng
     n = game.random_playout(rng)  # the same choices as asking the agent decision by decision
+    if rename is not None and game.state.error is not None:
+        game.state.error = rename(game.state.error)
     err = game.error
     violation = err is not None and err.startswith("invariant violated")
     winners = list(game.result["winners"]) if game.result else []

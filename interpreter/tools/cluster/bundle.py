@@ -17,6 +17,7 @@ import shutil
 import tempfile
 import zlib
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
 # compiled rulesets a worker keeps (a long-lived cluster may serve several rulesets in turn)
 CACHE_SIZE = 4
-_compiled: OrderedDict[str, Ruleset] = OrderedDict()
+_compiled: OrderedDict[str, tuple[Ruleset, tuple[tuple[str, ...], ...]]] = OrderedDict()
 compilations = 0  # how many times this process compiled a bundle (tests read it on the workers)
 
 
@@ -39,6 +40,8 @@ class Bundle:
     fingerprint: str
     files: tuple[tuple[str, bytes], ...]
     version: str = __version__
+    # how the client's compiled ruleset names each file in its spans (so in runtime errors, which digests hash)
+    names: tuple[tuple[str, ...], ...] = ()
 
     @property
     def ruleset_path(self) -> str:
@@ -65,6 +68,16 @@ def fingerprint_of(contents: list[bytes]) -> str:
     return h.hexdigest()
 
 
+def span_names(ruleset: Ruleset, path: str) -> tuple[tuple[str, ...], ...]:
+    """The texts naming each file in ``ruleset``'s spans: the ruleset's path as it was loaded; each card or graph
+    file's path, and its display name (relative to the working folder when inside it, as the card loader shows)."""
+    out: list[tuple[str, ...]] = [(path,)]
+    for name in ruleset.program.card_files:
+        rel = os.path.relpath(name)
+        out.append((name, name if rel.startswith("..") else rel))
+    return tuple(out)
+
+
 def make_bundle(ruleset: Ruleset, path: str) -> Bundle:
     """Read ``path`` and the files ``ruleset`` (compiled from it) loaded; ``ValueError`` if any changed meanwhile."""
     root = project_root(path)
@@ -82,7 +95,7 @@ def make_bundle(ruleset: Ruleset, path: str) -> Bundle:
     fingerprint = fingerprint_of(contents)
     if ruleset.fingerprint and fingerprint != ruleset.fingerprint:
         raise ValueError(f"{path} or one of its card files changed while it was being read; run the command again")
-    return Bundle(fingerprint, tuple(files))
+    return Bundle(fingerprint, tuple(files), names=span_names(ruleset, path))
 
 
 def _safe_relative(name: str) -> PurePosixPath:
@@ -94,6 +107,31 @@ def _safe_relative(name: str) -> PurePosixPath:
 
 def compiled(bundle: Bundle) -> Ruleset:
     """The compiled ruleset of ``bundle``: compiled once per process and fingerprint, then reused."""
+    return _entry(bundle)[0]
+
+
+def renamer(bundle: Bundle) -> Callable[[str], str] | None:
+    """Rewrites this worker's names of the bundle's files into the client's, in a runtime error's text.
+
+    A runtime error names its rule's position (``division by zero at rules.rules:5:44``), and a game's digest
+    hashes its error, so an aborted game must read on a worker exactly as on the client: the worker compiled
+    copies in a temporary folder, whose names are swapped for the client's (None when they already agree).
+    """
+    mine = _entry(bundle)[1]
+    pairs = sorted({(w, c) for ws, cs in zip(mine, bundle.names, strict=False) for w, c in zip(ws, cs, strict=False)
+                    if w != c}, key=lambda p: -len(p[0]))
+    if not pairs:
+        return None
+
+    def rename(text: str) -> str:
+        for worker, client in pairs:
+            text = text.replace(worker, client)
+        return text
+
+    return rename
+
+
+def _entry(bundle: Bundle) -> tuple[Ruleset, tuple[tuple[str, ...], ...]]:
     global compilations
     if bundle.version != __version__:
         raise RuntimeError(f"this worker runs liturgy {__version__}, the client {bundle.version}: install the same "
@@ -110,14 +148,15 @@ def compiled(bundle: Bundle) -> Ruleset:
             target = Path(folder, *_safe_relative(name).parts)
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_bytes(zlib.decompress(data))
-        ruleset = load_ruleset(os.path.join(folder, *_safe_relative(bundle.ruleset_path).parts))
+        path = os.path.join(folder, *_safe_relative(bundle.ruleset_path).parts)
+        ruleset = load_ruleset(path)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     if ruleset.fingerprint != bundle.fingerprint:
         raise RuntimeError(f"the worker compiled fingerprint {ruleset.fingerprint[:12]}, not the client's "
                            f"{bundle.fingerprint[:12]}: the bundle is incomplete")
     compilations += 1
-    _compiled[bundle.fingerprint] = ruleset
+    entry = _compiled[bundle.fingerprint] = (ruleset, span_names(ruleset, path))
     while len(_compiled) > CACHE_SIZE:
         _compiled.popitem(last=False)
-    return ruleset
+    return entry

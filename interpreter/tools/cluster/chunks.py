@@ -106,19 +106,19 @@ class ChunkResult:
 
 def play_chunk(
     ruleset: Ruleset, players: int, run_seed: int, start: int, stop: int, check: bool, options: dict[str, str],
-    clock: Callable[[], float] | None = None,
+    rename: Callable[[str], str] | None = None,
 ) -> ChunkResult:
-    """Play games ``start..stop-1`` of a run (each from its own seed, as `simulate` does) into one aggregate."""
+    """Play games ``start..stop-1`` of a run (each from its own seed, as `simulate` does) into one aggregate
+    (``rename``: see ``run_one``)."""
     import time
 
     from liturgy.interpreter.tools.simulate import run_one
 
-    clock = clock or time.perf_counter
-    t0 = clock()
+    t0 = time.perf_counter()
     out = ChunkResult(start, stop, wins=[Fraction(0)] * players)
     for i in range(start, stop):
-        out.add(run_one(ruleset, players, run_seed, i, check, options))
-    out.seconds = clock() - t0
+        out.add(run_one(ruleset, players, run_seed, i, check, options, rename))
+    out.seconds = time.perf_counter() - t0
     return out
 
 

@@ -19,8 +19,10 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from liturgy.interpreter.engine import load_ruleset
-from liturgy.interpreter.tools.cluster.bundle import Bundle, compiled, make_bundle
+from liturgy.interpreter.engine import Ruleset, load_ruleset, replay_decisions
+from liturgy.interpreter.engine.logs import write_decision_log
+from liturgy.interpreter.runtime.errors import IllegalChoice
+from liturgy.interpreter.tools.cluster.bundle import Bundle, compiled, make_bundle, renamer
 from liturgy.interpreter.tools.cluster.results import ResultsFile
 from liturgy.interpreter.tools.cluster.runner import (
     ClusterError,
@@ -63,7 +65,9 @@ def fuzz_remote(bundle: Bundle, examples: int, seed: int, max_decisions: int, ch
                 log = f.read()
     finally:
         os.unlink(replay)
-    return {"examples": r.examples, "decisions": r.decisions, "seconds": r.seconds, "violation": r.violation,
+    rename = renamer(bundle)
+    violation = rename(r.violation) if rename is not None and r.violation is not None else r.violation
+    return {"examples": r.examples, "decisions": r.decisions, "seconds": r.seconds, "violation": violation,
             "players": r.players, "seed": r.seed, "shrunk_decisions": r.shrunk_decisions, "log": log,
             "notes": r.notes}, worker_address()
 
@@ -131,10 +135,28 @@ def fuzz_on_cluster(
     finally:
         if file is not None:
             file.close()
-    return _report([shards[i] for i in range(len(bounds))], path, replay_path, time.perf_counter() - t0)
+    report = _report([shards[i] for i in range(len(bounds))], time.perf_counter() - t0)
+    if report.violation is not None:
+        first = next(shards[i] for i in range(len(bounds)) if shards[i]["violation"] is not None)
+        _write_replay(ruleset, path, first["log"], replay_path, opts)
+        report.replay_path = replay_path
+    return report
 
 
-def _report(shards: list[dict[str, Any]], path: str, replay_path: str, seconds: float) -> FuzzReport:
+def _write_replay(ruleset: Ruleset, path: str, log: str, replay_path: str, options: dict[str, str]) -> None:
+    """The shrunk game's decision log, made here: its decisions replayed on the client's ruleset, so the file names
+    this ruleset and its digest is the one `liturgy replay` computes here."""
+    data = json.loads(log)
+    game = ruleset.new_game(int(data["players"]), int(data["seed"]), check_invariants=True, options=options)
+    try:
+        replay_decisions(game, data["decisions"])
+    except (IllegalChoice, ValueError, TypeError) as err:
+        raise ClusterError(f"the shrunk game a worker sent does not replay here ({err}): are the workers' "
+                           "engines the client's?") from None
+    write_decision_log(replay_path, path, game)
+
+
+def _report(shards: list[dict[str, Any]], seconds: float) -> FuzzReport:
     """The shards as one FuzzReport: counts summed, the first violation in shard order kept (its replay written)."""
     report = FuzzReport(seconds=seconds)
     for shard in shards:
@@ -148,9 +170,4 @@ def _report(shards: list[dict[str, Any]], path: str, replay_path: str, seconds: 
             report.violation = shard["violation"]
             report.players, report.seed = shard.get("players"), shard.get("seed")
             report.shrunk_decisions = shard.get("shrunk_decisions")
-            log = json.loads(shard["log"])
-            log["ruleset"] = os.path.relpath(path)  # the worker wrote its own folder's name
-            with open(replay_path, "w", encoding="utf-8") as f:
-                f.write(json.dumps(log, indent=1) + "\n")
-            report.replay_path = replay_path
     return report

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from liturgy.interpreter.tools.cluster.bundle import Bundle, compiled, make_bundle
+from liturgy.interpreter.tools.cluster.bundle import Bundle, compiled, make_bundle, renamer
 from liturgy.interpreter.tools.cluster.chunks import ChunkResult, Merger, chunk_bounds, play_chunk
 from liturgy.interpreter.tools.cluster.results import ResultsFile
 from liturgy.interpreter.tools.cluster.runner import (
@@ -40,7 +40,7 @@ def play_remote(
 ) -> tuple[ChunkResult, str]:
     """The task a worker runs: one chunk of games of the bundle's ruleset, and the worker's address."""
     ruleset = compiled(bundle)
-    return play_chunk(ruleset, players, seed, start, stop, check, options), worker_address()
+    return play_chunk(ruleset, players, seed, start, stop, check, options, renamer(bundle)), worker_address()
 
 
 def simulate_on_cluster(
