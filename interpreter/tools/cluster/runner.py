@@ -1,6 +1,7 @@
 """Running chunks of work on a Dask cluster: connect, keep a bounded window of tasks in flight, survive workers.
 
-``--cluster ADDRESS`` connects to a running Dask scheduler (``tcp://host:8786``); ``--cluster local:N`` starts a
+``--cluster ADDRESS`` connects to a running Dask scheduler (``tcp://host:8786``, or the JSON scheduler file that
+``dask scheduler --scheduler-file F`` writes); ``--cluster local:N`` starts a
 local cluster of N single-threaded worker processes for the run (the engine is pure Python: one thread per
 process is what uses a core).  Dask does the rest of the distribution: placing tasks, moving them off a worker
 that dies and running them again elsewhere (a chunk is a pure function of its arguments, so a retried chunk
@@ -109,6 +110,8 @@ def connect(spec: str) -> Iterator[Any]:
             cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                                dashboard_address=None, silence_logs=logging.ERROR)
             client = distributed.Client(cluster)
+        elif spec.endswith(".json"):  # a scheduler file (`dask scheduler --scheduler-file F`), common on HPC
+            client = distributed.Client(scheduler_file=spec, timeout=CONNECT_TIMEOUT)
         else:
             client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as err:
