@@ -112,6 +112,25 @@ def test_cluster_specs() -> None:
             parse_cluster(bad)
 
 
+def test_cluster_usage_errors_are_one_line(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                                          tmp_path: Path) -> None:
+    base = ["simulate", GOOF, "--players", "2", "--games", "10"]
+    assert main([*base, "--results", str(tmp_path / "r.jsonl")]) == 2
+    assert "liturgy: error: --results and --chunk go with --cluster" in capsys.readouterr().err
+    assert main([*base, "--cluster", "local:0"]) == 2
+    assert "a local cluster is local:N with N workers, 1..256" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main([*base, "--cluster", "local:2", "--chunk", "0"])
+    assert "--chunk" in capsys.readouterr().err
+    monkeypatch.setitem(__import__("sys").modules, "distributed", None)  # as if liturgy[cluster] were not installed
+    assert main([*base, "--cluster", "local:2"]) == 2
+    assert "pip install 'liturgy[cluster]'" in capsys.readouterr().err
+    (tmp_path / "r.jsonl").mkdir()
+    monkeypatch.undo()
+    with pytest.raises(ValueError, match="not a regular file"):  # refused before a cluster starts
+        simulate_on_cluster(GOOF, 10, 2, 0, "local:1", results=str(tmp_path / "r.jsonl"))
+
+
 # ------------------------------------------------------------------ on a cluster
 def test_cli_cluster_local_2_prints_the_same_json_as_jobs_1(capsys: pytest.CaptureFixture[str]) -> None:
     base = ["simulate", GOOF, "--players", str(PLAYERS), "--games", str(GAMES), "--seed", str(SEED), "--json"]
@@ -242,3 +261,12 @@ def test_fuzz_on_a_cluster_is_its_shards_run_anywhere_and_writes_the_first_repla
     assert len(data["decisions"]) == report.shrunk_decisions and data["ruleset"] == os.path.relpath(path)
     capsys.readouterr()
     assert main(["replay", str(replay)]) == 0  # the worker's shrunk game reproduces here
+    results = str(tmp_path / "fuzz.jsonl")
+    first_run = fuzz_on_cluster(str(path), 12, 3, local_cluster.scheduler_address, replay_path=str(replay),
+                                check_leaks=False, chunk=4, results=results)
+    stats = RunStats()
+    resumed = fuzz_on_cluster(str(path), 12, 3, "tcp://127.0.0.1:9", replay_path=str(replay),  # never contacted
+                              check_leaks=False, results=results, stats=stats)
+    assert stats.played == 0 and stats.from_file == 3
+    untimed = [r.to_json() | {"seconds": 0} for r in (resumed, first_run, report)]
+    assert untimed[0] == untimed[1] == untimed[2]

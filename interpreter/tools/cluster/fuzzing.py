@@ -97,9 +97,9 @@ def fuzz_on_cluster(
     run = {"command": "fuzz", "fingerprint": bundle.fingerprint, "examples": examples, "seed": seed,
            "max_decisions": max_decisions, "leaks": check_leaks, "options": opts}
     t0 = time.perf_counter()
-    file = ResultsFile(results, run, size) if results else None
+    file = ResultsFile(results, run) if results else None
     try:
-        size = file.chunk if file else size
+        size = file.begin(size) if file else size
         bounds = [(a, min(a + size, examples)) for a in range(0, examples, size)]
         shards: dict[int, dict[str, Any]] = {}
         for i in file.done if file is not None else {}:

@@ -39,24 +39,33 @@ def _existing(path: str) -> bool:
 class ResultsFile:
     """A results file opened for a run described by ``run``: ``done`` maps each chunk it holds to its offset."""
 
-    def __init__(self, path: str, run: dict[str, Any], chunk: int) -> None:
+    def __init__(self, path: str, run: dict[str, Any]) -> None:
+        """Read ``path`` if it holds a run (``chunk`` is then its chunk size), else remember to start it (``chunk``
+        None until :meth:`begin`); nothing is written yet, so a bad file is refused before any work starts."""
         self.path = path
         self.run = run
-        self.chunk = chunk
+        self.chunk: int | None = None
         self.done: dict[int, int] = {}
         self._out: IO[bytes] | None = None
-        end = self._read() if _existing(path) else None
+        self._end = self._read() if _existing(path) else None
+
+    def begin(self, chunk: int) -> int:
+        """Open the file for appending (a new file gets its header with ``chunk``); the run's chunk size."""
+        end = self._end
         try:
-            self._out = open(path, "r+b" if end is not None else "wb")  # noqa: SIM115 - held open for the run
+            self._out = open(self.path, "r+b" if end is not None else "wb")  # noqa: SIM115 - held open for the run
         except OSError as err:
-            raise ValueError(f"cannot write the results file {path}: {err.strerror or err}") from None
+            raise ValueError(f"cannot write the results file {self.path}: {err.strerror or err}") from None
         if end is None:
-            header = {"format": FORMAT, "version": 1, "run": run, "chunk": chunk}
+            self.chunk = chunk
+            header = {"format": FORMAT, "version": 1, "run": self.run, "chunk": chunk}
             self._out.write(json.dumps(header, sort_keys=True).encode() + b"\n")
             self._out.flush()
         else:
             self._out.seek(end)
             self._out.truncate()  # a line cut short by an interruption goes; its chunk is played again
+        assert self.chunk is not None
+        return self.chunk
 
     def _read(self) -> int:
         """Index an existing file; the offset where the next line goes."""

@@ -70,16 +70,17 @@ def simulate_on_cluster(
            "seed": seed, "check": check, "options": opts}
     if chunk is not None and not 1 <= chunk <= MAX_CHUNK:
         raise ClusterError(f"--chunk must be 1..{MAX_CHUNK}")
+    file = ResultsFile(results, run) if results else None  # a bad file is refused before a cluster starts
     t0 = time.perf_counter()
-    with connect(cluster) as client:
-        stats.workers = worker_threads(client)
-        size = min(chunk or default_chunk(games, stats.workers), MAX_CHUNK)
-        file = ResultsFile(results, run, size) if results else None
-        try:
-            return _run(client, file, bundle, run, size if file is None else file.chunk, progress, stats, t0)
-        finally:
-            if file is not None:
-                file.close()
+    try:
+        with connect(cluster) as client:
+            stats.workers = worker_threads(client)
+            size = min(chunk or default_chunk(games, stats.workers), MAX_CHUNK)
+            size = file.begin(size) if file is not None else size
+            return _run(client, file, bundle, run, size, progress, stats, t0)
+    finally:
+        if file is not None:
+            file.close()
 
 
 def _run(
