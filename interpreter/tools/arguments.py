@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 MAX_PLAYERS = 64
 MAX_SEED = (1 << 64) - 1
-MAX_GAMES = 10_000_000  # simulate keeps one small outcome per game: 10 million stay within a few gigabytes
+MAX_GAMES = 10_000_000  # simulate keeps no list per game (tools/cluster/chunks.py); this bounds a run's length
 
 
 def whole(lo: int, hi: int) -> Callable[[str], int]:

@@ -31,6 +31,7 @@ from liturgy.interpreter.engine.outcome import winners_text
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.tools import arguments as A
 from liturgy.interpreter.tools.authoring import register as register_authoring
+from liturgy.interpreter.tools.cluster import command as cluster
 from liturgy.interpreter.tools.simulate import simulate
 
 from liturgy import __version__
@@ -262,9 +263,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError("--games must be at least 1")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
+    cluster.check_arguments(args)
     options = _options(load_ruleset(args.ruleset), args.option)  # report errors before starting workers
-    summary = simulate(args.ruleset, args.games, args.players, args.seed, args.jobs, check=not args.no_check,
-                       progress=_progress("simulating"), options=options)
+    if args.cluster:
+        summary = cluster.simulate_command(args, options, _progress("simulating"))
+    else:
+        summary = simulate(args.ruleset, args.games, args.players, args.seed, args.jobs, check=not args.no_check,
+                           progress=_progress("simulating"), options=options)
     data = summary.to_json()
     if args.json:
         print(json.dumps(data))
@@ -326,11 +331,15 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
     if args.examples < 1:
         raise UsageError("--examples must be at least 1")
+    cluster.check_arguments(args)
     ruleset = load_ruleset(args.ruleset)
-    report = fuzz_ruleset(ruleset, args.ruleset, examples=args.examples, run_seed=args.seed,
-                          max_decisions=args.max_decisions, replay_path=args.replay,
-                          progress=_progress("fuzzing"), check_leaks=not args.no_leak_check,
-                          options=_options(ruleset, args.option))
+    if args.cluster:
+        report = cluster.fuzz_command(args, _options(ruleset, args.option), _progress("fuzzing"))
+    else:
+        report = fuzz_ruleset(ruleset, args.ruleset, examples=args.examples, run_seed=args.seed,
+                              max_decisions=args.max_decisions, replay_path=args.replay,
+                              progress=_progress("fuzzing"), check_leaks=not args.no_leak_check,
+                              options=_options(ruleset, args.option))
     if args.json:
         print(json.dumps(report.to_json()))
     else:
@@ -430,6 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-check", action="store_true", help="skip invariant checks (faster)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
+    cluster.add_arguments(s, "games")
     s.set_defaults(func=cmd_simulate)
 
     f = sub.add_parser("fuzz", help="hunt invariant violations with random games that shrink to a replay")
@@ -442,6 +452,7 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("--no-leak-check", action="store_true",
                    help="skip checking every view and log line for cards the viewer was never shown (faster)")
     f.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
+    cluster.add_arguments(f, "examples")
     f.set_defaults(func=cmd_fuzz)
 
     b = sub.add_parser("bench", help="measure speed (every shipped ruleset, and OpenSpiel's peers if installed)")

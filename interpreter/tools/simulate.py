@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import hashlib
 import multiprocessing as mp
 import sys
 import time
@@ -20,6 +19,7 @@ from typing import Any
 from liturgy.dsl.checker.graphs import is_overlay
 from liturgy.interpreter.agents.agents import RandomAgent
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
+from liturgy.interpreter.tools.cluster.chunks import ChunkResult, Merger, chunk_bounds, play_chunk
 
 
 def game_seed(run_seed: int, index: int) -> int:
@@ -97,13 +97,18 @@ class Summary:
 
 
 def run_one(
-    ruleset: Ruleset, players: int, run_seed: int, index: int, check: bool, options: dict[str, str] | None = None
+    ruleset: Ruleset, players: int, run_seed: int, index: int, check: bool, options: dict[str, str] | None = None,
+    rename: Callable[[str], str] | None = None,
 ) -> GameOutcome:
+    """Game ``index`` of a run; ``rename`` rewrites an error's file names before the digest (a cluster worker's
+    copy of the files has other names than the client's: tools/cluster/bundle.py)."""
     seed = game_seed(run_seed, index)
     game = ruleset.new_game(players, seed, check_invariants=check, options=options)
     agent = RandomAgent(seed ^ 0x5EED)
     rng = agent.rng
     n = game.random_playout(rng)  # the same choices as asking the agent decision by decision
+    if rename is not None and game.state.error is not None:
+        game.state.error = rename(game.state.error)
     err = game.error
     violation = err is not None and err.startswith("invariant violated")
     winners = list(game.result["winners"]) if game.result else []
@@ -126,10 +131,18 @@ def _init_worker(path: str, options: dict[str, str]) -> None:
     _worker_options = options
 
 
-def _work(args: tuple[int, int, int, int, bool]) -> list[GameOutcome]:
-    start, stop, players, run_seed, check = args
+def _work(args: tuple[int, int, int, int, int, bool]) -> tuple[int, ChunkResult]:
+    index, start, stop, players, run_seed, check = args
     assert _worker_ruleset is not None
-    return [run_one(_worker_ruleset, players, run_seed, i, check, _worker_options) for i in range(start, stop)]
+    return index, play_chunk(_worker_ruleset, players, run_seed, start, stop, check, _worker_options)
+
+
+def checked_ruleset(path: str, players: int, options: dict[str, str] | None) -> tuple[Ruleset, dict[str, str]]:
+    """The compiled ruleset and its resolved options; ``ValueError`` when it is not for ``players`` players."""
+    ruleset = load_ruleset(path)
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise ValueError(f"{ruleset.name} is for {ruleset.min_players}..{ruleset.max_players} players, not {players}")
+    return ruleset, ruleset.resolve_options(options)
 
 
 def simulate(
@@ -142,24 +155,29 @@ def simulate(
     progress: Callable[[int, int], None] | None = None,
     options: dict[str, str] | None = None,
 ) -> Summary:
-    ruleset = load_ruleset(path)
-    if not ruleset.min_players <= players <= ruleset.max_players:
-        raise ValueError(f"{ruleset.name} is for {ruleset.min_players}..{ruleset.max_players} players, not {players}")
-    opts = ruleset.resolve_options(options)
-    outcomes: list[GameOutcome] = []
+    """Play ``games`` games with random agents and sum them up.
+
+    Every path (one process, ``jobs`` forked processes, a Dask cluster: tools/cluster/) plays chunks of games into
+    per-chunk aggregates merged in chunk order (tools/cluster/chunks.py), so the JSON and the digest are the same
+    for any ``jobs``, and no list per game is kept.
+    """
+    ruleset, opts = checked_ruleset(path, players, options)
     t0 = time.perf_counter()
     if jobs <= 1:
-        for i in range(games):
-            outcomes.append(run_one(ruleset, players, seed, i, check, opts))
-            if progress and (i + 1) % 25 == 0:
-                progress(i + 1, games)
+        bounds = chunk_bounds(games, 25)  # progress every 25 games
+        merger = Merger(games, players, bounds)
+        for index, (a, b) in enumerate(bounds):
+            merger.offer(index, play_chunk(ruleset, players, seed, a, b, check, opts))
+            if progress:
+                progress(b, games)
     else:
         # Chunks small enough that the workers finish close together (a worker idling while another
         # ends a long chunk is lost time), large enough that sending tasks and results costs nothing
         # next to the games themselves.
         jobs = min(jobs, games)  # a worker per game at most: more would only cost forks
-        chunk = max(1, min(50, games // (jobs * 16)))
-        tasks = ((a, min(a + chunk, games), players, seed, check) for a in range(0, games, chunk))
+        bounds = chunk_bounds(games, max(1, min(50, games // (jobs * 16))))
+        merger = Merger(games, players, bounds)
+        tasks = ((k, a, b, players, seed, check) for k, (a, b) in enumerate(bounds))
         method = "spawn" if sys.platform == "darwin" else "fork"
         ctx = mp.get_context(method)
         global _parent_ruleset
@@ -169,39 +187,16 @@ def simulate(
         gc.freeze()
         try:
             with ctx.Pool(jobs, initializer=_init_worker, initargs=(path, opts)) as pool:
-                for batch in pool.imap_unordered(_work, tasks):
-                    outcomes.extend(batch)
+                done = 0
+                for index, chunk in pool.imap_unordered(_work, tasks):
+                    merger.offer(index, chunk)
+                    done += chunk.stop - chunk.start
                     if progress:
-                        progress(len(outcomes), games)
+                        progress(done, games)
         finally:
             gc.unfreeze()
             _parent_ruleset = None
-    elapsed = time.perf_counter() - t0
-    if progress:
-        progress(games, games)
-    outcomes.sort(key=lambda o: o.index)
-    s = Summary(games=games, seconds=elapsed, wins=[0.0] * players)
-    h = hashlib.sha256()
-    for o in outcomes:
-        h.update(o.digest.encode())
-        s.decisions += o.decisions
-        if o.status == "finished":
-            s.finished += 1
-            for w in o.winners:
-                s.wins[w] += 1 / len(o.winners)
-            if not o.winners:
-                s.no_winner += 1
-        else:
-            s.aborted += 1
-            if o.error:
-                s.errors.append(f"game {o.index}: {o.error}")
-        if o.violation:
-            s.invariant_violations += 1
-        for k, v in o.totals.items():
-            s.totals[k] = s.totals.get(k, 0) + v
-    s.wins = [round(w, 3) for w in s.wins]
-    s.digest = h.hexdigest()
-    return s
+    return merger.result(time.perf_counter() - t0)
 
 
-__all__ = ["simulate", "Summary", "run_one", "game_seed"]
+__all__ = ["simulate", "Summary", "run_one", "game_seed", "checked_ruleset"]

@@ -1,0 +1,190 @@
+"""Running chunks of work on a Dask cluster: connect, keep a bounded window of tasks in flight, survive workers.
+
+``--cluster ADDRESS`` connects to a running Dask scheduler (``tcp://host:8786``, or the JSON scheduler file that
+``dask scheduler --scheduler-file F`` writes); ``--cluster local:N`` starts a
+local cluster of N single-threaded worker processes for the run (the engine is pure Python: one thread per
+process is what uses a core).  Dask does the rest of the distribution: placing tasks, moving them off a worker
+that dies and running them again elsewhere (a chunk is a pure function of its arguments, so a retried chunk
+returns exactly what the lost one would have), and restarting the dead worker under its nanny.
+
+:func:`run_tasks` submits tasks in a window (at most ``window`` submitted and not yet merged), so the client's
+memory stays bounded whatever the number of chunks; results are handed to the caller as they finish.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+# worker processes --cluster local:N may start
+MAX_LOCAL_WORKERS = 256
+# seconds to wait for a scheduler to answer and for its first worker to join
+CONNECT_TIMEOUT = 30
+WORKER_TIMEOUT = 120
+
+
+class ClusterError(ValueError):
+    """The cluster cannot be reached or a chunk failed there: one clear line, no traceback."""
+
+
+@dataclass
+class RunStats:
+    """How a run went on the cluster: chunk timings are what the 100-worker projection is made of."""
+
+    chunks: int = 0
+    chunk_size: int = 0
+    from_file: int = 0  # chunks a results file already held (not played again)
+    played: int = 0
+    games_played: int = 0
+    worker_seconds: float = 0.0  # sum of the played chunks' times on their workers
+    slowest: float = 0.0
+    workers: int = 0
+    bundle_bytes: int = 0
+    per_worker: dict[str, int] = field(default_factory=dict)
+
+    def record(self, seconds: float, games: int, worker: str) -> None:
+        self.played += 1
+        self.games_played += games
+        self.worker_seconds += seconds
+        self.slowest = max(self.slowest, seconds)
+        self.per_worker[worker] = self.per_worker.get(worker, 0) + 1
+
+    def seconds_per_game(self) -> float | None:
+        return self.worker_seconds / self.games_played if self.games_played else None
+
+    def projected_seconds(self, n: int, workers: int, chunk: int | None = None) -> float | None:
+        """Wall time for ``n`` games (or examples) on ``workers`` workers as fast as these were: the total time shared
+        out, plus one chunk (``chunk``, else the default size for that run): the last round, where some idle."""
+        per_unit = self.seconds_per_game()
+        if per_unit is None:
+            return None
+        return per_unit * n / workers + per_unit * (chunk or default_chunk(n, workers))
+
+    def describe(self, unit: str = "game") -> str:
+        per_unit = self.seconds_per_game()
+        text = (f"cluster: {self.chunks} chunks of {self.chunk_size} {unit}s, {self.played} played on "
+                f"{len(self.per_worker)} worker(s), {self.from_file} read from the results file")
+        if per_unit is not None:
+            projected = self.projected_seconds(1_000_000, 100, None if unit == "game" else self.chunk_size)
+            text += (f"; {per_unit * 1000:.2f} ms per {unit} on a worker, slowest chunk {self.slowest:.2f} s; "
+                     f"1,000,000 {unit}s on 100 such workers: about {projected:.0f} s")
+        return text
+
+
+def default_chunk(games: int, workers: int) -> int:
+    """Games per chunk: about eight chunks per worker (so workers finish close together) and at most 1,000
+    (a chunk's digests, 64 bytes a game, stay small; a lost worker costs little)."""
+    return max(1, min(1000, math.ceil(games / (max(1, workers) * 8))))
+
+
+def parse_cluster(spec: str) -> tuple[str, int]:
+    """``("local", N)`` for ``local:N``, else ``("address", 0)``; ``ClusterError`` for a malformed ``local:``."""
+    m = re.fullmatch(r"local:(\d{1,4})", spec)
+    if spec.startswith("local:") and (m is None or not 1 <= int(m.group(1)) <= MAX_LOCAL_WORKERS):
+        raise ClusterError(f"--cluster {spec}: a local cluster is local:N with N workers, 1..{MAX_LOCAL_WORKERS}")
+    return ("local", int(m.group(1))) if m else ("address", 0)
+
+
+def _dask() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise ClusterError("--cluster needs Dask's distributed scheduler: pip install 'liturgy[cluster]'") from None
+    return distributed
+
+
+@contextmanager
+def connect(spec: str) -> Iterator[Any]:
+    """A ``distributed.Client`` for ``spec``; a local cluster it started is closed on the way out."""
+    distributed = _dask()
+    kind, n = parse_cluster(spec)
+    cluster = None
+    try:
+        if kind == "local":
+            cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                               dashboard_address=None, silence_logs=logging.ERROR)
+            client = distributed.Client(cluster)
+        elif spec.endswith(".json"):  # a scheduler file (`dask scheduler --scheduler-file F`), common on HPC
+            client = distributed.Client(scheduler_file=spec, timeout=CONNECT_TIMEOUT)
+        else:
+            client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as err:
+        if cluster is not None:
+            cluster.close()
+        raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {err}") from None
+    try:
+        try:
+            client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+        except (OSError, TimeoutError) as err:
+            raise ClusterError(f"no worker joined the scheduler at {spec} within {WORKER_TIMEOUT} s ({err})") from None
+        yield client
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def worker_address() -> str:
+    """The address of the Dask worker running the calling task ("local" outside one)."""
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().address)
+    except (ImportError, ValueError):
+        return "local"
+
+
+def worker_threads(client: Any) -> int:
+    """Threads across the cluster's workers now (each runs one chunk at a time)."""
+    workers = client.scheduler_info().get("workers", {})
+    return max(1, sum(int(w.get("nthreads", 1)) for w in workers.values()))
+
+
+def run_tasks(
+    client: Any,
+    todo: list[int],
+    submit: Callable[[int], Any],
+    done: Callable[[int, Any], None],
+    held: Callable[[], int],
+    window: int,
+) -> None:
+    """Run task ``i`` for every ``i`` in ``todo`` (in that order of submission) and call ``done(i, result)`` as each
+    finishes.  At most ``window`` tasks are in flight or held by the caller (``held()``: finished, not yet merged).
+
+    A worker that dies takes its running tasks with it; the scheduler runs them again on the others (Dask's
+    ``distributed.scheduler.allowed-failures`` times); a task that raises ends the run with that error.  On any
+    way out (an error, Ctrl-C) the tasks still in flight are cancelled.
+    """
+    distributed = _dask()
+    queue = deque(todo)
+    flight: dict[Any, int] = {}
+    finished = distributed.as_completed()
+
+    def top_up() -> None:
+        while queue and (not flight or len(flight) + held() < window):
+            i = queue.popleft()
+            future = submit(i)
+            flight[future] = i
+            finished.add(future)
+
+    try:
+        top_up()
+        while flight:
+            future = next(finished)
+            i = flight.pop(future)
+            try:
+                result = future.result()
+            except Exception as err:
+                raise ClusterError(f"task {i} failed on the cluster: {type(err).__name__}: {err}") from None
+            future.release()
+            done(i, result)
+            top_up()
+    finally:
+        if flight:
+            client.cancel(list(flight))
