@@ -17,6 +17,7 @@ from typing import Any
 
 from liturgy.dsl.diagnostics import LiturgyError, render_all, to_json
 from liturgy.dsl.loader import check_file
+from liturgy.dsl.printable import PrintableStream
 from liturgy.interpreter.agents.agents import Agent, make_agent
 from liturgy.interpreter.agents.terminal import HumanAgent, QuitGame, Session
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset, replay_decisions
@@ -486,6 +487,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; everything it prints goes through dsl/printable.py (no raw terminal escapes)."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = PrintableStream(sys.stdout), PrintableStream(sys.stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
