@@ -10,9 +10,10 @@ from pathlib import Path
 
 from liturgy.dsl.checker.checker import check_ruleset
 from liturgy.dsl.checker.program import Program
-from liturgy.dsl.diagnostics import Diagnostic, Span
+from liturgy.dsl.diagnostics import Diagnostic, Span, remember_source
 from liturgy.dsl.files import FileRefused, read_limited
 from liturgy.dsl.frontend.parser import parse_ruleset_text
+from liturgy.dsl.printable import surrogate_escapes
 
 MAX_RULESET_BYTES = 2_000_000
 
@@ -58,6 +59,10 @@ def _check_file(path: str) -> tuple[Program | None, list[Diagnostic]]:
     except UnicodeDecodeError as err:
         return None, [Diagnostic("E201", "error", f"ruleset is not UTF-8 (byte {err.start})",
                                  Span.point(path, 1, 1), hint="save the file as UTF-8")]
+    halves = surrogate_escapes(text, path)
+    if halves:
+        remember_source(path, text)  # the diagnostics quote the line
+        return None, halves
     ruleset, diags = parse_ruleset_text(text, path)
     if ruleset is None:
         return None, diags

@@ -13,6 +13,11 @@ from liturgy.dsl.checker.program import Program
 from liturgy.dsl.diagnostics import NOWHERE, Diagnostic, Span
 from liturgy.dsl.frontend import ast as A
 
+# The per-game budgets a `game` block may set (interpreter/runtime/budget.py enforces them): the default and
+# the range allowed; the top of each range keeps one game within a few seconds and a few hundred megabytes.
+BUDGET_DEFAULTS = {"work_limit": 1_000_000, "size_limit": 100_000, "text_limit": 100_000}
+BUDGET_RANGES = {"work_limit": (1, 1_000_000_000), "size_limit": (1, 10_000_000), "text_limit": (1, 100_000_000)}
+
 
 class Checker(AnalysisChecker):
     """The driver: checks a parsed ruleset, layer by layer, into a :class:`Program`."""
@@ -31,6 +36,12 @@ class Checker(AnalysisChecker):
                 self.err("E110", f"player range {game.min_players}..{game.max_players} is empty", game.span)
             if game.max_players > 64:
                 self.err("E110", "at most 64 players are supported", game.span)
+            for name, (value, span) in game.budgets.items():
+                low, high = BUDGET_RANGES[name]
+                if not low <= value <= high:
+                    self.err("E400", f"`{name} {value if value < 10 ** 30 else '…'}` is outside {low}..{high}",
+                             span, hint=f"a game's {name} is a whole number from {low} to {high}; leave it out for "
+                             f"the default, {BUDGET_DEFAULTS[name]}")
         prog = Program(self.rs.path, game)
         self.prog = prog
         self._collect(prog)

@@ -330,6 +330,8 @@ class GameDecl(Decl):
     max_players: int = 1
     step_limit: int = 100_000
     seats: str = "clockwise"
+    # the per-game budgets (interpreter/runtime/budget.py): name -> (value, where it was declared)
+    budgets: dict[str, tuple[int, Span]] = field(default_factory=dict)
 
 
 @dataclass(eq=False)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from liturgy.dsl.diagnostics import Diagnostic, Span, did_you_mean, remember_sou
 from liturgy.dsl.files import FileRefused, read_limited
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.parser import parse_effect_text, parse_expr_text
+from liturgy.dsl.printable import surrogate_escapes
 
 MAX_CARD_FILE_BYTES = 2_000_000
 MAX_CARD_FILES = 200
@@ -241,6 +243,39 @@ _SHARED_CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _PURE_CONSTRUCTORS = {tag: yaml.constructor.SafeConstructor.yaml_constructors[tag] for tag in _PURE_TAGS}
 
 
+_INT_TAG = "tag:yaml.org,2002:int"
+_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]{0,18})")  # at most 19 digits: every 64-bit integer, and no more
+_DIGITS = re.compile(r"[-+]?[0-9]+")
+_OCTAL = re.compile(r"[-+]?0[0-9]+")  # YAML 1.1 reads `017` as 15
+
+
+class BadNumber(Exception):
+    """A YAML integer the cards refuse: a located E402 (outside 64 bits) or E403 (not written in decimal)."""
+
+    def __init__(self, node: yaml.Node, code: str, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.node, self.code, self.message, self.hint = node, code, message, hint
+
+
+def _whole_number(node: yaml.ScalarNode) -> int:
+    """A YAML integer, read only when it is plain decimal within 64 bits.
+
+    YAML 1.1 (PyYAML's) also reads `0x1F`, `0o17`, `0b101`, `1_000` and base 60 (`1:30` is 90: a time typed in
+    a card file silently becomes a number), and any number of digits (thousands of them cost quadratic time,
+    and past 4,300 Python refuses them with an unlocated error). Each is refused here, where the node is."""
+    text = node.value
+    shown = text if len(text) <= 24 else text[:20] + "…"
+    if _DIGITS.fullmatch(text) and not _OCTAL.fullmatch(text):
+        if _DECIMAL.fullmatch(text) and -(1 << 63) <= (value := int(text)) < (1 << 63):
+            return value
+    else:
+        raise BadNumber(node, "E403", f"`{shown}` is not a decimal integer",
+                        "card files take whole numbers in decimal (YAML reads `0x…`, `0o…`, `1_000` and `1:30` as "
+                        "numbers too); quote it to make it text")
+    raise BadNumber(node, "E402", f"`{shown}` is outside the 64-bit integer range",
+                    "whole numbers in card files are between -9223372036854775808 and 9223372036854775807")
+
+
 def _scalar(node: yaml.Node) -> Any:
     """The Python value of a scalar node, as ``SafeConstructor.construct_object`` makes it.
 
@@ -251,6 +286,8 @@ def _scalar(node: yaml.Node) -> Any:
     tag = node.tag
     if tag == _STR_TAG and isinstance(node, yaml.ScalarNode):
         return node.value
+    if tag == _INT_TAG and isinstance(node, yaml.ScalarNode):
+        return _whole_number(node)
     pure = _PURE_CONSTRUCTORS.get(tag)
     if pure is not None and isinstance(node, yaml.ScalarNode):
         return pure(_SHARED_CONSTRUCTOR, node)
@@ -445,8 +482,14 @@ def _load_card_text(
     path: str, display: str, text: str, kinds: dict[str, A.CardKindDecl], enums: dict[str, list[str]], zones: list[str]
 ) -> tuple[list[CardDef], list[Diagnostic]]:
     remember_source(display, text)
-    fast = _compose_fast(text)
-    composed = fast if fast is not None else _compose_exact(text, display)
+    halves = surrogate_escapes(text, display)
+    if halves:
+        return [], halves
+    try:
+        fast = _compose_fast(text)
+        composed = fast if fast is not None else _compose_exact(text, display)
+    except BadNumber as bad:
+        return [], [Diagnostic(bad.code, "error", bad.message, _mark_span(display, bad.node), hint=bad.hint)]
     if isinstance(composed, list):
         return [], composed
     root, data = composed
@@ -552,6 +595,8 @@ class _CardReader:
             return None
         values: dict[str, Any] = {}
         spans: dict[str, Span] = {}
+        if _fractional(self, entry, node, diags):
+            return None
         for key, value in entry.items():
             if key in BUILTIN_KEYS:
                 continue
@@ -594,6 +639,26 @@ class _CardReader:
                          for d in errs)
             return False, None
         return True, parsed
+
+
+def _fractional(reader: _CardReader, entry: dict[str, Any], node: yaml.Node, diags: list[Diagnostic]) -> bool:
+    """E401 for each whole-number field (an `int`, a list or set of them, `count`) given a float: JSON Schema
+    counts `2.0` and `1.0e+16` as integers, the engine must not (a float in the state breaks saves, digests and
+    64-bit arithmetic)."""
+    found = False
+    for key, value in entry.items():
+        ftype = reader.field_types.get(key)
+        whole = key == "count" or (ftype is not None and (ftype.kind == "int" or (
+            ftype.kind == "list" and ftype.elem is not None and ftype.elem.kind == "int")))
+        values = value if isinstance(value, list) else [value]
+        if whole and any(isinstance(v, float) for v in values):
+            vnode = _child(node, key)
+            diags.append(Diagnostic("E401", "error", f"`{key}` of `{entry['name']}` is a whole number, not "
+                                    f"{next(v for v in values if isinstance(v, float))!r}",
+                                    _mark_span(reader.display, vnode if vnode is not None else node),
+                                    hint="write it without a decimal point or exponent, e.g. `2`"))
+            found = True
+    return found
 
 
 def _schema_diag(

@@ -380,7 +380,13 @@ class _AstBuilder(ModeBuilder):
                 g.step_limit = value
             elif kind == "seats":
                 g.seats = value
+            elif kind == "budget":
+                g.budgets[value[0]] = value[1:]
         return g
+
+    def budget_item(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        digits = str(c[1])  # thousands of digits would pass int()'s own limit: E400 says the range instead
+        return ("budget", (str(c[0]), int(digits) if len(digits) <= 30 else 10 ** 30, self._s(meta)))
 
     def players_item(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
         return ("players", (int(c[0]), int(c[1])))

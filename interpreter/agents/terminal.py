@@ -80,6 +80,12 @@ def pretty(label: str) -> str:
 SHORTCUTS = {"h": "help", "s": "status", "z": "zones", "u": "undo", "q": "quit", "?": "view"}
 
 
+def typed_number(text: str) -> int | None:
+    """A number typed at the prompt, or None: ASCII digits only, at most 9 of them. ``str.isdigit`` also accepts
+    `²` and other digits ``int`` refuses, and ``int`` refuses 4,300 digits or more: either ended the game."""
+    return int(text) if 0 < len(text) <= 9 and text.isascii() and text.isdigit() else None
+
+
 def numeric_labels(options: tuple[str, ...]) -> bool:
     """Some option is labelled by a number (a column, a bid): then a typed number means a label, not a position."""
     return any(o.strip().lstrip("-").isdigit() for o in options)
@@ -199,7 +205,7 @@ class HumanAgent:
         exact = exact_label(answer, options)
         if exact is not None:
             return exact
-        if answer.isdigit():
+        if answer.isascii() and answer.isdigit():
             if numeric_labels(options):
                 self._print(f"  no option is labelled {answer}: type one of the labels, or #N for menu number N")
                 return None
@@ -212,9 +218,10 @@ class HumanAgent:
         return self._run_command(answer, game, player, options, forced=False)
 
     def _by_position(self, number: str, options: tuple[str, ...]) -> int | None:
-        if number.isdigit() and 1 <= int(number) <= len(options):
-            return int(number) - 1
-        self._print(f"  there is no option {number or '#'}: type a number from 1 to {len(options)} "
+        picked = typed_number(number)
+        if picked is not None and 1 <= picked <= len(options):
+            return picked - 1
+        self._print(f"  there is no option {number[:20] or '#'}: type a number from 1 to {len(options)} "
                     "(or `help` for commands)")
         return None
 
@@ -238,8 +245,8 @@ class HumanAgent:
             self._print(json.dumps(game.view(player), indent=1))
         elif word in ("status", "s") and not rest:
             self._print(status_text(game, player))
-        elif word == "log" and (not rest or rest.isdigit()):
-            n = int(rest) if rest else 20
+        elif word == "log" and (not rest or typed_number(rest) is not None):
+            n = typed_number(rest) or 0 if rest else 20
             for line in game.log_lines(player)[-n:] if n else []:
                 self._print(f"  {line}")
         elif word in ("zones", "z") and not rest:

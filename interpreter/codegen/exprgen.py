@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import gridgen
+from liturgy.interpreter.codegen import budgetgen, gridgen
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
@@ -168,7 +168,7 @@ class ExprGen:
         self.comp = comp
         self.ns: dict[str, Any] = {"_no_card": _no_card, "_fail": _no_card, "_index": _index,
                                    "_random": _random, "_roll": _roll, "_MISSING": object(),
-                                   **gridgen.NAMESPACE}
+                                   **gridgen.NAMESPACE, **budgetgen.NAMESPACE}
         self.count = 0
         # Python locals holding a fast loop's variable; those that iterate a zone are never `none`
         self.loop_locals: set[str] = set()
@@ -258,7 +258,8 @@ class ExprGen:
                 name = self._name("_pf")
                 if "env" in body:  # something reads the environment: give it the closures' dict
                     body = f"{self.const(comp.functions[fname])}[{i}](s, {env})"
-                code = f"def {name}({head}):\n    return {body}\n"
+                code = f"def {name}({head}):\n" + "".join(f"    {x}\n" for x in budgetgen.charge_call(
+                    self, f"calling `{fname}`", expr.span)) + f"    return {body}\n"
                 try:
                     fn = self.sources.load(self.ns, name, "card", code, expr.span)
                 except Refused:  # the closures' body, called with their dict
@@ -441,13 +442,13 @@ class ExprGen:
         if isinstance(e, A.Unary):
             if e.op == "not":
                 return f"(not {self.cond(e.operand)})"
-            return f"(-{self.src(e.operand)})"
+            return budgetgen.negation(e, f"(-{self.src(e.operand)})", self)
         if isinstance(e, A.Cond):
             return f"({self.src(e.then)} if {self.cond(e.test)} else {self.src(e.orelse)})"
         if isinstance(e, A.Binary):
-            return self._binary(e)
+            return budgetgen.binary(self, e, self._binary(e))
         if isinstance(e, A.Call) and self._call_ok(e):
-            return self._call(e)
+            return budgetgen.call(self, e, self._call(e))
         if isinstance(e, A.Aggregate | A.ListComp):
             self._note_call(e)
             return f"{self.const(self._loop_function(e))}(s, env)"
@@ -484,14 +485,10 @@ class ExprGen:
         return self.src(e)
 
     def _loop_function(self, e: A.Aggregate | A.ListComp) -> ExprFn:
-        """One function per aggregate: the loop, its filter and its element inline.
-
-        When the filter and element are written out completely (no closure or
-        nested function is called from them), the loop variable is a Python local
-        and ``env`` is never touched.  Otherwise the loop variable lives in
-        ``env`` (closures called from the loop read it there) and is restored
-        afterwards, exactly as the closure compiler does.
-        """
+        """One function per aggregate: the loop, its filter and its element inline. When the filter and element are
+        written out completely (no closure or nested function is called from them), the loop variable is a Python
+        local and ``env`` is never touched. Otherwise the loop variable lives in ``env`` (closures called from the
+        loop read it there) and is restored afterwards, exactly as the closure compiler does."""
         comp = self.comp
         if isinstance(e, A.Aggregate) and e.func == "sort":  # rare: the closure compiler's loop, not a generated one
             return comp.expr_closure(e)
@@ -545,7 +542,7 @@ class ExprGen:
                 lines.append(f"return {func}(_r) if _r else 0")
             else:
                 lines.append("return _r")
-        code = _function_text(f"def {name}(s, env):", hoist, lines)
+        code = _function_text(f"def {name}(s, env):", hoist, budgetgen.counted_loop(self, lines, items, e.span))
         try:
             fn: ExprFn = self.sources.load(self.ns, name, "loop", code, e.span)
         except Refused:

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen import budgetgen
 from liturgy.interpreter.codegen.locals import Locals, _scan
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.runtime import rng
@@ -160,6 +161,11 @@ class StmtGen:
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
 
+    def charge(self, units: str, at: str) -> None:
+        """Count ``units`` of the game's work here (interpreter/runtime/budget.py)."""
+        for line in budgetgen.charge(units, self.comp.work_limit, repr(at)):
+            self.emit(line)
+
     def tmp(self, prefix: str = "_v") -> str:
         return self.gen._name(prefix)
 
@@ -269,7 +275,10 @@ class StmtGen:
             head = self.loop_head(st.body, st.var)
             zone = st.iterable.ty is not None and st.iterable.ty.kind == "zone"  # a zone holds cards, never `none`
             # a zone can change under the loop, so it is copied; other lists are tuples or card data, never changed
-            self.emit(f"for {x} in {f'tuple({seq})' if zone else seq}:")
+            items = self.tmp("_i")
+            self.emit(f"{items} = {f'tuple({seq})' if zone else seq}")
+            self.charge(f"len({items})", f"at line {st.span.line}")
+            self.emit(f"for {x} in {items}:")
             self.loop(1)
             self.depth += 1
             self.emit(f"{self.write(st.var, zone)}{x}")
@@ -292,6 +301,7 @@ class StmtGen:
             self.emit(f"if {r} > 100000:")
             self.emit(f"    raise _RuleError({message!r})")
             self.depth -= 1
+            self.charge(r, f"at line {st.span.line}")  # the passes, once the loop ends (the bound above holds)
         elif isinstance(st, A.Break):
             self.emit("break" if self.loops else "raise _BreakLoop")
         elif isinstance(st, A.Move):
@@ -462,6 +472,7 @@ class StmtGen:
         comp = self.comp
         if ref[0] == "call_proc":
             target = comp.procs[ref[1].name]
+            self.charge("1", f"calling `{ref[1].name}` at line {st.span.line}")
             if target.code is None and target.fast is not None:  # compiled already: its positional body
                 args = ", ".join(["s", *(self.src(a) for a in call.args)])
                 self.emit(f"{self.const(target.fast)}({args})")
@@ -486,6 +497,7 @@ class StmtGen:
             self.checked(obj)
         self.emit(f"if ({eff} := {table}[{card_def}[{c}]]) is not None:")
         self.depth += 1
+        self.charge("1", f"at line {st.span.line}")
         if comp.direct_calls:  # the card's body by position where it has one (then `pure` is there too)
             fast = self.tmp("_q")
             self.emit(f"if ({fast} := {eff}.fast) is not None:")
@@ -517,6 +529,7 @@ class StmtGen:
         from liturgy.interpreter.compiler.code import MAX_FIRE_DEPTH
 
         name = repr(st.window)
+        self.charge("1", f"firing `{st.window}` at line {st.span.line}")
         deep = f"trigger chain deeper than {MAX_FIRE_DEPTH} windows: "
         self.emit(f"if len(s.fire_stack) >= {MAX_FIRE_DEPTH}:")
         self.emit(f"    raise _RuleError({deep!r} + ' -> '.join(_fire_chain(s.frames, s.fire_stack, {name})))")

@@ -15,8 +15,10 @@ from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen.choicegen import ChoiceGen
 from liturgy.interpreter.codegen.exprgen import ExprGen
 from liturgy.interpreter.codegen.stmtgen import StmtGen
+from liturgy.interpreter.compiler import budgets
 from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Ins, Layout, LogFormat, StmtFn
 from liturgy.interpreter.compiler.instructions import _goto, _pack
+from liturgy.interpreter.runtime import budget
 from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.grids import GridInfo
 
@@ -30,6 +32,9 @@ class CompilerCore:
     def __init__(self, prog: Program, codegen: bool = True, stmtgen: bool = True, inline_fns: bool = True,
                  fuse: bool = True) -> None:
         self.prog = prog
+        # the game's budgets (interpreter/runtime/budget.py), written into the compiled code as constants
+        self.work_limit, self.size_limit, self.text_limit = budget.limits(prog.game.budgets)
+        self.recursive_fns = budgets.recursive_fns(prog)
         # fused step-machine instructions (needs generated statements); fuse_span: the most original
         # instructions one fused call runs (0: none), which the engine keeps away from the step limit
         self.fuse = fuse

@@ -9,7 +9,7 @@ from liturgy.dsl import constructs
 from liturgy.dsl.checker.graphs import overlay_name
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.compiler import conveniences, graphs, grids
+from liturgy.interpreter.compiler import budgets, conveniences, graphs, grids
 from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn
 from liturgy.interpreter.compiler.core import CompilerCore
 from liturgy.interpreter.compiler.instructions import _children, _has_effects, _local_names
@@ -232,7 +232,7 @@ class ExpressionCompiler(CompilerCore):
         of = self.expr(e.operand)
         if e.op == "not":
             return lambda s, env: not of(s, env)
-        return lambda s, env: -of(s, env)
+        return budgets.checked_negation(of, e.span)
 
     def _cond(self, e: A.Cond) -> ExprFn:
         tf, af, bf = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
@@ -250,11 +250,10 @@ class ExpressionCompiler(CompilerCore):
         if op == "+":
             lt = e.left.ty
             if lt is not None and lt.kind in ("list", "zone"):
-                ls, rs = self.seq(e.left), self.seq(e.right)
-                return lambda s, env: tuple(ls(s, env)) + tuple(rs(s, env))
+                return budgets.checked_concat(self.seq(e.left), self.seq(e.right), self.size_limit, e.span)
         elif op in ("/", "%"):
             return _divide(lf, rf, op, e.span)
-        return _BINARY[op](lf, rf)
+        return budgets.checked_binary(e, _BINARY[op](lf, rf), self.size_limit, self.text_limit)
 
     def _shadow(self, var: str) -> dict[str, ExprFn]:
         """Hide an inlined parameter behind a comprehension variable; return the map to restore."""
@@ -269,7 +268,7 @@ class ExpressionCompiler(CompilerCore):
         Each aggregate gets its own closure (no run-time dispatch on the name, see :data:`_AGGREGATES`);
         the loop variable is restored afterwards so it never leaks into the enclosing scope.
         """
-        it = self.seq(e.iterable)
+        it = budgets.counted_items(self.seq(e.iterable), self.work_limit, e.span)
         shadow = self._shadow(e.var)
         wf = self.expr(e.where) if e.where is not None else None
         ef = self.expr(e.elem)
@@ -306,7 +305,7 @@ class ExpressionCompiler(CompilerCore):
         return conveniences.let_in(e.name, value, body)
 
     def list_comp(self, e: A.ListComp) -> ExprFn:
-        it = self.seq(e.iterable)
+        it = budgets.counted_items(self.seq(e.iterable), self.work_limit, e.span)
         shadow = self._shadow(e.var)
         wf = self.expr(e.where) if e.where is not None else None
         ef = self.expr(e.elem)
@@ -339,8 +338,11 @@ class ExpressionCompiler(CompilerCore):
             if self.can_inline(ref[1], e.args):
                 return self.inline_fn(ref[1], args, e.args)
 
+            limit, at = self.work_limit, f"calling `{name}` at line {e.span.line}"
+
             def call_fn(s: GameState, env: dict[str, Any]) -> Any:
                 body = fns[name][1]
+                budgets.charge(s, 1, limit, at)
                 return body(s, {p: a(s, env) for p, a in zip(params, args, strict=True)})
 
             return call_fn
@@ -349,6 +351,7 @@ class ExpressionCompiler(CompilerCore):
             of = self.expr(e.func.obj)
             fname = e.func.name
             field_params = self._field_params(fname)
+            limit, at = self.work_limit, f"calling `{fname}` at line {e.span.line}"
             table = self.functions.get(fname)
             card_def = self.card_def
             if table is None:  # pragma: no cover - effects are compiled as statements
@@ -363,6 +366,7 @@ class ExpressionCompiler(CompilerCore):
                     d = card_def[c]
                     env2 = {p: a(s, env) for p, a in zip(per_card[d], args, strict=True)}
                     env2["self"] = c
+                    budgets.charge(s, 1, limit, at)
                     return table[d](s, env2)
 
                 return call_mixed_field
@@ -374,11 +378,13 @@ class ExpressionCompiler(CompilerCore):
                     raise RuleError(f"`{fname}` of no card")
                 env2 = {p: a(s, env) for p, a in zip(params, args, strict=True)}
                 env2["self"] = c
+                budgets.charge(s, 1, limit, at)
                 return table[card_def[c]](s, env2)
 
             return call_function_field
         if ref[0] == "call_builtin":
-            return self.builtin(ref[1], e, args)
+            return budgets.checked_builtin(ref[1], e, self.builtin(ref[1], e, args), args, self.size_limit,
+                                           self.text_limit)
         raise AssertionError(f"cannot call {ref[0]}")  # pragma: no cover
 
     def can_inline(self, fn: A.FnDecl, args: Sequence[A.Expr]) -> bool:
@@ -392,6 +398,8 @@ class ExpressionCompiler(CompilerCore):
         here). Generated code (interpreter/codegen.py) asks the same question, so both agree.
         """
         if self.inline_depth >= self.inline_limit or any(_has_effects(a) for a in args):
+            return False
+        if fn.name in self.recursive_fns:  # each call counted as work (compiler/budgets.py says why)
             return False
         bound = self._binders(fn.name)
         if not bound:

@@ -8,6 +8,7 @@ from typing import Any
 
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.compiler import budgets
 from liturgy.interpreter.compiler.code import MAX_FIRE_DEPTH, Callable_, ExprFn, LogFormat, StmtFn, formatter_for
 from liturgy.interpreter.compiler.expressions import ExpressionCompiler
 from liturgy.interpreter.compiler.instructions import _fire_chain, _has_break
@@ -120,7 +121,7 @@ class StatementCompiler(ExpressionCompiler):
         return ifn
 
     def _for(self, st: A.For) -> StmtFn:
-        it = self.seq(st.iterable)
+        it = budgets.counted_items(self.seq(st.iterable), self.work_limit, st.span)
         body = self.block_closure(st.body)
         var = st.var
         has_break = _has_break(st.body)
@@ -145,6 +146,7 @@ class StatementCompiler(ExpressionCompiler):
         cf = self.expr(st.cond)
         body = self.block_closure(st.body)
         span = st.span
+        limit, at = self.work_limit, budgets.where(span)
 
         def repeat(s: GameState, env: dict[str, Any]) -> None:
             # A loop that needs no decision runs inside one engine step, so it has its own bound.
@@ -157,6 +159,7 @@ class StatementCompiler(ExpressionCompiler):
                         raise RuleError(f"`repeat while` at line {span.line} ran 100000 times without ending")
             except BreakLoop:
                 pass
+            budgets.charge(s, rounds, limit, at)  # the passes, counted once the loop ends (the bound above holds)
 
         return repeat
 
@@ -294,17 +297,21 @@ class StatementCompiler(ExpressionCompiler):
         if ref[0] == "call_proc":
             target = self.procs[ref[1].name]
             make_env = self._proc_args(call.args, target.params)
+            limit, at = self.work_limit, f"calling `{ref[1].name}` at line {st.span.line}"
 
             def do_proc(s: GameState, env: dict[str, Any]) -> None:
                 assert target.pure is not None
+                budgets.charge(s, 1, limit, at)
                 target.pure(s, make_env(s, env))
 
             return do_proc
         resolve = self._effect_target(call)
+        limit, at = self.work_limit, f"at line {st.span.line}"
 
         def do_effect(s: GameState, env: dict[str, Any]) -> None:
             found = resolve(s, env)
             if found is not None:
+                budgets.charge(s, 1, limit, at)
                 eff, env2 = found
                 if eff.pure is None:  # pragma: no cover - suspension analysis prevents this
                     raise RuleError(f"{eff.name} asks for a decision where none can be made")
@@ -358,8 +365,10 @@ class StatementCompiler(ExpressionCompiler):
         params = tuple(p.name for p in window.params)
         make_env = self._proc_args(st.args, params)
         name = st.window
+        limit, at = self.work_limit, f"firing `{name}` at line {st.span.line}"
 
         def fire(s: GameState, env: dict[str, Any]) -> None:
+            budgets.charge(s, 1, limit, at)
             if len(s.fire_stack) >= MAX_FIRE_DEPTH:
                 raise RuleError(f"trigger chain deeper than {MAX_FIRE_DEPTH} windows: " + " -> ".join(
                     _fire_chain(s.frames, s.fire_stack, name)))

@@ -46,6 +46,14 @@ def _uniform_picker(rng: random.Random) -> Callable[[int], int]:
     return rng.randrange
 
 
+
+def _plain_int(value: Any, what: str) -> int:
+    """``value`` as an exact ``int``: an ``int`` subclass could rig its comparisons (``0 <= x < n`` true for
+    any index) and reach the state before failing, so only its plain integer value is ever used."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise IllegalChoice(f"{what}, not a {type(value).__name__}")
+    return int.__int__(value)
+
 class Game(GameViews):
     """One game in progress."""
 
@@ -281,8 +289,10 @@ class Game(GameViews):
         pend = s.pending
         if pend is None or s.status != "running":
             raise IllegalChoice("the game is not waiting for a decision")
-        if choice.__class__ is not int and (not isinstance(choice, int) or isinstance(choice, bool)):
-            raise IllegalChoice(f"a choice is an option number, not {choice!r}")
+        if choice.__class__ is not int:
+            choice = _plain_int(choice, "a choice is an option number")
+        if player is not None and player.__class__ is not int:
+            player = _plain_int(player, "a player is a seat number")
         if pend[0] == "choose":
             _, p, options, var, body_pc, end_pc, _ = pend
             if player is not None and player != p:

@@ -84,6 +84,7 @@ class GameState:
         "error",
         "fire_stack",
         "removed_count",
+        "work",
     )
 
     def __init__(self, tables: Tables) -> None:
@@ -105,6 +106,7 @@ class GameState:
         self.error: str | None = None
         self.fire_stack: list[str] = []  # windows being handled right now (empty at every decision)
         self.removed_count = 0
+        self.work = 0  # units of work done so far (interpreter/runtime/budget.py): calls, fires, loop items
 
     @staticmethod
     def start(tables: Tables, counters: list[Any], zones: list[list[int]], card_zone: list[int],
@@ -133,6 +135,7 @@ class GameState:
         c.error = None
         c.fire_stack = []
         c.removed_count = 0
+        c.work = 0
         return c
 
     def clone(self) -> GameState:
@@ -155,6 +158,7 @@ class GameState:
         c.error = self.error
         c.fire_stack = []
         c.removed_count = self.removed_count
+        c.work = self.work
         return c
 
 

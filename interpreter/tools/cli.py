@@ -17,6 +17,7 @@ from typing import Any
 
 from liturgy.dsl.diagnostics import LiturgyError, render_all, to_json
 from liturgy.dsl.loader import check_file
+from liturgy.dsl.printable import PrintableStream
 from liturgy.interpreter.agents.agents import Agent, make_agent
 from liturgy.interpreter.agents.terminal import HumanAgent, QuitGame, Session
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset, replay_decisions
@@ -30,6 +31,7 @@ from liturgy.interpreter.engine.logs import (
 from liturgy.interpreter.engine.outcome import winners_text
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.tools import arguments as A
+from liturgy.interpreter.tools import mutate
 from liturgy.interpreter.tools.authoring import register as register_authoring
 from liturgy.interpreter.tools.cluster import command as cluster
 from liturgy.interpreter.tools.simulate import simulate
@@ -496,10 +498,21 @@ def build_parser() -> argparse.ArgumentParser:
     r.set_defaults(func=cmd_replay)
 
     register_authoring(sub)  # fmt, lsp
+    mutate.register(sub)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; everything it prints goes through dsl/printable.py (no raw terminal escapes)."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = PrintableStream(sys.stdout), PrintableStream(sys.stderr)
+    try:
+        return _main(argv)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

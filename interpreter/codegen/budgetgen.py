@@ -1,0 +1,85 @@
+"""Generated code's side of the per-game budgets (interpreter/runtime/budget.py): the checks written inline.
+
+The counters sit on the hot path, so they cost as little as Python allows: a loop adds its item count once
+when it starts (``s.work += len(items)``) and a `repeat while` its passes once when it stops, a call or a
+`fire` adds one, and each is followed by one comparison with the limit, a constant in the text. An int `+`,
+`-` or `*` is one chained comparison on a walrus temporary. The closures (interpreter/compiler/budgets.py)
+do the same checks in the same places, so both compile modes stop a game at the same point.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from liturgy.dsl.diagnostics import Span
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.runtime import budget
+
+if TYPE_CHECKING:
+    from liturgy.interpreter.codegen.exprgen import ExprGen
+
+NAMESPACE: dict[str, Any] = {
+    "_over_work": budget.over_work, "_overflow": budget.overflow, "_too_big": budget.too_big,
+    "_sized": budget.sized, "_join_checked": budget.join_checked, "_concat_checked": budget.concat_checked,
+}
+_LOW, _HIGH = budget.INT_MIN, budget.INT_MAX
+
+
+def where(span: Span) -> str:
+    return repr(f"at line {span.line}")
+
+
+def charge(units: str, limit: int, at: str) -> list[str]:
+    """Lines adding ``units`` to the game's work and stopping the game past ``limit`` (``at`` a repr)."""
+    return [f"s.work += {units}", f"if s.work > {limit}:", f"    _over_work(s, {limit}, {at})"]
+
+
+def charge_call(gen: ExprGen, what: str, span: Span) -> list[str]:
+    """The lines one call costs: `calling `NAME` at line N`."""
+    return charge("1", gen.comp.work_limit, repr(f"{what} at line {span.line}"))
+
+
+def binary(gen: ExprGen, e: A.Binary, text: str) -> str:
+    """``text`` (the source of ``e``) with its result checked: ints in 64 bits, texts within the text limit,
+    lists concatenated only within the size limit."""
+    kind = e.ty.kind if e.ty is not None else None
+    if e.op not in ("+", "-", "*") or kind not in ("int", "text", "list"):
+        return text
+    t = gen._name("_t")
+    if kind == "int":
+        return f"({t} if {_LOW} <= ({t} := {text}) <= {_HIGH} else _overflow({t}, {where(e.span)}))"
+    comp = gen.comp
+    if kind == "text":
+        return (f"({t} if len({t} := {text}) <= {comp.text_limit} "
+                f"else _too_big('text', len({t}), {comp.text_limit}, {where(e.span)}))")
+    size = comp.size_limit
+    return f"_concat_checked({gen._seq(e.left)}, {gen._seq(e.right)}, {size}, {size}, {where(e.span)})"
+
+
+def negation(e: A.Unary, text: str, gen: ExprGen) -> str:
+    t = gen._name("_t")
+    return f"({t} if {_LOW} <= ({t} := {text}) <= {_HIGH} else _overflow({t}, {where(e.span)}))"
+
+
+def call(gen: ExprGen, e: A.Call, text: str) -> str:
+    """A built-in call whose result can grow, checked (`join` counts before it joins); others as written."""
+    ref = e.ref
+    if ref is None or ref[0] != "call_builtin" or ref[1] not in ("join", "range", "text", "abs"):
+        return text
+    comp = gen.comp
+    if ref[1] == "join" and len(e.args) == 2:
+        return (f"_join_checked({gen.src(e.args[0])}, {gen.src(e.args[1])}, {comp.text_limit}, "
+                f"{where(e.span)})")
+    return f"_sized({text}, {comp.size_limit}, {comp.text_limit}, {where(e.span)})"
+
+
+def counted_loop(gen: ExprGen, lines: list[str], items: str, span: Span) -> list[str]:
+    """An aggregate's or comprehension's lines with its items counted as work when the loop starts."""
+    out = [f"_it = {items}", *charge("len(_it)", gen.comp.work_limit, where(span))]
+    for line in lines:
+        if line.endswith(f" in {items}:") and line.startswith("for "):
+            line = line[: -len(items) - 1] + "_it:"
+        elif line == f"return tuple({items})":
+            line = "return tuple(_it)"
+        out.append(line)
+    return out

@@ -1,0 +1,127 @@
+"""The attack corpus, work and memory (issue 18): rules that passed `check` and then hung or exhausted memory.
+
+Each reproducer from the issue must now end in a named game stop (which budget, where, how to raise it)
+within seconds, in every compile mode, at the same point (the same message and work count) in each.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+
+import pytest
+from liturgy.dsl.loader import check_file
+from liturgy.interpreter.engine.game import Game
+from liturgy.interpreter.engine.ruleset import Ruleset
+
+MODES = [{}, {"inline_fns": False}, {"stmtgen": False}, {"codegen": False, "stmtgen": False}, {"fuse": False}]
+MODE_IDS = ["default", "no-inline", "no-stmtgen", "closures", "no-fuse"]
+
+HEAD = 'game "G" {{ players 1..2 {budgets} }}\ncounter n 0..1000000\n'
+TAIL = "\nscore(p) = 0\n"
+E20 = "enum E { " + ", ".join(f"a{i}" for i in range(20)) + " }\n"
+
+ATTACKS = {
+    "proc calling itself twice": (
+        "proc r(d: int) {\n  if d < 100 {\n    do r(d + 1)\n    do r(d + 1)\n  }\n}\n"
+        "round { step s { do r(0)\n end game } }", "work budget of 1000000 units (game work_limit) calling `r`"),
+    "three nested repeat while": (
+        "round { step s {\n let a = 0\n repeat while a < 90000 { a += 1\n  let b = 0\n"
+        "  repeat while b < 90000 { b += 1\n   let c = 0\n   repeat while c < 90000 { c += 1 } } }\n end game } }",
+        "work budget of 1000000 units (game work_limit) at line"),
+    "fn calling itself twice": (
+        "fn f(d: int) -> int = if d >= 60 then 1 else f(d + 1) + f(d + 1)\n"
+        "round { step s { n = min(f(0), 5)\n end game } }",
+        "work budget of 1000000 units (game work_limit) calling `f`"),
+    "aggregates nested over a 20-value enum": (
+        E20 + "round { step s { n = min(sum(sum(sum(sum(sum(sum(1 for f in E) for e in E) for d in E) for c in E) "
+        "for b in E) for a in E), 5)\n end game } }", "work budget of 1000000 units (game work_limit) at line"),
+    "for loops nested over a 20-value enum": (
+        E20 + "round { step s {\n for a in E { for b in E { for c in E { for d in E { for e in E { n = 1 } } } } }\n"
+        " end game } }", "work budget of 1000000 units (game work_limit) at line"),
+    "a window firing itself twice": (
+        "window w(d: int)\non w(d: int) {\n  if d < 150 {\n    fire w(d + 1)\n    fire w(d + 1)\n  }\n}\n"
+        "round { step s { fire w(0)\n end game } }", "work budget of 1000000 units (game work_limit) firing `w`"),
+    "x = x * x in a loop": (
+        "round { step s { let x = 3\n repeat while true { x = x * x }\n end game } }",
+        "integer overflow at line 4: a result of about 2^"),
+    "a 4,300-digit number": (
+        "round { step s { let x = 10\n let i = 0\n repeat while i < 4400 { x = x * 10\n i += 1 }\n"
+        " log \"{}\", x\n end game } }", "integer overflow at line 5"),
+    "a text doubled 60 times": (
+        'round { step s { let t = "ab"\n repeat while true { t = t + t }\n end game } }',
+        "a text of 131072 characters at line 4 passes the game's text_limit of 100000: raise it with `text_limit N`"),
+    "a list doubled 60 times": (
+        "round { step s { let t = [1, 2]\n repeat while true { t = t + t }\n end game } }",
+        "a list of 131072 items at line 4 passes the game's size_limit of 100000: raise it with `size_limit N`"),
+    "a join of long texts": (
+        'round { step s { let t = "x"\n let i = 0\n repeat while i < 16 { t = t + t\n i += 1 }\n'
+        ' let l = [t for k in range(1000)]\n log "{}", join(l, "")\n end game } }',
+        "passes the game's text_limit of 100000"),
+    "negating the least integer": (
+        "round { step s { let x = -4611686018427387904 * 2\n n = min(-x, 5)\n end game } }",
+        "integer overflow at line 4"),
+}
+
+
+def _game(tmp_path: Path, body: str, mode: dict[str, bool], budgets: str = "") -> Game:
+    path = tmp_path / "attack.rules"
+    path.write_text(HEAD.format(budgets=budgets) + body + TAIL, encoding="utf-8")
+    program, diags = check_file(str(path))
+    assert program is not None, [str(d) for d in diags]
+    return Ruleset(program, **mode).new_game(1, 0)
+
+
+@pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
+@pytest.mark.parametrize("name", list(ATTACKS))
+def test_an_attack_ends_in_a_named_stop_within_seconds(tmp_path: Path, name: str, mode: dict[str, bool]) -> None:
+    body, says = ATTACKS[name]
+    start = time.monotonic()
+    game = _game(tmp_path, body, mode)
+    assert time.monotonic() - start < 30
+    assert game.state.status == "aborted", game.state.status
+    assert game.error is not None and says in game.error, game.error
+    assert "[round 1, step s]" in game.error
+
+
+@pytest.mark.parametrize("name", ["proc calling itself twice", "a window firing itself twice",
+                                  "three nested repeat while", "for loops nested over a 20-value enum"])
+def test_every_compile_mode_stops_at_the_same_point(tmp_path: Path, name: str) -> None:
+    games = [_game(tmp_path, ATTACKS[name][0], mode) for mode in MODES if mode.get("inline_fns", True)]
+    assert len({(g.error, g.state.work) for g in games}) == 1, [(g.error, g.state.work) for g in games]
+
+
+def test_a_larger_budget_lets_the_game_run_on(tmp_path: Path) -> None:
+    body = ("proc r(d: int) {\n  if d < 12 {\n    do r(d + 1)\n    do r(d + 1)\n  }\n}\n"
+            "round { step s { do r(0)\n end game } }")
+    small = _game(tmp_path, body, {}, "work_limit 1000")
+    assert small.error is not None and "work budget of 1000 units" in small.error
+    big = _game(tmp_path, body, {}, "work_limit 100000")
+    assert big.state.status == "finished" and big.state.work == 2 ** 13 - 1
+
+
+def test_the_work_count_survives_clone_and_replay(tmp_path: Path) -> None:
+    rules_path = Path(__file__).resolve().parent.parent / "docs" / "examples" / "high_card.rules"
+    program, _ = check_file(str(rules_path))
+    assert program is not None
+    game = Ruleset(program).new_game(2, 3)
+    game.apply(0, 0)
+    assert game.clone().state.work == game.state.work
+    game.random_playout(random.Random(3))
+    loaded = game.ruleset.load_game(game.to_json())
+    assert loaded.state.work == game.state.work > 0
+
+
+@pytest.mark.parametrize(("setting", "says"), [
+    ("work_limit 0", "`work_limit 0` is outside 1..1000000000"),
+    ("size_limit 99999999999", "`size_limit 99999999999` is outside 1..10000000"),
+    ("text_limit " + "9" * 5000, "`text_limit …` is outside 1..100000000"),
+])
+def test_a_bad_budget_is_e400(tmp_path: Path, setting: str, says: str) -> None:
+    path = tmp_path / "g.rules"
+    path.write_text(HEAD.format(budgets=setting) + "round { step s { end game } }" + TAIL, encoding="utf-8")
+    program, diags = check_file(str(path))
+    assert program is None
+    errors = [d for d in diags if d.is_error]
+    assert [d.code for d in errors] == ["E400"] and says in errors[0].message
