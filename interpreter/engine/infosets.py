@@ -236,8 +236,10 @@ def _reask(world: Game, game: Game, player: int) -> Game:
     return trial
 
 
-# swaps tried per hidden card: the chain of swaps below starts from the real placement and must forget it
-SWAPS_PER_CARD = 12
+# swaps tried per hidden card after the greedy deal (which already forgot the real placement)
+SWAPS_PER_CARD = 2
+# when the greedy deal dead-ends, the chain starts from the real placement and needs many more to forget it
+SWAPS_FROM_REAL = 12
 
 
 def _shuffle_places(zones: list[list[int]], card_zone: list[int], places: list[tuple[int, int]],
@@ -250,9 +252,15 @@ def _shuffle_places(zones: list[list[int]], card_zone: list[int], places: list[t
         return {}
     before = [zones[z][at] for z, at in places]
     now = before[:]
+    swaps = SWAPS_PER_CARD
+    for members in groups:
+        if not _greedy_deal(members, places, now, possible, rng):
+            swaps = SWAPS_FROM_REAL
+            for i in members:
+                now[i] = before[i]
     sizes = [len(g) for g in groups]
     total = sum(sizes)
-    for _ in range(SWAPS_PER_CARD * total):
+    for _ in range(swaps * total):
         k = rng.randrange(total)
         g = 0
         while k >= sizes[g]:
@@ -273,6 +281,36 @@ def _shuffle_places(zones: list[list[int]], card_zone: list[int], places: list[t
             zones[z][at] = c
             card_zone[c] = z
     return moved
+
+
+def _greedy_deal(members: list[int], places: list[tuple[int, int]], now: list[int],
+                 possible: list[frozenset[int]], rng: random.Random) -> bool:
+    """Deal one group's cards onto its places afresh, most constrained cards first, each onto a random free place
+    of a zone it may be in; False when that dead-ends (then nothing here is kept). Not exactly uniform (the
+    order biases it a little); the swaps that follow smooth that, and it shares nothing with the real deal."""
+    free: dict[int, list[int]] = {}
+    for i in members:
+        free.setdefault(places[i][0], []).append(i)
+    cards = [now[i] for i in members]
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: len(possible[c]) or 1 << 30)  # stable: equal constraints stay in random order
+    out: list[tuple[int, int]] = []
+    for c in cards:
+        zones = [z for z in (possible[c] or free) if free.get(z)]
+        total = sum(len(free[z]) for z in zones)
+        if not total:
+            return False
+        k = rng.randrange(total)
+        for z in zones:
+            if k < len(free[z]):
+                spots = free[z]
+                spots[k], spots[-1] = spots[-1], spots[k]
+                out.append((spots.pop(), c))
+                break
+            k -= len(free[z])
+    for i, c in out:
+        now[i] = c
+    return True
 
 
 def _holds_cards(ty: Ty | None) -> bool | None:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from liturgy.dsl.checker.graphs import is_overlay
-from liturgy.interpreter.agents.agents import RandomAgent
+from liturgy.interpreter.agents.agents import RandomAgent, bot_seed, make_agent, play_out
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 
 
@@ -97,13 +97,20 @@ class Summary:
 
 
 def run_one(
-    ruleset: Ruleset, players: int, run_seed: int, index: int, check: bool, options: dict[str, str] | None = None
+    ruleset: Ruleset, players: int, run_seed: int, index: int, check: bool, options: dict[str, str] | None = None,
+    seats: tuple[str, ...] = (),
 ) -> GameOutcome:
     seed = game_seed(run_seed, index)
     game = ruleset.new_game(players, seed, check_invariants=check, options=options)
-    agent = RandomAgent(seed ^ 0x5EED)
-    rng = agent.rng
-    n = game.random_playout(rng)  # the same choices as asking the agent decision by decision
+    if seats and any(k != "random" for k in seats):
+        # other agents (ismcts, first) at some seats: each asked decision by decision, seeded apart from the game
+        agents = [make_agent(k, bot_seed(seed ^ 0xB075, i)) for i, k in enumerate(seats)]
+        before = len(game.state.decisions)
+        play_out(game, agents)
+        n = len(game.state.decisions) - before
+    else:
+        agent = RandomAgent(seed ^ 0x5EED)
+        n = game.random_playout(agent.rng)  # the same choices as asking the agent decision by decision
     err = game.error
     violation = err is not None and err.startswith("invariant violated")
     winners = list(game.result["winners"]) if game.result else []
@@ -112,6 +119,7 @@ def run_one(
 
 _worker_ruleset: Ruleset | None = None
 _worker_options: dict[str, str] = {}
+_worker_seats: tuple[str, ...] = ()
 
 
 # Set by the parent just before it forks its workers: a forked worker starts with the ruleset already
@@ -119,8 +127,9 @@ _worker_options: dict[str, str] = {}
 _parent_ruleset: tuple[str, Ruleset] | None = None
 
 
-def _init_worker(path: str, options: dict[str, str]) -> None:
-    global _worker_ruleset, _worker_options
+def _init_worker(path: str, options: dict[str, str], seats: tuple[str, ...] = ()) -> None:
+    global _worker_ruleset, _worker_options, _worker_seats
+    _worker_seats = seats
     inherited = _parent_ruleset
     _worker_ruleset = inherited[1] if inherited is not None and inherited[0] == path else load_ruleset(path)
     _worker_options = options
@@ -129,7 +138,8 @@ def _init_worker(path: str, options: dict[str, str]) -> None:
 def _work(args: tuple[int, int, int, int, bool]) -> list[GameOutcome]:
     start, stop, players, run_seed, check = args
     assert _worker_ruleset is not None
-    return [run_one(_worker_ruleset, players, run_seed, i, check, _worker_options) for i in range(start, stop)]
+    return [run_one(_worker_ruleset, players, run_seed, i, check, _worker_options, _worker_seats)
+            for i in range(start, stop)]
 
 
 def simulate(
@@ -141,6 +151,7 @@ def simulate(
     check: bool = True,
     progress: Callable[[int, int], None] | None = None,
     options: dict[str, str] | None = None,
+    seats: tuple[str, ...] = (),
 ) -> Summary:
     ruleset = load_ruleset(path)
     if not ruleset.min_players <= players <= ruleset.max_players:
@@ -150,7 +161,7 @@ def simulate(
     t0 = time.perf_counter()
     if jobs <= 1:
         for i in range(games):
-            outcomes.append(run_one(ruleset, players, seed, i, check, opts))
+            outcomes.append(run_one(ruleset, players, seed, i, check, opts, seats))
             if progress and (i + 1) % 25 == 0:
                 progress(i + 1, games)
     else:
@@ -168,7 +179,7 @@ def simulate(
         # the workers' garbage collector, so their pages stay shared instead of being copied.
         gc.freeze()
         try:
-            with ctx.Pool(jobs, initializer=_init_worker, initargs=(path, opts)) as pool:
+            with ctx.Pool(jobs, initializer=_init_worker, initargs=(path, opts, seats)) as pool:
                 for batch in pool.imap_unordered(_work, tasks):
                     outcomes.extend(batch)
                     if progress:
