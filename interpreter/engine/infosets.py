@@ -53,6 +53,7 @@ from liturgy.interpreter.runtime.moves import visible_cards
 
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.game import Game
+    from liturgy.interpreter.engine.ruleset import Ruleset
 
 
 class Knowledge:
@@ -158,7 +159,7 @@ class Tracker:
         if (r is None or r.seed != game.seed or r.options != game.options or r.players != game.players
                 or len(r.state.decisions) > len(real) or r.state.decisions != real[:len(r.state.decisions)]):
             r = self.replay = game.ruleset.new_game(game.players, game.seed, options=game.options)
-            self.knowledge = Knowledge(self.player, start_zones(game))
+            self.knowledge = Knowledge(self.player, start_zones(game.ruleset, game.players, game.options))
             self.knowledge.observe(r)
         for p, i in real[len(r.state.decisions):]:
             r.apply(i, p)
@@ -166,12 +167,13 @@ class Tracker:
         return self.knowledge
 
 
-def start_zones(game: Game) -> list[int]:
-    """Every card's zone before setup: where the card files and declarations put it (public knowledge)."""
-    key: Any = (game.players, tuple(sorted(game.options.items()))) if game.options else game.players
-    template = game.ruleset._templates.get(key)
+def start_zones(ruleset: Ruleset, players: int, options: dict[str, str]) -> list[int]:
+    """Every card's zone before setup: where the card files and declarations put it (public knowledge).
+    ``options`` as a game records them (``Game.options``: the resolved `option` values given)."""
+    key: Any = (players, tuple(sorted(options.items()))) if options else players
+    template = ruleset._templates.get(key)
     if template is None:
-        template = game.ruleset._templates[key] = game.ruleset._template(game.players, dict(game.options))
+        template = ruleset._templates[key] = ruleset._template(players, dict(options))
     return list(template[3])
 
 
