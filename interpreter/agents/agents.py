@@ -7,13 +7,17 @@ cannot change the game's own dice and shuffles.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Protocol
 
+from liturgy.interpreter.agents.ismcts import Budget, ISMCTSAgent
 from liturgy.interpreter.agents.terminal import HumanAgent
 from liturgy.interpreter.engine import Game
+from liturgy.interpreter.runtime.rng import seed_state
 
-__all__ = ["Agent", "FirstAgent", "HumanAgent", "RandomAgent", "make_agent", "play_out"]
+__all__ = ["Agent", "FirstAgent", "HumanAgent", "ISMCTSAgent", "RandomAgent", "bot_seed", "make_agent", "play_out",
+           "secret_seed"]
 
 
 class Agent(Protocol):
@@ -37,14 +41,29 @@ class FirstAgent:
         return 0
 
 
-def make_agent(kind: str, seed: int) -> Agent:
+def secret_seed() -> int:
+    """A 64-bit seed from the operating system's randomness: what a game or a bot uses when given none."""
+    return int.from_bytes(os.urandom(8), "little")
+
+
+def bot_seed(base: int, seat: int) -> int:
+    """Seat ``seat``'s bot seed from a ``--bot-seed``: one SplitMix64 output per seat, unrelated to any game seed."""
+    return seed_state((base + seat * 0x9E3779B97F4A7C15) & ((1 << 64) - 1))
+
+
+def make_agent(kind: str, seed: int | None = None) -> Agent:
+    """The agent a seat name asks for: human, random, first, or ismcts (``ismcts:N``, ``ismcts:Nms``,
+    ``ismcts:N:score``: see :mod:`.ismcts`). ``seed`` None: the bot's randomness comes from the operating system."""
     if kind == "random":
-        return RandomAgent(seed)
+        return RandomAgent(seed if seed is not None else secret_seed())
     if kind == "first":
         return FirstAgent()
     if kind == "human":
         return HumanAgent()
-    raise ValueError(f"unknown agent {kind!r}: use human, random or first")
+    if kind == "ismcts" or kind.startswith("ismcts:"):
+        budget, reward = Budget.parse(kind)
+        return ISMCTSAgent(budget, seed, reward)
+    raise ValueError(f"unknown agent {kind!r}: use human, random, first or ismcts[:N|:Nms][:score]")
 
 
 def play_out(game: Game, agents: list[Agent]) -> Game:

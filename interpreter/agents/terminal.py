@@ -43,6 +43,13 @@ Commands at the prompt (an option can be chosen by its label, a unique start of 
   quit, q           save (when a save file is known) and stop"""
 
 
+def _hidden_state(game: Game) -> tuple[object, ...]:
+    """What may change unseen when a choice is made: the RNG, where each card is, which are face up or shown.
+    `undo` refuses when any of it changed since the choice it would take back."""
+    s = game.state
+    return (s.rng, tuple(s.card_zone), tuple(map(tuple, s.zones)), frozenset(s.face_up), tuple(sorted(s.shown.items())))
+
+
 class QuitGame(Exception):
     """The human typed `quit`: the CLI saves and stops."""
 
@@ -111,8 +118,9 @@ class HumanAgent:
         self.session = session or Session()
         self.seen_log: dict[int, int] = {}
         self.shown_status: dict[int, str] = {}
-        # (decisions, log entries) just before this agent's last choice: what `undo` may go back to
-        self.before_last: tuple[int, int] | None = None
+        # (decisions, log entries, a fingerprint of the hidden state) just before this agent's last choice: what
+        # `undo` may go back to
+        self.before_last: tuple[int, int, tuple[object, ...]] | None = None
 
     def _print(self, text: str = "") -> None:
         print(text, file=self.stdout, flush=True)
@@ -144,7 +152,7 @@ class HumanAgent:
                 choice = self._ask(game, player)
             except _Undone:
                 continue
-            self.before_last = (len(game.state.decisions), len(game.state.log))
+            self.before_last = (len(game.state.decisions), len(game.state.log), _hidden_state(game))
             return choice
 
     def _ask(self, game: Game, player: int) -> int:
@@ -288,14 +296,15 @@ class HumanAgent:
         """Go back one decision, if it was this player's and changed nothing anyone saw.
 
         Only menu navigation can be undone (`play card`, then the card menu): a choice that logged anything (a
-        card played, a card drawn, a die rolled) stands, so undo can never be used to peek and choose again.
+        card played, a card drawn, a die rolled), moved or turned a card or drew from the RNG, even silently (a
+        draw that logs nothing), stands, so undo can never be used to peek and choose again.
         The game is rebuilt by replaying every earlier decision, which determinism makes exact.
         """
         s = game.state
         before = self.before_last
         d = game.decision
         if before is None or d is None or d.simultaneous or len(s.decisions) != before[0] + 1 \
-                or s.decisions[-1][0] != player or len(s.log) != before[1]:
+                or s.decisions[-1][0] != player or len(s.log) != before[1] or _hidden_state(game) != before[2]:
             self._print("  nothing to undo: only a choice of yours that nothing has followed yet (such as "
                         "`play card`) can be taken back")
             return

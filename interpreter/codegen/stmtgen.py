@@ -37,6 +37,7 @@ from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
 from liturgy.interpreter.runtime.moves import (
+    card_ids,
     card_visibility,
     move_all,
     move_card,
@@ -71,7 +72,7 @@ class StmtGen:
         gen.ns.update({
             "_RuleError": RuleError, "_GameOver": GameOver, "_SkipTo": SkipTo, "_BreakLoop": BreakLoop,
             "_move": move_card, "_move_all": move_all, "_move_zone": move_zone, "_card_vis": card_visibility,
-            "_players_mask": players_mask, "_reveal_to": reveal_to,
+            "_card_ids": card_ids, "_players_mask": players_mask, "_reveal_to": reveal_to,
             "_shuffle": rng.shuffle,
             "_fire_chain": _fire_chain, "_push": _push,
         })
@@ -684,7 +685,11 @@ class StmtGen:
         for i in card_args + zone_args:
             v = values[i]
             a_ty = st.args[i].ty
-            if self.comp.prog.group_visibility or hosted:  # masks computed from the state: ask `_card_vis`
+            if a_ty is not None and a_ty.kind == "list" and a_ty.elem is not None and a_ty.elem.kind != "card":
+                c = self.tmp("_c")  # a list of lists of cards: every card inside, at any depth
+                self.emit(f"for {c} in _card_ids({v}):")
+                self.emit(f"    {full} &= _card_vis(s, {c})")
+            elif self.comp.prog.group_visibility or hosted:  # masks computed from the state: ask `_card_vis`
                 c = self.tmp("_c")
                 self.emit(f"for {c} in ({v} if isinstance({v}, tuple) else ({v},)):")
                 self.emit(f"    if {c} is not None:")

@@ -10,7 +10,8 @@ from typing import Any
 from liturgy.dsl.checker.types import Ty
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.grids import GridInfo
-from liturgy.interpreter.runtime.state import GameState
+from liturgy.interpreter.runtime.moves import card_visibility
+from liturgy.interpreter.runtime.state import GameState, hidden_card
 
 ExprFn = Callable[[GameState, dict[str, Any]], Any]
 StmtFn = Callable[[GameState, dict[str, Any]], None]
@@ -106,3 +107,24 @@ def formatter_for(t: Ty | None) -> Callable[[Any, Any], str]:
             return lambda s, v: ", ".join(inner(s, c) for c in s.zones[v]) or "nothing"
         return lambda s, v: ", ".join(inner(s, x) for x in v) or "nothing"
     return _fmt_plain
+
+
+def nests_cards(t: Ty | None) -> bool:
+    """A list (of lists…) of cards: each card inside must be shown by name only to those who see it."""
+    return t is not None and t.kind in ("list", "set") and t.elem is not None and (
+        t.elem.kind == "card" or nests_cards(t.elem))
+
+
+def seen_text(s: GameState, v: Any, t: Ty | None, who: int) -> str:
+    """``v`` of type ``t`` as text for viewer ``who``, every card inside it the viewer cannot see now written
+    `a hidden card` (at any depth: a list of lists of cards too)."""
+    if t is not None and t.kind == "card":
+        if v is None:
+            return "no card"
+        if (card_visibility(s, v) >> who) & 1:
+            return str(s.tables.card_names[v])
+        return hidden_card(s.tables, v, "a hidden card")
+    if nests_cards(t) and isinstance(v, tuple):
+        assert t is not None
+        return ", ".join(seen_text(s, x, t.elem, who) for x in v) or "nothing"
+    return formatter_for(t)(s, v)

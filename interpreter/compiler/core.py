@@ -80,6 +80,9 @@ class CompilerCore:
         # player name a `simultaneously` binds (its prompt may use it)
         self.choice_prompts: list[A.Prompt | None] = []
         self.choice_elems: list[Ty | None] = []
+        # per loop key of the step machine (a `for` or `simultaneously` frame entry): the type of its items, so
+        # a world sampled for a player (engine/infosets.py) can tell the cards a loop holds from numbers
+        self.loop_elems: dict[str, Ty | None] = {}
         self.choice_pvars: list[str | None] = []
         # Card data shared by every game: filled in by the Ruleset for the
         # largest player count (card ids of smaller games are a prefix).

@@ -17,7 +17,7 @@ from typing import Any
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.compiler.code import ExprFn, formatter_for
+from liturgy.interpreter.compiler.code import ExprFn, formatter_for, nests_cards, seen_text
 from liturgy.interpreter.compiler.compiler import Compiler
 from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.moves import card_visibility
@@ -43,6 +43,8 @@ def _formatter(t: Ty | None) -> Fmt:
         return lambda s, z, who: ", ".join(card(s, c, who) for c in s.zones[z]) or "nothing"
     if t is not None and t.kind == "list" and t.elem is not None and t.elem.kind == "card":
         return lambda s, v, who: ", ".join(card(s, c, who) for c in v) or "nothing"
+    if nests_cards(t):  # a list of lists of cards: each card inside by name only to who sees it
+        return lambda s, v, who: seen_text(s, v, t, who)
     plain = formatter_for(t)
     return lambda s, v, who: plain(s, v)
 

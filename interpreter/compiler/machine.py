@@ -86,6 +86,10 @@ class StepMachineCompiler(StatementCompiler):
     def _emit_for(self, st: A.For, code: Code, loops: list[list[int]]) -> None:
         ins = code.ins
         key = self.uid()
+        from liturgy.dsl.checker.types import as_list
+
+        lt = as_list(st.iterable.ty) if st.iterable.ty is not None else None
+        self.loop_elems[key] = lt.elem if lt else None  # what the loop's frame entry holds (engine/infosets.py)
         ins.append(self.sgen.for_init(st.iterable, key) if self.sgen is not None
                    else _for_init(self.seq(st.iterable), key))
         head = len(ins)
@@ -211,6 +215,7 @@ class StepMachineCompiler(StatementCompiler):
         self.choice_pass_labels.append("pass")
         self.choice_prompts.append(st.prompt)
         self.choice_elems.append(lt.elem if lt else None)
+        self.loop_elems[key] = lt.elem if lt else None
         self.choice_pvars.append(pvar)
         at = len(ins)
         ins.append(_jump_placeholder())

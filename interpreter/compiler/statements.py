@@ -9,13 +9,29 @@ from typing import Any
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler import budgets
-from liturgy.interpreter.compiler.code import MAX_FIRE_DEPTH, Callable_, ExprFn, LogFormat, StmtFn, formatter_for
+from liturgy.interpreter.compiler.code import (
+    MAX_FIRE_DEPTH,
+    Callable_,
+    ExprFn,
+    LogFormat,
+    StmtFn,
+    formatter_for,
+    nests_cards,
+)
 from liturgy.interpreter.compiler.expressions import ExpressionCompiler
 from liturgy.interpreter.compiler.instructions import _fire_chain, _has_break
 from liturgy.interpreter.runtime import modes, rng
 from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
 from liturgy.interpreter.runtime.graphs import overlay_of
-from liturgy.interpreter.runtime.moves import card_visibility, move_all, move_card, move_zone, players_mask, reveal_to
+from liturgy.interpreter.runtime.moves import (
+    card_ids,
+    card_visibility,
+    move_all,
+    move_card,
+    move_zone,
+    players_mask,
+    reveal_to,
+)
 from liturgy.interpreter.runtime.state import GameState
 
 
@@ -391,7 +407,7 @@ class StatementCompiler(ExpressionCompiler):
         """
         fmt_id = len(self.log_formats)
         card_args = tuple(i for i, a in enumerate(st.args) if a.ty is not None and (
-            a.ty.kind == "card" or (a.ty.kind == "list" and a.ty.elem is not None and a.ty.elem.kind == "card")))
+            a.ty.kind == "card" or nests_cards(a.ty)))  # a list of lists of cards holds cards too
         # a zone argument is logged as a snapshot of its cards
         zone_args = tuple(i for i, a in enumerate(st.args) if a.ty is not None and a.ty.kind == "zone")
         fmts = [formatter_for(a.ty) for a in st.args]
@@ -413,10 +429,8 @@ class StatementCompiler(ExpressionCompiler):
             mask = everyone if to is None else players_mask(to(s, env))
             full = mask
             for i in card_args + zone_args:
-                v = values[i]
-                for c in (v if isinstance(v, tuple) else (v,)):
-                    if c is not None:
-                        full &= card_visibility(s, c)
+                for c in card_ids(values[i]):
+                    full &= card_visibility(s, c)
             s.log.append((mask, full, fmt_id, tuple(values)))
 
         return log

@@ -29,6 +29,7 @@ from liturgy.interpreter.runtime.errors import (
 from liturgy.interpreter.runtime.state import GameState, thaw
 
 if TYPE_CHECKING:
+    from liturgy.interpreter.engine.infosets import Knowledge
     from liturgy.interpreter.engine.ruleset import Ruleset
 
 # The version of the JSON save format (Game.to_json, Ruleset.load_game).
@@ -347,6 +348,15 @@ class Game(GameViews):
         self._pick(pick)
         self._advance(pick)
         return len(s.decisions) - before
+
+    # ------------------------------------------------------------ information sets
+    def sample_world(self, player: int, rng: random.Random, knowledge: Knowledge | None = None) -> Game:
+        """A full game ``player`` cannot tell apart from this one, drawn from its information set: the hidden
+        cards' possible placements given what it has seen, a fresh RNG (:mod:`.infosets` says exactly what is
+        kept and what is drawn again). ``knowledge`` (a :class:`~.infosets.Tracker`'s) saves replaying the game."""
+        from liturgy.interpreter.engine.infosets import sample_world
+
+        return sample_world(self, player, rng, knowledge)
 
     # ------------------------------------------------------------ invariants
     def violations(self) -> list[tuple[str, str]]:

@@ -5,14 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from liturgy.interpreter.compiler.code import _fmt_card
+from liturgy.dsl.checker.types import Ty
+from liturgy.interpreter.compiler.code import _fmt_card, nests_cards, seen_text
 from liturgy.interpreter.runtime.moves import card_visibility
 from liturgy.interpreter.runtime.state import GameState, hidden_card
 
 
 def _labels(s: GameState, f: Callable[[GameState, Any], str], options: Any, p: int,
-            pass_label: str = "pass") -> tuple[str, ...]:
-    """Option labels for player ``p``: a card ``p`` cannot see is offered by position, not by name."""
+            pass_label: str = "pass", elem: Ty | None = None) -> tuple[str, ...]:
+    """Option labels for player ``p``: a card ``p`` cannot see is offered by position, not by name; options that
+    are lists of cards (or of lists of cards) name only the cards ``p`` sees."""
+    if nests_cards(elem):
+        return tuple(pass_label if o is None else seen_text(s, o, elem, p) for o in options)
     labels = tuple(pass_label if o is None else f(s, o) for o in options)
     if f is not _fmt_card:
         return labels

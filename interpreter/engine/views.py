@@ -108,7 +108,8 @@ class GameViews:
         asked = self.ruleset.display.prompt
         if pend[0] == "choose":
             _, p, options, _, _, _, fmt_id = pend
-            labels = _labels(s, fmt[fmt_id], options, p, self.ruleset.compiled.choice_pass_labels[fmt_id])
+            comp = self.ruleset.compiled
+            labels = _labels(s, fmt[fmt_id], options, p, comp.choice_pass_labels[fmt_id], comp.choice_elems[fmt_id])
             text = asked(s, fmt_id, p, s.frames[-1][2])
             return Decision((p,), False, {p: labels}, text or f"{self.step_title()}: choose",
                             {p: text} if text else {})
@@ -119,7 +120,8 @@ class GameViews:
         waiting = waiting_players(per, s.commits)
         at = {p: _entry(per, s.commits, p) for p in waiting}
         texts = {p: asked(s, fmt_id, p, env, *(() if units is None else (units[at[p]],))) for p in waiting}
-        return Decision(waiting, True, {p: _labels(s, f, per[at[p]][1], p) for p in waiting},
+        elem = self.ruleset.compiled.choice_elems[fmt_id]
+        return Decision(waiting, True, {p: _labels(s, f, per[at[p]][1], p, elem=elem) for p in waiting},
                         f"{self.step_title()}: choose secretly", {p: t for p, t in texts.items() if t})
 
     def display(self, player: int) -> list[str] | None:

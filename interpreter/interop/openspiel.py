@@ -28,12 +28,14 @@ Parameters (``pyspiel.load_game("liturgy_bloodborne(players=4)")``):
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Any
 
 import pyspiel
 from liturgy.interpreter.engine import Game, Ruleset
 from liturgy.interpreter.engine.chance import CHANCE, ChanceGame
+from liturgy.interpreter.engine.infosets import Knowledge, sample_world, start_zones
 from liturgy.interpreter.interop.common import (
     RETURN_MODES,
     Bounds,
@@ -309,6 +311,22 @@ class LiturgyState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * g.players
         return returns_of(game, g.mode, g.score_min, g.score_max, aborted=self._core.truncated)
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> LiturgyState:
+        """A state ``player_id`` cannot tell apart from this one (the same information-state string), drawn from
+        its information set by :meth:`Game.sample_world`: what OpenSpiel's ``ISMCTSBot`` asks for at each
+        simulation. ``probability_sampler`` (uniform in [0, 1)) seeds the draw. The history (who acted, the
+        player's own choices) is kept; at a chance node, before setup or at the end there is nothing to draw."""
+        clone: LiturgyState = self.clone()
+        cg = self._core.cg
+        game = cg.game
+        if cg.need or game is None or game.finished or not 0 <= player_id < game.players:
+            return clone
+        seed = int(float(probability_sampler()) * (1 << 53)) << 53 | int(float(probability_sampler()) * (1 << 53))
+        world = sample_world(game, player_id, random.Random(seed), _knowledge(cg, player_id))
+        world.state.rng = 0  # between steps, as every settled game here: each step draws through the chance script
+        clone._core.cg.game = world
+        return clone
+
     def __str__(self) -> str:
         """The full state, for debugging: a digest of the engine state plus where the game is."""
         cg = self._core.cg
@@ -317,6 +335,35 @@ class LiturgyState(pyspiel.State):  # type: ignore[misc]
         if cg.need:
             return f"{where}; chance node over {cg.need} outcomes after {len(cg.history)} actions"
         return f"{where}; {len(cg.history)} actions; status {game.state.status if game else 'setup'}"
+
+
+# what each player knew at the histories resampled lately: ISMCTS resamples one root state many times
+_KNOWN: dict[tuple[Any, ...], Knowledge] = {}
+_KNOWN_LIMIT = 64
+
+
+def _knowledge(cg: ChanceGame, player: int) -> Knowledge:
+    """What ``player`` has seen of ``cg``'s game: its history replayed, observed at every settled point."""
+    key = (id(cg.ruleset), cg.players, tuple(sorted(cg.options.items())), tuple(cg.history), player)
+    known = _KNOWN.get(key)
+    if known is not None:
+        return known
+    replay = ChanceGame(cg.ruleset, cg.players, False, cg.options)
+    assert cg.game is not None  # only settled games are resampled
+    known = Knowledge(player, start_zones(cg.ruleset, cg.players, cg.game.options))
+    if replay.game is not None and not replay.need:
+        known.observe(replay.game)
+    for who, value in cg.history:
+        if who == CHANCE:
+            replay.apply_chance(int(value))
+        else:
+            replay.apply(int(value), int(who))
+        if not replay.need and replay.game is not None:
+            known.observe(replay.game)
+    if len(_KNOWN) >= _KNOWN_LIMIT:
+        _KNOWN.pop(next(iter(_KNOWN)))
+    _KNOWN[key] = known
+    return known
 
 
 class LiturgyObserver:

@@ -11,7 +11,8 @@ Agents are ``player_0`` .. ``player_{n-1}`` (seat P1 is ``player_0``).  The
 agent to act is the engine's deciding player; at a simultaneous choice the
 waiting players act one after another, lowest seat first, and the engine keeps
 each commit hidden until all are in.  The game's own seeded RNG resolves
-shuffles and dice (no chance agent): ``reset(seed=s)`` gives game ``s``.
+shuffles and dice (no chance agent): ``reset(seed=s)`` gives game ``s``; ``reset()`` without a seed draws one from
+the operating system (a seed anyone can guess decides every hidden card).
 
 An action is an option index (``Discrete(max_options)``, see
 :class:`.common.Bounds`); ``observation["action_mask"]`` marks the legal ones.
@@ -24,6 +25,7 @@ error or the step limit is *truncated* rather than terminated.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -79,7 +81,6 @@ class LiturgyEnv(AECEnv):  # type: ignore[misc]
             })
             for a in self.possible_agents
         }
-        self._next_seed = 0
         self.game: Game | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -90,9 +91,8 @@ class LiturgyEnv(AECEnv):  # type: ignore[misc]
 
     # ------------------------------------------------------------ episode
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is None:
-            seed = self._next_seed
-        self._next_seed = seed + 1
+        if seed is None:  # the caller's seed per episode, else the operating system's: never 0, 1, 2… in order
+            seed = int.from_bytes(os.urandom(8), "little")
         self.game = self.rules.new_game(self.players, seed=seed, check_invariants=self.check, options=self.options)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)

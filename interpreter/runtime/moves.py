@@ -72,6 +72,13 @@ def open_move_source(c: str, d: str, o: str, z: str, place: str, final: bool) ->
     return [line for line in text.split("\n") if line]
 
 
+def card_ids(value: object) -> list[int]:
+    """The cards in a logged value: a card, a list of cards, a list of lists of cards (``none`` left out)."""
+    if isinstance(value, tuple):
+        return [c for v in value for c in card_ids(v)]
+    return [] if value is None else [value]  # type: ignore[list-item]
+
+
 def card_visibility(s: GameState, c: int) -> int:
     """Bitmask of the players who can see card ``c`` where it is now.
 

@@ -18,7 +18,8 @@ from typing import Any
 from liturgy.dsl.diagnostics import LiturgyError, render_all, to_json
 from liturgy.dsl.loader import check_file
 from liturgy.dsl.printable import PrintableStream
-from liturgy.interpreter.agents.agents import Agent, make_agent
+from liturgy.interpreter.agents.agents import Agent, bot_seed, make_agent, secret_seed
+from liturgy.interpreter.agents.ismcts import Budget
 from liturgy.interpreter.agents.terminal import HumanAgent, QuitGame, Session
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset, replay_decisions
 from liturgy.interpreter.engine.logs import (
@@ -124,8 +125,13 @@ def _seats(spec: str, players: int) -> list[str]:
     if len(seats) != players:
         raise UsageError(f"--seats names {len(seats)} seat(s) for {players} players")
     for s in seats:
-        if s not in ("human", "random", "first"):
-            raise UsageError(f"unknown seat kind {s!r}: use human, random or first")
+        if s.startswith("ismcts"):
+            try:
+                Budget.parse(s)
+            except ValueError as err:
+                raise UsageError(str(err)) from err
+        elif s not in ("human", "random", "first"):
+            raise UsageError(f"unknown seat kind {s!r}: use human, random, first or ismcts[:N|:Nms][:score]")
     return seats
 
 
@@ -200,7 +206,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     ruleset = load_ruleset(args.ruleset)
     resumed = _resumed(ruleset, args) if args.resume else None
     players = resumed.players if resumed is not None else args.players or ruleset.min_players
-    seed = resumed.seed if resumed is not None else args.seed
+    # without --seed the game's seed comes from the operating system: nobody at the table can know it
+    seed = resumed.seed if resumed is not None else args.seed if args.seed is not None else secret_seed()
     seats = _seats(args.seats, players)
     game = resumed if resumed is not None else ruleset.new_game(
         players, seed, check_invariants=True, options=_options(ruleset, args.option))
@@ -210,9 +217,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         write_decision_log(path, args.ruleset, g)
 
     session = Session(save_path, save, args.ruleset, tuple(seats))
-    agents: list[Agent] = [HumanAgent(session=session) if kind == "human" else make_agent(kind, seed * 31 + i)
+    # bots draw from their own seeds, never from the game's (--bot-seed makes them reproducible)
+    agents: list[Agent] = [HumanAgent(session=session) if kind == "human"
+                           else make_agent(kind, None if args.bot_seed is None else bot_seed(args.bot_seed, i))
                            for i, kind in enumerate(seats)]
-    print(f"{ruleset.name}: {players} players, seed {seed}. Seats: "
+    # the seed decides every hidden card: a seat never sees it (the decision log, the referee's record, keeps it)
+    print(f"{ruleset.name}: {players} players"
+          + (f", seed {seed}" if "human" not in seats and args.seed is not None else "") + ". Seats: "
           + ", ".join(f"P{i + 1}={k}" for i, k in enumerate(seats)))
     if "human" in seats:
         print("Type `help` at the prompt for commands (status, log, card text, save, quit)."
@@ -267,11 +278,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise UsageError("--jobs must be at least 1")
     cluster.check_arguments(args)
     options = _options(load_ruleset(args.ruleset), args.option)  # report errors before starting workers
+    seats = tuple(_seats(args.seats, args.players)) if args.seats else ()
+    if "human" in seats:
+        raise UsageError("simulate seats bots only: random, first or ismcts[:N|:Nms][:score]")
     if args.cluster:
+        if seats:
+            raise UsageError("--seats is not available with --cluster yet (cluster workers play random agents)")
         summary = cluster.simulate_command(args, options, _progress("simulating"))
     else:
         summary = simulate(args.ruleset, args.games, args.players, args.seed, args.jobs, check=not args.no_check,
-                           progress=_progress("simulating"), options=options)
+                           progress=_progress("simulating"), options=options, seats=seats)
     data = summary.to_json()
     if args.json:
         print(json.dumps(data))
@@ -422,8 +438,12 @@ def build_parser() -> argparse.ArgumentParser:
     pl = sub.add_parser("play", help="play a game in the terminal")
     pl.add_argument("ruleset")
     pl.add_argument("--players", type=A.PLAYERS_OR_DEFAULT, default=0)
-    pl.add_argument("--seed", type=A.SEED, default=0)
-    pl.add_argument("--seats", default="human", help="comma list of human, random, first (one per seat)")
+    pl.add_argument("--seed", type=A.SEED, default=None, help="game seed (default: from the operating system, "
+                    "never shown to a seat)")
+    pl.add_argument("--bot-seed", type=A.SEED, default=None, help="seed of the bots' own randomness (default: "
+                    "from the operating system); independent of the game seed")
+    pl.add_argument("--seats", default="human", help="comma list of human, random, first, ismcts[:N|:Nms][:score] "
+                    "(one per seat)")
     pl.add_argument("--log", help="save the game to this decision log after every decision (and at the end)")
     pl.add_argument("--resume", metavar="LOG", help="continue the game saved in this decision log (players, seed "
                     "and options come from it)")
@@ -440,6 +460,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=A.JOBS, default=1, help="worker processes (at most one per game; 1..256)")
     s.add_argument("--json", action="store_true")
     s.add_argument("--no-check", action="store_true", help="skip invariant checks (faster)")
+    s.add_argument("--seats", default="", help="comma list of random, first, ismcts[:N|:Nms][:score] (default: "
+                   "random everywhere)")
     s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
     cluster.add_arguments(s, "games")
     s.set_defaults(func=cmd_simulate)

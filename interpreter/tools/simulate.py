@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from liturgy.dsl.checker.graphs import is_overlay
-from liturgy.interpreter.agents.agents import RandomAgent
+from liturgy.interpreter.agents.agents import RandomAgent, bot_seed, make_agent, play_out
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from liturgy.interpreter.tools.cluster.chunks import ChunkResult, Merger, chunk_bounds, play_chunk
 
@@ -99,14 +99,21 @@ class Summary:
 def run_one(
     ruleset: Ruleset, players: int, run_seed: int, index: int, check: bool, options: dict[str, str] | None = None,
     rename: Callable[[str], str] | None = None,
+    seats: tuple[str, ...] = (),
 ) -> GameOutcome:
     """Game ``index`` of a run; ``rename`` rewrites an error's file names before the digest (a cluster worker's
     copy of the files has other names than the client's: tools/cluster/bundle.py)."""
     seed = game_seed(run_seed, index)
     game = ruleset.new_game(players, seed, check_invariants=check, options=options)
-    agent = RandomAgent(seed ^ 0x5EED)
-    rng = agent.rng
-    n = game.random_playout(rng)  # the same choices as asking the agent decision by decision
+    if seats and any(k != "random" for k in seats):
+        # other agents (ismcts, first) at some seats: each asked decision by decision, seeded apart from the game
+        agents = [make_agent(k, bot_seed(seed ^ 0xB075, i)) for i, k in enumerate(seats)]
+        before = len(game.state.decisions)
+        play_out(game, agents)
+        n = len(game.state.decisions) - before
+    else:
+        agent = RandomAgent(seed ^ 0x5EED)
+        n = game.random_playout(agent.rng)  # the same choices as asking the agent decision by decision
     if rename is not None and game.state.error is not None:
         game.state.error = rename(game.state.error)
     err = game.error
@@ -117,6 +124,7 @@ def run_one(
 
 _worker_ruleset: Ruleset | None = None
 _worker_options: dict[str, str] = {}
+_worker_seats: tuple[str, ...] = ()
 
 
 # Set by the parent just before it forks its workers: a forked worker starts with the ruleset already
@@ -124,8 +132,9 @@ _worker_options: dict[str, str] = {}
 _parent_ruleset: tuple[str, Ruleset] | None = None
 
 
-def _init_worker(path: str, options: dict[str, str]) -> None:
-    global _worker_ruleset, _worker_options
+def _init_worker(path: str, options: dict[str, str], seats: tuple[str, ...] = ()) -> None:
+    global _worker_ruleset, _worker_options, _worker_seats
+    _worker_seats = seats
     inherited = _parent_ruleset
     _worker_ruleset = inherited[1] if inherited is not None and inherited[0] == path else load_ruleset(path)
     _worker_options = options
@@ -134,7 +143,8 @@ def _init_worker(path: str, options: dict[str, str]) -> None:
 def _work(args: tuple[int, int, int, int, int, bool]) -> tuple[int, ChunkResult]:
     index, start, stop, players, run_seed, check = args
     assert _worker_ruleset is not None
-    return index, play_chunk(_worker_ruleset, players, run_seed, start, stop, check, _worker_options)
+    chunk = play_chunk(_worker_ruleset, players, run_seed, start, stop, check, _worker_options, seats=_worker_seats)
+    return index, chunk
 
 
 def checked_ruleset(path: str, players: int, options: dict[str, str] | None) -> tuple[Ruleset, dict[str, str]]:
@@ -154,6 +164,7 @@ def simulate(
     check: bool = True,
     progress: Callable[[int, int], None] | None = None,
     options: dict[str, str] | None = None,
+    seats: tuple[str, ...] = (),
 ) -> Summary:
     """Play ``games`` games with random agents and sum them up.
 
@@ -167,7 +178,7 @@ def simulate(
         bounds = chunk_bounds(games, 25)  # progress every 25 games
         merger = Merger(games, players, bounds)
         for index, (a, b) in enumerate(bounds):
-            merger.offer(index, play_chunk(ruleset, players, seed, a, b, check, opts))
+            merger.offer(index, play_chunk(ruleset, players, seed, a, b, check, opts, seats=seats))
             if progress:
                 progress(b, games)
     else:
@@ -186,7 +197,7 @@ def simulate(
         # the workers' garbage collector, so their pages stay shared instead of being copied.
         gc.freeze()
         try:
-            with ctx.Pool(jobs, initializer=_init_worker, initargs=(path, opts)) as pool:
+            with ctx.Pool(jobs, initializer=_init_worker, initargs=(path, opts, seats)) as pool:
                 done = 0
                 for index, chunk in pool.imap_unordered(_work, tasks):
                     merger.offer(index, chunk)

@@ -106,7 +106,7 @@ class ChunkResult:
 
 def play_chunk(
     ruleset: Ruleset, players: int, run_seed: int, start: int, stop: int, check: bool, options: dict[str, str],
-    rename: Callable[[str], str] | None = None,
+    rename: Callable[[str], str] | None = None, seats: tuple[str, ...] = (),
 ) -> ChunkResult:
     """Play games ``start..stop-1`` of a run (each from its own seed, as `simulate` does) into one aggregate
     (``rename``: see ``run_one``)."""
@@ -117,7 +117,7 @@ def play_chunk(
     t0 = time.perf_counter()
     out = ChunkResult(start, stop, wins=[Fraction(0)] * players)
     for i in range(start, stop):
-        out.add(run_one(ruleset, players, run_seed, i, check, options, rename))
+        out.add(run_one(ruleset, players, run_seed, i, check, options, rename, seats))
     out.seconds = time.perf_counter() - t0
     return out
 

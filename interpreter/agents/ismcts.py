@@ -1,0 +1,176 @@
+"""A fair search agent: information-set Monte Carlo tree search (single-observer ISMCTS) over sampled worlds.
+
+Why it is fair: it never searches the real game. Each simulation starts from a world drawn from the deciding
+player's information set (:meth:`Game.sample_world`: the hidden cards' possible placements given what that
+player has seen, a fresh RNG, other players' hidden commits redrawn), so hidden hands, the deck's order and
+future dice are as unknown to it as to a person in that seat. The agent reads the real game only through what
+``sample_world`` keeps (the player's view, log and options) and to follow the player's own observations
+(:class:`~liturgy.interpreter.engine.infosets.Tracker`).
+
+The search (Cowling, Powley and Whitehouse 2012, SO-ISMCTS): one tree whose edges are (player, option label)
+pairs; a simulation descends the tree in its sampled world, choosing among the options available *in that
+world* by UCB1 with availability counts, adds one node, plays the rest at random and backs up every player's
+reward. Labels, not option numbers, name the edges: "Strike" is the same move in every world, option 3 is not.
+Rewards are each player's share of the win (``win``) or its score (``score``, scaled by the range seen so far).
+The chosen move is the root's most visited option.
+
+The budget per decision is a number of simulations or milliseconds (``ismcts:200``, ``ismcts:50ms``); a decision
+with one option costs nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from liturgy.interpreter.engine import Game
+from liturgy.interpreter.engine.infosets import Tracker, sample_world
+
+REWARDS = ("win", "score")
+
+
+@dataclass
+class _Node:
+    """A tree node: statistics of the edge into it, and its children by (player, label)."""
+
+    player: int = -1
+    visits: int = 0
+    avail: int = 0
+    totals: list[float] = field(default_factory=list)
+    children: dict[tuple[int, str], _Node] = field(default_factory=dict)
+
+
+@dataclass
+class Budget:
+    """Simulations per decision, or a time limit in milliseconds (then ``simulations`` is a cap)."""
+
+    simulations: int = 200
+    millis: float | None = None
+
+    @staticmethod
+    def parse(spec: str) -> tuple[Budget, str]:
+        """``ismcts``, ``ismcts:N``, ``ismcts:Nms``, each optionally ``:score``: the budget and reward mode."""
+        parts = spec.split(":")
+        if parts[0] != "ismcts":
+            raise ValueError(f"not an ismcts seat: {spec!r}")
+        budget, reward = Budget(), "win"
+        for part in parts[1:]:
+            if part in REWARDS:
+                reward = part
+            elif part.endswith("ms") and part[:-2].isdigit() and 0 < int(part[:-2]) <= 600_000:
+                budget = Budget(simulations=1_000_000, millis=float(part[:-2]))
+            elif part.isdigit() and 0 < int(part) <= 1_000_000:
+                budget = Budget(simulations=int(part))
+            else:
+                raise ValueError(f"ismcts seat {spec!r}: write ismcts, ismcts:N (simulations, 1..1000000), "
+                                 f"ismcts:Nms (milliseconds) and optionally :score")
+        return budget, reward
+
+
+class ISMCTSAgent:
+    """Chooses by ISMCTS from its seat's information set (module doc). ``seed`` None draws one from the
+    operating system: a bot's randomness is its own, never derived from the game's seed."""
+
+    def __init__(self, budget: Budget | None = None, seed: int | None = None, reward: str = "win",
+                 exploration: float = 0.7) -> None:
+        if reward not in REWARDS:
+            raise ValueError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.budget = budget or Budget()
+        self.rng = random.Random(seed if seed is not None else int.from_bytes(os.urandom(8), "little"))
+        self.reward = reward
+        self.c = exploration
+        self.trackers: dict[int, Tracker] = {}
+        self.simulations = 0  # over every decision so far (for speed reports)
+        self.decisions = 0
+
+    def choose(self, game: Game, player: int) -> int:
+        d = game.decision
+        assert d is not None and player in d.options  # agents are asked only for a waiting player
+        labels = d.options[player]
+        if len(labels) == 1:
+            return 0
+        tracker = self.trackers.get(player)
+        if tracker is None:
+            tracker = self.trackers[player] = Tracker(player)
+        know = tracker.follow(game)
+        root = _Node(totals=[0.0] * game.players)
+        bounds = [math.inf, -math.inf]
+        deadline = None if self.budget.millis is None else time.perf_counter() + self.budget.millis / 1000
+        for _ in range(self.budget.simulations):
+            world = sample_world(game, player, self.rng, know)
+            self._simulate(world, root, bounds)
+            self.simulations += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        self.decisions += 1
+        mine = [(child.visits, label) for (q, label), child in root.children.items() if q == player]
+        if not mine:
+            return self.rng.randrange(len(labels))
+        best = max(mine)[1]
+        return labels.index(best) if best in labels else self.rng.randrange(len(labels))
+
+    # ------------------------------------------------------------ one simulation
+    def _simulate(self, world: Game, root: _Node, bounds: list[float]) -> None:
+        node, path = root, [root]
+        rng = self.rng
+        n = world.players
+        while not world.finished:
+            d = world.decision
+            if d is None:
+                break
+            q = d.players[0]
+            labels = d.options[q]
+            distinct = list(dict.fromkeys(labels))
+            children = node.children
+            untried = [lab for lab in distinct if (q, lab) not in children]
+            for lab in distinct:
+                child = children.get((q, lab))
+                if child is not None:
+                    child.avail += 1
+            if untried:
+                lab = untried[rng.randrange(len(untried))]
+                child = children[(q, lab)] = _Node(player=q, avail=1, totals=[0.0] * n)
+                world.apply(labels.index(lab), q)
+                path.append(child)
+                break
+            lab = self._select(node, q, distinct, bounds)
+            node = children[(q, lab)]
+            path.append(node)
+            world.apply(labels.index(lab), q)
+        if not world.finished and world.state.pending is not None:
+            world.random_playout(rng)
+        rewards = self._rewards(world)
+        lo, hi = bounds
+        bounds[0], bounds[1] = min(lo, *rewards), max(hi, *rewards)
+        for nd in path[1:]:
+            nd.visits += 1
+            totals = nd.totals
+            for i in range(n):
+                totals[i] += rewards[i]
+
+    def _select(self, node: _Node, q: int, labels: list[str], bounds: list[float]) -> str:
+        """UCB1 over the options available in this world, with availability counts (SO-ISMCTS)."""
+        lo, hi = bounds
+        scale = (hi - lo) if hi > lo else 1.0
+        best, best_value = labels[0], -math.inf
+        for lab in labels:
+            child = node.children[(q, lab)]
+            value = child.totals[q] / child.visits + self.c * scale * math.sqrt(math.log(child.avail) / child.visits)
+            if value > best_value:
+                best, best_value = lab, value
+        return best
+
+    def _rewards(self, world: Game) -> list[float]:
+        n = world.players
+        result: dict[str, Any] | None = world.result
+        if world.state.status != "finished" or result is None:
+            return [0.0] * n
+        if self.reward == "score":
+            return [float(x) for x in result["scores"]]
+        winners = result["winners"]
+        share = 1.0 / len(winners) if winners else 0.0
+        return [share if p in winners else 0.0 for p in range(n)]
