@@ -482,6 +482,12 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--ruleset", help="override the ruleset path recorded in the log")
     r.add_argument("--force", action="store_true", help="replay a log that records no ruleset fingerprint")
     r.set_defaults(func=cmd_replay)
+
+    from liturgy.interpreter.tools import flowgraph
+    from liturgy.interpreter.tools.report import command as report
+
+    report.add_parser(sub)
+    flowgraph.add_parser(sub)
     return p
 
 
