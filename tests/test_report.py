@@ -207,3 +207,12 @@ def test_out_must_be_a_file_in_a_folder_that_exists(tmp_path: Path, capsys: pyte
     assert "that is a folder" in capsys.readouterr().err
     assert main(["report", MARKET, "--games", "2", "--out", str(tmp_path / "no" / "r.html")]) == 2
     assert "there is no folder" in capsys.readouterr().err
+
+
+def test_tracked_counters_stop_where_too_few_games_reach() -> None:
+    def game(i: int, rounds: int) -> GameRecord:
+        return GameRecord(i, "finished", None, [0], [0.0], rounds, rounds, [{}], [{}], [{}],
+                          tracks={"gold": [[k] for k in range(rounds)]})
+
+    st = summarize([game(i, 3) for i in range(20)] + [game(20, 10)], 1, ("gold",))
+    assert st.tracks["gold"] == [[0.0], [1.0], [2.0]] and st.track_games["gold"] == [21, 21, 21]

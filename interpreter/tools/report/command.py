@@ -104,7 +104,7 @@ def _sides(args: argparse.Namespace) -> list[tuple[str, Config]]:
     ruleset = load_ruleset(args.ruleset)
     options = parse_options(args.option)
     track = list(dict.fromkeys(args.track))
-    first = _config("A", ruleset, args.players, args.seats, options, track)
+    first = _config(os.path.basename(args.ruleset), ruleset, args.players, args.seats, options, track)
     if not (args.compare_option or args.compare or args.compare_players):
         return [(args.ruleset, first)]
     if args.compare:

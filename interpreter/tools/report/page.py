@@ -128,6 +128,11 @@ def _sides_html(parts: Sequence[tuple[str, str]]) -> str:
 def _cards_section(sides: Sequence[Side]) -> str:
     parts = []
     for s in sides:
+        if not any(r.hits for r in s.stats.seat_wins):
+            parts.append((s.label, "<p>No player won a game here, so no card can go with winning: its counts "
+                          "are below, its win rates all 0%.</p><details><summary>Every card</summary>"
+                          + _card_table(s.stats.cards, s.stats.finished) + "</details>"))
+            continue
         forest = _forest_cards(s.stats.cards)
         body = plots.card_forest(forest, f"{s.label}: the {len(forest)} cards most played or standing out") \
             if forest else "<p>No card was acquired, played or picked in these games.</p>"
@@ -135,6 +140,13 @@ def _cards_section(sides: Sequence[Side]) -> str:
             + "</details>"
         parts.append((s.label, body))
     return _sides_html(parts)
+
+
+def _scores(pairs: list[tuple[str, RunStats]]) -> str:
+    values = {v for _, st in pairs for seat in st.scores for v in seat}
+    if len(values) <= 1:
+        return f"<p>Every final score was {next(iter(values), 0):g}: this ruleset's score does not vary.</p>"
+    return plots.scores(pairs)
 
 
 def _errors(sides: Sequence[Side]) -> str:
@@ -170,7 +182,7 @@ def render(title: str, sides: Sequence[Side], command: str, track: Sequence[str]
             "<h2>Game length</h2>",
             plots.histogram([(s.label, s.stats.rounds) for s in sides], "rounds per game"),
             plots.histogram([(s.label, s.stats.decisions) for s in sides], "decisions per game"),
-            "<h2>Scores</h2>", plots.scores(pairs),
+            "<h2>Scores</h2>", _scores(pairs),
             "<h2>Cards</h2>", _cards_section(sides)]
     if track:
         body.append("<h2>Counters over the game</h2>")

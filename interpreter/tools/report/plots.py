@@ -91,6 +91,12 @@ def _percent() -> Any:
     return PercentFormatter(1.0, decimals=0)
 
 
+def _whole() -> Any:
+    from matplotlib.ticker import MaxNLocator
+
+    return MaxNLocator(integer=True)
+
+
 def histogram(sides: Sequence[tuple[str, list[int] | list[float]]], xlabel: str) -> str:
     """One distribution per side on shared bins (whole numbers), as outlined steps so both stay readable."""
     with _figure(6.4, 2.6) as fig:
@@ -105,6 +111,7 @@ def histogram(sides: Sequence[tuple[str, list[int] | list[float]]], xlabel: str)
                         weights=[1 / len(vs)] * len(vs))
                 ax.hist(vs, bins=bins, histtype="step", color=COLORS[k], weights=[1 / len(vs)] * len(vs))
         ax.set_xlabel(xlabel)
+        ax.xaxis.set_major_locator(_whole())
         ax.set_ylabel("share of games")
         ax.yaxis.set_major_formatter(_percent())
         if len(sides) > 1:
@@ -169,7 +176,7 @@ def _did(cs: CardStats) -> tuple[Rate, Rate, str]:
 
 def track(name: str, sides: Sequence[tuple[str, RunStats]]) -> str:
     """A tracked counter's mean value at the start of each round (one line per player for a per-player
-    counter), over the games that reached that round."""
+    counter), over the games that reached that round (rounds too few games reached are left out: stats.py)."""
     with _figure(6.4, 2.6) as fig:
         ax = fig.add_subplot()
         for k, (label, st) in enumerate(sides):
@@ -182,6 +189,7 @@ def track(name: str, sides: Sequence[tuple[str, RunStats]]) -> str:
                 ax.plot(range(1, len(rows) + 1), [r[j] for r in rows], color=COLORS[k],
                         linestyle=("-", "--", ":", "-.")[j % 4], label=f"{label}{who}", linewidth=1.3)
         ax.set_xlabel("round")
+        ax.xaxis.set_major_locator(_whole())
         ax.set_ylabel(f"{name} (mean)")
         ax.legend(fontsize=7, ncols=2)
         return _svg(fig)

@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from liturgy.interpreter.tools.report.collect import GameRecord
 
 Z95 = 1.959963984540054  # the two-sided 95% quantile of the normal distribution
+# A tracked counter's mean is drawn for the rounds at least this many games (and this share of them) reached.
+MIN_TRACK_GAMES = 5
+TRACK_SHARE = 0.05
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -144,8 +147,11 @@ def _tracks(done: list[GameRecord], names: tuple[str, ...]) -> tuple[dict[str, l
         width = max((len(r[0]) for r in rows if r), default=0)
         per_round: list[list[float]] = []
         counts: list[int] = []
+        enough = max(MIN_TRACK_GAMES, math.ceil(TRACK_SHARE * len(rows)))
         for k in range(length):
             values = [r[k] for r in rows if len(r) > k]
+            if len(values) < enough:
+                break  # the few longest games alone: their mean is noise, not the game's course
             counts.append(len(values))
             per_round.append([sum(v[j] for v in values) / len(values) for j in range(width)])
         means[name], reached[name] = per_round, counts
