@@ -4,6 +4,8 @@ the same settings, for any --jobs), comparisons, and clean usage errors."""
 
 from __future__ import annotations
 
+import io
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -96,6 +98,7 @@ def test_a_card_every_winner_played_stands_out_and_a_neutral_one_does_not() -> N
     assert cards["Crown"].stands_out == "strong"
     assert cards["Crown"].win_played == Rate(60, 60)
     assert cards["Pebble"].stands_out == ""
+    assert cards["Crown"].separation > 0.5 and cards["Pebble"].separation == 0.0
     assert st.finished == 120 and st.aborted == 1 and st.errors == ["game 999: boom"]
     assert [r.hits for r in st.seat_wins] == [60, 60]
 
@@ -216,3 +219,19 @@ def test_tracked_counters_stop_where_too_few_games_reach() -> None:
 
     st = summarize([game(i, 3) for i in range(20)] + [game(20, 10)], 1, ("gold",))
     assert st.tracks["gold"] == [[0.0], [1.0], [2.0]] and st.track_games["gold"] == [21, 21, 21]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["report", MARKET, "--games", "20", "--players", "2", "--out", str(tmp_path / "p.html")]
+    assert main(argv) == 0
+    assert "[" not in capsys.readouterr().err  # not a terminal: no bar
+    term = _Terminal()
+    monkeypatch.setattr(sys, "stderr", term)
+    assert main(argv) == 0
+    assert "playing [" in term.getvalue() and "20/20" in term.getvalue()

@@ -97,8 +97,9 @@ def _verdict(sides: Sequence[Side]) -> str:
 
 def _forest_cards(cards: list[CardStats]) -> list[CardStats]:
     """The cards worth a plot: those standing out first, then the most played or acquired."""
-    def weight(c: CardStats) -> tuple[int, int, str]:
-        return (0 if c.stands_out else 1, -(c.played or c.acquired), c.name)
+    def weight(c: CardStats) -> tuple[int, float, int, str]:
+        gap = -c.separation  # the intervals furthest apart first: large and well-measured differences
+        return (0 if c.stands_out else 1, gap, -(c.played or c.acquired), c.name)
 
     return sorted((c for c in cards if c.played or c.acquired), key=weight)[:FOREST_CARDS]
 
@@ -106,7 +107,8 @@ def _forest_cards(cards: list[CardStats]) -> list[CardStats]:
 def _card_table(cards: list[CardStats], finished: int) -> str:
     head = ["card", "acquired", "played", "picked", "win: played", "win: not played", "win: acquired",
             "win: not acquired", "stands out"]
-    shown = sorted(cards, key=lambda c: (0 if c.stands_out else 1, -(c.played + c.acquired + c.picked), c.name))
+    shown = sorted(cards, key=lambda c: (0 if c.stands_out else 1, -c.separation, -(c.played + c.acquired + c.picked),
+                                         c.name))
     rows = [[c.name, c.acquired, c.played, c.picked, _rt(c.win_played), _rt(c.win_not_played),
              _rt(c.win_acquired), _rt(c.win_not_acquired),
              {"strong": "▲ wins more", "weak": "▼ wins less"}.get(c.stands_out, "")] for c in shown]

@@ -73,7 +73,8 @@ def seat_wins(sides: Sequence[tuple[str, RunStats]]) -> str:
         ax.set_ylabel("games won")
         ax.set_ylim(0, 1)
         ax.yaxis.set_major_formatter(_percent())
-        ax.legend(loc="upper right", fontsize=8)
+        if len(sides) > 1:
+            ax.legend(loc="upper right", fontsize=8)
         return _svg(fig)
 
 
@@ -136,7 +137,8 @@ def scores(sides: Sequence[tuple[str, RunStats]]) -> str:
             ax.plot([], [], color=COLORS[k], linewidth=6, alpha=0.5, label=label)
         ax.set_xticks(range(players), [f"P{p + 1}" for p in range(players)])
         ax.set_ylabel("final score")
-        ax.legend(fontsize=8)
+        if len(sides) > 1:
+            ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         return _svg(fig)
 
 
@@ -191,7 +193,7 @@ def track(name: str, sides: Sequence[tuple[str, RunStats]]) -> str:
         ax.set_xlabel("round")
         ax.xaxis.set_major_locator(_whole())
         ax.set_ylabel(f"{name} (mean)")
-        ax.legend(fontsize=7, ncols=2)
+        ax.legend(fontsize=7, ncols=2, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         return _svg(fig)
 
 

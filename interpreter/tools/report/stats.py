@@ -75,6 +75,16 @@ class CardStats:
     win_not_played: Rate = Rate(0, 0)
 
     @property
+    def separation(self) -> float:
+        """How far apart the did / did-not intervals of the comparison that makes the card stand out are (0 when
+        it does not): a large difference measured on few players scores less than one measured on many."""
+        for did, did_not in ((self.win_played, self.win_not_played), (self.win_acquired, self.win_not_acquired)):
+            if did.separated_from(did_not):
+                (lo, hi), (olo, ohi) = did.interval, did_not.interval
+                return max(olo - hi, lo - ohi)
+        return 0.0
+
+    @property
     def stands_out(self) -> str:
         """"strong" / "weak" when the did/did-not intervals separate (played first, then acquired), else ""."""
         for did, did_not in ((self.win_played, self.win_not_played), (self.win_acquired, self.win_not_acquired)):
