@@ -235,3 +235,23 @@ def test_progress_bar_only_on_a_terminal(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(sys, "stderr", term)
     assert main(argv) == 0
     assert "playing [" in term.getvalue() and "20/20" in term.getvalue()
+
+
+def test_without_matplotlib_the_command_says_how_to_get_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    from liturgy.interpreter.tools.report import plots
+
+    monkeypatch.setattr(plots, "available", lambda: False)
+    assert main(["report", MARKET, "--games", "2", "--out", str(tmp_path / "r.html")]) == 2
+    assert "pip install 'liturgy[report]'" in capsys.readouterr().err
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_a_one_player_comparison_compares_win_rates(tmp_path: Path, write_ruleset: Callable[..., str]) -> None:
+    solo = write_ruleset(CHIPS.replace("players 2..2", "players 1..2"), {"chips.yaml": CHIP_CARDS})
+    out = tmp_path / "solo.html"
+    assert main(["report", solo, "--games", "4", "--players", "1", "--compare-players", "2", "--out", str(out)]) == 0
+    assert "Seat spread: 1 player " in out.read_text(encoding="utf-8")  # two seats on one side: spread compared
+    assert main(["report", solo, "--games", "4", "--players", "1", "--compare", solo, "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "Win rate: A: " in text and ", B: " in text

@@ -114,10 +114,12 @@ def _sides(args: argparse.Namespace) -> list[tuple[str, Config]]:
         a_label, b_label = os.path.basename(args.ruleset), os.path.basename(args.compare)
         if a_label == b_label:
             a_label, b_label = args.ruleset, args.compare
+        if a_label == b_label:  # the same file twice: a check that the two sides agree
+            a_label, b_label = f"A: {a_label}", f"B: {b_label}"
     elif args.compare_players:
         second = _config("B", ruleset, args.compare_players, args.seats, options, track)
         path_b = args.ruleset
-        a_label, b_label = f"{first.players} players", f"{second.players} players"
+        a_label, b_label = _players(first.players), _players(second.players)
     else:
         changed = parse_options(args.compare_option)
         second = _config("B", ruleset, args.players, args.seats, {**options, **changed}, track)
@@ -126,6 +128,10 @@ def _sides(args: argparse.Namespace) -> list[tuple[str, Config]]:
         a_label = ", ".join(f"{k}={before.get(k, _default(ruleset, k))}" for k in changed)
         b_label = ", ".join(f"{k}={v}" for k, v in changed.items())
     return [(args.ruleset, _relabel(first, a_label)), (path_b, _relabel(second, b_label))]
+
+
+def _players(n: int) -> str:
+    return f"{n} player" + ("s" if n != 1 else "")
 
 
 def _default(ruleset: Ruleset, name: str) -> str:

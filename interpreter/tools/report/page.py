@@ -84,8 +84,12 @@ def _verdict(sides: Sequence[Side]) -> str:
     fairer = a if sa < sb else b
     separated = [p for p in range(min(a.stats.players, b.stats.players))
                  if a.stats.seat_wins[p].separated_from(b.stats.seat_wins[p])]
-    lines = [f"Seat spread: {_e(a.label)} {100 * sa:.1f} points, {_e(b.label)} {100 * sb:.1f} points"
-             + (f": <b>{_e(fairer.label)}</b> is the fairer between seats." if sa != sb else ": equal.")]
+    if a.stats.players == 1 and b.stats.players == 1:  # one seat: nothing to be fair between, say who wins more
+        wa, wb = a.stats.seat_wins[0], b.stats.seat_wins[0]
+        lines = [f"Win rate: {_e(a.label)} {_e(wa.text())}, {_e(b.label)} {_e(wb.text())}."]
+    else:
+        lines = [f"Seat spread: {_e(a.label)} {100 * sa:.1f} points, {_e(b.label)} {100 * sb:.1f} points"
+                 + (f": <b>{_e(fairer.label)}</b> is the fairer between seats." if sa != sb else ": equal.")]
     if separated:
         lines.append("The 95% intervals of " + ", ".join(f"P{p + 1}" for p in separated)
                      + "'s win rate do not overlap between the two: that difference is unlikely to be chance.")
