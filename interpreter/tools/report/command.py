@@ -170,8 +170,11 @@ def cmd_report(args: argparse.Namespace) -> int:
     title = f"{first.ruleset.name}: balance report, {args.games} games" + (
         f" per side ({rendered[0].label} vs {rendered[1].label})" if len(rendered) > 1 else "")
     text = page.render(title, rendered, _command(args), first.track)
-    with open(args.out, "w", encoding="utf-8", newline="\n") as f:
-        f.write(text)
+    try:
+        with open(args.out, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    except OSError as err:
+        raise ValueError(f"--out {args.out}: {err.strerror or err}") from err
     games = args.games * len(sides)
     print(f"{games} games, {total} decisions in {seconds:.1f} s ({games / max(seconds, 1e-9):.1f} games/s); "
           f"report written to {args.out}")
