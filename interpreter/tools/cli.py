@@ -521,6 +521,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     register_authoring(sub)  # fmt, lsp
     mutate.register(sub)
+    from liturgy.interpreter.tools import flowgraph
+    from liturgy.interpreter.tools.report import command as report
+
+    report.add_parser(sub)
+    flowgraph.add_parser(sub)
     return p
 
 
