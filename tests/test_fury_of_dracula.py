@@ -17,7 +17,7 @@ import pytest
 import yaml
 from conftest import ROOT
 from liturgy.interpreter.engine import Game, load_ruleset
-from liturgy.interpreter.tools.noninterference import check_choice, observation
+from liturgy.interpreter.tools.noninterference import check_choice, check_swap, choose_swap, observation
 
 RULES = ROOT / "rulesets" / "fury_of_dracula.rules"
 DATA = ROOT / "cards" / "fury_of_dracula"
@@ -233,7 +233,7 @@ def test_dracula_entering_a_hunters_city_is_face_up_and_attacks(rules) -> None: 
 # ---------------------------------------------------------------- noninterference
 
 
-def _probe(rules, seeds: range, players: int = 2) -> list[str]:  # type: ignore[no-untyped-def]
+def _probe(rules, seeds: range, players: int = 2, first: bool = False) -> list[str]:  # type: ignore[no-untyped-def]
     """At every Dracula choice among cards hidden from the Hunters, vary it and compare every Hunter's observation
     (view, display, log lines, option labels and prompt) on both branches until the rules reveal the difference."""
     found: list[str] = []
@@ -251,6 +251,8 @@ def _probe(rules, seeds: range, players: int = 2) -> list[str]:  # type: ignore[
                     msg = check_choice(g, observer, [0] * n, random.Random(seed), horizon=24)
                     if msg:
                         found.append(msg)
+                        if first:
+                            return found
             p = rng.choice(list(d.players))
             g.apply(rng.randrange(g.option_count(p)), p)
     return found
@@ -281,4 +283,41 @@ def test_a_deliberately_leaky_copy_is_caught(tmp_path: Path) -> None:
     assert leaky != text
     path = tmp_path / "rulesets" / "fury_of_dracula.rules"
     path.write_text(leaky)
-    assert _probe(load_ruleset(str(path)), range(1, 4)) != []
+    assert _probe(load_ruleset(str(path)), range(1, 4), first=True) != []
+
+
+def test_the_probe_only_pairs_hidden_cards_with_the_same_printed_back() -> None:
+    """A land card and a sea card look different face down, so swapping them is no test of secrecy: the probe
+    (interpreter/tools/noninterference.py) pairs only cards whose backs agree (it reported such a swap as a leak
+    in this ruleset's Location deck before)."""
+    smugglers = load_ruleset(str(ROOT / "docs" / "examples" / "smugglers.rules"))
+    g = smugglers.new_game(2, seed=3)
+    backs = g.state.tables.card_backs
+    assert len(set(backs)) > 2  # land places, sea places, crates without a back
+    pairs = [choose_swap(g, 1, [0] * len(backs), random.Random(k)) for k in range(200)]
+    assert all(s is not None and backs[s.first] == backs[s.second] for s in pairs)
+    assert {backs[s.first] for s in pairs if s is not None} >= {"terrain: land", "terrain: sea"}
+
+
+def test_unseen_draws_never_change_what_a_hunter_observes(rules) -> None:  # type: ignore[no-untyped-def]
+    """Two hidden cards of one kind with the same back trade places (an encounter in the pool, an event in the
+    deck, a location in Dracula's deck): every Hunter's observation is the same until the rules show a card."""
+    found: list[str] = []
+    for seed in (1,):
+        g = rules.new_game(3, seed=seed)
+        rng = random.Random(seed)
+        for step in range(150):
+            if g.finished:
+                break
+            if step % 6 == 0:
+                for observer in (1, 2):
+                    n = len(g.state.tables.card_def)
+                    swap = choose_swap(g, observer, [0] * n, random.Random(step))
+                    msg = check_swap(g, swap, random.Random(step), horizon=24) if swap else None
+                    if msg:
+                        found.append(msg)
+            d = g.decision
+            assert d is not None
+            p = rng.choice(list(d.players))
+            g.apply(rng.randrange(g.option_count(p)), p)
+    assert found == []
