@@ -90,10 +90,12 @@ def choose_swap(game: Game, observer: int, seen: list[int], rng: random.Random) 
     bit = 1 << observer
     held = _referenced(game)
     declared = _zone_declarations(game)
-    by_place: dict[tuple[str, str], list[int]] = {}
+    backs = t.card_backs or [""] * len(t.card_def)
+    by_place: dict[tuple[str, str, str], list[int]] = {}
     for c in range(len(t.card_def)):
         if not seen[c] & bit and not _sees(game, observer, c) and c not in held:
-            by_place.setdefault((defs[t.card_def[c]].kind, declared[game.state.card_zone[c]]), []).append(c)
+            # cards whose printed backs differ are told apart by every viewer: never a pair to swap
+            by_place.setdefault((defs[t.card_def[c]].kind, declared[game.state.card_zone[c]], backs[c]), []).append(c)
     by_kind = by_place
     # copies of one card are alike: a pair of different cards is what can tell the worlds apart
     pools = [cards for cards in by_kind.values() if len({t.card_def[c] for c in cards}) > 1]
@@ -208,11 +210,15 @@ def check_choice(game: Game, observer: int, seen: list[int], rng: random.Random,
             continue
         hidden = [i for i, c in enumerate(options)
                   if c is not None and not seen[c] & bit and not _sees(game, observer, c)]
-        kinds = {defs[options[i]] for i in hidden}
-        if len(kinds) < 2:
+        backs = s.tables.card_backs or [""] * len(defs)
+        # only options with the same printed back look alike to the observer
+        alike = [i for i in hidden if any(backs[options[k]] == backs[options[i]]
+                                          and defs[options[k]] != defs[options[i]] for k in hidden)]
+        if not alike:
             continue
-        i = rng.choice(hidden)
-        j = rng.choice([k for k in hidden if defs[options[k]] != defs[options[i]]])
+        i = rng.choice(alike)
+        j = rng.choice([k for k in hidden if defs[options[k]] != defs[options[i]]
+                        and backs[options[k]] == backs[options[i]]])
         real, world = game.clone(), game.clone()
         world.check = False
         real.apply(i, q)
