@@ -123,7 +123,11 @@ def test_the_watcher_notes_played_acquired_and_picked_cards(write_ruleset: Calla
         assert [sum(b.values()) for b in r.played] == [3, 3]
         assert r.acquired == [{}, {}] and r.picked == [{}, {}]
         assert len(r.tracks["points"]) == 3 and r.tracks["points"][0] == [0, 0]
-    st = summarize(records, 2, ("points",))
+    st = summarize(records, 2, ("points",), {"Crown": "Chip", "Pebble": "Chip", "Dust": "Chip", "Moon": "Sky"})
+    # a card of a kind players handled is listed even when nobody touched it; a kind nobody handled is not
+    assert [c.name for c in st.cards] == ["Crown", "Dust", "Pebble"]
+    dust = st.cards[1]
+    assert (dust.acquired, dust.played, dust.picked, dust.win_played.trials, dust.stands_out) == (0, 0, 0, 0, "")
     crown = next(c for c in st.cards if c.name == "Crown")
     assert crown.win_played.value == 1.0 and crown.stands_out == "strong"
     market = play_all(Config("A", load_ruleset(MARKET), 2, ("random", "random"), (), ()), 10, 3)

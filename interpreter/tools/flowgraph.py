@@ -217,6 +217,19 @@ STYLE = {
 }
 
 
+# What the shapes and arrows mean, drawn in the picture itself so an SVG shared alone still reads.
+LEGEND = (
+    '  legend [shape=plaintext fontsize=9 label=<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="3">'
+    '<TR><TD COLSPAN="2"><B>legend</B></TD></TR>'
+    '<TR><TD BGCOLOR="#dbe9f7">step</TD><TD ALIGN="LEFT">◆ a decision asked there</TD></TR>'
+    '<TR><TD BGCOLOR="#f7f7f7">proc</TD><TD ALIGN="LEFT">grey arrow: run with do</TD></TR>'
+    '<TR><TD BGCOLOR="#e6f4e6">card effect</TD><TD ALIGN="LEFT">green arrow: do c.effect(…)</TD></TR>'
+    '<TR><TD BGCOLOR="#ffd27f">window</TD><TD ALIGN="LEFT">orange: fire; dashed: its handler</TD></TR>'
+    '<TR><TD BGCOLOR="#fde8cf">on window</TD><TD ALIGN="LEFT">dotted blue: skip to; red: end game</TD></TR>'
+    "</TABLE>>];"
+)
+
+
 def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -247,6 +260,7 @@ def to_dot(flow: Flow, procs_mode: str = "auto") -> str:
     def node(b: Block) -> None:
         out.append(f"  {_q(b.key)} [{STYLE[b.kind]} label={_label(b)}];")
 
+    out.append(LEGEND)
     node(flow.setup)
     out.append('  subgraph cluster_round {\n    label="round" style="rounded,dashed" color="#1f77b4" fontsize=12;')
     for b in flow.steps:

@@ -162,7 +162,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     for path, config in sides:
         label = f"playing {config.label}" if len(sides) > 1 else "playing"
         records = play_all(config, args.games, args.seed, args.jobs, _progress(label))
-        stats = summarize(records, config.players, config.track)
+        kinds = {c.name: c.kind for c in config.ruleset.program.cards}
+        stats = summarize(records, config.players, config.track, kinds)
         total += sum(r.decisions for r in records)
         rendered.append(page.Side(config.label, _settings(path, config), stats))
     seconds = time.perf_counter() - t0

@@ -116,7 +116,9 @@ def _card_table(cards: list[CardStats], finished: int) -> str:
     rows = [[c.name, c.acquired, c.played, c.picked, _rt(c.win_played), _rt(c.win_not_played),
              _rt(c.win_acquired), _rt(c.win_not_acquired),
              {"strong": "▲ wins more", "weak": "▼ wins less"}.get(c.stands_out, "")] for c in shown]
-    note = (f"<p class=note>{len(cards)} cards seen in {finished} finished games; counts are over every game and "
+    touched = sum(1 for c in cards if c.acquired or c.played or c.picked)
+    note = (f"<p class=note>{len(cards)} cards of the kinds players handled, {touched} of them acquired, played or "
+            f"picked in {finished} finished games; counts are over every game and "
             "player; win rates with 95% Wilson intervals.</p>")
     return note + _table(head, rows, classes=[c.stands_out for c in shown])
 

@@ -118,12 +118,15 @@ class RunStats:
         return max(values) - min(values) if values else 0.0
 
 
-def _card_stats(done: list[GameRecord], players: int) -> list[CardStats]:
+def _card_stats(done: list[GameRecord], players: int, kinds: dict[str, str]) -> list[CardStats]:
     names: set[str] = set()
     for g in done:
         for books in (g.acquired, g.played, g.picked):
             for book in books:
                 names.update(book)
+    # every card of a kind the players handled, the ones never touched included: "never played" is a finding
+    handled = {kinds[n] for n in names if n in kinds}
+    names.update(n for n, k in kinds.items() if k in handled)
     out: list[CardStats] = []
     for name in sorted(names):
         cs = CardStats(name)
@@ -168,9 +171,11 @@ def _tracks(done: list[GameRecord], names: tuple[str, ...]) -> tuple[dict[str, l
     return means, reached
 
 
-def summarize(records: list[GameRecord], players: int, track: tuple[str, ...] = ()) -> RunStats:
+def summarize(records: list[GameRecord], players: int, track: tuple[str, ...] = (),
+              kinds: dict[str, str] | None = None) -> RunStats:
     """The report's numbers for one side. Win rates and cards count finished games only; a shared win counts
-    as a win for each winner."""
+    as a win for each winner. ``kinds`` (card name -> card kind) adds the cards no player acquired, played or
+    picked, for every kind some player did."""
     done = [g for g in records if g.status == "finished"]
     n = len(done)
     seat_wins = [Rate(sum(p in g.winners for g in done), n) for p in range(players)]
@@ -181,7 +186,7 @@ def summarize(records: list[GameRecord], players: int, track: tuple[str, ...] = 
     return RunStats(
         games=len(records), finished=n, aborted=len(records) - n, players=players, errors=errors,
         seat_wins=seat_wins, nobody_won=nobody, rounds=[g.rounds for g in done],
-        decisions=[g.decisions for g in done], scores=scores, cards=_card_stats(done, players),
+        decisions=[g.decisions for g in done], scores=scores, cards=_card_stats(done, players, kinds or {}),
         tracks=means, track_games=reached,
     )
 
