@@ -31,6 +31,7 @@ from liturgy.interpreter.engine.outcome import winners_text
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.tools import arguments as A
 from liturgy.interpreter.tools.simulate import simulate
+from liturgy.interpreter.web import cli as serve
 
 from liturgy import __version__
 
@@ -482,6 +483,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--ruleset", help="override the ruleset path recorded in the log")
     r.add_argument("--force", action="store_true", help="replay a log that records no ruleset fingerprint")
     r.set_defaults(func=cmd_replay)
+    serve.add_parser(sub)  # `liturgy serve`: interpreter/web/cli.py (imports the web extra only when it runs)
     return p
 
 
