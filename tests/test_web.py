@@ -90,9 +90,10 @@ class Seat:
             self.next("state")
         return self.state
 
-    def choose(self, choice: int, move: int | None = None) -> dict[str, Any]:
-        self.ws.send_text(json.dumps({"type": "choose", "move": self.state["move"] if move is None else move,
-                                      "choice": choice}))
+    def choose(self, choice: int, at: int | None = None) -> dict[str, Any]:
+        d = self.state["decision"]
+        self.ws.send_text(json.dumps({"type": "choose", "at": (d["at"] if d else self.state["move"]) if at is None
+                                      else at, "choice": choice}))
         while True:
             text = self.ws.receive_text()
             self.frames.append(text)
@@ -160,7 +161,7 @@ def test_a_seat_acts_only_for_itself_and_refusals_change_nothing(served: tuple[L
     assert p2.state["decision"] is None and watcher.state["you"] == "spectator"
     assert "not your turn" in p2.choose(0)["message"]  # P2 out of turn
     assert "spectators" in watcher.choose(0)["message"]
-    assert "no longer the current" in p1.choose(0, move=5)["message"]  # a stale page
+    assert "no longer the current" in p1.choose(0, at=5)["message"]  # a stale page
     assert "not legal" in p1.choose(7)["message"]
     assert "number" in p1.choose("0")["message"]  # type: ignore[arg-type]
     assert game.digest() == before and lobby.tables[tid].moves == 0
@@ -221,17 +222,24 @@ def test_kuhn_frames_hold_only_what_each_seat_may_see(served: tuple[Lobby, TestC
 
 def test_bloodborne_secret_choices_revealed_together(served: tuple[Lobby, TestClient]) -> None:
     lobby, client = served
-    made = new_table(client, "bloodborne", ["human", "human", "random"])
+    made = new_table(client, "bloodborne", ["human", "human", "human"])
     tid = made["table"]
-    a, b = Seat(client, tid, made["seats"][0]["token"]), Seat(client, tid, made["seats"][1]["token"])
+    a, b, c = (Seat(client, tid, made["seats"][p]["token"]) for p in range(3))
     table = lobby.tables[tid]
-    assert a.state["decision"]["simultaneous"] and set(a.state["turn"]) >= {"P1", "P2"}
+    asked = a.state["decision"]["at"]
+    assert a.state["decision"]["simultaneous"] and set(a.state["turn"]) == {"P1", "P2", "P3"}
     assert a.choose(0)["type"] == "ack"
-    after = b.until(table.moves)
-    assert "P1" in after["view"]["decision"]["committed"]
-    assert a.until(table.moves)["decision"] is None  # P1 has chosen; P2 still chooses, P1's card unrevealed to P2
-    a.close()
-    b.close()
+    assert a.until(1)["decision"] is None and "P1" in a.state["view"]["decision"]["committed"]
+    # P2 answers the question as it was asked: P1's secret commit did not make it stale
+    assert b.choose(1, at=asked) == {"type": "ack", "move": 2}
+    seen_by_c = c.until(2)
+    assert seen_by_c["view"]["decision"]["committed"] == ["P1", "P2"] and seen_by_c["decision"]["at"] == asked
+    assert "not your turn" in b.choose(0, at=asked)["message"] and table.moves == 2  # no second secret choice
+    assert c.choose(2)["type"] == "ack"
+    revealed = a.until(3)
+    assert revealed["view"]["decision"] is None or revealed["view"]["decision"]["committed"] == []
+    for s in (a, b, c):
+        s.close()
     play_with_checks(lobby, client, "bloodborne", ["human", "human", "random"], 60)
 
 

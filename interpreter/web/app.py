@@ -7,9 +7,10 @@ files, ``/api/rulesets``, ``POST /api/tables`` (create), ``GET /api/tables/{id}`
 
 The WebSocket protocol, JSON both ways. The browser first sends ``{"type": "hello", "token": T}`` (no token:
 a spectator); the server answers with ``state`` messages, each rendered for that connection's seat alone, then
-one after every change. The browser sends ``{"type": "choose", "move": M, "choice": I}``: option ``I`` of the
-decision it was shown at move ``M``; the server answers ``{"type": "ack", "move": …}`` once the decision is
-committed to the database, or ``{"type": "error", "message": …}`` with the game unchanged.
+one after every change. The browser sends ``{"type": "choose", "at": A, "choice": I}``: option ``I`` of the
+decision its state showed (``decision.at``, the move at which that decision was asked); the server answers
+``{"type": "ack", "move": …}`` (the new number of decisions) once the decision is committed to the database,
+or ``{"type": "error", "message": …}`` with the game unchanged.
 """
 
 from __future__ import annotations
@@ -217,7 +218,7 @@ async def _serve_socket(lobby: Lobby, ws: WebSocket, tid: str) -> None:
                         break
                     raise Refused("too many messages: slow down")
                 if msg.get("type") == "choose":
-                    moves = await lobby.choose(table, seat, msg.get("move"), msg.get("choice"))
+                    moves = await lobby.choose(table, seat, msg.get("at"), msg.get("choice"))
                     watcher.post({"type": "ack", "move": moves})
                 elif msg.get("type") == "ping":
                     watcher.post({"type": "pong"})

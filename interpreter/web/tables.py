@@ -145,6 +145,18 @@ class Table:
     def moves(self) -> int:
         return len(self.game.state.decisions)
 
+    @property
+    def asked_at(self) -> int:
+        """The number of the decision now open: the move at which it was first asked.
+
+        A seat's choice names it, so a stale page or a double click is refused. Other seats' secret choices
+        in the same simultaneous decision do not change it (each commit is a move, but the question is the
+        same), so a seat is never refused for having been slower than another.
+        """
+        s = self.game.state
+        pend = s.pending
+        return self.moves - (len(s.commits) if pend is not None and pend[0] != "choose" else 0)
+
 
 def discover(paths: list[str] | None) -> dict[str, Ruleset]:
     """The rulesets to serve, by key (file name without ``.rules``): those named, else every shipped one."""
@@ -204,7 +216,7 @@ def render(table: Table, seat: int | None, online: set[int]) -> dict[str, Any]:
         mine = None
         if seat is not None and d is not None and seat in d.options and table.status == "open":
             details = g.option_details(seat)
-            mine = {"prompt": d.prompt_for(seat), "simultaneous": d.simultaneous,
+            mine = {"at": table.asked_at, "prompt": d.prompt_for(seat), "simultaneous": d.simultaneous,
                     "options": [{"label": label, "detail": details[i] if i < len(details) else None}
                                 for i, label in enumerate(d.options[seat])]}
     status = "ended" if table.status == "ended" else g.state.status
@@ -351,21 +363,21 @@ class Lobby:
         self.broadcast(table)
 
     # ------------------------------------------------------------ play
-    async def choose(self, table: Table, seat: int | None, move: Any, choice: Any) -> int:
-        """``seat`` takes option ``choice`` of the decision it saw at ``move``; returns the new move number.
+    async def choose(self, table: Table, seat: int | None, at: Any, choice: Any) -> int:
+        """``seat`` takes option ``choice`` of the decision it was asked at ``at``; returns the new move number.
 
         Refused, with the game unchanged, when the table is over, the seat is a spectator or not waiting, the
-        move is not the current one (a stale page or a double click), or the option is not legal.
+        decision is not the open one (a stale page or a double click), or the option is not legal.
         """
         if seat is None:
             raise Refused("spectators cannot play")
-        if type(move) is not int or type(choice) is not int:
-            raise Refused("a choice is {move: number, choice: number}")
+        if type(at) is not int or type(choice) is not int:
+            raise Refused("a choice is {at: number, choice: number}")
         async with table.lock:
             game = table.game
             if table.status != "open" or game.finished:
                 raise Refused("this game is over")
-            if move != table.moves:
+            if at != table.asked_at:
                 raise Refused("that decision is no longer the current one")
             if seat not in game.waiting_for():
                 raise Refused("it is not your turn")

@@ -62,9 +62,9 @@ function drawGrids(grids) {
 }
 
 function choose(i) {
-  if (!ws || !state) return;
+  if (!ws || !state || !state.decision) return;
   for (const b of $("options").querySelectorAll("button")) b.disabled = true;
-  ws.send(JSON.stringify({ type: "choose", move: state.move, choice: i }));
+  ws.send(JSON.stringify({ type: "choose", at: state.decision.at, choice: i }));
 }
 
 function drawDecision(d) {
