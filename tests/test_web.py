@@ -22,9 +22,9 @@ pytest.importorskip("httpx2")
 
 from liturgy.interpreter.web.app import create_app  # noqa: E402
 from liturgy.interpreter.web.store import Store  # noqa: E402
-from liturgy.interpreter.web.tables import Limits, Lobby, discover  # noqa: E402
+from liturgy.interpreter.web.tables import Limits, Lobby, discover, render  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
-from web_helpers import entitlement, frame_leaks  # noqa: E402
+from web_helpers import entitlement, frame_leaks, sentinels  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = discover([str(ROOT / "rulesets/classic/kuhn_poker.rules"), str(ROOT / "rulesets/bloodborne.rules")])
@@ -206,6 +206,7 @@ def play_with_checks(lobby: Lobby, client: TestClient, ruleset: str, seats: list
     seen = entitlement(table.game)
     n = table.game.players
     for p, c in conns.items():
+        assert sentinels(c.frames) > 0, "this seat was never shown a card: the check would prove nothing"
         assert frame_leaks(c.frames, p, seen, n) == []
         c.close()
     assert frame_leaks(spectator.frames, None, seen, n) == []
@@ -218,6 +219,12 @@ def test_kuhn_frames_hold_only_what_each_seat_may_see(served: tuple[Lobby, TestC
     for _ in range(3):
         conns = play_with_checks(lobby, client, "kuhn_poker", ["human", "human"], 100)
         assert conns[0].state["status"] == "finished" and conns[0].state["result"]
+    # the check itself: P1's frame handed to P2 is caught (P1's card), and so is a state field
+    table = lobby.tables[new_table(client, "kuhn_poker", ["human", "human"])["table"]]
+    seen = entitlement(table.game)
+    p1_frame = json.dumps(render(table, 0, set()))
+    assert frame_leaks([p1_frame], 0, seen, 2) == [] and frame_leaks([p1_frame], 1, seen, 2) != []
+    assert frame_leaks([json.dumps({"move": 0, "rng": 1})], 0, seen, 2) != []
 
 
 def test_bloodborne_secret_choices_revealed_together(served: tuple[Lobby, TestClient]) -> None:

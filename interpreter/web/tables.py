@@ -30,6 +30,7 @@ from typing import Any
 from liturgy.interpreter.agents.agents import Agent, make_agent
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from liturgy.interpreter.engine.logs import BadDecisionLog, _decisions, _options
+from liturgy.interpreter.engine.outcome import winners_text
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.runtime.state import Tables
 from liturgy.interpreter.tools.leaks import _sentinel_tables
@@ -206,6 +207,15 @@ def seat_name(p: int | None) -> str:
     return "spectator" if p is None else f"P{p + 1}"
 
 
+def outcome(g: Game) -> str | None:
+    """The final result in words (scores by seat, the winners), as the terminal prints it."""
+    r = g.result
+    if g.state.status != "finished" or not r:
+        return None
+    scores = ", ".join(f"P{p + 1}: {v}" for p, v in enumerate(r["scores"]))
+    return f"Scores: {scores}. {winners_text(r['winners'])}"
+
+
 def render(table: Table, seat: int | None, online: set[int]) -> dict[str, Any]:
     """What ``seat`` is sent (None: a spectator), computed only from that seat's view of the game."""
     g = table.game
@@ -225,7 +235,7 @@ def render(table: Table, seat: int | None, online: set[int]) -> dict[str, Any]:
         "seats": [{"seat": seat_name(p), "kind": k, "online": p in online} for p, k in enumerate(table.seats)],
         "status": status, "move": table.moves,
         "turn": [seat_name(p) for p in g.waiting_for()] if table.status == "open" else [],
-        "decision": mine, "display": panel, "view": view, "result": g.result,
+        "decision": mine, "display": panel, "view": view, "result": g.result, "outcome": outcome(g),
         "error": "the game stopped on a rule error (the server log says where)" if status == "aborted" else None,
     }
 

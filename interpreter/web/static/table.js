@@ -87,6 +87,7 @@ function drawResult(s) {
   const box = $("result"); box.replaceChildren();
   if (s.status === "ended") box.append(el("p", "The host ended this table."));
   if (s.error) box.append(el("p", s.error, "error"));
+  if (s.outcome) box.append(el("p", s.outcome, "turn"));
   if (r) {
     const t = el("table", undefined, "counters");
     for (const [k, v] of Object.entries(r)) { const tr = el("tr"); tr.append(el("th", k), el("td", show(v))); t.append(tr); }
@@ -96,6 +97,7 @@ function drawResult(s) {
 
 function draw(s) {
   state = s;
+  document.body.dataset.move = s.move;  // which state the page shows (tests read it)
   document.title = `${s.ruleset} · ${s.you}`;
   $("title").textContent = s.ruleset;
   $("who").textContent = s.you === "spectator" ? "spectating (public information only)" : `you are ${s.you}`;
