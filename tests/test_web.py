@@ -250,6 +250,15 @@ def test_bloodborne_secret_choices_revealed_together(served: tuple[Lobby, TestCl
     play_with_checks(lobby, client, "bloodborne", ["human", "human", "random"], 60)
 
 
+def test_a_full_bloodborne_game_through_the_websockets(served: tuple[Lobby, TestClient]) -> None:
+    """Two people and a bot play a whole game (what `liturgy serve` promises), every frame checked."""
+    lobby, client = served
+    conns = play_with_checks(lobby, client, "bloodborne", ["human", "human", "random"], 100_000)
+    final = conns[0].state
+    assert final["status"] == "finished" and final["outcome"].startswith("Scores: P1: "), final["outcome"]
+    assert final["decision"] is None and final["turn"] == []
+
+
 def test_tables_resume_after_restart_with_the_same_digest(tmp_path: Path) -> None:
     db = tmp_path / "t.db"
     with running(db) as (lobby, client):

@@ -22,7 +22,7 @@ def add_parser(sub: Any) -> None:
                    "(default liturgy-tables.sqlite3)")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: the whole LAN)")
     s.add_argument("--port", type=A.whole(0, 65535), default=8000)
-    s.add_argument("--max-tables", type=A.whole(1, 100_000), default=1000)
+    s.add_argument("--max-tables", type=A.whole(1, 100_000), default=1000, help="games in progress at once")
     s.add_argument("--creates-per-minute", type=A.whole(1, 1_000_000), default=30,
                    help="tables one address may create per minute (default 30)")
     s.add_argument("--bot-delay", type=A.seconds(0, 10), default=0.3,

@@ -311,7 +311,8 @@ class Lobby:
     # ------------------------------------------------------------ tables
     async def create(self, key: str, players: int, seats: list[str], options: dict[str, str]) -> dict[str, Any]:
         """A new table; returns its id, the host token and one token per human seat (shown once, never stored)."""
-        if len([t for t in self.tables.values() if t.status == "open"]) >= self.limits.max_tables:
+        # games in progress count; finished and ended ones stay readable without holding a place
+        if sum(t.status == "open" and not t.game.finished for t in self.tables.values()) >= self.limits.max_tables:
             raise Refused("this server has as many tables as it allows; end one first")
         rules = self.rulesets.get(key)
         if rules is None:
