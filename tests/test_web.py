@@ -7,6 +7,7 @@ same digest, and a tampered database is refused rather than loaded.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import json
 import sqlite3
@@ -328,3 +329,25 @@ def test_host_ends_a_table_and_limits_hold(tmp_path: Path) -> None:
         assert p1.next("state")["status"] == "ended"
         assert client.get(f"/api/tables/{tid}").json()["status"] == "ended"
         p1.close()
+
+
+def test_a_decision_that_cannot_be_written_is_never_acknowledged(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with running(db) as (lobby, client):
+        made = new_table(client, "kuhn_poker", ["human", "human"])
+        tid = made["table"]
+        p1 = Seat(client, tid, made["seats"][0]["token"])
+        real = lobby.writer.submit
+
+        def failing(op: Any) -> concurrent.futures.Future[None]:
+            fut: concurrent.futures.Future[None] = concurrent.futures.Future()
+            fut.set_exception(sqlite3.OperationalError("disk I/O error"))
+            return fut
+
+        lobby.writer.submit = failing  # type: ignore[method-assign]
+        replies = [p1.choose(1), p1.next("error")]
+        lobby.writer.submit = real  # type: ignore[method-assign]
+        assert all(r["type"] == "error" for r in replies) and tid not in lobby.tables  # closed, not ahead of its file
+        assert "closed" in p1.choose(0, at=0)["message"]
+    with running(db) as (again, _):
+        assert again.tables[tid].moves == 0  # what was never acknowledged is not there

@@ -50,6 +50,7 @@ class Run:
     rng: random.Random
     up: asyncio.Event = field(default_factory=asyncio.Event)  # cleared while the server is down
     latencies: list[float] = field(default_factory=list)
+    steady: int = -1  # how many latencies were measured before the kill (the rest include the restart's rush)
     decisions: int = 0
     stale: int = 0
     errors: list[str] = field(default_factory=list)
@@ -168,6 +169,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         tasks = [asyncio.create_task(table_loop(run)) for _ in range(args.tables)]
         await asyncio.sleep(args.seconds * args.kill_at)
         run.up.clear()
+        run.steady = len(run.latencies)
         server.send_signal(signal.SIGKILL)  # kill -9: no shutdown of any kind
         server.wait()
         acked = dict(run.acked)
@@ -195,6 +197,9 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
             "decisions": run.decisions, "decisions_per_s": round(run.decisions / elapsed, 1),
             "p50_ms": round(percentile(run.latencies, 0.50) * 1000, 1),
             "p99_ms": round(percentile(run.latencies, 0.99) * 1000, 1),
+            "before_kill_p50_ms": round(percentile(run.latencies[:run.steady], 0.50) * 1000, 1),
+            "before_kill_p99_ms": round(percentile(run.latencies[:run.steady], 0.99) * 1000, 1),
+            "after_restart_p99_ms": round(percentile(run.latencies[run.steady:], 0.99) * 1000, 1),
             "errors": len(run.errors), "error_samples": run.errors[:5], "stale_refusals": run.stale,
             "games_finished": run.games, "reconnects": run.reconnects, "killed_at_s": round(killed_at, 1),
             "restart_s": round(restart, 1), "tables_checked_after_restart": len(acked),

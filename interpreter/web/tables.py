@@ -121,7 +121,11 @@ class Watcher:
                 else:
                     msg, self.latest = self.latest, None
                 if msg is not None:
-                    await self.send(msg)
+                    try:
+                        await self.send(msg)
+                    except Exception:  # the browser has gone; its receive loop ends the connection
+                        self.closed = True
+                        return
 
 
 @dataclass
@@ -386,6 +390,8 @@ class Lobby:
             raise Refused("a choice is {at: number, choice: number}")
         async with table.lock:
             game = table.game
+            if self.tables.get(table.id) is not table:
+                raise Refused("this table was closed (the server could not save it); reload the page")
             if table.status != "open" or game.finished:
                 raise Refused("this game is over")
             if at != table.asked_at:
