@@ -21,3 +21,4 @@ def test_twenty_tables_survive_kill_minus_nine_with_nothing_lost() -> None:
     assert report["tables_checked_after_restart"] >= 10, report
     assert report["lost_decisions"] == 0 and report["not_resumed"] == 0, report
     assert report["db_consistent"] and report["server_errors"] == [], report
+    assert report["server_log_lines"] > 40 and report["tokens_in_server_log"] == 0, report  # access log on

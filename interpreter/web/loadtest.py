@@ -57,6 +57,7 @@ class Run:
     acked: dict[str, int] = field(default_factory=dict)  # table -> last move acknowledged to a client
     games: int = 0
     reconnects: int = 0
+    tokens: list[str] = field(default_factory=list)  # every seat token handed out: none may reach the server log
 
 
 def free_port() -> int:
@@ -146,6 +147,7 @@ async def table_loop(run: Run) -> None:
                 run.errors.append(f"create: {err}")
             await asyncio.sleep(0.2)
             continue
+        run.tokens += [s["token"] for s in made["seats"]] + [made["host"]]
         ended = await asyncio.gather(*(seat(run, made["table"], s["token"]) for s in made["seats"]))
         run.games += all(ended)
 
@@ -203,7 +205,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
             "errors": len(run.errors), "error_samples": run.errors[:5], "stale_refusals": run.stale,
             "games_finished": run.games, "reconnects": run.reconnects, "killed_at_s": round(killed_at, 1),
             "restart_s": round(restart, 1), "tables_checked_after_restart": len(acked),
-            "tables_missing_after_restart": missing, "lost_decisions": lost + missing}
+            "tables_missing_after_restart": missing, "lost_decisions": lost + missing, "_tokens": run.tokens}
 
 
 def consistent(db: str) -> bool:
@@ -224,6 +226,9 @@ def run_load(args: argparse.Namespace) -> dict[str, Any]:
         with open(log_path, "wb") as log:
             report = asyncio.run(_drive(args, db, log))
         text = Path(log_path).read_text(errors="replace")
+        tokens = report.pop("_tokens")
+        report["tokens_in_server_log"] = sum(t in text for t in tokens)
+        report["server_log_lines"] = text.count("\n")
         report["not_resumed"] = text.count("not resumed")
         report["lost_decisions"] += report["not_resumed"]
         report["db_consistent"] = consistent(db)
@@ -245,7 +250,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     report = run_load(build_parser().parse_args(argv))
     print(json.dumps(report, indent=1))
-    return 0 if report["errors"] == 0 and report["lost_decisions"] == 0 and report["db_consistent"] else 1
+    ok = report["errors"] == 0 and report["lost_decisions"] == 0 and report["db_consistent"]
+    return 0 if ok and report["tokens_in_server_log"] == 0 else 1
 
 
 if __name__ == "__main__":
