@@ -23,6 +23,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 from liturgy.interpreter.web.tables import Bucket, Lobby, Refused, Watcher
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -74,6 +75,15 @@ async def _json_body(request: Request) -> Any:
         return json.loads(body)
     except (ValueError, UnicodeDecodeError) as err:
         raise Refused("the request is not JSON") from err
+
+
+def encode(msg: dict[str, Any]) -> str:
+    """A message as JSON text: orjson (a dependency already, for digests) where it can, several times faster
+    than ``json``, which takes over for what orjson refuses (an integer past 64 bits)."""
+    try:
+        return orjson.dumps(msg).decode()
+    except TypeError:
+        return json.dumps(msg)
 
 
 def _refused(err: Refused, status: int = 400) -> JSONResponse:
@@ -186,7 +196,7 @@ async def _serve_socket(lobby: Lobby, ws: WebSocket, tid: str) -> None:
     limits = lobby.limits
 
     async def send(msg: dict[str, Any]) -> None:
-        await ws.send_text(json.dumps(msg))
+        await ws.send_text(encode(msg))
 
     try:
         table = lobby.get(tid)

@@ -51,6 +51,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(lobby)
     print(f"liturgy serve: {len(rulesets)} ruleset(s) at http://{args.host}:{args.port}/ (tables in {args.db})",
           flush=True)
+    # no per-message deflate: states are a few kilobytes on a LAN, and compressing each costs more CPU than it saves
     uvicorn.run(app, host=args.host, port=args.port, ws_max_size=limits.max_message * 2,
-                log_level="info")
+                ws_per_message_deflate=False, log_level="info")
     return 0

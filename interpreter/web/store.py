@@ -29,6 +29,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -117,13 +119,21 @@ class Store:
 Op = Callable[[sqlite3.Connection], None]
 
 
+def _text(value: Any) -> str:
+    """JSON text of a save: orjson where it can (5x faster), ``json`` for what it refuses (huge integers)."""
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return json.dumps(value)
+
+
 def insert_table(row: TableRow) -> Op:
     """The write that creates a table (its save is the game at its first decision)."""
     def op(db: sqlite3.Connection) -> None:
         db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    (row.id, row.ruleset, row.fingerprint, row.players, row.seed, json.dumps(row.options),
                     json.dumps(row.seats), json.dumps(row.seat_hashes), row.host_hash, row.status, row.created,
-                    row.moves, row.digest, json.dumps(row.save)))
+                    row.moves, row.digest, _text(row.save)))
         for i, (p, c, d) in enumerate(row.decisions):  # bots may decide before anyone joins
             db.execute("INSERT INTO decisions VALUES (?, ?, ?, ?, ?)", (row.id, i, p, c, d))
     return op
@@ -131,7 +141,7 @@ def insert_table(row: TableRow) -> Op:
 
 def append_decision(table_id: str, idx: int, player: int, choice: int, digest: str, save: Any) -> Op:
     """The write of one decision: its row and the table's new save, in the writer's transaction."""
-    text = json.dumps(save)
+    text = _text(save)
 
     def op(db: sqlite3.Connection) -> None:
         db.execute("INSERT INTO decisions VALUES (?, ?, ?, ?, ?)", (table_id, idx, player, choice, digest))

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from liturgy.interpreter.agents.agents import Agent, make_agent
-from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
+from liturgy.interpreter.engine import Decision, Game, Ruleset, load_ruleset
 from liturgy.interpreter.engine.logs import BadDecisionLog, _decisions, _options
 from liturgy.interpreter.engine.outcome import winners_text
 from liturgy.interpreter.runtime.errors import IllegalChoice
@@ -220,13 +220,17 @@ def outcome(g: Game) -> str | None:
     return f"Scores: {scores}. {winners_text(r['winners'])}"
 
 
-def render(table: Table, seat: int | None, online: set[int]) -> dict[str, Any]:
-    """What ``seat`` is sent (None: a spectator), computed only from that seat's view of the game."""
+def render(table: Table, seat: int | None, online: set[int], d: Decision | None = None) -> dict[str, Any]:
+    """What ``seat`` is sent (None: a spectator), computed only from that seat's view of the game.
+
+    ``d`` is the game's current decision when the caller has it (one per broadcast, not one per seat).
+    """
     g = table.game
     with rendered_names(table):
         view = g.view(seat)
         panel = g.display(seat) if seat is not None else None
-        d = g.decision
+        if d is None or table.sentinel is not None:  # the labels name cards: sentinel names need their own
+            d = g.decision
         mine = None
         if seat is not None and d is not None and seat in d.options and table.status == "open":
             details = g.option_details(seat)
@@ -429,8 +433,9 @@ class Lobby:
 
     def broadcast(self, table: Table) -> None:
         online = {w.seat for w in table.watchers if w.seat is not None}
+        d = table.game.decision
         for w in table.watchers:
-            w.state(render(table, w.seat, online))
+            w.state(render(table, w.seat, online, d))
 
     # ------------------------------------------------------------ watchers
     def join(self, table: Table, watcher: Watcher) -> None:
