@@ -351,3 +351,23 @@ def test_a_decision_that_cannot_be_written_is_never_acknowledged(tmp_path: Path)
         assert "closed" in p1.choose(0, at=0)["message"]
     with running(db) as (again, _):
         assert again.tables[tid].moves == 0  # what was never acknowledged is not there
+
+
+def test_every_shipped_ruleset_is_served_and_playable_from_a_seat(tmp_path: Path) -> None:
+    """`liturgy serve` with no names serves every rulesets/**/*.rules; each takes a table and a first decision."""
+    everything = discover(None)
+    assert {"bloodborne", "slay_the_spire", "kuhn_poker", "connect_four"} <= set(everything)
+    lobby = Lobby(everything, Store(str(tmp_path / "all.db")), bot_delay=0)
+    with TestClient(create_app(lobby)) as client:
+        try:
+            for key, rules in sorted(everything.items()):
+                made = new_table(client, key, ["human"] * rules.min_players)
+                seat = Seat(client, made["table"], made["seats"][0]["token"])
+                table = lobby.tables[made["table"]]
+                assert seat.state["ruleset"] == rules.name and seat.state["status"] == "running", key
+                if 0 in table.game.waiting_for():
+                    assert seat.choose(0)["type"] == "ack", key
+                seat.close()
+        finally:
+            while OPEN:
+                OPEN[0].close()
