@@ -270,7 +270,7 @@ class Lobby:
         for row in self.store.rows("open"):
             try:
                 table = self._restore(row)
-            except (Refused, ValueError, BadDecisionLog, TypeError, KeyError) as err:
+            except Exception as err:  # whatever a damaged row raises, the other tables still resume
                 problems.append(f"table {row.id}: not resumed: {err}")
                 continue
             self.tables[table.id] = table
@@ -278,6 +278,8 @@ class Lobby:
 
     def _restore(self, row: st.TableRow) -> Table:
         """A table as the database has it; anything that does not replay to its recorded digest is refused."""
+        if row.status == "corrupt":
+            raise Refused(str(row.save))
         rules = self.rulesets.get(row.ruleset)
         if rules is None:
             raise Refused(f"this server does not serve ruleset {row.ruleset!r}")
