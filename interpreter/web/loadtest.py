@@ -10,7 +10,9 @@ resume a table that does not replay to its recorded digest, and reports it (coun
 
 Reported: decisions acknowledged per second, the latency of a decision (choice sent to its acknowledgement,
 which the server sends only after the commit), errors (any refusal other than a stale move, any connection
-failure outside the kill), and decisions lost. ``tests/test_web_load.py`` runs a CI-sized version.
+failure outside the kill), and decisions lost. The clock starts once every table has had a decision acknowledged
+(the ramp-up, reported separately), so the kill comes when all of them are in play. ``tests/test_web_load.py``
+runs a CI-sized version.
 """
 
 from __future__ import annotations
@@ -166,10 +168,17 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
     server = start_server(args.ruleset, db, port, log)
     try:
         await asyncio.to_thread(wait_up, base)
-        start = time.monotonic()
-        run = Run(base, Path(args.ruleset).stem, args.players, start + args.seconds, random.Random(args.seed))
+        ramp = time.monotonic()
+        run = Run(base, Path(args.ruleset).stem, args.players, ramp + 3600, random.Random(args.seed))
         run.up.set()
         tasks = [asyncio.create_task(table_loop(run)) for _ in range(args.tables)]
+        # ramp-up: the clock starts once every table has had a decision acknowledged (or after --ramp seconds)
+        while len(run.acked) < args.tables and time.monotonic() - ramp < args.ramp:
+            await asyncio.sleep(0.1)
+        active = len(run.acked)
+        start = time.monotonic()
+        run.decisions, run.stop_at = 0, start + args.seconds
+        del run.latencies[:]
         await asyncio.sleep(args.seconds * args.kill_at)
         run.up.clear()
         run.steady = len(run.latencies)
@@ -196,7 +205,8 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         with contextlib.suppress(ProcessLookupError):
             server.terminate()
         server.wait()
-    return {"tables": args.tables, "seconds": round(elapsed, 1), "ruleset": args.ruleset, "players": args.players,
+    return {"tables": args.tables, "ramp_s": round(start - ramp, 1), "tables_active_at_start": active,
+            "seconds": round(elapsed, 1), "ruleset": args.ruleset, "players": args.players,
             "decisions": run.decisions, "decisions_per_s": round(run.decisions / elapsed, 1),
             "p50_ms": round(percentile(run.latencies, 0.50) * 1000, 1),
             "p99_ms": round(percentile(run.latencies, 0.99) * 1000, 1),
@@ -243,6 +253,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=60)
     p.add_argument("--ruleset", default=str(ROOT / "rulesets" / "bloodborne.rules"))
     p.add_argument("--players", type=int, default=3)
+    p.add_argument("--ramp", type=float, default=300,
+                   help="at most this many seconds for every table to start before the clock does")
     p.add_argument("--kill-at", type=float, default=0.5, help="fraction of the run at which to kill -9 the server")
     p.add_argument("--seed", type=int, default=1)
     return p
