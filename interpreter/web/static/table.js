@@ -88,7 +88,7 @@ function drawResult(s) {
   if (s.status === "ended") box.append(el("p", "The host ended this table."));
   if (s.error) box.append(el("p", s.error, "error"));
   if (s.outcome) box.append(el("p", s.outcome, "turn"));
-  if (r) {
+  if (r && !s.outcome) {  // the outcome sentence says it with seat names; the raw result numbers seats from 0
     const t = el("table", undefined, "counters");
     for (const [k, v] of Object.entries(r)) { const tr = el("tr"); tr.append(el("th", k), el("td", show(v))); t.append(tr); }
     box.append(t);
