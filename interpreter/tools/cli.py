@@ -36,6 +36,7 @@ from liturgy.interpreter.tools import mutate
 from liturgy.interpreter.tools.authoring import register as register_authoring
 from liturgy.interpreter.tools.cluster import command as cluster
 from liturgy.interpreter.tools.simulate import simulate
+from liturgy.interpreter.web import cli as serve
 
 from liturgy import __version__
 
@@ -526,6 +527,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     report.add_parser(sub)
     flowgraph.add_parser(sub)
+    serve.add_parser(sub)  # `liturgy serve`: interpreter/web/cli.py (imports the web extra only when it runs)
     return p
 
 

@@ -1,0 +1,271 @@
+"""The loopback load test of `liturgy serve`: many tables of WebSocket bots, a ``kill -9`` mid-run, nothing lost.
+
+``python -m liturgy.interpreter.web.loadtest --tables 200 --seconds 60`` starts a server (a separate process,
+its own SQLite file), creates ``--tables`` tables whose every seat is a bot *client*: a WebSocket connection
+that answers each decision it is shown with a random option, exactly as a browser would. A finished game is
+replaced by a new table, so the count stays constant. Half way through, the server is killed with SIGKILL,
+restarted on the same file, and before any client reconnects every table is read back: a table whose move
+count is below the last decision acknowledged to its clients has lost a decision. The server itself refuses to
+resume a table that does not replay to its recorded digest, and reports it (counted as lost here too).
+
+Reported: decisions acknowledged per second, the latency of a decision (choice sent to its acknowledgement,
+which the server sends only after the commit), errors (any refusal other than a stale move, any connection
+failure outside the kill), and decisions lost. The clock starts once every table has had a decision acknowledged
+(the ramp-up, reported separately), so the kill comes when all of them are in play. ``tests/test_web_load.py``
+runs a CI-sized version.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+from websockets.asyncio.client import connect
+from websockets.exceptions import WebSocketException
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Run:
+    """What the clients measured, and what they share (the server's address, the kill window)."""
+
+    base: str
+    ruleset: str
+    players: int
+    stop_at: float
+    rng: random.Random
+    up: asyncio.Event = field(default_factory=asyncio.Event)  # cleared while the server is down
+    latencies: list[float] = field(default_factory=list)
+    steady: int = -1  # how many latencies were measured before the kill (the rest include the restart's rush)
+    decisions: int = 0
+    stale: int = 0
+    errors: list[str] = field(default_factory=list)
+    acked: dict[str, int] = field(default_factory=dict)  # table -> last move acknowledged to a client
+    games: int = 0
+    reconnects: int = 0
+    tokens: list[str] = field(default_factory=list)  # every seat token handed out: none may reach the server log
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(ruleset: str, db: str, port: int, log: Any) -> subprocess.Popen[bytes]:
+    code = "import sys; from liturgy.interpreter.tools.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.Popen([sys.executable, "-c", code, "serve", ruleset, "--db", db, "--port", str(port),
+                             "--max-tables", "100000", "--creates-per-minute", "1000000", "--bot-delay", "0"],
+                            stdout=log, stderr=log)
+
+
+def wait_up(base: str, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with urllib.request.urlopen(base + "/api/rulesets", timeout=5):
+                return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def http(base: str, path: str, body: Any = None) -> Any:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.loads(r.read())
+
+
+async def seat(run: Run, table: str, token: str) -> bool:
+    """One seat's bot: connect, answer every decision with a random option, reconnect after the kill.
+    True when its game finished (not merely the run)."""
+    url = run.base.replace("http", "ws", 1) + f"/ws/{table}"
+    asked = -1  # the decision this seat last answered, and when
+    t0 = 0.0
+    while time.monotonic() < run.stop_at:
+        await run.up.wait()
+        try:
+            async with connect(url, max_size=1 << 22, open_timeout=60) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token}))
+                async for text in ws:
+                    msg = orjson.loads(text)  # the clients share the machine with the server: parse cheaply
+                    if msg["type"] == "state":
+                        if msg["status"] != "running":
+                            return True
+                        if time.monotonic() >= run.stop_at:
+                            return False
+                        d = msg["decision"]
+                        if d and d["at"] != asked:
+                            asked, t0 = d["at"], time.monotonic()
+                            choice = run.rng.randrange(len(d["options"]))
+                            await ws.send(json.dumps({"type": "choose", "at": asked, "choice": choice}))
+                    elif msg["type"] == "ack":
+                        run.latencies.append(time.monotonic() - t0)
+                        run.decisions += 1
+                        run.acked[table] = max(run.acked.get(table, 0), msg["move"])
+                    elif msg["type"] == "error":
+                        if "no longer the current" in msg["message"]:
+                            run.stale += 1  # a choice sent before the kill, after it: refused, nothing changed
+                        else:
+                            run.errors.append(msg["message"])
+        except (TimeoutError, OSError, WebSocketException) as err:
+            if run.up.is_set() and time.monotonic() < run.stop_at:
+                await asyncio.sleep(0.2)  # the kill may not be visible to this client yet
+                if run.up.is_set():
+                    run.errors.append(f"connection: {type(err).__name__}: {err}")
+            run.reconnects += 1
+            asked = -1
+    return False
+
+
+async def table_loop(run: Run) -> None:
+    """Keep one table busy: create it, seat a bot client in every seat, and start over when its game ends."""
+    while time.monotonic() < run.stop_at:
+        await run.up.wait()
+        try:
+            made = await asyncio.to_thread(http, run.base, "/api/tables",
+                                           {"ruleset": run.ruleset, "players": run.players,
+                                            "seats": ["human"] * run.players})
+        except OSError as err:
+            if run.up.is_set():
+                run.errors.append(f"create: {err}")
+            await asyncio.sleep(0.2)
+            continue
+        run.tokens += [s["token"] for s in made["seats"]] + [made["host"]]
+        ended = await asyncio.gather(*(seat(run, made["table"], s["token"]) for s in made["seats"]))
+        run.games += all(ended)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(args.ruleset, db, port, log)
+    try:
+        await asyncio.to_thread(wait_up, base)
+        ramp = time.monotonic()
+        run = Run(base, Path(args.ruleset).stem, args.players, ramp + 3600, random.Random(args.seed))
+        run.up.set()
+        tasks = [asyncio.create_task(table_loop(run)) for _ in range(args.tables)]
+        # ramp-up: the clock starts once every table has had a decision acknowledged (or after --ramp seconds)
+        while len(run.acked) < args.tables and time.monotonic() - ramp < args.ramp:
+            await asyncio.sleep(0.1)
+        active = len(run.acked)
+        start = time.monotonic()
+        run.decisions, run.stop_at = 0, start + args.seconds
+        del run.latencies[:]
+        await asyncio.sleep(args.seconds * args.kill_at)
+        run.up.clear()
+        run.steady = len(run.latencies)
+        server.send_signal(signal.SIGKILL)  # kill -9: no shutdown of any kind
+        server.wait()
+        acked = dict(run.acked)
+        killed_at = time.monotonic() - start
+        t0 = time.monotonic()
+        server = start_server(args.ruleset, db, port, log)
+        await asyncio.to_thread(wait_up, base)
+        restart = time.monotonic() - t0
+        lost, missing = 0, 0
+        for table, move in acked.items():  # before any client is let back in
+            try:
+                now = (await asyncio.to_thread(http, base, f"/api/tables/{table}"))["move"]
+            except OSError:
+                missing += 1
+                now = 0
+            lost += max(0, move - now)
+        run.up.set()
+        await asyncio.gather(*tasks)
+        elapsed = time.monotonic() - start
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            server.terminate()
+        server.wait()
+    return {"tables": args.tables, "ramp_s": round(start - ramp, 1), "tables_active_at_start": active,
+            "seconds": round(elapsed, 1), "ruleset": args.ruleset, "players": args.players,
+            "decisions": run.decisions, "decisions_per_s": round(run.decisions / elapsed, 1),
+            "p50_ms": round(percentile(run.latencies, 0.50) * 1000, 1),
+            "p99_ms": round(percentile(run.latencies, 0.99) * 1000, 1),
+            "before_kill_p50_ms": round(percentile(run.latencies[:run.steady], 0.50) * 1000, 1),
+            "before_kill_p99_ms": round(percentile(run.latencies[:run.steady], 0.99) * 1000, 1),
+            "after_restart_p99_ms": round(percentile(run.latencies[run.steady:], 0.99) * 1000, 1),
+            "errors": len(run.errors), "error_samples": run.errors[:5], "stale_refusals": run.stale,
+            "games_finished": run.games, "reconnects": run.reconnects, "killed_at_s": round(killed_at, 1),
+            "restart_s": round(restart, 1), "tables_checked_after_restart": len(acked),
+            "tables_missing_after_restart": missing, "lost_decisions": lost + missing, "_tokens": run.tokens}
+
+
+def consistent(db: str) -> bool:
+    """Every table's move count equals its decision rows (one transaction wrote both)."""
+    con = sqlite3.connect(db)
+    try:
+        bad = con.execute("SELECT COUNT(*) FROM tables t WHERE moves != "
+                          "(SELECT COUNT(*) FROM decisions d WHERE d.table_id = t.id)").fetchone()[0]
+    finally:
+        con.close()
+    return int(bad) == 0
+
+
+def run_load(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "load.sqlite3")
+        log_path = os.path.join(tmp, "server.log")
+        with open(log_path, "wb") as log:
+            report = asyncio.run(_drive(args, db, log))
+        text = Path(log_path).read_text(errors="replace")
+        tokens = report.pop("_tokens")
+        report["tokens_in_server_log"] = sum(t in text for t in tokens)
+        report["server_log_lines"] = text.count("\n")
+        report["not_resumed"] = text.count("not resumed")
+        report["lost_decisions"] += report["not_resumed"]
+        report["db_consistent"] = consistent(db)
+        report["server_errors"] = [line for line in text.splitlines() if " ERROR " in line][:5]
+    return report
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--seconds", type=float, default=60)
+    p.add_argument("--ruleset", default=str(ROOT / "rulesets" / "bloodborne.rules"))
+    p.add_argument("--players", type=int, default=3)
+    p.add_argument("--ramp", type=float, default=300,
+                   help="at most this many seconds for every table to start before the clock does")
+    p.add_argument("--kill-at", type=float, default=0.5, help="fraction of the run at which to kill -9 the server")
+    p.add_argument("--seed", type=int, default=1)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    report = run_load(build_parser().parse_args(argv))
+    print(json.dumps(report, indent=1))
+    ok = report["errors"] == 0 and report["lost_decisions"] == 0 and report["db_consistent"]
+    return 0 if ok and report["tokens_in_server_log"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,490 @@
+"""Tables, seats and what each seat is sent: the game logic of web play, without any HTTP.
+
+A :class:`Table` is one game with its seats (``human`` or a bot kind), the hashes of their secret tokens, and
+the connections watching it. :class:`Lobby` owns the tables: it creates them, checks tokens, applies a seat's
+choice (refusing anything out of turn, stale or illegal: the game is unchanged), writes it durably
+(:mod:`.store`) before acknowledging it, lets bots play their seats, and renders per seat.
+
+Secrecy is a property of :func:`render`: a seat's message is built from ``Game.view(seat)``,
+``Game.display(seat)``, ``Game.option_details(seat)`` and that seat's own decision: never from the state,
+the seed, the digest or another seat's options. A spectator's is built from ``Game.view(None)`` (public
+information only). Tokens are ``secrets.token_urlsafe(24)`` (192 bits), kept only as SHA-256 hashes and
+compared in constant time; they never appear in a URL the server sees (the page keeps them in the fragment)
+nor in any log line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from liturgy.interpreter.agents.agents import Agent, make_agent
+from liturgy.interpreter.engine import Decision, Game, Ruleset, load_ruleset
+from liturgy.interpreter.engine.logs import BadDecisionLog, _decisions, _options
+from liturgy.interpreter.engine.outcome import winners_text
+from liturgy.interpreter.runtime.errors import IllegalChoice
+from liturgy.interpreter.runtime.state import Tables
+from liturgy.interpreter.tools.leaks import _sentinel_tables
+from liturgy.interpreter.web import store as st
+
+log = logging.getLogger("liturgy.web")
+
+# Bot kinds offered when the agents module makes them: the fair search agent joins when it exists.
+BOT_CANDIDATES = ("random", "first", "ismcts")
+
+
+class Refused(Exception):
+    """A request the server turns down; the message is safe to show the requester."""
+
+
+@dataclass
+class Limits:
+    """What one server accepts: bounds on tables, messages, rates and watchers (all configurable)."""
+
+    max_tables: int = 1000
+    max_message: int = 2048  # bytes of one WebSocket message from a browser
+    rate: float = 10.0  # messages per second per connection, on average
+    burst: float = 30.0  # ... and at once
+    creates_per_minute: float = 30.0  # tables created per client address
+    max_watchers: int = 32  # connections per table
+    hello_timeout: float = 10.0  # seconds a new connection has to say who it is
+
+
+class Bucket:
+    """A token bucket: ``take`` is False once a client goes past ``rate`` per second (``burst`` at once)."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.level = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+def same_token(token: str, hashed: str) -> bool:
+    """Whether ``token`` hashes to ``hashed``, in time independent of where they differ."""
+    return hmac.compare_digest(token_hash(token), hashed)
+
+
+@dataclass
+class Watcher:
+    """One connection watching a table, as a seat (0-based) or a spectator (None).
+
+    Messages are queued on the connection: acknowledgements and errors in order, and the latest state only
+    (a slow browser gets the newest state, not every one in between).
+    """
+
+    seat: int | None
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+    outbox: list[dict[str, Any]] = field(default_factory=list)
+    latest: dict[str, Any] | None = None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closed: bool = False
+
+    def post(self, msg: dict[str, Any]) -> None:
+        self.outbox.append(msg)
+        self.wake.set()
+
+    def state(self, msg: dict[str, Any]) -> None:
+        self.latest = msg
+        self.wake.set()
+
+    async def pump(self) -> None:
+        """Send what is queued until the connection closes (one task per connection)."""
+        while not self.closed:
+            await self.wake.wait()
+            self.wake.clear()
+            while self.outbox or self.latest is not None:
+                msg: dict[str, Any] | None
+                if self.outbox:
+                    msg = self.outbox.pop(0)
+                else:
+                    msg, self.latest = self.latest, None
+                if msg is not None:
+                    try:
+                        await self.send(msg)
+                    except Exception:  # the browser has gone; its receive loop ends the connection
+                        self.closed = True
+                        return
+
+
+@dataclass
+class Table:
+    """One game at one table."""
+
+    id: str
+    key: str  # the ruleset's key (its file name)
+    game: Game
+    seats: list[str]  # per seat: "human" or a bot kind
+    seat_hashes: list[str]
+    host_hash: str
+    created: float
+    status: str = "open"  # or "ended" (by its host)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    watchers: list[Watcher] = field(default_factory=list)
+    agents: dict[int, Agent] = field(default_factory=dict)
+    sentinel: Tables | None = None
+    bots_running: bool = False
+
+    @property
+    def moves(self) -> int:
+        return len(self.game.state.decisions)
+
+    @property
+    def asked_at(self) -> int:
+        """The number of the decision now open: the move at which it was first asked.
+
+        A seat's choice names it, so a stale page or a double click is refused. Other seats' secret choices
+        in the same simultaneous decision do not change it (each commit is a move, but the question is the
+        same), so a seat is never refused for having been slower than another.
+        """
+        s = self.game.state
+        pend = s.pending
+        return self.moves - (len(s.commits) if pend is not None and pend[0] != "choose" else 0)
+
+
+def discover(paths: list[str] | None) -> dict[str, Ruleset]:
+    """The rulesets to serve, by key (file name without ``.rules``): those named, else every shipped one."""
+    if not paths:
+        here = Path(__file__).resolve().parents[2] / "rulesets"
+        root = here if here.is_dir() else Path("rulesets")
+        paths = [str(p) for p in sorted(root.rglob("*.rules"))]
+        if not paths:
+            raise Refused("no rulesets found: name them (liturgy serve RULESET…) or run from the repository")
+    out: dict[str, Ruleset] = {}
+    for path in paths:
+        key = Path(path).stem
+        if key in out:
+            raise Refused(f"two rulesets are called {key!r}: serve one of them")
+        out[key] = load_ruleset(path)
+    return out
+
+
+def bot_kinds() -> list[str]:
+    """The bot kinds the agents module can make here (the search agent only once it exists)."""
+    kinds = []
+    for kind in BOT_CANDIDATES:
+        try:
+            make_agent(kind, 0)
+        except (ValueError, ImportError):
+            continue
+        kinds.append(kind)
+    return kinds
+
+
+@contextmanager
+def rendered_names(table: Table) -> Iterator[None]:
+    """With sentinel names on (leak tests), render with them; the game itself always runs on its own names."""
+    s = table.game.state
+    if table.sentinel is None:
+        yield
+        return
+    real = s.tables
+    s.tables = table.sentinel
+    try:
+        yield
+    finally:
+        s.tables = real
+
+
+def seat_name(p: int | None) -> str:
+    return "spectator" if p is None else f"P{p + 1}"
+
+
+def outcome(g: Game) -> str | None:
+    """The final result in words (scores by seat, the winners), as the terminal prints it."""
+    r = g.result
+    if g.state.status != "finished" or not r:
+        return None
+    scores = ", ".join(f"P{p + 1}: {v}" for p, v in enumerate(r["scores"]))
+    return f"Scores: {scores}. {winners_text(r['winners'])}"
+
+
+def render(table: Table, seat: int | None, online: set[int], d: Decision | None = None) -> dict[str, Any]:
+    """What ``seat`` is sent (None: a spectator), computed only from that seat's view of the game.
+
+    ``d`` is the game's current decision when the caller has it (one per broadcast, not one per seat).
+    """
+    g = table.game
+    with rendered_names(table):
+        view = g.view(seat)
+        panel = g.display(seat) if seat is not None else None
+        if d is None or table.sentinel is not None:  # the labels name cards: sentinel names need their own
+            d = g.decision
+        mine = None
+        if seat is not None and d is not None and seat in d.options and table.status == "open":
+            details = g.option_details(seat)
+            mine = {"at": table.asked_at, "prompt": d.prompt_for(seat), "simultaneous": d.simultaneous,
+                    "options": [{"label": label, "detail": details[i] if i < len(details) else None}
+                                for i, label in enumerate(d.options[seat])]}
+    status = "ended" if table.status == "ended" else g.state.status
+    return {
+        "type": "state", "table": table.id, "ruleset": g.ruleset.name, "you": seat_name(seat),
+        "seats": [{"seat": seat_name(p), "kind": k, "online": p in online} for p, k in enumerate(table.seats)],
+        "status": status, "move": table.moves,
+        "turn": [seat_name(p) for p in g.waiting_for()] if table.status == "open" else [],
+        "decision": mine, "display": panel, "view": view, "result": g.result, "outcome": outcome(g),
+        "error": "the game stopped on a rule error (the server log says where)" if status == "aborted" else None,
+    }
+
+
+class Lobby:
+    """Every table of one server, and the only code that changes them."""
+
+    def __init__(self, rulesets: dict[str, Ruleset], store: st.Store, limits: Limits | None = None,
+                 bot_delay: float = 0.3, sentinel_names: bool = False) -> None:
+        self.rulesets = rulesets
+        self.store = store
+        self.writer = st.Writer(store)
+        self.limits = limits or Limits()
+        self.bot_delay = bot_delay
+        self.sentinel_names = sentinel_names  # tests only: every card named ‹card#N› in what seats receive
+        self.tables: dict[str, Table] = {}
+        self.bots = bot_kinds()
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    # ------------------------------------------------------------ start-up
+    def resume(self) -> tuple[int, list[str]]:
+        """Load every open table from the database, each verified by replay; return how many, and the refusals."""
+        problems = []
+        for row in self.store.rows("open"):
+            try:
+                table = self._restore(row)
+            except Exception as err:  # whatever a damaged row raises, the other tables still resume
+                problems.append(f"table {row.id}: not resumed: {err}")
+                continue
+            self.tables[table.id] = table
+        return len(self.tables), problems
+
+    def _restore(self, row: st.TableRow) -> Table:
+        """A table as the database has it; anything that does not replay to its recorded digest is refused."""
+        if row.status == "corrupt":
+            raise Refused(str(row.save))
+        rules = self.rulesets.get(row.ruleset)
+        if rules is None:
+            raise Refused(f"this server does not serve ruleset {row.ruleset!r}")
+        if not isinstance(row.save, dict):
+            raise Refused(f"its save is not a save ({str(row.save)[:60]})")
+        game = rules.load_game(row.save, check_invariants=True)  # engine/saves.py: replayed and compared
+        decisions = [[p, c] for p, c, _ in row.decisions]
+        if _decisions(decisions, game.players) != game.state.decisions or row.moves != len(decisions):
+            raise Refused("its decision rows and its save disagree")
+        if game.digest() != row.digest or (row.decisions and row.decisions[-1][2] != row.digest):
+            raise Refused("its game does not replay to the digest recorded with it")
+        if _options(row.options) != game.options or row.players != game.players or row.seed != game.seed:
+            raise Refused("its header and its save disagree")
+        if len(row.seats) != game.players or len(row.seat_hashes) != game.players:
+            raise Refused("its seats do not match its player count")
+        kinds = set(row.seats) - {"human"}
+        if not kinds <= set(self.bots):
+            raise Refused(f"bot kinds {sorted(kinds - set(self.bots))} are not available here")
+        return self._table(row.id, row.ruleset, game, row.seats, row.seat_hashes, row.host_hash, row.created)
+
+    def _table(self, tid: str, key: str, game: Game, seats: list[str], hashes: list[str], host: str,
+               created: float) -> Table:
+        t = Table(tid, key, game, seats, hashes, host, created)
+        t.agents = {p: make_agent(k, secrets.randbits(32)) for p, k in enumerate(seats) if k != "human"}
+        if self.sentinel_names:
+            t.sentinel = _sentinel_tables(game.state.tables)
+        return t
+
+    def start_bots(self) -> None:
+        """After start-up: bots whose turn it is play on."""
+        for t in self.tables.values():
+            self._kick(t)
+
+    async def close(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+        await asyncio.to_thread(self.writer.stop)
+
+    # ------------------------------------------------------------ tables
+    async def create(self, key: str, players: int, seats: list[str], options: dict[str, str]) -> dict[str, Any]:
+        """A new table; returns its id, the host token and one token per human seat (shown once, never stored)."""
+        # games in progress count; finished and ended ones stay readable without holding a place
+        if sum(t.status == "open" and not t.game.finished for t in self.tables.values()) >= self.limits.max_tables:
+            raise Refused("this server has as many tables as it allows; end one first")
+        rules = self.rulesets.get(key)
+        if rules is None:
+            raise Refused(f"no ruleset {key[:40]!r} here")
+        if not rules.min_players <= players <= rules.max_players:
+            raise Refused(f"{rules.name} is for {rules.min_players}..{rules.max_players} players")
+        if len(seats) != players or any(k != "human" and k not in self.bots for k in seats):
+            raise Refused(f"give one seat kind per player: human or one of {self.bots}")
+        try:
+            game = rules.new_game(players, secrets.randbits(63), check_invariants=True,
+                                  options=_options(options) or None)
+        except (BadDecisionLog, ValueError) as err:
+            raise Refused(str(err)[:200]) from err
+        tokens = [secrets.token_urlsafe(24) for _ in range(players)]
+        host = secrets.token_urlsafe(24)
+        tid = secrets.token_urlsafe(6)
+        while tid in self.tables:
+            tid = secrets.token_urlsafe(6)
+        hashes = [token_hash(tok) for tok in tokens]
+        table = self._table(tid, key, game, seats, hashes, token_hash(host), time.time())
+        row = st.TableRow(tid, key, rules.fingerprint, players, game.seed, game.options, seats, hashes,
+                          table.host_hash, "open", table.created, 0, game.digest(), game.to_json(), [])
+        await asyncio.wrap_future(self.writer.submit(st.insert_table(row)))
+        self.tables[tid] = table
+        self._kick(table)
+        return {"table": tid, "host": host, "ruleset": rules.name,
+                "seats": [{"seat": seat_name(p), "kind": k, "token": tokens[p] if k == "human" else None}
+                          for p, k in enumerate(seats)]}
+
+    def get(self, tid: str) -> Table:
+        table = self.tables.get(tid) if isinstance(tid, str) else None
+        if table is None:
+            raise Refused("no such table")
+        return table
+
+    def seat_of(self, table: Table, token: str | None) -> int | None:
+        """The seat ``token`` holds (None: no token, a spectator); a token that is no seat's is refused."""
+        if token is None:
+            return None
+        if not isinstance(token, str) or len(token) > 100:
+            raise Refused("that is not a seat token")
+        found = None
+        for p, hashed in enumerate(table.seat_hashes):  # every seat compared, so the time tells nothing
+            if same_token(token, hashed) and table.seats[p] == "human":
+                found = p
+        if found is None:
+            raise Refused("that token holds no seat at this table")
+        return found
+
+    async def end(self, table: Table, host_token: Any) -> None:
+        """The host ends (abandons) the table: nobody can play on; it stays readable until the server restarts."""
+        if not isinstance(host_token, str) or not same_token(host_token, table.host_hash):
+            raise Refused("only the table's host can end it")
+        async with table.lock:
+            if table.status == "ended":
+                return
+            await asyncio.wrap_future(self.writer.submit(st.set_status(table.id, "ended")))
+            table.status = "ended"
+        self.broadcast(table)
+
+    # ------------------------------------------------------------ play
+    async def choose(self, table: Table, seat: int | None, at: Any, choice: Any) -> int:
+        """``seat`` takes option ``choice`` of the decision it was asked at ``at``; returns the new move number.
+
+        Refused, with the game unchanged, when the table is over, the seat is a spectator or not waiting, the
+        decision is not the open one (a stale page or a double click), or the option is not legal.
+        """
+        if seat is None:
+            raise Refused("spectators cannot play")
+        if type(at) is not int or type(choice) is not int:
+            raise Refused("a choice is {at: number, choice: number}")
+        async with table.lock:
+            game = table.game
+            if self.tables.get(table.id) is not table:
+                raise Refused("this table was closed (the server could not save it); reload the page")
+            if table.status != "open" or game.finished:
+                raise Refused("this game is over")
+            if at != table.asked_at:
+                raise Refused("that decision is no longer the current one")
+            if seat not in game.waiting_for():
+                raise Refused("it is not your turn")
+            await self._decide(table, seat, choice)
+            moves = table.moves
+        self._kick(table)
+        return moves
+
+    async def _decide(self, table: Table, seat: int, choice: int) -> None:
+        """Apply, write durably, then tell every watcher (under the table's lock)."""
+        game = table.game
+        try:
+            game.apply(choice, seat)
+        except IllegalChoice as err:
+            raise Refused(str(err)) from err
+        idx = table.moves - 1
+        digest = game.digest()
+        try:
+            # shielded: a cancelled waiter (shutdown) must not cancel a write the game in memory already holds
+            await asyncio.shield(asyncio.wrap_future(self.writer.submit(
+                st.append_decision(table.id, idx, seat, choice, digest, game.to_json()))))
+        except Exception as err:
+            # the game in memory is now ahead of the database: drop it (it would resume from the database)
+            log.error("table %s: decision %d not written (%s); the table is closed", table.id, idx, err)
+            self.tables.pop(table.id, None)
+            for w in table.watchers:
+                w.post({"type": "error", "message": "the server could not save this table; it is closed"})
+            raise Refused("the server could not save that decision") from err
+        if game.state.status == "aborted":
+            log.error("table %s stopped on a rule error: %s", table.id, game.error)
+        self.broadcast(table)
+
+    def broadcast(self, table: Table) -> None:
+        online = {w.seat for w in table.watchers if w.seat is not None}
+        d = table.game.decision
+        for w in table.watchers:
+            w.state(render(table, w.seat, online, d))
+
+    # ------------------------------------------------------------ watchers
+    def join(self, table: Table, watcher: Watcher) -> None:
+        if len(table.watchers) >= self.limits.max_watchers:
+            raise Refused("this table has as many watchers as it allows")
+        table.watchers.append(watcher)
+        self.broadcast(table)
+
+    def leave(self, table: Table, watcher: Watcher) -> None:
+        watcher.closed = True
+        watcher.wake.set()
+        if watcher in table.watchers:
+            table.watchers.remove(watcher)
+            self.broadcast(table)
+
+    # ------------------------------------------------------------ bots
+    def _kick(self, table: Table) -> None:
+        """Start the table's bot loop if a bot must decide and none is running."""
+        if table.bots_running or table.status != "open" or table.game.finished:
+            return
+        if not any(table.seats[p] != "human" for p in table.game.waiting_for()):
+            return
+        table.bots_running = True
+        task = asyncio.get_running_loop().create_task(self._bots(table))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _bots(self, table: Table) -> None:
+        try:
+            while table.status == "open" and not table.game.finished and self.tables.get(table.id) is table:
+                if self.bot_delay:
+                    await asyncio.sleep(self.bot_delay)  # people can follow what the bots did
+                async with table.lock:
+                    due = [p for p in table.game.waiting_for() if table.seats[p] != "human"]
+                    if not due or table.status != "open":
+                        return
+                    for p in due:
+                        if p not in table.game.waiting_for():
+                            continue
+                        agent = table.agents[p]
+                        if table.seats[p] in ("random", "first"):
+                            choice = agent.choose(table.game, p)
+                        else:  # a search agent thinks on a copy, off the event loop
+                            choice = await asyncio.to_thread(agent.choose, table.game.clone(), p)
+                        await self._decide(table, p, choice)
+        except Refused as err:
+            log.error("table %s: a bot's decision failed: %s", table.id, err)
+        finally:
+            table.bots_running = False
+

@@ -1,0 +1,378 @@
+"""Web play through its HTTP API and WebSocket protocol (in-process, Starlette's test client).
+
+Seats act only for themselves; every frame a seat receives is checked against the leak check's entitlement
+(sentinel card names); simultaneous choices stay secret until revealed; tables survive a restart with the
+same digest, and a tampered database is refused rather than loaded.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")
+
+from liturgy.interpreter.web.app import create_app  # noqa: E402
+from liturgy.interpreter.web.store import Store  # noqa: E402
+from liturgy.interpreter.web.tables import Limits, Lobby, discover, render  # noqa: E402
+from starlette.testclient import TestClient  # noqa: E402
+from web_helpers import entitlement, frame_leaks, sentinels  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+RULESETS = discover([str(ROOT / "rulesets/classic/kuhn_poker.rules"), str(ROOT / "rulesets/bloodborne.rules")])
+
+
+def make(db: Path, **kw: Any) -> tuple[Lobby, TestClient]:
+    lobby = Lobby(RULESETS, Store(str(db)), kw.pop("limits", None), bot_delay=0, **kw)
+    return lobby, TestClient(create_app(lobby))
+
+
+@contextlib.contextmanager
+def running(db: Path, **kw: Any) -> Iterator[tuple[Lobby, TestClient]]:
+    """A server on ``db``; on the way out (a failed test too) its connections close, so the client can stop."""
+    lobby, client = make(db, **kw)
+    with client:
+        try:
+            yield lobby, client
+        finally:
+            while OPEN:
+                OPEN[0].close()
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[Lobby, TestClient]]:
+    with running(tmp_path / "t.db", sentinel_names=True) as both:
+        yield both
+
+
+def new_table(client: TestClient, ruleset: str, seats: list[str], **extra: Any) -> dict[str, Any]:
+    r = client.post("/api/tables", json={"ruleset": ruleset, "players": len(seats), "seats": seats, **extra})
+    assert r.status_code == 201, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+OPEN: list[Seat] = []
+
+
+class Seat:
+    """One WebSocket connection, keeping every frame it received."""
+
+    def __init__(self, client: TestClient, table: str, token: str | None) -> None:
+        self.cm = client.websocket_connect(f"/ws/{table}")
+        self.ws = self.cm.__enter__()
+        self.frames: list[str] = []
+        OPEN.append(self)
+        self.ws.send_text(json.dumps({"type": "hello", "token": token} if token else {"type": "hello"}))
+        self.state = self.next("state")
+
+    def next(self, kind: str) -> dict[str, Any]:
+        while True:
+            text = self.ws.receive_text()
+            self.frames.append(text)
+            msg = json.loads(text)
+            if msg["type"] == kind:
+                if kind == "state":
+                    self.state = msg
+                return msg  # type: ignore[no-any-return]
+            if msg["type"] == "error" and kind != "error":
+                raise AssertionError(msg)
+
+    def until(self, move: int) -> dict[str, Any]:
+        while self.state["move"] < move:
+            self.next("state")
+        return self.state
+
+    def choose(self, choice: int, at: int | None = None) -> dict[str, Any]:
+        d = self.state["decision"]
+        self.ws.send_text(json.dumps({"type": "choose", "at": (d["at"] if d else self.state["move"]) if at is None
+                                      else at, "choice": choice}))
+        while True:
+            text = self.ws.receive_text()
+            self.frames.append(text)
+            msg = json.loads(text)
+            if msg["type"] == "state":
+                self.state = msg
+            elif msg["type"] in ("ack", "error"):
+                return msg  # type: ignore[no-any-return]
+
+    def act(self, table: Any, choice: int = 0) -> None:
+        """Choose ``choice`` at this seat's next decision, waiting for bots and retrying a stale move."""
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            seat = int(self.state["you"][1:]) - 1
+            if seat not in table.game.waiting_for():
+                time.sleep(0.01)
+                continue
+            self.until(table.moves)
+            reply = self.choose(choice)
+            if reply["type"] == "ack":
+                return
+            assert "no longer the current" in reply["message"], reply
+        raise AssertionError("this seat was never asked")
+
+    def close(self) -> None:
+        if self in OPEN:
+            OPEN.remove(self)
+            self.cm.__exit__(None, None, None)
+
+
+def test_lists_rulesets_and_refuses_bad_tables(served: tuple[Lobby, TestClient]) -> None:
+    _, client = served
+    listed = client.get("/api/rulesets").json()
+    assert {r["key"] for r in listed["rulesets"]} == {"kuhn_poker", "bloodborne"}
+    assert "random" in listed["bots"]
+    bad = [
+        {"ruleset": "nope", "players": 2, "seats": ["human", "human"]},
+        {"ruleset": "kuhn_poker", "players": 3, "seats": ["human"] * 3},
+        {"ruleset": "kuhn_poker", "players": 2, "seats": ["human", "wizard"]},
+        {"ruleset": "kuhn_poker", "players": "2", "seats": ["human", "human"]},
+        {"ruleset": "bloodborne", "players": 3, "seats": ["human"] * 3, "options": {"final_boss_pick": "nobody"}},
+        [1, 2],
+    ]
+    for body in bad:
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 400 and r.json()["error"], (body, r.text)
+    r = client.post("/api/tables", content=b"{" * 9000, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "too large" in r.json()["error"]
+    assert client.post("/api/tables", content=b"not json").status_code == 400
+    assert client.get("/api/tables/missing").status_code == 404
+    page = client.get("/t/anything")
+    assert page.status_code == 200 and "default-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_a_seat_acts_only_for_itself_and_refusals_change_nothing(served: tuple[Lobby, TestClient]) -> None:
+    lobby, client = served
+    made = new_table(client, "kuhn_poker", ["human", "human"])
+    tid = made["table"]
+    p1 = Seat(client, tid, made["seats"][0]["token"])
+    p2 = Seat(client, tid, made["seats"][1]["token"])
+    watcher = Seat(client, tid, None)
+    game = lobby.tables[tid].game
+    before = game.digest()
+    assert p1.state["you"] == "P1" and p1.state["turn"] == ["P1"] and p1.state["decision"]
+    assert p2.state["decision"] is None and watcher.state["you"] == "spectator"
+    assert "not your turn" in p2.choose(0)["message"]  # P2 out of turn
+    assert "spectators" in watcher.choose(0)["message"]
+    assert "no longer the current" in p1.choose(0, at=5)["message"]  # a stale page
+    assert "not legal" in p1.choose(7)["message"]
+    assert "number" in p1.choose("0")["message"]  # type: ignore[arg-type]
+    assert game.digest() == before and lobby.tables[tid].moves == 0
+    assert p1.choose(1) == {"type": "ack", "move": 1}
+    assert p2.until(1)["turn"] == ["P2"] and p2.state["decision"]
+    assert p1.until(1)["decision"] is None and "not your turn" in p1.choose(0)["message"]
+    # a forged token, and another table's token, are refused at hello
+    other = new_table(client, "kuhn_poker", ["human", "random"])
+    for token in ("x" * 32, other["seats"][0]["token"], made["host"]):
+        with client.websocket_connect(f"/ws/{tid}") as ws:
+            ws.send_text(json.dumps({"type": "hello", "token": token}))
+            assert "holds no seat" in ws.receive_json()["message"]
+    for s in (p1, p2, watcher):
+        s.close()
+
+
+def play_with_checks(lobby: Lobby, client: TestClient, ruleset: str, seats: list[str], budget: int) -> list[Seat]:
+    """Every human seat connected, each choosing its first option when asked, until the game ends or
+    ``budget`` decisions; then every frame of every connection is checked against the entitlement."""
+    made = new_table(client, ruleset, seats)
+    tid = made["table"]
+    conns = {p: Seat(client, tid, s["token"]) for p, s in enumerate(made["seats"]) if s["token"]}
+    spectator = Seat(client, tid, None)
+    table = lobby.tables[tid]
+    deadline = time.monotonic() + 60
+    while not table.game.finished and table.moves < budget:
+        waiting = [p for p in table.game.waiting_for() if p in conns]
+        if not waiting:  # a bot's turn: it plays on the server's loop, in its own time
+            assert time.monotonic() < deadline, "the bots never finished their turn"
+            time.sleep(0.01)
+            continue
+        deadline = time.monotonic() + 60  # per bot turn: a whole game on a busy machine takes longer
+        for p in waiting:
+            if p not in table.game.waiting_for():
+                break
+            conns[p].until(table.moves)
+            assert conns[p].state["decision"], conns[p].state
+            reply = conns[p].choose(len(conns[p].state["decision"]["options"]) - 1)
+            # a bot may have decided since this page's state: the server refuses the stale move; ask again.
+            # This client clicks far faster than a person: past the rate limit it is refused and waits
+            assert reply["type"] == "ack" or "no longer the current" in reply["message"] \
+                or "slow down" in reply["message"], reply
+            if reply["type"] == "error":
+                time.sleep(0.3 if "slow down" in reply["message"] else 0)
+                break
+    for c in [*conns.values(), spectator]:
+        c.until(table.moves)
+    seen = entitlement(table.game)
+    n = table.game.players
+    for p, c in conns.items():
+        assert sentinels(c.frames) > 0, "this seat was never shown a card: the check would prove nothing"
+        assert frame_leaks(c.frames, p, seen, n) == []
+        c.close()
+    assert frame_leaks(spectator.frames, None, seen, n) == []
+    spectator.close()
+    return list(conns.values())
+
+
+def test_kuhn_frames_hold_only_what_each_seat_may_see(served: tuple[Lobby, TestClient]) -> None:
+    lobby, client = served
+    for _ in range(3):
+        conns = play_with_checks(lobby, client, "kuhn_poker", ["human", "human"], 100)
+        assert conns[0].state["status"] == "finished" and conns[0].state["result"]
+    # the check itself: P1's frame handed to P2 is caught (P1's card), and so is a state field
+    table = lobby.tables[new_table(client, "kuhn_poker", ["human", "human"])["table"]]
+    seen = entitlement(table.game)
+    p1_frame = json.dumps(render(table, 0, set()))
+    assert frame_leaks([p1_frame], 0, seen, 2) == [] and frame_leaks([p1_frame], 1, seen, 2) != []
+    assert frame_leaks([json.dumps({"move": 0, "rng": 1})], 0, seen, 2) != []
+
+
+def test_bloodborne_secret_choices_revealed_together(served: tuple[Lobby, TestClient]) -> None:
+    lobby, client = served
+    made = new_table(client, "bloodborne", ["human", "human", "human"])
+    tid = made["table"]
+    a, b, c = (Seat(client, tid, made["seats"][p]["token"]) for p in range(3))
+    table = lobby.tables[tid]
+    asked = a.state["decision"]["at"]
+    assert a.state["decision"]["simultaneous"] and set(a.state["turn"]) == {"P1", "P2", "P3"}
+    assert a.choose(0)["type"] == "ack"
+    assert a.until(1)["decision"] is None and "P1" in a.state["view"]["decision"]["committed"]
+    # P2 answers the question as it was asked: P1's secret commit did not make it stale
+    assert b.choose(1, at=asked) == {"type": "ack", "move": 2}
+    seen_by_c = c.until(2)
+    assert seen_by_c["view"]["decision"]["committed"] == ["P1", "P2"] and seen_by_c["decision"]["at"] == asked
+    assert "not your turn" in b.choose(0, at=asked)["message"] and table.moves == 2  # no second secret choice
+    assert c.choose(2)["type"] == "ack"
+    revealed = a.until(3)
+    assert revealed["view"]["decision"] is None or revealed["view"]["decision"]["committed"] == []
+    for s in (a, b, c):
+        s.close()
+    play_with_checks(lobby, client, "bloodborne", ["human", "human", "random"], 60)
+
+
+def test_a_full_bloodborne_game_through_the_websockets(served: tuple[Lobby, TestClient]) -> None:
+    """Two people and a bot play a whole game (what `liturgy serve` promises), every frame checked."""
+    lobby, client = served
+    conns = play_with_checks(lobby, client, "bloodborne", ["human", "human", "random"], 100_000)
+    final = conns[0].state
+    assert final["status"] == "finished" and final["outcome"].startswith("Scores: P1: "), final["outcome"]
+    assert final["decision"] is None and final["turn"] == []
+
+
+def test_tables_resume_after_restart_with_the_same_digest(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with running(db) as (lobby, client):
+        made = new_table(client, "bloodborne", ["human", "random", "random"])
+        tid = made["table"]
+        p1 = Seat(client, tid, made["seats"][0]["token"])
+        for _ in range(5):
+            p1.act(lobby.tables[tid])
+        table = lobby.tables[tid]
+        deadline = time.monotonic() + 30
+        while table.game.waiting_for() != (0,) and not table.game.finished:  # the bots' turns done
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        p1.until(table.moves)
+        digest, moves, view = lobby.tables[tid].game.digest(), lobby.tables[tid].moves, p1.state["view"]
+        p1.close()
+    with running(db) as (again, client2):
+        assert again.tables[tid].game.digest() == digest and again.tables[tid].moves == moves
+        p1 = Seat(client2, tid, made["seats"][0]["token"])
+        assert p1.state["view"] == view  # the seat sees its game as it was
+        p1.act(again.tables[tid])
+
+
+def test_a_tampered_database_is_refused_not_loaded(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with running(db) as (lobby, client):
+        made = [new_table(client, "kuhn_poker", ["human", "random"]) for _ in range(4)]
+        for m in made:
+            s = Seat(client, m["table"], m["seats"][0]["token"])
+            assert s.choose(1)["type"] == "ack"
+            s.close()
+    con = sqlite3.connect(db)
+    ids = [m["table"] for m in made]
+    con.execute("UPDATE decisions SET choice = 1 - choice WHERE table_id = ? AND idx = 0", (ids[0],))
+    save = json.loads(con.execute("SELECT save FROM tables WHERE id = ?", (ids[1],)).fetchone()[0])
+    save["zones"] = list(reversed(save["zones"]))  # a forged state
+    con.execute("UPDATE tables SET save = ? WHERE id = ?", (json.dumps(save), ids[1]))
+    con.execute("UPDATE tables SET options = '{' WHERE id = ?", (ids[3],))  # not even JSON
+    con.commit()
+    con.close()
+    again, client2 = make(db)
+    count, problems = again.resume()
+    assert set(again.tables) == {ids[2]} and count == 1
+    assert any(ids[0] in p and "disagree" in p for p in problems), problems
+    assert any(ids[1] in p and "corrupt save" in p for p in problems), problems
+    assert any(ids[3] in p and "unreadable row" in p for p in problems), problems
+
+
+def test_host_ends_a_table_and_limits_hold(tmp_path: Path) -> None:
+    limits = Limits(max_tables=2, rate=2, burst=3, creates_per_minute=600, max_message=200)
+    with running(tmp_path / "t.db", limits=limits) as (lobby, client):
+        made = new_table(client, "kuhn_poker", ["human", "human"])
+        new_table(client, "kuhn_poker", ["human", "human"])
+        assert client.post("/api/tables", json={"ruleset": "kuhn_poker", "players": 2,
+                                                "seats": ["human", "human"]}).status_code == 503
+        tid = made["table"]
+        p1 = Seat(client, tid, made["seats"][0]["token"])
+        p1.ws.send_text("x" * 500)
+        assert "too large" in p1.next("error")["message"]
+        for _ in range(6):
+            p1.ws.send_text(json.dumps({"type": "ping"}))
+        replies = [p1.next("pong") if i < 2 else json.loads(p1.ws.receive_text()) for i in range(6)]
+        assert any(r.get("message") == "too many messages: slow down" for r in replies)
+        assert client.post(f"/api/tables/{tid}/end", json={"host": made["seats"][0]["token"]}).status_code == 403
+        assert client.post(f"/api/tables/{tid}/end", json={"host": made["host"]}).status_code == 200
+        assert p1.next("state")["status"] == "ended"
+        assert client.get(f"/api/tables/{tid}").json()["status"] == "ended"
+        p1.close()
+
+
+def test_a_decision_that_cannot_be_written_is_never_acknowledged(tmp_path: Path) -> None:
+    db = tmp_path / "t.db"
+    with running(db) as (lobby, client):
+        made = new_table(client, "kuhn_poker", ["human", "human"])
+        tid = made["table"]
+        p1 = Seat(client, tid, made["seats"][0]["token"])
+        real = lobby.writer.submit
+
+        def failing(op: Any) -> concurrent.futures.Future[None]:
+            fut: concurrent.futures.Future[None] = concurrent.futures.Future()
+            fut.set_exception(sqlite3.OperationalError("disk I/O error"))
+            return fut
+
+        lobby.writer.submit = failing  # type: ignore[method-assign]
+        replies = [p1.choose(1), p1.next("error")]
+        lobby.writer.submit = real  # type: ignore[method-assign]
+        assert all(r["type"] == "error" for r in replies) and tid not in lobby.tables  # closed, not ahead of its file
+        assert "closed" in p1.choose(0, at=0)["message"]
+    with running(db) as (again, _):
+        assert again.tables[tid].moves == 0  # what was never acknowledged is not there
+
+
+def test_every_shipped_ruleset_is_served_and_playable_from_a_seat(tmp_path: Path) -> None:
+    """`liturgy serve` with no names serves every rulesets/**/*.rules; each takes a table and a first decision."""
+    everything = discover(None)
+    assert {"bloodborne", "slay_the_spire", "kuhn_poker", "connect_four"} <= set(everything)
+    lobby = Lobby(everything, Store(str(tmp_path / "all.db")), bot_delay=0)
+    with TestClient(create_app(lobby)) as client:
+        try:
+            for key, rules in sorted(everything.items()):
+                made = new_table(client, key, ["human"] * rules.min_players)
+                seat = Seat(client, made["table"], made["seats"][0]["token"])
+                table = lobby.tables[made["table"]]
+                assert seat.state["ruleset"] == rules.name and seat.state["status"] == "running", key
+                if 0 in table.game.waiting_for():
+                    assert seat.choose(0)["type"] == "ack", key
+                seat.close()
+        finally:
+            while OPEN:
+                OPEN[0].close()

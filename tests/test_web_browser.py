@@ -1,0 +1,207 @@
+"""A real browser plays through the page: Debian's Chromium, headless, driven by Playwright (nothing downloaded).
+
+Two browser contexts (two people, no shared storage) play a full Kuhn poker hand and a Bloodborne round by
+clicking the page's buttons, against a server that names every card by a sentinel (``‹card#N›``). Every
+WebSocket frame each context receives, and its DOM after every click, is searched for sentinels: each one
+must be a card that seat was entitled to see at that move (the leak check's rule, computed by replaying the
+game independently of the server's rendering). Then the same pages with real card names are photographed for
+docs/web.md: into ``docs/web/`` when ``LITURGY_WEB_SCREENSHOTS=1``, else into a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+
+from liturgy.interpreter.web.app import create_app  # noqa: E402
+from liturgy.interpreter.web.store import Store  # noqa: E402
+from liturgy.interpreter.web.tables import Lobby, Table, discover  # noqa: E402
+from web_helpers import entitlement, frame_leaks, leaks_in, sentinels  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+BROWSERS = ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or "")
+CHROMIUM = next((b for b in BROWSERS if b and os.path.exists(b)), None)
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (apt-get install chromium); "
+                                                          "the browser test never downloads one")
+RULESETS = discover([str(ROOT / "rulesets/classic/kuhn_poker.rules"), str(ROOT / "rulesets/bloodborne.rules")])
+
+
+class Server:
+    """uvicorn in a thread, on a free loopback port."""
+
+    def __init__(self, lobby: Lobby) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.lobby = lobby
+        self.server = uvicorn.Server(uvicorn.Config(create_app(lobby), host="127.0.0.1", port=self.port,
+                                                    log_level="warning", ws_max_size=4096))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 60
+        while not self.server.started:
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)
+        self.base = f"http://127.0.0.1:{self.port}"
+
+    def create(self, ruleset: str, seats: list[str]) -> dict[str, Any]:
+        body = json.dumps({"ruleset": ruleset, "players": len(seats), "seats": seats}).encode()
+        req = urllib.request.Request(self.base + "/api/tables", data=body, headers={"content-type": "application/json"})
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())  # type: ignore[no-any-return]
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+class Player:
+    """One browser context at one seat, recording every WebSocket frame and a DOM snapshot after each click."""
+
+    def __init__(self, browser: Any, url: str, seat: int) -> None:
+        self.context = browser.new_context(viewport={"width": 1000, "height": 900})
+        self.page = self.context.new_page()  # predicates below are functions: the page's CSP forbids eval
+        self.seat = seat
+        self.frames: list[str] = []
+        self.doms: list[tuple[int, str]] = []
+        self.page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: self.frames.append(
+            payload if isinstance(payload, str) else payload.decode())))
+        self.page.goto(url)
+        self.page.wait_for_function("() => document.body.dataset.move !== undefined", timeout=30000)
+
+    def move(self) -> int:
+        return int(self.page.evaluate("() => document.body.dataset.move"))
+
+    def snapshot(self) -> None:
+        """The DOM with the move it shows, read together (a state arriving between two reads would mislabel it)."""
+        move, html = self.page.evaluate("() => [document.body.dataset.move, document.documentElement.outerHTML]")
+        self.doms.append((int(move), html))
+
+    def act(self) -> bool:
+        """Click the first option if this seat is asked; True when it did (and the page moved on)."""
+        buttons = self.page.locator("#decision-card:not([hidden]) #options button:enabled")
+        if buttons.count() == 0:
+            return False
+        before = self.move()
+        buttons.first.click()
+        self.page.wait_for_function(
+            "m => document.body.dataset.move !== m || document.getElementById('error').textContent !== ''",
+            arg=str(before), timeout=20000)
+        self.snapshot()
+        return True
+
+    def close(self) -> None:
+        self.snapshot()
+        self.context.close()
+
+
+def play(players: list[Player], table: Table, done: Callable[[], bool], budget: int = 400) -> int:
+    clicks = 0
+    deadline = time.monotonic() + 240
+    while not done():
+        assert clicks < budget and time.monotonic() < deadline, "the game did not get there through the page"
+        acted = False
+        for p in players:
+            if p.act():
+                clicks += 1
+                acted = True
+        if not acted:
+            time.sleep(0.05)
+    return clicks
+
+
+def check_secrecy(players: list[Player], table: Table) -> None:
+    seen = entitlement(table.game)
+    n = table.game.players
+    for p in players:
+        assert p.frames, "no WebSocket frame was captured"
+        assert sentinels(p.frames) > 0, "the seat never saw its own cards: the check would be vacuous"
+        assert frame_leaks(p.frames, p.seat, seen, n) == []
+        for move, html in p.doms:
+            assert leaks_in(html, p.seat, move, seen, n) == [], f"DOM of P{p.seat + 1} at move {move}"
+
+
+def seat_players(browser: Any, server: Server, made: dict[str, Any]) -> list[Player]:
+    return [Player(browser, f"{server.base}/t/{made['table']}#seat={s['token']}", p)
+            for p, s in enumerate(made["seats"]) if s["token"]]
+
+
+def test_two_browsers_play_kuhn_and_a_bloodborne_round_without_seeing_each_others_cards(
+        browser: Any, tmp_path: Path) -> None:
+    server = Server(Lobby(RULESETS, Store(str(tmp_path / "b.db")), bot_delay=0.05, sentinel_names=True))
+    try:
+        made = server.create("kuhn_poker", ["human", "human"])
+        table = server.lobby.tables[made["table"]]
+        players = seat_players(browser, server, made)
+        assert play(players, table, lambda: table.game.finished) >= 2
+        for p in players:
+            p.page.wait_for_function("() => document.getElementById('turn').textContent.includes('finished')")
+            p.close()
+        check_secrecy(players, table)
+
+        made = server.create("bloodborne", ["human", "human", "random"])
+        table = server.lobby.tables[made["table"]]
+        players = seat_players(browser, server, made)
+        round_two = lambda: table.game.finished or table.game.view(None)["counters"]["round"] >= 2  # noqa: E731
+        assert play(players, table, round_two) >= 4
+        for p in players:
+            p.page.wait_for_function("m => Number(document.body.dataset.move) >= m", arg=table.moves - 3)
+            p.close()
+        check_secrecy(players, table)
+    finally:
+        server.stop()
+
+
+def test_screenshots_for_the_docs(browser: Any, tmp_path: Path) -> None:
+    out = ROOT / "docs" / "web" if os.environ.get("LITURGY_WEB_SCREENSHOTS") else tmp_path
+    out.mkdir(exist_ok=True)
+    server = Server(Lobby(RULESETS, Store(str(tmp_path / "s.db")), bot_delay=0.05))
+    try:
+        lobby_page = browser.new_page(viewport={"width": 1000, "height": 760})
+        lobby_page.goto(server.base + "/")
+        lobby_page.select_option("#ruleset", "bloodborne")
+        lobby_page.click("#create-button")
+        lobby_page.wait_for_selector("#links li a")
+        lobby_page.screenshot(path=str(out / "lobby.png"), full_page=True)
+        link = lobby_page.locator("#links li a").first.get_attribute("href")
+        lobby_page.close()
+        p1 = Player(browser, server.base + link, 0)
+        p1.page.wait_for_selector("#options button")
+        p1.page.screenshot(path=str(out / "bloodborne-p1.png"), full_page=True)
+        p1.close()
+
+        made = server.create("kuhn_poker", ["human", "human"])
+        table = server.lobby.tables[made["table"]]
+        players = seat_players(browser, server, made)
+        players[0].page.screenshot(path=str(out / "kuhn-p1.png"))
+        play(players, table, lambda: table.game.finished)
+        players[1].page.wait_for_function("() => document.getElementById('turn').textContent.includes('finished')")
+        players[1].page.screenshot(path=str(out / "kuhn-p2-result.png"), full_page=True)
+        for p in players:
+            p.close()
+    finally:
+        server.stop()
+    for name in ("lobby.png", "bloodborne-p1.png", "kuhn-p1.png", "kuhn-p2-result.png"):
+        assert (out / name).stat().st_size > 5000
