@@ -83,17 +83,19 @@ def _visible(game: Game, player: int) -> frozenset[int]:
 
 
 def choose_swap(game: Game, observer: int, seen: list[int], rng: random.Random) -> Swap | None:
-    """Two cards of one kind that ``observer`` cannot see now and has never seen (``seen``: card -> viewers
-    mask, tools/leaks.py's record), or None when there are no two such cards."""
+    """Two cards of one kind and one back (their `back` fields) that ``observer`` cannot see now and has never
+    seen (``seen``: card -> viewers mask, tools/leaks.py's record), or None when there are no two such cards."""
     t = game.state.tables
     defs = game.ruleset.program.cards
     bit = 1 << observer
     held = _referenced(game)
     declared = _zone_declarations(game)
-    by_place: dict[tuple[str, str], list[int]] = {}
+    # a face-down card shows its back fields (`back`), so only cards with the same back look alike
+    backs = t.card_backs or [""] * len(t.card_def)
+    by_place: dict[tuple[str, str, str], list[int]] = {}
     for c in range(len(t.card_def)):
         if not seen[c] & bit and not _sees(game, observer, c) and c not in held:
-            by_place.setdefault((defs[t.card_def[c]].kind, declared[game.state.card_zone[c]]), []).append(c)
+            by_place.setdefault((defs[t.card_def[c]].kind, declared[game.state.card_zone[c]], backs[c]), []).append(c)
     by_kind = by_place
     # copies of one card are alike: a pair of different cards is what can tell the worlds apart
     pools = [cards for cards in by_kind.values() if len({t.card_def[c] for c in cards}) > 1]
