@@ -234,6 +234,37 @@ def test_nobody_dies_before_the_haunt(rules: Ruleset) -> None:
     assert counter(g, "pos", p, "might") == 1 and counter(g, "pos", p, "speed") == 1
 
 
+def test_armor_takes_one_less_physical_damage(rules: Ruleset) -> None:
+    """Armor: whenever you take physical damage, take 1 less (items.yaml). The Bite rolls 7 against Ox's 1: 6
+    damage, 5 with the Armor, split as Ox likes (2 on Might, 3 on Speed)."""
+    g, p = _first_turn(rules, ["Ox Bellows", "Zoe Ingstrom", "Jenny LeClerc"])
+    armor = card_ids(g, "Armor")[0]
+    move_to_zone(g, armor, zone_index(g, "gear", p))
+    might, speed = counter(g, "pos", p, "might"), counter(g, "pos", p, "speed")
+    put_on_top(g, "Kitchen", "room_stack")
+    put_on_top(g, "Bite", "omen_deck")
+    refresh_decision(g)
+    pick(g, p, "explore")
+    pick(g, p, "")
+    dice = [2, 2, 2, 1] + [0] * (value(g, p, "might") - 1) + [1]
+    force_dice(g, dice)
+    pick(g, p, "")
+    assert g.decision is not None and "of 5 physical damage" in (g.decision.prompt_for(p) or "")
+    pick(g, p, "2")
+    assert (counter(g, "pos", p, "might"), counter(g, "pos", p, "speed")) == (might - 2, speed - 3)
+
+
+def test_the_mask_is_put_on_and_taken_off(rules: Ruleset) -> None:
+    """Mask: Sanity 4+ puts it on (+2 Knowledge, -2 Sanity) or takes it off (the reverse)."""
+    g, p = _first_turn(rules, ["Zoe Ingstrom", "Ox Bellows", "Jenny LeClerc"])
+    explore_into(g, p, "Kitchen", "omen_deck", "Mask")
+    know, san = counter(g, "pos", p, "knowledge"), counter(g, "pos", p, "sanity")
+    force_dice(g, [2] * value(g, p, "sanity"))
+    pick(g, p, "use_gear")
+    pick(g, p, "Mask")
+    assert (counter(g, "pos", p, "knowledge"), counter(g, "pos", p, "sanity")) == (know + 2, san - 2)
+
+
 def test_a_tile_for_another_floor_goes_under_the_stack(rules: Ruleset) -> None:
     """Exploring the ground floor, a basement-only tile on top goes to the bottom and the next tile that fits is
     placed (L130)."""
