@@ -35,7 +35,7 @@ EXAMPLES = sorted(str(p) for p in (ROOT / "docs" / "examples").glob("*.rules"))
 ALL = RULESETS + EXAMPLES
 # A ruleset whose full game is long runs the adapters' suites in its own short mode (an ordinary `option`):
 # OpenSpiel's random_sim_test reloads the state at every step, so its cost grows with the square of the length.
-HARNESS_OPTIONS = {"fury_of_dracula.rules": {"length": "skirmish"}}
+HARNESS_OPTIONS = {"fury_of_dracula.rules": {"length": "skirmish"}, "betrayal.rules": {"length": "quick"}}
 
 
 def _name(path: str) -> str:
@@ -257,7 +257,7 @@ def test_returns() -> None:
 
 @pytest.mark.parametrize("path", ALL, ids=_ids(ALL))
 def test_pettingzoo_api_test(path: str) -> None:
-    env = LiturgyEnv(path)
+    env = LiturgyEnv(path, options=HARNESS_OPTIONS.get(Path(path).name))
     with warnings.catch_warnings():
         # dict observations with an action mask are PettingZoo's own convention for board games
         warnings.simplefilter("ignore")

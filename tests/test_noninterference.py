@@ -136,6 +136,19 @@ def test_a_swap_never_moves_a_card_the_running_code_holds(tmp_path: Path) -> Non
         assert not (leaks.seen[swap.first] | leaks.seen[swap.second]) & (1 << swap.observer)
 
 
+def test_a_swap_keeps_the_cards_backs_alike() -> None:
+    """A face-down card shows its `back` fields, so two hidden cards with different backs are told apart by design:
+    a swap pairs only cards whose backs read the same (in smugglers.rules, sea with sea, land with land)."""
+    path = str(Path(__file__).resolve().parent.parent / "docs" / "examples" / "smugglers.rules")
+    game = load_ruleset(path).new_game(2, 3)
+    leaks = LeakCheck(game)
+    backs = game.state.tables.card_backs
+    swaps = [ni.choose_swap(game, k % 2, leaks.seen, random.Random(k)) for k in range(60)]
+    pairs = [(s.first, s.second) for s in swaps if s is not None]
+    assert pairs and all(backs[a] == backs[b] for a, b in pairs)
+    assert {backs[a] for a, _ in pairs} >= {"terrain: sea", "terrain: land"}
+
+
 def test_probing_changes_nothing_in_the_game(tmp_path: Path) -> None:
     rules = load_ruleset(_write(tmp_path, BASE))
     game = rules.new_game(3, 2)

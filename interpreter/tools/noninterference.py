@@ -83,8 +83,8 @@ def _visible(game: Game, player: int) -> frozenset[int]:
 
 
 def choose_swap(game: Game, observer: int, seen: list[int], rng: random.Random) -> Swap | None:
-    """Two cards of one kind that ``observer`` cannot see now and has never seen (``seen``: card -> viewers
-    mask, tools/leaks.py's record), or None when there are no two such cards."""
+    """Two cards of one kind and one back (their `back` fields) that ``observer`` cannot see now and has never
+    seen (``seen``: card -> viewers mask, tools/leaks.py's record), or None when there are no two such cards."""
     t = game.state.tables
     defs = game.ruleset.program.cards
     bit = 1 << observer
