@@ -321,3 +321,12 @@ def test_unseen_draws_never_change_what_a_hunter_observes(rules) -> None:  # typ
             p = rng.choice(list(d.players))
             g.apply(rng.randrange(g.option_count(p)), p)
     assert found == []
+
+
+def test_a_whole_game_plays_at_the_terminal_with_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    """`liturgy play` runs a game to its result (here bots in every seat) and prints the final line."""
+    from liturgy.interpreter.tools.cli import main
+    assert main(["play", str(RULES), "--players", "3", "--seats", "random,random,random", "--seed", "5",
+                 "--option", "length=skirmish"]) == 0
+    out = capsys.readouterr().out
+    assert "Game over" in out and ("Dracula wins" in out or "The Hunters win" in out)
