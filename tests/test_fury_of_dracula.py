@@ -330,3 +330,34 @@ def test_a_whole_game_plays_at_the_terminal_with_bots(capsys: pytest.CaptureFixt
                  "--option", "length=skirmish"]) == 0
     out = capsys.readouterr().out
     assert "Game over" in out and ("Dracula wins" in out or "The Hunters win" in out)
+
+
+def test_the_probe_counts_a_card_named_by_the_varied_choice_itself_as_shown(tmp_path: Path) -> None:
+    """A choice whose own body reveals the chosen card, names it in the log and moves it on (a tile met, then
+    returned to its pool) shows the card: the probe must not report the two worlds' different log lines as a
+    leak. A body that names the choice without revealing it is still caught."""
+    (tmp_path / "cards.yaml").write_text("kind: Tile\nstart: pool\ncards:\n  - {name: Fog}\n  - {name: Rats}\n"
+                                         "  - {name: Bats}\n")
+    body = """game "Tiles" {{ players 2..2 }}
+card Tile {{ }}
+cards "cards.yaml"
+zone pool: set hidden of Tile
+zone hand: per player set owner of Tile
+setup {{ move pool to players[0].hand }}
+round {{
+  step meet {{
+    choose t from players[0].hand by players[0] {{
+      {reveal}
+      log "P2 meets {{}}", t
+      move t to pool
+    }}
+    if size(players[0].hand) == 0 {{ end game }}
+  }}
+}}
+"""
+    (tmp_path / "fair.rules").write_text(body.format(reveal="reveal t"))
+    (tmp_path / "leaky.rules").write_text(body.format(reveal='log "(named {})", t.name'))
+    fair = load_ruleset(str(tmp_path / "fair.rules")).new_game(2, seed=1)
+    leaky = load_ruleset(str(tmp_path / "leaky.rules")).new_game(2, seed=1)
+    assert check_choice(fair, 1, [0, 0, 0], random.Random(1)) is None
+    assert check_choice(leaky, 1, [0, 0, 0], random.Random(1)) is not None
