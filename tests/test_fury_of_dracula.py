@@ -361,3 +361,35 @@ round {{
     leaky = load_ruleset(str(tmp_path / "leaky.rules")).new_game(2, seed=1)
     assert check_choice(fair, 1, [0, 0, 0], random.Random(1)) is None
     assert check_choice(leaky, 1, [0, 0, 0], random.Random(1)) is not None
+
+
+def test_seward_sails_hamburg_north_sea_amsterdam_and_may_not_turn_back(rules) -> None:  # type: ignore[no-untyped-def]
+    """Spec 5.2 [L136-L139]: the shortest voyage is two turns (embark, then disembark at another port of the same
+    sea); at sea a Hunter must move and may not return to his embarkation port."""
+    g = rules.new_game(2, seed=10, check_invariants=True)
+    asked: list[list[str]] = []
+
+    def policy(p: int, text: str, labels: list[str]) -> str | None:
+        if text == "Where does Dracula begin?":
+            return "Bucharest"
+        if text == "Where does Dr. John Seward start?":
+            return "hamburg"
+        if text.startswith("Where does Dr. John Seward go from"):
+            asked.append(labels)
+            return "north_sea" if "north_sea" in labels else "amsterdam"
+        if p == 0:
+            return None
+        return hunters_stay(p, text, labels)
+    play(g, policy, lambda g: len(asked) >= 2 and prompt(g)[1].startswith("Where does Prof."))
+    first, second = asked[0], asked[1]
+    assert "hamburg" in first and "north_sea" in first  # in port: stay, road, or embark
+    assert "north_sea" not in second and "hamburg" not in second and "amsterdam" in second  # at sea: must move on
+    assert counter(g, "blood") <= 15 and g.view(1)["counters"]["at"]["Dr. John Seward"] == "amsterdam"
+
+
+def test_le_havre_to_nantes_is_a_road_move_for_dracula(rules) -> None:  # type: ignore[no-untyped-def]
+    """Spec 2.2 [L161]."""
+    g = rules.new_game(2, seed=11)
+    play(g, dracula_route(["Le Havre"]), lambda g: prompt(g)[1] == "Where does Dracula go?")
+    _, _, labels = prompt(g)
+    assert "Nantes" in labels and "Paris" in labels and "English Channel" in labels and "Lyon" not in labels
