@@ -393,3 +393,40 @@ def test_le_havre_to_nantes_is_a_road_move_for_dracula(rules) -> None:  # type: 
     play(g, dracula_route(["Le Havre"]), lambda g: prompt(g)[1] == "Where does Dracula go?")
     _, _, labels = prompt(g)
     assert "Nantes" in labels and "Paris" in labels and "English Channel" in labels and "Lyon" not in labels
+
+
+def test_dracula_with_one_blood_may_not_embark(rules) -> None:  # type: ignore[no-untyped-def]
+    """Spec 5.2, 8.1 [L68, L127]: embarking costs 1 Blood and Dracula may never bring his own Blood to 0."""
+    from scenario import global_slot, refresh_decision
+    g = rules.new_game(2, seed=12)
+    play(g, dracula_route(["Hamburg"]), lambda g: prompt(g)[1] == "Where does Dracula go?")
+    assert "North Sea" in prompt(g)[2]
+    g.state.counters[global_slot(g, "blood")] = 1
+    refresh_decision(g)
+    labels = prompt(g)[2]
+    assert "North Sea" not in labels and "Berlin" in labels and "Feed" not in labels
+
+
+def test_train_die_ticket_check_ends_the_turn_and_a_one_rides_one_stop(rules) -> None:  # type: ignore[no-untyped-def]
+    """Spec 5.3 [L149-L151]: a ticket check leaves the Hunter where he is with no Action phase; a 1 rides to the
+    next city on the line."""
+    from scenario import force_roll
+    for face, expect_moved in (("0", False), ("1", True)):
+        g = rules.new_game(2, seed=13)
+
+        def policy(p: int, text: str, labels: list[str]) -> str | None:
+            if text == "Where does Dr. John Seward start?":
+                return "paris"
+            return hunters_stay(p, text, labels) if p != 0 else dracula_route(["Bucharest"])(p, text, labels)
+        play(g, policy, lambda g: prompt(g)[1].startswith("Where does Dr. John Seward go from"))
+        assert "take the train" in prompt(g)[2]
+        force_roll(g, "train", [face])
+        g.apply(prompt(g)[2].index("take the train"), 1)
+        if expect_moved:
+            _, text, labels = prompt(g)
+            assert text == "Dr. John Seward rides the train to?"
+            assert set(labels) == set(_neighbours("paris", ["rail_west", "rail_east"]))
+        else:
+            assert "ticket check" in g.log_lines(1)[-1]
+            assert g.view(1)["counters"]["at"]["Dr. John Seward"] == "paris"
+            assert prompt(g)[1].startswith("Where does Prof. Abraham Van Helsing go from")
