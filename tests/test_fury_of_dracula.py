@@ -259,7 +259,7 @@ def _probe(rules, seeds: range, players: int = 2, first: bool = False) -> list[s
 
 
 def test_dracula_secret_choices_never_change_what_a_hunter_observes(rules) -> None:  # type: ignore[no-untyped-def]
-    assert _probe(rules, range(1, 4)) == []
+    assert _probe(rules, range(1, 3)) == []
 
 
 def test_hunters_observation_is_identical_for_two_different_hidden_moves(rules) -> None:  # type: ignore[no-untyped-def]
@@ -306,7 +306,7 @@ def test_unseen_draws_never_change_what_a_hunter_observes(rules) -> None:  # typ
     for seed in (1,):
         g = rules.new_game(3, seed=seed)
         rng = random.Random(seed)
-        for step in range(150):
+        for step in range(120):
             if g.finished:
                 break
             if step % 6 == 0:
@@ -321,3 +321,112 @@ def test_unseen_draws_never_change_what_a_hunter_observes(rules) -> None:  # typ
             p = rng.choice(list(d.players))
             g.apply(rng.randrange(g.option_count(p)), p)
     assert found == []
+
+
+def test_a_whole_game_plays_at_the_terminal_with_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    """`liturgy play` runs a game to its result (here bots in every seat) and prints the final line."""
+    from liturgy.interpreter.tools.cli import main
+    assert main(["play", str(RULES), "--players", "3", "--seats", "random,random,random", "--seed", "5",
+                 "--option", "length=skirmish"]) == 0
+    out = capsys.readouterr().out
+    assert "Game over" in out and ("Dracula wins" in out or "The Hunters win" in out)
+
+
+def test_the_probe_counts_a_card_named_by_the_varied_choice_itself_as_shown(tmp_path: Path) -> None:
+    """A choice whose own body reveals the chosen card, names it in the log and moves it on (a tile met, then
+    returned to its pool) shows the card: the probe must not report the two worlds' different log lines as a
+    leak. A body that names the choice without revealing it is still caught."""
+    (tmp_path / "cards.yaml").write_text("kind: Tile\nstart: pool\ncards:\n  - {name: Fog}\n  - {name: Rats}\n"
+                                         "  - {name: Bats}\n")
+    body = """game "Tiles" {{ players 2..2 }}
+card Tile {{ }}
+cards "cards.yaml"
+zone pool: set hidden of Tile
+zone hand: per player set owner of Tile
+setup {{ move pool to players[0].hand }}
+round {{
+  step meet {{
+    choose t from players[0].hand by players[0] {{
+      {reveal}
+      log "P2 meets {{}}", t
+      move t to pool
+    }}
+    if size(players[0].hand) == 0 {{ end game }}
+  }}
+}}
+"""
+    (tmp_path / "fair.rules").write_text(body.format(reveal="reveal t"))
+    (tmp_path / "leaky.rules").write_text(body.format(reveal='log "(named {})", t.name'))
+    fair = load_ruleset(str(tmp_path / "fair.rules")).new_game(2, seed=1)
+    leaky = load_ruleset(str(tmp_path / "leaky.rules")).new_game(2, seed=1)
+    assert check_choice(fair, 1, [0, 0, 0], random.Random(1)) is None
+    assert check_choice(leaky, 1, [0, 0, 0], random.Random(1)) is not None
+
+
+def test_seward_sails_hamburg_north_sea_amsterdam_and_may_not_turn_back(rules) -> None:  # type: ignore[no-untyped-def]
+    """Spec 5.2 [L136-L139]: the shortest voyage is two turns (embark, then disembark at another port of the same
+    sea); at sea a Hunter must move and may not return to his embarkation port."""
+    g = rules.new_game(2, seed=10, check_invariants=True)
+    asked: list[list[str]] = []
+
+    def policy(p: int, text: str, labels: list[str]) -> str | None:
+        if text == "Where does Dracula begin?":
+            return "Bucharest"
+        if text == "Where does Dr. John Seward start?":
+            return "hamburg"
+        if text.startswith("Where does Dr. John Seward go from"):
+            asked.append(labels)
+            return "north_sea" if "north_sea" in labels else "amsterdam"
+        if p == 0:
+            return None
+        return hunters_stay(p, text, labels)
+    play(g, policy, lambda g: len(asked) >= 2 and prompt(g)[1].startswith("Where does Prof."))
+    first, second = asked[0], asked[1]
+    assert "hamburg" in first and "north_sea" in first  # in port: stay, road, or embark
+    assert "north_sea" not in second and "hamburg" not in second and "amsterdam" in second  # at sea: must move on
+    assert counter(g, "blood") <= 15 and g.view(1)["counters"]["at"]["Dr. John Seward"] == "amsterdam"
+
+
+def test_le_havre_to_nantes_is_a_road_move_for_dracula(rules) -> None:  # type: ignore[no-untyped-def]
+    """Spec 2.2 [L161]."""
+    g = rules.new_game(2, seed=11)
+    play(g, dracula_route(["Le Havre"]), lambda g: prompt(g)[1] == "Where does Dracula go?")
+    _, _, labels = prompt(g)
+    assert "Nantes" in labels and "Paris" in labels and "English Channel" in labels and "Lyon" not in labels
+
+
+def test_dracula_with_one_blood_may_not_embark(rules) -> None:  # type: ignore[no-untyped-def]
+    """Spec 5.2, 8.1 [L68, L127]: embarking costs 1 Blood and Dracula may never bring his own Blood to 0."""
+    from scenario import global_slot, refresh_decision
+    g = rules.new_game(2, seed=12)
+    play(g, dracula_route(["Hamburg"]), lambda g: prompt(g)[1] == "Where does Dracula go?")
+    assert "North Sea" in prompt(g)[2]
+    g.state.counters[global_slot(g, "blood")] = 1
+    refresh_decision(g)
+    labels = prompt(g)[2]
+    assert "North Sea" not in labels and "Berlin" in labels and "Feed" not in labels
+
+
+def test_train_die_ticket_check_ends_the_turn_and_a_one_rides_one_stop(rules) -> None:  # type: ignore[no-untyped-def]
+    """Spec 5.3 [L149-L151]: a ticket check leaves the Hunter where he is with no Action phase; a 1 rides to the
+    next city on the line."""
+    from scenario import force_roll
+    for face, expect_moved in (("0", False), ("1", True)):
+        g = rules.new_game(2, seed=13)
+
+        def policy(p: int, text: str, labels: list[str]) -> str | None:
+            if text == "Where does Dr. John Seward start?":
+                return "paris"
+            return hunters_stay(p, text, labels) if p != 0 else dracula_route(["Bucharest"])(p, text, labels)
+        play(g, policy, lambda g: prompt(g)[1].startswith("Where does Dr. John Seward go from"))
+        assert "take the train" in prompt(g)[2]
+        force_roll(g, "train", [face])
+        g.apply(prompt(g)[2].index("take the train"), 1)
+        if expect_moved:
+            _, text, labels = prompt(g)
+            assert text == "Dr. John Seward rides the train to?"
+            assert set(labels) == set(_neighbours("paris", ["rail_west", "rail_east"]))
+        else:
+            assert "ticket check" in g.log_lines(1)[-1]
+            assert g.view(1)["counters"]["at"]["Dr. John Seward"] == "paris"
+            assert prompt(g)[1].startswith("Where does Prof. Abraham Van Helsing go from")

@@ -221,19 +221,22 @@ def check_choice(game: Game, observer: int, seen: list[int], rng: random.Random,
                         and backs[options[k]] == backs[options[i]]])
         real, world = game.clone(), game.clone()
         world.check = False
+        # the choice's own log lines count as told: a card revealed and named there, then moved on, was shown
+        before = (len(real.state.log), len(world.state.log))
         real.apply(i, q)
         world.apply(j, q)
         names = s.tables.card_names
         return _compare(real, world, observer, (options[i], options[j]), rng, horizon,
-                        f"P{q + 1} choosing {names[options[i]]} rather than {names[options[j]]}")
+                        f"P{q + 1} choosing {names[options[i]]} rather than {names[options[j]]}", before)
     return None
 
 
 def _compare(real: Game, world: Game, p: int, cards: tuple[int, int], rng: random.Random, horizon: int,
-             what: str) -> str | None:
+             what: str, start: tuple[int, int] | None = None) -> str | None:
     """Play both worlds on with the same choices while neither of ``cards`` is visible to ``p``; the first
-    difference in what ``p`` observes, as a message."""
-    start = (len(real.state.log), len(world.state.log))
+    difference in what ``p`` observes, as a message. ``start``: the log lengths from which a line naming one of
+    ``cards`` readably counts as showing it (default: from now)."""
+    start = start or (len(real.state.log), len(world.state.log))
     for step in range(horizon + 1):
         if any(_sees(g, p, c) for g in (real, world) for c in cards) or any(
                 c in _told(g, p, since) for g, since in zip((real, world), start, strict=True) for c in cards):
