@@ -78,3 +78,16 @@ def test_a_pattern_over_a_huge_folder_stops_looking(tmp_path: Path) -> None:
     codes, text = _check(tmp_path / "p" / "g.rules", "wide/*/*/*.yaml")
     assert codes == ["E212"] and "looks at more than" in text
     assert time.monotonic() - start < 30
+
+
+def test_ten_thousand_cards_a_thousand_times_at_64_players_is_refused(tmp_path: Path) -> None:
+    """Once 2.7 GB before the first step: the physical cards of a whole game are capped at check time."""
+    lines = ["kind: K", "start: hand", "cards:"]
+    lines += [f"  - name: C{i}\n    n: 1\n    count: 1000" for i in range(10_000)]
+    (tmp_path / "k.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (tmp_path / "g.rules").write_text(
+        'game "G" { players 1..64 }\ncard K { n: int }\ncards "k.yaml"\nzone hand: per player set owner of K\n'
+        "round { step s { if size(players[0].hand) > 0 { end game } } }\nscore(p) = 0\n", encoding="utf-8")
+    program, diags = check_file(str(tmp_path / "g.rules"))
+    assert program is None
+    assert [d.code for d in diags] == ["E212"] and "640000000 physical cards at 64 players" in diags[0].message
