@@ -38,7 +38,8 @@ ATTACKS = {
         E20 + "round { step s { n = min(sum(sum(sum(sum(sum(sum(1 for f in E) for e in E) for d in E) for c in E) "
         "for b in E) for a in E), 5)\n end game } }", "work budget of 1000000 units (game work_limit) at line"),
     "for loops nested over a 20-value enum": (
-        E20 + "round { step s {\n for a in E { for b in E { for c in E { for d in E { for e in E { n = 1 } } } } }\n"
+        E20 + "round { step s {\n for a in E { for b in E { for c in E { for d in E { for e in E {\n"
+        "  for f in E { n = 1 } } } } } }\n"
         " end game } }", "work budget of 1000000 units (game work_limit) at line"),
     "a window firing itself twice": (
         "window w(d: int)\non w(d: int) {\n  if d < 150 {\n    fire w(d + 1)\n    fire w(d + 1)\n  }\n}\n"
@@ -102,13 +103,12 @@ def test_a_larger_budget_lets_the_game_run_on(tmp_path: Path) -> None:
 
 
 def test_the_work_count_survives_clone_and_replay(tmp_path: Path) -> None:
-    rules_path = Path(__file__).resolve().parent.parent / "docs" / "examples" / "high_card.rules"
+    rules_path = Path(__file__).resolve().parent.parent / "docs" / "examples" / "budgets.rules"
     program, _ = check_file(str(rules_path))
     assert program is not None
     game = Ruleset(program).new_game(2, 3)
-    game.apply(0, 0)
-    assert game.clone().state.work == game.state.work
     game.random_playout(random.Random(3))
+    assert game.clone().state.work == game.state.work
     loaded = game.ruleset.load_game(game.to_json())
     assert loaded.state.work == game.state.work > 0
 
@@ -125,3 +125,15 @@ def test_a_bad_budget_is_e400(tmp_path: Path, setting: str, says: str) -> None:
     assert program is None
     errors = [d for d in diags if d.is_error]
     assert [d.code for d in errors] == ["E400"] and says in errors[0].message
+
+
+@pytest.mark.parametrize(("name", "warning"), [("proc calling itself twice", "W071"),
+                                               ("fn calling itself twice", "W071"),
+                                               ("a window firing itself twice", "W072"),
+                                               ("x = x * x in a loop", "W073"),
+                                               ("a text doubled 60 times", "W073")])
+def test_check_warns_about_the_obvious_runaways(tmp_path: Path, name: str, warning: str) -> None:
+    path = tmp_path / "attack.rules"
+    path.write_text(HEAD.format(budgets="") + ATTACKS[name][0] + TAIL, encoding="utf-8")
+    program, diags = check_file(str(path))
+    assert program is not None and warning in {d.code for d in diags}, [str(d) for d in diags]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from liturgy.dsl.checker.program import Program
+from liturgy.dsl.checker.recursion import recursion_warnings
 from liturgy.dsl.checker.statements import StatementChecker
 from liturgy.dsl.checker.walk import _contains, _skip_targets
 from liturgy.dsl.diagnostics import Span
@@ -34,8 +35,10 @@ class AnalysisChecker(StatementChecker):
         self._unused(prog)
         self._unreachable_steps(prog)
         self._reachable_end(prog)
-        # trigger cycles (a window whose handlers fire it again)
-        self._trigger_cycles(prog)
+        # runaway recursion, fan-out, endless loops (W070-W073); then trigger cycles (a window whose handlers
+        # fire it again), except the windows W072 already reported as firing themselves several times
+        fanned = recursion_warnings(prog, self.warn)
+        self._trigger_cycles(prog, fanned)
 
     def _unused(self, prog: Program) -> None:
         """W001/W002: declarations nothing uses, windows nothing fires."""
@@ -107,11 +110,13 @@ class AnalysisChecker(StatementChecker):
                 self.warn("W005", f"step `{step.name}` can never be reached", step.span,
                           hint="an earlier step always skips past it or ends the game")
 
-    def _trigger_cycles(self, prog: Program) -> None:
+    def _trigger_cycles(self, prog: Program, skip: set[str]) -> None:
         graph: dict[str, set[str]] = {}
         for owner, callees in self.calls.items():
             graph.setdefault(owner, set()).update(callees)
         for wname, w in prog.windows.items():
+            if wname in skip:
+                continue
             start = f"window:{wname}"
             stack = [(start, [start])]
             seen: set[str] = set()

@@ -17,6 +17,8 @@ from liturgy.dsl.diagnostics import Span, did_you_mean
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.cards import load_card_file, resolve_card_paths
 
+MAX_CARD_COPIES = 200_000  # physical cards in one game, at its largest player count
+
 
 class DeclarationChecker(CheckerCore):
     """Collects every declaration into the program, with E1xx diagnostics for bad ones."""
@@ -223,6 +225,13 @@ class DeclarationChecker(CheckerCore):
                         self.err("E120", f"`{c.name}` is a {c.kind} but zone `{c.start}` holds {zone.of_kind}",
                                  c.span)
                     prog.cards.append(c)
+        # every physical card is a few hundred bytes in every game: 10,000 cards x `count: 1000` in a zone per
+        # player at 64 players once took 2.7 GB before the first step; the whole game is capped instead
+        copies = sum(c.count * (prog.game.max_players if prog.zones[c.start].per_player else 1) for c in prog.cards)
+        if copies > MAX_CARD_COPIES:
+            self.err("E212", f"the card files make {copies} physical cards at {prog.game.max_players} players, "
+                     f"more than {MAX_CARD_COPIES}", next(d.span for d in self.rs.decls if isinstance(d, A.CardsDecl)),
+                     hint="lower the `count`s, or start per-player cards in a shared zone")
 
     # ------------------------------------------------------------ bodies
 

@@ -9,13 +9,11 @@ size and card count are bounded.
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -23,6 +21,7 @@ import yaml
 from liturgy.dsl.diagnostics import Diagnostic, Span, did_you_mean, remember_source
 from liturgy.dsl.files import FileRefused, read_limited
 from liturgy.dsl.frontend import ast as A
+from liturgy.dsl.frontend.discovery import resolve_pattern
 from liturgy.dsl.frontend.parser import parse_effect_text, parse_expr_text
 from liturgy.dsl.printable import surrogate_escapes
 
@@ -339,33 +338,9 @@ def _snippet(file_text: str, file_lines: list[str], node: yaml.ScalarNode, value
 
 
 def resolve_card_paths(ruleset_path: str, pattern: str, span: Span) -> tuple[list[str], list[Diagnostic]]:
-    """Expand a ``cards "…"`` pattern, refusing anything outside the project folder.
-
-    The project folder is the ruleset's directory, or the parent of the
-    nearest enclosing ``rulesets/`` directory (the layout this repository uses:
-    ``rulesets/classic/goofspiel.rules`` reads ``cards/classic/...``).
-    """
-    base = Path(ruleset_path).resolve().parent
-    root = next((d.parent for d in (base, *base.parents) if d.name == "rulesets"), base)
-    if os.path.isabs(pattern):
-        return [], [Diagnostic("E210", "error", f"card path `{pattern}` is absolute", span,
-                               hint="use a path relative to the ruleset file")]
-    full = str(base / pattern)
-    matches = sorted(glob.glob(full))
-    diags: list[Diagnostic] = []
-    files: list[str] = []
-    for m in matches:
-        if not os.path.isfile(m):
-            continue
-        resolved = Path(m).resolve()
-        if root != resolved and root not in resolved.parents:
-            diags.append(Diagnostic("E210", "error", f"card file `{m}` is outside the ruleset's project folder",
-                                    span, hint=f"card files must live under {root}"))
-            continue
-        files.append(os.path.normpath(m))
-    if not files and not diags:
-        diags.append(Diagnostic("E211", "error", f"no card files match `{pattern}`", span,
-                                hint="the pattern is relative to the ruleset file"))
+    """Expand a ``cards "…"`` pattern, refusing anything outside the project folder (dsl/frontend/discovery.py:
+    bounded, never naming an outside file, never widening to a home folder)."""
+    files, diags = resolve_pattern(ruleset_path, pattern, span)
     if len(files) > MAX_CARD_FILES:
         diags.append(Diagnostic("E212", "error", f"too many card files ({len(files)} > {MAX_CARD_FILES})", span))
         files = files[:MAX_CARD_FILES]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.compiler.budgets import SMALL_LOOP
 from liturgy.interpreter.runtime import budget
 
 if TYPE_CHECKING:
@@ -34,8 +35,10 @@ def charge(units: str, limit: int, at: str) -> list[str]:
     return [f"s.work += {units}", f"if s.work > {limit}:", f"    _over_work(s, {limit}, {at})"]
 
 
-def charge_call(gen: ExprGen, what: str, span: Span) -> list[str]:
-    """The lines one call costs: `calling `NAME` at line N`."""
+def charge_call(gen: ExprGen, key: str, what: str, span: Span) -> list[str]:
+    """The lines one call of ``key`` (`field:NAME`, …) costs: none unless it can call itself."""
+    if key not in gen.comp.recursive:
+        return []
     return charge("1", gen.comp.work_limit, repr(f"{what} at line {span.line}"))
 
 
@@ -73,9 +76,18 @@ def call(gen: ExprGen, e: A.Call, text: str) -> str:
     return f"_sized({text}, {comp.size_limit}, {comp.text_limit}, {where(e.span)})"
 
 
-def counted_loop(gen: ExprGen, lines: list[str], items: str, span: Span) -> list[str]:
+def counted(gen: Any, items: str, span: Span, flat: bool) -> list[str]:
+    """Lines counting the items of a loop held in ``items`` (a name): a flat loop of a few items costs nothing
+    (compiler/budgets.py, SMALL_LOOP, says why)."""
+    lines = charge(f"len({items})", gen.comp.work_limit, where(span))
+    if not flat:
+        return lines
+    return [f"if len({items}) > {SMALL_LOOP}:", *(f"    {x}" for x in lines)]
+
+
+def counted_loop(gen: ExprGen, lines: list[str], items: str, span: Span, flat: bool) -> list[str]:
     """An aggregate's or comprehension's lines with its items counted as work when the loop starts."""
-    out = [f"_it = {items}", *charge("len(_it)", gen.comp.work_limit, where(span))]
+    out = [f"_it = {items}", *counted(gen, "_it", span, flat)]
     for line in lines:
         if line.endswith(f" in {items}:") and line.startswith("for "):
             line = line[: -len(items) - 1] + "_it:"

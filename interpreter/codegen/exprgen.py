@@ -29,7 +29,7 @@ from liturgy.interpreter.codegen import budgetgen, gridgen
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
-from liturgy.interpreter.compiler import grids
+from liturgy.interpreter.compiler import budgets, grids
 from liturgy.interpreter.runtime.builtins import pure_function
 
 if TYPE_CHECKING:
@@ -259,7 +259,7 @@ class ExprGen:
                 if "env" in body:  # something reads the environment: give it the closures' dict
                     body = f"{self.const(comp.functions[fname])}[{i}](s, {env})"
                 code = f"def {name}({head}):\n" + "".join(f"    {x}\n" for x in budgetgen.charge_call(
-                    self, f"calling `{fname}`", expr.span)) + f"    return {body}\n"
+                    self, f"field:{fname}", f"calling `{fname}`", expr.span)) + f"    return {body}\n"
                 try:
                     fn = self.sources.load(self.ns, name, "card", code, expr.span)
                 except Refused:  # the closures' body, called with their dict
@@ -542,7 +542,8 @@ class ExprGen:
                 lines.append(f"return {func}(_r) if _r else 0")
             else:
                 lines.append("return _r")
-        code = _function_text(f"def {name}(s, env):", hoist, budgetgen.counted_loop(self, lines, items, e.span))
+        code = _function_text(f"def {name}(s, env):", hoist, budgetgen.counted_loop(
+            self, lines, items, e.span, budgets.is_flat(e.elem, e.where)))
         try:
             fn: ExprFn = self.sources.load(self.ns, name, "loop", code, e.span)
         except Refused:

@@ -34,6 +34,7 @@ from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import budgetgen
 from liturgy.interpreter.codegen.locals import Locals, _scan
 from liturgy.interpreter.codegen.source import Refused
+from liturgy.interpreter.compiler import budgets
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
 from liturgy.interpreter.runtime.moves import (
@@ -167,6 +168,11 @@ class StmtGen:
         for line in budgetgen.charge(units, self.comp.work_limit, repr(at)):
             self.emit(line)
 
+    def charge_call(self, key: str, at: str) -> None:
+        """Count a call of ``key`` (`proc:NAME`, …) as one unit of work, when it can call itself."""
+        if key in self.comp.recursive:
+            self.charge("1", at)
+
     def tmp(self, prefix: str = "_v") -> str:
         return self.gen._name(prefix)
 
@@ -278,7 +284,8 @@ class StmtGen:
             # a zone can change under the loop, so it is copied; other lists are tuples or card data, never changed
             items = self.tmp("_i")
             self.emit(f"{items} = {f'tuple({seq})' if zone else seq}")
-            self.charge(f"len({items})", f"at line {st.span.line}")
+            for line in budgetgen.counted(self.gen, items, st.span, budgets.is_flat(st.body)):
+                self.emit(line)
             self.emit(f"for {x} in {items}:")
             self.loop(1)
             self.depth += 1
@@ -473,7 +480,7 @@ class StmtGen:
         comp = self.comp
         if ref[0] == "call_proc":
             target = comp.procs[ref[1].name]
-            self.charge("1", f"calling `{ref[1].name}` at line {st.span.line}")
+            self.charge_call(f"proc:{ref[1].name}", f"calling `{ref[1].name}` at line {st.span.line}")
             if target.code is None and target.fast is not None:  # compiled already: its positional body
                 args = ", ".join(["s", *(self.src(a) for a in call.args)])
                 self.emit(f"{self.const(target.fast)}({args})")
@@ -498,7 +505,7 @@ class StmtGen:
             self.checked(obj)
         self.emit(f"if ({eff} := {table}[{card_def}[{c}]]) is not None:")
         self.depth += 1
-        self.charge("1", f"at line {st.span.line}")
+        self.charge_call(f"field:{fname}", f"at line {st.span.line}")
         if comp.direct_calls:  # the card's body by position where it has one (then `pure` is there too)
             fast = self.tmp("_q")
             self.emit(f"if ({fast} := {eff}.fast) is not None:")
@@ -530,7 +537,7 @@ class StmtGen:
         from liturgy.interpreter.compiler.code import MAX_FIRE_DEPTH
 
         name = repr(st.window)
-        self.charge("1", f"firing `{st.window}` at line {st.span.line}")
+        self.charge_call(f"window:{st.window}", f"firing `{st.window}` at line {st.span.line}")
         deep = f"trigger chain deeper than {MAX_FIRE_DEPTH} windows: "
         self.emit(f"if len(s.fire_stack) >= {MAX_FIRE_DEPTH}:")
         self.emit(f"    raise _RuleError({deep!r} + ' -> '.join(_fire_chain(s.frames, s.fire_stack, {name})))")

@@ -34,7 +34,9 @@ class CompilerCore:
         self.prog = prog
         # the game's budgets (interpreter/runtime/budget.py), written into the compiled code as constants
         self.work_limit, self.size_limit, self.text_limit = budget.limits(prog.game.budgets)
-        self.recursive_fns = budgets.recursive_fns(prog)
+        # what can call itself (compiler/budgets.py): only its calls are counted as work; such fns are not inlined
+        self.recursive = budgets.recursive_names(prog)
+        self.recursive_fns = {n[3:] for n in self.recursive if n.startswith("fn:")}
         # fused step-machine instructions (needs generated statements); fuse_span: the most original
         # instructions one fused call runs (0: none), which the engine keeps away from the step limit
         self.fuse = fuse

@@ -268,7 +268,7 @@ class ExpressionCompiler(CompilerCore):
         Each aggregate gets its own closure (no run-time dispatch on the name, see :data:`_AGGREGATES`);
         the loop variable is restored afterwards so it never leaks into the enclosing scope.
         """
-        it = budgets.counted_items(self.seq(e.iterable), self.work_limit, e.span)
+        it = budgets.counted_items(self.seq(e.iterable), self.work_limit, e.span, budgets.is_flat(e.elem, e.where))
         shadow = self._shadow(e.var)
         wf = self.expr(e.where) if e.where is not None else None
         ef = self.expr(e.elem)
@@ -305,7 +305,7 @@ class ExpressionCompiler(CompilerCore):
         return conveniences.let_in(e.name, value, body)
 
     def list_comp(self, e: A.ListComp) -> ExprFn:
-        it = budgets.counted_items(self.seq(e.iterable), self.work_limit, e.span)
+        it = budgets.counted_items(self.seq(e.iterable), self.work_limit, e.span, budgets.is_flat(e.elem, e.where))
         shadow = self._shadow(e.var)
         wf = self.expr(e.where) if e.where is not None else None
         ef = self.expr(e.elem)
@@ -339,10 +339,11 @@ class ExpressionCompiler(CompilerCore):
                 return self.inline_fn(ref[1], args, e.args)
 
             limit, at = self.work_limit, f"calling `{name}` at line {e.span.line}"
+            count = budgets.call_counter(self.recursive, f"fn:{name}")
 
             def call_fn(s: GameState, env: dict[str, Any]) -> Any:
                 body = fns[name][1]
-                budgets.charge(s, 1, limit, at)
+                count(s, 1, limit, at)
                 return body(s, {p: a(s, env) for p, a in zip(params, args, strict=True)})
 
             return call_fn
@@ -352,6 +353,7 @@ class ExpressionCompiler(CompilerCore):
             fname = e.func.name
             field_params = self._field_params(fname)
             limit, at = self.work_limit, f"calling `{fname}` at line {e.span.line}"
+            count = budgets.call_counter(self.recursive, f"field:{fname}")
             table = self.functions.get(fname)
             card_def = self.card_def
             if table is None:  # pragma: no cover - effects are compiled as statements
@@ -366,7 +368,7 @@ class ExpressionCompiler(CompilerCore):
                     d = card_def[c]
                     env2 = {p: a(s, env) for p, a in zip(per_card[d], args, strict=True)}
                     env2["self"] = c
-                    budgets.charge(s, 1, limit, at)
+                    count(s, 1, limit, at)
                     return table[d](s, env2)
 
                 return call_mixed_field
@@ -378,7 +380,7 @@ class ExpressionCompiler(CompilerCore):
                     raise RuleError(f"`{fname}` of no card")
                 env2 = {p: a(s, env) for p, a in zip(params, args, strict=True)}
                 env2["self"] = c
-                budgets.charge(s, 1, limit, at)
+                count(s, 1, limit, at)
                 return table[card_def[c]](s, env2)
 
             return call_function_field

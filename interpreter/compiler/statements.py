@@ -137,7 +137,7 @@ class StatementCompiler(ExpressionCompiler):
         return ifn
 
     def _for(self, st: A.For) -> StmtFn:
-        it = budgets.counted_items(self.seq(st.iterable), self.work_limit, st.span)
+        it = budgets.counted_items(self.seq(st.iterable), self.work_limit, st.span, budgets.is_flat(st.body))
         body = self.block_closure(st.body)
         var = st.var
         has_break = _has_break(st.body)
@@ -314,20 +314,23 @@ class StatementCompiler(ExpressionCompiler):
             target = self.procs[ref[1].name]
             make_env = self._proc_args(call.args, target.params)
             limit, at = self.work_limit, f"calling `{ref[1].name}` at line {st.span.line}"
+            count = budgets.call_counter(self.recursive, f"proc:{ref[1].name}")
 
             def do_proc(s: GameState, env: dict[str, Any]) -> None:
                 assert target.pure is not None
-                budgets.charge(s, 1, limit, at)
+                count(s, 1, limit, at)
                 target.pure(s, make_env(s, env))
 
             return do_proc
         resolve = self._effect_target(call)
         limit, at = self.work_limit, f"at line {st.span.line}"
+        assert isinstance(call.func, A.Attr)
+        count = budgets.call_counter(self.recursive, f"field:{call.func.name}")
 
         def do_effect(s: GameState, env: dict[str, Any]) -> None:
             found = resolve(s, env)
             if found is not None:
-                budgets.charge(s, 1, limit, at)
+                count(s, 1, limit, at)
                 eff, env2 = found
                 if eff.pure is None:  # pragma: no cover - suspension analysis prevents this
                     raise RuleError(f"{eff.name} asks for a decision where none can be made")
@@ -382,9 +385,10 @@ class StatementCompiler(ExpressionCompiler):
         make_env = self._proc_args(st.args, params)
         name = st.window
         limit, at = self.work_limit, f"firing `{name}` at line {st.span.line}"
+        count = budgets.call_counter(self.recursive, f"window:{name}")
 
         def fire(s: GameState, env: dict[str, Any]) -> None:
-            budgets.charge(s, 1, limit, at)
+            count(s, 1, limit, at)
             if len(s.fire_stack) >= MAX_FIRE_DEPTH:
                 raise RuleError(f"trigger chain deeper than {MAX_FIRE_DEPTH} windows: " + " -> ".join(
                     _fire_chain(s.frames, s.fire_stack, name)))

@@ -187,6 +187,10 @@ class Game(GameViews):
             s.status = "aborted"
             s.error = f"effects nest too deeply (a recursive procedure or trigger?) [{self.position()}]"
             s.pending = None
+        except MemoryError:  # the budgets (runtime/budget.py) should stop a game long before; a last guard
+            s.status = "aborted"
+            s.error = f"the game ran out of memory (a budget too large for this machine?) [{self.position()}]"
+            s.pending = None
         except (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError) as err:
             # A ruleset the checker accepted reached a case the engine cannot run.
             # Stop the game with its position instead of a traceback; this is a bug to report.
