@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from liturgy.dsl.checker.flow import check_flow
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.statements import StatementChecker
 from liturgy.dsl.checker.walk import _contains, _skip_targets
@@ -36,6 +37,8 @@ class AnalysisChecker(StatementChecker):
         self._reachable_end(prog)
         # trigger cycles (a window whose handlers fire it again)
         self._trigger_cycles(prog)
+        # a hidden card's field reaching what other players see (W075-W078)
+        check_flow(prog, self.warn)
 
     def _unused(self, prog: Program) -> None:
         """W001/W002: declarations nothing uses, windows nothing fires."""
