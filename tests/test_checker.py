@@ -20,7 +20,7 @@ setup { shuffle bag }
 round {
   step take "Take" {
     for p in players {
-      choose c from bag by p { move c to p.hand  do c.on_take(p)  p.score += c.bonus(c.worth) }
+      choose c from bag by p { move c to p.hand  reveal c  do c.on_take(p)  p.score += c.bonus(c.worth) }
     }
     if size(bag) == 0 { end game }
   }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from liturgy.dsl.checker.flow import check_flow
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.recursion import recursion_warnings
 from liturgy.dsl.checker.statements import StatementChecker
@@ -39,6 +40,8 @@ class AnalysisChecker(StatementChecker):
         # fire it again), except the windows W072 already reported as firing themselves several times
         fanned = recursion_warnings(prog, self.warn)
         self._trigger_cycles(prog, fanned)
+        # a hidden card's field reaching what other players see (W075-W078)
+        check_flow(prog, self.warn)
 
     def _unused(self, prog: Program) -> None:
         """W001/W002: declarations nothing uses, windows nothing fires."""

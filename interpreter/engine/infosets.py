@@ -293,7 +293,7 @@ def _greedy_deal(members: list[int], places: list[tuple[int, int]], now: list[in
     free: dict[int, list[int]] = {}
     for i in members:
         free.setdefault(places[i][0], []).append(i)
-    cards = [now[i] for i in members]
+    cards = sorted(now[i] for i in members)  # the same set in any real placement: the deal never sees the truth
     rng.shuffle(cards)
     cards.sort(key=lambda c: len(possible[c]) or 1 << 30)  # stable: equal constraints stay in random order
     out: list[tuple[int, int]] = []

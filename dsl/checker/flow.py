@@ -1,0 +1,318 @@
+"""Information flow (W075–W078): a hidden card's field must not reach what other players see without a `reveal`.
+
+The engine redacts card *names* in everything a player sees. A card's *fields* are plain values: once read, a
+face-down card's rank is a number like any other, and a log line, a public counter, an option label or the
+filter of another player's choice shows it to whoever reads them. This analysis follows those values through
+each block, in order:
+
+- a card is *secret* when it comes from a zone some player cannot see (every zone but a `public` one: `hidden`,
+  `owner`, `secret`, `visible to` a group) — a loop or choice over such a zone, `top(deck)`, a local bound to one
+  — or was moved into such a zone since. `reveal c` and a move into a public zone make it open again, for the
+  statements that follow in that block;
+- a value is *tainted* when it reads a field of a secret card (``c.rank``, ``sum(c.rank for c in p.hand)``), or
+  a local holding such a value;
+- sinks: a counter assigned a tainted value (W075: counters are public); a `log` line (to everyone) with a
+  tainted argument (W076); a choice's prompt or options computed from a tainted value (W077: the labels and the
+  prompt are what the chooser reads; a `display` `show` line of hidden cards the viewer does not hold is the
+  same, W077); a choice's `where` filter reading a card hidden from the chooser (W078: how many options there
+  are, and which, tells the chooser about it). A zone `owner`'s cards read by the owner's own choice or display
+  (``p.hand`` in ``choose … by p``) are the chooser's to see.
+
+It is a check of the common shapes, not a proof: values passed into procedures, handlers and functions are not
+followed, a `log to` line is trusted to go to those who may read it, and what the rules reveal is judged by the
+statements before the read in the same block. `liturgy fuzz` tests the same property by running the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import fields, is_dataclass
+from typing import Any
+
+from liturgy.dsl.checker.program import Program
+from liturgy.dsl.diagnostics import Span
+from liturgy.dsl.frontend import ast as A
+
+Warn = Callable[..., None]
+
+
+class _Env:
+    """What a block knows: locals naming secret cards, locals holding tainted values (both by name), and zones
+    whose cards have been revealed (`reveal p.table`) since the block began."""
+
+    def __init__(self, secret: set[str] | None = None, tainted: set[str] | None = None,
+                 revealed: set[str] | None = None) -> None:
+        self.secret = set(secret or ())
+        self.tainted = set(tainted or ())
+        self.revealed = set(revealed or ())
+
+    def child(self) -> _Env:
+        return _Env(self.secret, self.tainted, self.revealed)
+
+
+def _zone_of(e: Any) -> A.ZoneDecl | None:
+    ref = getattr(e, "ref", None)
+    if ref is not None and ref[0] in ("zone", "pzone", "czone"):
+        decl: A.ZoneDecl = ref[1]
+        return decl
+    return None
+
+
+def _nodes(e: Any) -> list[Any]:
+    """Every expression node inside ``e`` (itself included)."""
+    out: list[Any] = []
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        if isinstance(node, list | tuple):
+            stack.extend(node)
+            continue
+        if not isinstance(node, A.Expr):
+            continue
+        out.append(node)
+        if is_dataclass(node):
+            stack.extend(getattr(node, f.name) for f in fields(node)
+                         if f.name not in ("span", "ty", "ref", "func_span", "name_span"))
+    return out
+
+
+class FlowChecker:
+    """Runs the analysis over every block of a checked program and reports through ``warn``."""
+
+    def __init__(self, prog: Program, warn: Warn) -> None:
+        self.prog = prog
+        self.warn = warn
+        self.reported: set[tuple[str, int, int]] = set()
+        self.later: set[str] = set()  # cards the rest of the current block opens before anyone decides
+
+    # ------------------------------------------------------------ expressions
+    def _hidden_zone(self, e: Any, viewer: str | None, env: _Env | None = None) -> bool:
+        """Whether ``e`` names a zone some player (or, with ``viewer``, that player) cannot see."""
+        z = _zone_of(e)
+        if z is None or z.visibility == "public" or (env is not None and z.name in env.revealed):
+            return False
+        if z.visibility == "group" and isinstance(z.group, A.Name) and z.group.ref == ("builtin", "players"):
+            return False  # `visible to players`: open to every player
+        # the viewer's own hand is the viewer's to see
+        return not (viewer is not None and z.visibility == "owner" and isinstance(e, A.Attr)
+                    and _text(e.obj) == viewer)
+
+    def secret(self, e: Any, env: _Env, viewer: str | None = None) -> bool:
+        """Whether the card (or cards) ``e`` denotes may be hidden from some player (or from ``viewer``)."""
+        for node in _nodes(e):
+            if self._hidden_zone(node, viewer, env):
+                return True
+            if isinstance(node, A.Name) and node.ref is not None and node.ref[0] == "local" and node.id in env.secret:
+                return True
+        return False
+
+    def tainted(self, e: Any, env: _Env, viewer: str | None = None) -> A.Expr | None:
+        """The first read of a hidden card's field inside ``e`` (or of a local holding one), else None."""
+        for node in _nodes(e):
+            if isinstance(node, A.Name) and node.ref is not None and node.ref[0] == "local" \
+                    and node.id in env.tainted:
+                return node
+            if isinstance(node, A.Attr) and node.ref is not None and node.ref[0] == "field" \
+                    and self._card_secret(node.obj, env, viewer):
+                return node
+            if isinstance(node, A.Aggregate | A.ListComp) and self.secret(node.iterable, env, viewer):
+                inner = env.child()
+                inner.secret.add(node.var)
+                found = self.tainted([node.elem, node.where], inner, viewer)
+                if found is not None:
+                    return found
+        return None
+
+    def _card_secret(self, obj: Any, env: _Env, viewer: str | None) -> bool:
+        return self.secret(obj, env, viewer)
+
+    # ------------------------------------------------------------ statements
+    def block(self, stmts: list[A.Stmt], env: _Env) -> None:
+        for i, st in enumerate(stmts):
+            self.later = _opened_later(self, stmts[i + 1:], env)
+            self.stmt(st, env)
+
+    def stmt(self, st: A.Stmt, env: _Env) -> None:  # noqa: C901 - one case per statement kind
+        if isinstance(st, A.Let):
+            self._bind(st.name, st.value, env)
+        elif isinstance(st, A.Assign):
+            target = st.target
+            if isinstance(target, A.Name) and target.ref is not None and target.ref[0] == "local":
+                self._bind(target.id, st.value, env, keep=st.op != "=")
+            else:
+                # a counter is seen at the next decision: a card the block opens before then may be read
+                seen = env.child()
+                seen.secret -= self.later
+                found = self.tainted(st.value, seen)
+                ref = getattr(target, "ref", None)
+                if found is not None and ref is not None and ref[0] in ("counter", "pcounter", "icounter"):
+                    self._report("W075", found.span,
+                                 f"a field of a card some player cannot see flows into counter `{_text(target)}`, "
+                                 f"which every player sees", "reveal the card first (`reveal c`), or keep the "
+                                 "value out of public counters")
+        elif isinstance(st, A.Move):
+            dest = st.dest
+            names = [n.id for n in _nodes(st.what) if isinstance(n, A.Name) and n.ref is not None
+                     and n.ref[0] == "local" and _card_typed(n)]
+            if self._hidden_zone(dest, None, env) or self.secret(dest, _Env()):
+                env.secret.update(names)
+            elif _zone_of(dest) is not None:
+                env.secret.difference_update(names)
+        elif isinstance(st, A.Reveal):
+            if st.to is None:
+                env.secret.difference_update(n.id for n in _nodes(st.target) if isinstance(n, A.Name))
+                target = st.target
+                if isinstance(target, A.Attr | A.Name) and _zone_of(target) is not None:
+                    env.revealed.add(_zone_of(target).name)  # type: ignore[union-attr]
+        elif isinstance(st, A.If):
+            for _, body in st.branches:
+                self.block(body, env.child())
+            self.block(st.orelse, env.child())
+        elif isinstance(st, A.For):
+            inner = env.child()
+            self._bind(st.var, st.iterable, inner, loop=True)
+            self.block(st.body, inner)
+            env.revealed |= inner.revealed  # `for p in players { reveal p.table }` opens every table
+        elif isinstance(st, A.RepeatWhile):
+            self.block(st.body, env.child())
+        elif isinstance(st, A.Choose):
+            self._choice(st.var, st.source, st.where, st.prompt, _text(st.chooser), st.span, env)
+            inner = env.child()
+            self._bind(st.var, st.source, inner, loop=True)
+            self.block(st.body, inner)
+            if st.none_body is not None:
+                self.block(st.none_body, env.child())
+        elif isinstance(st, A.Simultaneous):
+            chooser = _text(st.by) if st.by is not None else st.player_var
+            self._choice(st.var, st.source, st.where, st.prompt, chooser, st.span, env)
+            inner = env.child()
+            self._bind(st.var, st.source, inner, loop=True)
+            self.block(st.body, inner)
+        elif isinstance(st, A.Log) and st.to is None:
+            for arg in st.args:
+                found = self.tainted(arg, env)
+                if found is not None:
+                    self._report("W076", found.span, "a field of a card some player cannot see is written in a "
+                                 "log line every player reads", "`reveal` the card before logging its field, or "
+                                 "`log to` the players who may see it")
+                    break
+
+    def _bind(self, name: str, value: A.Expr, env: _Env, loop: bool = False, keep: bool = False) -> None:
+        """A local now holds ``value`` (or, with ``loop``, its items): secret card(s), tainted, or neither."""
+        if not keep:
+            env.secret.discard(name)
+            env.tainted.discard(name)
+        ty = value.ty
+        holds_cards = ty is not None and (ty.kind in ("card", "zone") or (
+            ty.kind == "list" and ty.elem is not None and ty.elem.kind == "card"))
+        if holds_cards and self.secret(value, env):
+            env.secret.add(name)
+        elif self.tainted(value, env) is not None:
+            env.tainted.add(name)
+
+    def _choice(self, var: str, source: A.Expr, where: A.Expr | None, prompt: A.Prompt | None, chooser: str,
+                span: Span, env: _Env) -> None:
+        ty = source.ty
+        cards = ty is not None and (ty.kind == "zone" or (ty.kind == "list" and ty.elem is not None
+                                                          and ty.elem.kind == "card"))
+        found = None if cards else self.tainted(source, env, chooser)
+        if found is not None:
+            self._report("W077", found.span, "the options of this choice are computed from a field of a card the "
+                         "chooser cannot see: their labels show it", "reveal the card first, or offer options "
+                         "that do not depend on it")
+        if prompt is not None:
+            for arg in prompt.args:
+                found = self.tainted(arg, env, chooser)
+                if found is not None:
+                    self._report("W077", found.span, "a field of a card the chooser cannot see is written in the "
+                                 "choice's prompt", "reveal the card first, or leave the field out of the prompt")
+                    break
+        if where is not None:
+            inner = env.child()
+            inner.secret.discard(var)
+            inner.tainted.discard(var)
+            if cards and self.secret(source, env, chooser):
+                inner.secret.add(var)
+            found = self.tainted(where, inner, chooser)
+            if found is not None:
+                self._report("W078", found.span, f"the `where` filter of {chooser}'s choice reads a field of a "
+                             "card that player cannot see: which options are offered tells it", "reveal the card "
+                             "first, or filter by what the chooser can see")
+
+    def display(self, decl: A.DisplayDecl) -> None:
+        """`show` lines of a `display(p)`: only cards the viewer ``p`` may see may be read."""
+        self._show(decl.body, _Env(), decl.var)
+
+    def _show(self, items: list[A.ShowItem], env: _Env, viewer: str) -> None:
+        for item in items:
+            if isinstance(item, A.ShowLine):
+                for arg in item.args:
+                    found = self.tainted(arg, env, viewer)
+                    if found is not None:
+                        self._report("W077", found.span, "a `show` line reads a field of a card the viewer "
+                                     "cannot see", "show only the viewer's own or revealed cards' fields")
+                        break
+            elif isinstance(item, A.ShowFor):
+                inner = env.child()
+                inner.secret.discard(item.var)
+                if self.secret(item.source, env, viewer):
+                    inner.secret.add(item.var)
+                self._show(item.body, inner, viewer)
+            else:
+                self._show(item.body, env.child(), viewer)
+                self._show(item.orelse, env.child(), viewer)
+
+    def _report(self, code: str, span: Span, message: str, hint: str) -> None:
+        key = (span.file, span.line, span.column)
+        if key in self.reported:
+            return
+        self.reported.add(key)
+        self.warn(code, message, span, hint=hint)
+
+
+def _opened_later(fc: FlowChecker, rest: list[A.Stmt], env: _Env) -> set[str]:
+    """Card locals that ``rest`` reveals or moves into a public zone before any choice, call or trigger (where a
+    player could look at the counters in between)."""
+    out: set[str] = set()
+    for st in rest:
+        if isinstance(st, A.Choose | A.Simultaneous | A.Do | A.Fire):
+            break
+        if isinstance(st, A.Reveal) and st.to is None:
+            out |= {n.id for n in _nodes(st.target) if isinstance(n, A.Name) and _card_typed(n)}
+        elif isinstance(st, A.Move) and _zone_of(st.dest) is not None and not fc._hidden_zone(st.dest, None, env):
+            out |= {n.id for n in _nodes(st.what) if isinstance(n, A.Name) and _card_typed(n)}
+    return out
+
+
+def _card_typed(e: A.Expr) -> bool:
+    """A card or a list of cards (a player variable inside `p.hand` is neither)."""
+    ty = e.ty
+    return ty is not None and (ty.kind == "card" or (ty.kind == "list" and ty.elem is not None
+                                                     and ty.elem.kind == "card"))
+
+
+def _text(e: Any) -> str:
+    """A short source-like text for a simple expression (a name, `p.stake`), to name it in messages."""
+    if isinstance(e, A.Name):
+        return e.id
+    if isinstance(e, A.Attr):
+        return f"{_text(e.obj)}.{e.name}"
+    if isinstance(e, A.Index):
+        return f"{_text(e.obj)}[{_text(e.index)}]"
+    if isinstance(e, A.IntLit):
+        return str(e.value)
+    return "…"
+
+
+def check_flow(prog: Program, warn: Warn) -> None:
+    """W075–W078 over every step, setup, procedure, handler and the display of ``prog``."""
+    fc = FlowChecker(prog, warn)
+    bodies: list[list[A.Stmt]] = [prog.setup, prog.finish, *(s.body for s in prog.steps),
+                                  *(p.body for p in prog.procs.values()),
+                                  *(h.body for hs in prog.handlers.values() for h in hs)]
+    for body in bodies:
+        fc.block(body, _Env())
+    if prog.display is not None:
+        fc.display(prog.display)
