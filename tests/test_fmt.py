@@ -7,6 +7,7 @@ rulesets from the differential fuzzer's generator.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,27 @@ def test_shipped_files_are_formatted_and_keep_their_program(path: Path) -> None:
 def test_fmt_check_passes_on_rulesets_and_docs_examples(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["fmt", "--check", str(ROOT / "rulesets"), str(ROOT / "docs" / "examples")]) == 0
     assert "would reformat 0 file(s)" in capsys.readouterr().err
+
+
+def _docs_blocks() -> list[tuple[str, str]]:
+    """Every ```rules / ```liturgy block of docs/*.md that parses as a ruleset (the errors catalogue's examples and
+    the reference's fragments: every construct of the language)."""
+    out = []
+    for md in sorted((ROOT / "docs").glob("*.md")):
+        text = md.read_text(encoding="utf-8")
+        for n, m in enumerate(re.finditer(r"^```(?:rules|liturgy)[^\n]*\n(.*?)^```", text, re.S | re.M)):
+            if parse_ruleset_text(m.group(1), "x.rules")[0] is not None:
+                out.append((f"{md.name}#{n}", m.group(1)))
+    return out
+
+
+def test_every_parsing_docs_block_formats_idempotently_to_the_same_program() -> None:
+    blocks = _docs_blocks()
+    assert len(blocks) >= 100
+    for name, block in blocks:
+        out = format_text(block, name)
+        assert format_text(out, name) == out, name
+        assert _program(out) == _program(block), name
 
 
 def test_the_layout() -> None:
