@@ -30,17 +30,18 @@ from liturgy.dsl.frontend.parser import _grammar, _syntax_diag, parse_ruleset_te
 INDENT = 2  # per open brace, the shipped rulesets' convention
 CONTINUATION = 4  # a line that continues the statement above
 
-# Parse-tree rules whose first token starts a line at the block's indentation.
-_HEADS = frozenset({
-    "game_decl", "enum_decl", "die_decl", "card_decl", "cards_decl", "zone_decl", "graph_decl", "counter_decl",
-    "option_decl", "track_decl", "pool_decl", "window_decl", "handler_decl", "proc_decl", "fn_decl", "setup_decl",
-    "round_decl", "finish_decl", "score_decl", "tiebreak_decl", "winner_decl", "invariant_decl", "display_decl",
-    "describe_decl", "grid_decl", "mode_decl", "players_item", "step_limit_item", "seats_item", "field_decl",
-    "pool_global", "pool_per_player", "pool_per_card", "fn_let", "step_decl", "mode_step", "show_line",
-    "show_for", "show_if", "let_stmt", "assign_stmt", "move_stmt", "shuffle_stmt", "reveal_stmt",
-    "transfer_stmt", "if_stmt", "for_stmt", "choose_stmt", "simul_stmt", "do_stmt", "fire_stmt", "end_stmt",
-    "skip_stmt", "log_stmt", "repeat_stmt", "break_stmt", "enter_stmt", "leave_stmt", "link_stmt", "unlink_stmt",
+# Parse-tree rules whose first token starts a line at the block's indentation: every `*_decl` and `*_stmt` rule
+# (so a statement or declaration added to the grammar is laid out without a change here), and these items.
+_ITEMS = frozenset({
+    "players_item", "step_limit_item", "seats_item", "field_decl", "pool_global", "pool_per_player", "pool_per_card",
+    "fn_let", "mode_step", "show_line", "show_for", "show_if",
 })
+
+
+def _is_head(rule: str) -> bool:
+    return rule.endswith(("_decl", "_stmt")) or rule in _ITEMS
+
+
 # Clauses that continue a statement after its block; at a line's start they sit at the block's indentation.
 _CLAUSES = frozenset({"elif_clause", "else_clause", "none_clause"})
 # Keywords written against their `(`: `score(p)`, `effect(p: player)`, `display(p)`.
@@ -94,7 +95,7 @@ def _facts(tree: Tree[Any]) -> _Facts:
         if first is None:
             continue
         at = (first.line or 0, first.column or 0)
-        if rule in _HEADS:
+        if _is_head(rule):
             facts.heads.add(at)
         elif rule in _CLAUSES:
             facts.clauses.add(at)
