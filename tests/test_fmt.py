@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 from liturgy.dsl.frontend.layout import FormatError, _comments, _lines, _parse, format_text, layout, shape
 from liturgy.dsl.frontend.parser import parse_ruleset_text
@@ -175,7 +175,6 @@ def scrambled(draw: st.DrawFn, text: str, newlines: bool) -> str:
     return "\n".join(out)
 
 
-@settings(max_examples=25)
 @given(data=st.data())
 def test_fuzz_scrambled_whitespace_formats_back_to_the_same_text(data: st.DataObject) -> None:
     path = data.draw(st.sampled_from(SMALL))
@@ -184,7 +183,6 @@ def test_fuzz_scrambled_whitespace_formats_back_to_the_same_text(data: st.DataOb
     assert format_text(messy) == format_text(text)
 
 
-@settings(max_examples=25)
 @given(data=st.data())
 def test_fuzz_new_line_breaks_keep_the_program_and_are_idempotent(data: st.DataObject) -> None:
     path = data.draw(st.sampled_from(SMALL))
@@ -196,7 +194,6 @@ def test_fuzz_new_line_breaks_keep_the_program_and_are_idempotent(data: st.DataO
     assert [c for _, _, c in _comments(out)] == [c for _, _, c in _comments(text)]
 
 
-@settings(max_examples=40)
 @given(source=rulesets(), data=st.data())
 def test_fuzz_generated_rulesets(source: str, data: st.DataObject) -> None:
     out = format_text(source)
