@@ -202,3 +202,10 @@ def test_fuzz_generated_rulesets(source: str, data: st.DataObject) -> None:
     messy = data.draw(scrambled(source, newlines=True))
     assert format_text(format_text(messy)) == format_text(messy)
     assert _program(format_text(messy)) == _program(source)
+
+
+def test_deep_nesting_formats_without_recursion() -> None:
+    """2,000 nested parentheses parse (they add no depth to the program); the formatter walks its tree in loops."""
+    text = 'game "G" { players 2..2 }\nfn f() -> int = ' + "(" * 2000 + "- 1" + ")" * 2000 + "\n"
+    out = format_text(text)
+    assert out.endswith("(" * 2000 + "-1" + ")" * 2000 + "\n")
