@@ -67,3 +67,42 @@ def test_the_vsix_builds() -> None:  # pragma: no cover - opt-in
     env = {**os.environ, "PYTHON": sys.executable}
     subprocess.run(["sh", str(VSCODE / "build.sh")], check=True, env=env, timeout=900)
     assert list(VSCODE.glob("liturgy-rules-*.vsix"))
+
+
+_ACTIVATE = r"""
+const Module = require("module");
+const original = Module._load;
+let made = null;
+Module._load = function (request, parent, isMain) {
+  if (request === "vscode") {
+    return { workspace: { getConfiguration: () => ({ get: (key, dflt) => dflt }) },
+             window: { showErrorMessage: (m) => console.error(m) } };
+  }
+  if (request === "vscode-languageclient/node") {
+    return { TransportKind: { stdio: 0 }, LanguageClient: class {
+      constructor(id, name, server, client) { made = { id, name, server, client }; }
+      start() { return Promise.resolve(); }
+      stop() { return Promise.resolve(); } } };
+  }
+  return original.apply(this, arguments);
+};
+const ext = require(process.argv[1]);
+const context = { subscriptions: [] };
+Promise.resolve(ext.activate(context)).then(() => {
+  console.log(JSON.stringify({ made, disposables: context.subscriptions.length }));
+});
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js")
+def test_the_client_starts_liturgy_lsp_for_rules_and_card_files() -> None:
+    """extension.js run by Node with VS Code's API stubbed: the client it makes starts `liturgy lsp` on stdio for
+    `.rules` files and YAML card files."""
+    out = subprocess.run(["node", "-e", _ACTIVATE, str(VSCODE / "extension.js")], capture_output=True, text=True,
+                         timeout=60, check=True).stdout
+    result = json.loads(out)
+    made = result["made"]
+    assert made["server"]["run"] == {"command": "liturgy", "args": ["lsp"], "transport": 0}
+    languages = {s["language"] for s in made["client"]["documentSelector"]}
+    assert languages == {"liturgy", "yaml"}
+    assert result["disposables"] == 1

@@ -236,3 +236,14 @@ def test_slay_the_spire_rechecks_quickly(client: LspClient, tree: Path) -> None:
     assert any("cost_of" in d["message"] for d in diags)
     print(f"slay_the_spire.rules: edit to diagnostics in {elapsed:.2f} s")
     assert elapsed < 20  # generous: a loaded 2-core CI machine; about 1-2 s on a quiet one
+
+
+def test_completion_and_outline_in_a_card_file(client: LspClient, tree: Path) -> None:
+    _open(client, tree / "rulesets/bloodborne.rules")
+    cards = tree / "cards/bloodborne/upgrades.yaml"
+    curi = _open(client, cards)
+    got = client.request("textDocument/completion", _at(curi, _pos(cards, "m.boss", 2)))
+    labels = {i["label"] for i in got["items"]}
+    assert {"health", "boss", "lantern"} <= labels and "damage" not in labels  # m is a card Monster
+    outline = client.request("textDocument/documentSymbol", {"textDocument": {"uri": curi}})
+    assert "Kirkhammer" in {s["name"] for s in outline}

@@ -25,22 +25,24 @@ from typing import Any
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 from liturgy.dsl.diagnostics import Diagnostic, Span
+from liturgy.dsl.frontend.grammar_cache import grammar_cache_file
 from liturgy.dsl.frontend.parser import _grammar, _syntax_diag, parse_ruleset_text
 
 INDENT = 2  # per open brace, the shipped rulesets' convention
 CONTINUATION = 4  # a line that continues the statement above
 
-# Parse-tree rules whose first token starts a line at the block's indentation.
-_HEADS = frozenset({
-    "game_decl", "enum_decl", "die_decl", "card_decl", "cards_decl", "zone_decl", "graph_decl", "counter_decl",
-    "option_decl", "track_decl", "pool_decl", "window_decl", "handler_decl", "proc_decl", "fn_decl", "setup_decl",
-    "round_decl", "finish_decl", "score_decl", "tiebreak_decl", "winner_decl", "invariant_decl", "display_decl",
-    "describe_decl", "grid_decl", "mode_decl", "players_item", "step_limit_item", "seats_item", "field_decl",
-    "pool_global", "pool_per_player", "pool_per_card", "fn_let", "step_decl", "mode_step", "show_line",
-    "show_for", "show_if", "let_stmt", "assign_stmt", "move_stmt", "shuffle_stmt", "reveal_stmt",
-    "transfer_stmt", "if_stmt", "for_stmt", "choose_stmt", "simul_stmt", "do_stmt", "fire_stmt", "end_stmt",
-    "skip_stmt", "log_stmt", "repeat_stmt", "break_stmt", "enter_stmt", "leave_stmt", "link_stmt", "unlink_stmt",
+# Parse-tree rules whose first token starts a line at the block's indentation: every `*_decl` and `*_stmt` rule
+# (so a statement or declaration added to the grammar is laid out without a change here), and these items.
+_ITEMS = frozenset({
+    "players_item", "step_limit_item", "seats_item", "field_decl", "pool_global", "pool_per_player", "pool_per_card",
+    "fn_let", "mode_step", "show_line", "show_for", "show_if",
 })
+
+
+def _is_head(rule: str) -> bool:
+    return rule.endswith(("_decl", "_stmt")) or rule in _ITEMS
+
+
 # Clauses that continue a statement after its block; at a line's start they sit at the block's indentation.
 _CLAUSES = frozenset({"elif_clause", "else_clause", "none_clause"})
 # Keywords written against their `(`: `score(p)`, `effect(p: player)`, `display(p)`.
@@ -61,8 +63,9 @@ class FormatError(Exception):
 @lru_cache(maxsize=1)
 def _lark_all_tokens() -> Lark:
     """The language's grammar with every token kept in the tree (keywords, punctuation), for layout."""
-    return Lark(_grammar(), parser="lalr", propagate_positions=True, maybe_placeholders=True,
-                keep_all_tokens=True, start="start")
+    cache = grammar_cache_file()  # the analysed tables, kept like the main parser's (a file of its own)
+    return Lark(_grammar(), parser="lalr", propagate_positions=True, maybe_placeholders=True, keep_all_tokens=True,
+                start="start", cache=cache[:-len(".cache")] + "-layout.cache" if isinstance(cache, str) else False)
 
 
 @dataclasses.dataclass
@@ -75,30 +78,29 @@ class _Facts:
     exploding: set[tuple[int, int]] = dataclasses.field(default_factory=set)  # a die face's `+`
 
 
-def _first_token(tree: Tree[Any]) -> Token | None:
-    for child in tree.children:
-        if isinstance(child, Token):
-            return child
-        if isinstance(child, Tree):
-            tok = _first_token(child)
-            if tok is not None:
-                return tok
-    return None
+def _tokens(tree: Tree[Any]) -> list[Token]:
+    return [c for sub in tree.iter_subtrees() for c in sub.children if isinstance(c, Token)]
 
 
 def _facts(tree: Tree[Any]) -> _Facts:
     facts = _Facts()
+    first: dict[int, Token] = {}  # id(subtree) -> its leftmost token; children come before parents (no recursion)
     for sub in tree.iter_subtrees():
-        rule = sub.data if isinstance(sub.data, str) else sub.data.value
-        first = _first_token(sub)
-        if first is None:
+        lead = None
+        for child in sub.children:
+            lead = child if isinstance(child, Token) else first.get(id(child)) if isinstance(child, Tree) else None
+            if lead is not None:
+                break
+        if lead is None:
             continue
-        at = (first.line or 0, first.column or 0)
-        if rule in _HEADS:
+        first[id(sub)] = lead
+        rule = sub.data if isinstance(sub.data, str) else sub.data.value
+        at = (lead.line or 0, lead.column or 0)
+        if _is_head(rule):
             facts.heads.add(at)
         elif rule in _CLAUSES:
             facts.clauses.add(at)
-        elif rule in ("neg", "negative") and first.value == "-":
+        elif rule in ("neg", "negative") and lead.value == "-":
             facts.unary.add(at)
         elif rule == "exploding_face":
             plus = sub.children[-1]
@@ -167,7 +169,7 @@ class _Line:
 def _lines(text: str, tree: Tree[Any]) -> list[_Line]:
     count = text.count("\n") + 1
     lines = [_Line([], None) for _ in range(count)]
-    for tok in tree.scan_values(lambda v: isinstance(v, Token)):
+    for tok in _tokens(tree):
         lines[(tok.line or 1) - 1].tokens.append(tok)
     for line in lines:
         line.tokens.sort(key=lambda t: t.column or 0)
@@ -303,9 +305,14 @@ def format_text(text: str, file: str = "<text>") -> str:
     before, errors = parse_ruleset_text(text, file)
     if before is None:
         raise FormatError(errors)
-    out = layout(text, file)
-    after, errors = parse_ruleset_text(out, file)
-    if after is None or shape(after.decls) != shape(before.decls):
+    try:
+        out = layout(text, file)
+        after, errors = parse_ruleset_text(out, file)
+        same = after is not None and shape(after.decls) == shape(before.decls)
+    except RecursionError as err:
+        raise FormatError([Diagnostic("E003", "error", "nesting is too deep to format", Span.point(file, 1, 1),
+                                      hint="split deeply nested expressions into `let` steps")]) from err
+    if not same:
         raise FormatError([], f"{file}: formatting would change the program, so the file was left as it was "
                               "(a bug in `liturgy fmt`: please report this file)")
     return out

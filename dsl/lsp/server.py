@@ -183,10 +183,12 @@ def _document_symbol(sym: Symbol) -> T.DocumentSymbol:
 @server.feature(T.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: LiturgyServer, params: T.DocumentSymbolParams) -> list[T.DocumentSymbol]:
     path = _path(params.text_document.uri)
-    if not path.endswith(".rules"):
-        return []
     index = ls.model.index_for(path)
-    return [_document_symbol(s) for s in index.symbols] if index is not None else []
+    if index is None:
+        return []
+    if not path.endswith(".rules"):  # a card file: its cards
+        return [_document_symbol(s) for s in index.cards.values() if s.span.file == path]
+    return [_document_symbol(s) for s in index.symbols]
 
 
 @server.feature(T.TEXT_DOCUMENT_FORMATTING)

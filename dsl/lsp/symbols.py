@@ -87,7 +87,8 @@ class Index:
     def typed(self) -> list[A.Expr]:
         """Every checked name and field access with its type (for hover and `.` completion), found on first use."""
         if self.typed_cache is None:
-            named = (e for e in walk_exprs(self.decls) if isinstance(e, A.Name | A.Attr))
+            effects = [v for c in self.program.cards for v in c.values.values()] if self.program else []
+            named = (e for e in walk_exprs([self.decls, effects]) if isinstance(e, A.Name | A.Attr))
             self.typed_cache = [e for e in named if e.ty is not None]
         return self.typed_cache
 

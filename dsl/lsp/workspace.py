@@ -174,17 +174,20 @@ class Workspace:
     def _local(self, index: Index, path: str, occ: Occurrence) -> Symbol | None:
         """A `let`, loop, choice or parameter name bound earlier in the same top-level declaration."""
         if not path.endswith(".rules"):
-            for key, params in index.effect_params.items():
-                for name, span, kind in params:
+            field_key = _yaml_key_above(self.text_of(path).split("\n"), occ.span.line)
+            keys = sorted(index.effect_params, key=lambda k: not k.endswith(f".{field_key}"))
+            for key in keys:
+                for name, span, kind in index.effect_params[key]:
                     if name == occ.name:
                         return Symbol(name, "parameter", span, f"{name}: {kind} (a parameter of {key})")
             return None
         lines = self.text_of(path).split("\n")
-        start = occ.span.line - 1
+        last = min(occ.span.line, len(lines))
+        start = last - 1
         while start > 0 and not _TOP_DECL.match(lines[start]):
             start -= 1
         best: Symbol | None = None
-        for n in range(start, occ.span.line):
+        for n in range(max(0, start), last):
             line = lines[n].split("#", 1)[0]
             for m in BINDERS.finditer(line):
                 for g in range(1, (m.lastindex or 0) + 1):
@@ -272,11 +275,12 @@ class Workspace:
         """(label, kind, detail) for the cursor at (line, column): after `.` the fields of the expression's card
         kind (or a player's zones and counters), else names in scope, built-ins, keywords."""
         index = self.index_for(path)
-        text_line = self.text_of(path).split("\n")[line - 1] if line >= 1 else ""
+        lines = self.text_of(path).split("\n")
+        text_line = lines[line - 1] if 1 <= line <= len(lines) else ""
         before = text_line[:column - 1]
         m = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*\.\s*[A-Za-z_0-9]*$", before)
-        if index is None:
-            return [(k, "keyword", "") for k in keywords()]
+        if index is None:  # a ruleset with no parse yet gets the keywords; a YAML file no ruleset loads, nothing
+            return [(k, "keyword", "") for k in keywords()] if path.endswith(".rules") else []
         if m is not None:
             return self._member_completions(index, path, line, m.group(1))
         out: list[tuple[str, str, str]] = []
@@ -348,6 +352,7 @@ class Workspace:
 def _binders_above(text: str, path: str, line: int) -> list[Occurrence]:
     """The names bound from the start of the enclosing top-level declaration down to ``line``."""
     lines = text.split("\n")
+    line = max(1, min(line, len(lines)))
     start = line - 1
     while start > 0 and not _TOP_DECL.match(lines[start]):
         start -= 1
@@ -358,6 +363,18 @@ def _binders_above(text: str, path: str, line: int) -> list[Occurrence]:
             if m.group(g):
                 out.append(Occurrence(m.group(g), Span(path, line, 1, line, 1), False))
     return out
+
+
+_YAML_KEY = re.compile(r"^\s*-?\s*([A-Za-z_][A-Za-z0-9_]*)\s*:")
+
+
+def _yaml_key_above(lines: list[str], line: int) -> str:
+    """The YAML key whose value holds 1-based ``line`` (the effect field an effect string belongs to)."""
+    for n in range(min(line, len(lines)) - 1, max(-1, line - 60), -1):
+        m = _YAML_KEY.match(lines[n])
+        if m is not None:
+            return m.group(1)
+    return ""
 
 
 def _keep_cards(index: Index, previous: Index) -> None:

@@ -1,0 +1,85 @@
+"""The language server's model (dsl/lsp/workspace.py) on broken and random input: whatever the text and wherever
+the cursor, every query answers (possibly nothing) and never raises. The protocol itself is tests/test_lsp.py."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from liturgy.dsl.lsp.workspace import Workspace
+
+ROOT = Path(__file__).resolve().parents[1]
+MARKET = os.path.abspath(ROOT / "docs" / "examples" / "market.rules")
+GOODS = os.path.abspath(ROOT / "docs" / "examples" / "cards" / "goods.yaml")
+TEXT = Path(MARKET).read_text(encoding="utf-8")
+CARDS = Path(GOODS).read_text(encoding="utf-8")
+
+
+class _Model:
+    """One workspace for the module, kept out of Hypothesis' arguments (its repr would be the whole ruleset)."""
+
+    workspace: Workspace | None = None
+
+
+@pytest.fixture
+def model() -> Workspace:
+    if _Model.workspace is None:
+        _Model.workspace = Workspace()
+    return _Model.workspace
+
+
+def _query_everything(w: Workspace, path: str, line: int, column: int) -> None:
+    w.hover(path, line, column)
+    w.definition(path, line, column)
+    w.references(path, line, column)
+    w.completions(path, line, column)
+
+
+JUNK = ["", "{", "}", '"', ".", "x.", "let", "(", "#"]
+
+
+@settings(max_examples=60)
+@given(cut=st.tuples(st.integers(0, len(TEXT)), st.integers(0, 40)), junk=st.sampled_from(JUNK),
+       line=st.integers(-2, 140), column=st.integers(-2, 130))
+def test_queries_on_a_broken_ruleset_never_raise(cut: tuple[int, int], junk: str, line: int, column: int) -> None:
+    model = _Model.workspace or Workspace()
+    _Model.workspace = model
+    model.open(MARKET, TEXT, 1)
+    model.analyse(MARKET)
+    start, length = cut
+    text = TEXT[:start] + junk + TEXT[start + length:]
+    model.open(MARKET, text, 2)
+    analysis = model.analyse(MARKET)
+    assert analysis.index is not None  # the last good ruleset keeps answering
+    _query_everything(model, MARKET, line, column)
+    model.open(MARKET, TEXT, 3)
+
+
+@settings(max_examples=40)
+@given(line=st.integers(0, CARDS.count("\n") + 3), column=st.integers(0, 90))
+def test_queries_in_a_card_file_never_raise(line: int, column: int) -> None:
+    model = _Model.workspace or Workspace()
+    _Model.workspace = model
+    model.open(MARKET, TEXT, 4)
+    model.analyse(MARKET)
+    _query_everything(model, GOODS, line, column)
+
+
+def test_a_yaml_file_no_ruleset_names_is_left_alone(tmp_path: Path) -> None:
+    w = Workspace()
+    stray = tmp_path / "notes.yaml"
+    stray.write_text("a: 1\n")
+    assert w.ruleset_for(str(stray)) is None
+    assert w.hover(str(stray), 1, 1) is None and w.completions(str(stray), 1, 1) == []
+
+
+def test_an_effect_parameter_resolves_to_its_own_field(model: Workspace) -> None:
+    model.open(MARKET, TEXT, 5)
+    model.analyse(MARKET)
+    lines = CARDS.split("\n")
+    n = next(i for i, s in enumerate(lines, 1) if 'on_buy: "p.coins' in s)
+    sym = model.resolve(GOODS, n, lines[n - 1].index("p.coins") + 1)
+    assert sym and sym[0].kind == "parameter" and "on_buy" in sym[0].detail
