@@ -50,7 +50,7 @@ class ChunkResult:
     seconds: float = 0.0  # time the player spent on the games (not part of any aggregate)
 
     def add(self, o: GameOutcome) -> None:
-        """Count one game; games must come in order."""
+        """Count one game (its digest is the caller's: :func:`play_chunk` joins a chunk's digests once)."""
         self.decisions += o.decisions
         if o.status == "finished":
             self.finished += 1
@@ -66,7 +66,6 @@ class ChunkResult:
             self.invariant_violations += 1
         for k, v in o.totals.items():
             self.totals[k] = self.totals.get(k, 0) + v
-        self.digests += o.digest
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -116,8 +115,12 @@ def play_chunk(
 
     t0 = time.perf_counter()
     out = ChunkResult(start, stop, wins=[Fraction(0)] * players)
+    digests: list[str] = []
     for i in range(start, stop):
-        out.add(run_one(ruleset, players, run_seed, i, check, options, rename))
+        game = run_one(ruleset, players, run_seed, i, check, options, rename)
+        out.add(game)
+        digests.append(game.digest)
+    out.digests = "".join(digests)
     out.seconds = time.perf_counter() - t0
     return out
 
