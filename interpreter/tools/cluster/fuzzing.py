@@ -15,6 +15,7 @@ import json
 import os
 import tempfile
 import time
+import uuid
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -122,6 +123,7 @@ def fuzz_on_cluster(
                 progress(asked, examples)
 
         todo = [i for i in range(len(bounds)) if i not in shards]
+        run_id = uuid.uuid4().hex  # task keys unique on a scheduler that other runs and clients share
         if todo:
             with connect(cluster) as client:
                 stats.workers = worker_threads(client)
@@ -129,7 +131,7 @@ def fuzz_on_cluster(
                 def submit(i: int) -> Any:
                     a, b = bounds[i]
                     return client.submit(fuzz_remote, bundle, b - a, shard_seed(seed, i), max_decisions, check_leaks,
-                                         opts, pure=False, key=f"liturgy-fuzz-{bundle.fingerprint[:8]}-{i}-{t0}")
+                                         opts, pure=False, key=f"liturgy-fuzz-{run_id}-{i}")
 
                 run_tasks(client, todo, submit, done, lambda: 0, window=max(8, 4 * stats.workers))
     finally:
