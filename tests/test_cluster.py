@@ -119,6 +119,8 @@ def test_cluster_usage_errors_are_one_line(capsys: pytest.CaptureFixture[str], m
     assert "liturgy: error: --results and --chunk go with --cluster" in capsys.readouterr().err
     assert main([*base, "--cluster", "local:0"]) == 2
     assert "a local cluster is local:N with N workers, 1..256" in capsys.readouterr().err
+    assert main([*base, "--cluster", "local:2", "--jobs", "2"]) == 2
+    assert "--jobs and --cluster exclude each other" in capsys.readouterr().err
     assert main([*base, "--cluster", "nonsense"]) == 2
     assert "cannot reach the Dask scheduler at nonsense: missing port number" in capsys.readouterr().err
     with pytest.raises(SystemExit):
