@@ -47,7 +47,8 @@ class ChunkResult:
     errors: list[str] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)
     digests: str = ""  # the games' digests (64 hex characters each) in game order
-    seconds: float = 0.0  # time the player spent on the games (not part of any aggregate)
+    seconds: float = 0.0  # wall time the player spent on the games (not part of any aggregate)
+    cpu: float = 0.0  # CPU time of the player's process meanwhile (on a shared machine, less than ``seconds``)
 
     def add(self, o: GameOutcome) -> None:
         """Count one game (its digest is the caller's: :func:`play_chunk` joins a chunk's digests once)."""
@@ -73,6 +74,7 @@ class ChunkResult:
             "invariant_violations": self.invariant_violations, "decisions": self.decisions,
             "no_winner": self.no_winner, "wins": [str(w) for w in self.wins], "errors": self.errors,
             "totals": self.totals, "digests": self.digests, "seconds": round(self.seconds, 6),
+            "cpu": round(self.cpu, 6),
         }
 
     @classmethod
@@ -97,10 +99,11 @@ class ChunkResult:
                 _DIGEST.fullmatch(digests, i, i + 64) for i in range(0, len(digests), 64)):
             raise ValueError(f"`digests` is not {n} game digests")
         fractions = [Fraction(w) for w in wins]
-        seconds = data.get("seconds", 0.0)
+        seconds, cpu = data.get("seconds", 0.0), data.get("cpu", 0.0)
         return cls(data["start"], data["stop"], data["finished"], data["aborted"], data["invariant_violations"],
                    data["decisions"], data["no_winner"], fractions, errors[:MAX_ERRORS], dict(totals), digests,
-                   float(seconds) if isinstance(seconds, int | float) else 0.0)
+                   float(seconds) if isinstance(seconds, int | float) else 0.0,
+                   float(cpu) if isinstance(cpu, int | float) else 0.0)
 
 
 def play_chunk(
@@ -113,7 +116,7 @@ def play_chunk(
 
     from liturgy.interpreter.tools.simulate import run_one
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     out = ChunkResult(start, stop, wins=[Fraction(0)] * players)
     digests: list[str] = []
     for i in range(start, stop):
@@ -121,7 +124,7 @@ def play_chunk(
         out.add(game)
         digests.append(game.digest)
     out.digests = "".join(digests)
-    out.seconds = time.perf_counter() - t0
+    out.seconds, out.cpu = time.perf_counter() - t0, time.process_time() - c0
     return out
 
 

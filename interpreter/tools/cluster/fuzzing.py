@@ -50,6 +50,7 @@ def fuzz_remote(bundle: Bundle, examples: int, seed: int, max_decisions: int, ch
     from hypothesis.errors import HypothesisDeprecationWarning
 
     ruleset = compiled(bundle)
+    c0 = time.process_time()
     fd, replay = tempfile.mkstemp(prefix="liturgy-fuzz-", suffix=".json")
     os.close(fd)
     try:
@@ -69,6 +70,7 @@ def fuzz_remote(bundle: Bundle, examples: int, seed: int, max_decisions: int, ch
     rename = renamer(bundle)
     violation = rename(r.violation) if rename is not None and r.violation is not None else r.violation
     return {"examples": r.examples, "decisions": r.decisions, "seconds": r.seconds, "violation": violation,
+            "cpu": time.process_time() - c0,
             "players": r.players, "seed": r.seed, "shrunk_decisions": r.shrunk_decisions, "log": log,
             "notes": r.notes}, worker_address()
 
@@ -117,7 +119,7 @@ def fuzz_on_cluster(
             shards[i] = shard
             if file is not None:
                 file.append(i, shard, worker)
-            stats.record(float(shard["seconds"]), bounds[i][1] - bounds[i][0], worker)
+            stats.record(float(shard["seconds"]), bounds[i][1] - bounds[i][0], worker, float(shard.get("cpu", 0.0)))
             asked += bounds[i][1] - bounds[i][0]
             if progress:
                 progress(asked, examples)

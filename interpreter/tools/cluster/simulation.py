@@ -116,7 +116,7 @@ def _run(
         result, worker = value
         if file is not None:
             file.append(i, result.to_json(), worker)
-        stats.record(result.seconds, result.stop - result.start, worker)
+        stats.record(result.seconds, result.stop - result.start, worker, result.cpu)
         merger.offer(i, result)
         drain()
         finished += result.stop - result.start
