@@ -50,7 +50,7 @@ def one_process() -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def local_cluster() -> Iterator[Any]:
     """Two single-threaded worker processes under nannies (a killed one is restarted)."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=50) as cluster:
         yield cluster
 

@@ -29,6 +29,18 @@ CONNECT_TIMEOUT = 30
 WORKER_TIMEOUT = 120
 
 
+# Dask's housekeeping that costs a CPU-bound worker time for nothing a simulation uses: the statistical profiler
+# samples every thread's stack 100 times a second (taking the GIL each time), and the health and memory checks
+# wake every 20-100 ms. `--cluster local:N` starts its workers without them; docs/cluster.md shows the same
+# settings as environment variables for workers started by hand.
+QUIET_WORKERS = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "500ms",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+}
+
+
 class ClusterError(ValueError):
     """The cluster cannot be reached or a chunk failed there: one clear line, no traceback."""
 
@@ -115,8 +127,11 @@ def connect(spec: str) -> Iterator[Any]:
     cluster = None
     try:
         if kind == "local":
-            cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                               dashboard_address=None, silence_logs=logging.ERROR)
+            import dask
+
+            with dask.config.set(QUIET_WORKERS):  # the workers start with this configuration
+                cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                                   dashboard_address=":0", silence_logs=logging.ERROR)
             client = distributed.Client(cluster)
         elif spec.endswith(".json"):  # a scheduler file (`dask scheduler --scheduler-file F`), common on HPC
             client = distributed.Client(scheduler_file=spec, timeout=CONNECT_TIMEOUT)
