@@ -124,22 +124,36 @@ def connect(spec: str) -> Iterator[Any]:
     """A ``distributed.Client`` for ``spec``; a local cluster it started is closed on the way out."""
     distributed = _dask()
     kind, n = parse_cluster(spec)
-    cluster = None
-    try:
-        if kind == "local":
-            import dask
+    if kind != "local":
+        with _connected(distributed, spec, None) as client:
+            yield client
+        return
+    import dask
 
-            with dask.config.set(QUIET_WORKERS):  # the workers start with this configuration
-                cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                   dashboard_address=":0", silence_logs=logging.ERROR)
+    # the local scheduler, nannies and workers (which receive the configuration) all run quieter
+    with dask.config.set(QUIET_WORKERS):
+        try:
+            cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                               dashboard_address=":0", silence_logs=logging.ERROR)
+        except (OSError, TimeoutError, ValueError) as err:
+            raise ClusterError(f"cannot start a local cluster of {n} workers: {err}") from None
+        try:
+            with _connected(distributed, spec, cluster) as client:
+                yield client
+        finally:
+            cluster.close()
+
+
+@contextmanager
+def _connected(distributed: Any, spec: str, cluster: Any) -> Iterator[Any]:
+    try:
+        if cluster is not None:
             client = distributed.Client(cluster)
         elif spec.endswith(".json"):  # a scheduler file (`dask scheduler --scheduler-file F`), common on HPC
             client = distributed.Client(scheduler_file=spec, timeout=CONNECT_TIMEOUT)
         else:
             client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as err:
-        if cluster is not None:
-            cluster.close()
         raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {err}") from None
     try:
         try:
@@ -149,8 +163,6 @@ def connect(spec: str) -> Iterator[Any]:
         yield client
     finally:
         client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def worker_address() -> str:
