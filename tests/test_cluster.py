@@ -50,7 +50,7 @@ def one_process() -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def local_cluster() -> Iterator[Any]:
     """Two single-threaded worker processes under nannies (a killed one is restarted)."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=50) as cluster:
         yield cluster
 
@@ -119,6 +119,10 @@ def test_cluster_usage_errors_are_one_line(capsys: pytest.CaptureFixture[str], m
     assert "liturgy: error: --results and --chunk go with --cluster" in capsys.readouterr().err
     assert main([*base, "--cluster", "local:0"]) == 2
     assert "a local cluster is local:N with N workers, 1..256" in capsys.readouterr().err
+    assert main([*base, "--cluster", "local:2", "--jobs", "2"]) == 2
+    assert "--jobs and --cluster exclude each other" in capsys.readouterr().err
+    assert main([*base, "--cluster", "nonsense"]) == 2
+    assert "cannot reach the Dask scheduler at nonsense: missing port number" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main([*base, "--cluster", "local:2", "--chunk", "0"])
     assert "--chunk" in capsys.readouterr().err

@@ -11,6 +11,7 @@ client computed, and that it runs the client's Liturgy version, so a stale insta
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import shutil
@@ -157,6 +158,10 @@ def _entry(bundle: Bundle) -> tuple[Ruleset, tuple[tuple[str, ...], ...]]:
                            f"{bundle.fingerprint[:12]}: the bundle is incomplete")
     compilations += 1
     entry = _compiled[bundle.fingerprint] = (ruleset, span_names(ruleset, path))
+    # The compiled ruleset lives as long as the worker: moved out of the collector's generations (as `simulate
+    # --jobs` does before it forks), full collections during play no longer walk its many objects.
+    gc.collect()
+    gc.freeze()
     while len(_compiled) > CACHE_SIZE:
         _compiled.popitem(last=False)
     return entry

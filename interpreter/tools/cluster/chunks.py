@@ -47,10 +47,11 @@ class ChunkResult:
     errors: list[str] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)
     digests: str = ""  # the games' digests (64 hex characters each) in game order
-    seconds: float = 0.0  # time the player spent on the games (not part of any aggregate)
+    seconds: float = 0.0  # wall time the player spent on the games (not part of any aggregate)
+    cpu: float = 0.0  # CPU time of the player's process meanwhile (on a shared machine, less than ``seconds``)
 
     def add(self, o: GameOutcome) -> None:
-        """Count one game; games must come in order."""
+        """Count one game (its digest is the caller's: :func:`play_chunk` joins a chunk's digests once)."""
         self.decisions += o.decisions
         if o.status == "finished":
             self.finished += 1
@@ -66,7 +67,6 @@ class ChunkResult:
             self.invariant_violations += 1
         for k, v in o.totals.items():
             self.totals[k] = self.totals.get(k, 0) + v
-        self.digests += o.digest
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +74,7 @@ class ChunkResult:
             "invariant_violations": self.invariant_violations, "decisions": self.decisions,
             "no_winner": self.no_winner, "wins": [str(w) for w in self.wins], "errors": self.errors,
             "totals": self.totals, "digests": self.digests, "seconds": round(self.seconds, 6),
+            "cpu": round(self.cpu, 6),
         }
 
     @classmethod
@@ -98,10 +99,11 @@ class ChunkResult:
                 _DIGEST.fullmatch(digests, i, i + 64) for i in range(0, len(digests), 64)):
             raise ValueError(f"`digests` is not {n} game digests")
         fractions = [Fraction(w) for w in wins]
-        seconds = data.get("seconds", 0.0)
+        seconds, cpu = data.get("seconds", 0.0), data.get("cpu", 0.0)
         return cls(data["start"], data["stop"], data["finished"], data["aborted"], data["invariant_violations"],
                    data["decisions"], data["no_winner"], fractions, errors[:MAX_ERRORS], dict(totals), digests,
-                   float(seconds) if isinstance(seconds, int | float) else 0.0)
+                   float(seconds) if isinstance(seconds, int | float) else 0.0,
+                   float(cpu) if isinstance(cpu, int | float) else 0.0)
 
 
 def play_chunk(
@@ -114,11 +116,15 @@ def play_chunk(
 
     from liturgy.interpreter.tools.simulate import run_one
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     out = ChunkResult(start, stop, wins=[Fraction(0)] * players)
+    digests: list[str] = []
     for i in range(start, stop):
-        out.add(run_one(ruleset, players, run_seed, i, check, options, rename, seats))
-    out.seconds = time.perf_counter() - t0
+        game = run_one(ruleset, players, run_seed, i, check, options, rename, seats)
+        out.add(game)
+        digests.append(game.digest)
+    out.digests = "".join(digests)
+    out.seconds, out.cpu = time.perf_counter() - t0, time.process_time() - c0
     return out
 
 

@@ -35,6 +35,8 @@ def check_arguments(args: argparse.Namespace) -> None:
     """Options that only make sense with ``--cluster``."""
     if args.cluster is None and (args.results is not None or args.chunk is not None):
         raise ClusterError("--results and --chunk go with --cluster")
+    if args.cluster is not None and getattr(args, "jobs", 1) != 1:
+        raise ClusterError("--jobs and --cluster exclude each other: a cluster's workers are its processes")
 
 
 def _interrupted(args: argparse.Namespace) -> SystemExit:

@@ -15,6 +15,7 @@ import json
 import os
 import tempfile
 import time
+import uuid
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -49,6 +50,7 @@ def fuzz_remote(bundle: Bundle, examples: int, seed: int, max_decisions: int, ch
     from hypothesis.errors import HypothesisDeprecationWarning
 
     ruleset = compiled(bundle)
+    c0 = time.process_time()
     fd, replay = tempfile.mkstemp(prefix="liturgy-fuzz-", suffix=".json")
     os.close(fd)
     try:
@@ -68,6 +70,7 @@ def fuzz_remote(bundle: Bundle, examples: int, seed: int, max_decisions: int, ch
     rename = renamer(bundle)
     violation = rename(r.violation) if rename is not None and r.violation is not None else r.violation
     return {"examples": r.examples, "decisions": r.decisions, "seconds": r.seconds, "violation": violation,
+            "cpu": time.process_time() - c0,
             "players": r.players, "seed": r.seed, "shrunk_decisions": r.shrunk_decisions, "log": log,
             "notes": r.notes}, worker_address()
 
@@ -116,12 +119,13 @@ def fuzz_on_cluster(
             shards[i] = shard
             if file is not None:
                 file.append(i, shard, worker)
-            stats.record(float(shard["seconds"]), bounds[i][1] - bounds[i][0], worker)
+            stats.record(float(shard["seconds"]), bounds[i][1] - bounds[i][0], worker, float(shard.get("cpu", 0.0)))
             asked += bounds[i][1] - bounds[i][0]
             if progress:
                 progress(asked, examples)
 
         todo = [i for i in range(len(bounds)) if i not in shards]
+        run_id = uuid.uuid4().hex  # task keys unique on a scheduler that other runs and clients share
         if todo:
             with connect(cluster) as client:
                 stats.workers = worker_threads(client)
@@ -129,7 +133,7 @@ def fuzz_on_cluster(
                 def submit(i: int) -> Any:
                     a, b = bounds[i]
                     return client.submit(fuzz_remote, bundle, b - a, shard_seed(seed, i), max_decisions, check_leaks,
-                                         opts, pure=False, key=f"liturgy-fuzz-{bundle.fingerprint[:8]}-{i}-{t0}")
+                                         opts, pure=False, key=f"liturgy-fuzz-{run_id}-{i}")
 
                 run_tasks(client, todo, submit, done, lambda: 0, window=max(8, 4 * stats.workers))
     finally:

@@ -29,6 +29,18 @@ CONNECT_TIMEOUT = 30
 WORKER_TIMEOUT = 120
 
 
+# Dask's housekeeping that costs a CPU-bound worker time for nothing a simulation uses: the statistical profiler
+# samples every thread's stack 100 times a second (taking the GIL each time), and the health and memory checks
+# wake every 20-100 ms. `--cluster local:N` starts its workers without them; docs/cluster.md shows the same
+# settings as environment variables for workers started by hand.
+QUIET_WORKERS = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "500ms",
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+}
+
+
 class ClusterError(ValueError):
     """The cluster cannot be reached or a chunk failed there: one clear line, no traceback."""
 
@@ -42,38 +54,46 @@ class RunStats:
     from_file: int = 0  # chunks a results file already held (not played again)
     played: int = 0
     games_played: int = 0
-    worker_seconds: float = 0.0  # sum of the played chunks' times on their workers
+    worker_seconds: float = 0.0  # sum of the played chunks' wall times on their workers
+    worker_cpu: float = 0.0  # and of their workers' CPU times meanwhile
     slowest: float = 0.0
     workers: int = 0
     bundle_bytes: int = 0
     per_worker: dict[str, int] = field(default_factory=dict)
 
-    def record(self, seconds: float, games: int, worker: str) -> None:
+    def record(self, seconds: float, games: int, worker: str, cpu: float = 0.0) -> None:
         self.played += 1
         self.games_played += games
         self.worker_seconds += seconds
+        self.worker_cpu += cpu
         self.slowest = max(self.slowest, seconds)
         self.per_worker[worker] = self.per_worker.get(worker, 0) + 1
 
-    def seconds_per_game(self) -> float | None:
-        return self.worker_seconds / self.games_played if self.games_played else None
+    def seconds_per_game(self, cpu: bool = False) -> float | None:
+        """Wall (or CPU) seconds a worker spent per game (or example) played."""
+        if not self.games_played:
+            return None
+        return (self.worker_cpu if cpu else self.worker_seconds) / self.games_played
 
-    def projected_seconds(self, n: int, workers: int, chunk: int | None = None) -> float | None:
-        """Wall time for ``n`` games (or examples) on ``workers`` workers as fast as these were: the total time shared
-        out, plus one chunk (``chunk``, else the default size for that run): the last round, where some idle."""
-        per_unit = self.seconds_per_game()
+    def projected_seconds(self, n: int, workers: int, chunk: int | None = None, cpu: bool = False) -> float | None:
+        """Wall time for ``n`` games (or examples) on ``workers`` workers as fast as these were (``cpu``: as fast as
+        their CPU time, i.e. each on a core of its own): the total shared out, plus one chunk (``chunk``, else the
+        default size for that run), the last round, where some workers idle."""
+        per_unit = self.seconds_per_game(cpu)
         if per_unit is None:
             return None
         return per_unit * n / workers + per_unit * (chunk or default_chunk(n, workers))
 
     def describe(self, unit: str = "game") -> str:
-        per_unit = self.seconds_per_game()
+        per_unit, per_cpu = self.seconds_per_game(), self.seconds_per_game(cpu=True)
         text = (f"cluster: {self.chunks} chunks of {self.chunk_size} {unit}s, {self.played} played on "
                 f"{len(self.per_worker)} worker(s), {self.from_file} read from the results file")
-        if per_unit is not None:
-            projected = self.projected_seconds(1_000_000, 100, None if unit == "game" else self.chunk_size)
-            text += (f"; {per_unit * 1000:.2f} ms per {unit} on a worker, slowest chunk {self.slowest:.2f} s; "
-                     f"1,000,000 {unit}s on 100 such workers: about {projected:.0f} s")
+        if per_unit is not None and per_cpu is not None:
+            chunk = None if unit == "game" else self.chunk_size
+            wall, dedicated = (self.projected_seconds(1_000_000, 100, chunk, cpu) for cpu in (False, True))
+            text += (f"; {per_unit * 1000:.2f} ms per {unit} on a worker ({per_cpu * 1000:.2f} ms of CPU), slowest "
+                     f"chunk {self.slowest:.2f} s; 1,000,000 {unit}s on 100 such workers: about {wall:.0f} s "
+                     f"({dedicated:.0f} s with a core each)")
         return text
 
 
@@ -104,19 +124,36 @@ def connect(spec: str) -> Iterator[Any]:
     """A ``distributed.Client`` for ``spec``; a local cluster it started is closed on the way out."""
     distributed = _dask()
     kind, n = parse_cluster(spec)
-    cluster = None
-    try:
-        if kind == "local":
+    if kind != "local":
+        with _connected(distributed, spec, None) as client:
+            yield client
+        return
+    import dask
+
+    # the local scheduler, nannies and workers (which receive the configuration) all run quieter
+    with dask.config.set(QUIET_WORKERS):
+        try:
             cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                               dashboard_address=None, silence_logs=logging.ERROR)
+                                               dashboard_address=":0", silence_logs=logging.ERROR)
+        except (OSError, TimeoutError, ValueError) as err:
+            raise ClusterError(f"cannot start a local cluster of {n} workers: {err}") from None
+        try:
+            with _connected(distributed, spec, cluster) as client:
+                yield client
+        finally:
+            cluster.close()
+
+
+@contextmanager
+def _connected(distributed: Any, spec: str, cluster: Any) -> Iterator[Any]:
+    try:
+        if cluster is not None:
             client = distributed.Client(cluster)
         elif spec.endswith(".json"):  # a scheduler file (`dask scheduler --scheduler-file F`), common on HPC
             client = distributed.Client(scheduler_file=spec, timeout=CONNECT_TIMEOUT)
         else:
             client = distributed.Client(spec, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as err:
-        if cluster is not None:
-            cluster.close()
         raise ClusterError(f"cannot reach the Dask scheduler at {spec}: {err}") from None
     try:
         try:
@@ -126,8 +163,6 @@ def connect(spec: str) -> Iterator[Any]:
         yield client
     finally:
         client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def worker_address() -> str:

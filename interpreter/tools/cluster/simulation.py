@@ -14,6 +14,7 @@ same arguments as :func:`~liturgy.interpreter.tools.simulate.simulate` plus the 
 from __future__ import annotations
 
 import time
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -88,6 +89,7 @@ def _run(
     progress: Callable[[int, int], None] | None, stats: RunStats, t0: float,
 ) -> Summary:
     games, players = run["games"], run["players"]
+    run_id = uuid.uuid4().hex  # task keys unique on a scheduler that other runs and clients share
     bounds = chunk_bounds(games, size)
     merger = Merger(games, players, bounds)
     saved = {i for i in (file.done if file else {}) if i < len(bounds)}
@@ -107,14 +109,14 @@ def _run(
     def submit(i: int) -> Any:
         a, b = bounds[i]
         return client.submit(play_remote, bundle, players, run["seed"], a, b, run["check"], run["options"],
-                             pure=False, key=f"liturgy-simulate-{bundle.fingerprint[:8]}-{i}-{id(merger):x}")
+                             pure=False, key=f"liturgy-simulate-{run_id}-{i}")
 
     def done(i: int, value: tuple[ChunkResult, str]) -> None:
         nonlocal finished
         result, worker = value
         if file is not None:
             file.append(i, result.to_json(), worker)
-        stats.record(result.seconds, result.stop - result.start, worker)
+        stats.record(result.seconds, result.stop - result.start, worker, result.cpu)
         merger.offer(i, result)
         drain()
         finished += result.stop - result.start
