@@ -233,20 +233,6 @@ def test_meditate_recalls_a_card_retains_it_enters_calm_and_ends_the_turn() -> N
 # ---------------------------------------------------------------- attacks
 
 
-def test_conclude_hits_a_row_and_ends_the_turn() -> None:
-    g, e = watcher()
-    gain(g, "Conclude")
-    refresh_decision(g)
-    rounds = int(g.state.counters[global_slot(g, "combat_round")])
-    set_pc(g, "block", 20)
-    play(g, "Conclude")
-    choose(g, 0, "P1")
-    settle(g)
-    ok(g)
-    assert counter(g, e, "life") == 50 - 3
-    assert int(g.state.counters[global_slot(g, "combat_round")]) == rounds + 1
-
-
 def test_wallop_blocks_what_got_past_the_enemy_block() -> None:
     g, e = watcher()
     setc(g, e, "e_block", 1)
@@ -283,19 +269,6 @@ def test_signature_move_needs_to_be_the_only_attack_in_hand() -> None:
     play(g2, "Signature Move", name(g2, e2))
     ok(g2)
     assert counter(g2, e2, "life") == 50 - 6
-
-
-def test_talk_to_the_hand_gives_block_to_later_attackers_of_that_enemy() -> None:
-    g, e = watcher()
-    gain(g, "Talk to the Hand")
-    own_to_hand(g, "Strike (Watcher)")
-    set_pc(g, "block", 0)
-    refresh_decision(g)
-    play(g, "Talk to the Hand", name(g, e))
-    assert pc(g, "block") == 0 and counter(g, e, "palm") == 1
-    play(g, "Strike (Watcher)", name(g, e))
-    ok(g)
-    assert pc(g, "block") == 1 and counter(g, e, "life") == 50 - 2
 
 
 def test_carve_reality_and_reach_heaven() -> None:
@@ -335,14 +308,14 @@ def test_brilliance_adds_the_miracles_held() -> None:
 
 def test_judgment_kills_a_weak_enemy_only() -> None:
     g, e = watcher()
-    setc(g, e, "life", 7)
+    setc(g, e, "life", 8)
     gain(g, "Judgment")
     refresh_decision(g)
     play(g, "Judgment")
     ok(g)
-    assert counter(g, e, "life") == 7
+    assert counter(g, e, "life") == 8 and g.decision is not None and name(g, e) not in g.decision.options[0]
     g2, e2 = watcher()
-    setc(g2, e2, "life", 6)
+    setc(g2, e2, "life", 7)
     gain(g2, "Judgment")
     refresh_decision(g2)
     play(g2, "Judgment")
@@ -371,15 +344,14 @@ def test_worship_and_wreath_of_flame_scale_with_x() -> None:
     assert pc(g, "strength") == 0
 
 
-def test_devotion_and_deva_form_give_miracles_each_turn() -> None:
+def test_devotion_gives_a_miracle_each_turn() -> None:
     g, _ = watcher()
     gain(g, "Devotion", "powers")
-    gain(g, "Deva Form", "powers")
     give_miracles(g, 0)
     next_turn(g)
-    assert pc(g, "miracle") == 1 + 1
+    assert pc(g, "miracle") == 1
     next_turn(g)
-    assert pc(g, "miracle") == 2 + 1 + 2
+    assert pc(g, "miracle") == 2
 
 
 def test_battle_hymn_and_conjure_blade_are_once_per_turn_abilities() -> None:
@@ -491,23 +463,6 @@ def test_foreign_influence_plays_a_reward_deck_attack_that_stays_in_the_deck() -
 
 
 # ---------------------------------------------------------------- the turn itself
-
-
-def test_vault_takes_another_turn_before_the_enemies_act() -> None:
-    g, e = watcher()
-    gain(g, "Vault")
-    hp = pc(g, "hp")
-    rounds = int(g.state.counters[global_slot(g, "combat_round")])
-    refresh_decision(g)
-    play(g, "Vault")
-    settle(g)
-    ok(g)
-    # a fresh turn: energy 3, five new cards, the same combat round, no enemy action, the die rolled once
-    assert int(g.state.counters[global_slot(g, "combat_round")]) == rounds
-    assert pc(g, "energy") == 3 and len(zone(g, "hand")) == 5 and pc(g, "hp") == hp
-    assert "Vault" in zone(g, "exhausted")
-    next_turn(g)
-    assert int(g.state.counters[global_slot(g, "combat_round")]) == rounds + 1
 
 
 def test_blasphemy_kills_its_player_at_the_start_of_the_next_turn() -> None:
