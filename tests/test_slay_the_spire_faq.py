@@ -6,8 +6,8 @@ decisions and checks the ruling.
 
 FAQ coverage: every row of spec §24, the ruling, and the tests that set up the exact situation and check it.
 `test_faq_table_names_real_tests` checks that every test named here exists. A bare name is in this file;
-`additions::`, `watcher::`, `defect_watcher::` name tests/test_slay_the_spire_<that>.py. [fix] marks a row where
-the ruleset got the ruling wrong and was corrected (in the ruleset or card data, no Python).
+`additions::`, `watcher::`, `watcher_s1::`, `defect_watcher::` name tests/test_slay_the_spire_<that>.py. [fix]
+marks a row where the ruleset got the ruling wrong and was corrected (in the ruleset or card data, no Python).
 
 - 24.1 Hand limit? None.
     test_no_hand_limit, test_drawing_into_a_big_hand_discards_nothing
@@ -21,7 +21,7 @@ the ruleset got the ruling wrong and was corrected (in the ruleset or card data,
   2 Powers). "Optimization" is Streamline (cost 2, 1 less per Power in play: `power_discount`).
     test_optimization_streamline_costs_zero_in_hand_with_two_powers,
     test_optimization_streamline_counts_as_zero_cost_in_the_discard_pile,
-    watcher::test_retained_cards_grow_and_get_cheaper_until_they_leave_the_hand
+    watcher_s1::test_sands_windmill_and_perseverance_pay_off_after_a_retained_turn
 - 24.1 "Starter Strike" / "contains Strike" (§6.6).
     test_perfected_strike_counts_every_card_containing_strike_starter_strikes_too
     [fix: the four starter Strikes, Meteor Strike and Thunder Strike were not marked `named_strike`]
