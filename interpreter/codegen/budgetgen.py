@@ -76,18 +76,22 @@ def call(gen: ExprGen, e: A.Call, text: str) -> str:
     return f"_sized({text}, {comp.size_limit}, {comp.text_limit}, {where(e.span)})"
 
 
-def counted(gen: Any, items: str, span: Span, flat: bool) -> list[str]:
+def counted(gen: Any, items: str, span: Span, kind: str) -> list[str]:
     """Lines counting the items of a loop held in ``items`` (a name): a flat loop of a few items costs nothing
-    (compiler/budgets.py, SMALL_LOOP, says why)."""
+    (compiler/budgets.py, SMALL_LOOP and loop_kind, say why)."""
     lines = charge(f"len({items})", gen.comp.work_limit, where(span))
-    if not flat:
+    if kind == "none":
+        return []
+    if kind == "all":
         return lines
     return [f"if len({items}) > {SMALL_LOOP}:", *(f"    {x}" for x in lines)]
 
 
-def counted_loop(gen: ExprGen, lines: list[str], items: str, span: Span, flat: bool) -> list[str]:
+def counted_loop(gen: ExprGen, lines: list[str], items: str, span: Span, kind: str) -> list[str]:
     """An aggregate's or comprehension's lines with its items counted as work when the loop starts."""
-    out = [f"_it = {items}", *counted(gen, "_it", span, flat)]
+    if kind == "none":
+        return lines
+    out = [f"_it = {items}", *counted(gen, "_it", span, kind)]
     for line in lines:
         if line.endswith(f" in {items}:") and line.startswith("for "):
             line = line[: -len(items) - 1] + "_it:"

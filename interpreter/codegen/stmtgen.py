@@ -282,10 +282,15 @@ class StmtGen:
             head = self.loop_head(st.body, st.var)
             zone = st.iterable.ty is not None and st.iterable.ty.kind == "zone"  # a zone holds cards, never `none`
             # a zone can change under the loop, so it is copied; other lists are tuples or card data, never changed
-            items = self.tmp("_i")
-            self.emit(f"{items} = {f'tuple({seq})' if zone else seq}")
-            for line in budgetgen.counted(self.gen, items, st.span, budgets.is_flat(st.body)):
-                self.emit(line)
+            counting = budgetgen.counted(self.gen, "\x01", st.span, budgets.loop_kind(st.iterable, self.comp.prog,
+                                                                                    st.body))
+            items = f"tuple({seq})" if zone else seq
+            if counting:  # the items in a name first, to count them (compiler/budgets.py)
+                held = self.tmp("_i")
+                self.emit(f"{held} = {items}")
+                for line in counting:
+                    self.emit(line.replace("\x01", held))
+                items = held
             self.emit(f"for {x} in {items}:")
             self.loop(1)
             self.depth += 1

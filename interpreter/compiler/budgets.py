@@ -18,11 +18,11 @@ def where(span: Span) -> str:
     return f"at line {span.line}"
 
 
-def counted_items(it: ExprFn, limit: int, span: Span, flat: bool) -> ExprFn:
+def counted_items(it: ExprFn, limit: int, span: Span, kind: str) -> ExprFn:
     """``it``'s items as a tuple, each costing one unit of the game's work (a `for`, aggregate, comprehension);
-    a ``flat`` loop (:func:`is_flat`) of at most :data:`SMALL_LOOP` items costs nothing."""
+    a flat loop (:func:`loop_kind`) of at most :data:`SMALL_LOOP` items costs nothing."""
     at = where(span)
-    small = SMALL_LOOP if flat else -1
+    small = -1 if kind == "all" else SMALL_LOOP
 
     def items(s: GameState, env: dict[str, Any]) -> tuple[Any, ...]:
         got = tuple(it(s, env))
@@ -171,7 +171,29 @@ def call_counter(recursive: frozenset[str], key: str) -> Any:
 # items is not counted: counting it cost more than the loop (Bloodborne ran 8% slower), and the work it leaves
 # out is at most SMALL_LOOP times that of the counted construct around it, so the budget still bounds the
 # game's work to within a factor fixed by the ruleset's text. Loops that nest anything are always counted.
-SMALL_LOOP = 32
+SMALL_LOOP = 64
+
+
+def small_iterable(e: A.Expr, prog: Any) -> bool:
+    """Whether ``e`` never holds more than :data:`SMALL_LOOP` items, by its form alone: the players (64 at
+    most), `players_from(p)`, an enum type, a list literal. A flat loop over one needs no counting code."""
+    ref: Any = e.ref
+    if isinstance(e, A.Name) and ref is not None:
+        if ref[0] == "builtin" and ref[1] == "players":
+            return True
+        if ref[0] == "enumtype":
+            return len(prog.enums[ref[1]]) <= SMALL_LOOP
+    if isinstance(e, A.Call) and ref is not None and ref[0] == "call_builtin" and ref[1] == "players_from":
+        return True
+    return isinstance(e, A.ListLit) and len(e.items) <= SMALL_LOOP
+
+
+def loop_kind(iterable: A.Expr, prog: Any, *bodies: Any) -> str:
+    """How a loop's items are counted: "none" (flat over a small iterable), "small" (flat: only past
+    SMALL_LOOP items), "all"."""
+    if not is_flat(*bodies):
+        return "all"
+    return "none" if small_iterable(iterable, prog) else "small"
 _REPEATS = (A.For, A.RepeatWhile, A.Aggregate, A.ListComp, A.Do, A.Fire, A.Choose, A.Simultaneous)
 
 

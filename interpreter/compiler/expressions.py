@@ -268,7 +268,8 @@ class ExpressionCompiler(CompilerCore):
         Each aggregate gets its own closure (no run-time dispatch on the name, see :data:`_AGGREGATES`);
         the loop variable is restored afterwards so it never leaks into the enclosing scope.
         """
-        it = budgets.counted_items(self.seq(e.iterable), self.work_limit, e.span, budgets.is_flat(e.elem, e.where))
+        it = budgets.counted_items(self.seq(e.iterable), self.work_limit, e.span,
+                                   budgets.loop_kind(e.iterable, self.prog, e.elem, e.where))
         shadow = self._shadow(e.var)
         wf = self.expr(e.where) if e.where is not None else None
         ef = self.expr(e.elem)
@@ -305,7 +306,8 @@ class ExpressionCompiler(CompilerCore):
         return conveniences.let_in(e.name, value, body)
 
     def list_comp(self, e: A.ListComp) -> ExprFn:
-        it = budgets.counted_items(self.seq(e.iterable), self.work_limit, e.span, budgets.is_flat(e.elem, e.where))
+        it = budgets.counted_items(self.seq(e.iterable), self.work_limit, e.span,
+                                   budgets.loop_kind(e.iterable, self.prog, e.elem, e.where))
         shadow = self._shadow(e.var)
         wf = self.expr(e.where) if e.where is not None else None
         ef = self.expr(e.elem)
