@@ -12,6 +12,7 @@ several processes. docs/information.md reports the runs made with it.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import multiprocessing as mp
@@ -21,7 +22,7 @@ from typing import Any
 
 from liturgy.interpreter.agents.agents import RandomAgent, make_agent, play_out
 from liturgy.interpreter.agents.ismcts import ISMCTSAgent
-from liturgy.interpreter.engine import load_ruleset
+from liturgy.interpreter.engine import Ruleset, load_ruleset
 
 
 @dataclass
@@ -66,8 +67,14 @@ def _mix(seed: int, index: int, k: int) -> int:
     return (seed * 0x9E3779B1 + index * 0x85EBCA77 + k * 0xC2B2AE3D + 0x5EED) & 0xFFFFFFFFFFFF
 
 
+@functools.lru_cache(maxsize=4)
+def _rules(path: str) -> Ruleset:
+    """Each ruleset parsed, checked and compiled once per process (a Slay the Spire load costs about a second)."""
+    return load_ruleset(path)
+
+
 def play_one(path: str, players: int, agent: str, seed: int, index: int, options: dict[str, str]) -> GameResult:
-    rules = load_ruleset(path)
+    rules = _rules(path)
     seat = index % players
     game_seed = seed * 1_000_003 + index
     agents: list[Any] = [RandomAgent(_mix(seed, index, k + 1)) for k in range(players)]
