@@ -97,7 +97,8 @@ def _choose_blocks(s: A.Choose) -> list[list[A.Stmt]]:
 
 
 def _simultaneous_exprs(s: A.Simultaneous) -> list[A.Expr]:
-    return _present(s.players, s.source, s.where, s.by) + _prompt_args(s.prompt)
+    # in field order (players, source, where, prompt, by), as every walker built on the registry expects
+    return _present(s.players, s.source, s.where) + _prompt_args(s.prompt) + _present(s.by)
 
 
 STATEMENTS: dict[type[A.Stmt], StmtConstruct] = {
