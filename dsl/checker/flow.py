@@ -38,16 +38,20 @@ Warn = Callable[..., None]
 
 class _Env:
     """What a block knows: locals naming secret cards, locals holding tainted values (both by name), and zones
-    whose cards have been revealed (`reveal p.table`) since the block began."""
+    whose cards have been revealed (`reveal p.table`) since the block began. ``owners``: a secret local taken
+    from one player's own zones (`bottom(players[0].trail)`) names that player, who may see it."""
 
     def __init__(self, secret: set[str] | None = None, tainted: set[str] | None = None,
-                 revealed: set[str] | None = None) -> None:
+                 revealed: set[str] | None = None, owners: dict[str, str] | None = None,
+                 groups: set[str] | None = None) -> None:
         self.secret = set(secret or ())
+        self.groups = set(groups or ())  # groups the viewer is known to be in (`if p in heroes() { … }`)
         self.tainted = set(tainted or ())
         self.revealed = set(revealed or ())
+        self.owners = dict(owners or {})
 
     def child(self) -> _Env:
-        return _Env(self.secret, self.tainted, self.revealed)
+        return _Env(self.secret, self.tainted, self.revealed, self.owners, self.groups)
 
 
 def _zone_of(e: Any) -> A.ZoneDecl | None:
@@ -95,6 +99,8 @@ class FlowChecker:
             return False
         if z.visibility == "group" and isinstance(z.group, A.Name) and z.group.ref == ("builtin", "players"):
             return False  # `visible to players`: open to every player
+        if z.visibility == "group" and env is not None and _group_text(z.group) in env.groups:
+            return False  # inside `if viewer in GROUP`: the viewer is one of those who see it
         # the viewer's own hand is the viewer's to see
         return not (viewer is not None and z.visibility == "owner" and isinstance(e, A.Attr)
                     and _text(e.obj) == viewer)
@@ -104,7 +110,8 @@ class FlowChecker:
         for node in _nodes(e):
             if self._hidden_zone(node, viewer, env):
                 return True
-            if isinstance(node, A.Name) and node.ref is not None and node.ref[0] == "local" and node.id in env.secret:
+            if isinstance(node, A.Name) and node.ref is not None and node.ref[0] == "local" and node.id in env.secret \
+                    and not (viewer is not None and env.owners.get(node.id) == viewer):
                 return True
         return False
 
@@ -112,7 +119,7 @@ class FlowChecker:
         """The first read of a hidden card's field inside ``e`` (or of a local holding one), else None."""
         for node in _nodes(e):
             if isinstance(node, A.Name) and node.ref is not None and node.ref[0] == "local" \
-                    and node.id in env.tainted:
+                    and node.id in env.tainted and not (viewer is not None and env.owners.get(node.id) == viewer):
                 return node
             if isinstance(node, A.Attr) and node.ref is not None and node.ref[0] == "field" \
                     and self._card_secret(node.obj, env, viewer):
@@ -178,14 +185,14 @@ class FlowChecker:
         elif isinstance(st, A.RepeatWhile):
             self.block(st.body, env.child())
         elif isinstance(st, A.Choose):
-            self._choice(st.var, st.source, st.where, st.prompt, _text(st.chooser), st.span, env)
+            self._choice(st.var, st.source, st.where, st.prompt, self._who(st.chooser), st.span, env)
             inner = env.child()
             self._bind(st.var, st.source, inner, loop=True)
             self.block(st.body, inner)
             if st.none_body is not None:
                 self.block(st.none_body, env.child())
         elif isinstance(st, A.Simultaneous):
-            chooser = _text(st.by) if st.by is not None else st.player_var
+            chooser = self._who(st.by) if st.by is not None else st.player_var
             self._choice(st.var, st.source, st.where, st.prompt, chooser, st.span, env)
             inner = env.child()
             self._bind(st.var, st.source, inner, loop=True)
@@ -204,13 +211,24 @@ class FlowChecker:
         if not keep:
             env.secret.discard(name)
             env.tainted.discard(name)
+            env.owners.pop(name, None)
         ty = value.ty
         holds_cards = ty is not None and (ty.kind in ("card", "zone") or (
             ty.kind == "list" and ty.elem is not None and ty.elem.kind == "card"))
         if holds_cards and self.secret(value, env):
             env.secret.add(name)
+            owner = self._sole_owner(value)
+            if owner is not None and (not keep or env.owners.get(name, owner) == owner):
+                env.owners[name] = owner
+            else:
+                env.owners.pop(name, None)
         elif self.tainted(value, env) is not None:
             env.tainted.add(name)
+            # tainted only by one player's own cards: that player may still read it
+            candidates = {env.owners[n.id] for n in _nodes(value) if isinstance(n, A.Name) and n.id in env.owners}
+            candidates |= {o for o in [self._sole_owner(value)] if o is not None}
+            if len(candidates) == 1 and self.tainted(value, env, next(iter(candidates))) is None:
+                env.owners[name] = next(iter(candidates))
 
     def _choice(self, var: str, source: A.Expr, where: A.Expr | None, prompt: A.Prompt | None, chooser: str,
                 span: Span, env: _Env) -> None:
@@ -261,8 +279,31 @@ class FlowChecker:
                     inner.secret.add(item.var)
                 self._show(item.body, inner, viewer)
             else:
-                self._show(item.body, env.child(), viewer)
+                inside = env.child()
+                inside.groups |= _memberships(item.cond, viewer)
+                self._show(item.body, inside, viewer)
                 self._show(item.orelse, env.child(), viewer)
+
+    def _sole_owner(self, e: Any) -> str | None:
+        """The player whose own (owner-visible) zones are the only hidden zones ``e`` reads, as text, else None."""
+        owners = set()
+        for node in _nodes(e):
+            z = _zone_of(node)
+            if z is None or not self._hidden_zone(node, None):
+                continue
+            if z.visibility != "owner" or not isinstance(node, A.Attr):
+                return None
+            owners.add(_text(node.obj))
+        return owners.pop() if len(owners) == 1 and "…" not in owners else None
+
+    def _who(self, e: Any) -> str:
+        """The chooser as text; a call of a `fn` without parameters (`dp()` for `players[0]`) stands for its body,
+        so a player's own zone is recognised as theirs whichever way the rules name that player."""
+        if isinstance(e, A.Call) and not e.args and isinstance(e.func, A.Name):
+            fn = self.prog.fns.get(e.func.id)
+            if fn is not None and not fn.params:
+                return _text(fn.body)
+        return _text(e)
 
     def _report(self, code: str, span: Span, message: str, hint: str) -> None:
         key = (span.file, span.line, span.column)
@@ -291,6 +332,22 @@ def _card_typed(e: A.Expr) -> bool:
     ty = e.ty
     return ty is not None and (ty.kind == "card" or (ty.kind == "list" and ty.elem is not None
                                                      and ty.elem.kind == "card"))
+
+
+def _group_text(e: Any) -> str:
+    """A group expression as text: `heroes()` for a call without arguments, else as `_text`."""
+    if isinstance(e, A.Call) and not e.args and isinstance(e.func, A.Name):
+        return f"{e.func.id}()"
+    return _text(e)
+
+
+def _memberships(cond: Any, viewer: str) -> set[str]:
+    """The groups a condition proves the viewer is in: `viewer in G`, possibly inside `and`s."""
+    if isinstance(cond, A.Binary) and cond.op == "and":
+        return _memberships(cond.left, viewer) | _memberships(cond.right, viewer)
+    if isinstance(cond, A.Binary) and cond.op == "in" and _text(cond.left) == viewer:
+        return {_group_text(cond.right)}
+    return set()
 
 
 def _text(e: Any) -> str:
