@@ -83,3 +83,15 @@ def test_an_effect_parameter_resolves_to_its_own_field(model: Workspace) -> None
     n = next(i for i, s in enumerate(lines, 1) if 'on_buy: "p.coins' in s)
     sym = model.resolve(GOODS, n, lines[n - 1].index("p.coins") + 1)
     assert sym and sym[0].kind == "parameter" and "on_buy" in sym[0].detail
+
+
+def test_a_stray_rulesets_wide_pattern_is_matched_as_text_not_walked(tmp_path: Path) -> None:
+    """A ruleset beside a card file may name `../../../../*/*/*/*` (an attack in issue 18): finding which ruleset
+    a card file belongs to matches patterns as text and never walks the disk."""
+    (tmp_path / "wide.rules").write_text('cards "../../../../../*/*/*/*/*"\n', encoding="utf-8")
+    (tmp_path / "mine.rules").write_text('cards "decks/**/*.yaml"\n', encoding="utf-8")
+    deck = tmp_path / "decks" / "a" / "b.yaml"
+    deck.parent.mkdir(parents=True)
+    deck.write_text("kind: X\ncards: []\n", encoding="utf-8")
+    w = Workspace()
+    assert w.ruleset_for(str(deck)) == str(tmp_path / "mine.rules")

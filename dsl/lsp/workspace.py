@@ -7,7 +7,6 @@ by looking in the folders above it), so hover, definitions and diagnostics in an
 
 from __future__ import annotations
 
-import glob
 import os
 import re
 import time
@@ -398,10 +397,39 @@ def _names_card_file(ruleset: Path, card_file: str) -> bool:
         return False
     target = os.path.abspath(card_file)
     for pattern in _CARDS_LINE.findall(text):
-        full = os.path.join(ruleset.parent, pattern)
-        if any(os.path.abspath(p) == target for p in glob.glob(full, recursive=True)):
+        # matched as text, never globbed: a stray ruleset's pattern (`../../*/*/*`) must not walk the disk
+        full = os.path.normpath(os.path.join(os.path.abspath(ruleset.parent), pattern))
+        if _pattern_regex(full).fullmatch(target):
             return True
     return False
+
+
+def _pattern_regex(pattern: str) -> re.Pattern[str]:
+    """A card-file pattern as a regular expression over absolute paths: `**` any folders, `*` and `?` within
+    one name, `[…]` a character class."""
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:[^/]*/)*")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[" and "]" in pattern[i + 2:]:
+            end = pattern.index("]", i + 2)
+            body = pattern[i + 1:end]
+            out.append("[" + ("^" + re.escape(body[1:]) if body.startswith("!") else re.escape(body)) + "]")
+            i = end + 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out))
 
 
 def _unique(spans: list[Span]) -> list[Span]:
