@@ -17,7 +17,7 @@ the line, and the setting that raises it:
   `fn` that can call itself is never inlined, so each of its calls is counted.
 - ``size_limit`` (default 100,000 items): a list made by `+` or `range`.
 - ``text_limit`` (default 100,000 characters): a text made by `+`, `join` or `text(…)`.
-- integers are 64-bit: an int `+`, `-`, `*`, `abs`, unary minus or `sum` whose result is outside
+- integers are 64-bit: an int `+`, `-`, `*`, `abs` or unary minus whose result is outside
   -2^63 .. 2^63-1 stops the game (``integer overflow``); nothing wraps around silently.
 
 The counter lives in the state (``GameState.work``), is copied by ``clone`` and is rebuilt by replay when a
