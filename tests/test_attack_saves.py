@@ -112,3 +112,13 @@ def test_the_mutate_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["mutate", str(HIGH_CARD), "--inputs", "20", "--seed", "3", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["inputs"] == 20 and out["tracebacks"] == out["hangs"] == out["corrupted"] == 0
+
+
+@pytest.mark.parametrize("value", [math.inf, -math.inf, math.nan, [math.nan], {"scores": [math.inf]}])
+def test_a_non_finite_number_where_the_game_has_none_is_refused(value: Any) -> None:
+    """Found by `liturgy mutate` (input 3692 of seed 18): `result: Infinity` in a running game's save loaded,
+    because the JSON encoder writes non-finite numbers as null, the running game's `result`."""
+    data = _save()
+    data["result"] = value
+    with pytest.raises(ValueError, match="its `result`"):
+        RULES.load_game(data)

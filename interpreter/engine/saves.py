@@ -16,6 +16,7 @@ playing.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -37,9 +38,26 @@ class CorruptSave(ValueError):
 def _canonical(value: Any) -> bytes:
     """One spelling of a JSON value: tuples and lists alike, keys sorted, ``1`` and ``1.0`` different."""
     try:
-        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+        out = orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
     except (TypeError, orjson.JSONEncodeError):
         return repr(value).encode()  # not JSON at all (a set, an object, a huge int): never equal to the game's
+    if b"null" in out and value is not None and _non_finite(value):
+        return repr(value).encode()  # orjson writes NaN and Infinity as null: a forged `result: Infinity` is not None
+    return out
+
+
+def _non_finite(value: Any) -> bool:
+    """Whether a NaN or an infinity hides anywhere in ``value`` (found by `liturgy mutate`)."""
+    todo = [value]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, float) and not math.isfinite(v):
+            return True
+        if isinstance(v, dict):
+            todo.extend(v.values())
+        elif isinstance(v, list | tuple):
+            todo.extend(v)
+    return False
 
 
 def load_verified(ruleset: Ruleset, data: Any, check_invariants: bool, force: bool) -> Game:

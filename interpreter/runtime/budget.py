@@ -7,16 +7,17 @@ a text in a loop exhausts memory before anything notices. A game therefore has b
 block (docs/language.md §6), and passing one stops the game with a :class:`BudgetExceeded` naming the budget,
 the line, and the setting that raises it:
 
-- ``work_limit`` (default 1,000,000 units for the whole game; a whole Bloodborne or Slay the Spire game uses
-  about 4,000, and a runaway recursion reaches the default within a few seconds): every call of a proc,
-  handler, card effect, non-inlined `fn` or card function, every `fire`, every pass of a `repeat while`, and
-  every item a `for`, aggregate or list comprehension walks costs one unit. Compiled code adds a loop's items
-  once when it starts and a `repeat while`'s passes once when it stops (its own bound of 100,000 passes holds
-  in between), so the count costs an addition per loop or call, not per statement. A `fn` that can call
-  itself is never inlined, so each of its calls is counted.
+- ``work_limit`` (default 1,000,000 units for the whole game; a whole Bloodborne game uses about 500, and a
+  runaway recursion reaches the default within a few seconds): every call of a proc, `fn`, handler or card
+  field that can call itself (compiler/budgets.py, recursive_names: nothing else can run away), every `fire`
+  of such a window, every pass of a `repeat while`, and every item a `for`, aggregate or list comprehension
+  walks costs one unit; a flat loop (nothing nested) of at most 64 items is not counted. Compiled code adds
+  a loop's items once when it starts and a `repeat while`'s passes once when it stops (its own bound of
+  100,000 passes holds in between), so the count costs an addition per loop or call, not per statement. A
+  `fn` that can call itself is never inlined, so each of its calls is counted.
 - ``size_limit`` (default 100,000 items): a list made by `+` or `range`.
 - ``text_limit`` (default 100,000 characters): a text made by `+`, `join` or `text(…)`.
-- integers are 64-bit: an int `+`, `-`, `*`, `abs`, unary minus or `sum` whose result is outside
+- integers are 64-bit: an int `+`, `-`, `*`, `abs` or unary minus whose result is outside
   -2^63 .. 2^63-1 stops the game (``integer overflow``); nothing wraps around silently.
 
 The counter lives in the state (``GameState.work``), is copied by ``clone`` and is rebuilt by replay when a
