@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from conftest import ROOT
+from harness_options import short_options
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Ruleset
 
@@ -32,7 +33,7 @@ def test_codegen_and_closures_agree(path: str) -> None:
     for seed in range(12):
         digests = []
         for rules in variants:
-            game = rules.new_game(players, seed, check_invariants=True)
+            game = rules.new_game(players, seed, check_invariants=True, options=short_options(path, seed))
             rng = random.Random(seed)
             while not game.finished:
                 for p in game.waiting_for():

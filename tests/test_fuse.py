@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 from conftest import ROOT
+from harness_options import short_options
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Game, Ruleset
 
@@ -34,8 +35,9 @@ def _pair(path: str) -> tuple[Ruleset, Ruleset]:
     return rules[0], rules[1]
 
 
-def _play(rules: Ruleset, players: int, seed: int, check: bool) -> tuple[Game, list[tuple[int, str]]]:
-    game = rules.new_game(players, seed, check_invariants=check)
+def _play(rules: Ruleset, players: int, seed: int, check: bool,
+          options: dict[str, str] | None = None) -> tuple[Game, list[tuple[int, str]]]:
+    game = rules.new_game(players, seed, check_invariants=check, options=options)
     rng = random.Random(seed)
     seen = [(game.state.steps, json.dumps(game.to_json(), sort_keys=True))]
     while not game.finished:
@@ -52,7 +54,7 @@ def test_fused_and_single_stepped_games_are_the_same(path: str) -> None:
     for seed in range(6):
         runs = []
         for rules in (fused, plain):
-            game, seen = _play(rules, players, seed, check=seed % 2 == 0)
+            game, seen = _play(rules, players, seed, check=seed % 2 == 0, options=short_options(path, seed))
             runs.append((seen, game.digest(), game.state.status, game.error))
         assert runs[0] == runs[1], (path, seed)
 
@@ -62,7 +64,8 @@ def test_step_limit_errors_are_the_same_fused(path: str) -> None:
     fused, plain = _pair(path)
     span = fused.compiled.fuse_span
     players = max(fused.min_players, min(4, fused.max_players))
-    game, _ = _play(plain, players, 0, check=False)
+    short = short_options(path, 1)  # the short variant: many limits, each a whole game per compile mode
+    game, _ = _play(plain, players, 0, check=False, options=short)
     total = game.state.steps
     limits = {1, 2, span - 1, span, span + 1, 3 * span + 1, total // 3, total // 2, total - 1, total, total + 1}
     limits |= {total - span + d for d in range(-2, 3)}
@@ -71,7 +74,7 @@ def test_step_limit_errors_are_the_same_fused(path: str) -> None:
         for rules in (fused, plain):
             rules.step_limit = limit
             try:
-                game, seen = _play(rules, players, 0, check=False)
+                game, seen = _play(rules, players, 0, check=False, options=short)
             finally:
                 rules.step_limit = rules.program.game.step_limit
             runs.append((seen, game.digest(), game.state.status, game.error, game.state.steps))

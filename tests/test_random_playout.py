@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from harness_options import short_options
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Game, Ruleset
 
@@ -34,7 +35,7 @@ def test_random_playout_matches_the_apply_loop(path: str) -> None:
             check = seed % 2 == 0
             runs = []
             for play in (_loop, Game.random_playout):
-                game = rules.new_game(players, seed, check_invariants=check)
+                game = rules.new_game(players, seed, check_invariants=check, options=short_options(path, seed))
                 rng = random.Random(seed)
                 n = play(game, rng)
                 runs.append((n, game.digest(), game.state.status, game.error, rng.random()))
