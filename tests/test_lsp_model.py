@@ -88,10 +88,24 @@ def test_an_effect_parameter_resolves_to_its_own_field(model: Workspace) -> None
 def test_a_stray_rulesets_wide_pattern_is_matched_as_text_not_walked(tmp_path: Path) -> None:
     """A ruleset beside a card file may name `../../../../*/*/*/*` (an attack in issue 18): finding which ruleset
     a card file belongs to matches patterns as text and never walks the disk."""
-    (tmp_path / "wide.rules").write_text('cards "../../../../../*/*/*/*/*"\n', encoding="utf-8")
+    wide = "../../../../../" + "/".join(["*"] * 9)  # deeper than any file of these tests: matches none of them
+    (tmp_path / "wide.rules").write_text(f'cards "{wide}"\n', encoding="utf-8")
     (tmp_path / "mine.rules").write_text('cards "decks/**/*.yaml"\n', encoding="utf-8")
     deck = tmp_path / "decks" / "a" / "b.yaml"
     deck.parent.mkdir(parents=True)
     deck.write_text("kind: X\ncards: []\n", encoding="utf-8")
     w = Workspace()
     assert w.ruleset_for(str(deck)) == str(tmp_path / "mine.rules")
+
+
+def test_a_huge_or_special_file_named_like_a_ruleset_is_not_read(tmp_path: Path) -> None:
+    """Looking for a card file's ruleset reads candidates like the checker does: a 5 GB sparse `.rules` file or a
+    FIFO beside it is skipped at once, never read whole or waited on."""
+    here = tmp_path / "x" / "y" / "z"  # the search looks four folders up: it stays inside tmp_path
+    here.mkdir(parents=True)
+    with open(here / "big.rules", "wb") as f:
+        f.truncate(5 * 1024 ** 3)
+    os.mkfifo(here / "pipe.rules")
+    stray = here / "notes.yaml"
+    stray.write_text("a: 1\n", encoding="utf-8")
+    assert Workspace().ruleset_for(str(stray)) is None

@@ -18,10 +18,12 @@ from liturgy.dsl import constructs
 from liturgy.dsl.checker.checker import check_ruleset
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.diagnostics import Diagnostic, Span
+from liturgy.dsl.files import FileRefused, read_limited
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend import cards as card_files
 from liturgy.dsl.frontend.parser import _lark, parse_ruleset_text
 from liturgy.dsl.frontend.reserved import grammar_words
+from liturgy.dsl.loader import MAX_RULESET_BYTES
 from liturgy.dsl.lsp.symbols import BINDERS, WORD, Index, Occurrence, Symbol, build_index, strings, words
 
 _CARDS_LINE = re.compile(r'^\s*cards\s+"([^"\n]*)"', re.M)
@@ -391,9 +393,9 @@ def _keep_cards(index: Index, previous: Index) -> None:
 
 
 def _names_card_file(ruleset: Path, card_file: str) -> bool:
-    try:
-        text = ruleset.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+    try:  # read like the checker reads a ruleset: regular files only, never more than its size limit
+        text = read_limited(str(ruleset), MAX_RULESET_BYTES).decode("utf-8")
+    except (OSError, UnicodeDecodeError, FileRefused):
         return False
     target = os.path.abspath(card_file)
     for pattern in _CARDS_LINE.findall(text):
