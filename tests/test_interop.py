@@ -15,6 +15,7 @@ import warnings
 from pathlib import Path
 
 import pytest
+from harness_options import HARNESS_OPTIONS
 
 pyspiel = pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
@@ -35,7 +36,6 @@ EXAMPLES = sorted(str(p) for p in (ROOT / "docs" / "examples").glob("*.rules"))
 ALL = RULESETS + EXAMPLES
 # A ruleset whose full game is long runs the adapters' suites in its own short mode (an ordinary `option`):
 # OpenSpiel's random_sim_test reloads the state at every step, so its cost grows with the square of the length.
-HARNESS_OPTIONS = {"fury_of_dracula.rules": {"length": "skirmish"}, "betrayal.rules": {"length": "quick"}}
 
 
 def _name(path: str) -> str:

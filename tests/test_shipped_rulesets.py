@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from harness_options import HARNESS_OPTIONS
 from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.tools.cli import main
 from liturgy.interpreter.tools.fuzz import fuzz_ruleset
@@ -20,7 +21,6 @@ from liturgy.interpreter.tools.fuzz import fuzz_ruleset
 SHIPPED = sorted((ROOT / "rulesets").rglob("*.rules"))
 # A ruleset whose full game is long is fuzzed in its own short mode (every rule, fewer rounds), declared as an
 # ordinary `option`, so the harness's cost stays within CI's budget.
-HARNESS_OPTIONS = {"fury_of_dracula.rules": {"length": "skirmish"}, "betrayal.rules": {"length": "quick"}}
 
 
 def _id(path: Path) -> str:
