@@ -19,8 +19,6 @@ from liturgy.interpreter.tools.cli import main
 from liturgy.interpreter.tools.fuzz import fuzz_ruleset
 
 SHIPPED = sorted((ROOT / "rulesets").rglob("*.rules"))
-# A ruleset whose full game is long is fuzzed in its own short mode (every rule, fewer rounds), declared as an
-# ordinary `option`, so the harness's cost stays within CI's budget.
 
 
 def _id(path: Path) -> str:
