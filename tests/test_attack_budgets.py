@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -60,6 +61,14 @@ ATTACKS = {
         'round { step s { let t = "x"\n let i = 0\n repeat while i < 16 { t = t + t\n i += 1 }\n'
         ' let l = [t for k in range(1000)]\n log "{}", join(l, "")\n end game } }',
         "passes the game's text_limit of 100000"),
+    "text of a list of long texts": (
+        'round { step s { let t = "x"\n let i = 0\n repeat while i < 16 { t = t + t\n i += 1 }\n'
+        ' let l = [t for k in range(5000)]\n log "{}", text(l)\n end game } }',
+        "a text of at least 131074 characters at line 8 passes the game's text_limit of 100000"),
+    "formatted text of a list of long texts": (
+        'round { step s { let t = "x"\n let i = 0\n repeat while i < 16 { t = t + t\n i += 1 }\n'
+        ' let l = [[t] for k in range(5000)]\n log "{}", text("{}: {}", 1, l)\n end game } }',
+        "a text of at least 131074 characters at line 8 passes the game's text_limit of 100000"),
     "negating the least integer": (
         "round { step s { let x = -4611686018427387904 * 2\n n = min(-x, 5)\n end game } }",
         "integer overflow at line 4"),
@@ -84,6 +93,22 @@ def test_an_attack_ends_in_a_named_stop_within_seconds(tmp_path: Path, name: str
     assert game.state.status == "aborted", game.state.status
     assert game.error is not None and says in game.error, game.error
     assert "[round 1, step s]" in game.error
+
+
+@pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
+@pytest.mark.parametrize("name", ["text of a list of long texts", "formatted text of a list of long texts"])
+def test_text_of_a_list_is_measured_before_it_is_built(tmp_path: Path, name: str, mode: dict[str, bool]) -> None:
+    """`text(L)` of 5,000 texts of 65,536 characters once built the whole 330 MB string before comparing it with
+    text_limit: now it stops as soon as the text passes the limit, so the game never holds more than a few
+    hundred KB beyond its list."""
+    tracemalloc.start()
+    try:
+        game = _game(tmp_path, ATTACKS[name][0], mode)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert game.error is not None and ATTACKS[name][1] in game.error, game.error
+    assert peak < 20_000_000, peak
 
 
 @pytest.mark.parametrize("name", ["proc calling itself twice", "a window firing itself twice",

@@ -141,3 +141,37 @@ def test_printable_keeps_text_and_layout() -> None:
     sink = io.StringIO()
     PrintableStream(sink).write("\rprogress \x1b[1m")
     assert sink.getvalue() == "\rprogress \\x1b[1m"
+
+
+# ---------------------------------------------------------------- exit codes: only the user's command line is exit 2
+@pytest.mark.parametrize(("error", "says"), [
+    (ValueError("Exceeds the limit (4300 digits) for integer string conversion"), "liturgy: error: Exceeds the limit"),
+    (OSError(28, "No space left on device"), "liturgy: error: [Errno 28] No space left on device"),
+    (KeyError("zones"), "liturgy: internal error (KeyError): 'zones'"),
+    (RecursionError("maximum recursion depth exceeded"), "internal error (RecursionError)"),
+])
+def test_an_unexpected_error_is_one_line_and_exit_1(error: Exception, says: str, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A stray ValueError (the issue's 4,300-digit number ended as `liturgy: error: Exceeds the limit`, exit 2) or
+    any other exception from inside a command is not the user's usage mistake: one line, exit 1, no traceback."""
+    from liturgy.interpreter.tools import cli
+
+    def broken(_args: object) -> int:
+        raise error
+
+    monkeypatch.setattr(cli, "cmd_check", broken)
+    assert main(["check", str(HIGH_CARD)]) == 1
+    err = capsys.readouterr().err
+    assert says in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_usage_mistakes_stay_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", str(HIGH_CARD), "--players", "9", "--seats", "random"]) == 2
+    assert "is for 2..2 players, not 9" in capsys.readouterr().err
+    assert main(["simulate", str(HIGH_CARD), "--players", "9", "--games", "1"]) == 2
+    assert "players, not 9" in capsys.readouterr().err
+    assert main(["fmt", str(tmp_path / "missing.rules")]) == 2
+    assert "no such file or folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # argparse's own usage errors
+        main(["simulate", str(HIGH_CARD), "--games", "nan"])
+    assert stop.value.code == 2

@@ -12,6 +12,7 @@ from typing import Any
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.types import Ty
 from liturgy.interpreter.compiler.code import ExprFn, formatter_for
+from liturgy.interpreter.runtime import budget
 from liturgy.interpreter.runtime.state import GameState
 
 _MISSING = object()
@@ -45,10 +46,15 @@ def sorted_body(var: str, wf: ExprFn | None, ef: ExprFn, kf: ExprFn | None,
     return run
 
 
-def text_fn(args: Sequence[ExprFn], types: Sequence[Ty | None], fmt: str | None) -> ExprFn:
+def text_fn(args: Sequence[ExprFn], types: Sequence[Ty | None], fmt: str | None, text_limit: int = budget.DEFAULT_TEXT,
+            at: str = "") -> ExprFn:
     """`text(x)`: the value as a log line writes it (players `P1`, cards by name, `yes`/`no`, lists `a, b`);
-    `text("FORMAT", v…)`: each `{}` of the literal filled with the next value's text."""
-    writers = [formatter_for(t) for t in types]
+    `text("FORMAT", v…)`: each `{}` of the literal filled with the next value's text.
+
+    The text's length is counted while it is built, not after: a list of 1,000 texts of 100,000 characters each
+    stops the game (``text_limit``, issue 18) after the second item is written, never building a 100 MB string
+    to measure it."""
+    writers = [_bounded_writer(t, text_limit, at) for t in types]
     if fmt is None:
         value, write = args[0], writers[0]
         return lambda s, env: write(s, value(s, env))
@@ -57,12 +63,39 @@ def text_fn(args: Sequence[ExprFn], types: Sequence[Ty | None], fmt: str | None)
 
     def formatted(s: GameState, env: dict[str, Any]) -> str:
         out = [parts[0]]
+        total = len(parts[0])
         for i, (value, write) in enumerate(pairs):
-            out.append(write(s, value(s, env)))
+            piece = write(s, value(s, env))
+            total += len(piece) + len(parts[i + 1])
+            if total > text_limit:
+                budget.too_big("text", total, text_limit, at, at_least=True)
+            out.append(piece)
             out.append(parts[i + 1])
         return "".join(out)
 
     return formatted
+
+
+def _bounded_writer(t: Ty | None, limit: int, at: str) -> Callable[[GameState, Any], str]:
+    """:func:`formatter_for` ``t``, except that a list (of lists…), zone or set is written item by item with its
+    length counted: past ``limit`` characters the game stops before anything longer is built."""
+    if t is None or t.kind not in ("list", "zone", "set"):
+        return formatter_for(t)
+    inner = _bounded_writer(t.elem if t.kind == "list" else (Ty("card") if t.kind == "zone" else None), limit, at)
+    zone = t.kind == "zone"
+
+    def write(s: GameState, v: Any) -> str:
+        out: list[str] = []
+        total = -2  # no ", " before the first item
+        for x in (s.zones[v] if zone else v):
+            piece = inner(s, x)
+            total += len(piece) + 2
+            if total > limit:
+                budget.too_big("text", total, limit, at, at_least=True)
+            out.append(piece)
+        return ", ".join(out) or "nothing"
+
+    return write
 
 
 def let_in(name: str, value: ExprFn, body: ExprFn) -> ExprFn:

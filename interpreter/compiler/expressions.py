@@ -498,7 +498,7 @@ class ExpressionCompiler(CompilerCore):
 
     def _text(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
         fmt = e.args[0].value if len(e.args) > 1 and isinstance(e.args[0], A.StrLit) else None
-        return conveniences.text_fn(args, [a.ty for a in e.args], fmt)
+        return conveniences.text_fn(args, [a.ty for a in e.args], fmt, self.text_limit, budgets.where(e.span))
 
     def _size(self, e: A.Call, args: list[ExprFn]) -> ExprFn:
         sf = self.seq(e.args[0])

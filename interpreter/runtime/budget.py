@@ -63,11 +63,13 @@ def overflow(value: int, where: str) -> NoReturn:
                          "outside the 64-bit range -2^63..2^63-1 (integers do not grow without bound)")
 
 
-def too_big(what: str, size: int, limit: int, where: str) -> NoReturn:
-    """Stop the game: a list or text grew past its budget."""
+def too_big(what: str, size: int, limit: int, where: str, at_least: bool = False) -> NoReturn:
+    """Stop the game: a list or text grew past its budget (``at_least``: it was stopped while being built, at
+    ``size``; the whole would have been longer)."""
     name, unit = ("size_limit", "items") if what == "list" else ("text_limit", "characters")
-    raise BudgetExceeded(f"a {what} of {size} {unit} {where} passes the game's {name} of {limit}: raise it with "
-                         f"`{name} N` in the `game` block")
+    of = "at least " if at_least else ""
+    raise BudgetExceeded(f"a {what} of {of}{size} {unit} {where} passes the game's {name} of {limit}: raise it "
+                         f"with `{name} N` in the `game` block")
 
 
 def int_checked(value: int, where: str) -> int:

@@ -53,3 +53,11 @@ PLAYERS_OR_DEFAULT = whole(0, MAX_PLAYERS)  # 0: the ruleset's own default
 SEED = whole(0, MAX_SEED)
 GAMES = whole(1, MAX_GAMES)
 JOBS = whole(1, 256)
+
+
+class UsageError(ValueError):
+    """Bad command-line input (an option's value, a player count, a file named where another kind is needed):
+    printed as one line, exit 2. Every other failure of a command exits 1 (interpreter/tools/cli.py, ``main``).
+
+    A subclass of ValueError so library callers that catch ValueError (the engine's own refusals) keep working;
+    the CLI tells the two apart, so a stray ValueError from a bug is never reported as the user's mistake."""

@@ -14,6 +14,7 @@ from typing import Any
 
 from liturgy.dsl.diagnostics import render_all
 from liturgy.dsl.frontend.layout import FormatError, format_text
+from liturgy.interpreter.tools.arguments import UsageError
 
 
 def rules_files(paths: list[str]) -> list[Path]:
@@ -26,7 +27,7 @@ def rules_files(paths: list[str]) -> list[Path]:
         elif path.is_file():
             out.append(path)
         else:
-            raise ValueError(f"{name}: no such file or folder")
+            raise UsageError(f"{name}: no such file or folder")
     seen: set[Path] = set()
     unique: list[Path] = []
     for p in out:

@@ -33,16 +33,13 @@ from liturgy.interpreter.engine.outcome import winners_text
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.tools import arguments as A
 from liturgy.interpreter.tools import mutate
+from liturgy.interpreter.tools.arguments import UsageError
 from liturgy.interpreter.tools.authoring import register as register_authoring
 from liturgy.interpreter.tools.cluster import command as cluster
 from liturgy.interpreter.tools.simulate import simulate
 from liturgy.interpreter.web import cli as serve
 
 from liturgy import __version__
-
-
-class UsageError(Exception):
-    """Bad command-line input: printed as one line, exit 2."""
 
 
 def _progress(label: str) -> Any:
@@ -117,6 +114,12 @@ def _options(ruleset: Ruleset, specs: list[str] | None) -> dict[str, str]:
         return ruleset.resolve_options(out)
     except ValueError as err:
         raise UsageError(str(err)) from err
+
+
+def _check_players(ruleset: Ruleset, players: int) -> None:
+    """A player count the ruleset does not allow is the user's mistake (exit 2), said before any game starts."""
+    if not ruleset.min_players <= players <= ruleset.max_players:
+        raise UsageError(f"{ruleset.name} is for {ruleset.min_players}..{ruleset.max_players} players, not {players}")
 
 
 def _seats(spec: str, players: int) -> list[str]:
@@ -210,6 +213,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     # without --seed the game's seed comes from the operating system: nobody at the table can know it
     seed = resumed.seed if resumed is not None else args.seed if args.seed is not None else secret_seed()
     seats = _seats(args.seats, players)
+    _check_players(ruleset, players)
     game = resumed if resumed is not None else ruleset.new_game(
         players, seed, check_invariants=True, options=_options(ruleset, args.option))
     save_path: str | None = args.log or args.resume
@@ -552,11 +556,18 @@ def _main(argv: Sequence[str] | None) -> int:
     except BadDecisionLog as err:
         print(f"liturgy: error: {err}", file=sys.stderr)
         return 1
-    except (UsageError, ValueError) as err:
+    except UsageError as err:
         print(f"liturgy: error: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except (ValueError, OSError) as err:  # a refusal that is not the user's command line: a file, a save…
+        print(f"liturgy: error: {err}", file=sys.stderr)
+        return 1
+    except Exception as err:  # noqa: BLE001 - a bug must still end in one line and exit 1, never a traceback
+        print(f"liturgy: internal error ({type(err).__name__}): {err}; please report it with the command "
+              "that caused it", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

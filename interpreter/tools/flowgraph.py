@@ -24,6 +24,7 @@ from liturgy.dsl.constructs.statements import walk as walk_statements
 from liturgy.dsl.diagnostics import LiturgyError
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.loader import check_file
+from liturgy.interpreter.tools.arguments import UsageError
 
 MAX_LINE = 56  # a decision's text in a node is cut here
 MAX_DECISIONS_SHOWN = 12  # per node; the rest are counted
@@ -316,7 +317,7 @@ def render_svg(dot_text: str) -> str:
     """The SVG Graphviz draws of ``dot_text``; raises ValueError when ``dot`` is missing or fails."""
     exe = shutil.which("dot")
     if exe is None:
-        raise ValueError("drawing SVG needs Graphviz's `dot` program (e.g. apt-get install graphviz); "
+        raise UsageError("drawing SVG needs Graphviz's `dot` program (e.g. apt-get install graphviz); "
                          "write DOT instead with --out FILE.dot")
     try:
         done = subprocess.run([exe, "-Tsvg"], input=dot_text, capture_output=True, text=True, timeout=DOT_SECONDS,
@@ -351,12 +352,12 @@ def cmd_graph(args: argparse.Namespace) -> int:
     if args.out.endswith(".svg"):
         text = render_svg(text)
     elif not args.out.endswith(".dot") and not args.out.endswith(".gv"):
-        raise ValueError(f"--out {args.out}: name a .dot (or .gv) or an .svg file")
+        raise UsageError(f"--out {args.out}: name a .dot (or .gv) or an .svg file")
     try:
         with open(args.out, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
     except OSError as err:
-        raise ValueError(f"--out {args.out}: {err.strerror or err}") from err
+        raise UsageError(f"--out {args.out}: {err.strerror or err}") from err
     print(f"wrote {args.out}")
     return 0
 

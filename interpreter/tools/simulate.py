@@ -19,6 +19,7 @@ from typing import Any
 from liturgy.dsl.checker.graphs import is_overlay
 from liturgy.interpreter.agents.agents import RandomAgent, bot_seed, make_agent, play_out
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
+from liturgy.interpreter.tools.arguments import UsageError
 from liturgy.interpreter.tools.cluster.chunks import ChunkResult, Merger, chunk_bounds, play_chunk
 
 
@@ -151,7 +152,7 @@ def checked_ruleset(path: str, players: int, options: dict[str, str] | None) -> 
     """The compiled ruleset and its resolved options; ``ValueError`` when it is not for ``players`` players."""
     ruleset = load_ruleset(path)
     if not ruleset.min_players <= players <= ruleset.max_players:
-        raise ValueError(f"{ruleset.name} is for {ruleset.min_players}..{ruleset.max_players} players, not {players}")
+        raise UsageError(f"{ruleset.name} is for {ruleset.min_players}..{ruleset.max_players} players, not {players}")
     return ruleset, ruleset.resolve_options(options)
 
 

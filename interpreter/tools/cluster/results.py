@@ -18,6 +18,8 @@ import os
 import stat
 from typing import IO, Any
 
+from liturgy.interpreter.tools.arguments import UsageError
+
 FORMAT = "liturgy-results"
 # longest line read back: a chunk of 100,000 games' digests (6.4 MB) fits, a hostile file cannot ask for more
 MAX_LINE = 16_000_000
@@ -30,9 +32,9 @@ def _existing(path: str) -> bool:
     except FileNotFoundError:
         return False
     except OSError as err:
-        raise ValueError(f"cannot use {path} as a results file: {err.strerror or err}") from None
+        raise UsageError(f"cannot use {path} as a results file: {err.strerror or err}") from None
     if not stat.S_ISREG(info.st_mode):
-        raise ValueError(f"cannot use {path} as a results file: it is not a regular file")
+        raise UsageError(f"cannot use {path} as a results file: it is not a regular file")
     return info.st_size > 0
 
 
@@ -93,12 +95,12 @@ class ResultsFile:
         except ValueError:
             header = None
         if not isinstance(header, dict) or header.get("format") != FORMAT or header.get("version") != 1:
-            raise ValueError(f"{self.path} is not a Liturgy results file: use a new file or delete it")
+            raise UsageError(f"{self.path} is not a Liturgy results file: use a new file or delete it")
         theirs = header.get("run")
         if theirs != self.run:
             diff = [k for k in sorted(set(self.run) | set(theirs or {}))
                     if not isinstance(theirs, dict) or theirs.get(k) != self.run.get(k)]
-            raise ValueError(f"{self.path} holds the results of another run (it differs in {', '.join(diff)}): "
+            raise UsageError(f"{self.path} holds the results of another run (it differs in {', '.join(diff)}): "
                              "use a new file, or delete it to start over")
         chunk = header.get("chunk")
         if type(chunk) is not int or chunk < 1:

@@ -22,6 +22,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from liturgy.interpreter.tools.arguments import UsageError
+
 # worker processes --cluster local:N may start
 MAX_LOCAL_WORKERS = 256
 # seconds to wait for a scheduler to answer and for its first worker to join
@@ -41,8 +43,9 @@ QUIET_WORKERS = {
 }
 
 
-class ClusterError(ValueError):
-    """The cluster cannot be reached or a chunk failed there: one clear line, no traceback."""
+class ClusterError(UsageError):
+    """The cluster cannot be reached or a chunk failed there: one clear line, no traceback (exit 2, as for a bad
+    `--cluster` value: interpreter/tools/arguments.py)."""
 
 
 @dataclass

@@ -28,6 +28,7 @@ from liturgy.interpreter.engine import Game, Ruleset
 from liturgy.interpreter.engine.views import open_entry
 from liturgy.interpreter.runtime.moves import zone_owner_now
 from liturgy.interpreter.runtime.state import GameState
+from liturgy.interpreter.tools.arguments import UsageError
 from liturgy.interpreter.tools.gamepool import run_indexed
 from liturgy.interpreter.tools.simulate import game_seed
 
@@ -91,13 +92,13 @@ def counter_slots(ruleset: Ruleset, name: str, players: int) -> list[int]:
         numbers = sorted(n for n, d in prog.counters.items()
                          if d.scope != "card" and d.option is None and d.held is None and not d.index_enum)
         have = ", ".join(numbers[:30]) + (" ..." if len(numbers) > 30 else "")
-        raise ValueError(f"--track {name}: {ruleset.name} has no global or per-player number counter `{name}`"
+        raise UsageError(f"--track {name}: {ruleset.name} has no global or per-player number counter `{name}`"
                          f" (it has: {have or 'none'})")
     if c.scope == "global":
         return [lay.global_slots[name]]
     if c.scope == "player":
         return [lay.player_base + p * lay.player_stride + lay.player_offsets[name] for p in range(players)]
-    raise ValueError(f"--track {name}: a counter per card cannot be tracked (track a global or per-player one)")
+    raise UsageError(f"--track {name}: a counter per card cannot be tracked (track a global or per-player one)")
 
 
 class _Watcher:

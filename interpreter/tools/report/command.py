@@ -20,6 +20,7 @@ from typing import Any
 from liturgy.dsl.frontend import ast as A_
 from liturgy.interpreter.engine import Ruleset, load_ruleset
 from liturgy.interpreter.tools import arguments as A
+from liturgy.interpreter.tools.arguments import UsageError
 from liturgy.interpreter.tools.report import page, plots
 from liturgy.interpreter.tools.report.collect import Config, counter_slots, play_all, seat_kinds_error
 from liturgy.interpreter.tools.report.stats import summarize
@@ -54,7 +55,7 @@ def parse_options(specs: list[str] | None) -> dict[str, str]:
     for spec in specs or []:
         name, eq, value = spec.partition("=")
         if not eq or not name.strip() or not value.strip():
-            raise ValueError(f"option {spec!r}: write NAME=VALUE, e.g. mode=combat")
+            raise UsageError(f"option {spec!r}: write NAME=VALUE, e.g. mode=combat")
         out[name.strip()] = value.strip()
     return out
 
@@ -64,10 +65,10 @@ def _seats(spec: str, players: int) -> tuple[str, ...]:
     if len(seats) == 1:
         seats = seats * players
     if len(seats) != players:
-        raise ValueError(f"--seats names {len(seats)} seat(s) for {players} players")
+        raise UsageError(f"--seats names {len(seats)} seat(s) for {players} players")
     why = seat_kinds_error(tuple(seats))
     if why:
-        raise ValueError(f"--seats: {why}")
+        raise UsageError(f"--seats: {why}")
     return tuple(seats)
 
 
@@ -75,7 +76,7 @@ def _config(label: str, ruleset: Ruleset, players: int, seats: str, options: dic
             track: list[str]) -> Config:
     players = players or ruleset.min_players
     if not ruleset.min_players <= players <= ruleset.max_players:
-        raise ValueError(f"{ruleset.name} is for {ruleset.min_players}..{ruleset.max_players} players, not {players}")
+        raise UsageError(f"{ruleset.name} is for {ruleset.min_players}..{ruleset.max_players} players, not {players}")
     opts = ruleset.resolve_options(options)
     for name in track:
         counter_slots(ruleset, name, players)
@@ -93,10 +94,10 @@ def _settings(path: str, c: Config) -> dict[str, str]:
 
 def _check_out(path: str) -> None:
     if os.path.isdir(path):
-        raise ValueError(f"--out {path}: that is a folder; name a file in it, e.g. {os.path.join(path, 'report.html')}")
+        raise UsageError(f"--out {path}: that is a folder; name a file in it, e.g. {os.path.join(path, 'report.html')}")
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
-        raise ValueError(f"--out {path}: there is no folder {folder}")
+        raise UsageError(f"--out {path}: there is no folder {folder}")
 
 
 def _sides(args: argparse.Namespace) -> list[tuple[str, Config]]:
@@ -153,7 +154,7 @@ def _progress(label: str) -> Callable[[int, int], None] | None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     if not plots.available():
-        raise ValueError("liturgy report draws its plots with matplotlib: pip install 'liturgy[report]'")
+        raise UsageError("liturgy report draws its plots with matplotlib: pip install 'liturgy[report]'")
     _check_out(args.out)
     sides = _sides(args)
     rendered: list[page.Side] = []
@@ -175,7 +176,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         with open(args.out, "w", encoding="utf-8", newline="\n") as f:
             f.write(text)
     except OSError as err:
-        raise ValueError(f"--out {args.out}: {err.strerror or err}") from err
+        raise UsageError(f"--out {args.out}: {err.strerror or err}") from err
     games = args.games * len(sides)
     print(f"{games} games, {total} decisions in {seconds:.1f} s ({games / max(seconds, 1e-9):.1f} games/s); "
           f"report written to {args.out}")
