@@ -54,6 +54,13 @@ def pick(g: Game, p: int, prefix: str) -> None:
     g.apply(hits[0], p)
 
 
+def pick_if_asked(g: Game, p: int, fragment: str, prefix: str = "") -> None:
+    """Apply ``prefix`` if ``p`` is asked the question containing ``fragment``: a choice with one option is not
+    asked (the only door, the only turn of a tile), so a scenario answers only the questions the game asks."""
+    if g.decision is not None and p in g.decision.options and fragment in g.decision.prompt_for(p):
+        pick(g, p, prefix)
+
+
 def counter(g: Game, name: str, p: int | None = None, index: str | None = None) -> int:
     slot = global_slot(g, name) if p is None else player_slot(g, name, p, index)
     return int(g.state.counters[slot])
@@ -91,15 +98,18 @@ def put_on_top(g: Game, name: str, zone: str) -> int:
     return cid
 
 
-def explore_into(g: Game, p: int, tile: str, deck: str = "", card: str = "") -> None:
-    """``p`` explores through their first open door and finds ``tile`` (with ``card`` on top of ``deck``)."""
+def explore_into(g: Game, p: int, tile: str, deck: str = "", card: str = "", dice: Sequence[int] = ()) -> None:
+    """``p`` explores through their first open door and finds ``tile`` (with ``card`` on top of ``deck``); ``dice``
+    are the next rolls (set before exploring: when nothing is left to do the turn ends, and rolls, at once)."""
     put_on_top(g, tile, "room_stack")
     if card:
         put_on_top(g, card, deck)
     refresh_decision(g)
+    if dice:
+        force_dice(g, dice)
     pick(g, p, "explore")
-    pick(g, p, "")  # the first door offered
-    pick(g, p, "")  # the first turn of the tile that connects
+    pick_if_asked(g, p, "explore through which door")  # the first door offered
+    pick_if_asked(g, p, "turn the")  # the first turn of the tile that connects
 
 
 # ------------------------------------------------------------------------------ the worked example (spec 5.4)
@@ -119,12 +129,14 @@ def test_worked_example_jenny_attacks_the_werewolf(rules: Ruleset) -> None:
     set_counter(g, "side", 2, 1)
     set_counter(g, "side", 1, 2)
     wolf = put_on_top(g, "Werewolf", "monsters")
-    g.state.counters[card_slot(g, wolf, "m_at")] = g.state.counters[player_slot(g, "at", 0)]
-    refresh_decision(g)
+    g.state.counters[card_slot(g, wolf, "m_at")] = card_ids(g, "Foyer")[0]
+    # Jenny walks into the Foyer, where the Werewolf waits (the only way out of the Entrance Hall: not asked), and
+    # the rules offer her an attack there
+    pick(g, 0, "go")
     force_dice(g, [2, 1, 1, 1] + [2, 2, 1, 1, 1, 1])  # Jenny 4 dice: 5; the Werewolf's 6 dice: 8
     pick(g, 0, "attack")
-    pick(g, 0, "yes")  # a monster, not the traitor standing in the Entrance Hall too
-    pick(g, 0, "Werewolf")
+    pick_if_asked(g, 0, "attack a monster", "yes")  # the traitor stayed in the Entrance Hall: not asked
+    pick_if_asked(g, 0, "attack which monster", "Werewolf")  # the only monster: not asked
     assert "P1 against Werewolf (might): 5 against 8" in g.log_lines()
     # 3 damage, split by Jenny: how much on might (the rest on speed)?
     assert g.decision is not None and g.decision.options[0] == ("0", "1", "2", "3")
@@ -177,7 +189,7 @@ def test_holding_a_bonus_card_and_losing_it_takes_back_only_what_it_gave(rules: 
     explore_into(g, p, "Kitchen", "omen_deck", "Holy Symbol")
     assert counter(g, "pos", p, "sanity") == 8
     pick(g, p, "drop_gear")
-    pick(g, p, "Holy Symbol")
+    pick_if_asked(g, p, "drop which item", "Holy Symbol")  # the only item: not asked
     assert counter(g, "pos", p, "sanity") == 7
 
 
@@ -189,10 +201,9 @@ def test_haunt_roll_on_the_fifth_omen(rules: Ruleset, roll: list[int], starts: b
     for name in ("Bite", "Book", "Ring", "Skull"):  # the four omens drawn earlier, now in a pile of the house
         cid = card_ids(g, name)[0]
         move_to_zone(g, cid, zone_index(g, "used_up"))
-    explore_into(g, p, "Kitchen", "omen_deck", "Dog")
+    explore_into(g, p, "Kitchen", "omen_deck", "Dog", dice=roll)  # no roll before the haunt roll
     assert counter(g, "omens_drawn") == 5
-    force_dice(g, roll)
-    pick(g, p, "end_turn")
+    pick_if_asked(g, p, "what now", "end_turn")  # with nothing else to do the turn ends unasked
     assert bool(counter(g, "haunt_on")) is starts
     if starts:
         log = "\n".join(g.log_lines())
@@ -206,9 +217,8 @@ def test_haunt_chart_and_traitor_tie_break(rules: Ruleset) -> None:
     g, p = _first_turn(rules, ["Ox Bellows", "Zoe Ingstrom", "Jenny LeClerc"])
     for q in range(3):
         set_counter(g, "pos", 3, q, "knowledge")  # Ox 3, Zoe 3, Jenny 4: Ox and Zoe tie lowest
-    explore_into(g, p, "Kitchen", "omen_deck", "Book")
-    force_dice(g, [0] * 6)
-    pick(g, p, "end_turn")
+    explore_into(g, p, "Kitchen", "omen_deck", "Book", dice=[0] * 6)
+    pick_if_asked(g, p, "what now", "end_turn")
     assert counter(g, "haunt_on") == 1 and "haunt 3. Frog-Leg Stew" in "\n".join(g.log_lines())
     lows = [q for q in range(3) if q != p and value(g, q, "knowledge") == min(
         value(g, x, "knowledge") for x in range(3) if x != p)]
@@ -226,10 +236,10 @@ def test_nobody_dies_before_the_haunt(rules: Ruleset) -> None:
     put_on_top(g, "Kitchen", "room_stack")
     put_on_top(g, "Bite", "omen_deck")
     refresh_decision(g)
+    force_dice(g, [2, 2, 2, 2] + [0] * 4)  # the Bite: 8; Ox at his lowest Might (4): 0 (no roll before it)
     pick(g, p, "explore")
-    pick(g, p, "")
-    force_dice(g, [2, 2, 2, 2] + [0] * 4)  # the Bite: 8; Ox at his lowest Might (4): 0
-    pick(g, p, "")
+    pick_if_asked(g, p, "explore through which door")
+    pick_if_asked(g, p, "turn the")
     assert counter(g, "alive", p) == 1
     assert counter(g, "pos", p, "might") == 1 and counter(g, "pos", p, "speed") == 1
 
@@ -244,11 +254,11 @@ def test_armor_takes_one_less_physical_damage(rules: Ruleset) -> None:
     put_on_top(g, "Kitchen", "room_stack")
     put_on_top(g, "Bite", "omen_deck")
     refresh_decision(g)
-    pick(g, p, "explore")
-    pick(g, p, "")
     dice = [2, 2, 2, 1] + [0] * (value(g, p, "might") - 1) + [1]
-    force_dice(g, dice)
-    pick(g, p, "")
+    force_dice(g, dice)  # no roll comes before the Bite's
+    pick(g, p, "explore")
+    pick_if_asked(g, p, "explore through which door")
+    pick_if_asked(g, p, "turn the")
     assert g.decision is not None and "of 5 physical damage" in (g.decision.prompt_for(p) or "")
     pick(g, p, "2")
     assert (counter(g, "pos", p, "might"), counter(g, "pos", p, "speed")) == (might - 2, speed - 3)
@@ -261,7 +271,7 @@ def test_the_mask_is_put_on_and_taken_off(rules: Ruleset) -> None:
     know, san = counter(g, "pos", p, "knowledge"), counter(g, "pos", p, "sanity")
     force_dice(g, [2] * value(g, p, "sanity"))
     pick(g, p, "use_gear")
-    pick(g, p, "Mask")
+    pick_if_asked(g, p, "use which card", "Mask")  # the only card: not asked
     assert (counter(g, "pos", p, "knowledge"), counter(g, "pos", p, "sanity")) == (know + 2, san - 2)
 
 
@@ -273,9 +283,9 @@ def test_a_tile_for_another_floor_goes_under_the_stack(rules: Ruleset) -> None:
     crypt = put_on_top(g, "Crypt", "room_stack")  # basement only, now on top
     refresh_decision(g)
     pick(g, p, "explore")
-    pick(g, p, "")
+    pick_if_asked(g, p, "explore through which door")
     assert g.state.zones[zone_index(g, "room_stack")][0] == crypt  # at the bottom
-    pick(g, p, "")
+    pick_if_asked(g, p, "turn the")
     rooms = [g.state.tables.card_names[c] for c in g.state.zones[zone_index(g, "house_rooms")]]
     assert "Kitchen" in rooms and "Crypt" not in rooms
 

@@ -208,7 +208,6 @@ class Ruleset:
         tables.capped_zones = tuple(zi for zi, cap in enumerate(zone_cap) if cap is not None)
         tables.final_zones = tuple(zi for zi, final in enumerate(zone_final) if final)
         tables.pool_of_slot = {slot: pool for pool, slots in pools.items() for slot in slots}
-        tables.incremental_checks = invariants.worth_it(tables)
         tables.zone_vis_mask = zone_vis_masks(n, zone_vis, zone_owner, zone_host)
         tables.zone_host = zone_host
         tables.zone_group = self._zone_groups(n) | {
@@ -221,6 +220,9 @@ class Ruleset:
                 groups.setdefault(b, []).append(i)
         # itemgetter over many slots returns a tuple in one C call: bounds checks stay cheap
         tables.bounded_groups = tuple((b, tuple(v), itemgetter(*v, v[0])) for b, v in groups.items())
+        # after bounded_groups: worth_it counts the bounded slots (before it, every ruleset with fewer than 500
+        # cards was checked in full after every decision, however many counters it had)
+        tables.incremental_checks = invariants.worth_it(tables)
         zones: list[list[int]] = [[] for _ in range(nzones)]
         for cid, zi in enumerate(card_start):
             zones[zi].append(cid)
