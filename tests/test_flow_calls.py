@@ -114,3 +114,18 @@ def test_the_warning_sits_at_the_argument_and_names_the_line_in_the_body(tmp_pat
     assert line[d.span.column - 1:].startswith("top(bag)")
     tell = 1 + next(i for i, text in enumerate(GAME.splitlines()) if text.startswith("proc tell("))
     assert f"(line {tell})" in d.message
+
+
+def test_the_issues_place_leak_is_flagged_and_its_clean_twin_is_not(tmp_path: Path) -> None:
+    """`log "{} goes to {}", d, c.place` of a card just played face down (issue 17's first example): W076."""
+    from test_noninterference import CHASE, PLACE_LEAK, ROADS
+
+    (tmp_path / "roads.yaml").write_text(ROADS, encoding="utf-8")
+    found = {}
+    for name, text in (("clean", CHASE), ("leaky", CHASE.replace(*PLACE_LEAK))):
+        path = tmp_path / f"{name}.rules"
+        path.write_text(text, encoding="utf-8")
+        program, diags = check_file(str(path))
+        assert program is not None
+        found[name] = [d.code for d in diags if d.code.startswith("W07")]
+    assert found == {"clean": [], "leaky": ["W076"]}

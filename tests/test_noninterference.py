@@ -233,3 +233,54 @@ def test_the_world_probe_keeps_the_real_rng_and_changes_nothing(tmp_path: Path) 
     for k in range(10):
         assert ni.check_world(game, k % 3, knows[k % 3], random.Random(k)) is None
     assert game.digest() == before
+
+
+# ---------------------------------------------------------------- the issue's first leak, as written there
+
+CHASE = '''game "Chase" { players 2..3 }
+card Road { place: text }
+cards "roads.yaml"
+zone roads: deck hidden of Road
+zone hand: per player set owner of Road
+zone trail: pile hidden of Road
+counter per player steps 0..100
+setup {
+  shuffle roads
+  for p in players { move top(roads, 3) to p.hand }
+}
+round {
+  step go "Go" {
+    simultaneously d in players choose c from d.hand {
+      move c to trail
+      log "{} goes somewhere", d
+      d.steps += 1
+    }
+    for p in players { move top(roads) to p.hand }
+    if size(roads) < player_count { end game }
+  }
+}
+score(p) = p.steps
+'''
+ROADS = "kind: Road\nstart: roads\ncards:\n" + "".join(f"  - {{name: R{i}, place: Town{i % 9}}}\n" for i in range(24))
+PLACE_LEAK = ('      log "{} goes somewhere", d\n', '      log "{} goes to {}", d, c.place\n')
+
+
+@pytest.mark.parametrize("leaky", [False, True])
+def test_fuzz_catches_a_face_down_cards_place_in_a_log_line(tmp_path: Path, leaky: bool,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 17's first example (`log "{} goes to {}", d, c.place` of a card played face down): `liturgy fuzz`
+    reports it, shrunk to a replay that `liturgy replay` plays back; the same game logging no place is clean."""
+    from liturgy.interpreter.tools.cli import main
+
+    (tmp_path / "roads.yaml").write_text(ROADS, encoding="utf-8")
+    path = tmp_path / "chase.rules"
+    path.write_text(CHASE.replace(*PLACE_LEAK) if leaky else CHASE, encoding="utf-8")
+    replay = tmp_path / "chase.replay.json"
+    code = main(["fuzz", str(path), "--examples", "60", "--replay", str(replay)])
+    out = capsys.readouterr().out
+    if not leaky:
+        assert code == 0 and "0 violations" in out, out
+        return
+    assert code == 1 and "VIOLATION: P" in out and "is told what it may not see" in out, out
+    assert main(["replay", str(replay)]) == 0
+    assert "Replay matches" in capsys.readouterr().out
