@@ -166,3 +166,121 @@ def test_shipped_examples_are_clean(name: str) -> None:
     assert program is not None
     report = fuzz_ruleset(Ruleset(program), path, examples=30, replay_path="/dev/null")
     assert report.violation is None, report.violation
+
+
+# ---------------------------------------------------------------- the third probe: a world from sample_world
+
+
+def _world_probes(rules: Ruleset, seeds: range) -> list[str]:
+    """Every decision point of random games, probed with a world drawn from a random observer's information
+    set only (no choice varied, no pair swapped): the messages found."""
+    from liturgy.interpreter.tools.fuzz import _knowledge
+
+    found: list[str] = []
+    for seed in seeds:
+        game = rules.new_game(2 + seed % 2, seed)
+        knows = _knowledge(game)
+        rng = random.Random(seed)
+        while not game.finished:
+            observer = rng.randrange(game.players)
+            message = ni.check_world(game, observer, knows[observer], random.Random(rng.random()))
+            if message:
+                found.append(message)
+            for p in game.waiting_for():
+                game.apply(rng.randrange(game.option_count(p)), p)
+                for know in knows:
+                    know.observe(game)
+    return found
+
+
+@pytest.mark.parametrize("leak", list(LEAKS))
+def test_a_world_from_sample_world_alone_finds_each_leak(tmp_path: Path, leak: str) -> None:
+    rules = load_ruleset(_write(tmp_path, BASE.replace(*LEAKS[leak])))
+    found = _world_probes(rules, range(12))
+    assert found and all("a world drawn from P" in m and "information set" in m for m in found), leak
+
+
+def test_a_world_from_sample_world_finds_nothing_without_a_leak(tmp_path: Path) -> None:
+    assert _world_probes(load_ruleset(_write(tmp_path, BASE)), range(12)) == []
+    assert _world_probes(load_ruleset(_write(tmp_path, BASE.replace(*NESTED))), range(6)) == []
+
+
+@pytest.mark.parametrize("leak", list(LEAKS))
+def test_fuzz_with_only_the_world_probe_shrinks_each_leak_to_a_replay(tmp_path: Path, leak: str,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """`liturgy fuzz` runs the world probe by default; with the other two probes switched off it still reports
+    every leak, shrunk to a replay file that reproduces the game."""
+    monkeypatch.setattr(ni, "check_choice", lambda *args, **kwargs: None)
+    monkeypatch.setattr(ni, "choose_swap", lambda *args, **kwargs: None)
+    path = _write(tmp_path, BASE.replace(*LEAKS[leak]))
+    replay = tmp_path / "leak.replay.json"
+    report = fuzz_ruleset(load_ruleset(path), path, examples=300, run_seed=1, replay_path=str(replay))
+    assert report.violation is not None and "a world drawn from P" in report.violation, (leak, report.violation)
+    assert replay.exists() and report.shrunk_decisions is not None
+
+
+def test_the_world_probe_keeps_the_real_rng_and_changes_nothing(tmp_path: Path) -> None:
+    """Public rolls agree in both worlds (the real RNG is one nobody can rule out), and probing is read-only."""
+    from liturgy.interpreter.tools.fuzz import _knowledge
+
+    rules = load_ruleset(_write(tmp_path, BASE))
+    game = rules.new_game(3, 5)
+    game.apply(0, game.waiting_for()[0])
+    knows = _knowledge(game)
+    for know in knows:
+        know.observe(game)
+    before = game.digest()
+    for k in range(10):
+        assert ni.check_world(game, k % 3, knows[k % 3], random.Random(k)) is None
+    assert game.digest() == before
+
+
+# ---------------------------------------------------------------- the issue's first leak, as written there
+
+CHASE = '''game "Chase" { players 2..3 }
+card Road { place: text }
+cards "roads.yaml"
+zone roads: deck hidden of Road
+zone hand: per player set owner of Road
+zone trail: pile hidden of Road
+counter per player steps 0..100
+setup {
+  shuffle roads
+  for p in players { move top(roads, 3) to p.hand }
+}
+round {
+  step go "Go" {
+    simultaneously d in players choose c from d.hand {
+      move c to trail
+      log "{} goes somewhere", d
+      d.steps += 1
+    }
+    for p in players { move top(roads) to p.hand }
+    if size(roads) < player_count { end game }
+  }
+}
+score(p) = p.steps
+'''
+ROADS = "kind: Road\nstart: roads\ncards:\n" + "".join(f"  - {{name: R{i}, place: Town{i % 9}}}\n" for i in range(24))
+PLACE_LEAK = ('      log "{} goes somewhere", d\n', '      log "{} goes to {}", d, c.place\n')
+
+
+@pytest.mark.parametrize("leaky", [False, True])
+def test_fuzz_catches_a_face_down_cards_place_in_a_log_line(tmp_path: Path, leaky: bool,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 17's first example (`log "{} goes to {}", d, c.place` of a card played face down): `liturgy fuzz`
+    reports it, shrunk to a replay that `liturgy replay` plays back; the same game logging no place is clean."""
+    from liturgy.interpreter.tools.cli import main
+
+    (tmp_path / "roads.yaml").write_text(ROADS, encoding="utf-8")
+    path = tmp_path / "chase.rules"
+    path.write_text(CHASE.replace(*PLACE_LEAK) if leaky else CHASE, encoding="utf-8")
+    replay = tmp_path / "chase.replay.json"
+    code = main(["fuzz", str(path), "--examples", "60", "--replay", str(replay)])
+    out = capsys.readouterr().out
+    if not leaky:
+        assert code == 0 and "0 violations" in out, out
+        return
+    assert code == 1 and "VIOLATION: P" in out and "is told what it may not see" in out, out
+    assert main(["replay", str(replay)]) == 0
+    assert "Replay matches" in capsys.readouterr().out

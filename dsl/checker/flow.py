@@ -18,9 +18,16 @@ each block, in order:
   are, and which, tells the chooser about it). A zone `owner`'s cards read by the owner's own choice or display
   (``p.hand`` in ``choose … by p``) are the chooser's to see.
 
-It is a check of the common shapes, not a proof: values passed into procedures, handlers and functions are not
-followed, a `log to` line is trusted to go to those who may read it, and what the rules reveal is judged by the
-statements before the read in the same block. `liturgy fuzz` tests the same property by running the game.
+A `log to P` line is read by P: its arguments may read only what P may see (P's own zones, zones `visible to`
+a group P is `log to`'d as, cards `reveal`ed `to` P before; W076). A hidden card or a tainted value passed as an
+argument is followed into the procedure, handler or function it is passed to: the parameter is then secret (or
+tainted) in that body, and a sink it reaches there is reported at the argument, naming the body's line (W075–W078
+by the sink). A body is followed once per parameter and kind; a body that calls itself is not followed again.
+
+It is a check of the common shapes, not a proof: a value returned by a procedure through a counter, a card's own
+effect fields (`c.effect()`), and `describe` text are not followed, a function's own reads of hidden zones (not
+through its parameters) are not either, and what the rules reveal is judged by the statements before the read in
+the same block. `liturgy fuzz` tests the same property by running the game.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
 
 Warn = Callable[..., None]
+_Finding = tuple[str, str, str, Span]  # code, message, hint, where
 
 
 class _Env:
@@ -43,15 +51,24 @@ class _Env:
 
     def __init__(self, secret: set[str] | None = None, tainted: set[str] | None = None,
                  revealed: set[str] | None = None, owners: dict[str, str] | None = None,
-                 groups: set[str] | None = None) -> None:
+                 groups: set[str] | None = None, shown: dict[str, frozenset[str]] | None = None) -> None:
         self.secret = set(secret or ())
         self.groups = set(groups or ())  # groups the viewer is known to be in (`if p in heroes() { … }`)
         self.tainted = set(tainted or ())
         self.revealed = set(revealed or ())
         self.owners = dict(owners or {})
+        # who else may read a secret or tainted local, or a zone, by name: `reveal c to p` (as texts)
+        self.shown = dict(shown or {})
+        self.opened: set[str] = set()  # card locals revealed to everyone: a later move out of sight hides nothing
 
     def child(self) -> _Env:
-        return _Env(self.secret, self.tainted, self.revealed, self.owners, self.groups)
+        inner = _Env(self.secret, self.tainted, self.revealed, self.owners, self.groups, self.shown)
+        inner.opened = set(self.opened)
+        return inner
+
+    def readable(self, name: str, viewer: str | None) -> bool:
+        """Whether ``viewer`` may read the secret or tainted local (or zone) ``name``: its owner, or shown it."""
+        return viewer is not None and (self.owners.get(name) == viewer or viewer in self.shown.get(name, ()))
 
 
 def _zone_of(e: Any) -> A.ZoneDecl | None:
@@ -90,6 +107,10 @@ class FlowChecker:
         self.warn = warn
         self.reported: set[tuple[str, int, int]] = set()
         self.later: set[str] = set()  # cards the rest of the current block opens before anyone decides
+        # while a called body is followed: its findings, to be reported at the call's argument instead
+        self.collecting: list[_Finding] | None = None
+        self.following: set[Any] = set()  # bodies being followed now (a body that calls itself stops there)
+        self.memo: dict[Any, Any] = {}
 
     # ------------------------------------------------------------ expressions
     def _hidden_zone(self, e: Any, viewer: str | None, env: _Env | None = None) -> bool:
@@ -101,6 +122,8 @@ class FlowChecker:
             return False  # `visible to players`: open to every player
         if z.visibility == "group" and env is not None and _group_text(z.group) in env.groups:
             return False  # inside `if viewer in GROUP`: the viewer is one of those who see it
+        if env is not None and viewer is not None and viewer in env.shown.get("zone " + _text(e), ()):
+            return False  # `reveal p.hand to q`: q may read it
         # the viewer's own hand is the viewer's to see
         return not (viewer is not None and z.visibility == "owner" and isinstance(e, A.Attr)
                     and _text(e.obj) == viewer)
@@ -111,7 +134,7 @@ class FlowChecker:
             if self._hidden_zone(node, viewer, env):
                 return True
             if isinstance(node, A.Name) and node.ref is not None and node.ref[0] == "local" and node.id in env.secret \
-                    and not (viewer is not None and env.owners.get(node.id) == viewer):
+                    and not env.readable(node.id, viewer):
                 return True
         return False
 
@@ -119,8 +142,12 @@ class FlowChecker:
         """The first read of a hidden card's field inside ``e`` (or of a local holding one), else None."""
         for node in _nodes(e):
             if isinstance(node, A.Name) and node.ref is not None and node.ref[0] == "local" \
-                    and node.id in env.tainted and not (viewer is not None and env.owners.get(node.id) == viewer):
+                    and node.id in env.tainted and not env.readable(node.id, viewer):
                 return node
+            if isinstance(node, A.Call):
+                through = self._tainted_call(node, env, viewer)
+                if through is not None:
+                    return through
             if isinstance(node, A.Attr) and node.ref is not None and node.ref[0] == "field" \
                     and self._card_secret(node.obj, env, viewer):
                 return node
@@ -164,15 +191,18 @@ class FlowChecker:
             names = [n.id for n in _nodes(st.what) if isinstance(n, A.Name) and n.ref is not None
                      and n.ref[0] == "local" and _card_typed(n)]
             if self._hidden_zone(dest, None, env) or self.secret(dest, _Env()):
-                env.secret.update(names)
+                env.secret.update(n for n in names if n not in env.opened)
             elif _zone_of(dest) is not None:
                 env.secret.difference_update(names)
         elif isinstance(st, A.Reveal):
+            target = st.target
             if st.to is None:
                 env.secret.difference_update(n.id for n in _nodes(st.target) if isinstance(n, A.Name))
-                target = st.target
+                env.opened.update(n.id for n in _nodes(st.target) if isinstance(n, A.Name))
                 if isinstance(target, A.Attr | A.Name) and _zone_of(target) is not None:
                     env.revealed.add(_zone_of(target).name)  # type: ignore[union-attr]
+            else:
+                self._shown_to(target, self._audience(st.to, env)[0], env)
         elif isinstance(st, A.If):
             for _, body in st.branches:
                 self.block(body, env.child())
@@ -197,14 +227,150 @@ class FlowChecker:
             inner = env.child()
             self._bind(st.var, st.source, inner, loop=True)
             self.block(st.body, inner)
-        elif isinstance(st, A.Log) and st.to is None:
-            for arg in st.args:
-                found = self.tainted(arg, env)
-                if found is not None:
-                    self._report("W076", found.span, "a field of a card some player cannot see is written in a "
-                                 "log line every player reads", "`reveal` the card before logging its field, or "
-                                 "`log to` the players who may see it")
-                    break
+        elif isinstance(st, A.Log):
+            self._log(st, env)
+        elif isinstance(st, A.Do) and isinstance(st.call, A.Call) and st.call.ref is not None \
+                and st.call.ref[0] == "call_proc":
+            proc = st.call.ref[1]
+            self._follow(("proc", proc.name), proc.params, proc.body, st.call.args, env)
+        elif isinstance(st, A.Fire):
+            for k, handler in enumerate(self.prog.handlers.get(st.window, ())):
+                self._follow(("on", st.window, k), handler.params, handler.body, st.args, env)
+
+    def _log(self, st: A.Log, env: _Env) -> None:
+        """A log line without `to` is read by everyone; `log to P` by P only: its arguments may read what P sees."""
+        viewer, inside = self._audience(st.to, env)
+        for arg in st.args:
+            found = self.tainted(arg, inside, viewer)
+            if found is None:
+                continue
+            if st.to is None:
+                self._report("W076", found.span, "a field of a card some player cannot see is written in a "
+                             "log line every player reads", "`reveal` the card before logging its field, or "
+                             "`log to` the players who may see it")
+            else:
+                self._report("W076", found.span, f"a field of a card `{_text(st.to)}` cannot see is written in a "
+                             f"log line to `{_text(st.to)}`", "`reveal` the card to them first (`reveal c to "
+                             "…`), or log the field only to players who may see the card")
+            break
+
+    def _audience(self, to: A.Expr | None, env: _Env) -> tuple[str | None, _Env]:
+        """Who reads a `log to` line or is shown a `reveal … to` (as the text that names them: a player, or a
+        group of players, who are then known to be in that group), and the environment to read in. None: all."""
+        if to is None:
+            return None, env
+        ty = to.ty
+        if ty is not None and ty.kind == "list":
+            text = _group_text(to)
+            if "…" in text:
+                return f"⟨a group at {to.span.line}:{to.span.column}⟩", env
+            inside = env.child()
+            inside.groups.add(text)
+            return text, inside
+        text = self._who(to)
+        return (f"⟨a player at {to.span.line}:{to.span.column}⟩" if "…" in text else text), env
+
+    def _shown_to(self, target: A.Expr, viewer: str | None, env: _Env) -> None:
+        """`reveal c to P` (or a zone): P may read it from now on in this block."""
+        if viewer is None or viewer.startswith("⟨"):
+            return
+        for n in _nodes(target):
+            if isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "local":
+                env.shown[n.id] = env.shown.get(n.id, frozenset()) | {viewer}
+        if _zone_of(target) is not None:
+            key = "zone " + _text(target)
+            env.shown[key] = env.shown.get(key, frozenset()) | {viewer}
+
+    # ------------------------------------------------------------ calls
+    def _callee(self, params: list[A.Param], args: list[A.Expr], i: int, how: str, env: _Env,
+                viewer: str | None) -> tuple[_Env, str | None]:
+        """The environment a called body starts in when argument ``i`` is hidden (``how``: "secret" or "tainted"),
+        and the caller's viewer as the body names it (the parameter it is passed as). A player the caller knows
+        may read the argument (its owner, or shown it) keeps that right under its parameter's name."""
+        inner = _Env()
+        name = params[i].name
+        (inner.secret if how == "secret" else inner.tainted).add(name)
+        by_text = {self._who(a): q.name for q, a in zip(params, args, strict=False)}
+        arg = args[i]
+        owner = env.owners.get(arg.id) if isinstance(arg, A.Name) else self._sole_owner(arg)
+        if owner is not None and owner in by_text:
+            inner.owners[name] = by_text[owner]
+        shown = env.shown.get(arg.id, frozenset()) if isinstance(arg, A.Name) else frozenset()
+        if shown & by_text.keys():
+            inner.shown[name] = frozenset(by_text[t] for t in shown if t in by_text)
+        if viewer is None:
+            return inner, None
+        return inner, by_text.get(viewer, "⟨the caller's viewer⟩")
+
+    def _hidden_how(self, arg: A.Expr, env: _Env, viewer: str | None = None) -> str | None:
+        if _card_typed(arg) or (arg.ty is not None and arg.ty.kind == "zone"):
+            return "secret" if self.secret(arg, env, viewer) else None
+        return "tainted" if self.tainted(arg, env, viewer) is not None else None
+
+    def _follow(self, key: tuple[Any, ...], params: list[A.Param], body: list[A.Stmt], args: list[A.Expr],
+                env: _Env) -> None:
+        """A procedure or handler called with hidden arguments: follow each into the body, and report what it
+        reaches there (beyond what the body does with any arguments) at the argument."""
+        for i, (param, arg) in enumerate(zip(params, args, strict=False)):
+            how = self._hidden_how(arg, env)
+            if how is None:
+                continue
+            inner, _ = self._callee(params, args, i, how, env, None)
+            memo_key = (key, i, how, frozenset(inner.owners.items()), frozenset(inner.shown.items()))
+            found = self.memo.get(memo_key)
+            if found is None:
+                if memo_key in self.following:
+                    continue  # a body that calls itself: followed once
+                self.following.add(memo_key)
+                base = {(f[0], f[3].line, f[3].column) for f in self._collect(body, _Env(), key)}
+                found = [f for f in self._collect(body, inner) if (f[0], f[3].line, f[3].column) not in base]
+                self.following.discard(memo_key)
+                self.memo[memo_key] = found
+            for code, message, hint, span in found:
+                self._report(code, arg.span, f"{message}, through parameter `{param.name}` of `{key[1]}` "
+                             f"(line {span.line})", hint)
+
+    def _collect(self, body: list[A.Stmt], env: _Env, memo: Any = None) -> list[_Finding]:
+        """What analysing ``body`` in ``env`` would report (memoised under ``memo``), without reporting it."""
+        if memo is not None and ("base", memo) in self.memo:
+            out: list[_Finding] = self.memo[("base", memo)]
+            return out
+        saved, later = self.collecting, self.later
+        self.collecting = []
+        try:
+            self.block(body, env)
+            out = self.collecting
+        finally:
+            self.collecting, self.later = saved, later
+        if memo is not None:
+            self.memo[("base", memo)] = out
+        return out
+
+    def _tainted_call(self, call: A.Call, env: _Env, viewer: str | None) -> A.Expr | None:
+        """A call of a function whose body reads a field of a card hidden from ``viewer``: through a hidden card
+        passed as an argument (the argument is returned, to report there), else None."""
+        ref = call.ref
+        if ref is None or ref[0] != "call_fn":
+            return None
+        fn = ref[1]
+        for i, (_, arg) in enumerate(zip(fn.params, call.args, strict=False)):
+            if self._hidden_how(arg, env, viewer) != "secret":
+                continue  # a tainted argument is found where it is read, in the call's own arguments
+            inner, inner_viewer = self._callee(fn.params, call.args, i, "secret", env, viewer)
+            memo_key = ("fn", fn.name, i, inner_viewer, frozenset(inner.owners.items()),
+                        frozenset(inner.shown.items()))
+            found = self.memo.get(memo_key)
+            if found is None:
+                if memo_key in self.following:
+                    continue
+                self.following.add(memo_key)
+                found = self.tainted(fn.body, inner, inner_viewer) is not None \
+                    and self.tainted(fn.body, _Env(), inner_viewer) is None
+                self.following.discard(memo_key)
+                self.memo[memo_key] = found
+            if found:
+                return arg
+        return None
 
     def _bind(self, name: str, value: A.Expr, env: _Env, loop: bool = False, keep: bool = False) -> None:
         """A local now holds ``value`` (or, with ``loop``, its items): secret card(s), tainted, or neither."""
@@ -212,11 +378,17 @@ class FlowChecker:
             env.secret.discard(name)
             env.tainted.discard(name)
             env.owners.pop(name, None)
+            env.shown.pop(name, None)
+            env.opened.discard(name)
+        # players shown what the value is made of (`reveal c to p`) may read it too
+        names = {n.id for n in _nodes(value) if isinstance(n, A.Name) and n.ref is not None and n.ref[0] == "local"}
+        shown_to = {v for n in names for v in env.shown.get(n, ())}
         ty = value.ty
         holds_cards = ty is not None and (ty.kind in ("card", "zone") or (
             ty.kind == "list" and ty.elem is not None and ty.elem.kind == "card"))
         if holds_cards and self.secret(value, env):
             env.secret.add(name)
+            self._readers(name, value, shown_to, env, self.secret)
             owner = self._sole_owner(value)
             if owner is not None and (not keep or env.owners.get(name, owner) == owner):
                 env.owners[name] = owner
@@ -224,11 +396,19 @@ class FlowChecker:
                 env.owners.pop(name, None)
         elif self.tainted(value, env) is not None:
             env.tainted.add(name)
+            self._readers(name, value, shown_to, env, self.tainted)
             # tainted only by one player's own cards: that player may still read it
             candidates = {env.owners[n.id] for n in _nodes(value) if isinstance(n, A.Name) and n.id in env.owners}
             candidates |= {o for o in [self._sole_owner(value)] if o is not None}
             if len(candidates) == 1 and self.tainted(value, env, next(iter(candidates))) is None:
                 env.owners[name] = next(iter(candidates))
+
+    @staticmethod
+    def _readers(name: str, value: A.Expr, candidates: set[str], env: _Env, hidden: Callable[..., Any]) -> None:
+        """Of the players shown parts of ``value``, those who may read all of it may read local ``name``."""
+        readers = frozenset(v for v in candidates if not hidden(value, env, v))
+        if readers:
+            env.shown[name] = readers
 
     def _choice(self, var: str, source: A.Expr, where: A.Expr | None, prompt: A.Prompt | None, chooser: str,
                 span: Span, env: _Env) -> None:
@@ -306,6 +486,9 @@ class FlowChecker:
         return _text(e)
 
     def _report(self, code: str, span: Span, message: str, hint: str) -> None:
+        if self.collecting is not None:
+            self.collecting.append((code, message, hint, span))
+            return
         key = (span.file, span.line, span.column)
         if key in self.reported:
             return
@@ -336,8 +519,6 @@ def _card_typed(e: A.Expr) -> bool:
 
 def _group_text(e: Any) -> str:
     """A group expression as text: `heroes()` for a call without arguments, else as `_text`."""
-    if isinstance(e, A.Call) and not e.args and isinstance(e.func, A.Name):
-        return f"{e.func.id}()"
     return _text(e)
 
 
@@ -360,6 +541,8 @@ def _text(e: Any) -> str:
         return f"{_text(e.obj)}[{_text(e.index)}]"
     if isinstance(e, A.IntLit):
         return str(e.value)
+    if isinstance(e, A.Call) and isinstance(e.func, A.Name):
+        return f"{e.func.id}({', '.join(_text(a) for a in e.args)})"
     return "…"
 
 

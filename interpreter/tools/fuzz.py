@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 from liturgy.interpreter.engine import Game, Ruleset, replay_decisions
+from liturgy.interpreter.engine.infosets import Knowledge, start_zones
 from liturgy.interpreter.engine.logs import write_decision_log
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.tools.leaks import LeakCheck
@@ -78,6 +79,15 @@ def _round_trip_failure(game: Game) -> str | None:
     return None
 
 
+def _knowledge(game: Game) -> list[Knowledge]:
+    """Every player's knowledge of a new game: the card files' placements, then what setup showed it."""
+    start = start_zones(game.ruleset, game.players, game.options)
+    knows = [Knowledge(p, start) for p in range(game.players)]
+    for know in knows:
+        know.observe(game)
+    return knows
+
+
 def _failure(game: Game) -> str | None:
     s = game.state
     if s.status == "aborted":
@@ -123,6 +133,8 @@ def fuzz_ruleset(
     def one_game(data: st.DataObject, game_seed: int, players: int) -> None:
         game = ruleset.new_game(players, game_seed, check_invariants=True, options=options)
         leaks = LeakCheck(game) if check_leaks else None
+        # what each player has seen, followed at every decision point: the world probe draws from it
+        knows = _knowledge(game) if check_leaks else None
         made = 0
         problem = _failure(game) or (leaks and leaks.check(game, full_view=True))
         while problem is None and not game.finished:
@@ -134,13 +146,15 @@ def fuzz_ruleset(
             # alike
             probe = random.Random(game_seed * 1_000_003 + made)
             if leaks is not None and probe.randrange(PROBE_EVERY) == 0:
-                problem = check_point(game, leaks.seen, probe)
+                problem = check_point(game, leaks.seen, probe, knows)
                 if problem is not None:
                     break
             for p in game.waiting_for():
                 n = game.option_count(p)
                 game.apply(data.draw(st.integers(0, n - 1)) if n > 1 else 0, p)
                 made += 1
+                for know in knows or ():
+                    know.observe(game)
                 problem = _failure(game) or (leaks and leaks.check(game, full_view=made % FULL_VIEW_EVERY == 0
                                                                     or game.finished))
                 if problem is not None or game.finished:

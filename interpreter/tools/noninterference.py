@@ -25,6 +25,16 @@ What the second world conditions on, and what it does not: it keeps everything e
 every counter, the RNG, the history). The observer has seen neither card, so nothing it saw ties either card to
 its place. It does not model what the observer could infer from other players' past choices; those are the
 real ones in both worlds.
+
+The third probe varies everything the observer cannot know at once: the second world is a whole world drawn from
+the observer's information set by ``Game.sample_world`` (every hidden card dealt afresh onto the hidden places
+given what the observer has seen, other players' committed secret choices drawn again), with the real RNG kept
+(the RNG is hidden from everyone, so the real one is as possible as any, and public rolls then agree). The
+comparison stops when a card placed differently in the two worlds becomes visible to the observer or is named to
+it, or the observer sees different cards. Another player whose options differ between the worlds (it sees its
+own hand, dealt afresh) takes the option at the same place *as the observer sees the options*: a hidden card is
+offered as "hidden card 3" to the observer in both worlds, so picking it in both is a choice the observer cannot
+tell apart; options the observer sees differently end the comparison.
 """
 
 from __future__ import annotations
@@ -34,6 +44,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from liturgy.interpreter.engine import Game
+from liturgy.interpreter.engine.infosets import Knowledge, sample_world
+from liturgy.interpreter.engine.outcome import _labels
+from liturgy.interpreter.engine.views import open_entry
 from liturgy.interpreter.runtime.moves import card_visibility, visible_cards
 
 # how many decisions both worlds play on after the swap before the check stops comparing
@@ -231,15 +244,42 @@ def check_choice(game: Game, observer: int, seen: list[int], rng: random.Random,
     return None
 
 
-def _compare(real: Game, world: Game, p: int, cards: tuple[int, int], rng: random.Random, horizon: int,
+def check_world(game: Game, observer: int, knowledge: Knowledge, rng: random.Random,
+                horizon: int = HORIZON) -> str | None:
+    """A whole world drawn from ``observer``'s information set (``Game.sample_world`` given ``knowledge``, what
+    it has seen) against the real game: the observer's observation must stay the same until the rules show it
+    a card placed differently in the two. The real RNG is kept: nobody knows it, so the real one is a possible
+    world's, and public rolls and shuffles then agree. ``game`` itself is not changed."""
+    world = sample_world(game, observer, rng, knowledge)
+    world.state.rng = game.state.rng
+    real = game.clone()
+    if not _placed_differently(real, world) and world.state.commits == real.state.commits:
+        return None  # nothing hidden from the observer could be varied here
+    return _compare(real, world, observer, (), rng, horizon,
+                    f"a world drawn from P{observer + 1}'s information set (Game.sample_world)")
+
+
+def _places(game: Game) -> dict[int, tuple[int, int]]:
+    return {c: (z, i) for z, cards in enumerate(game.state.zones) for i, c in enumerate(cards)}
+
+
+def _placed_differently(real: Game, world: Game) -> set[int]:
+    """The cards whose zone or position differs between the two worlds."""
+    a, b = _places(real), _places(world)
+    return {c for c, at in a.items() if b.get(c) != at}
+
+
+def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: random.Random, horizon: int,
              what: str, start: tuple[int, int] | None = None) -> str | None:
-    """Play both worlds on with the same choices while neither of ``cards`` is visible to ``p``; the first
-    difference in what ``p`` observes, as a message. ``start``: the log lengths from which a line naming one of
-    ``cards`` readably counts as showing it (default: from now)."""
+    """Play both worlds on with the same choices while neither ``cards`` (the varied ones) nor any card placed
+    differently in the two worlds (taken anew at each decision: a difference moves other cards too) is visible
+    to ``p``; the first difference in what ``p`` observes, as a message. ``start``: the log lengths from which a
+    line naming such a card readably counts as showing it (default: from now)."""
     start = start or (len(real.state.log), len(world.state.log))
     for step in range(horizon + 1):
-        if any(_sees(g, p, c) for g in (real, world) for c in cards) or any(
-                c in _told(g, p, since) for g, since in zip((real, world), start, strict=True) for c in cards):
+        varied = _placed_differently(real, world).union(cards)
+        if any(_sees(g, p, c) for g in (real, world) for c in varied) or any(
+                c in _told(g, p, since) for g, since in zip((real, world), start, strict=True) for c in varied):
             return None  # revealed by the rules (now, or for a moment in a log line): the worlds may differ
         if _visible(real, p) != _visible(world, p):
             return None  # the rules show the observer different cards (a draw, a random pick from a hidden zone)
@@ -249,17 +289,49 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, int], rng: rando
                     f"{_first_difference(mine, theirs)}, {step} decision(s) later")
         if real.finished or world.finished:
             return None
-        if not _same_decision(real, world, rng):
+        if not _same_decision(real, world, rng, p):
             return None
     return None
 
 
-def _same_decision(real: Game, world: Game, rng: random.Random) -> bool:
+def _labels_seen_by(game: Game, chooser: int, viewer: int) -> tuple[str, ...] | None:
+    """``chooser``'s option labels as ``viewer`` would read them (a card ``viewer`` cannot see is offered by its
+    place: "hidden card 3"), or None when ``chooser`` is not deciding."""
+    s = game.state
+    pend = s.pending
+    comp = game.ruleset.compiled
+    if pend is None:
+        return None
+    fmt_id = pend[-1]
+    if pend[0] == "choose":
+        if pend[1] != chooser:
+            return None
+        options, pass_label = pend[2], comp.choice_pass_labels[fmt_id]
+    else:
+        at = open_entry(pend[1], s.commits, chooser)
+        if at is None:
+            return None
+        options, pass_label = pend[1][at][1], "pass"
+    return _labels(s, comp.choice_formats[fmt_id], options, viewer, pass_label, comp.choice_elems[fmt_id])
+
+
+def _pick(mine: tuple[str, ...], theirs: tuple[str, ...], i: int) -> int | None:
+    """The option of ``theirs`` that is the same as option ``i`` of ``mine`` (the same label, the same
+    occurrence of a repeated label), or None when the two lists are not the same labels."""
+    if sorted(mine) != sorted(theirs):
+        return None
+    nth = mine[:i].count(mine[i])
+    return [k for k, label in enumerate(theirs) if label == mine[i]][nth]
+
+
+def _same_decision(real: Game, world: Game, rng: random.Random, observer: int) -> bool:
     """Apply one round of the same choices to both worlds; False when they are not the same choices.
 
     The same choice is the same option *label*: the chooser may see the swapped cards, and then its options
     name them in another order; picking "Three" in both worlds is the same action, picking option 3 is not.
-    Options whose labels differ as a whole mean the chooser knows something that differs: not the same action.
+    When another player's labels differ as a whole (it sees cards that differ), its options are matched as the
+    observer would read them: "hidden card 2" in both worlds is the same action to the observer's eyes. Options
+    that differ even so mean the chooser knows something the observer sees differ: not the same action.
     """
     rd, wd = real.decision, world.decision
     if rd is None or wd is None or rd.players != wd.players:
@@ -267,11 +339,14 @@ def _same_decision(real: Game, world: Game, rng: random.Random) -> bool:
     picks: list[tuple[int, int, int]] = []
     for q in rd.players:
         mine, theirs = rd.options[q], wd.options.get(q, ())
-        if sorted(mine) != sorted(theirs):
+        i = rng.randrange(len(mine)) if mine else 0
+        j = _pick(mine, theirs, i) if mine else None
+        if j is None and q != observer and len(mine) == len(theirs):
+            seen_mine, seen_theirs = _labels_seen_by(real, q, observer), _labels_seen_by(world, q, observer)
+            if seen_mine is not None and seen_theirs is not None:
+                j = _pick(seen_mine, seen_theirs, i)
+        if j is None:
             return False
-        i = rng.randrange(len(mine))
-        nth = mine[:i].count(mine[i])  # the same occurrence of a repeated label
-        j = [k for k, label in enumerate(theirs) if label == mine[i]][nth]
         picks.append((q, i, j))
     for q, i, j in picks:
         real.apply(i, q)
@@ -281,12 +356,17 @@ def _same_decision(real: Game, world: Game, rng: random.Random) -> bool:
     return True
 
 
-def check_point(game: Game, seen: list[int], rng: random.Random) -> str | None:
+def check_point(game: Game, seen: list[int], rng: random.Random,
+                knowledge: list[Knowledge] | None = None) -> str | None:
     """One noninterference probe at the game's current decision, for a random observer: another player's
-    secret card choice varied, else two hidden cards swapped."""
+    secret card choice varied, else two hidden cards swapped; then, given what each player has seen
+    (``knowledge``, per player), a whole world drawn from the observer's information set."""
     observer = rng.randrange(game.players)
     problem = check_choice(game, observer, seen, rng)
     if problem is not None:
         return problem
     swap = choose_swap(game, observer, seen, rng)
-    return None if swap is None else check_swap(game, swap, rng)
+    problem = None if swap is None else check_swap(game, swap, rng)
+    if problem is None and knowledge is not None:
+        problem = check_world(game, observer, knowledge[observer], rng)
+    return problem
