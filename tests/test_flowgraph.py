@@ -137,3 +137,83 @@ def test_a_broken_ruleset_reports_its_errors(write_ruleset: Callable[..., str],
     bad = write_ruleset('game "X" { players 1..1 }\nround { step s "S" { end gmae } }\n', name="bad.rules")
     assert main(["graph", bad]) == 1
     assert "E001" in capsys.readouterr().err
+
+
+HUB = """
+game "Hub" { players 2..2 }
+counter per player gold 0..99 = 0
+proc ping(p: player) { choose x from [1, 2] by p prompt "How much?" { p.gold += x } }
+round {
+  step a "A" { for p in players { do ping(p) } }
+  step b "B" { for p in players { do ping(p) } }
+  step c "C" { for p in players { do ping(p) } }
+  step d "D" { for p in players { do ping(p) } if round > 3 { end game } }
+}
+score(p) = p.gold
+"""
+
+
+def _arrows(dot: str) -> list[str]:
+    return [line.strip() for line in dot.splitlines() if " -> " in line and "style=invis" not in line]
+
+
+def test_compact_view_groups_by_step_and_collapses_hubs_and_game_ends(flow_path: str,
+                                                                      write_ruleset: Callable[..., str]) -> None:
+    program, _ = check_file(flow_path)
+    assert program is not None
+    flow = flowgraph.build(program)
+    full, small = flowgraph.to_dot(flow, "show", "full"), flowgraph.to_dot(flow, "show", "compact")
+    assert '"on_paid_0" -> game_over' in full and '"on_paid_0" -> game_over' not in small
+    handler = next(line for line in small.splitlines() if line.strip().startswith('"on_paid_0" ['))
+    assert "■ can end the game" in handler
+    # pay runs from Income and (through the Token effect) from Use: the shared group; ask only from Tidy up
+    assert 'label="run from several steps"' in small and 'label="run from Tidy up"' in small
+    tidy_group = small.split('label="run from Tidy up"')[1].split("}")[0]
+    assert '"proc_ask"' in tidy_group and '"proc_pay"' not in tidy_group
+    hub = write_ruleset(HUB, name="hub.rules")
+    program, _ = check_file(hub)
+    assert program is not None
+    dot = flowgraph.to_dot(flowgraph.build(program), "show", "compact")
+    assert not any(a.endswith('"proc_ping";') for a in _arrows(dot))  # four callers: no arrows in
+    ping = next(line for line in dot.splitlines() if line.strip().startswith('"proc_ping" ['))
+    assert "run from 4 places" in ping and "How much?" in ping
+    assert all("→ ping" in line for line in dot.splitlines() if line.strip().startswith(('"step_a" [', '"step_d" [')))
+    assert '"step_d" -> game_over' in dot  # a step keeps its arrow to game over
+    full = flowgraph.to_dot(flowgraph.build(program), "show", "full")
+    assert sum(a.endswith('"proc_ping";') for a in _arrows(full)) == 4
+
+
+def test_focus_draws_what_a_block_runs_and_who_runs_it(flow_path: str, capsys: pytest.CaptureFixture[str]) -> None:
+    program, _ = check_file(flow_path)
+    assert program is not None
+    flow = flowgraph.build(program)
+    tidy = flowgraph.to_dot(flow, "show", "full", ["tidy"])
+    assert '"step_tidy" -> "proc_ask"' in tidy and "Discard which token?" in tidy
+    assert "proc_pay" not in tidy and "window_paid" not in tidy and "game_over" not in tidy
+    assert "Use which token?" not in tidy  # the other steps are drawn small, as context
+    assert '"step_income" -> "step_use"' in tidy  # the round is still drawn
+    paid = flowgraph.to_dot(flow, "show", "full", ["window:paid"], depth=1)
+    assert '"window_paid" -> "on_paid_0"' in paid and '"on_paid_0" -> game_over' in paid
+    assert '"proc_pay" -> "window_paid"' in paid  # who fires it, one arrow back
+    assert "proc_ask" not in paid
+    pay = flowgraph.to_dot(flow, "show", "full", ["Token"], depth=1)
+    assert '"effect_Token_on_use" -> "proc_pay"' in pay and '"step_use" -> "effect_Token_on_use"' in pay
+    assert main(["graph", flow_path, "--focus", "nowhere"]) == 2
+    err = capsys.readouterr().err
+    assert "--focus nowhere: no step, window" in err and "steps: income, use, tidy" in err
+    assert main(["graph", flow_path, "--focus", "card:Token"]) == 2
+    assert "the prefix is one of step:, window:, proc:, effect:" in capsys.readouterr().err
+    assert main(["graph", flow_path, "--focus", "tidy", "--depth", "1", "--view", "compact"]) == 0
+    assert '"step_tidy" -> "proc_ask"' in capsys.readouterr().out
+
+
+def test_slay_the_spire_compact_by_default_keeps_every_block() -> None:
+    sts = BLOODBORNE.parent / "slay_the_spire.rules"
+    program, _ = check_file(str(sts))
+    assert program is not None
+    flow = flowgraph.build(program)
+    full, auto = flowgraph.to_dot(flow, "auto", "full"), flowgraph.to_dot(flow, "auto")
+    assert len(_arrows(auto)) * 2 < len(_arrows(full))
+    nodes = {line.split(" [")[0].strip() for line in full.splitlines() if line.strip().startswith('"') and " [" in
+             line and " -> " not in line}
+    assert nodes and all(f"{n} [" in auto for n in nodes)  # fewer arrows, the same blocks

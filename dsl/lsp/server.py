@@ -1,7 +1,8 @@
 """`liturgy lsp`: the Language Server Protocol over stdio, on pygls.
 
 This module only translates between the protocol and :class:`~liturgy.dsl.lsp.workspace.Workspace` (0-based
-protocol positions to the checker's 1-based spans, symbols to protocol kinds). Edits arrive incrementally
+protocol positions in the negotiated encoding, UTF-16 code units by default, to the checker's 1-based spans in code
+points: dsl/lsp/positions.py; symbols to protocol kinds). Edits arrive incrementally
 (pygls applies them to its copy of the document); the ruleset is re-checked once typing pauses for
 :data:`DEBOUNCE` seconds, so a burst of keystrokes costs one check, and the diagnostics go to every file
 they name (the ruleset and its card files). A card YAML file is checked through its ruleset, with the
@@ -16,9 +17,11 @@ from typing import Any
 
 from liturgy.dsl.diagnostics import Diagnostic, Span
 from liturgy.dsl.frontend.layout import FormatError, format_text
+from liturgy.dsl.lsp.positions import Codec, choose_encoding, from_client, to_client
 from liturgy.dsl.lsp.symbols import Symbol
 from liturgy.dsl.lsp.workspace import Workspace
 from lsprotocol import types as T
+from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -47,14 +50,64 @@ _COMPLETION_KINDS = {
 }
 
 
+class LiturgyProtocol(LanguageServerProtocol):
+    """pygls' protocol, with the position encoding chosen here (dsl/lsp/positions.py) instead of by pygls."""
+
+    @lsp_method(T.INITIALIZE)
+    def lsp_initialize(self, params: T.InitializeParams) -> T.InitializeResult:
+        result: T.InitializeResult = super().lsp_initialize(params)
+        general = params.capabilities.general
+        encoding = choose_encoding(general.position_encodings if general is not None else None)
+        result.capabilities.position_encoding = encoding
+        # pygls applies incremental edits with the workspace's converter, which documents take when opened
+        self.workspace._position_encoding = encoding
+        self.workspace._position_codec = Codec(encoding)
+        server = self._server
+        assert isinstance(server, LiturgyServer)
+        server.encoding = encoding.value
+        return result
+
+
 class LiturgyServer(LanguageServer):
     """pygls' server with the workspace model and the versions waiting for a re-check."""
 
     def __init__(self) -> None:
-        super().__init__("liturgy", __version__, text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
+        super().__init__("liturgy", __version__, protocol_cls=LiturgyProtocol,
+                         text_document_sync_kind=T.TextDocumentSyncKind.Incremental)
         self.model = Workspace()
         self.waiting: dict[str, int] = {}
         self.published: dict[str, set[str]] = {}  # ruleset -> files it last published diagnostics to
+        self.encoding = "utf-16"  # the protocol's default, until the client offers another
+
+
+class Lines:
+    """Converts the checker's spans (1-based lines, code point columns) to protocol ranges for one response,
+    reading each file's lines once (the editor's text for an open file)."""
+
+    def __init__(self, ls: LiturgyServer) -> None:
+        self.ls = ls
+        self.lines: dict[str, list[str]] = {}
+
+    def line(self, file: str, number: int) -> str:
+        lines = self.lines.get(file)
+        if lines is None:
+            lines = self.lines[file] = self.ls.model.text_of(file).split("\n")
+        return lines[number] if 0 <= number < len(lines) else ""
+
+    def position(self, file: str, line: int, column: int) -> T.Position:
+        row, index = max(0, line - 1), max(0, column - 1)
+        if self.ls.encoding == "utf-32":
+            return T.Position(row, index)
+        return T.Position(row, to_client(self.line(file, row), index, self.ls.encoding))
+
+    def range(self, span: Span) -> T.Range:
+        file = os.path.abspath(span.file)
+        start = self.position(file, span.line, span.column)
+        end = self.position(file, span.end_line, span.end_column)
+        return T.Range(start, end if (end.line, end.character) >= (start.line, start.character) else start)
+
+    def location(self, span: Span) -> T.Location:
+        return T.Location(_uri(os.path.abspath(span.file)), self.range(span))
 
 
 def _path(uri: str) -> str:
@@ -65,28 +118,19 @@ def _uri(path: str) -> str:
     return from_fs_path(path) or path
 
 
-def _range(span: Span) -> T.Range:
-    start = T.Position(max(0, span.line - 1), max(0, span.column - 1))
-    end = T.Position(max(0, span.end_line - 1), max(0, span.end_column - 1))
-    return T.Range(start, end if (end.line, end.character) >= (start.line, start.character) else start)
-
-
-def _location(span: Span) -> T.Location:
-    return T.Location(_uri(os.path.abspath(span.file)), _range(span))
-
-
-def _diagnostic(d: Diagnostic) -> T.Diagnostic:
+def _diagnostic(d: Diagnostic, lines: Lines) -> T.Diagnostic:
     severity = T.DiagnosticSeverity.Error if d.is_error else T.DiagnosticSeverity.Warning
     message = d.message + (f"\nhint: {d.hint}" if d.hint else "")
-    return T.Diagnostic(_range(d.span), message, severity=severity, code=d.code, source="liturgy")
+    return T.Diagnostic(lines.range(d.span), message, severity=severity, code=d.code, source="liturgy")
 
 
 def publish(ls: LiturgyServer, ruleset: str) -> None:
     """Check ``ruleset`` now and send its diagnostics to every file involved (clearing files now clean)."""
     analysis = ls.model.analyse(ruleset)
     files = set(analysis.diagnostics) | ls.published.get(ruleset, set())
+    lines = Lines(ls)
     for file in sorted(files):
-        diags = [_diagnostic(d) for d in analysis.diagnostics.get(file, [])]
+        diags = [_diagnostic(d, lines) for d in analysis.diagnostics.get(file, [])]
         ls.publish_diagnostics(_uri(file), diags, version=ls.model.versions.get(file))
     ls.published[ruleset] = set(analysis.diagnostics)
 
@@ -134,14 +178,19 @@ def did_close(ls: LiturgyServer, params: T.DidCloseTextDocumentParams) -> None:
     ls.model.close(_path(params.text_document.uri))
 
 
-def _at(params: Any) -> tuple[str, int, int]:
+def _at(ls: LiturgyServer, params: Any) -> tuple[str, int, int]:
+    """The request's file and its position as the checker counts it (1-based line, code point column)."""
     pos: T.Position = params.position
-    return _path(params.text_document.uri), pos.line + 1, pos.character + 1
+    path = _path(params.text_document.uri)
+    character = pos.character
+    if ls.encoding != "utf-32":
+        character = from_client(Lines(ls).line(path, pos.line), character, ls.encoding)
+    return path, pos.line + 1, character + 1
 
 
 @server.feature(T.TEXT_DOCUMENT_HOVER)
 def hover(ls: LiturgyServer, params: T.HoverParams) -> T.Hover | None:
-    text = ls.model.hover(*_at(params))
+    text = ls.model.hover(*_at(ls, params))
     if text is None:
         return None
     return T.Hover(T.MarkupContent(T.MarkupKind.Markdown, text))
@@ -149,13 +198,15 @@ def hover(ls: LiturgyServer, params: T.HoverParams) -> T.Hover | None:
 
 @server.feature(T.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: LiturgyServer, params: T.DefinitionParams) -> list[T.Location]:
-    return [_location(s) for s in ls.model.definition(*_at(params))]
+    lines = Lines(ls)
+    return [lines.location(s) for s in ls.model.definition(*_at(ls, params))]
 
 
 @server.feature(T.TEXT_DOCUMENT_REFERENCES)
 def references(ls: LiturgyServer, params: T.ReferenceParams) -> list[T.Location]:
-    spans = ls.model.references(*_at(params), include_declaration=params.context.include_declaration)
-    return [_location(s) for s in spans]
+    spans = ls.model.references(*_at(ls, params), include_declaration=params.context.include_declaration)
+    lines = Lines(ls)
+    return [lines.location(s) for s in spans]
 
 
 @server.feature(T.TEXT_DOCUMENT_COMPLETION, T.CompletionOptions(trigger_characters=["."]))
@@ -163,20 +214,20 @@ def completion(ls: LiturgyServer, params: T.CompletionParams) -> T.CompletionLis
     items = [
         T.CompletionItem(label, kind=_COMPLETION_KINDS.get(kind, T.CompletionItemKind.Variable),
                          detail=detail or kind, sort_text=("0" if kind in ("field", "local") else "1") + label)
-        for label, kind, detail in ls.model.completions(*_at(params))
+        for label, kind, detail in ls.model.completions(*_at(ls, params))
     ]
     return T.CompletionList(is_incomplete=False, items=items)
 
 
-def _document_symbol(sym: Symbol) -> T.DocumentSymbol:
-    whole = _range(sym.decl_span or sym.span)
-    name = _range(sym.span)
+def _document_symbol(sym: Symbol, lines: Lines) -> T.DocumentSymbol:
+    whole = lines.range(sym.decl_span or sym.span)
+    name = lines.range(sym.span)
     if (name.start.line, name.start.character) < (whole.start.line, whole.start.character) or \
             (name.end.line, name.end.character) > (whole.end.line, whole.end.character):
         whole = name
     return T.DocumentSymbol(
         name=sym.name, kind=_KINDS.get(sym.kind, T.SymbolKind.Variable), range=whole, selection_range=name,
-        detail=sym.kind, children=[_document_symbol(c) for c in sym.children] or None,
+        detail=sym.kind, children=[_document_symbol(c, lines) for c in sym.children] or None,
     )
 
 
@@ -186,9 +237,10 @@ def document_symbol(ls: LiturgyServer, params: T.DocumentSymbolParams) -> list[T
     index = ls.model.index_for(path)
     if index is None:
         return []
+    lines = Lines(ls)
     if not path.endswith(".rules"):  # a card file: its cards
-        return [_document_symbol(s) for s in index.cards.values() if s.span.file == path]
-    return [_document_symbol(s) for s in index.symbols]
+        return [_document_symbol(s, lines) for s in index.cards.values() if s.span.file == path]
+    return [_document_symbol(s, lines) for s in index.symbols]
 
 
 @server.feature(T.TEXT_DOCUMENT_FORMATTING)

@@ -287,9 +287,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if "human" in seats:
         raise UsageError("simulate seats bots only: random, first or ismcts[:N|:Nms][:score]")
     if args.cluster:
-        if seats:
-            raise UsageError("--seats is not available with --cluster yet (cluster workers play random agents)")
-        summary = cluster.simulate_command(args, options, _progress("simulating"))
+        summary = cluster.simulate_command(args, options, _progress("simulating"), seats)
     else:
         summary = simulate(args.ruleset, args.games, args.players, args.seed, args.jobs, check=not args.no_check,
                            progress=_progress("simulating"), options=options, seats=seats)

@@ -6,8 +6,9 @@ with `do`; the windows `fire`d and the handlers (`on WINDOW`) that answer them; 
 
 A procedure that asks nothing, fires nothing and never skips or ends the game is plain computation: it is left
 out (``--procs all`` keeps it). When many procedures remain, they are folded into their callers (``--procs fold``,
-the default past 25): each step, handler and card effect then lists what its procedures ask and fire, which is
-what lets a 2,400-line ruleset fit on a page.
+the default past 25): each step, handler and card effect then lists what its procedures ask and fire. A large
+flow is then drawn compact, and ``--focus`` draws one part of it (tools/flowview.py): that is what makes a
+2,400-line ruleset readable on a page.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import subprocess
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,11 +26,14 @@ from liturgy.dsl.constructs.statements import walk as walk_statements
 from liturgy.dsl.diagnostics import LiturgyError
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.loader import check_file
+from liturgy.interpreter.tools import arguments as ARGS
 from liturgy.interpreter.tools.arguments import UsageError
+from liturgy.interpreter.tools.flowview import AUTO_COMPACT, Edge, View, compact, focus
 
 MAX_LINE = 56  # a decision's text in a node is cut here
 MAX_DECISIONS_SHOWN = 12  # per node; the rest are counted
 AUTO_FOLD = 25  # `--procs auto` folds the procedures into their callers when more than this many would be drawn
+CLUSTER_ROW = 4  # blocks side by side in a group of the compact view
 DOT_SECONDS = 120  # `dot` gets this long to lay out a graph
 
 
@@ -193,19 +198,31 @@ def _html(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
 
 
-def _label(b: Block) -> str:
+def _label(b: Block, extra: list[str] | None = None, small: bool = False) -> str:
+    """A block's node label: its title, note and decisions (``small``: the title alone), then ``extra`` lines
+    (what the compact view says instead of arrows)."""
     rows = [f"<B>{_html(b.title)}</B>"]
-    if b.note:
+    if b.note and not small:
         rows.append(f'<FONT POINT-SIZE="9" COLOR="#555555">{_html(b.note)}</FONT>')
     counted: dict[str, int] = {}
-    for d in b.decisions:
+    for d in [] if small else b.decisions:
         counted[d] = counted.get(d, 0) + 1
     items = list(counted.items())
     for d, n in items[:MAX_DECISIONS_SHOWN]:
         rows.append(f'<FONT POINT-SIZE="10">◆ {_html(d)}{f" ×{n}" if n > 1 else ""}</FONT>')
     if len(items) > MAX_DECISIONS_SHOWN:
         rows.append(f'<FONT POINT-SIZE="10">… {len(items) - MAX_DECISIONS_SHOWN} more decisions</FONT>')
+    rows += [_extra(line) for line in extra or []]
     return "<" + '<BR ALIGN="LEFT"/>'.join(rows) + '<BR ALIGN="LEFT"/>>'
+
+
+def _extra(line: str) -> str:
+    colour = "#b22222" if line.startswith("■") else "#555555" if line.startswith("run from") else "#1b6e1b"
+    return f'<FONT POINT-SIZE="9" COLOR="{colour}">{_html(_cut(line, MAX_LINE + 20))}</FONT>'
+
+
+def _cut(text: str, n: int) -> str:
+    return text if len(text) <= n else text[:n - 1] + "…"
 
 
 STYLE = {
@@ -235,16 +252,22 @@ def _q(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def to_dot(flow: Flow, procs_mode: str = "auto") -> str:
+def to_dot(flow: Flow, procs_mode: str = "auto", view: str = "auto", focus_on: Sequence[str] = (),
+           depth: int = 2) -> str:
     """The DOT text of a flow: deterministic (every list sorted or in source order).
 
     ``procs_mode``: ``show`` draws the procedures that ask, fire, skip or end (or run one that does); ``all``
     draws every procedure; ``fold`` draws none, each caller listing what its procedures do; ``auto`` is ``show``
-    up to :data:`AUTO_FOLD` such procedures, else ``fold``.
+    up to :data:`AUTO_FOLD` such procedures (or when ``focus_on`` names one), else ``fold``.
+    ``view``: ``full`` draws every arrow; ``compact`` groups blocks by the step that runs them and replaces the
+    arrows into much-run blocks and to "game over" by lines (tools/flowview.py); ``auto`` is compact past
+    :data:`~.flowview.AUTO_COMPACT` arrows. ``focus_on``: names of steps, windows, procedures, card effects
+    (``Kind.field``) or card kinds: only what they run, ``depth`` arrows deep, is drawn.
     """
     keep = _relevant(flow)
     if procs_mode == "auto":
-        procs_mode = "show" if sum(k.startswith("proc:") for k in keep) <= AUTO_FOLD else "fold"
+        many = sum(k.startswith("proc:") for k in keep) > AUTO_FOLD
+        procs_mode = "fold" if many and not _only_procs(flow, focus_on) else "show"
     if procs_mode == "fold":
         flow = fold(flow)
         keep = _relevant(flow)
@@ -252,64 +275,133 @@ def to_dot(flow: Flow, procs_mode: str = "auto") -> str:
     procs = [b for k, b in flow.procs.items() if all_procs or f"proc:{k}" in keep]
     effects = [b for k, b in flow.effects.items() if all_procs or f"effect:{k}" in keep]
     shown = {b.key for b in procs + effects}
+    handlers = [h for w in flow.windows for h in flow.handlers.get(w, [])]
+    blocks = {b.key: b for b in [flow.setup, *flow.steps, flow.finish, *procs, *effects, *handlers]}
+    edges = [e for b in blocks.values() for e in _edges(b, flow, shown)]
+    edges += [Edge("window_" + w, h.key, "on") for w in flow.windows for h in flow.handlers.get(w, [])]
+    skeleton = [flow.setup.key, *(b.key for b in flow.steps), flow.finish.key]
+    names = {**{b.key: b.title for b in blocks.values()}, **{f"window_{w}": w for w in flow.windows},
+             **{b.key: k for k, b in flow.effects.items()}, **{b.key: k for k, b in flow.procs.items()}}
+    nodes = [*blocks, *(f"window_{w}" for w in flow.windows), "game_over"]
+    v = focus(nodes, skeleton, edges, _resolve(flow, focus_on, set(blocks)), depth) if focus_on else \
+        View(set(nodes), edges)
+    if view == "compact" or view == "auto" and len(v.edges) > AUTO_COMPACT:
+        v = compact(v, skeleton, names)
+    return _write(flow, blocks, v)
+
+
+FOCUS_KINDS = ("step", "window", "proc", "effect")
+
+
+def _only_procs(flow: Flow, wanted: Sequence[str]) -> bool:
+    """Whether a ``--focus`` name asks for a procedure (``proc:NAME``, or a name only a procedure has): then the
+    procedures are drawn, not folded."""
+    for name in wanted:
+        kind, _, bare = name.rpartition(":")
+        if kind == "proc" or not kind and bare in flow.procs and bare not in flow.windows and \
+                all(b.key != f"step_{bare}" for b in flow.steps):
+            return True
+    return False
+
+
+def _resolve(flow: Flow, wanted: Sequence[str], drawn: set[str]) -> set[str]:
+    """The node ids ``--focus`` names: a step, window, procedure, card effect ``Kind.field`` or card kind, each
+    optionally prefixed ``step:``, ``window:``, ``proc:`` or ``effect:`` when several have the name."""
+    out: set[str] = set()
+    for spec in wanted:
+        kind, _, name = spec.rpartition(":")
+        if kind and kind not in FOCUS_KINDS:
+            raise UsageError(f"--focus {spec}: the prefix is one of {', '.join(k + ':' for k in FOCUS_KINDS)}")
+        hits = []
+        if kind in ("", "step"):
+            hits += [b.key for b in flow.steps if b.key == f"step_{name}"]
+            hits += [b.key for b in (flow.setup, flow.finish) if b.key == name]
+        if kind in ("", "window") and name in flow.windows:
+            hits.append(f"window_{name}")
+        if kind in ("", "proc"):
+            hits += [b.key for k, b in flow.procs.items() if k == name and b.key in drawn]
+        if kind in ("", "effect"):
+            hits += [b.key for k, b in flow.effects.items() if name in (k, k.split(".")[0]) and b.key in drawn]
+        if not hits:
+            steps = ", ".join(b.key[5:] for b in flow.steps[:12])
+            raise UsageError(f"--focus {spec}: no step, window, drawn procedure or card effect is called that "
+                             f"(steps: {steps}; windows: {', '.join(flow.windows[:12]) or 'none'}; a card effect "
+                             "is Kind.field; a procedure that asks, fires and ends nothing is drawn with --procs all)")
+        out.update(hits)
+    return out
+
+
+def _write(flow: Flow, blocks: dict[str, Block], v: View) -> str:
     out = [f"digraph {_q(flow.title)} {{",
            f'  graph [rankdir=TB fontname="DejaVu Sans" labelloc=t fontsize=16 label={_q(flow.title + ": flow")} '
            'nodesep=0.25 ranksep=0.6];',
            '  node [fontname="DejaVu Sans" fontsize=11 margin="0.12,0.06"];',
            '  edge [fontname="DejaVu Sans" fontsize=9 color="#666666"];']
 
-    def node(b: Block) -> None:
-        out.append(f"  {_q(b.key)} [{STYLE[b.kind]} label={_label(b)}];")
+    def node(key: str, indent: str = "  ") -> str:
+        if key.startswith("window_"):
+            w = key[len("window_"):]
+            label = _q(w) if key not in v.lines else \
+                "<<B>" + _html(w) + '</B><BR ALIGN="LEFT"/>' + '<BR ALIGN="LEFT"/>'.join(
+                    _extra(x) for x in v.lines[key]) + '<BR ALIGN="LEFT"/>>'
+            return f'{indent}{_q(key)} [shape=hexagon style=filled fillcolor="#ffd27f" label={label}];'
+        b = blocks[key]
+        return f"{indent}{_q(key)} [{STYLE[b.kind]} label={_label(b, v.lines.get(key), key in v.small)}];"
 
     out.append(LEGEND)
-    node(flow.setup)
+    out.append(node(flow.setup.key))
     out.append('  subgraph cluster_round {\n    label="round" style="rounded,dashed" color="#1f77b4" fontsize=12;')
-    for b in flow.steps:
-        out.append("  " + f"  {_q(b.key)} [{STYLE[b.kind]} label={_label(b)}];")
+    out += [node(b.key, "    ") for b in flow.steps]
     out.append("  }")
-    node(flow.finish)
-    out.append('  game_over [shape=doubleoctagon style=filled fillcolor="#f7d4d4" label="game over"];')
-    for b in procs + effects:
-        node(b)
-    for w in flow.windows:
-        out.append(f'  {_q("window_" + w)} [shape=hexagon style=filled fillcolor="#ffd27f" label={_q(w)}];')
-        for h in flow.handlers.get(w, []):
-            node(h)
+    out.append(node(flow.finish.key))
+    if "game_over" in v.keep:
+        out.append('  game_over [shape=doubleoctagon style=filled fillcolor="#f7d4d4" label="game over"];')
+    skeleton = {flow.setup.key, flow.finish.key, *(b.key for b in flow.steps), "game_over"}
+    clustered = {n for members in v.clusters.values() for n in members}
+    for i, (title, members) in enumerate(v.clusters.items()):
+        out.append(f'  subgraph cluster_phase_{i} {{\n    label={_q(title)} style="rounded,dotted" color="#888888" '
+                   'fontsize=11 fontcolor="#555555";')
+        out += [node(n, "    ") for n in members]
+        # a big group is stacked in rows of CLUSTER_ROW (invisible arrows), not drawn as one very wide row
+        out += [f"    {_q(a)} -> {_q(b)} [style=invis];" for a, b in zip(members, members[CLUSTER_ROW:], strict=False)]
+        out.append("  }")
+    out += [node(n) for n in [*blocks, *(f"window_{w}" for w in flow.windows)]
+            if n in v.keep and n not in skeleton and n not in clustered]
     chain = [flow.setup, *flow.steps]
     for a, b in zip(chain, chain[1:], strict=False):
         out.append(f'  {_q(a.key)} -> {_q(b.key)} [color="#1f77b4" penwidth=2.2 weight=10];')
     if flow.steps:
         out.append(f'  {_q(flow.steps[-1].key)} -> {_q(flow.steps[0].key)} [color="#1f77b4" penwidth=1.5 '
                    'style=dashed constraint=false label="next round"];')
-    out.append(f'  game_over -> {_q(flow.finish.key)} [color="#b22222"];')
-    blocks = [flow.setup, *flow.steps, flow.finish, *procs, *effects,
-              *[h for w in flow.windows for h in flow.handlers.get(w, [])]]
-    for b in blocks:
-        out += _edges(b, flow, shown)
-    for w in flow.windows:
-        for h in flow.handlers.get(w, []):
-            out.append(f'  {_q("window_" + w)} -> {_q(h.key)} [style=dashed color="#c77c00" label="on"];')
+    if "game_over" in v.keep:
+        out.append(f'  game_over -> {_q(flow.finish.key)} [color="#b22222"];')
+    out += [f"  {_q(e.src)} -> {'game_over' if e.dst == 'game_over' else _q(e.dst)}{EDGE_STYLE[e.kind]};"
+            for e in v.edges]
     out.append("}")
     return "\n".join(out) + "\n"
 
 
-def _edges(b: Block, flow: Flow, shown: set[str]) -> list[str]:
+EDGE_STYLE = {
+    "call": "", "effect": ' [color="#2ca02c"]', "fire": ' [color="#c77c00" penwidth=1.6 label="fire"]',
+    "skip": ' [style=dotted color="#1f77b4" label="skip to" constraint=false]',
+    "end": ' [color="#b22222" style=dashed constraint=false]', "on": ' [style=dashed color="#c77c00" label="on"]',
+}
+
+
+def _edges(b: Block, flow: Flow, shown: set[str]) -> list[Edge]:
     out = []
     for c in sorted(b.calls):
         target = f"proc_{c}"
         if target in shown:
-            out.append(f"  {_q(b.key)} -> {_q(target)};")
+            out.append(Edge(b.key, target, "call"))
     for e in sorted(b.effects):
         key = flow.effects[e].key if e in flow.effects else ""
         if key in shown:
-            out.append(f'  {_q(b.key)} -> {_q(key)} [color="#2ca02c"];')
-    for w in sorted(b.fires):
-        out.append(f'  {_q(b.key)} -> {_q("window_" + w)} [color="#c77c00" penwidth=1.6 label="fire"];')
-    for s in sorted(b.skips):
-        out.append(f'  {_q(b.key)} -> {_q("step_" + s)} [style=dotted color="#1f77b4" label="skip to" '
-                   'constraint=false];')
+            out.append(Edge(b.key, key, "effect"))
+    out += [Edge(b.key, "window_" + w, "fire") for w in sorted(b.fires)]
+    out += [Edge(b.key, "step_" + s, "skip") for s in sorted(b.skips)]
     if b.ends:
-        out.append(f'  {_q(b.key)} -> game_over [color="#b22222" style=dashed constraint=false];')
+        out.append(Edge(b.key, "game_over", "end"))
     return out
 
 
@@ -338,6 +430,15 @@ def add_parser(sub: Any) -> None:
                    help="show: draw the procedures that ask, fire, skip or end the game; fold: list what they do in "
                    "their callers instead; all: draw every procedure; auto (default): show, or fold when more than "
                    f"{AUTO_FOLD} would be drawn")
+    g.add_argument("--view", choices=["auto", "full", "compact"], default="auto",
+                   help="full: every arrow; compact: blocks grouped by the step that runs them, no arrows into "
+                   "blocks run from many places or to game over (lines say so); auto (default): compact past "
+                   f"{AUTO_COMPACT} arrows")
+    g.add_argument("--focus", action="append", default=[], metavar="NAME",
+                   help="draw only what this step, window, procedure, card effect (Kind.field) or card kind runs, "
+                   "and who runs it (repeatable)")
+    g.add_argument("--depth", type=ARGS.whole(1, 50), default=2, metavar="N",
+                   help="with --focus: how many arrows deep to follow (default 2)")
     g.set_defaults(func=cmd_graph)
 
 
@@ -345,7 +446,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
     program, diags = check_file(args.ruleset)
     if program is None:
         raise LiturgyError([d for d in diags if d.is_error] or diags)
-    text = to_dot(build(program), args.procs)
+    text = to_dot(build(program), args.procs, args.view, args.focus, args.depth)
     if not args.out:
         print(text, end="")
         return 0

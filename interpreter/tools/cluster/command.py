@@ -47,7 +47,8 @@ def _interrupted(args: argparse.Namespace) -> SystemExit:
 
 
 def simulate_command(
-    args: argparse.Namespace, options: dict[str, str], progress: Callable[[int, int], None] | None
+    args: argparse.Namespace, options: dict[str, str], progress: Callable[[int, int], None] | None,
+    seats: tuple[str, ...] = (),
 ) -> Summary:
     """`simulate --cluster`: the Summary of the run (the CLI prints it as usual)."""
     from liturgy.interpreter.tools.cluster.simulation import simulate_on_cluster
@@ -56,7 +57,7 @@ def simulate_command(
     try:
         summary = simulate_on_cluster(args.ruleset, args.games, args.players, args.seed, args.cluster,
                                       check=not args.no_check, progress=progress, options=options,
-                                      results=args.results, chunk=args.chunk, stats=stats)
+                                      results=args.results, chunk=args.chunk, stats=stats, seats=seats)
     except KeyboardInterrupt:
         raise _interrupted(args) from None
     print(stats.describe(), file=sys.stderr)

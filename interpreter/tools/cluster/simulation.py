@@ -37,11 +37,16 @@ MAX_CHUNK = 100_000
 
 
 def play_remote(
-    bundle: Bundle, players: int, seed: int, start: int, stop: int, check: bool, options: dict[str, str]
+    bundle: Bundle, players: int, seed: int, start: int, stop: int, check: bool, options: dict[str, str],
+    seats: tuple[str, ...] = (),
 ) -> tuple[ChunkResult, str]:
-    """The task a worker runs: one chunk of games of the bundle's ruleset, and the worker's address."""
+    """The task a worker runs: one chunk of games of the bundle's ruleset, and the worker's address.
+
+    ``seats`` are agent specs (``random``, ``first``, ``ismcts:10``...): text the worker turns into agents with
+    ``make_agent``, seeded from each game's seed as `simulate` seeds them, so the seats travel as data."""
     ruleset = compiled(bundle)
-    return play_chunk(ruleset, players, seed, start, stop, check, options, renamer(bundle)), worker_address()
+    chunk = play_chunk(ruleset, players, seed, start, stop, check, options, renamer(bundle), seats)
+    return chunk, worker_address()
 
 
 def simulate_on_cluster(
@@ -56,12 +61,14 @@ def simulate_on_cluster(
     results: str | None = None,
     chunk: int | None = None,
     stats: RunStats | None = None,
+    seats: tuple[str, ...] = (),
 ) -> Summary:
     """`simulate` on the Dask cluster ``cluster`` (an address, or ``local:N``); the same Summary as `simulate`.
 
     ``results`` names a results file: finished chunks are recorded there, and a run started again with the same
     file plays only the chunks it lacks.  ``chunk`` is the games per task (default: about eight tasks per worker,
     at most 1,000; a resumed run keeps its file's).  ``stats``, when given, receives the chunk timings.
+    ``seats``: agent specs per seat, as `simulate`'s (empty: random agents throughout).
     """
     ruleset, opts = checked_ruleset(path, players, options)
     bundle = make_bundle(ruleset, path)
@@ -69,6 +76,8 @@ def simulate_on_cluster(
     stats.bundle_bytes = bundle.size()
     run = {"command": "simulate", "fingerprint": bundle.fingerprint, "games": games, "players": players,
            "seed": seed, "check": check, "options": opts}
+    if seats and any(k != "random" for k in seats):  # (all random plays exactly as no seats: same results file)
+        run["seats"] = list(seats)
     if chunk is not None and not 1 <= chunk <= MAX_CHUNK:
         raise ClusterError(f"--chunk must be 1..{MAX_CHUNK}")
     file = ResultsFile(results, run) if results else None  # a bad file is refused before a cluster starts
@@ -109,7 +118,7 @@ def _run(
     def submit(i: int) -> Any:
         a, b = bounds[i]
         return client.submit(play_remote, bundle, players, run["seed"], a, b, run["check"], run["options"],
-                             pure=False, key=f"liturgy-simulate-{run_id}-{i}")
+                             tuple(run.get("seats", ())), pure=False, key=f"liturgy-simulate-{run_id}-{i}")
 
     def done(i: int, value: tuple[ChunkResult, str]) -> None:
         nonlocal finished

@@ -2,7 +2,8 @@
 
     liturgy report RULESET --games N --players P [--seats random,...] [--option k=v ...]
                    [--compare-option k=v ... | --compare RULESET2 | --compare-players Q]
-                   [--track COUNTER ...] [--jobs J] [--seed S] --out report.html
+                   [--track COUNTER ...] [--jobs J | --cluster ADDRESS|local:N [--chunk N]] [--seed S]
+                   --out report.html
 
 The command's errors (a bad option, seat or counter name, an unwritable output) are ``ValueError`` messages, which
 the CLI prints as one line with exit 2, before any game is played.
@@ -13,8 +14,9 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from liturgy.dsl.frontend import ast as A_
@@ -22,7 +24,7 @@ from liturgy.interpreter.engine import Ruleset, load_ruleset
 from liturgy.interpreter.tools import arguments as A
 from liturgy.interpreter.tools.arguments import UsageError
 from liturgy.interpreter.tools.report import page, plots
-from liturgy.interpreter.tools.report.collect import Config, counter_slots, play_all, seat_kinds_error
+from liturgy.interpreter.tools.report.collect import Config, GameRecord, counter_slots, play_all, seat_kinds_error
 from liturgy.interpreter.tools.report.stats import summarize
 
 MAX_REPORT_GAMES = 1_000_000
@@ -46,6 +48,11 @@ def add_parser(sub: Any) -> None:
     r.add_argument("--track", action="append", metavar="COUNTER", default=[],
                    help="plot a global or per-player counter round by round (repeatable)")
     r.add_argument("--jobs", type=A.JOBS, default=1, help="worker processes (the report is the same for any)")
+    r.add_argument("--cluster", metavar="ADDRESS",
+                   help="play on a Dask scheduler (tcp://host:8786), or local:N to start N local worker processes "
+                        "(needs liturgy[cluster]; docs/cluster.md); the report is the same as with --jobs")
+    r.add_argument("--chunk", type=A.whole(1, 100_000), metavar="N",
+                   help="with --cluster: games per task (default: about eight tasks per worker)")
     r.add_argument("--out", required=True, help="the HTML file to write")
     r.set_defaults(func=cmd_report)
 
@@ -152,6 +159,31 @@ def _progress(label: str) -> Callable[[int, int], None] | None:
     return made
 
 
+def _records(args: argparse.Namespace, sides: list[tuple[str, Config]]) -> Iterator[list[GameRecord]]:
+    """Each side's game records, played here (``--jobs``) or on a cluster (``--cluster``, one connection for
+    both sides of a comparison); the same records either way."""
+    def label(config: Config) -> str:
+        return f"playing {config.label}" if len(sides) > 1 else "playing"
+
+    if args.cluster is None:
+        if args.chunk is not None:
+            raise UsageError("--chunk goes with --cluster")
+        for _, config in sides:
+            yield play_all(config, args.games, args.seed, args.jobs, _progress(label(config)))
+        return
+    if args.jobs != 1:
+        raise UsageError("--jobs and --cluster exclude each other: a cluster's workers are its processes")
+    from liturgy.interpreter.tools.cluster.reporting import records_on_cluster
+    from liturgy.interpreter.tools.cluster.runner import RunStats, connect
+
+    stats = RunStats()
+    with connect(args.cluster) as client:
+        for path, config in sides:
+            yield records_on_cluster(client, path, config, args.games, args.seed, _progress(label(config)),
+                                     args.chunk, stats)
+    print(stats.describe(), file=sys.stderr)
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     if not plots.available():
         raise UsageError("liturgy report draws its plots with matplotlib: pip install 'liturgy[report]'")
@@ -160,9 +192,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     rendered: list[page.Side] = []
     t0 = time.perf_counter()
     total = 0
-    for path, config in sides:
-        label = f"playing {config.label}" if len(sides) > 1 else "playing"
-        records = play_all(config, args.games, args.seed, args.jobs, _progress(label))
+    for (path, config), records in zip(sides, _records(args, sides), strict=True):
         kinds = {c.name: c.kind for c in config.ruleset.program.cards}
         stats = summarize(records, config.players, config.track, kinds)
         total += sum(r.decisions for r in records)
