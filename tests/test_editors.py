@@ -106,3 +106,27 @@ def test_the_client_starts_liturgy_lsp_for_rules_and_card_files() -> None:
     languages = {s["language"] for s in made["client"]["documentSelector"]}
     assert languages == {"liturgy", "yaml"}
     assert result["disposables"] == 1
+
+
+def test_the_integration_test_is_ready_to_run_in_a_real_vs_code() -> None:
+    """editors/vscode/test.sh runs the extension in a real VS Code (opt-in below): its fixture checks clean, its
+    scripts parse, and neither it nor VS Code's download goes into the .vsix."""
+    from liturgy.interpreter.engine import load_ruleset
+
+    fixture = VSCODE / "test" / "fixture" / "emoji.rules"
+    assert load_ruleset(str(fixture)).name == "Emoji"
+    assert any(ord(ch) > 0xFFFF for ch in fixture.read_text(encoding="utf-8"))  # positions differ in UTF-16
+    ignored = (VSCODE / ".vscodeignore").read_text().split()
+    assert {"test/**", "test.sh", ".vscode-test/**"} <= set(ignored)
+    if shutil.which("node") is not None:
+        for script in ("runTest.js", "suite.js"):
+            subprocess.run(["node", "--check", str(VSCODE / "test" / script)], check=True, timeout=60)
+
+
+@pytest.mark.skipif(os.environ.get("LITURGY_VSCODE_TEST") != "1",
+                    reason="downloads VS Code (or uses VSCODE_EXECUTABLE): set LITURGY_VSCODE_TEST=1")
+def test_the_extension_in_a_real_vs_code() -> None:  # pragma: no cover - opt-in
+    liturgy = Path(sys.executable).parent / "liturgy"
+    env = {**os.environ, "LITURGY": str(liturgy)}
+    done = subprocess.run(["sh", str(VSCODE / "test.sh")], env=env, timeout=1800, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

@@ -87,10 +87,13 @@ class RunStats:
             return None
         return per_unit * n / workers + per_unit * (chunk or default_chunk(n, workers))
 
-    def describe(self, unit: str = "game") -> str:
+    def describe(self, unit: str = "game", results: bool = True) -> str:
+        """One line about the run (``results``: the command has a results file, so say how many chunks it gave)."""
         per_unit, per_cpu = self.seconds_per_game(), self.seconds_per_game(cpu=True)
         text = (f"cluster: {self.chunks} chunks of {self.chunk_size} {unit}s, {self.played} played on "
-                f"{len(self.per_worker)} worker(s), {self.from_file} read from the results file")
+                f"{len(self.per_worker)} worker(s)")
+        if results:
+            text += f", {self.from_file} read from the results file"
         if per_unit is not None and per_cpu is not None:
             chunk = None if unit == "game" else self.chunk_size
             wall, dedicated = (self.projected_seconds(1_000_000, 100, chunk, cpu) for cpu in (False, True))

@@ -181,7 +181,7 @@ def _records(args: argparse.Namespace, sides: list[tuple[str, Config]]) -> Itera
         for path, config in sides:
             yield records_on_cluster(client, path, config, args.games, args.seed, _progress(label(config)),
                                      args.chunk, stats)
-    print(stats.describe(), file=sys.stderr)
+    print(stats.describe(results=False), file=sys.stderr)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
