@@ -5,7 +5,7 @@
                    [--track COUNTER ...] [--jobs J | --cluster ADDRESS|local:N [--chunk N]] [--seed S]
                    --out report.html
 
-The command's errors (a bad option, seat or counter name, an unwritable output) are ``ValueError`` messages, which
+The command's errors (a bad option, seat or counter name, an unwritable output) are ``UsageError`` messages, which
 the CLI prints as one line with exit 2, before any game is played.
 """
 
@@ -84,7 +84,10 @@ def _config(label: str, ruleset: Ruleset, players: int, seats: str, options: dic
     players = players or ruleset.min_players
     if not ruleset.min_players <= players <= ruleset.max_players:
         raise UsageError(f"{ruleset.name} is for {ruleset.min_players}..{ruleset.max_players} players, not {players}")
-    opts = ruleset.resolve_options(options)
+    try:
+        opts = ruleset.resolve_options(options)
+    except ValueError as err:  # an option the ruleset does not declare, or a value it does not allow
+        raise UsageError(str(err)) from err
     for name in track:
         counter_slots(ruleset, name, players)
     return Config(label, ruleset, players, _seats(seats, players), tuple(sorted(opts.items())), tuple(track))
