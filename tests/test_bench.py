@@ -114,3 +114,15 @@ def test_bench_counts_combats_of_a_combat_mode(write_ruleset: Callable[..., str]
     assert fig["combats_per_s"] > 0
     target = next(t for t in report["targets"] if "combats/s" in t["target"])
     assert target["value"] == fig["combats_per_s"]
+
+
+def test_bench_players_sets_every_rulesets_player_count(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--players` (the lead's Fury of Dracula figure is for 5 players, the default 4); a count the ruleset refuses
+    is a usage error before anything is measured."""
+    example = str(ROOT / "docs" / "examples" / "dice_race.rules")
+    tiny = ["--seconds", "0.02", "--warmup", "0", "--repeats", "1", "--jobs-games", "0", "--no-openspiel", "--json"]
+    assert main(["bench", example, "--players", "3", *tiny]) == 0
+    (fig,) = json.loads(capsys.readouterr().out)["rulesets"]
+    assert fig["players"] == 3
+    assert main(["bench", example, "--players", "64", *tiny]) == 2
+    assert "players, not 64" in capsys.readouterr().err

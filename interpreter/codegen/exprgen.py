@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, gridgen
+from liturgy.interpreter.codegen import budgetgen, gridgen, letgen
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
@@ -204,6 +204,8 @@ class ExprGen:
         """A compiled function for ``e``, or None when its root is not a shape this module writes."""
         if isinstance(e, A.Aggregate | A.ListComp):
             return self._loop_function(e)
+        if isinstance(e, A.LetIn):
+            return letgen.let_function(self, e)
         if not self._root_ok(e):
             return None
         hoist = Hoist(self)
@@ -376,9 +378,7 @@ class ExprGen:
             self.depth -= 1
 
     def _src(self, e: A.Expr) -> str:  # noqa: C901 - one dispatch on expression kind
-        if isinstance(e, A.BoolLit | A.IntLit):
-            return repr(e.value)
-        if isinstance(e, A.StrLit):
+        if isinstance(e, A.BoolLit | A.IntLit | A.StrLit):
             return repr(e.value)
         if isinstance(e, A.NoneLit):
             return "None"
@@ -452,6 +452,8 @@ class ExprGen:
         if isinstance(e, A.Aggregate | A.ListComp):
             self._note_call(e)
             return f"{self.const(self._loop_function(e))}(s, env)"
+        if isinstance(e, A.LetIn):
+            return letgen.let_source(self, e)
         return self.closure(e)
 
     def cond(self, e: A.Expr) -> str:

@@ -15,12 +15,15 @@ from typing import TYPE_CHECKING, Any
 from liturgy.dsl import constructs
 from liturgy.dsl.constructs.grids import DIRECTIONS, OPPOSITE
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.runtime.graphs import overlay_of
 from liturgy.interpreter.runtime.grids import GridInfo, off_grid
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
 
-GRID_BUILTINS = frozenset({"on_grid", "line", "span", "width", "height"})
+# the graph walks (runtime/graphs.py) are written here too: a call of the walker's method, no closure per argument
+GRAPH_BUILTINS = frozenset({"neighbours", "adjacent", "reach", "distance"})
+GRID_BUILTINS = frozenset({"on_grid", "line", "span", "width", "height"}) | GRAPH_BUILTINS
 # direction built-ins written as a lookup in their table (a direction value is always one of its keys)
 DIRECTION_TABLES: dict[str, dict[str, object]] = {
     "opposite": dict(OPPOSITE),
@@ -121,10 +124,30 @@ def fold_pure(name: str, srcs: list[str]) -> tuple[Any] | None:
 
 def call_ok(gen: ExprGen, e: A.Call) -> bool:
     """Whether :func:`builtin` writes this grid built-in call (its grid is named, not held in a local)."""
+    ref: Any = e.ref  # ("call_builtin", NAME) here: exprgen asks only about built-in calls
+    if ref is not None and ref[1] in GRAPH_BUILTINS:
+        return bool(e.args) and e.args[0].ref is not None and e.args[0].ref[0] == "graph"
     return bool(e.args) and _static(gen, e.args[0]) is not None
 
 
+def _graph(gen: ExprGen, name: str, e: A.Call) -> str:
+    """`neighbours(g, x[, kinds])`, `adjacent(g, a, b[, kinds])`, `reach(g, x, n[, kinds])`, `distance(g, a, b[,
+    kinds])`: the arguments, then the graph's changes (when rules change it), in the closures' order
+    (compiler/graphs.py); every kind when none is given (None)."""
+    graph: Any = A.ref_of(e.args[0])
+    graph = graph[1]
+    assert isinstance(graph, A.GraphDecl)  # call_ok: the graph is named
+    walk, slot = gen.comp.graph_walk(graph.name)
+    fixed = 3 if name == "neighbours" else 4
+    args = [gen.src(a) for a in e.args[1:]] + (["None"] if len(e.args) < fixed else [])
+    if slot is not None:
+        args.append(f"{gen.const(overlay_of)}(s.counters[{slot}])")
+    return f"{gen.const(getattr(walk, name))}({', '.join(args)})"
+
+
 def builtin(gen: ExprGen, name: str, e: A.Call) -> str:
+    if name in GRAPH_BUILTINS:
+        return _graph(gen, name, e)
     g = _static(gen, e.args[0])
     assert g is not None  # call_ok said so
     if name == "width":

@@ -93,7 +93,7 @@ class CompilerCore:
         # Inlining of `fn` calls: parameter name -> argument closure.
         self.subst: dict[str, ExprFn] = {}
         self.inline_depth = 0
-        self._binder_cache: dict[str, frozenset[str]] = {}
+        self._binder_cache: dict[tuple[str, str | None], frozenset[str]] = {}
         # for each inlined parameter in ``subst``: the caller's variables its argument reads (None: unknown)
         self.subst_names: dict[str, frozenset[str] | None] = {}
 

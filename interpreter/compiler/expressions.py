@@ -405,11 +405,13 @@ class ExpressionCompiler(CompilerCore):
             return False
         if fn.name in self.recursive_fns:  # each call counted as work (compiler/budgets.py says why)
             return False
-        bound = self._binders(fn.name)
-        if not bound:
+        if not self._binders(fn.name):
             return True
-        names = self.names_read(args)
-        return names is not None and not (names & bound)
+        for param, arg in zip(fn.params, args, strict=True):
+            names = self.names_read([arg])
+            if names is None or names & self._binders(fn.name, param.name):
+                return False
+        return True
 
     def names_read(self, args: Sequence[A.Expr]) -> set[str] | None:
         """The caller's variables that evaluating ``args`` reads, seeing through inlined parameters (which read
@@ -434,21 +436,27 @@ class ExpressionCompiler(CompilerCore):
             out[p.name] = None if read is None else frozenset(read)
         return out
 
-    def _binders(self, fn_name: str) -> frozenset[str]:
-        """Names bound by comprehensions and aggregates in a `fn`'s body and in every `fn` it calls."""
-        found = self._binder_cache.get(fn_name)
+    def _binders(self, fn_name: str, param: str | None = None) -> frozenset[str]:
+        """Names bound by comprehensions, aggregates and `let`s where an inlined ``param`` of `fn` ``fn_name`` can be
+        read: its body's own, and those of each `fn` it calls with an argument that reads ``param`` (every call
+        when ``param`` is None). A self-calling callee is never inlined (its arguments are evaluated where it is
+        called), so it binds nothing the argument could be read under, and the walk never loops."""
+        key = (fn_name, param)
+        found = self._binder_cache.get(key)
         if found is not None:
             return found
-        self._binder_cache[fn_name] = frozenset()  # a recursive fn sees its own names through the callers
         out: set[str] = set()
         stack: list[Any] = [self.prog.fns[fn_name].body]
         while stack:
             n = stack.pop()
             out.update(constructs.EXPRESSIONS[type(n)].binds(n))  # an aggregate's variable, a `let`'s name
-            if isinstance(n, A.Call) and n.ref and n.ref[0] == "call_fn":
-                out |= self._binders(n.ref[1].name)
+            if isinstance(n, A.Call) and n.ref and n.ref[0] == "call_fn" and n.ref[1].name not in self.recursive_fns:
+                callee = n.ref[1]
+                for p, a in zip(callee.params, n.args, strict=True):
+                    if param is None or param in _local_names(a):
+                        out |= self._binders(callee.name, p.name)
             stack.extend(_children(n))
-        result = self._binder_cache[fn_name] = frozenset(out)
+        result = self._binder_cache[key] = frozenset(out)
         return result
 
     def inline_fn(self, fn: A.FnDecl, args: list[ExprFn], arg_exprs: Sequence[A.Expr]) -> ExprFn:

@@ -36,6 +36,10 @@ class GraphWalk:
         self.order = {p: i for i, p in enumerate(self.places)}
         self._near: dict[tuple[Any, ...], tuple[str, ...]] = {}
         self._reach: dict[tuple[Any, ...], tuple[str, ...]] = {}
+        # answers on the file's graph keyed by the arguments as given (a place, kinds as one value, a tuple or
+        # None), looked up before anything is checked or normalised: only arguments that passed the checks once
+        # are ever keys. Fury of Dracula asks `neighbours` ~100 times a game; each lookup is now one dict get.
+        self._asked: dict[tuple[Any, ...], tuple[str, ...]] = {}
 
     def _kinds(self, kinds: Kinds) -> tuple[str, ...]:
         if kinds is None:
@@ -49,6 +53,18 @@ class GraphWalk:
         return str(x)
 
     def neighbours(self, x: Any, kinds: Kinds, overlay: Overlay = ()) -> tuple[str, ...]:
+        if overlay:
+            return self._neighbours(x, kinds, overlay)
+        key = (x, kinds)
+        try:
+            return self._asked[key]
+        except KeyError:  # not asked yet: the checked path, then kept
+            found = self._asked[key] = self._neighbours(x, kinds, overlay)
+            if len(self._asked) > MAX_CACHED_ANSWERS:
+                self._asked.clear()
+            return found
+
+    def _neighbours(self, x: Any, kinds: Kinds, overlay: Overlay) -> tuple[str, ...]:
         key = (self._place(x), self._kinds(kinds), overlay) if overlay else (self._place(x), self._kinds(kinds))
         found = self._near.get(key)
         if found is None:
@@ -68,6 +84,18 @@ class GraphWalk:
         return found
 
     def reach(self, x: Any, n: int, kinds: Kinds, overlay: Overlay = ()) -> tuple[str, ...]:
+        if overlay:
+            return self._reached(x, n, kinds, overlay)
+        key = (x, n, kinds)
+        try:
+            return self._asked[key]
+        except KeyError:  # not asked yet: the checked path, then kept
+            found = self._asked[key] = self._reached(x, n, kinds, overlay)
+            if len(self._asked) > MAX_CACHED_ANSWERS:
+                self._asked.clear()
+            return found
+
+    def _reached(self, x: Any, n: int, kinds: Kinds, overlay: Overlay) -> tuple[str, ...]:
         key = (self._place(x), max(0, n), self._kinds(kinds), overlay)
         found = self._reach.get(key)
         if found is None:

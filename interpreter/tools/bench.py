@@ -55,6 +55,7 @@ class Settings:
     jobs_games: int = 4000  # games for the --jobs 2 Bloodborne run
     openspiel: bool = True
     seed: int = 1
+    players: int = 0  # 0: each ruleset's target player count (default_players)
 
 
 @dataclass
@@ -358,7 +359,7 @@ def run_bench(paths: list[str], s: Settings, log: Callable[[str], None] | None =
     figs: dict[str, RulesetFigures] = {}
     for path in paths:
         say(f"benchmarking {path}")
-        fig = bench_ruleset(path, s, log=say)
+        fig = bench_ruleset(path, s, s.players or None, log=say)
         figs[Path(path).stem] = fig
         report["rulesets"].append(fig.to_json())
     why_not = openspiel_available() if s.openspiel else "skipped (--no-openspiel)"

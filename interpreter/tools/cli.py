@@ -417,9 +417,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if not paths:
             raise UsageError("no rulesets/**/*.rules here: name the rulesets to benchmark")
     for path in paths:
-        load_ruleset(path)  # report ruleset errors before measuring anything
+        ruleset = load_ruleset(path)  # report ruleset errors (and a player count it refuses) before measuring
+        if args.players:
+            _check_players(ruleset, args.players)
     settings = Settings(seconds=args.seconds, warmup=args.warmup, repeats=args.repeats, jobs_games=args.jobs_games,
-                        openspiel=not args.no_openspiel, seed=args.seed)
+                        openspiel=not args.no_openspiel, seed=args.seed, players=args.players)
     say = (lambda m: print(m, file=sys.stderr, flush=True)) if sys.stderr.isatty() else None
     report = run_bench(paths, settings, log=say)
     print(json.dumps(report, indent=1) if args.json else render(report))
@@ -493,6 +495,8 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--jobs-games", type=A.whole(0, A.MAX_GAMES), default=4000,
                    help="games of the Bloodborne --jobs 2 run (0 skips it; default 4000)")
     b.add_argument("--seed", type=A.SEED, default=1)
+    b.add_argument("--players", type=A.PLAYERS_OR_DEFAULT, default=0,
+                   help="players in every game (default: the targets' counts, else 4 where allowed)")
     b.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
     b.add_argument("--json", action="store_true", help="machine-readable report")
     b.set_defaults(func=cmd_bench)
