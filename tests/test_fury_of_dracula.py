@@ -56,6 +56,18 @@ def _neighbours(place: str, kinds: list[str]) -> set[str]:
     return {b if a == place else a for k in kinds for a, b in graph[k] if place in (a, b)}
 
 
+def test_the_rulesets_list_of_places_without_a_railway_is_the_graphs() -> None:
+    """`has_rail` is a fixed list (asked on every Hunter's turn, a list is cheaper than a graph query): it must
+    name exactly the places no rail edge of europe.yaml touches."""
+    graph = yaml.safe_load((DATA / "europe.yaml").read_text())
+    railed = {x for k in ("rail_west", "rail_east") for pair in graph[k] for x in pair}
+    places = re.search(r"enum Place \{([^}]*)\}", RULES.read_text())
+    listed = re.search(r"fn has_rail\(x: Place\) -> bool = x not in \[([^\]]*)\]", RULES.read_text())
+    assert places is not None and listed is not None
+    everywhere = {p.strip() for p in places.group(1).split(",")}
+    assert {p.strip() for p in listed.group(1).split(",")} == everywhere - railed
+
+
 def test_seed_map_examples() -> None:
     """Spec 2.2 [L121, L128, L139, L142, L155, L160, L161]."""
     paris = {"le_havre", "brussels", "strasbourg", "geneva", "clermont_ferrand", "nantes"}
