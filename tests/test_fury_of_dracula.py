@@ -56,6 +56,18 @@ def _neighbours(place: str, kinds: list[str]) -> set[str]:
     return {b if a == place else a for k in kinds for a, b in graph[k] if place in (a, b)}
 
 
+def test_the_rulesets_list_of_places_without_a_railway_is_the_graphs() -> None:
+    """`has_rail` is a fixed list (asked on every Hunter's turn, a list is cheaper than a graph query): it must
+    name exactly the places no rail edge of europe.yaml touches."""
+    graph = yaml.safe_load((DATA / "europe.yaml").read_text())
+    railed = {x for k in ("rail_west", "rail_east") for pair in graph[k] for x in pair}
+    places = re.search(r"enum Place \{([^}]*)\}", RULES.read_text())
+    listed = re.search(r"fn has_rail\(x: Place\) -> bool = x not in \[([^\]]*)\]", RULES.read_text())
+    assert places is not None and listed is not None
+    everywhere = {p.strip() for p in places.group(1).split(",")}
+    assert {p.strip() for p in listed.group(1).split(",")} == everywhere - railed
+
+
 def test_seed_map_examples() -> None:
     """Spec 2.2 [L121, L128, L139, L142, L155, L160, L161]."""
     paris = {"le_havre", "brussels", "strasbourg", "geneva", "clermont_ferrand", "nantes"}
@@ -278,7 +290,7 @@ def test_a_deliberately_leaky_copy_is_caught(tmp_path: Path) -> None:
     shutil.copytree(DATA, tmp_path / "cards" / "fury_of_dracula")
     (tmp_path / "rulesets").mkdir()
     text = RULES.read_text()
-    leaky = text.replace('  log "Dracula moves"\n  log to dp() "you move to {}", c\n',
+    leaky = text.replace('  log "Dracula moves"\n  log to dp "you move to {}", c\n',
                          '  log "Dracula moves"\n  log "(a leak) the new place is {}", c.place\n', 1)
     assert leaky != text
     path = tmp_path / "rulesets" / "fury_of_dracula.rules"
@@ -397,12 +409,15 @@ def test_le_havre_to_nantes_is_a_road_move_for_dracula(rules) -> None:  # type: 
 
 def test_dracula_with_one_blood_may_not_embark(rules) -> None:  # type: ignore[no-untyped-def]
     """Spec 5.2, 8.1 [L68, L127]: embarking costs 1 Blood and Dracula may never bring his own Blood to 0."""
-    from scenario import global_slot, refresh_decision
+    from scenario import global_slot
     g = rules.new_game(2, seed=12)
     play(g, dracula_route(["Hamburg"]), lambda g: prompt(g)[1] == "Where does Dracula go?")
     assert "North Sea" in prompt(g)[2]
+    # the same game again, with his Blood set to 1 before his turn starts (its options are worked out then)
+    g = rules.new_game(2, seed=12)
+    play(g, dracula_route(["Hamburg"]), lambda g: prompt(g)[1].startswith("What does Mina Harker do"))
     g.state.counters[global_slot(g, "blood")] = 1
-    refresh_decision(g)
+    play(g, dracula_route(["Hamburg"]), lambda g: prompt(g)[1] == "Where does Dracula go?")
     labels = prompt(g)[2]
     assert "North Sea" not in labels and "Berlin" in labels and "Feed" not in labels
 
