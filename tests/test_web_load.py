@@ -1,6 +1,9 @@
 """The load test at CI size: 20 tables of WebSocket bot clients, a kill -9 of the server mid-run, 0 lost.
 
-The full size (200 tables, 60 s) is ``python -m liturgy.interpreter.web.loadtest``; docs/web.md gives its figures.
+Every wait in it is bounded (a silent table is an error after ``--idle`` seconds, the server's start and stop have
+time limits), and the half after the restart is played in full however long the restart took, so on a starved
+machine it is slower, never stuck and never vacuous. The full size (200 tables, 60 s) is
+``python -m liturgy.interpreter.web.loadtest``; docs/web.md gives its figures.
 """
 
 from __future__ import annotations
@@ -14,12 +17,10 @@ pytest.importorskip("websockets")
 from liturgy.interpreter.web.loadtest import build_parser, run_load  # noqa: E402
 
 
-@pytest.mark.skip(reason="after the session-8 merge this run does not finish (the tables stall; it passed on the web "
-                  "branch alone); not yet diagnosed: issue 19's closing note")
 def test_twenty_tables_survive_kill_minus_nine_with_nothing_lost() -> None:
     report = run_load(build_parser().parse_args(["--tables", "20", "--seconds", "12", "--seed", "3"]))
     assert report["errors"] == 0, report["error_samples"]
-    assert report["decisions"] > 20, report
+    assert report["decisions"] > 20 and report["decisions_after_restart"] > 0, report
     assert report["tables_active_at_start"] == 20 and report["tables_checked_after_restart"] >= 20, report
     assert report["lost_decisions"] == 0 and report["not_resumed"] == 0, report
     assert report["db_consistent"] and report["server_errors"] == [], report

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from liturgy.interpreter.engine import Game
-from liturgy.interpreter.tools.leaks import LeakCheck
+from liturgy.interpreter.tools.leaks import LeakCheck, _sentinel_tables
 
 SENTINEL = re.compile(r"‹card#(\d+)›")
 # keys of a save / the full state that must never reach a seat
@@ -55,3 +55,14 @@ def frame_leaks(frames: list[str], seat: int | None, seen: list[list[int]], play
 def sentinels(frames: list[str]) -> int:
     """How many sentinel names the frames hold in all (a check that found none proved nothing)."""
     return sum(len(SENTINEL.findall(json.dumps(json.loads(t), ensure_ascii=False))) for t in frames)
+
+
+def sentinel_logs(game: Game, moves: int) -> dict[int | None, list[str]]:
+    """Each viewer's whole log (None: the spectator's) after ``moves`` decisions of ``game``, replayed apart from
+    the server and rendered with the sentinel names the server uses: what a page must hold once it has every
+    state up to that move, however the lines were split between messages."""
+    fresh = game.ruleset.new_game(game.players, game.seed, False, options=dict(game.options) or None)
+    for p, c in list(game.state.decisions)[:moves]:
+        fresh.apply(c, p)
+    fresh.state.tables = _sentinel_tables(fresh.state.tables)  # this copy is never played on
+    return {viewer: fresh.log_lines(viewer) for viewer in [*range(game.players), None]}

@@ -180,10 +180,11 @@ class GameViews:
             out.append(parts[i + 1] if i + 1 < len(parts) else "")
         return "".join(out)
 
-    def log_lines(self, viewer: int | None = None) -> list[str]:
-        """The event log as text; ``viewer`` None is the public (spectator) view."""
+    def log_lines(self, viewer: int | None = None, start: int = 0) -> list[str]:
+        """The event log as text; ``viewer`` None is the public (spectator) view. ``start``: only the lines of
+        log entries from that index on (a line, once written, never changes: web play sends only new ones)."""
         lines = []
-        for entry in self.state.log:
+        for entry in self.state.log[start:] if start else self.state.log:
             if viewer is None and not (entry[0] >> self.state.tables.n) & 1:
                 continue
             text = self._render(entry, viewer)
@@ -191,8 +192,9 @@ class GameViews:
                 lines.append(text)
         return lines
 
-    def view(self, player: int | None) -> dict[str, Any]:
-        """What ``player`` may see (None: a spectator). Hidden cards appear as ``?``."""
+    def view(self, player: int | None, log_from: int = 0) -> dict[str, Any]:
+        """What ``player`` may see (None: a spectator). Hidden cards appear as ``?``. ``log_from``: the log holds
+        only the lines of entries from that index of the state's log on (see :meth:`log_lines`)."""
         s = self.state
         t = s.tables
         prog = self.ruleset.program
@@ -272,7 +274,7 @@ class GameViews:
             "zones": zones,
             "counters": counters,
             "decision": decision,
-            "log": self.log_lines(player),
+            "log": self.log_lines(player, log_from),
             "result": s.result,
         }
         self._boards(out)

@@ -138,9 +138,10 @@ def create_app(lobby: Lobby) -> Starlette:
 
     async def summary(request: Request) -> Response:
         try:
-            t = lobby.get(request.path_params["tid"])
+            t = await lobby.fetch(request.path_params["tid"])
         except Refused as err:
             return _refused(err, 404)
+        lobby.settle(t)
         online = {w.seat for w in t.watchers if w.seat is not None}
         return JSONResponse({"table": t.id, "ruleset": t.game.ruleset.name, "key": t.key, "move": t.moves,
                              "status": "ended" if t.status == "ended" else t.game.state.status,
@@ -149,9 +150,12 @@ def create_app(lobby: Lobby) -> Starlette:
 
     async def end(request: Request) -> Response:
         try:
-            t = lobby.get(request.path_params["tid"])
             body = await _json_body(request)
-            await lobby.end(t, body.get("host") if isinstance(body, dict) else None)
+            t = await lobby.fetch(request.path_params["tid"])
+            try:
+                await lobby.end(t, body.get("host") if isinstance(body, dict) else None)
+            finally:
+                lobby.settle(t)
         except Refused as err:
             return _refused(err, 403 if "host" in str(err) else 400)
         return JSONResponse({"table": t.id, "status": "ended"})
@@ -198,24 +202,33 @@ async def _serve_socket(lobby: Lobby, ws: WebSocket, tid: str) -> None:
     async def send(msg: dict[str, Any]) -> None:
         await ws.send_text(encode(msg))
 
+    table = None
     try:
-        table = lobby.get(tid)
         hello = await asyncio.wait_for(_receive(ws, limits.max_message), limits.hello_timeout)
         if hello is None:
             return
         if hello.get("type") != "hello":
             raise Refused("say hello first")
+        # fetched after the hello, then joined at once: a finished table read back from the database is watched
+        # before anything could evict it again
+        table = await lobby.fetch(tid)
         seat = lobby.seat_of(table, hello.get("token"))
         watcher = Watcher(seat, send)
         lobby.join(table, watcher)
     except (Refused, TimeoutError) as err:
+        if table is not None:
+            lobby.settle(table)
         with contextlib.suppress(Exception):
             await send({"type": "error", "message": str(err) or "no hello in time"})
             await ws.close(code=4403)
         return
     pump = asyncio.get_running_loop().create_task(watcher.pump())
     bucket = Bucket(limits.rate, limits.burst)
-    strikes = 0
+    # Refusals have their own bucket: a client past the rate is refused (and told to slow down), and is dropped
+    # only when its refused messages alone keep coming faster than the rate, i.e. it sends more than twice what
+    # is allowed and does not slow down. A count of refusals over the connection's whole life (what this was)
+    # dropped a polite client that had merely been told to slow down twenty times in a long game.
+    flood = Bucket(limits.rate, limits.burst)
     try:
         while not pump.done():
             try:
@@ -223,8 +236,8 @@ async def _serve_socket(lobby: Lobby, ws: WebSocket, tid: str) -> None:
                 if msg is None:
                     break
                 if not bucket.take():
-                    strikes += 1
-                    if strikes > 20:
+                    if not flood.take():
+                        log.warning("table %s: a connection flooding past the message rate was dropped", tid)
                         break
                     raise Refused("too many messages: slow down")
                 if msg.get("type") == "choose":

@@ -51,6 +51,7 @@ class Run:
     players: int
     stop_at: float
     rng: random.Random
+    idle: float = 60.0  # seconds a table may stay silent before it counts as stalled (an error)
     up: asyncio.Event = field(default_factory=asyncio.Event)  # cleared while the server is down
     latencies: list[float] = field(default_factory=list)
     steady: int = -1  # how many latencies were measured before the kill (the rest include the restart's rush)
@@ -95,6 +96,32 @@ def http(base: str, path: str, body: Any = None) -> Any:
         return json.loads(r.read())
 
 
+async def _next(run: Run, ws: Any, table: str, asked: int) -> str | None:
+    """The next message, or None when the run is over; a table silent for ``run.idle`` seconds is an error.
+
+    Every wait is bounded: a seat used to wait for its next message with no limit, so one table that stopped
+    sending (a refused choice the client would not resend, a decision nobody was shown) held the whole run
+    forever, and a seat waiting when the clock ran out waited for a message that might never come.
+    """
+    quiet_until = time.monotonic() + run.idle
+    while True:
+        now = time.monotonic()
+        if now >= run.stop_at:
+            return None
+        try:
+            return str(await asyncio.wait_for(ws.recv(), timeout=min(quiet_until, run.stop_at) - now + 0.01))
+        except TimeoutError:
+            now = time.monotonic()
+            if now < quiet_until or now >= run.stop_at:
+                continue
+            if not run.up.is_set():  # the server is down: silence is expected (the connection breaks anyway)
+                quiet_until = now + run.idle
+                continue
+            run.errors.append(f"table {table}: no message for {run.idle:.0f} s (this seat last answered the "
+                              f"decision asked at move {asked})")
+            return None
+
+
 async def seat(run: Run, table: str, token: str) -> bool:
     """One seat's bot: connect, answer every decision with a random option, reconnect after the kill.
     True when its game finished (not merely the run)."""
@@ -106,13 +133,11 @@ async def seat(run: Run, table: str, token: str) -> bool:
         try:
             async with connect(url, max_size=1 << 22, open_timeout=60) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": token}))
-                async for text in ws:
+                while (text := await _next(run, ws, table, asked)) is not None:
                     msg = orjson.loads(text)  # the clients share the machine with the server: parse cheaply
                     if msg["type"] == "state":
                         if msg["status"] != "running":
                             return True
-                        if time.monotonic() >= run.stop_at:
-                            return False
                         d = msg["decision"]
                         if d and d["at"] != asked:
                             asked, t0 = d["at"], time.monotonic()
@@ -127,6 +152,8 @@ async def seat(run: Run, table: str, token: str) -> bool:
                             run.stale += 1  # a choice sent before the kill, after it: refused, nothing changed
                         else:
                             run.errors.append(msg["message"])
+                            asked = -1  # answer again when shown the decision (the table would wait on this seat)
+                return False
         except (TimeoutError, OSError, WebSocketException) as err:
             if run.up.is_set() and time.monotonic() < run.stop_at:
                 await asyncio.sleep(0.2)  # the kill may not be visible to this client yet
@@ -170,6 +197,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         await asyncio.to_thread(wait_up, base)
         ramp = time.monotonic()
         run = Run(base, Path(args.ruleset).stem, args.players, ramp + 3600, random.Random(args.seed))
+        run.idle = args.idle
         run.up.set()
         tasks = [asyncio.create_task(table_loop(run)) for _ in range(args.tables)]
         # ramp-up: the clock starts once every table has had a decision acknowledged (or after --ramp seconds)
@@ -182,6 +210,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         await asyncio.sleep(args.seconds * args.kill_at)
         run.up.clear()
         run.steady = len(run.latencies)
+        down_at = time.monotonic()
         server.send_signal(signal.SIGKILL)  # kill -9: no shutdown of any kind
         server.wait()
         acked = dict(run.acked)
@@ -198,16 +227,26 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
                 missing += 1
                 now = 0
             lost += max(0, move - now)
+        # the second half is played in full after the restart, however long the restart took (on a starved
+        # machine it took longer than the half, and the run ended without a decision after the kill)
+        down = time.monotonic() - down_at
+        run.stop_at = time.monotonic() + args.seconds * (1 - args.kill_at)
         run.up.set()
         await asyncio.gather(*tasks)
-        elapsed = time.monotonic() - start
+        serving = time.monotonic() - start - down
     finally:
         with contextlib.suppress(ProcessLookupError):
             server.terminate()
-        server.wait()
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
     return {"tables": args.tables, "ramp_s": round(start - ramp, 1), "tables_active_at_start": active,
-            "seconds": round(elapsed, 1), "ruleset": args.ruleset, "players": args.players,
-            "decisions": run.decisions, "decisions_per_s": round(run.decisions / elapsed, 1),
+            "seconds": round(serving, 1), "down_s": round(down, 1), "ruleset": args.ruleset,
+            "players": args.players, "decisions": run.decisions,
+            "decisions_per_s": round(run.decisions / serving, 1),
+            "decisions_after_restart": len(run.latencies) - run.steady,
             "p50_ms": round(percentile(run.latencies, 0.50) * 1000, 1),
             "p99_ms": round(percentile(run.latencies, 0.99) * 1000, 1),
             "before_kill_p50_ms": round(percentile(run.latencies[:run.steady], 0.50) * 1000, 1),
@@ -256,6 +295,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ramp", type=float, default=300,
                    help="at most this many seconds for every table to start before the clock does")
     p.add_argument("--kill-at", type=float, default=0.5, help="fraction of the run at which to kill -9 the server")
+    p.add_argument("--idle", type=float, default=60,
+                   help="seconds a table may send nothing before the run counts it as stalled (an error)")
     p.add_argument("--seed", type=int, default=1)
     return p
 

@@ -57,6 +57,8 @@ CREATE TABLE IF NOT EXISTS decisions (
     PRIMARY KEY (table_id, idx)
 );
 """
+COLUMNS = "id, ruleset, fingerprint, players, seed, options, seats, seat_hashes, host_hash, status, created, moves, " \
+          "digest, save"
 
 
 @dataclass
@@ -81,7 +83,8 @@ class TableRow:
 
 
 class Store:
-    """The SQLite file; reads happen at start-up, writes through :class:`Writer` (one thread)."""
+    """The SQLite file: writes through :class:`Writer` (one thread, its own transactions), reads on a second
+    connection, so a read never sees a write the writer has not committed yet (WAL lets them run together)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -89,30 +92,39 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
         self.db.executescript(SCHEMA)
+        self.reader = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.read_lock = threading.Lock()  # one read at a time on the reader (threads share it)
 
     def close(self) -> None:
         self.db.close()
+        self.reader.close()
 
     def rows(self, status: str = "open") -> list[TableRow]:
-        """Every table with ``status``, with its decision rows; a row that does not even parse is skipped."""
-        out = []
-        cur = self.db.execute("SELECT id, ruleset, fingerprint, players, seed, options, seats, seat_hashes, "
-                              "host_hash, status, created, moves, digest, save FROM tables WHERE status = ?",
-                              (status,))
-        for r in cur.fetchall():
-            try:
-                decisions = [(int(p), int(c), str(d)) for p, c, d in self.db.execute(
-                    "SELECT player, choice, digest FROM decisions WHERE table_id = ? ORDER BY idx", (r[0],))]
-                out.append(TableRow(str(r[0]), str(r[1]), str(r[2]), int(r[3]), int(r[4]), json.loads(r[5]),
-                                    json.loads(r[6]), json.loads(r[7]), str(r[8]), str(r[9]), float(r[10]),
-                                    int(r[11]), str(r[12]), json.loads(r[13]), decisions))
-            except (ValueError, TypeError) as err:
-                out.append(TableRow(str(r[0]), "", "", 0, 0, {}, [], [], "", "corrupt", 0.0, 0, "",
-                                    f"unreadable row: {err}", []))
-        return out
+        """Every table with ``status``, with its decision rows; a row that does not even parse is marked corrupt."""
+        with self.read_lock:
+            cur = self.reader.execute(f"SELECT {COLUMNS} FROM tables WHERE status = ?", (status,))
+            return [self._row(r) for r in cur.fetchall()]
+
+    def row(self, table_id: str) -> TableRow | None:
+        """One table by id (any status), None when there is none: how a table evicted from memory comes back."""
+        with self.read_lock:
+            r = self.reader.execute(f"SELECT {COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
+            return None if r is None else self._row(r)
+
+    def _row(self, r: Any) -> TableRow:
+        try:
+            decisions = [(int(p), int(c), str(d)) for p, c, d in self.reader.execute(
+                "SELECT player, choice, digest FROM decisions WHERE table_id = ? ORDER BY idx", (r[0],))]
+            return TableRow(str(r[0]), str(r[1]), str(r[2]), int(r[3]), int(r[4]), json.loads(r[5]),
+                            json.loads(r[6]), json.loads(r[7]), str(r[8]), str(r[9]), float(r[10]),
+                            int(r[11]), str(r[12]), json.loads(r[13]), decisions)
+        except (ValueError, TypeError) as err:
+            return TableRow(str(r[0]), "", "", 0, 0, {}, [], [], "", "corrupt", 0.0, 0, "",
+                            f"unreadable row: {err}", [])
 
     def decision_count(self, table_id: str) -> int:
-        row = self.db.execute("SELECT COUNT(*) FROM decisions WHERE table_id = ?", (table_id,)).fetchone()
+        with self.read_lock:
+            row = self.reader.execute("SELECT COUNT(*) FROM decisions WHERE table_id = ?", (table_id,)).fetchone()
         return int(row[0])
 
 
@@ -139,13 +151,16 @@ def insert_table(row: TableRow) -> Op:
     return op
 
 
-def append_decision(table_id: str, idx: int, player: int, choice: int, digest: str, save: Any) -> Op:
-    """The write of one decision: its row and the table's new save, in the writer's transaction."""
+def append_decision(table_id: str, idx: int, player: int, choice: int, digest: str, save: Any,
+                    status: str = "open") -> Op:
+    """The write of one decision: its row and the table's new save (and status: ``finished`` with the decision
+    that ends the game, so a restart does not load it), in the writer's transaction."""
     text = _text(save)
 
     def op(db: sqlite3.Connection) -> None:
         db.execute("INSERT INTO decisions VALUES (?, ?, ?, ?, ?)", (table_id, idx, player, choice, digest))
-        db.execute("UPDATE tables SET moves = ?, digest = ?, save = ? WHERE id = ?", (idx + 1, digest, text, table_id))
+        db.execute("UPDATE tables SET moves = ?, digest = ?, save = ?, status = ? WHERE id = ?",
+                   (idx + 1, digest, text, status, table_id))
     return op
 
 

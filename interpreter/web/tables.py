@@ -21,6 +21,7 @@ import hmac
 import logging
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -57,6 +58,7 @@ class Limits:
     creates_per_minute: float = 30.0  # tables created per client address
     max_watchers: int = 32  # connections per table
     hello_timeout: float = 10.0  # seconds a new connection has to say who it is
+    keep_finished: int = 32  # finished or ended tables nobody watches kept in memory (the most recent ones)
 
 
 class Bucket:
@@ -91,7 +93,9 @@ class Watcher:
     """One connection watching a table, as a seat (0-based) or a spectator (None).
 
     Messages are queued on the connection: acknowledgements and errors in order, and the latest state only
-    (a slow browser gets the newest state, not every one in between).
+    (a slow browser gets the newest state, not every one in between). A state carries only the log lines this
+    connection has not been sent yet (``log_at``: how many of the game's log entries it has had), so a state
+    replaced before it went out hands its lines on to the one replacing it.
     """
 
     seat: int | None
@@ -100,12 +104,17 @@ class Watcher:
     latest: dict[str, Any] | None = None
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
+    log_at: int = 0
 
     def post(self, msg: dict[str, Any]) -> None:
         self.outbox.append(msg)
         self.wake.set()
 
     def state(self, msg: dict[str, Any]) -> None:
+        old = self.latest
+        if old is not None and msg["log_append"]:  # the lines of the state it replaces come first
+            msg["view"]["log"] = old["view"]["log"] + msg["view"]["log"]
+            msg["log_append"] = old["log_append"]
         self.latest = msg
         self.wake.set()
 
@@ -220,14 +229,19 @@ def outcome(g: Game) -> str | None:
     return f"Scores: {scores}. {winners_text(r['winners'])}"
 
 
-def render(table: Table, seat: int | None, online: set[int], d: Decision | None = None) -> dict[str, Any]:
+def render(table: Table, seat: int | None, online: set[int], d: Decision | None = None,
+           log_from: int = 0) -> dict[str, Any]:
     """What ``seat`` is sent (None: a spectator), computed only from that seat's view of the game.
 
     ``d`` is the game's current decision when the caller has it (one per broadcast, not one per seat).
+    ``log_from``: the log entries the connection already has; ``view.log`` holds the lines of the later ones
+    only, and ``log_append`` tells the page to add them to what it shows (False: they are the whole log). A
+    seat's log used to be rendered and sent whole with every state: the largest part of a state, growing with
+    the game, and the largest part of the server's work per decision.
     """
     g = table.game
     with rendered_names(table):
-        view = g.view(seat)
+        view = g.view(seat, log_from)
         panel = g.display(seat) if seat is not None else None
         if d is None or table.sentinel is not None:  # the labels name cards: sentinel names need their own
             d = g.decision
@@ -241,7 +255,7 @@ def render(table: Table, seat: int | None, online: set[int], d: Decision | None 
     return {
         "type": "state", "table": table.id, "ruleset": g.ruleset.name, "you": seat_name(seat),
         "seats": [{"seat": seat_name(p), "kind": k, "online": p in online} for p, k in enumerate(table.seats)],
-        "status": status, "move": table.moves,
+        "status": status, "move": table.moves, "log_append": log_from > 0,
         "turn": [seat_name(p) for p in g.waiting_for()] if table.status == "open" else [],
         "decision": mine, "display": panel, "view": view, "result": g.result, "outcome": outcome(g),
         "error": "the game stopped on a rule error (the server log says where)" if status == "aborted" else None,
@@ -259,7 +273,10 @@ class Lobby:
         self.limits = limits or Limits()
         self.bot_delay = bot_delay
         self.sentinel_names = sentinel_names  # tests only: every card named ‹card#N› in what seats receive
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, Table] = {}  # games in progress, and finished ones watched or recently used
+        # finished or ended tables nobody watches, least recently used first: past ``keep_finished`` they leave
+        # memory (the database has them; :meth:`fetch` brings one back, replayed and verified, when asked for)
+        self.idle: OrderedDict[str, Table] = OrderedDict()
         self.bots = bot_kinds()
         self.tasks: set[asyncio.Task[None]] = set()
 
@@ -274,7 +291,10 @@ class Lobby:
                 problems.append(f"table {row.id}: not resumed: {err}")
                 continue
             self.tables[table.id] = table
-        return len(self.tables), problems
+        count = len(self.tables)
+        for table in list(self.tables.values()):  # a database written before finished tables were marked so
+            self.settle(table)
+        return count, problems
 
     def _restore(self, row: st.TableRow) -> Table:
         """A table as the database has it; anything that does not replay to its recorded digest is refused."""
@@ -298,7 +318,9 @@ class Lobby:
         kinds = set(row.seats) - {"human"}
         if not kinds <= set(self.bots):
             raise Refused(f"bot kinds {sorted(kinds - set(self.bots))} are not available here")
-        return self._table(row.id, row.ruleset, game, row.seats, row.seat_hashes, row.host_hash, row.created)
+        table = self._table(row.id, row.ruleset, game, row.seats, row.seat_hashes, row.host_hash, row.created)
+        table.status = "ended" if row.status == "ended" else "open"
+        return table
 
     def _table(self, tid: str, key: str, game: Game, seats: list[str], hashes: list[str], host: str,
                created: float) -> Table:
@@ -353,10 +375,43 @@ class Lobby:
                           for p, k in enumerate(seats)]}
 
     def get(self, tid: str) -> Table:
+        """A table in memory (a game in progress is always there); :meth:`fetch` also reads the database."""
         table = self.tables.get(tid) if isinstance(tid, str) else None
         if table is None:
             raise Refused("no such table")
         return table
+
+    async def fetch(self, tid: Any) -> Table:
+        """A table by id, from memory or else from the database (a finished table evicted from memory), verified
+        by replay as at start-up. The caller joins it or calls :meth:`settle` once done with it."""
+        table = self.tables.get(tid) if isinstance(tid, str) else None
+        if table is not None:
+            return table
+        if not isinstance(tid, str) or not 0 < len(tid) <= 64:
+            raise Refused("no such table")
+        row = await asyncio.to_thread(self.store.row, tid)
+        if row is None:
+            raise Refused("no such table")
+        try:
+            loaded = await asyncio.to_thread(self._restore, row)  # a replay: off the event loop
+        except Exception as err:  # as at start-up: a row that does not verify is refused, never half-loaded
+            log.error("table %s: not loaded: %s", tid, err)
+            raise Refused("this table cannot be loaded (the server log says why)") from err
+        table = self.tables.setdefault(tid, loaded)  # another request may have loaded it meanwhile
+        return table
+
+    def settle(self, table: Table) -> None:
+        """After a table's watchers or status change: a finished or ended table nobody watches joins the idle
+        ones (most recent last), and the oldest idle ones past ``keep_finished`` leave memory."""
+        if (table.status == "ended" or table.game.finished) and not table.watchers and not table.bots_running:
+            self.idle[table.id] = table
+            self.idle.move_to_end(table.id)
+        else:
+            self.idle.pop(table.id, None)
+        while len(self.idle) > self.limits.keep_finished:
+            _, old = self.idle.popitem(last=False)
+            if self.tables.get(old.id) is old:
+                del self.tables[old.id]
 
     def seat_of(self, table: Table, token: str | None) -> int | None:
         """The seat ``token`` holds (None: no token, a spectator); a token that is no seat's is refused."""
@@ -382,6 +437,7 @@ class Lobby:
             await asyncio.wrap_future(self.writer.submit(st.set_status(table.id, "ended")))
             table.status = "ended"
         self.broadcast(table)
+        self.settle(table)
 
     # ------------------------------------------------------------ play
     async def choose(self, table: Table, seat: int | None, at: Any, choice: Any) -> int:
@@ -396,10 +452,10 @@ class Lobby:
             raise Refused("a choice is {at: number, choice: number}")
         async with table.lock:
             game = table.game
-            if self.tables.get(table.id) is not table:
-                raise Refused("this table was closed (the server could not save it); reload the page")
             if table.status != "open" or game.finished:
                 raise Refused("this game is over")
+            if self.tables.get(table.id) is not table:
+                raise Refused("this table was closed (the server could not save it); reload the page")
             if at != table.asked_at:
                 raise Refused("that decision is no longer the current one")
             if seat not in game.waiting_for():
@@ -420,8 +476,8 @@ class Lobby:
         digest = game.digest()
         try:
             # shielded: a cancelled waiter (shutdown) must not cancel a write the game in memory already holds
-            await asyncio.shield(asyncio.wrap_future(self.writer.submit(
-                st.append_decision(table.id, idx, seat, choice, digest, game.to_json()))))
+            await asyncio.shield(asyncio.wrap_future(self.writer.submit(st.append_decision(
+                table.id, idx, seat, choice, digest, game.to_json(), "finished" if game.finished else "open"))))
         except Exception as err:
             # the game in memory is now ahead of the database: drop it (it would resume from the database)
             log.error("table %s: decision %d not written (%s); the table is closed", table.id, idx, err)
@@ -432,18 +488,23 @@ class Lobby:
         if game.state.status == "aborted":
             log.error("table %s stopped on a rule error: %s", table.id, game.error)
         self.broadcast(table)
+        if game.finished:
+            self.settle(table)
 
     def broadcast(self, table: Table) -> None:
         online = {w.seat for w in table.watchers if w.seat is not None}
         d = table.game.decision
+        entries = len(table.game.state.log)
         for w in table.watchers:
-            w.state(render(table, w.seat, online, d))
+            w.state(render(table, w.seat, online, d, w.log_at))
+            w.log_at = entries
 
     # ------------------------------------------------------------ watchers
     def join(self, table: Table, watcher: Watcher) -> None:
         if len(table.watchers) >= self.limits.max_watchers:
             raise Refused("this table has as many watchers as it allows")
         table.watchers.append(watcher)
+        self.settle(table)
         self.broadcast(table)
 
     def leave(self, table: Table, watcher: Watcher) -> None:
@@ -452,6 +513,7 @@ class Lobby:
         if watcher in table.watchers:
             table.watchers.remove(watcher)
             self.broadcast(table)
+            self.settle(table)
 
     # ------------------------------------------------------------ bots
     def _kick(self, table: Table) -> None:
@@ -487,4 +549,5 @@ class Lobby:
             log.error("table %s: a bot's decision failed: %s", table.id, err)
         finally:
             table.bots_running = False
+            self.settle(table)
 

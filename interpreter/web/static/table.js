@@ -119,7 +119,8 @@ function draw(s) {
   drawZones(s.view.zones);
   drawCounters(s.view.counters);
   drawGrids(s.view.grids);
-  const log = $("log"); log.replaceChildren();
+  const log = $("log");
+  if (!s.log_append) log.replaceChildren();  // else the lines are only the new ones: the page keeps the rest
   for (const line of s.view.log) log.append(el("li", line));
   log.scrollTop = log.scrollHeight;
 }
