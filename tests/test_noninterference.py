@@ -284,3 +284,22 @@ def test_fuzz_catches_a_face_down_cards_place_in_a_log_line(tmp_path: Path, leak
     assert code == 1 and "VIOLATION: P" in out and "is told what it may not see" in out, out
     assert main(["replay", str(replay)]) == 0
     assert "Replay matches" in capsys.readouterr().out
+
+
+def test_fuzz_would_catch_the_nested_list_leak_if_redaction_regressed(tmp_path: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine redacts a `list of list of card` now (tests/test_secrets.py), so the issue's nested-list leak
+    cannot happen; with the old one-level rule put back in the compiler, `liturgy fuzz` reports it, shrunk."""
+    from liturgy.interpreter.compiler import statements
+
+    def one_level(t: object) -> bool:  # the rule before the fix: only `list of card` holds cards
+        return getattr(t, "kind", None) == "list" and getattr(getattr(t, "elem", None), "kind", None) == "card"
+
+    monkeypatch.setattr(statements, "nests_cards", one_level)
+    path = _write(tmp_path, BASE.replace(*NESTED))
+    replay = tmp_path / "nested.replay.json"
+    report = fuzz_ruleset(load_ruleset(path), path, examples=40, replay_path=str(replay))
+    # the card-name check, or a noninterference probe when it meets the names first ("P1 holds T18, T4")
+    assert report.violation is not None and ("never entitled to see" in report.violation
+                                             or "is told what it may not see" in report.violation), report.violation
+    assert replay.exists() and report.shrunk_decisions is not None

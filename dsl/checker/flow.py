@@ -111,6 +111,8 @@ class FlowChecker:
         self.collecting: list[_Finding] | None = None
         self.following: set[Any] = set()  # bodies being followed now (a body that calls itself stops there)
         self.memo: dict[Any, Any] = {}
+        # an argument found hidden through a function's parameter: what to add to the message reported there
+        self.via: dict[tuple[str, int, int], str] = {}
 
     # ------------------------------------------------------------ expressions
     def _hidden_zone(self, e: Any, viewer: str | None, env: _Env | None = None) -> bool:
@@ -369,6 +371,8 @@ class FlowChecker:
                 self.following.discard(memo_key)
                 self.memo[memo_key] = found
             if found:
+                self.via[(arg.span.file, arg.span.line, arg.span.column)] = (
+                    f", through parameter `{fn.params[i].name}` of `{fn.name}` (line {fn.span.line})")
                 return arg
         return None
 
@@ -486,6 +490,7 @@ class FlowChecker:
         return _text(e)
 
     def _report(self, code: str, span: Span, message: str, hint: str) -> None:
+        message += self.via.get((span.file, span.line, span.column), "")
         if self.collecting is not None:
             self.collecting.append((code, message, hint, span))
             return
