@@ -103,6 +103,11 @@ def test_capture_is_judged_per_parameter(write_ruleset: Callable[..., str], mode
     one = A.IntLit(program.fns["h"].span, 1)
     comp = Ruleset(program).compiled
     assert comp.can_inline(program.fns["h"], [one, x]) and not comp.can_inline(program.fns["h"], [x, one])
+    # the call that is not inlined is still generated code: the closures' call (its own dict), arguments as text
+    from liturgy.interpreter.codegen.fuse import build_all
+
+    build_all(comp)
+    assert comp.gen is not None and "['h'][1](s, {'k': " in comp.gen.sources.dump()
 
 
 LETS = """

@@ -48,28 +48,6 @@ def _bare(src: str) -> str:
     return src
 
 
-def _free_locals(e: A.Expr) -> set[str]:
-    """The local variables ``e`` reads (not those its own aggregates bind, nor a called `fn`'s)."""
-    if isinstance(e, A.Name):
-        return {e.id} if e.ref is not None and e.ref[:1] == ("local",) else set()
-    if isinstance(e, A.Aggregate | A.ListComp):
-        inner = _free_locals(e.elem) | (_free_locals(e.where) if e.where is not None else set())
-        if isinstance(e, A.Aggregate) and e.key is not None:
-            inner |= _free_locals(e.key)
-        return _free_locals(e.iterable) | (inner - {e.var})
-    if isinstance(e, A.LetIn):
-        return _free_locals(e.value) | (_free_locals(e.body) - {e.name})
-    out: set[str] = set()
-    for value in vars(e).values():
-        if isinstance(value, A.Expr):
-            out |= _free_locals(value)
-        elif isinstance(value, list):
-            for item in value:
-                if isinstance(item, A.Expr):
-                    out |= _free_locals(item)
-    return out
-
-
 class Hoist:
     """Reads of a rule's local variables, gathered so a generated function reads each from ``env`` once.
 
@@ -327,7 +305,7 @@ class ExprGen:
         A fast loop keeps its variable out of ``env`` (a Python local; ``comp.subst`` maps it to a closure
         that must never run), so it can call only functions that read no inlined name at all.
         """
-        if _free_locals(e) & self.comp.subst.keys():
+        if letgen.free_locals(e) & self.comp.subst.keys():
             self.unsafe += 1
 
     def _local(self, e: A.Expr) -> str | None:
@@ -748,8 +726,8 @@ class ExprGen:
             if name in gridgen.GRID_BUILTINS:
                 return gridgen.call_ok(self, e)
             return name in _BUILTINS_INLINE and len(e.args) >= 1
-        if ref[0] == "call_fn":
-            return self.comp.can_inline(ref[1], e.args)
+        if ref[0] == "call_fn":  # inlined, or a call with its own environment (never a self-calling fn: counted)
+            return self.comp.can_inline(ref[1], e.args) or ref[1].name not in self.comp.recursive_fns
         if ref[0] == "call_field":  # not a field that card kinds declare with different parameters
             return (isinstance(e.func, A.Attr) and self.comp.functions.get(e.func.name) is not None
                     and self.comp._field_params(e.func.name) is not None)
@@ -785,6 +763,9 @@ class ExprGen:
         comp = self.comp
         assert ref[0] == "call_fn", ref  # the checker gives a call one of four referents; three returned above
         fn = ref[1]
+        if not comp.can_inline(fn, e.args):  # the closures' call_fn: the arguments once, in a dict of its own
+            args = "".join(f"{p.name!r}: {self.src(a)}, " for p, a in zip(fn.params, e.args, strict=True))
+            return f"{self.const(comp.fns)}[{fn.name!r}][1](s, {{{args}}})"
         arg_src = [f"({self.src(a)})" for a in e.args]
         arg_fns = [comp.expr(a) for a in e.args]
         saved = comp.subst, self.subst_src, self.subst_owner, comp.subst_names

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 # the graph walks (runtime/graphs.py) are written here too: a call of the walker's method, no closure per argument
 GRAPH_BUILTINS = frozenset({"neighbours", "adjacent", "reach", "distance"})
-GRID_BUILTINS = frozenset({"on_grid", "line", "span", "width", "height"}) | GRAPH_BUILTINS
+GRID_BUILTINS = frozenset({"on_grid", "line", "span", "width", "height", "ord"}) | GRAPH_BUILTINS
 # direction built-ins written as a lookup in their table (a direction value is always one of its keys)
 DIRECTION_TABLES: dict[str, dict[str, object]] = {
     "opposite": dict(OPPOSITE),
@@ -125,6 +125,8 @@ def fold_pure(name: str, srcs: list[str]) -> tuple[Any] | None:
 def call_ok(gen: ExprGen, e: A.Call) -> bool:
     """Whether :func:`builtin` writes this grid built-in call (its grid is named, not held in a local)."""
     ref: Any = e.ref  # ("call_builtin", NAME) here: exprgen asks only about built-in calls
+    if ref is not None and ref[1] == "ord":  # an enum value's position (a board's square number)
+        return True
     if ref is not None and ref[1] in GRAPH_BUILTINS:
         return bool(e.args) and e.args[0].ref is not None and e.args[0].ref[0] == "graph"
     return bool(e.args) and _static(gen, e.args[0]) is not None
@@ -148,6 +150,12 @@ def _graph(gen: ExprGen, name: str, e: A.Call) -> str:
 def builtin(gen: ExprGen, name: str, e: A.Call) -> str:
     if name in GRAPH_BUILTINS:
         return _graph(gen, name, e)
+    if name == "ord":  # as the closures' ord_ (compiler/expressions.py): a table lookup, `none` a rule error
+        t, ty = gen._name("_t"), e.args[0].ty
+        assert ty is not None and ty.arg is not None  # the checker typed it as a value of one enum
+        table = gen.const({v: i for i, v in enumerate(gen.comp.prog.enums[ty.arg])})
+        missing = f"ord() of none at line {e.span.line}"
+        return f"({table}[{t}] if ({t} := {gen.src(e.args[0])}) is not None else _fail({missing!r}))"
     g = _static(gen, e.args[0])
     assert g is not None  # call_ok said so
     if name == "width":

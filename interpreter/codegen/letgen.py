@@ -56,3 +56,25 @@ def let_function(gen: ExprGen, e: A.LetIn) -> ExprFn:
     except Refused:
         return comp.expr_closure(e)
     return fn
+
+
+def free_locals(e: A.Expr) -> set[str]:
+    """The local variables ``e`` reads (not those its own aggregates bind, nor a called `fn`'s)."""
+    if isinstance(e, A.Name):
+        return {e.id} if e.ref is not None and e.ref[:1] == ("local",) else set()
+    if isinstance(e, A.Aggregate | A.ListComp):
+        inner = free_locals(e.elem) | (free_locals(e.where) if e.where is not None else set())
+        if isinstance(e, A.Aggregate) and e.key is not None:
+            inner |= free_locals(e.key)
+        return free_locals(e.iterable) | (inner - {e.var})
+    if isinstance(e, A.LetIn):
+        return free_locals(e.value) | (free_locals(e.body) - {e.name})
+    out: set[str] = set()
+    for value in vars(e).values():
+        if isinstance(value, A.Expr):
+            out |= free_locals(value)
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, A.Expr):
+                    out |= free_locals(item)
+    return out
