@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import socket
 import threading
@@ -86,6 +87,7 @@ class Player:
         self.context = browser.new_context(viewport={"width": 1000, "height": 900})
         self.page = self.context.new_page()  # predicates below are functions: the page's CSP forbids eval
         self.seat = seat
+        self.rng = random.Random(seat)
         self.frames: list[str] = []
         self.doms: list[tuple[int, str]] = []
         self.final: tuple[int, list[str]] = (-1, [])  # at the end: the move shown and the log's lines
@@ -103,12 +105,16 @@ class Player:
         self.doms.append((int(move), html))
 
     def act(self) -> bool:
-        """Click the first option if this seat is asked; True when it did (and the page moved on)."""
+        """Click an option (a seeded random one) if this seat is asked; True when it did (and the page moved on).
+
+        Not always the first: a seat that always takes the same option can keep a Bloodborne game going for ever
+        (both people playing Hunter's Dream every round), depending on the table's seed."""
         buttons = self.page.locator("#decision-card:not([hidden]) #options button:enabled")
-        if buttons.count() == 0:
+        count = buttons.count()
+        if count == 0:
             return False
         before = self.move()
-        buttons.first.click()
+        buttons.nth(self.rng.randrange(count)).click()
         self.page.wait_for_function(
             "m => document.body.dataset.move !== m || document.getElementById('error').textContent !== ''",
             arg=str(before), timeout=20000)
