@@ -1,17 +1,20 @@
 """A real browser plays through the page: Debian's Chromium, headless, driven by Playwright (nothing downloaded).
 
-Two browser contexts (two people, no shared storage) play a full Kuhn poker hand and a Bloodborne round by
-clicking the page's buttons, against a server that names every card by a sentinel (``‹card#N›``). Every
-WebSocket frame each context receives, and its DOM after every click, is searched for sentinels: each one
-must be a card that seat was entitled to see at that move (the leak check's rule, computed by replaying the
-game independently of the server's rendering). Then the same pages with real card names are photographed for
-docs/web.md: into ``docs/web/`` when ``LITURGY_WEB_SCREENSHOTS=1``, else into a temporary folder.
+Two browser contexts (two people, no shared storage) play a full Kuhn poker hand and a whole Bloodborne game
+(with a bot in the third seat) by clicking the page's buttons, against a server that names every card by a
+sentinel (``‹card#N›``). Every WebSocket frame each context receives, and its DOM after every click, is
+searched for sentinels: each one must be a card that seat was entitled to see at that move (the leak check's
+rule, computed by replaying the game independently of the server's rendering). At the end each page's log,
+built from the new lines each state carried, must be that seat's whole log. Then the same pages with real card
+names are photographed for docs/web.md: into ``docs/web/`` when ``LITURGY_WEB_SCREENSHOTS=1``, else into a
+temporary folder.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import random
 import shutil
 import socket
 import threading
@@ -30,7 +33,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Pyt
 from liturgy.interpreter.web.app import create_app  # noqa: E402
 from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Lobby, Table, discover  # noqa: E402
-from web_helpers import entitlement, frame_leaks, leaks_in, sentinels  # noqa: E402
+from web_helpers import entitlement, frame_leaks, leaks_in, sentinel_logs, sentinels  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 BROWSERS = ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or "")
@@ -84,8 +87,10 @@ class Player:
         self.context = browser.new_context(viewport={"width": 1000, "height": 900})
         self.page = self.context.new_page()  # predicates below are functions: the page's CSP forbids eval
         self.seat = seat
+        self.rng = random.Random(seat)
         self.frames: list[str] = []
         self.doms: list[tuple[int, str]] = []
+        self.final: tuple[int, list[str]] = (-1, [])  # at the end: the move shown and the log's lines
         self.page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: self.frames.append(
             payload if isinstance(payload, str) else payload.decode())))
         self.page.goto(url)
@@ -100,12 +105,16 @@ class Player:
         self.doms.append((int(move), html))
 
     def act(self) -> bool:
-        """Click the first option if this seat is asked; True when it did (and the page moved on)."""
+        """Click an option (a seeded random one) if this seat is asked; True when it did (and the page moved on).
+
+        Not always the first: a seat that always takes the same option can keep a Bloodborne game going for ever
+        (both people playing Hunter's Dream every round), depending on the table's seed."""
         buttons = self.page.locator("#decision-card:not([hidden]) #options button:enabled")
-        if buttons.count() == 0:
+        count = buttons.count()
+        if count == 0:
             return False
         before = self.move()
-        buttons.first.click()
+        buttons.nth(self.rng.randrange(count)).click()
         self.page.wait_for_function(
             "m => document.body.dataset.move !== m || document.getElementById('error').textContent !== ''",
             arg=str(before), timeout=20000)
@@ -114,12 +123,16 @@ class Player:
 
     def close(self) -> None:
         self.snapshot()
+        self.final = self.page.evaluate(
+            "() => [Number(document.body.dataset.move), Array.from(document.querySelectorAll('#log li'), "
+            "li => li.textContent)]")
         self.context.close()
 
 
-def play(players: list[Player], table: Table, done: Callable[[], bool], budget: int = 400) -> int:
+def play(players: list[Player], table: Table, done: Callable[[], bool], budget: int = 400,
+         seconds: float = 240) -> int:
     clicks = 0
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + seconds
     while not done():
         assert clicks < budget and time.monotonic() < deadline, "the game did not get there through the page"
         acted = False
@@ -136,6 +149,9 @@ def check_secrecy(players: list[Player], table: Table) -> None:
     seen = entitlement(table.game)
     n = table.game.players
     for p in players:
+        # the page's log, appended to state by state, is the seat's whole log at the move the page shows
+        move, lines = p.final
+        assert lines == sentinel_logs(table.game, move)[p.seat], f"the log on P{p.seat + 1}'s page"
         assert p.frames, "no WebSocket frame was captured"
         assert sentinels(p.frames) > 0, "the seat never saw its own cards: the check would be vacuous"
         assert frame_leaks(p.frames, p.seat, seen, n) == []
@@ -148,7 +164,7 @@ def seat_players(browser: Any, server: Server, made: dict[str, Any]) -> list[Pla
             for p, s in enumerate(made["seats"]) if s["token"]]
 
 
-def test_two_browsers_play_kuhn_and_a_bloodborne_round_without_seeing_each_others_cards(
+def test_two_browsers_play_kuhn_and_a_whole_bloodborne_game_without_seeing_each_others_cards(
         browser: Any, tmp_path: Path) -> None:
     server = Server(Lobby(RULESETS, Store(str(tmp_path / "b.db")), bot_delay=0.05, sentinel_names=True))
     try:
@@ -161,13 +177,15 @@ def test_two_browsers_play_kuhn_and_a_bloodborne_round_without_seeing_each_other
             p.close()
         check_secrecy(players, table)
 
+        # a whole game: two people click through every decision of theirs (a few hundred), a bot plays the third
         made = server.create("bloodborne", ["human", "human", "random"])
         table = server.lobby.tables[made["table"]]
         players = seat_players(browser, server, made)
-        round_two = lambda: table.game.finished or table.game.view(None)["counters"]["round"] >= 2  # noqa: E731
-        assert play(players, table, round_two) >= 4
+        assert play(players, table, lambda: table.game.finished, budget=2000, seconds=900) >= 20
+        assert table.game.state.status == "finished", table.game.error
         for p in players:
-            p.page.wait_for_function("m => Number(document.body.dataset.move) >= m", arg=table.moves - 3)
+            p.page.wait_for_function("() => document.getElementById('turn').textContent.includes('finished')")
+            assert p.page.locator("#result").inner_text().startswith("Scores: P1: ")
             p.close()
         check_secrecy(players, table)
     finally:

@@ -8,11 +8,13 @@ restarted on the same file, and before any client reconnects every table is read
 count is below the last decision acknowledged to its clients has lost a decision. The server itself refuses to
 resume a table that does not replay to its recorded digest, and reports it (counted as lost here too).
 
-Reported: decisions acknowledged per second, the latency of a decision (choice sent to its acknowledgement,
-which the server sends only after the commit), errors (any refusal other than a stale move, any connection
-failure outside the kill), and decisions lost. The clock starts once every table has had a decision acknowledged
-(the ramp-up, reported separately), so the kill comes when all of them are in play. ``tests/test_web_load.py``
-runs a CI-sized version.
+Reported: decisions acknowledged per second of serving (the restart's downtime left out, and reported as
+``down_s``), the latency of a decision (choice sent to its acknowledgement, which the server sends only after
+the commit), errors (any refusal other than a stale move, any connection failure outside the kill, any table
+silent for ``--idle`` seconds), decisions lost, and decisions made after the restart (the second half of the run
+is played in full once the server is back, however long that took). The clock starts once every table has had a
+decision acknowledged (the ramp-up, reported separately), so the kill comes when all of them are in play.
+``tests/test_web_load.py`` runs a CI-sized version.
 """
 
 from __future__ import annotations
