@@ -363,3 +363,39 @@ def test_the_side_check_catches_a_leaky_copy(tmp_path: Path) -> None:
     (tmp_path / "rulesets" / "betrayal.rules").write_text(leaky, encoding="utf-8")
     leaks = side_leaks(load_ruleset(str(tmp_path / "rulesets" / "betrayal.rules")), 8)
     assert leaks and all("side 1" in leak for leak in leaks)
+
+
+# ------------------------------------------------------------------------------ card and room effects modelled since
+
+
+def _gear(g: Game, p: int) -> list[str]:
+    return [g.state.tables.card_names[c] for c in g.state.zones[zone_index(g, "gear", p)]]
+
+
+def test_the_vault_opens_on_knowledge_6_and_gives_two_items(rules: Ruleset) -> None:
+    """Vault: a Knowledge 6+ roll opens it, the explorer draws the 2 items inside and the Vault Empty token goes on
+    it (rooms.yaml, L156); the event outside is drawn first."""
+    g, p = _first_turn(rules, ["Ox Bellows", "Zoe Ingstrom", "Jenny LeClerc"])
+    set_counter(g, "at", card_ids(g, "Upper Landing")[0], p)
+    put_on_top(g, "Axe", "item_deck")
+    put_on_top(g, "Armor", "item_deck")
+    explore_into(g, p, "Vault", "event_deck", "Image in the Mirror (II)", dice=[2] * 8)
+    assert "opens the Vault and empties it" in "\n".join(g.log_lines())
+    assert {"Axe", "Armor"} <= set(_gear(g, p)) and counter(g, "vault_empty") == 1
+
+
+def test_secret_stairs_join_two_floors_for_explorers(rules: Ruleset) -> None:
+    """Secret Stairs: a token here and one in a room on another floor, joined by a way explorers may take (a
+    `hidden_way` link of the house graph, which monsters never use, L394)."""
+    g, p = _first_turn(rules, ["Ox Bellows", "Zoe Ingstrom", "Jenny LeClerc"])
+    explore_into(g, p, "Ballroom", "event_deck", "Secret Stairs")
+    pick_if_asked(g, p, "put the other token", "Upper Landing")
+    linked = g.view(p)["graphs"]["house"]["linked"]
+    assert any(sorted(x[:2]) == ["ballroom", "upper_landing"] and x[2] == "hidden_way" for x in linked), linked
+
+
+def test_webs_hold_an_explorer_until_a_might_roll_frees_them(rules: Ruleset) -> None:
+    """Webs: Might 0-3 and you are stuck; your turn is then one Might 4+ roll to get free (events.yaml)."""
+    g, p = _first_turn(rules, ["Ox Bellows", "Zoe Ingstrom", "Jenny LeClerc"])
+    explore_into(g, p, "Ballroom", "event_deck", "Webs", dice=[0] * 8)
+    assert counter(g, "stuck", p) == 1 and "is stuck until freed" in "\n".join(g.log_lines())
