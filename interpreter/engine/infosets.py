@@ -177,10 +177,16 @@ def start_zones(ruleset: Ruleset, players: int, options: dict[str, str]) -> list
     return list(template[3])
 
 
-def sample_world(game: Game, player: int, rng: random.Random, knowledge: Knowledge | None = None) -> Game:
+def sample_world(game: Game, player: int, rng: random.Random, knowledge: Knowledge | None = None,
+                 keep_declarations: bool = False) -> Game:
     """A full game ``player`` cannot tell apart from ``game``, drawn from its information set (module doc).
 
     ``knowledge`` is what the player has seen (default: rebuilt by replaying ``game``); ``game`` is not changed.
+    ``keep_declarations`` deals each hidden card again only among places of the zone declaration it lies in (one
+    player's deck with another's, never the box with a hand): a narrower world, for checks that must not mistake
+    the knowledge model's over-approximation for a leak. Cards leaving a hidden zone by a rule that filters on a
+    field ("every card of the chosen class leaves the box") make the model lose track of every card there, while
+    the player still knows how many of each class stayed; a wider world could then change a public count.
     """
     know = knowledge if knowledge is not None else knowledge_by_replay(game, player)
     world = game.clone()
@@ -192,12 +198,13 @@ def sample_world(game: Game, player: int, rng: random.Random, knowledge: Knowled
     kinds = world.ruleset.program.cards
     backs = t.card_backs
     # hidden positions by what the player sees of them (kind and back): the cards there may trade places
-    groups: dict[tuple[str, str], list[int]] = {}
+    groups: dict[tuple[str, str, str], list[int]] = {}
     places: list[tuple[int, int]] = []
     for zi, cards in enumerate(s.zones):
         for at, c in enumerate(cards):
             if not vis[c] and c not in held:
-                key = (kinds[t.card_def[c]].kind, backs[c] if backs else "")
+                key = (kinds[t.card_def[c]].kind, backs[c] if backs else "",
+                       t.zone_names[zi].split(".", 1)[-1] if keep_declarations else "")
                 groups.setdefault(key, []).append(len(places))
                 places.append((zi, at))
     possible = know.zones if len(know.zones) == len(s.card_zone) else [frozenset()] * len(s.card_zone)

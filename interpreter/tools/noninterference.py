@@ -250,7 +250,8 @@ def check_world(game: Game, observer: int, knowledge: Knowledge, rng: random.Ran
     it has seen) against the real game: the observer's observation must stay the same until the rules show it
     a card placed differently in the two. The real RNG is kept: nobody knows it, so the real one is a possible
     world's, and public rolls and shuffles then agree. ``game`` itself is not changed."""
-    world = sample_world(game, observer, rng, knowledge)
+    # each card dealt again within its zone declaration (infosets.sample_world, keep_declarations says why)
+    world = sample_world(game, observer, rng, knowledge, keep_declarations=True)
     world.state.rng = game.state.rng
     real = game.clone()
     if not _placed_differently(real, world) and world.state.commits == real.state.commits:
