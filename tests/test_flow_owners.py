@@ -1,8 +1,9 @@
 """The flow check (W077/W078) knows whose cards a chooser or viewer may read, however the rules name them.
 
-Fury of Dracula names Dracula `dp()` (a `fn` for `players[0]`) and computes a choice's options from the card
-leaving his own trail; Betrayal shows the Traitor's Tome inside `if p in traitor_side()`. Neither reveals
-anything, and `check --strict` must not say they do, while the same reads by another player still warn.
+Fury of Dracula named Dracula with a parameterless `fn` for `players[0]` (a player counter since session 9; these
+tests keep the `fn` form, `me()`, in their own rules) and computes a choice's options from the card leaving his own
+trail; Betrayal shows the Traitor's Tome inside `if p in traitor_side()`. Neither reveals anything, and
+`check --strict` must not say they do, while the same reads by another player still warn.
 """
 
 from __future__ import annotations
