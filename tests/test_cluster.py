@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cluster_helpers import RISKY, two_worker_cluster
 from conftest import ROOT
 from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.tools.cli import main
@@ -49,9 +50,7 @@ def one_process() -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def local_cluster() -> Iterator[Any]:
-    """Two single-threaded worker processes under nannies (a killed one is restarted)."""
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                  silence_logs=50) as cluster:
+    with two_worker_cluster() as cluster:
         yield cluster
 
 
@@ -160,16 +159,6 @@ def test_every_worker_compiles_the_ruleset_once(local_cluster: Any, one_process:
     assert all(counts[w] == 1 for w in stats.per_worker)  # once per worker, not once per chunk
 
 
-RISKY = """game "Risky" { players 2..2 }
-counter n 0..9
-round {
-  step s {
-    choose x from [1, 2, 0] by first { n = 6 / x }
-    end game
-  }
-}
-score(p) = n
-"""
 
 
 def test_a_runtime_error_names_the_clients_file_so_digests_agree(

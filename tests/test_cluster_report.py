@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cluster_helpers import RISKY, two_worker_cluster
 from conftest import ROOT
 from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.tools.cli import main
@@ -28,22 +29,11 @@ from liturgy.interpreter.tools.cluster.runner import RunStats  # noqa: E402
 MARKET = str(ROOT / "docs" / "examples" / "market.rules")
 GOOF = str(ROOT / "rulesets" / "classic" / "goofspiel.rules")
 
-RISKY = """game "Risky" { players 2..2 }
-counter n 0..9
-round {
-  step s {
-    choose x from [1, 2, 0] by first { n = 6 / x }
-    end game
-  }
-}
-score(p) = n
-"""
 
 
 @pytest.fixture(scope="module")
 def local_cluster() -> Iterator[Any]:
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                  silence_logs=50) as cluster:
+    with two_worker_cluster() as cluster:
         yield cluster
 
 
