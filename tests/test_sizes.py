@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.compiler.sizes import Sizes, _walk
+from liturgy.interpreter.compiler.sizes import Sizes, statements
 from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.engine.ruleset import Ruleset
 
@@ -95,7 +95,7 @@ def test_int_ranges(write_ruleset: Callable[..., str], expr: str, proved: bool) 
     path = _write(write_ruleset, f'round {{ step s "S" {{ wide = {expr}\n end game }} }}')
     program = _program(path)
     sizes = Sizes(program)
-    (assign,) = [n for n in _walk(program) if isinstance(n, A.Assign)]
+    (assign,) = [n for n in statements(program) if isinstance(n, A.Assign)]
     assert sizes.safe(assign.value) is proved
 
 

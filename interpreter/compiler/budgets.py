@@ -9,7 +9,7 @@ from typing import Any
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import ExprFn
-from liturgy.interpreter.compiler.sizes import Sizes
+from liturgy.interpreter.compiler.sizes import Sizes, _fields
 from liturgy.interpreter.runtime import budget
 from liturgy.interpreter.runtime.state import GameState
 
@@ -100,7 +100,7 @@ def _nodes(root: Any) -> list[Any]:
             todo.extend(n)
         elif isinstance(n, A.Expr | A.Stmt):
             out.append(n)
-            todo.extend(getattr(n, k) for k in n.__dataclass_fields__)
+            todo.extend(getattr(n, k) for k in _fields(type(n)))  # not spans, types or referents
     return out
 
 

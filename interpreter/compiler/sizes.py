@@ -32,24 +32,38 @@ _SAFE = (1 << 62) - 1  # a proven range must stay well inside 64 bits to leave i
 _BUSY = object()  # a fn being analysed (a call of itself inside is unknown)
 
 
-def _walk(root: Any) -> list[Any]:
-    """Every AST node (expression or statement) reachable from ``root``: programs, declarations, card data."""
-    out: list[Any] = []
+_NOT_FOLLOWED = frozenset({"span", "ty", "ref", "name_span", "func_span", "field_spans"})
+_FOLLOWED: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(cls: type) -> tuple[str, ...]:
+    """The fields of a dataclass worth following (not positions, types or referents), per class, cached."""
+    got = _FOLLOWED.get(cls)
+    if got is None:
+        names = getattr(cls, "__dataclass_fields__", {})
+        got = _FOLLOWED[cls] = tuple(k for k in names if k not in _NOT_FOLLOWED)
+    return got
+
+
+def statements(root: Any) -> list[A.Stmt]:
+    """Every statement reachable from ``root`` (a program: declarations, steps, procs, handlers, card effects).
+    Expressions hold no statements, so they are never entered: one pass over a program costs little."""
+    out: list[A.Stmt] = []
     seen: set[int] = set()
     todo = [root]
     while todo:
         n = todo.pop()
-        if id(n) in seen or isinstance(n, str | int | float | bool) or n is None:
+        if n is None or isinstance(n, str | int | float | A.Expr):
             continue
-        seen.add(id(n))
-        if isinstance(n, list | tuple | set | frozenset):
+        if isinstance(n, list | tuple):
             todo.extend(n)
         elif isinstance(n, dict):
             todo.extend(n.values())
-        elif hasattr(n, "__dataclass_fields__"):
-            if isinstance(n, A.Expr | A.Stmt):
+        elif id(n) not in seen:
+            seen.add(id(n))
+            if isinstance(n, A.Stmt):
                 out.append(n)
-            todo.extend(getattr(n, k, None) for k in n.__dataclass_fields__)
+            todo.extend(getattr(n, k, None) for k in _fields(type(n)))
     return out
 
 
@@ -72,7 +86,7 @@ def sound_kinds(prog: Any) -> frozenset[str]:
     `zone` of any kind) and what it moves is not typed as cards of kind K."""
     kinds = {z.of_kind for z in prog.zones.values() if z.of_kind}
     broken: set[str] = set()
-    for n in _walk(prog):
+    for n in statements(prog):
         if not isinstance(n, A.Move):
             continue
         moved = _kind_of_moved(n.what.ty)
