@@ -13,6 +13,7 @@ from liturgy.interpreter.compiler import budgets, conveniences, graphs, grids
 from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn
 from liturgy.interpreter.compiler.core import CompilerCore
 from liturgy.interpreter.compiler.instructions import _children, _has_effects, _local_names
+from liturgy.interpreter.compiler.sizes import INLINE_SIZE
 from liturgy.interpreter.runtime import modes, rng
 from liturgy.interpreter.runtime.builtins import pure_function
 from liturgy.interpreter.runtime.errors import RuleError
@@ -408,7 +409,7 @@ class ExpressionCompiler(CompilerCore):
         """
         if self.inline_depth >= self.inline_limit or any(_has_effects(a) for a in args):
             return False
-        if fn.name in self.recursive_fns:  # each call counted as work (compiler/budgets.py says why)
+        if fn.name in self.recursive_fns or self.sizes.inline_size(fn) > INLINE_SIZE:  # counted; or too big
             return False
         if not self._binders(fn.name):
             return True

@@ -30,6 +30,8 @@ Range = tuple[int, int]
 _LEN_MAX = 1 << 48  # more items than any list can hold: `size` and `count` stay below
 _SAFE = (1 << 62) - 1  # a proven range must stay well inside 64 bits to leave its check out
 _BUSY = object()  # a fn being analysed (a call of itself inside is unknown)
+# the most expression nodes one inlined `fn` call may write, its own inlined calls included (Sizes.inline_size)
+INLINE_SIZE = 2000
 
 
 _NOT_FOLLOWED = frozenset({"span", "ty", "ref", "name_span", "func_span", "field_spans"})
@@ -114,6 +116,34 @@ class Sizes:
             self.cards_of[cd.kind] = self.cards_of.get(cd.kind, 0) + copies
         self.sound = sound_kinds(prog)
         self._fns: dict[tuple[str, str], Any] = {}
+        self._inline: dict[str, int] = {}
+
+    # ------------------------------------------------------------ inlining
+    def inline_size(self, fn: Any) -> int:
+        """How many expression nodes inlining every call of ``fn`` would write: its body's nodes plus, for each
+        `fn` it calls, that one's inline size. Nested one-line fns that each call the next a few times grow this
+        exponentially with the depth (six calls a level, eight levels: 1.7 million copies of the innermost
+        body), so the compiler inlines a call only while this stays within :data:`INLINE_SIZE` (above every
+        shipped ruleset's largest, Betrayal's `acts` at 1,881); past it the call is a call, and each fn is
+        compiled once. Memoised per fn, so computing it is linear in the program."""
+        found = self._inline.get(fn.name)
+        if found is not None:
+            return found
+        self._inline[fn.name] = INLINE_SIZE + 1  # a fn reached again while being measured is never inlined
+        total = 0
+        todo: list[Any] = [fn.body]
+        while todo:
+            n = todo.pop()
+            if isinstance(n, list | tuple):
+                todo.extend(n)
+            elif isinstance(n, A.Expr):
+                total += 1
+                ref: Any = n.ref
+                if isinstance(n, A.Call) and ref is not None and ref[0] == "call_fn":
+                    total += self.inline_size(ref[1])
+                todo.extend(getattr(n, k) for k in _fields(type(n)))
+        self._inline[fn.name] = total
+        return total
 
     # ------------------------------------------------------------ list and zone sizes
     def zone_max(self, t: Any, decl: Any = None) -> int:
