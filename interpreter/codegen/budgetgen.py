@@ -48,6 +48,9 @@ def binary(gen: ExprGen, e: A.Binary, text: str) -> str:
     kind = e.ty.kind if e.ty is not None else None
     if e.op not in ("+", "-", "*") or kind not in ("int", "text", "list"):
         return text
+    sizes = gen.comp.sizes
+    if (kind == "int" and sizes.safe(e)) or (kind == "list" and sizes.concat_fits(e, gen.comp.size_limit)):
+        return text  # provably within its budget (compiler/sizes.py): the check could never fire
     t = gen._name("_t")
     if kind == "int":
         return f"({t} if {_LOW} <= ({t} := {text}) <= {_HIGH} else _overflow({t}, {where(e.span)}))"
@@ -60,6 +63,8 @@ def binary(gen: ExprGen, e: A.Binary, text: str) -> str:
 
 
 def negation(e: A.Unary, text: str, gen: ExprGen) -> str:
+    if gen.comp.sizes.safe(e):
+        return text
     t = gen._name("_t")
     return f"({t} if {_LOW} <= ({t} := {text}) <= {_HIGH} else _overflow({t}, {where(e.span)}))"
 

@@ -523,7 +523,7 @@ class ExprGen:
             else:
                 lines.append("return _r")
         code = _function_text(f"def {name}(s, env):", hoist, budgetgen.counted_loop(
-            self, lines, items, e.span, budgets.loop_kind(e.iterable, comp.prog, e.elem, e.where)))
+            self, lines, items, e.span, budgets.loop_kind(e.iterable, comp.sizes, e.elem, e.where)))
         try:
             fn: ExprFn = self.sources.load(self.ns, name, "loop", code, e.span)
         except Refused:

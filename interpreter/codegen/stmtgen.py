@@ -282,7 +282,7 @@ class StmtGen:
             head = self.loop_head(st.body, st.var)
             zone = st.iterable.ty is not None and st.iterable.ty.kind == "zone"  # a zone holds cards, never `none`
             # a zone can change under the loop, so it is copied; other lists are tuples or card data, never changed
-            counting = budgetgen.counted(self.gen, "\x01", st.span, budgets.loop_kind(st.iterable, self.comp.prog,
+            counting = budgetgen.counted(self.gen, "\x01", st.span, budgets.loop_kind(st.iterable, self.comp.sizes,
                                                                                     st.body))
             items = f"tuple({seq})" if zone else seq
             if counting:  # the items in a name first, to count them (compiler/budgets.py)

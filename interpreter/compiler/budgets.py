@@ -9,6 +9,7 @@ from typing import Any
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import ExprFn
+from liturgy.interpreter.compiler.sizes import Sizes, _fields
 from liturgy.interpreter.runtime import budget
 from liturgy.interpreter.runtime.state import GameState
 
@@ -99,7 +100,7 @@ def _nodes(root: Any) -> list[Any]:
             todo.extend(n)
         elif isinstance(n, A.Expr | A.Stmt):
             out.append(n)
-            todo.extend(getattr(n, k) for k in n.__dataclass_fields__)
+            todo.extend(getattr(n, k) for k in _fields(type(n)))  # not spans, types or referents
     return out
 
 
@@ -174,26 +175,20 @@ def call_counter(recursive: frozenset[str], key: str) -> Any:
 SMALL_LOOP = 64
 
 
-def small_iterable(e: A.Expr, prog: Any) -> bool:
-    """Whether ``e`` never holds more than :data:`SMALL_LOOP` items, by its form alone: the players (64 at
-    most), `players_from(p)`, an enum type, a list literal. A flat loop over one needs no counting code."""
-    ref: Any = e.ref
-    if isinstance(e, A.Name) and ref is not None:
-        if ref[0] == "builtin" and ref[1] == "players":
-            return True
-        if ref[0] == "enumtype":
-            return len(prog.enums[ref[1]]) <= SMALL_LOOP
-    if isinstance(e, A.Call) and ref is not None and ref[0] == "call_builtin" and ref[1] == "players_from":
-        return True
-    return isinstance(e, A.ListLit) and len(e.items) <= SMALL_LOOP
+def small_iterable(e: A.Expr, sizes: Sizes) -> bool:
+    """Whether ``e`` provably never holds more than :data:`SMALL_LOOP` items (compiler/sizes.py: the players,
+    an enum, a list literal, a zone that cannot hold more cards, a comprehension or `fn` over one of these). A
+    flat loop over one needs no counting code: its count would never be made."""
+    most = sizes.max_len(e)
+    return most is not None and most <= SMALL_LOOP
 
 
-def loop_kind(iterable: A.Expr, prog: Any, *bodies: Any) -> str:
+def loop_kind(iterable: A.Expr, sizes: Sizes, *bodies: Any) -> str:
     """How a loop's items are counted: "none" (flat over a small iterable), "small" (flat: only past
     SMALL_LOOP items), "all"."""
     if not is_flat(*bodies):
         return "all"
-    return "none" if small_iterable(iterable, prog) else "small"
+    return "none" if small_iterable(iterable, sizes) else "small"
 _REPEATS = (A.For, A.RepeatWhile, A.Aggregate, A.ListComp, A.Do, A.Fire, A.Choose, A.Simultaneous)
 
 

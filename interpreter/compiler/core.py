@@ -18,6 +18,7 @@ from liturgy.interpreter.codegen.stmtgen import StmtGen
 from liturgy.interpreter.compiler import budgets
 from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Ins, Layout, LogFormat, StmtFn
 from liturgy.interpreter.compiler.instructions import _goto, _pack
+from liturgy.interpreter.compiler.sizes import Sizes
 from liturgy.interpreter.runtime import budget
 from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.grids import GridInfo
@@ -37,6 +38,8 @@ class CompilerCore:
         # what can call itself (compiler/budgets.py): only its calls are counted as work; such fns are not inlined
         self.recursive = budgets.recursive_names(prog)
         self.recursive_fns = {n[3:] for n in self.recursive if n.startswith("fn:")}
+        # static sizes and int ranges (compiler/sizes.py): budget checks that can never fire are left out
+        self.sizes = Sizes(prog)
         # fused step-machine instructions (needs generated statements); fuse_span: the most original
         # instructions one fused call runs (0: none), which the engine keeps away from the step limit
         self.fuse = fuse

@@ -13,6 +13,7 @@ from liturgy.interpreter.compiler import budgets, conveniences, graphs, grids
 from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn
 from liturgy.interpreter.compiler.core import CompilerCore
 from liturgy.interpreter.compiler.instructions import _children, _has_effects, _local_names
+from liturgy.interpreter.compiler.sizes import INLINE_SIZE
 from liturgy.interpreter.runtime import modes, rng
 from liturgy.interpreter.runtime.builtins import pure_function
 from liturgy.interpreter.runtime.errors import RuleError
@@ -232,7 +233,7 @@ class ExpressionCompiler(CompilerCore):
         of = self.expr(e.operand)
         if e.op == "not":
             return lambda s, env: not of(s, env)
-        return budgets.checked_negation(of, e.span)
+        return (lambda s, env: -of(s, env)) if self.sizes.safe(e) else budgets.checked_negation(of, e.span)
 
     def _cond(self, e: A.Cond) -> ExprFn:
         tf, af, bf = self.expr(e.test), self.expr(e.then), self.expr(e.orelse)
@@ -250,9 +251,14 @@ class ExpressionCompiler(CompilerCore):
         if op == "+":
             lt = e.left.ty
             if lt is not None and lt.kind in ("list", "zone"):
-                return budgets.checked_concat(self.seq(e.left), self.seq(e.right), self.size_limit, e.span)
+                ls, rs = self.seq(e.left), self.seq(e.right)
+                if self.sizes.concat_fits(e, self.size_limit):  # never past the limit: no check
+                    return lambda s, env: tuple(ls(s, env)) + tuple(rs(s, env))
+                return budgets.checked_concat(ls, rs, self.size_limit, e.span)
         elif op in ("/", "%"):
             return _divide(lf, rf, op, e.span)
+        if self.sizes.safe(e):  # an int result provably inside 64 bits: nothing to check
+            return _BINARY[op](lf, rf)
         return budgets.checked_binary(e, _BINARY[op](lf, rf), self.size_limit, self.text_limit)
 
     def _shadow(self, var: str) -> dict[str, ExprFn]:
@@ -269,7 +275,7 @@ class ExpressionCompiler(CompilerCore):
         the loop variable is restored afterwards so it never leaks into the enclosing scope.
         """
         it = budgets.counted_items(self.seq(e.iterable), self.work_limit, e.span,
-                                   budgets.loop_kind(e.iterable, self.prog, e.elem, e.where))
+                                   budgets.loop_kind(e.iterable, self.sizes, e.elem, e.where))
         shadow = self._shadow(e.var)
         wf = self.expr(e.where) if e.where is not None else None
         ef = self.expr(e.elem)
@@ -307,7 +313,7 @@ class ExpressionCompiler(CompilerCore):
 
     def list_comp(self, e: A.ListComp) -> ExprFn:
         it = budgets.counted_items(self.seq(e.iterable), self.work_limit, e.span,
-                                   budgets.loop_kind(e.iterable, self.prog, e.elem, e.where))
+                                   budgets.loop_kind(e.iterable, self.sizes, e.elem, e.where))
         shadow = self._shadow(e.var)
         wf = self.expr(e.where) if e.where is not None else None
         ef = self.expr(e.elem)
@@ -403,7 +409,7 @@ class ExpressionCompiler(CompilerCore):
         """
         if self.inline_depth >= self.inline_limit or any(_has_effects(a) for a in args):
             return False
-        if fn.name in self.recursive_fns:  # each call counted as work (compiler/budgets.py says why)
+        if fn.name in self.recursive_fns or self.sizes.inline_size(fn) > INLINE_SIZE:  # counted; or too big
             return False
         if not self._binders(fn.name):
             return True

@@ -138,7 +138,7 @@ class StatementCompiler(ExpressionCompiler):
 
     def _for(self, st: A.For) -> StmtFn:
         it = budgets.counted_items(self.seq(st.iterable), self.work_limit, st.span,
-                                   budgets.loop_kind(st.iterable, self.prog, st.body))
+                                   budgets.loop_kind(st.iterable, self.sizes, st.body))
         body = self.block_closure(st.body)
         var = st.var
         has_break = _has_break(st.body)
