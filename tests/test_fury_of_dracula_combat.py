@@ -305,6 +305,9 @@ def test_garlic_keeps_dracula_from_escaping_for_three_rounds(rs: Ruleset) -> Non
 
 def test_rage_discards_an_item_and_nobody_escapes_for_three_rounds(rs: Ruleset) -> None:
     g = to_combat(rs, night=True, hitems={SEWARD: ["Knife", "Stake"]}, devents=["Rage"])
+    # the Trap question is asked whenever Dracula holds an event (a public count), so it tells nothing
+    assert prompt(g) == (0, "Play Trap in this combat?", ["play none"])
+    sc.choose(g, 0, "play none")
     sc.choose(g, 0, "Rage")
     sc.choose(g, 0, SEWARD)
     sc.choose(g, 0, "Stake")
