@@ -412,3 +412,34 @@ def test_an_agent_met_on_the_trail_fights_and_holy_items_are_not_offered(rs: Rul
     assert options(g, 1) == ["punch", "dodge", "escape"]
     log = play_round(g, "punch", ["punch"], [2, 5])
     assert "the minion_knife is destroyed" in log and log[-1] == "the combat ends"
+
+
+def test_vampiric_lair_fights_a_new_vampire_and_only_a_win_lowers_the_track(rs: Ruleset) -> None:
+    """A1 PlayVampireLair: with vampires on the track the Hunter fights a New Vampire (Claws and Dodge by day, no
+    Dodge in the first round); a Stake beating its Claws destroys it and the Vampire track falls by 1."""
+    g = rs.new_game(2, seed=8, check_invariants=True)
+    for _ in range(40):
+        p, text, labels = prompt(g)
+        if text.startswith("Where does") and text.endswith(" start?"):
+            choice = FAR[text[len("Where does "):-len(" start?")]] if SEWARD not in text else "paris"
+        elif text == "Where does Dracula begin?":
+            choice = "Brussels"
+        elif " go from " in text:
+            choice = labels[0]
+        elif text == "What does Dr. John Seward do in paris?":
+            set_counter(g, "vampires", 2)
+            deck = sc.zone_index(g, "event_deck")
+            sc._move(g, free(g, "Vampiric Lair", "event_deck"), deck, "bottom")
+            give_item(g, SEWARD, "Stake")
+            choice = "supply"
+        elif text.startswith("What does"):
+            choice = "pass_turn"
+        elif text.startswith("Combat round 1"):
+            break
+        else:
+            choice = labels[0]
+        g.apply(labels.index(choice), p)
+    assert "combat against vampire begins" in g.log_lines(1)
+    assert options(g, 0) == ["claws"] and "stake" in options(g, 1)
+    log = play_round(g, "claws", ["stake"], [1, 6])
+    assert "the vampire is destroyed" in log and counter(g, "vampires") == 1
