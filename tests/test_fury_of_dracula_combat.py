@@ -16,6 +16,7 @@ import yaml
 from conftest import ROOT
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from liturgy.interpreter.runtime import rng
+from liturgy.interpreter.tools.noninterference import check_choice, observation
 
 RULES = ROOT / "rulesets" / "fury_of_dracula.rules"
 TABLE = ROOT / "cards" / "fury_of_dracula" / "combat_results.yaml"
@@ -347,6 +348,22 @@ def test_escape_as_a_bat_is_a_secret_move_of_up_to_two_roads(rs: Ruleset) -> Non
     assert "Paris" not in trail and trail[-1].startswith("?")
     assert not any("Strasbourg" in line for line in g.log_lines(1)[mark:])
     assert sc.names(g, "trail", 0)[-1] == "Strasbourg"
+
+
+def test_the_bats_destination_never_changes_what_a_hunter_observes(rs: Ruleset) -> None:
+    """Noninterference at the Escape (Bat) choice: two destinations give every Hunter the same observation (view,
+    display, log, options, prompt), and the engine's probe finds nothing over the next 24 decisions."""
+    import random
+
+    g = to_combat(rs, night=True)
+    play_round(g, "escape_bat", ["dodge"], [6, 1])
+    labels = prompt(g)[2]
+    a, b = g.clone(), g.clone()
+    a.apply(labels.index("Strasbourg"), 0)
+    b.apply(labels.index("Le Havre"), 0)
+    assert observation(a, 1) == observation(b, 1)
+    assert observation(a, 0) != observation(b, 0)
+    assert check_choice(g, 1, [0] * len(g.state.tables.card_def), random.Random(5), horizon=24) is None
 
 
 def test_fangs_bite_and_then_dracula_flies(rs: Ruleset) -> None:
