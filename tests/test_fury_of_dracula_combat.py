@@ -461,3 +461,15 @@ def test_vampiric_lair_fights_a_new_vampire_and_only_a_win_lowers_the_track(rs: 
     assert options(g, 0) == ["claws"] and "stake" in options(g, 1)
     log = play_round(g, "claws", ["stake"], [1, 6])
     assert "the vampire is destroyed" in log and counter(g, "vampires") == 1
+
+
+def test_a_combat_that_never_ends_is_broken_off_after_20_rounds(rs: Ruleset) -> None:
+    """The authored bound: Rifle repels Claws (the tokens come back), then beats Dodge (one Continue), over and
+    over; the 20th round ends the combat."""
+    g = to_combat(rs, hitems={SEWARD: ["Rifle"]})
+    for k in range(10):
+        play_round(g, "claws", ["rifle"], [1, 6])
+        assert options(g, 0) == ["dodge", "escape_man"]
+        log = play_round(g, "dodge", ["rifle"], [1, 6])
+    assert "the combat is broken off after 20 rounds" in log and log[-1] == "the combat ends"
+    assert counter(g, "blood") == 15
