@@ -467,7 +467,7 @@ def test_a_combat_that_never_ends_is_broken_off_after_20_rounds(rs: Ruleset) -> 
     """The authored bound: Rifle repels Claws (the tokens come back), then beats Dodge (one Continue), over and
     over; the 20th round ends the combat."""
     g = to_combat(rs, hitems={SEWARD: ["Rifle"]})
-    for k in range(10):
+    for _ in range(10):
         play_round(g, "claws", ["rifle"], [1, 6])
         assert options(g, 0) == ["dodge", "escape_man"]
         log = play_round(g, "dodge", ["rifle"], [1, 6])
