@@ -33,7 +33,7 @@ def policy(route: list[str], starts: Mapping[str, str], answers: Mapping[str, st
     wanted = dict(answers or {})
 
     def choose(p: int, text: str, labels: list[str]) -> str | None:
-        if text in wanted:
+        if text in wanted and wanted[text] in labels:
             return wanted[text]
         if p == 0 and text in ("Where does Dracula begin?", "Where does Dracula go?"):
             return next(steps, None)
@@ -155,6 +155,12 @@ def bottom_event(g: Game, card: str) -> None:
     """Make ``card`` the next Event drawn (draws come from the bottom of the deck)."""
     c = _take(g, card, [zone_index(g, "event_deck")])
     move_card(g.state, c, zone_index(g, "event_deck"), "bottom")
+
+
+def to_allies(g: Game, card: str) -> None:
+    """Bring an ally from the Event deck into play."""
+    c = _take(g, card, [zone_index(g, "event_deck")])
+    move_card(g.state, c, zone_index(g, "allies"), "")
 
 
 def set_value(g: Game, counter: str, v: Any) -> None:

@@ -13,9 +13,11 @@ from fod_helpers import (
     SEWARD,
     answer,
     at_prompt,
+    bottom_event,
     card_value,
     edited,
     give,
+    give_dracula,
     held,
     into_reserve,
     place_of,
@@ -167,22 +169,27 @@ def test_local_rumors_shows_the_hunters_the_tiles_at_a_trail_position(rules) -> 
 # ---------------------------------------------------------------- as an encounter is met
 
 
-def meet(rules, give_cards: list[str], seed: int = 4) -> Game:  # type: ignore[no-untyped-def]
-    """Godalming waits in Clermont-Ferrand while Dracula goes Nantes, Bordeaux (a Plague tile), Toulouse; then he
-    walks into Bordeaux and meets the Plague. Returns the game at that first encounter's question."""
+def meet(rules, give_cards: list[str], seed: int = 4, tile: str = "Plague", night: bool = False,  # type: ignore[no-untyped-def]
+         dracula_cards: tuple[str, ...] = ()) -> Game:
+    """Godalming waits in Clermont-Ferrand while Dracula goes Nantes, Bordeaux (a ``tile``), Toulouse; then he
+    walks into Bordeaux and meets the tile. Returns the game at that first encounter's question."""
     g = rules.new_game(2, seed=seed, check_invariants=True)
     starts = {**FAR, GODALMING: "clermont_ferrand"}
-    into_reserve(g, "Plague")
-    pol = policy(["Nantes", "Bordeaux", "Toulouse"], starts, {"Which encounter goes on Bordeaux?": "Plague"})
+    into_reserve(g, tile)
+    pol = policy(["Nantes", "Bordeaux", "Toulouse"], starts, {"Which encounter goes on Bordeaux?": tile})
     play(g, pol, lambda g: dracula_moving(g, 2) and "Bordeaux" in zone_names(g, "trail", 0))
     for c in give_cards:
         give(g, GODALMING, c)
+    for c in dracula_cards:
+        give_dracula(g, c)
     edited(g)
     play(g, pol, lambda g: prompt(g)[1] == f"Where does {GODALMING} go from clermont_ferrand?"
          and len(zone_names(g, "trail", 0)) == 3)
+    if night:
+        set_value(g, "daynight", 4)
     answer(g, "bordeaux")
     play(g, pol, at_prompt(f"Which encounter does {GODALMING} meet first?"))
-    answer(g, "Plague")
+    answer(g, tile)
     return g
 
 
@@ -216,3 +223,98 @@ def test_secret_weapon_swaps_an_item_for_one_from_the_discard_pile(rules) -> Non
     answer(g, "Rifle")
     assert held(g, "hitems", GODALMING) == ["Rifle"] and "Knife" in zone_names(g, "item_discard")
     assert card_value(g, GODALMING, "hp") == 10  # the encounter is still met
+
+
+# ---------------------------------------------------------------- encounters whose effect is a choice
+
+
+def test_thief_takes_the_kind_of_card_dracula_names(rules) -> None:  # type: ignore[no-untyped-def]
+    g = meet(rules, ["Knife", "Long Day"], tile="Thief")
+    assert prompt(g)[1] == f"Thief: does {GODALMING} lose a random Item or a random Event?"
+    answer(g, "an Event")
+    assert held(g, "hitems", GODALMING) == ["Knife"] and held(g, "hevents", GODALMING) == []
+
+
+def test_spy_makes_the_hunter_announce_his_next_move(rules) -> None:  # type: ignore[no-untyped-def]
+    g = meet(rules, [], tile="Spy")
+    assert prompt(g)[1] == f"{GODALMING} must announce his next move: where will he go?"
+    answer(g, "nantes")
+    assert card_value(g, GODALMING, "announced") is not None
+
+
+def test_seduction_bites_and_returns_the_new_vampire_to_dracula(rules) -> None:  # type: ignore[no-untyped-def]
+    g = meet(rules, [], tile="New Vampire", night=True, dracula_cards=("Seduction",))
+    assert prompt(g)[1] == f"{GODALMING} meets a New Vampire by night: play an event?"
+    answer(g, "Seduction")
+    assert card_value(g, GODALMING, "bitten") == 1 and "New Vampire" in zone_names(g, "reserve", 0)
+
+
+def test_ambush_matures_into_an_encounter_dracula_deals_a_hunter(rules) -> None:  # type: ignore[no-untyped-def]
+    """A1 (MatureEncounter): Dracula picks a Hunter, who meets a tile from the reserve alone."""
+    g = rules.new_game(2, seed=6, check_invariants=True)
+    into_reserve(g, "Ambush")
+    pol = policy(["Bucharest", "Constanta", "Varna", "Sofia", "Belgrade", "Szeged", "Budapest", "Vienna"], FAR,
+                 {"Which encounter goes on Constanta?": "Ambush", "Remove a location from the Catacombs?": "pass"})
+    play(g, pol, at_prompt("A card leaves the Trail: what happens to it?"))
+    answer(g, "return_tile")  # Bucharest
+    play(g, pol, at_prompt("A card leaves the Trail: what happens to it?"))
+    assert "mature" in prompt(g)[2]
+    if "Plague" not in zone_names(g, "reserve", 0):
+        into_reserve(g, "Plague")
+    answer(g, "mature")
+    assert prompt(g)[1] == "Ambush: which Hunter is ambushed?"
+    answer(g, GODALMING)
+    answer(g, "Plague")
+    assert card_value(g, GODALMING, "hp") == 10 and f"{GODALMING} is ambushed by Plague" in g.log_lines(1)
+
+
+# ---------------------------------------------------------------- the Hunters' events played before moving
+
+
+def before_moving(rules, card: str, start: str) -> Game:  # type: ignore[no-untyped-def]
+    g = rules.new_game(2, seed=3, check_invariants=True)
+    pol = policy(EAST, {**FAR, GODALMING: start})
+    play(g, pol, lambda g: dracula_moving(g, 2))
+    give(g, GODALMING, card)
+    edited(g)
+    play(g, pol, at_prompt(f"Play an event before {GODALMING} moves?"))
+    answer(g, card)
+    return g
+
+
+def test_excellent_weather_gives_up_to_four_sea_moves(rules) -> None:  # type: ignore[no-untyped-def]
+    g = before_moving(rules, "Excellent Weather", "le_havre")
+    answer(g, "english_channel")
+    assert prompt(g)[1] == f"Excellent Weather: where does {GODALMING} sail on to?"
+    answer(g, "north_sea")
+    answer(g, "stop")
+    assert place_of(g, GODALMING) == "north_sea"
+
+
+def test_chartered_carriage_rides_a_fast_train_without_the_die(rules) -> None:  # type: ignore[no-untyped-def]
+    g = before_moving(rules, "Chartered Carriage", "paris")
+    graph = yaml.safe_load((ROOT / "cards" / "fury_of_dracula" / "europe.yaml").read_text())
+    rails = [p for k in ("rail_west", "rail_east") for p in graph[k]]
+    one = {b if a == "paris" else a for a, b in rails if "paris" in (a, b)}
+    two = {b if a == x else a for x in one for a, b in rails if x in (a, b)} - {"paris"}
+    assert prompt(g)[1] == f"Chartered Carriage: where does {GODALMING} ride?"
+    assert set(prompt(g)[2]) == one | two
+    answer(g, "marseilles")
+    assert place_of(g, GODALMING) == "marseilles"
+
+
+def test_stormy_seas_closes_a_sea_to_the_hunters(rules) -> None:  # type: ignore[no-untyped-def]
+    g = before_moving(rules, "Stormy Seas", "le_havre")
+    answer(g, "english_channel")
+    assert "english_channel" not in prompt(g)[2] and prompt(g)[1] == f"Where does {GODALMING} go from le_havre?"
+
+
+def test_telegraph_ahead_reveals_the_trail_cards_one_road_away(rules) -> None:  # type: ignore[no-untyped-def]
+    g = rules.new_game(2, seed=4, check_invariants=True)
+    pol = policy(["Nantes", "Bordeaux", "Toulouse"], {**FAR, GODALMING: "clermont_ferrand"})
+    play(g, pol, lambda g: dracula_moving(g, 2))
+    bottom_event(g, "Telegraph Ahead")
+    edited(g)
+    play(g, pol, lambda g: prompt(g)[1] == f"What does {GODALMING} do in clermont_ferrand?")
+    answer(g, "supply")
+    assert g.view(1)["zones"]["trail"]["P1"][:2] == ["Nantes", "Bordeaux"]
