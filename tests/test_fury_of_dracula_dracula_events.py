@@ -237,3 +237,36 @@ def test_jonathan_harker_keeps_the_sixth_trail_card_face_up(rules) -> None:  # t
     play(g, pol, lambda g: len(zone_names(g, "trail", 0)) == 6 and prompt(g)[0] != 0)
     assert g.view(1)["zones"]["trail"]["P1"][0] == "Bucharest"
     assert all(c.startswith("?") for c in g.view(1)["zones"]["trail"]["P1"][1:])
+
+
+def test_mystic_research_tells_the_hunters_draculas_events_but_not_his_aims(rules) -> None:  # type: ignore[no-untyped-def]
+    g = with_dracula_card(rules, "Wild Horses")
+    pol = policy(EAST[1:], FAR, {START: f"Wild Horses at {SEWARD}'s next move",
+                                 f"Play an event before {GODALMING} moves?": "Mystic Research"})
+    play(g, pol, at_prompt(START))
+    answer(g, f"Wild Horses at {SEWARD}'s next move")
+    give(g, GODALMING, "Mystic Research")
+    edited(g)
+    play(g, pol, at_prompt(f"Play an event before {GODALMING} moves?"))
+    answer(g, "Mystic Research")
+    assert "Dracula's events: Wild Horses" in g.log_lines(1)
+    assert g.view(1)["zones"]["devents"]["P1"] == ["?"]
+    assert "Wild Horses" not in g.view(1)["counters"]["aimed_at"]
+    play(g, pol, at_prompt(f"Wild Horses: where do they take {SEWARD}?"))  # the aim still holds
+
+
+def test_an_aim_is_offered_once_per_hunter_in_turn_order_with_his_name(rules) -> None:  # type: ignore[no-untyped-def]
+    """The aim labels are written out in the ruleset (`aim_labels`, for speed): they must name the Hunters as the
+    characters file does, in turn order, for every aimable card."""
+    g = with_dracula_card(rules, "False Tip-off")
+    hunters = [GODALMING, SEWARD, "Prof. Abraham Van Helsing", MINA]
+    for card in ("Wild Horses", "Control Storms", "Customs Search", "Sensationalist Press", "Devilish Power"):
+        give_dracula(g, card)
+    edited(g)
+    play(g, policy(EAST[1:], FAR), at_prompt(START))
+    labels = prompt(g)[2]
+    for card, moment in (("Wild Horses", "move"), ("Control Storms", "move"), ("False Tip-off", "train"),
+                         ("Customs Search", "landing"), ("Sensationalist Press", "discovery"),
+                         ("Devilish Power", "Event")):
+        assert [lb for lb in labels if lb.startswith(card + " at ")] == [f"{card} at {h}'s next {moment}"
+                                                                          for h in hunters]
