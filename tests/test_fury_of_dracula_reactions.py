@@ -318,3 +318,32 @@ def test_telegraph_ahead_reveals_the_trail_cards_one_road_away(rules) -> None:  
     play(g, pol, lambda g: prompt(g)[1] == f"What does {GODALMING} do in clermont_ferrand?")
     answer(g, "supply")
     assert g.view(1)["zones"]["trail"]["P1"][:2] == ["Nantes", "Bordeaux"]
+
+
+# ---------------------------------------------------------------- the fuzz's world probe on the Trail
+
+
+def test_a_world_sampled_for_a_hunter_keeps_the_tiles_each_trail_card_carries(rules) -> None:  # type: ignore[no-untyped-def]
+    """The Hunters count the tiles on each Trail card from the public log (one goes on the newest card each land
+    turn), so a world drawn from a Hunter's information set (`sample_world`, keep_declarations, as the fuzz's world
+    probe draws it) deals Trail cards only among cards carrying as many tiles: Bucharest, laid on the first turn
+    without a tile, keeps its place, while the three cards carrying one may trade places."""
+    import random
+
+    from liturgy.interpreter.engine.infosets import knowledge_by_replay, sample_world
+    from scenario import zone_index
+    g = rules.new_game(2, seed=3, check_invariants=True)
+    play(g, policy(EAST, FAR), lambda g: dracula_moving(g, 4))
+    lay = g.ruleset.compiled.layout
+
+    def trail(w: Game) -> list[tuple[str, int]]:
+        s = w.state
+        return [(s.tables.card_names[c], len(s.zones[lay.zone_card_base + c * lay.zone_card_stride
+                                                     + lay.zone_card_offsets["tiles"]]))
+                for c in s.zones[zone_index(w, "trail", 0)]]
+    real = trail(g)
+    assert real == [("Bucharest", 0), ("Constanta", 1), ("Varna", 1), ("Sofia", 1)]
+    know = knowledge_by_replay(g, 1)
+    worlds = [trail(sample_world(g, 1, random.Random(k), know, keep_declarations=True)) for k in range(12)]
+    assert all([n for _, n in w] == [0, 1, 1, 1] and w[0] == ("Bucharest", 0) for w in worlds)
+    assert any(w != real for w in worlds)
