@@ -270,3 +270,19 @@ def test_an_aim_is_offered_once_per_hunter_in_turn_order_with_his_name(rules) ->
                          ("Devilish Power", "Event")):
         assert [lb for lb in labels if lb.startswith(card + " at ")] == [f"{card} at {h}'s next {moment}"
                                                                           for h in hunters]
+
+
+def test_the_card_pushed_off_the_trail_is_dealt_with_at_the_end_of_the_action_phase(rules) -> None:  # type: ignore[no-untyped-def]
+    """Spec (Dracula's turn): the card leaving a full Trail is dealt with after the Action phase's encounter, and
+    the reserve refills after that; the Trail holds 7 cards only inside Dracula's move and action."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    pol = policy(EAST, FAR)
+    play(g, pol, lambda g: dracula_moving(g, 6))
+    answer(g, "Budapest")
+    assert prompt(g)[1] == "Which encounter goes on Budapest?" and len(zone_names(g, "trail", 0)) == 7
+    answer(g, prompt(g)[2][0])
+    assert prompt(g)[1] == "A card leaves the Trail: what happens to it?"
+    assert len(zone_names(g, "reserve", 0)) == 4  # not refilled yet
+    answer(g, "to_catacombs")
+    answer(g, "pass")  # no extra tile for the Catacomb
+    assert zone_names(g, "catacombs", 0) == ["Bucharest"] and len(zone_names(g, "reserve", 0)) == 5
