@@ -183,7 +183,8 @@ def sample_world(game: Game, player: int, rng: random.Random, knowledge: Knowled
 
     ``knowledge`` is what the player has seen (default: rebuilt by replaying ``game``); ``game`` is not changed.
     ``keep_declarations`` deals each hidden card again only among places of the zone declaration it lies in (one
-    player's deck with another's, never the box with a hand): a narrower world, for checks that must not mistake
+    player's deck with another's, never the box with a hand), and only with cards hosting as many cards in their
+    ``per card`` zones: a narrower world, for checks that must not mistake
     the knowledge model's over-approximation for a leak. Cards leaving a hidden zone by a rule that filters on a
     field ("every card of the chosen class leaves the box") make the model lose track of every card there, while
     the player still knows how many of each class stayed; a wider world could then change a public count.
@@ -197,14 +198,21 @@ def sample_world(game: Game, player: int, rng: random.Random, knowledge: Knowled
     held, entries = _frame_cards(world)
     kinds = world.ruleset.program.cards
     backs = t.card_backs
+    lay = world.ruleset.compiled.layout
+    stride = lay.zone_card_stride if keep_declarations else 0
     # hidden positions by what the player sees of them (kind and back): the cards there may trade places
-    groups: dict[tuple[str, str, str], list[int]] = {}
+    groups: dict[tuple[str, str, str, int], list[int]] = {}
     places: list[tuple[int, int]] = []
     for zi, cards in enumerate(s.zones):
         for at, c in enumerate(cards):
             if not vis[c] and c not in held:
+                # narrower still, the number of cards a card hosts (its `per card` zones) goes with it: a public
+                # log counts them (Fury of Dracula's encounter tiles, placed on the newest Trail card), and a card
+                # hosting none dealt where a card hosting one lay would return a different count to a public zone
+                base = lay.zone_card_base + c * stride
                 key = (kinds[t.card_def[c]].kind, backs[c] if backs else "",
-                       t.zone_names[zi].split(".", 1)[-1] if keep_declarations else "")
+                       t.zone_names[zi].split(".", 1)[-1] if keep_declarations else "",
+                       sum(len(s.zones[z]) for z in range(base, base + stride)))
                 groups.setdefault(key, []).append(len(places))
                 places.append((zi, at))
     possible = know.zones if len(know.zones) == len(s.card_zone) else [frozenset()] * len(s.card_zone)
