@@ -362,3 +362,43 @@ def test_shrieking_wind_blows_an_item_to_the_entrance_hall(rules: Ruleset) -> No
     draw(g, p, "Shrieking Wind", [0] * n + [0], tile="Gardens")
     pick(g, p, "Axe")
     assert "Axe" in names(g, "dropped") and "the wind blows Axe to the Entrance Hall" in log(g)
+
+
+def test_lights_out_is_no_darkness_with_the_candle(rules: Ruleset) -> None:
+    """Lights Out drawn while holding the Candle: the Candle ends it at once (the card is not kept)."""
+    g, p = first(rules)
+    give(g, p, "Candle")
+    draw(g, p, "Lights Out")
+    assert "Lights Out" not in names(g, "kept", p) and "Candle lights the way" in log(g)
+
+
+def test_funeral_moves_you_to_the_graveyard_or_crypt(rules: Ruleset) -> None:
+    """Funeral 0-1: lose 1 Sanity and 1 Might and go to the Graveyard or the Crypt if placed (your choice)."""
+    g, p = first(rules)
+    n = low(g, p, "sanity", 3)
+    draw(g, p, "Funeral", [0] * n, tile="Graveyard")
+    pick(g, p, "Graveyard")
+    assert "is moved to the Graveyard" in log(g) and counter(g, "pos", p, "sanity") == 2
+
+
+def test_groundskeeper_rolls_two_dice_fewer_in_the_gardens(rules: Ruleset) -> None:
+    g, p = first(rules)
+    n = low(g, p, "knowledge", 8)
+    draw(g, p, "Groundskeeper", [2] * (n - 2), tile="Gardens")
+    assert f"P{p + 1} rolls {2 * (n - 2)}" in log(g)
+
+
+def test_medical_kit_heals_up_to_the_starting_value(rules: Ruleset) -> None:
+    """Medical Kit 6-7: heal up to 2 physical points, never above the starting values."""
+    g, p = first(rules)
+    start_might = counter(g, "pos", p, "might")
+    give(g, p, "Medical Kit")
+    draw(g, p, "Night View", [0] * 8)
+    set_counter(g, "pos", start_might - 1, p, "might")
+    n = low(g, p, "knowledge", 4)
+    refresh_decision(g)
+    force_dice(g, [2, 2, 2] + [0] * (n - 3))
+    pick(g, p, "use_gear")
+    pick_if_asked(g, p, "heal whom", f"P{p + 1}")
+    pick_if_asked(g, p, "heal which trait", "might")
+    assert counter(g, "pos", p, "might") == start_might  # 2 points, only 1 of them needed
