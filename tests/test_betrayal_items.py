@@ -87,7 +87,8 @@ def test_candle_adds_a_die_to_an_events_trait_roll(rules: Ruleset) -> None:
 
 
 def test_bell_book_and_candle_together(rules: Ruleset) -> None:
-    """Holding the Bell, the Book and the Candle gains 2 in each trait; losing one of them loses 2 in each."""
+    """Holding the Bell, the Book and the Candle gains 2 in each trait; losing one of them loses 2 in each (at the
+    end of that turn)."""
     g, p = first(rules)
     give(g, p, "Bell")
     give(g, p, "Book")
@@ -99,6 +100,7 @@ def test_bell_book_and_candle_together(rules: Ruleset) -> None:
     assert [counter(g, "pos", p, t) for t in TRAITS] == [5, 5, 5, 5]
     pick(g, p, "drop_gear")
     pick(g, p, "Candle")
+    pick_if_asked(g, p, "what now", "end_turn")  # paid at the end of the turn (here it ends unasked)
     assert [counter(g, "pos", p, t) for t in TRAITS] == [3, 3, 3, 3]
 
 
