@@ -374,12 +374,15 @@ def _gear(g: Game, p: int) -> list[str]:
 
 def test_the_vault_opens_on_knowledge_6_and_gives_two_items(rules: Ruleset) -> None:
     """Vault: a Knowledge 6+ roll opens it, the explorer draws the 2 items inside and the Vault Empty token goes on
-    it (rooms.yaml, L156); the event outside is drawn first."""
+    it (rooms.yaml, L156); the event outside is drawn first, then the roll is the barrier's `cross` action (once a
+    turn, no movement)."""
     g, p = _first_turn(rules, ["Ox Bellows", "Zoe Ingstrom", "Jenny LeClerc"])
     set_counter(g, "at", card_ids(g, "Upper Landing")[0], p)
     put_on_top(g, "Axe", "item_deck")
     put_on_top(g, "Armor", "item_deck")
-    explore_into(g, p, "Vault", "event_deck", "Image in the Mirror (II)", dice=[2] * 8)
+    explore_into(g, p, "Vault", "event_deck", "Image in the Mirror (II)")
+    force_dice(g, [2] * 8)
+    pick(g, p, "cross")
     assert "opens the Vault and empties it" in "\n".join(g.log_lines())
     assert {"Axe", "Armor"} <= set(_gear(g, p)) and counter(g, "vault_empty") == 1
 
