@@ -31,7 +31,7 @@ _LEN_MAX = 1 << 48  # more items than any list can hold: `size` and `count` stay
 _SAFE = (1 << 62) - 1  # a proven range must stay well inside 64 bits to leave its check out
 _BUSY = object()  # a fn being analysed (a call of itself inside is unknown)
 # the most expression nodes one inlined `fn` call may write, its own inlined calls included (Sizes.inline_size)
-INLINE_SIZE = 2000
+INLINE_SIZE = 4000
 
 
 _NOT_FOLLOWED = frozenset({"span", "ty", "ref", "name_span", "func_span", "field_spans"})
@@ -124,8 +124,8 @@ class Sizes:
         `fn` it calls, that one's inline size. Nested one-line fns that each call the next a few times grow this
         exponentially with the depth (six calls a level, eight levels: 1.7 million copies of the innermost
         body), so the compiler inlines a call only while this stays within :data:`INLINE_SIZE` (above every
-        shipped ruleset's largest, Betrayal's `acts` at 1,881); past it the call is a call, and each fn is
-        compiled once. Memoised per fn, so computing it is linear in the program."""
+        shipped ruleset's largest, Betrayal's `acts` at 2,707 with its barrier and token actions); past it the
+        call is a call, and each fn is compiled once. Memoised per fn, so computing it is linear in the program."""
         found = self._inline.get(fn.name)
         if found is not None:
             return found
