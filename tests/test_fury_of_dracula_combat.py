@@ -103,9 +103,9 @@ def prompt(g: Game) -> tuple[int, str, list[str]]:
 
 def to_combat(rs: Ruleset, hunters: Iterable[str] = (SEWARD,), *, night: bool = False, blood: int = 15,
               hitems: dict[str, list[str]] | None = None, hevents: dict[str, list[str]] | None = None,
-              devents: Iterable[str] = (), allies: Iterable[str] = (), seed: int = 8) -> Game:
+              devents: Iterable[str] = (), allies: Iterable[str] = (), seed: int = 8, players: int = 2) -> Game:
     """A game stopped at the first combat decision: Dracula has entered Paris, where ``hunters`` stand."""
-    g = rs.new_game(2, seed=seed, check_invariants=True)
+    g = rs.new_game(players, seed=seed, check_invariants=True)
     starts = dict(FAR) | {h: "paris" for h in hunters}
     for _ in range(80):
         p, text, labels = prompt(g)
@@ -473,3 +473,26 @@ def test_a_combat_that_never_ends_is_broken_off_after_20_rounds(rs: Ruleset) -> 
         log = play_round(g, "dodge", ["rifle"], [1, 6])
     assert "the combat is broken off after 20 rounds" in log and log[-1] == "the combat ends"
     assert counter(g, "blood") == 15
+
+
+def test_hunters_of_different_players_choose_in_secret_and_all_cards_show_together(rs: Ruleset) -> None:
+    """5 players: Seward's player (P3) and Mina's (P5) each choose in secret; until the last card is in, no
+    player's view or log names another's card; then all are revealed together."""
+    g = to_combat(rs, hunters=(SEWARD, MINA), players=5)
+    sc.choose(g, 0, SEWARD)
+    d = g.decision
+    assert d is not None and sorted(d.players) == [0, 2, 4]
+    force_d6(g, [1, 6, 6])
+    sc.choose(g, 0, "claws")
+    sc.choose(g, 2, "dodge")
+    for viewer in range(5):
+        seen = str(g.view(viewer)) + " ".join(g.log_lines(viewer))
+        if viewer != 0:
+            assert "claws" not in seen
+        if viewer != 2:
+            assert "plays dodge" not in seen
+    sc.choose(g, 4, "escape")
+    for viewer in range(5):
+        log = g.log_lines(viewer)
+        assert "count plays claws and rolls 1" in log and "Mina Harker plays escape and rolls 6" in log
+        assert "Dr. John Seward plays dodge and rolls 6" in log
