@@ -72,3 +72,21 @@ def test_no_shipped_ruleset_passes_the_inline_size() -> None:
         sizes = Sizes(program)
         rec = {n[3:] for n in recursive_names(program) if n.startswith("fn:")}  # never inlined anyway
         assert all(sizes.inline_size(f) <= INLINE_SIZE for n, f in program.fns.items() if n not in rec), path
+
+
+@pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
+def test_a_long_chain_of_list_plus_compiles_in_seconds(tmp_path: Path, mode: dict[str, bool]) -> None:
+    """A list `+` that may pass size_limit is checked; the check once wrote both operands' code a second time (and
+    the closures compiled each operand twice, since d2b8e52), so a chain of 30 `+` (as in `[…] + […] + …`) wrote
+    its first operand 2^30 times."""
+    chain = " + ".join(["[x for x in range(0, n) where x > 0]"] * 30)
+    path = tmp_path / "chain.rules"
+    path.write_text('game "H" { players 2..2 }\ncounter n 0..1000\n'
+                    f"fn many() -> list of int = {chain}\n"
+                    'round { step s "S" { n = size(many()) + 1\n end game } }\nscore(p) = n\n', encoding="utf-8")
+    program, diags = check_file(str(path))
+    assert program is not None, [str(d) for d in diags]
+    start = time.process_time()
+    game = Ruleset(program, **mode).new_game(2, 1)  # type: ignore[arg-type]
+    assert time.process_time() - start < 10
+    assert game.state.status == "finished" and game.result is not None and game.result["scores"] == [1, 1]

@@ -424,9 +424,9 @@ class ExprGen:
         if isinstance(e, A.Cond):
             return f"({self.src(e.then)} if {self.cond(e.test)} else {self.src(e.orelse)})"
         if isinstance(e, A.Binary):
-            return budgetgen.binary(self, e, self._binary(e))
+            return budgetgen.binary(self, e)
         if isinstance(e, A.Call) and self._call_ok(e):
-            return budgetgen.call(self, e, self._call(e))
+            return budgetgen.call(self, e)
         if isinstance(e, A.Aggregate | A.ListComp):
             self._note_call(e)
             return f"{self.const(self._loop_function(e))}(s, env)"

@@ -240,7 +240,12 @@ class ExpressionCompiler(CompilerCore):
         return lambda s, env: af(s, env) if tf(s, env) else bf(s, env)
 
     def binary(self, e: A.Binary) -> ExprFn:
-        op = e.op
+        op, lt = e.op, e.left.ty
+        if op == "+" and lt is not None and lt.kind in ("list", "zone"):  # each operand compiled once, not 2^depth
+            ls, rs = self.seq(e.left), self.seq(e.right)
+            if self.sizes.concat_fits(e, self.size_limit):  # never past the limit: no check
+                return lambda s, env: tuple(ls(s, env)) + tuple(rs(s, env))
+            return budgets.checked_concat(ls, rs, self.size_limit, e.span)
         lf = self.expr(e.left)
         if op in ("in", "not in"):
             rf = self.seq(e.right)
@@ -248,14 +253,7 @@ class ExpressionCompiler(CompilerCore):
                 return lambda s, env: lf(s, env) in rf(s, env)
             return lambda s, env: lf(s, env) not in rf(s, env)
         rf = self.expr(e.right)
-        if op == "+":
-            lt = e.left.ty
-            if lt is not None and lt.kind in ("list", "zone"):
-                ls, rs = self.seq(e.left), self.seq(e.right)
-                if self.sizes.concat_fits(e, self.size_limit):  # never past the limit: no check
-                    return lambda s, env: tuple(ls(s, env)) + tuple(rs(s, env))
-                return budgets.checked_concat(ls, rs, self.size_limit, e.span)
-        elif op in ("/", "%"):
+        if op in ("/", "%"):
             return _divide(lf, rf, op, e.span)
         if self.sizes.safe(e):  # an int result provably inside 64 bits: nothing to check
             return _BINARY[op](lf, rf)
