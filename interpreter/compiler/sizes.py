@@ -124,7 +124,7 @@ class Sizes:
         `fn` it calls, that one's inline size. Nested one-line fns that each call the next a few times grow this
         exponentially with the depth (six calls a level, eight levels: 1.7 million copies of the innermost
         body), so the compiler inlines a call only while this stays within :data:`INLINE_SIZE` (above every
-        shipped ruleset's largest, Betrayal's `acts` at 2,707 with its barrier and token actions); past it the
+        shipped ruleset's largest, Betrayal's `acts` at 2,753 with its barrier and token actions); past it the
         call is a call, and each fn is compiled once. Memoised per fn, so computing it is linear in the program."""
         found = self._inline.get(fn.name)
         if found is not None:
