@@ -329,3 +329,30 @@ def test_a_hero_fights_a_monster_in_a_barrier_room_only_on_its_side(rules: Rules
     force_dice(g, [0] * 8)
     pick(g, p, "cross")  # fails: the actions are offered again, with the monster in the room
     assert ("attack" in options(g, p)) == same_side
+
+
+def test_the_traitor_sends_the_elevator_with_a_monster_in_it(rules: Ruleset) -> None:
+    """A monster the traitor moves into the Mystic Elevator may take it to any floor without a roll, once per
+    traitor and monster turn (L148): the tile moves with the monster in it."""
+    g, p = first_turn(rules)
+    explore_into(g, p, "Mystic Elevator", dice=[1, 1])  # 2: stays on the ground floor
+    answer(g, p, "at which doorway", "turn the", "next to which room")
+    linked = g.view(p)["graphs"]["house"]["linked"]
+    door = next(x for x in linked if "mystic_elevator" in x[:2] and x[2] == "door")
+    beside = next(x for x in door[:2] if x != "mystic_elevator")
+    room_name = next(n for n in g.state.tables.card_names if n.lower().replace(" ", "_") == beside)
+    traitor = (p + 1) % 3
+    set_counter(g, "haunt_on", 1)
+    for who in range(3):
+        set_counter(g, "side", 2 if who == traitor else 1, who)
+    set_counter(g, "traitor", traitor)
+    put_on_top(g, "Werewolf", "monsters")
+    set_card(g, "Werewolf", "m_at", cid(g, room_name))
+    while g.decision is not None and "move Werewolf" not in g.decision.prompt_for(g.waiting_for()[0]):
+        pick(g, g.waiting_for()[0], "end_turn")
+    pick(g, traitor, "Mystic Elevator")
+    assert "send the Mystic Elevator with Werewolf" in g.decision.prompt_for(traitor)  # type: ignore[union-attr]
+    pick(g, traitor, "2")
+    answer(g, traitor, "at which doorway", "turn the", "next to which room")
+    assert card(g, "Mystic Elevator", "fl") == 2 and card(g, "Werewolf", "m_at") == cid(g, "Mystic Elevator")
+    assert counter(g, "elevator_used") == 1
