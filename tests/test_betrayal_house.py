@@ -292,3 +292,67 @@ def test_the_underground_lake_found_upstairs_falls_to_the_basement(rules: Rulese
     assert card(g, "Underground Lake", "fl") == 0 and counter(g, "at", p) == cid(g, "Underground Lake")
     assert counter_grid(g, "doorways", 2) == upper_doors
     assert g.violations() == []
+
+
+# ------------------------------------------------------------------------------ barriers after the haunt
+
+
+def _haunted_chasm(rules: Ruleset, p_side: int) -> tuple[Game, int]:
+    """``p`` (on side ``p_side`` after the haunt: 1 hero, 2 traitor) walks into the Chasm; the other two explorers
+    take the other side."""
+    g, p = first_turn(rules)
+    move_to(g, p, "Basement Landing")
+    set_counter(g, "haunt_on", 1)
+    others = [1, 1] if p_side == 2 else [2, 1]
+    for who in range(3):
+        set_counter(g, "side", p_side if who == p else others.pop(), who)
+    set_counter(g, "traitor", next(w for w in range(3) if counter(g, "side", w) == 2))
+    explore_into(g, p, "Chasm")
+    return g, p
+
+
+def test_the_traitor_crosses_a_barrier_freely(rules: Ruleset) -> None:
+    """The traitor ignores barriers (L362): no crossing roll is offered, and every way out of the Chasm is his."""
+    g, p = _haunted_chasm(rules, 2)
+    here = options(g, p)
+    assert "cross" not in here and "go" in here and "explore" in here
+
+
+@pytest.mark.parametrize("same_side", [False, True])
+def test_a_hero_fights_a_monster_in_a_barrier_room_only_on_its_side(rules: Ruleset, same_side: bool) -> None:
+    """A monster in a barrier room stands on the side the traitor declares (L170): a hero on the other side cannot
+    attack it hand to hand; on the same side the attack is offered."""
+    g, p = _haunted_chasm(rules, 1)
+    put_on_top(g, "Werewolf", "monsters")
+    set_card(g, "Werewolf", "m_at", cid(g, "Chasm"))
+    set_card(g, "Werewolf", "m_bank", counter(g, "bank", p) if same_side else 1 - counter(g, "bank", p))
+    force_dice(g, [0] * 8)
+    pick(g, p, "cross")  # fails: the actions are offered again, with the monster in the room
+    assert ("attack" in options(g, p)) == same_side
+
+
+def test_the_traitor_sends_the_elevator_with_a_monster_in_it(rules: Ruleset) -> None:
+    """A monster the traitor moves into the Mystic Elevator may take it to any floor without a roll, once per
+    traitor and monster turn (L148): the tile moves with the monster in it."""
+    g, p = first_turn(rules)
+    explore_into(g, p, "Mystic Elevator", dice=[1, 1])  # 2: stays on the ground floor
+    answer(g, p, "at which doorway", "turn the", "next to which room")
+    linked = g.view(p)["graphs"]["house"]["linked"]
+    door = next(x for x in linked if "mystic_elevator" in x[:2] and x[2] == "door")
+    beside = next(x for x in door[:2] if x != "mystic_elevator")
+    room_name = next(n for n in g.state.tables.card_names if n.lower().replace(" ", "_") == beside)
+    traitor = (p + 1) % 3
+    set_counter(g, "haunt_on", 1)
+    for who in range(3):
+        set_counter(g, "side", 2 if who == traitor else 1, who)
+    set_counter(g, "traitor", traitor)
+    put_on_top(g, "Werewolf", "monsters")
+    set_card(g, "Werewolf", "m_at", cid(g, room_name))
+    while g.decision is not None and "move Werewolf" not in g.decision.prompt_for(g.waiting_for()[0]):
+        pick(g, g.waiting_for()[0], "end_turn")
+    pick(g, traitor, "Mystic Elevator")
+    assert "send the Mystic Elevator with Werewolf" in g.decision.prompt_for(traitor)  # type: ignore[union-attr]
+    pick(g, traitor, "2")
+    answer(g, traitor, "at which doorway", "turn the", "next to which room")
+    assert card(g, "Mystic Elevator", "fl") == 2 and card(g, "Werewolf", "m_at") == cid(g, "Mystic Elevator")
+    assert counter(g, "elevator_used") == 1
