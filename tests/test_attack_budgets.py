@@ -42,6 +42,12 @@ ATTACKS = {
         E20 + "round { step s {\n for a in E { for b in E { for c in E { for d in E { for e in E {\n"
         "  for f in E { n = 1 } } } } } }\n"
         " end game } }", "work budget of 1000000 units (game work_limit) at line"),
+    "distinct fns each calling the next six times": (
+        "fn f0(x: int) -> int = x\n" + "".join(
+            f"fn f{i}(x: int) -> int = " + " + ".join(f"f{i - 1}(x + {k})" for k in range(6)) + "\n"
+            for i in range(1, 13))
+        + "round { step s { n = min(f12(0), 5)\n end game } }",
+        "work budget of 1000000 units (game work_limit) calling `f"),
     "a window firing itself twice": (
         "window w(d: int)\non w(d: int) {\n  if d < 150 {\n    fire w(d + 1)\n    fire w(d + 1)\n  }\n}\n"
         "round { step s { fire w(0)\n end game } }", "work budget of 1000000 units (game work_limit) firing `w`"),

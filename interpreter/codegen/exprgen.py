@@ -30,6 +30,7 @@ from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _rando
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
 from liturgy.interpreter.compiler import budgets, grids
+from liturgy.interpreter.compiler.sizes import INLINE_SIZE
 from liturgy.interpreter.runtime.builtins import pure_function
 
 if TYPE_CHECKING:
@@ -726,8 +727,10 @@ class ExprGen:
             if name in gridgen.GRID_BUILTINS:
                 return gridgen.call_ok(self, e)
             return name in _BUILTINS_INLINE and len(e.args) >= 1
-        if ref[0] == "call_fn":  # inlined, or a call with its own environment (never a self-calling fn: counted)
-            return self.comp.can_inline(ref[1], e.args) or ref[1].name not in self.comp.recursive_fns
+        if ref[0] == "call_fn":  # inlined, or an uncounted call with its own environment (budgets.call_counter)
+            fn = ref[1]
+            return self.comp.can_inline(fn, e.args) or (
+                fn.name not in self.comp.recursive_fns and self.comp.sizes.inline_size(fn) <= INLINE_SIZE)
         if ref[0] == "call_field":  # not a field that card kinds declare with different parameters
             return (isinstance(e.func, A.Attr) and self.comp.functions.get(e.func.name) is not None
                     and self.comp._field_params(e.func.name) is not None)

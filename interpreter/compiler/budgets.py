@@ -124,10 +124,10 @@ def recursive_names(prog: Any) -> frozenset[str]:
     """The procs, fns, windows and card fields that can call (or fire) themselves, directly or through others,
     as `proc:NAME`, `fn:NAME`, `window:NAME`, `field:NAME`.
 
-    Only these can make a step's work grow without bound (anything else runs a body of fixed size, whose own
-    loops are counted), so only their calls are counted as work: a call of any other proc costs nothing
-    extra. A recursive `fn` is also never inlined: inlining one that calls itself twice copies its body 2^6
-    times into each call, work the count would not see."""
+    Only these, and fns too big to inline (:func:`call_counter`), can make a step's work grow without bound
+    (anything else runs a body of fixed size, whose own loops are counted), so only their calls are counted as
+    work: a call of any other proc costs nothing extra. A recursive `fn` is also never inlined: inlining one
+    that calls itself twice copies its body 2^6 times into each call, work the count would not see."""
     bodies: dict[str, list[Any]] = {}
     for name, fn in prog.fns.items():
         bodies[f"fn:{name}"] = [fn.body]
@@ -163,9 +163,17 @@ def _no_charge(s: GameState, units: int, limit: int, at: str) -> None:
     """A call of something that cannot call itself: nothing to count (see :func:`recursive_names`)."""
 
 
-def call_counter(recursive: frozenset[str], key: str) -> Any:
-    """:func:`charge` for a call of ``key`` (`proc:NAME`, …) when it can call itself, else a no-op."""
-    return charge if key in recursive else _no_charge
+def call_counter(recursive: frozenset[str], key: str, fans_out: bool = False) -> Any:
+    """:func:`charge` for a call of ``key`` (`proc:NAME`, …) when it can call itself, or when it ``fans_out``
+    (a `fn` too big to inline, sizes.INLINE_SIZE), else a no-op.
+
+    A chain of distinct fns that each call the next six times runs 6^depth bodies without any self-call: once
+    inlining stops at INLINE_SIZE those calls run at play time, so each is counted, as many units as its body
+    evaluates nodes (Sizes.call_cost). A call below the bound
+    evaluates at most INLINE_SIZE expression nodes besides its counted loops, so leaving it uncounted keeps
+    the work between two counts within a factor fixed by the ruleset's text (no shipped ruleset has such a fn:
+    tests/test_attack_compile.py)."""
+    return charge if fans_out or key in recursive else _no_charge
 
 
 # A loop whose body repeats nothing (no loop, aggregate, comprehension, call or fire) over at most this many

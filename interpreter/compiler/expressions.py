@@ -345,11 +345,13 @@ class ExpressionCompiler(CompilerCore):
                 return self.inline_fn(ref[1], args, e.args)
 
             limit, at = self.work_limit, f"calling `{name}` at line {e.span.line}"
-            count = budgets.call_counter(self.recursive, f"fn:{name}")
+            fans_out = name not in self.recursive_fns and self.sizes.inline_size(ref[1]) > INLINE_SIZE
+            units = self.sizes.call_cost(ref[1]) if fans_out else 1
+            count = budgets.call_counter(self.recursive, f"fn:{name}", fans_out)
 
             def call_fn(s: GameState, env: dict[str, Any]) -> Any:
                 body = fns[name][1]
-                count(s, 1, limit, at)
+                count(s, units, limit, at)
                 return body(s, {p: a(s, env) for p, a in zip(params, args, strict=True)})
 
             return call_fn

@@ -145,6 +145,27 @@ class Sizes:
         self._inline[fn.name] = total
         return total
 
+    def call_cost(self, fn: Any) -> int:
+        """The most expression nodes one call of ``fn`` evaluates outside the calls counted on their own: its
+        body's nodes plus each called `fn`'s inline size, or 1 for a callee past :data:`INLINE_SIZE` (whose
+        calls are counted, budgets.call_counter). A call of a fn past the bound is counted as this many units
+        of work, so the work budget stops a fan-out of calls after about as many evaluations as it allows
+        loop passes, not thousands of times more."""
+        total = 0
+        todo: list[Any] = [fn.body]
+        while todo:
+            n = todo.pop()
+            if isinstance(n, list | tuple):
+                todo.extend(n)
+            elif isinstance(n, A.Expr):
+                total += 1
+                ref: Any = n.ref
+                if isinstance(n, A.Call) and ref is not None and ref[0] == "call_fn":
+                    size = self.inline_size(ref[1])
+                    total += 1 if size > INLINE_SIZE else size
+                todo.extend(getattr(n, k) for k in _fields(type(n)))
+        return total
+
     # ------------------------------------------------------------ list and zone sizes
     def zone_max(self, t: Any, decl: Any = None) -> int:
         """The most cards a zone of type ``t`` (declared by ``decl`` when known) can hold."""
