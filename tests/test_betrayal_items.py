@@ -175,6 +175,23 @@ def test_a_mesmerized_carrier_drops_the_box(rules: Ruleset) -> None:
     assert "Music Box" in names(g, "dropped")
 
 
+def test_a_music_box_handed_through_the_mirror_comes_back_closed(rules: Ruleset) -> None:
+    """An open Music Box that goes back into the item stack (Image in the Mirror II) is closed when drawn again."""
+    g, p = first(rules)
+    closed = g.state.counters[global_slot(g, "box_open")]
+    box = give(g, p, "Music Box")
+    again(g, p)
+    use(g, p, "Music Box")
+    assert g.state.counters[global_slot(g, "box_open")] == box
+    draw(g, p, "Image in the Mirror (II)")
+    pick(g, p, "Music Box")
+    assert "Music Box" in names(g, "item_deck")
+    n = low(g, p, "knowledge", 8)
+    again(g, p, lambda: put_on_top(g, "Music Box", "item_deck") and None)
+    draw(g, p, "The Voice", [2] * n, tile="Organ Room")
+    assert "Music Box" in gear(g, p) and g.state.counters[global_slot(g, "box_open")] == closed
+
+
 def test_pickpockets_gloves_take_an_item_from_someone_in_the_room(rules: Ruleset) -> None:
     g, p = first(rules)
     q = (p + 1) % 3
