@@ -171,7 +171,7 @@ def test_smoke_blocks_the_line_of_fire(rules: Ruleset) -> None:
 
 def test_no_fifth_item_pile(rules: Ruleset) -> None:
     """Dropped items lie under an Item Pile token, and there are 4 (spec 7.3): with piles in four other rooms an
-    explorer may drop only where a pile already is."""
+    explorer may drop only where a pile already is (trying elsewhere is refused: the item stays in hand)."""
     g, p = first_turn(rules)
     move_to_zone(g, cid(g, "Candle"), zone_index(g, "gear", p))
     for item, room in (("Axe", "Foyer"), ("Bell", "Grand Staircase"), ("Bottle", "Upper Landing"),
@@ -183,4 +183,7 @@ def test_no_fifth_item_pile(rules: Ruleset) -> None:
     assert "drop_gear" in options(g, p)
     pick(g, p, "go")
     pick_if_asked(g, p, "go where", "Entrance Hall")
-    assert counter(g, "at", p) == cid(g, "Entrance Hall") and "drop_gear" not in options(g, p)
+    assert counter(g, "at", p) == cid(g, "Entrance Hall")
+    pick(g, p, "drop_gear")
+    assert "every Item Pile token is in use: P1 cannot drop an item in the Entrance Hall" in g.log_lines()
+    assert "Candle" in gear(g, p) and "drop_gear" not in options(g, p)
