@@ -124,24 +124,13 @@ class Sizes:
         `fn` it calls, that one's inline size. Nested one-line fns that each call the next a few times grow this
         exponentially with the depth (six calls a level, eight levels: 1.7 million copies of the innermost
         body), so the compiler inlines a call only while this stays within :data:`INLINE_SIZE` (above every
-        shipped ruleset's largest, Betrayal's `acts` at 2,753 with its barrier and token actions); past it the
+        shipped ruleset's largest, Betrayal's `acts` at 2,724 with its barrier and token actions); past it the
         call is a call, and each fn is compiled once. Memoised per fn, so computing it is linear in the program."""
         found = self._inline.get(fn.name)
         if found is not None:
             return found
         self._inline[fn.name] = INLINE_SIZE + 1  # a fn reached again while being measured is never inlined
-        total = 0
-        todo: list[Any] = [fn.body]
-        while todo:
-            n = todo.pop()
-            if isinstance(n, list | tuple):
-                todo.extend(n)
-            elif isinstance(n, A.Expr):
-                total += 1
-                ref: Any = n.ref
-                if isinstance(n, A.Call) and ref is not None and ref[0] == "call_fn":
-                    total += self.inline_size(ref[1])
-                todo.extend(getattr(n, k) for k in _fields(type(n)))
+        total = self._expanded(fn.body, self.inline_size)
         self._inline[fn.name] = total
         return total
 
@@ -151,8 +140,13 @@ class Sizes:
         calls are counted, budgets.call_counter). A call of a fn past the bound is counted as this many units
         of work, so the work budget stops a fan-out of calls after about as many evaluations as it allows
         loop passes, not thousands of times more."""
+        return self._expanded(fn.body, lambda f: 1 if self.inline_size(f) > INLINE_SIZE else self.inline_size(f))
+
+    @staticmethod
+    def _expanded(body: Any, callee_size: Any) -> int:
+        """The expression nodes of ``body``, each `fn` call adding ``callee_size(fn)``."""
         total = 0
-        todo: list[Any] = [fn.body]
+        todo: list[Any] = [body]
         while todo:
             n = todo.pop()
             if isinstance(n, list | tuple):
@@ -161,8 +155,7 @@ class Sizes:
                 total += 1
                 ref: Any = n.ref
                 if isinstance(n, A.Call) and ref is not None and ref[0] == "call_fn":
-                    size = self.inline_size(ref[1])
-                    total += 1 if size > INLINE_SIZE else size
+                    total += callee_size(ref[1])
                 todo.extend(getattr(n, k) for k in _fields(type(n)))
         return total
 
