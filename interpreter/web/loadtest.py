@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
+from liturgy.interpreter.web.tables import Limits
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
@@ -64,6 +65,11 @@ class Run:
     games: int = 0
     reconnects: int = 0
     tokens: list[str] = field(default_factory=list)  # every seat token handed out: none may reach the server log
+    # The clients keep to the server's message rate as a polite browser does: the test is of durability, not of
+    # the rate limit (tests/test_web.py tests that). Unpaced, bots answer in microseconds, so on a fast machine
+    # they outran the limit and were told to slow down, and the test passed only where the machine was slow.
+    pace: float = 0.8 * Limits().rate  # messages per second per connection, below the server's limit
+    throttled: int = 0  # "slow down" refusals all the same (a stalled server delivering a backlog at once): resent
 
 
 def free_port() -> int:
@@ -130,6 +136,17 @@ async def seat(run: Run, table: str, token: str) -> bool:
     url = run.base.replace("http", "ws", 1) + f"/ws/{table}"
     asked = -1  # the decision this seat last answered, and when
     t0 = 0.0
+    sent_at = 0.0  # when this seat last sent a message: the next waits 1/pace after it
+    choice = 0
+
+    async def send_choice(ws: Any) -> None:
+        nonlocal sent_at
+        wait = sent_at + 1 / run.pace - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        sent_at = time.monotonic()
+        await ws.send(json.dumps({"type": "choose", "at": asked, "choice": choice}))
+
     while time.monotonic() < run.stop_at:
         await run.up.wait()
         try:
@@ -144,7 +161,7 @@ async def seat(run: Run, table: str, token: str) -> bool:
                         if d and d["at"] != asked:
                             asked, t0 = d["at"], time.monotonic()
                             choice = run.rng.randrange(len(d["options"]))
-                            await ws.send(json.dumps({"type": "choose", "at": asked, "choice": choice}))
+                            await send_choice(ws)
                     elif msg["type"] == "ack":
                         run.latencies.append(time.monotonic() - t0)
                         run.decisions += 1
@@ -152,6 +169,9 @@ async def seat(run: Run, table: str, token: str) -> bool:
                     elif msg["type"] == "error":
                         if "no longer the current" in msg["message"]:
                             run.stale += 1  # a choice sent before the kill, after it: refused, nothing changed
+                        elif "slow down" in msg["message"] and asked >= 0:
+                            run.throttled += 1  # refused, nothing changed: the same choice again, paced
+                            await send_choice(ws)
                         else:
                             run.errors.append(msg["message"])
                             asked = -1  # answer again when shown the decision (the table would wait on this seat)
@@ -255,6 +275,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
             "before_kill_p99_ms": round(percentile(run.latencies[:run.steady], 0.99) * 1000, 1),
             "after_restart_p99_ms": round(percentile(run.latencies[run.steady:], 0.99) * 1000, 1),
             "errors": len(run.errors), "error_samples": run.errors[:5], "stale_refusals": run.stale,
+            "throttled_resent": run.throttled, "client_pace_per_s": run.pace,
             "games_finished": run.games, "reconnects": run.reconnects, "killed_at_s": round(killed_at, 1),
             "restart_s": round(restart, 1), "tables_checked_after_restart": len(acked),
             "tables_missing_after_restart": missing, "lost_decisions": lost + missing, "_tokens": run.tokens}
