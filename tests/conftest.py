@@ -11,9 +11,10 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+import liturgy.interpreter.engine as engine
 import pytest
 from hypothesis import HealthCheck, settings
-from liturgy.interpreter.engine import Ruleset, load_ruleset
+from liturgy.interpreter.engine import Ruleset
 
 settings.register_profile(
     "ci", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
@@ -23,6 +24,29 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parent.parent
 BLOODBORNE = ROOT / "rulesets" / "bloodborne.rules"
+
+# Compiled shipped rulesets are shared by every test in a worker process. Compiling Slay the Spire, Betrayal or
+# Fury of Dracula takes seconds, and a dozen test modules each loaded their own copy. Only files of the
+# repository's own rulesets/ and docs/examples/ are shared (tests never edit those; a test that edits a ruleset
+# writes a copy under tmp_path, which is loaded afresh), keyed by path and modification time. A Ruleset is
+# immutable once loaded except for its caches of per-player-count tables, which are safe to share.
+_SHARED_DIRS = (ROOT / "rulesets", ROOT / "docs" / "examples")
+_compile = engine.load_ruleset
+_shared: dict[tuple[str, int], Ruleset] = {}
+
+
+def _load_shared(path: str) -> Ruleset:
+    real = Path(path).resolve()
+    if not any(real.is_relative_to(d) for d in _SHARED_DIRS) or not real.is_file():
+        return _compile(path)
+    key = (str(real), real.stat().st_mtime_ns)
+    if key not in _shared:
+        _shared[key] = _compile(path)
+    return _shared[key]
+
+
+engine.load_ruleset = _load_shared  # test modules import it after this conftest
+load_ruleset = _load_shared
 
 
 @pytest.fixture(scope="session")

@@ -27,9 +27,9 @@ def _check(path: Path, pattern: str) -> tuple[list[str], str]:
                                      "~/.ssh/*", "/etc/passwd", "sub/../../x.yaml", "**/*.yaml", "a\x00b"])
 def test_a_pattern_leaving_the_project_is_refused_at_once(tmp_path: Path, pattern: str) -> None:
     (tmp_path / "p").mkdir()
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: the bound holds however loaded the machine
     codes, text = _check(tmp_path / "p" / "g.rules", pattern)
-    assert time.monotonic() - start < 10
+    assert time.process_time() - start < 10
     assert codes == ["E210"], text
     assert str(tmp_path) not in text and "passwd" not in text.replace(pattern, "")
 
@@ -74,10 +74,10 @@ def test_a_pattern_over_a_huge_folder_stops_looking(tmp_path: Path) -> None:
         (wide / f"d{i}").mkdir()
         for j in range(200):
             (wide / f"d{i}" / f"f{j}").touch()
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: the bound holds however loaded the machine
     codes, text = _check(tmp_path / "p" / "g.rules", "wide/*/*/*.yaml")
     assert codes == ["E212"] and "looks at more than" in text
-    assert time.monotonic() - start < 30
+    assert time.process_time() - start < 30
 
 
 def test_ten_thousand_cards_a_thousand_times_at_64_players_is_refused(tmp_path: Path) -> None:
