@@ -70,6 +70,7 @@ class Limits:
     loads_per_minute: float = 60.0  # tables one client may have read back from the database (a replay each)
     sockets_per_client: int = 256  # WebSocket connections from one client address at once
     bot_cpu: float = 0.5  # share of one core a table's search bots may use on average (they wait out the rest)
+    sweep_every: float = 60.0  # seconds between two looks for idle tables
 
 
 class Bucket:
@@ -176,7 +177,7 @@ class Table:
     sentinel: Tables | None = None
     bots_running: bool = False
     owner: str = ""  # the client address that created it (this run only): the per-client table limit
-    active: float = field(default_factory=time.monotonic)  # last move or seat (dis)connection: idle expiry
+    active: float = field(default_factory=lambda: time.monotonic())  # last move or seat (dis)connection: idle expiry
 
     @property
     def bot_only(self) -> bool:
@@ -376,9 +377,9 @@ class Lobby:
         task.add_done_callback(self.tasks.discard)
 
     async def _sweep(self) -> None:
-        """Expire idle tables now and then (a tenth of the idle time, at most every minute)."""
+        """Expire idle tables now and then (every ``Limits.sweep_every`` seconds)."""
         while True:
-            await asyncio.sleep(min(60.0, max(0.05, self.limits.table_idle / 10)))
+            await asyncio.sleep(self.limits.sweep_every)
             await self.expire()
 
     async def expire(self, now: float | None = None) -> list[str]:
