@@ -434,6 +434,9 @@ class Clock:
     def time(self) -> float:
         return time.time()
 
+    def thread_time(self) -> float:
+        return time.thread_time()
+
 
 def test_a_client_told_to_slow_down_is_not_dropped_and_a_flood_is(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:

@@ -50,6 +50,9 @@ class Clock:
     def time(self) -> float:
         return time.time()
 
+    def thread_time(self) -> float:
+        return time.thread_time()
+
     def process_time(self) -> float:
         return time.process_time()
 

@@ -176,6 +176,7 @@ class Table:
     agent_seeds: dict[int, int] = field(default_factory=dict)  # a search bot's seed (it lives in bots.py's worker)
     sentinel: Tables | None = None
     bots_running: bool = False
+    bots_rest_until: float = 0.0  # monotonic time before which its bots may not move again (their CPU share)
     owner: str = ""  # the client address that created it (this run only): the per-client table limit
     active: float = field(default_factory=lambda: time.monotonic())  # last move or seat (dis)connection: idle expiry
 
@@ -573,19 +574,23 @@ class Lobby:
         self._kick(table)
         return moves
 
-    async def _decide(self, table: Table, seat: int, choice: int) -> None:
-        """Apply, write durably, then tell every watcher (under the table's lock)."""
+    async def _decide(self, table: Table, seat: int, choice: int) -> float:
+        """Apply, write durably, then tell every watcher (under the table's lock). Returns the event loop's CPU
+        seconds it took (the write's wait left out): what a bot's move is charged besides its thinking."""
         game = table.game
+        start = time.thread_time()
         try:
             game.apply(choice, seat)
         except IllegalChoice as err:
             raise Refused(str(err)) from err
         idx = table.moves - 1
         digest = game.digest()
+        write = st.append_decision(table.id, idx, seat, choice, digest, game.to_json(),
+                                   "finished" if game.finished else "open")
+        spent = time.thread_time() - start
         try:
             # shielded: a cancelled waiter (shutdown) must not cancel a write the game in memory already holds
-            await asyncio.shield(asyncio.wrap_future(self.writer.submit(st.append_decision(
-                table.id, idx, seat, choice, digest, game.to_json(), "finished" if game.finished else "open"))))
+            await asyncio.shield(asyncio.wrap_future(self.writer.submit(write)))
         except Exception as err:
             # the game in memory is now ahead of the database: drop it (it would resume from the database)
             log.error("table %s: decision %d not written (%s); the table is closed", table.id, idx, err)
@@ -595,9 +600,11 @@ class Lobby:
             raise Refused("the server could not save that decision") from err
         if game.state.status == "aborted":
             log.error("table %s stopped on a rule error: %s", table.id, game.error)
+        start = time.thread_time()
         self.broadcast(table)
         if game.finished:
             self.settle(table)
+        return spent + time.thread_time() - start
 
     def broadcast(self, table: Table) -> None:
         online = {w.seat for w in table.watchers if w.seat is not None}
@@ -656,6 +663,9 @@ class Lobby:
             while table.status == "open" and not table.game.finished and self.tables.get(table.id) is table:
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)  # people can follow what the bots did
+                rest = table.bots_rest_until - time.monotonic()
+                if rest > 0:  # the table's bots are over their CPU share: they wait it out (a person's turn counts)
+                    await asyncio.sleep(rest)
                 if not table.watchers:
                     return  # paused: nobody is watching (join() starts the bots again)
                 cpu = 0.0
@@ -667,12 +677,14 @@ class Lobby:
                         if p not in table.game.waiting_for():
                             continue
                         if table.seats[p] in INLINE_BOTS:
+                            start = time.thread_time()
                             choice = table.agents[p].choose(table.game, p)
+                            cpu += time.thread_time() - start
                         else:
                             choice, spent = await self.search(table, p)
                             cpu += spent
-                        await self._decide(table, p, choice)
-                await asyncio.sleep(budget_pause(cpu, self.limits.bot_cpu))
+                        cpu += await self._decide(table, p, choice)  # its rendering for every watcher too
+                table.bots_rest_until = time.monotonic() + budget_pause(cpu, self.limits.bot_cpu)
         except Refused as err:
             log.error("table %s: a bot's decision failed: %s", table.id, err)
         except Exception as err:  # a search worker that cannot run: these bots stop, the server goes on
