@@ -22,7 +22,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
 
-from liturgy.interpreter.web.app import create_app  # noqa: E402
+from liturgy.interpreter.web.app import Hosts, create_app  # noqa: E402
 from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Limits, Lobby, discover, render  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
@@ -35,7 +35,7 @@ RULESETS = discover([str(ROOT / "rulesets/classic/kuhn_poker.rules"), str(ROOT /
 
 def make(db: Path, **kw: Any) -> tuple[Lobby, TestClient]:
     lobby = Lobby(RULESETS, Store(str(db)), kw.pop("limits", None), bot_delay=0, **kw)
-    return lobby, TestClient(create_app(lobby))
+    return lobby, TestClient(create_app(lobby, hosts=Hosts(["testserver"])))
 
 
 @contextlib.contextmanager
@@ -153,7 +153,8 @@ def test_lists_rulesets_and_refuses_bad_tables(served: tuple[Lobby, TestClient])
         assert r.status_code == 400 and r.json()["error"], (body, r.text)
     r = client.post("/api/tables", content=b"{" * 9000, headers={"content-type": "application/json"})
     assert r.status_code == 400 and "too large" in r.json()["error"]
-    assert client.post("/api/tables", content=b"not json").status_code == 400
+    assert client.post("/api/tables", content=b"not json", headers={"content-type": "application/json"}
+                       ).status_code == 400
     assert client.get("/api/tables/missing").status_code == 404
     page = client.get("/t/anything")
     assert page.status_code == 200 and "default-src 'self'" in page.headers["content-security-policy"]
@@ -433,6 +434,9 @@ class Clock:
     def time(self) -> float:
         return time.time()
 
+    def thread_time(self) -> float:
+        return time.thread_time()
+
 
 def test_a_client_told_to_slow_down_is_not_dropped_and_a_flood_is(tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
@@ -498,7 +502,7 @@ def test_every_shipped_ruleset_is_served_and_playable_from_a_seat(tmp_path: Path
     everything = discover(None)
     assert {"bloodborne", "slay_the_spire", "kuhn_poker", "connect_four"} <= set(everything)
     lobby = Lobby(everything, Store(str(tmp_path / "all.db")), bot_delay=0)
-    with TestClient(create_app(lobby)) as client:
+    with TestClient(create_app(lobby, hosts=Hosts(["testserver"]))) as client:
         try:
             for key, rules in sorted(everything.items()):
                 made = new_table(client, key, ["human"] * rules.min_players)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import socket
 import sys
 from typing import Any
 
@@ -27,13 +28,31 @@ def add_parser(sub: Any) -> None:
                    help="tables one address may create per minute (default 30)")
     s.add_argument("--bot-delay", type=A.seconds(0, 10), default=0.3,
                    help="seconds a bot waits before it plays, so people can follow (default 0.3)")
+    s.add_argument("--tables-per-client", type=A.whole(1, 100_000), default=50,
+                   help="games in progress one address may have created (default 50)")
+    s.add_argument("--table-idle", type=A.seconds(1, 10 * 365 * 86400), default=12 * 3600, metavar="SECONDS",
+                   help="an open table with no seat connected and no move for this long is ended "
+                        "(default 43200: 12 hours)")
+    s.add_argument("--spectators", type=A.whole(0, 10_000), default=32,
+                   help="spectator connections per table (default 32; seats never count against it)")
+    s.add_argument("--bot-cpu", type=float, default=0.5, metavar="SHARE",
+                   help="share of one core a table's search bots may use on average (default 0.5)")
+    s.add_argument("--sockets-per-client", type=A.whole(1, 1_000_000), default=256,
+                   help="WebSocket connections one address may hold at once (default 256)")
+    s.add_argument("--proxy-headers", metavar="ADDRESSES", default="",
+                   help="comma-separated addresses or networks of reverse proxies whose X-Forwarded-For is "
+                        "believed (default: none; every limit applies to the connection's own address)")
+    s.add_argument("--allowed-hosts", metavar="NAMES", default="",
+                   help="comma-separated host names the server answers to besides IP addresses, localhost and "
+                        "this machine's name ('*': any); against DNS rebinding")
     s.set_defaults(func=cmd_serve)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
-        from liturgy.interpreter.web.app import create_app
+        from liturgy.interpreter.web.app import Hosts, Proxies, create_app
+        from liturgy.interpreter.web.server import config
         from liturgy.interpreter.web.store import Store
         from liturgy.interpreter.web.tables import Limits, Lobby, Refused, discover
     except ImportError as err:
@@ -46,12 +65,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except Refused as err:
         print(f"liturgy: error: {err}", file=sys.stderr)
         return 2
-    limits = Limits(max_tables=args.max_tables, creates_per_minute=args.creates_per_minute)
+    if not 0.01 <= args.bot_cpu <= 64:
+        print("liturgy: error: --bot-cpu is a share of one core, 0.01 to 64", file=sys.stderr)
+        return 2
+    limits = Limits(max_tables=args.max_tables, creates_per_minute=args.creates_per_minute,
+                    tables_per_client=args.tables_per_client, table_idle=float(args.table_idle),
+                    max_spectators=args.spectators, bot_cpu=args.bot_cpu,
+                    sockets_per_client=args.sockets_per_client)
     lobby = Lobby(rulesets, Store(args.db), limits, bot_delay=args.bot_delay)
-    app = create_app(lobby)
+    name = socket.gethostname().lower()
+    hosts = Hosts([name, f"{name}.local", *args.allowed_hosts.split(",")])
+    app = create_app(lobby, Proxies(args.proxy_headers.split(",")), hosts)
     print(f"liturgy serve: {len(rulesets)} ruleset(s) at http://{args.host}:{args.port}/ (tables in {args.db})",
           flush=True)
-    # no per-message deflate: states are a few kilobytes on a LAN, and compressing each costs more CPU than it saves
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=limits.max_message * 2,
-                ws_per_message_deflate=False, log_level="info")
+    uvicorn.Server(config(app, args.host, args.port, limits.max_message)).run()
     return 0

@@ -70,6 +70,10 @@ class Run:
     # they outran the limit and were told to slow down, and the test passed only where the machine was slow.
     pace: float = 0.8 * Limits().rate  # messages per second per connection, below the server's limit
     throttled: int = 0  # "slow down" refusals all the same (a stalled server delivering a backlog at once): resent
+    spectators: int = 0  # spectator connections attached to each human table
+    spectator_states: int = 0  # states the spectators received
+    bot_moves: dict[str, int] = field(default_factory=dict)  # bot-only table -> the last move its spectator saw
+    bot_games: int = 0
 
 
 def free_port() -> int:
@@ -81,7 +85,10 @@ def free_port() -> int:
 def start_server(ruleset: str, db: str, port: int, log: Any) -> subprocess.Popen[bytes]:
     code = "import sys; from liturgy.interpreter.tools.cli import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.Popen([sys.executable, "-c", code, "serve", ruleset, "--db", db, "--port", str(port),
-                             "--max-tables", "100000", "--creates-per-minute", "1000000", "--bot-delay", "0"],
+                             "--max-tables", "100000", "--creates-per-minute", "1000000",
+                             # every client of the load test is one address: the per-client limits step aside
+                             "--tables-per-client", "100000", "--sockets-per-client", "1000000",
+                             "--spectators", "10000"],
                             stdout=log, stderr=log)
 
 
@@ -200,8 +207,67 @@ async def table_loop(run: Run) -> None:
             await asyncio.sleep(0.2)
             continue
         run.tokens += [s["token"] for s in made["seats"]] + [made["host"]]
+        watching = [asyncio.create_task(watch(run, made["table"])) for _ in range(run.spectators)]
         ended = await asyncio.gather(*(seat(run, made["table"], s["token"]) for s in made["seats"]))
         run.games += all(ended)
+        for w in watching:  # they end with the game, or when the run does
+            with contextlib.suppress(Exception):
+                await w
+
+
+async def watch(run: Run, table: str) -> bool:
+    """One spectator: connect, read every state until the game ends or the run does; reconnect after the kill.
+
+    It sends nothing but its hello. Spectators used to share the table's one connection cap with the seats;
+    now they have their own, and here they add what watching costs the server (a rendering and a message per
+    spectator per decision) to the human tables' load. True when the game finished.
+    """
+    url = run.base.replace("http", "ws", 1) + f"/ws/{table}"
+    while time.monotonic() < run.stop_at:
+        await run.up.wait()
+        try:
+            async with connect(url, max_size=1 << 22, open_timeout=60) as ws:
+                await ws.send(json.dumps({"type": "hello"}))
+                while time.monotonic() < run.stop_at:
+                    try:
+                        text = await asyncio.wait_for(ws.recv(), timeout=max(0.01, run.stop_at - time.monotonic()))
+                    except TimeoutError:
+                        return False
+                    msg = orjson.loads(text)
+                    if msg["type"] == "state":
+                        run.spectator_states += 1
+                        if table in run.bot_moves:
+                            run.bot_moves[table] = max(run.bot_moves[table], msg["move"])
+                        if msg["status"] != "running":
+                            return True
+                    elif msg["type"] == "error":
+                        run.errors.append(f"spectator: {msg['message']}")
+                        return False
+        except (TimeoutError, OSError, WebSocketException) as err:
+            if run.up.is_set() and time.monotonic() < run.stop_at:
+                await asyncio.sleep(0.2)
+                if run.up.is_set():
+                    run.errors.append(f"spectator connection: {type(err).__name__}: {err}")
+            run.reconnects += 1
+    return False
+
+
+async def bot_table_loop(run: Run, kind: str) -> None:
+    """Keep one table of bots only (``kind`` in every seat) playing in the background, one spectator watching
+    it (a table of bots nobody watches is paused): the load a server of search bots puts on its people."""
+    while time.monotonic() < run.stop_at:
+        await run.up.wait()
+        try:
+            made = await asyncio.to_thread(http, run.base, "/api/tables",
+                                           {"ruleset": run.ruleset, "players": run.players,
+                                            "seats": [kind] * run.players})
+        except OSError as err:
+            if run.up.is_set():
+                run.errors.append(f"create a bot table: {err}")
+            await asyncio.sleep(0.2)
+            continue
+        run.bot_moves[made["table"]] = 0
+        run.bot_games += await watch(run, made["table"])
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -220,8 +286,10 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         ramp = time.monotonic()
         run = Run(base, Path(args.ruleset).stem, args.players, ramp + 3600, random.Random(args.seed))
         run.idle = args.idle
+        run.spectators = args.spectators
         run.up.set()
         tasks = [asyncio.create_task(table_loop(run)) for _ in range(args.tables)]
+        tasks += [asyncio.create_task(bot_table_loop(run, args.bot_kind)) for _ in range(args.bot_tables)]
         # ramp-up: the clock starts once every table has had a decision acknowledged (or after --ramp seconds)
         while len(run.acked) < args.tables and time.monotonic() - ramp < args.ramp:
             await asyncio.sleep(0.1)
@@ -229,6 +297,11 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         start = time.monotonic()
         run.decisions, run.stop_at = 0, start + args.seconds
         del run.latencies[:]
+        bot_moves_at_start = sum(run.bot_moves.values())
+        if args.kill_at <= 0:  # no kill: a steady run (what --compare measures)
+            await asyncio.gather(*tasks)
+            serving = time.monotonic() - start
+            return _report(args, run, ramp, start, active, serving, bot_moves_at_start)
         await asyncio.sleep(args.seconds * args.kill_at)
         run.up.clear()
         run.steady = len(run.latencies)
@@ -256,6 +329,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         run.up.set()
         await asyncio.gather(*tasks)
         serving = time.monotonic() - start - down
+        bot_moves = sum(run.bot_moves.values()) - bot_moves_at_start
     finally:
         with contextlib.suppress(ProcessLookupError):
             server.terminate()
@@ -278,7 +352,31 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
             "throttled_resent": run.throttled, "client_pace_per_s": run.pace,
             "games_finished": run.games, "reconnects": run.reconnects, "killed_at_s": round(killed_at, 1),
             "restart_s": round(restart, 1), "tables_checked_after_restart": len(acked),
-            "tables_missing_after_restart": missing, "lost_decisions": lost + missing, "_tokens": run.tokens}
+            "tables_missing_after_restart": missing, "lost_decisions": lost + missing, "_tokens": run.tokens,
+            **_extras(args, run, bot_moves)}
+
+
+def _extras(args: argparse.Namespace, run: Run, bot_moves: int) -> dict[str, Any]:
+    """What the spectators and the bot-only tables did (zero when the run had none)."""
+    return {"spectators_per_table": args.spectators, "spectator_states": run.spectator_states,
+            "bot_tables": args.bot_tables, "bot_kind": args.bot_kind, "bot_moves_seen": bot_moves,
+            "bot_games_finished": run.bot_games}
+
+
+def _report(args: argparse.Namespace, run: Run, ramp: float, start: float, active: int, serving: float,
+            bot_moves_at_start: int) -> dict[str, Any]:
+    """The report of a run without a kill (``--kill-at 0``): the same fields, the kill's set to zero."""
+    return {"tables": args.tables, "ramp_s": round(start - ramp, 1), "tables_active_at_start": active,
+            "seconds": round(serving, 1), "down_s": 0.0, "ruleset": args.ruleset, "players": args.players,
+            "decisions": run.decisions, "decisions_per_s": round(run.decisions / serving, 1),
+            "decisions_after_restart": 0,
+            "p50_ms": round(percentile(run.latencies, 0.50) * 1000, 1),
+            "p99_ms": round(percentile(run.latencies, 0.99) * 1000, 1),
+            "errors": len(run.errors), "error_samples": run.errors[:5], "stale_refusals": run.stale,
+            "throttled_resent": run.throttled, "client_pace_per_s": run.pace,
+            "games_finished": run.games, "reconnects": run.reconnects, "lost_decisions": 0,
+            "tables_checked_after_restart": 0, "_tokens": run.tokens,
+            **_extras(args, run, sum(run.bot_moves.values()) - bot_moves_at_start)}
 
 
 def consistent(db: str) -> bool:
@@ -321,11 +419,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--idle", type=float, default=60,
                    help="seconds a table may send nothing before the run counts it as stalled (an error)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--spectators", type=int, default=0, help="spectator connections attached to each human table")
+    p.add_argument("--bot-tables", type=int, default=0,
+                   help="tables of bots only playing in the background, each watched by one spectator")
+    p.add_argument("--bot-kind", default="ismcts", help="the bots of those tables (default ismcts)")
+    p.add_argument("--compare", action="store_true",
+                   help="run twice, without then with the spectators and bot tables, and report the human "
+                        "decision latency of both (p99 ratio); use with --kill-at 0")
     return p
 
 
+def compare(args: argparse.Namespace) -> dict[str, Any]:
+    """The same human load without, then with, the spectators and bot-only tables: how much they cost people."""
+    quiet = run_load(argparse.Namespace(**{**vars(args), "spectators": 0, "bot_tables": 0}))
+    busy = run_load(args)
+    ratio = busy["p99_ms"] / quiet["p99_ms"] if quiet["p99_ms"] else float("inf")
+    keys = ("decisions", "decisions_per_s", "p50_ms", "p99_ms", "errors", "error_samples", "spectator_states",
+            "bot_tables", "bot_moves_seen", "lost_decisions", "db_consistent", "tokens_in_server_log")
+    return {"without": {k: quiet.get(k) for k in keys}, "with": {k: busy.get(k) for k in keys},
+            "p99_ratio": round(ratio, 2), "errors": quiet["errors"] + busy["errors"],
+            "lost_decisions": quiet["lost_decisions"] + busy["lost_decisions"],
+            "db_consistent": quiet["db_consistent"] and busy["db_consistent"],
+            "tokens_in_server_log": quiet["tokens_in_server_log"] + busy["tokens_in_server_log"]}
+
+
 def main(argv: list[str] | None = None) -> int:
-    report = run_load(build_parser().parse_args(argv))
+    args = build_parser().parse_args(argv)
+    report = compare(args) if args.compare else run_load(args)
     print(json.dumps(report, indent=1))
     ok = report["errors"] == 0 and report["lost_decisions"] == 0 and report["db_consistent"]
     return 0 if ok and report["tokens_in_server_log"] == 0 else 1

@@ -22,6 +22,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import json
+import os
 import queue
 import sqlite3
 import threading
@@ -88,6 +89,7 @@ class Store:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        private(path)
         self.db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=FULL")
@@ -126,6 +128,23 @@ class Store:
         with self.read_lock:
             row = self.reader.execute("SELECT COUNT(*) FROM decisions WHERE table_id = ?", (table_id,)).fetchone()
         return int(row[0])
+
+
+def private(path: str) -> None:
+    """Make the database file readable by its owner only (0600), before SQLite opens it.
+
+    It holds every game's seed and every hidden hand. SQLite creates a new file with the process's umask (0644
+    under the usual 022) and gives its ``-wal`` and ``-shm`` files the main file's mode, so the main file is
+    created here first, 0600, and an existing one (and its companions) is narrowed to 0600 when it is wider.
+    """
+    if path in ("", ":memory:") or path.startswith("file:"):
+        return
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    os.close(fd)
+    for name in (path, path + "-wal", path + "-shm", path + "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            if os.stat(name).st_mode & 0o077:
+                os.chmod(name, 0o600)
 
 
 Op = Callable[[sqlite3.Connection], None]
@@ -167,6 +186,13 @@ def append_decision(table_id: str, idx: int, player: int, choice: int, digest: s
 def set_status(table_id: str, status: str) -> Op:
     def op(db: sqlite3.Connection) -> None:
         db.execute("UPDATE tables SET status = ? WHERE id = ?", (status, table_id))
+    return op
+
+
+def set_seat_hashes(table_id: str, hashes: list[str]) -> Op:
+    """The write of a renewed seat token (its hash): the old token is refused from then on, after a restart too."""
+    def op(db: sqlite3.Connection) -> None:
+        db.execute("UPDATE tables SET seat_hashes = ? WHERE id = ?", (json.dumps(hashes), table_id))
     return op
 
 

@@ -21,6 +21,7 @@ import hmac
 import logging
 import secrets
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
@@ -36,11 +37,15 @@ from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.runtime.state import Tables
 from liturgy.interpreter.tools.leaks import _sentinel_tables
 from liturgy.interpreter.web import store as st
+from liturgy.interpreter.web.bots import BotPool, Job
 
 log = logging.getLogger("liturgy.web")
 
 # Bot kinds offered when the agents module makes them: the fair search agent joins when it exists.
 BOT_CANDIDATES = ("random", "first", "ismcts")
+INLINE_BOTS = ("random", "first")  # cheap enough to play on the event loop; every other kind is a search
+# where each served ruleset was read from: a search bot's worker process loads it again from there
+SOURCES: weakref.WeakKeyDictionary[Ruleset, str] = weakref.WeakKeyDictionary()
 
 
 class Refused(Exception):
@@ -56,9 +61,16 @@ class Limits:
     rate: float = 10.0  # messages per second per connection, on average
     burst: float = 30.0  # ... and at once
     creates_per_minute: float = 30.0  # tables created per client address
-    max_watchers: int = 32  # connections per table
+    max_spectators: int = 32  # spectator connections per table (seats never count against it)
+    per_seat: int = 2  # connections one seat may hold at once; one more replaces its oldest (a stale tab)
     hello_timeout: float = 10.0  # seconds a new connection has to say who it is
     keep_finished: int = 32  # finished or ended tables nobody watches kept in memory (the most recent ones)
+    tables_per_client: int = 50  # games in progress one client address may have created (before they expire)
+    table_idle: float = 12 * 3600.0  # seconds an open table with no seat connected and no move lives on
+    loads_per_minute: float = 60.0  # tables one client may have read back from the database (a replay each)
+    sockets_per_client: int = 256  # WebSocket connections from one client address at once
+    bot_cpu: float = 0.5  # share of one core a table's search bots may use on average (they wait out the rest)
+    sweep_every: float = 60.0  # seconds between two looks for idle tables
 
 
 class Bucket:
@@ -105,10 +117,16 @@ class Watcher:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
     log_at: int = 0
+    evicted: bool = False  # told why, then closed: its seat was opened elsewhere or its token rotated
 
     def post(self, msg: dict[str, Any]) -> None:
         self.outbox.append(msg)
         self.wake.set()
+
+    def evict(self, message: str) -> None:
+        """Close this connection once ``message`` (why) has gone out; its receive loop sees the pump end."""
+        self.post({"type": "error", "message": message})
+        self.evicted = True
 
     def state(self, msg: dict[str, Any]) -> None:
         old = self.latest
@@ -135,6 +153,9 @@ class Watcher:
                     except Exception:  # the browser has gone; its receive loop ends the connection
                         self.closed = True
                         return
+            if self.evicted:
+                self.closed = True
+                return
 
 
 @dataclass
@@ -151,9 +172,21 @@ class Table:
     status: str = "open"  # or "ended" (by its host)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: list[Watcher] = field(default_factory=list)
-    agents: dict[int, Agent] = field(default_factory=dict)
+    agents: dict[int, Agent] = field(default_factory=dict)  # the bots that play on the event loop
+    agent_seeds: dict[int, int] = field(default_factory=dict)  # a search bot's seed (it lives in bots.py's worker)
     sentinel: Tables | None = None
     bots_running: bool = False
+    bots_rest_until: float = 0.0  # monotonic time before which its bots may not move again (their CPU share)
+    owner: str = ""  # the client address that created it (this run only): the per-client table limit
+    active: float = field(default_factory=lambda: time.monotonic())  # last move or seat (dis)connection: idle expiry
+
+    @property
+    def bot_only(self) -> bool:
+        return "human" not in self.seats
+
+    def present(self) -> bool:
+        """Whether a person is here: a seat connected or, at a table of bots only, anyone watching."""
+        return any(w.seat is not None or self.bot_only for w in self.watchers)
 
     @property
     def moves(self) -> int:
@@ -186,6 +219,7 @@ def discover(paths: list[str] | None) -> dict[str, Ruleset]:
         if key in out:
             raise Refused(f"two rulesets are called {key!r}: serve one of them")
         out[key] = load_ruleset(path)
+        SOURCES[out[key]] = str(Path(path).resolve())
     return out
 
 
@@ -279,6 +313,8 @@ class Lobby:
         self.idle: OrderedDict[str, Table] = OrderedDict()
         self.bots = bot_kinds()
         self.tasks: set[asyncio.Task[None]] = set()
+        self.pool = BotPool()  # search bots think there, at the lowest priority (bots.py says why)
+        self.loading = asyncio.Semaphore(1)  # one table read back from the database (replayed) at a time
 
     # ------------------------------------------------------------ start-up
     def resume(self) -> tuple[int, list[str]]:
@@ -325,27 +361,72 @@ class Lobby:
     def _table(self, tid: str, key: str, game: Game, seats: list[str], hashes: list[str], host: str,
                created: float) -> Table:
         t = Table(tid, key, game, seats, hashes, host, created)
-        t.agents = {p: make_agent(k, secrets.randbits(32)) for p, k in enumerate(seats) if k != "human"}
+        t.agents = {p: make_agent(k, secrets.randbits(32)) for p, k in enumerate(seats) if k in INLINE_BOTS}
         if self.sentinel_names:
             t.sentinel = _sentinel_tables(game.state.tables)
         return t
 
     def start_bots(self) -> None:
-        """After start-up: bots whose turn it is play on."""
+        """After start-up: bots whose turn it is play on (once someone watches), and idle tables expire."""
         for t in self.tables.values():
             self._kick(t)
+        self._spawn(self._sweep())
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _sweep(self) -> None:
+        """Expire idle tables now and then (every ``Limits.sweep_every`` seconds)."""
+        while True:
+            await asyncio.sleep(self.limits.sweep_every)
+            await self.expire()
+
+    async def expire(self, now: float | None = None) -> list[str]:
+        """End every open table nobody has been at for ``Limits.table_idle`` seconds; return their ids.
+
+        Idle: no seat connected (at a table of bots only, nobody watching) and no move or seat connection for
+        that long. Spectators do not keep a table alive. An expired table is ``ended``, as if by its host: it
+        stops counting against ``--max-tables`` and its creator's limit, and stays readable.
+        """
+        now = time.monotonic() if now is None else now
+        gone = []
+        for t in list(self.tables.values()):
+            if t.status != "open" or t.game.finished or t.present() or now - t.active < self.limits.table_idle:
+                continue
+            async with t.lock:
+                if t.status != "open" or t.present():
+                    continue
+                await asyncio.wrap_future(self.writer.submit(st.set_status(t.id, "ended")))
+                t.status = "ended"
+            log.info("table %s expired after %.0f s idle", t.id, now - t.active)
+            gone.append(t.id)
+            self.broadcast(t)
+            self.settle(t)
+        return gone
 
     async def close(self) -> None:
         for task in list(self.tasks):
             task.cancel()
+        self.pool.close()
         await asyncio.to_thread(self.writer.stop)
 
     # ------------------------------------------------------------ tables
-    async def create(self, key: str, players: int, seats: list[str], options: dict[str, str]) -> dict[str, Any]:
-        """A new table; returns its id, the host token and one token per human seat (shown once, never stored)."""
+    async def create(self, key: str, players: int, seats: list[str], options: dict[str, str],
+                     owner: str = "") -> dict[str, Any]:
+        """A new table; returns its id, the host token and one token per human seat (shown once, never stored).
+
+        ``owner``: the creating client's address. Each client may have ``Limits.tables_per_client`` games in
+        progress, so one client cannot take every place of ``--max-tables`` (idle ones expire besides).
+        """
         # games in progress count; finished and ended ones stay readable without holding a place
-        if sum(t.status == "open" and not t.game.finished for t in self.tables.values()) >= self.limits.max_tables:
+        playing = [t for t in self.tables.values() if t.status == "open" and not t.game.finished]
+        if len(playing) >= self.limits.max_tables:
             raise Refused("this server has as many tables as it allows; end one first")
+        if owner and sum(t.owner == owner for t in playing) >= self.limits.tables_per_client:
+            raise Refused("you have as many games in progress as one address may; end one first (idle ones "
+                          "expire by themselves)")
         rules = self.rulesets.get(key)
         if rules is None:
             raise Refused(f"no ruleset {key[:40]!r} here")
@@ -365,6 +446,7 @@ class Lobby:
             tid = secrets.token_urlsafe(6)
         hashes = [token_hash(tok) for tok in tokens]
         table = self._table(tid, key, game, seats, hashes, token_hash(host), time.time())
+        table.owner = owner
         row = st.TableRow(tid, key, rules.fingerprint, players, game.seed, game.options, seats, hashes,
                           table.host_hash, "open", table.created, 0, game.digest(), game.to_json(), [])
         await asyncio.wrap_future(self.writer.submit(st.insert_table(row)))
@@ -381,24 +463,50 @@ class Lobby:
             raise Refused("no such table")
         return table
 
-    async def fetch(self, tid: Any) -> Table:
+    async def fetch(self, tid: Any, may_load: Callable[[], bool] | None = None) -> Table:
         """A table by id, from memory or else from the database (a finished table evicted from memory), verified
-        by replay as at start-up. The caller joins it or calls :meth:`settle` once done with it."""
+        by replay as at start-up. The caller joins it or calls :meth:`settle` once done with it.
+
+        A replay costs milliseconds of CPU, and anyone with a table's public id may ask: ``may_load`` (the
+        asking client's budget) is consulted before one, and replays run one at a time.
+        """
         table = self.tables.get(tid) if isinstance(tid, str) else None
         if table is not None:
             return table
         if not isinstance(tid, str) or not 0 < len(tid) <= 64:
             raise Refused("no such table")
+        if may_load is not None and not may_load():
+            raise Refused("too many finished tables opened from this address; wait a minute")
         row = await asyncio.to_thread(self.store.row, tid)
         if row is None:
             raise Refused("no such table")
+        table = self.tables.get(tid)  # another request may have loaded it while this one read
+        if table is not None:
+            return table
         try:
-            loaded = await asyncio.to_thread(self._restore, row)  # a replay: off the event loop
+            async with self.loading:
+                loaded = await asyncio.to_thread(self._restore, row)  # a replay: off the event loop
         except Exception as err:  # as at start-up: a row that does not verify is refused, never half-loaded
             log.error("table %s: not loaded: %s", tid, err)
             raise Refused("this table cannot be loaded (the server log says why)") from err
         table = self.tables.setdefault(tid, loaded)  # another request may have loaded it meanwhile
         return table
+
+    async def rotate(self, table: Table, seat: int | None, keep: Watcher) -> str:
+        """A new token for ``seat`` (its holder asked): the old one stops working, here and after a restart, and
+        the seat's other connections (which may be whoever had the old link) are closed. Returns the new token."""
+        if seat is None:
+            raise Refused("spectators have no token to renew")
+        token = secrets.token_urlsafe(24)
+        async with table.lock:
+            hashes = list(table.seat_hashes)
+            hashes[seat] = token_hash(token)
+            await asyncio.wrap_future(self.writer.submit(st.set_seat_hashes(table.id, hashes)))
+            table.seat_hashes = hashes
+        for w in [w for w in table.watchers if w.seat == seat and w is not keep]:
+            table.watchers.remove(w)
+            w.evict("this seat's link was renewed: open the new one")
+        return token
 
     def settle(self, table: Table) -> None:
         """After a table's watchers or status change: a finished or ended table nobody watches joins the idle
@@ -462,22 +570,27 @@ class Lobby:
                 raise Refused("it is not your turn")
             await self._decide(table, seat, choice)
             moves = table.moves
+            table.active = time.monotonic()
         self._kick(table)
         return moves
 
-    async def _decide(self, table: Table, seat: int, choice: int) -> None:
-        """Apply, write durably, then tell every watcher (under the table's lock)."""
+    async def _decide(self, table: Table, seat: int, choice: int) -> float:
+        """Apply, write durably, then tell every watcher (under the table's lock). Returns the event loop's CPU
+        seconds it took (the write's wait left out): what a bot's move is charged besides its thinking."""
         game = table.game
+        start = time.thread_time()
         try:
             game.apply(choice, seat)
         except IllegalChoice as err:
             raise Refused(str(err)) from err
         idx = table.moves - 1
         digest = game.digest()
+        write = st.append_decision(table.id, idx, seat, choice, digest, game.to_json(),
+                                   "finished" if game.finished else "open")
+        spent = time.thread_time() - start
         try:
             # shielded: a cancelled waiter (shutdown) must not cancel a write the game in memory already holds
-            await asyncio.shield(asyncio.wrap_future(self.writer.submit(st.append_decision(
-                table.id, idx, seat, choice, digest, game.to_json(), "finished" if game.finished else "open"))))
+            await asyncio.shield(asyncio.wrap_future(self.writer.submit(write)))
         except Exception as err:
             # the game in memory is now ahead of the database: drop it (it would resume from the database)
             log.error("table %s: decision %d not written (%s); the table is closed", table.id, idx, err)
@@ -487,9 +600,11 @@ class Lobby:
             raise Refused("the server could not save that decision") from err
         if game.state.status == "aborted":
             log.error("table %s stopped on a rule error: %s", table.id, game.error)
+        start = time.thread_time()
         self.broadcast(table)
         if game.finished:
             self.settle(table)
+        return spent + time.thread_time() - start
 
     def broadcast(self, table: Table) -> None:
         online = {w.seat for w in table.watchers if w.seat is not None}
@@ -501,37 +616,59 @@ class Lobby:
 
     # ------------------------------------------------------------ watchers
     def join(self, table: Table, watcher: Watcher) -> None:
-        if len(table.watchers) >= self.limits.max_watchers:
-            raise Refused("this table has as many watchers as it allows")
+        """A connection starts watching. Spectators have their own cap, so they can never lock a seat out: a
+        seat's holder is always let in, and past ``Limits.per_seat`` its own oldest connection (a forgotten tab,
+        a phone that lost its network) is closed to make room."""
+        if watcher.seat is None:
+            if sum(w.seat is None for w in table.watchers) >= self.limits.max_spectators:
+                raise Refused("this table has as many spectators as it allows")
+        else:
+            mine = [w for w in table.watchers if w.seat == watcher.seat]
+            for old in mine[:max(0, len(mine) - self.limits.per_seat + 1)]:
+                table.watchers.remove(old)
+                old.evict("this seat was opened on another page; this one is closed")
+        if watcher.seat is not None or table.bot_only:
+            table.active = time.monotonic()
         table.watchers.append(watcher)
         self.settle(table)
         self.broadcast(table)
+        self._kick(table)
 
     def leave(self, table: Table, watcher: Watcher) -> None:
         watcher.closed = True
         watcher.wake.set()
         if watcher in table.watchers:
             table.watchers.remove(watcher)
+            if watcher.seat is not None or table.bot_only:
+                table.active = time.monotonic()
             self.broadcast(table)
             self.settle(table)
 
     # ------------------------------------------------------------ bots
     def _kick(self, table: Table) -> None:
-        """Start the table's bot loop if a bot must decide and none is running."""
-        if table.bots_running or table.status != "open" or table.game.finished:
+        """Start the table's bot loop if a bot must decide, someone is watching, and none is running.
+
+        Bots play only while a connection watches: a table of bots nobody watches (or whose people all left)
+        is paused, costing nothing, and goes on from where it was when someone opens it again.
+        """
+        if table.bots_running or table.status != "open" or table.game.finished or not table.watchers:
             return
         if not any(table.seats[p] != "human" for p in table.game.waiting_for()):
             return
         table.bots_running = True
-        task = asyncio.get_running_loop().create_task(self._bots(table))
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self._spawn(self._bots(table))
 
     async def _bots(self, table: Table) -> None:
         try:
             while table.status == "open" and not table.game.finished and self.tables.get(table.id) is table:
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)  # people can follow what the bots did
+                rest = table.bots_rest_until - time.monotonic()
+                if rest > 0:  # the table's bots are over their CPU share: they wait it out (a person's turn counts)
+                    await asyncio.sleep(rest)
+                if not table.watchers:
+                    return  # paused: nobody is watching (join() starts the bots again)
+                cpu = 0.0
                 async with table.lock:
                     due = [p for p in table.game.waiting_for() if table.seats[p] != "human"]
                     if not due or table.status != "open":
@@ -539,15 +676,41 @@ class Lobby:
                     for p in due:
                         if p not in table.game.waiting_for():
                             continue
-                        agent = table.agents[p]
-                        if table.seats[p] in ("random", "first"):
-                            choice = agent.choose(table.game, p)
-                        else:  # a search agent thinks on a copy, off the event loop
-                            choice = await asyncio.to_thread(agent.choose, table.game.clone(), p)
-                        await self._decide(table, p, choice)
+                        if table.seats[p] in INLINE_BOTS:
+                            start = time.thread_time()
+                            choice = table.agents[p].choose(table.game, p)
+                            cpu += time.thread_time() - start
+                        else:
+                            choice, spent = await self.search(table, p)
+                            cpu += spent
+                        cpu += await self._decide(table, p, choice)  # its rendering for every watcher too
+                table.bots_rest_until = time.monotonic() + budget_pause(cpu, self.limits.bot_cpu)
         except Refused as err:
             log.error("table %s: a bot's decision failed: %s", table.id, err)
+        except Exception as err:  # a search worker that cannot run: these bots stop, the server goes on
+            log.error("table %s: a bot could not play (%s: %s); its bots are paused", table.id,
+                      type(err).__name__, err)
         finally:
             table.bots_running = False
             self.settle(table)
+
+    async def search(self, table: Table, seat: int) -> tuple[int, float]:
+        """A search bot's choice for ``seat``, made in the low-priority worker process (bots.py), and its CPU."""
+        g = table.game
+        path = SOURCES.get(g.ruleset)
+        if path is None:
+            raise Refused(f"ruleset {table.key!r} was not loaded from a file: its search bots cannot run")
+        seed = table.agent_seeds.setdefault(seat, secrets.randbits(32))
+        job = Job(table.id, path, g.ruleset.fingerprint, g.players, g.seed, dict(g.options),
+                  tuple((int(p), int(c)) for p, c in g.state.decisions), seat, table.seats[seat], seed)
+        choice, cpu, _ = await self.pool.choose(job)
+        return choice, cpu
+
+
+def budget_pause(cpu: float, share: float) -> float:
+    """Seconds a table's bots wait after using ``cpu`` seconds of search, so that on average they use at most
+    ``share`` of one core (0.5: they think at most half the time); a share of 1 or more never waits."""
+    if share >= 1 or cpu <= 0:
+        return 0.0
+    return cpu * (1 / max(share, 0.01) - 1)
 

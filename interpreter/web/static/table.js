@@ -1,10 +1,21 @@
 // One seat's page. The seat token is in the URL fragment (#seat=…), which the browser never sends to any
-// server; it goes only inside the WebSocket's first message. Everything shown comes from the server's
-// rendering for this seat; the page never receives anything it must hide.
+// server; it goes only inside the WebSocket's first message. The page moves it at once into this tab's
+// session storage and out of the address bar (and so out of history, bookmarks and screen shares); "New seat
+// link" asks the server for a new token, which cuts off whoever had the old link. Everything shown comes from
+// the server's rendering for this seat; the page never receives anything it must hide.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const tableId = decodeURIComponent(location.pathname.split("/").pop());
-const token = new URLSearchParams(location.hash.slice(1)).get("seat");
+const TOKEN_KEY = `liturgy-seat:${tableId}`;
+let token = new URLSearchParams(location.hash.slice(1)).get("seat");
+try {
+  if (token) {
+    sessionStorage.setItem(TOKEN_KEY, token);
+    history.replaceState(null, "", location.pathname + location.search);
+  } else {
+    token = sessionStorage.getItem(TOKEN_KEY);
+  }
+} catch { /* no storage (a private mode): the token stays in the address bar, as before */ }
 let ws = null;
 let state = null;
 let retry = 500;
@@ -136,6 +147,12 @@ function connect() {
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
     if (m.type === "state") { $("error").textContent = ""; draw(m); }
+    else if (m.type === "token") {
+      token = m.token;
+      try { sessionStorage.setItem(TOKEN_KEY, token); } catch { /* kept in memory for this page */ }
+      const link = `${location.origin}/t/${encodeURIComponent(tableId)}#seat=${token}`;
+      $("error").textContent = `Your seat's new link (the old one no longer works): ${link}`;
+    }
     else if (m.type === "error") {
       $("error").textContent = m.message;
       if (state) drawDecision(state.decision);
@@ -148,4 +165,13 @@ function connect() {
   };
 }
 
+function addRenewButton() {
+  if (!token) return;  // spectators have no link to renew
+  const b = el("button", "New seat link");
+  b.title = "Make a new link for this seat; the old one stops working (use it if the link was shared by mistake)";
+  b.onclick = () => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "rotate" })); };
+  $("status-card").append(b);
+}
+
+addRenewButton();
 connect();

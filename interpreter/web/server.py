@@ -1,0 +1,88 @@
+"""uvicorn, configured for `liturgy serve`: read timeouts, no trusted proxy headers by default, bounded sizes.
+
+uvicorn's HTTP/1.1 protocol (h11) waits for a request's headers with no time limit: a client sending a header
+line every few seconds (slow-loris) held its connection for as long as it liked, and a thousand such
+connections were held for 30 s and more (issue 34, finding 6). :class:`TimedH11Protocol` gives a connection
+``HEADER_TIMEOUT`` seconds, from when it opens or from the end of its previous response, to deliver a complete
+request head, and closes it otherwise. A request body has its own limit in the application
+(``app.BODY_TIMEOUT``), and a WebSocket its hello timeout (``Limits.hello_timeout``) and uvicorn's pings.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from typing import Any
+
+import h11
+import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+HEADER_TIMEOUT = 10.0  # seconds for a connection to send a complete request head
+
+
+class TimedH11Protocol(H11Protocol):
+    """h11 with a deadline for each request head (the module doc says why)."""
+
+    header_timeout = HEADER_TIMEOUT
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.head_deadline: asyncio.TimerHandle | None = None
+
+    def _arm(self) -> None:
+        self._disarm()
+        self.head_deadline = self.loop.call_later(self.header_timeout, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self.head_deadline is not None:
+            self.head_deadline.cancel()
+            self.head_deadline = None
+
+    def _too_slow(self) -> None:
+        self.head_deadline = None
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.transport.close()
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:  # a whole head arrived (its body, or a WebSocket, follows)
+            self._disarm()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._arm()  # the next request on this kept-alive connection gets the same deadline
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+
+def config(app: Any, host: str, port: int, max_message: int, header_timeout: float = HEADER_TIMEOUT,
+           log_level: str = "info", max_connections: int | None = None) -> uvicorn.Config:
+    """The uvicorn configuration of `liturgy serve`.
+
+    ``proxy_headers=False``: the client is the connection's peer (the application believes ``X-Forwarded-For``
+    only from the proxies ``--proxy-headers`` names, app.Proxies). No per-message deflate: states are a few
+    kilobytes on a LAN, and compressing each costs more CPU than it saves.
+    """
+    protocol = type("TimedH11", (TimedH11Protocol,), {"header_timeout": header_timeout})
+    return uvicorn.Config(app, host=host, port=port, http=protocol, ws_max_size=max_message * 2,
+                          ws_per_message_deflate=False, proxy_headers=False, log_level=log_level,
+                          limit_concurrency=max_connections, timeout_keep_alive=5)
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A listening socket (port 0: any free one), for a server whose port must be known before it starts."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
