@@ -14,9 +14,9 @@ import pytest
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from scenario import card_ids, card_slot, names
 from test_betrayal import PATH, counter, force_dice, pick, pick_if_asked, set_counter, value
-from test_betrayal_cards import first, gear, give, lay_in, log
+from test_betrayal_cards import first, gear, give, lay_in, log, place_at
 from test_betrayal_house import options
-from test_betrayal_items import again, haunt
+from test_betrayal_items import again, haunt, monster_at
 
 
 @pytest.fixture(scope="module")
@@ -173,3 +173,158 @@ def test_drop_and_pick_up_any_number_of_items_once_a_turn(rules: Ruleset) -> Non
     pick(g, q, "Candle")  # the last one: the loop ends, the pile is empty
     assert sorted(gear(g, q)) == ["Axe", "Candle"] and names(g, "dropped") == []
     assert "pick_up" not in options(g, q)
+
+
+# ------------------------------------------------------------------------------ stealing on 2+ damage (L294)
+
+
+def _attack_the_traitor(
+    rules: Ruleset, weapon: str, held: str, margin: int, far: bool = False
+) -> tuple[Game, int, int]:
+    """Hero ``p`` attacks the traitor ``q`` (holding ``held``, from before) and wins by ``margin``: ``p`` rolls
+    ``margin`` in 1s and 0s, ``q`` rolls all 0s. ``far``: ``q`` stands in the Foyer, in the line of fire."""
+    g, p = first(rules)
+    q = (p + 2) % 3
+    next_turn(g, p, lambda: hold(g, p, *([weapon] if weapon else [])), lambda: hold(g, q, held),
+              lambda: haunt(g, q), lambda: place_at(g, q, "Foyer") if far else None)
+    trait = "speed" if weapon == "Revolver" else "sanity" if weapon == "Ring" else "might"
+    extra = 1 if weapon == "Revolver" else 0
+    force_dice(g, [1] * margin + [0] * (value(g, p, trait) + extra - margin) + [0] * value(g, q, trait))
+    pick(g, p, "attack")
+    if weapon == "Ring":
+        pick(g, p, "sanity")
+    elif weapon:
+        pick(g, p, weapon)
+    return g, p, q
+
+
+@pytest.mark.parametrize(("weapon", "held", "margin", "far", "offered"), [
+    ("", "Candle", 2, False, True),           # a Might attack won by 2: steal instead of damage
+    ("", "Candle", 1, False, False),          # won by 1: damage only
+    ("", "Armor", 3, False, False),           # the Armor can't be stolen (items.yaml)
+    ("Ring", "Candle", 3, False, False),      # a Sanity attack deals mental damage: no stealing
+    ("Revolver", "Candle", 3, True, False),   # a distance attack never steals (L294)
+])
+def test_stealing_needs_a_physical_hand_to_hand_win_by_two(
+    rules: Ruleset, weapon: str, held: str, margin: int, far: bool, offered: bool
+) -> None:
+    """L294: an attack that would deal 2 or more physical damage may take one tradeable item instead of the
+    damage; never at a distance."""
+    g, p, q = _attack_the_traitor(rules, weapon, held, margin, far)
+    trait = "speed" if weapon == "Revolver" else "sanity" if weapon == "Ring" else "might"
+    assert f"P{p + 1} attacks P{q + 1} with {trait}: {margin} against 0" in log(g)
+    asked = g.decision is not None and "steal an item" in g.decision.prompt_for(p)
+    assert asked is offered
+
+
+def test_a_steal_takes_one_item_and_deals_no_damage(rules: Ruleset) -> None:
+    g, p, q = _attack_the_traitor(rules, "", "Candle", 3)
+    before = [counter(g, "pos", q, t) for t in ("might", "speed", "knowledge", "sanity")]
+    pick(g, p, "Candle")
+    assert "Candle" in gear(g, p) and "Candle" not in gear(g, q) and f"P{p + 1} steals Candle from P{q + 1}" in log(g)
+    assert [counter(g, "pos", q, t) for t in ("might", "speed", "knowledge", "sanity")] == before
+
+
+# ------------------------------------------------------------------------------ monsters: movement and stun
+
+
+def _haunted(rules: Ruleset, monsters: dict[str, str], stunned: tuple[str, ...] = ()) -> tuple[Game, int, int]:
+    """The haunt has begun before ``p``'s next turn (``q`` the traitor); these monsters stand in these rooms (in the
+    monster turn before it the traitor keeps them where they are), and the ``stunned`` ones are stunned now."""
+    g, p = first(rules)
+    q = (p + 2) % 3
+
+    def put() -> None:
+        haunt(g, q)
+        for name, room in monsters.items():
+            monster_at(g, name, room)
+
+    pick_if_asked(g, p, "what now", "end_turn")
+    put()
+    while g.waiting_for()[0] != p:
+        w = g.waiting_for()[0]
+        prompt = g.decision.prompt_for(w) if g.decision is not None else ""
+        pick(g, w, "end_turn" if "what now" in prompt else "stay" if "move " in prompt else "pass")
+    for name in stunned:
+        g.state.counters[card_slot(g, card_ids(g, name)[0], "stunned")] = 1
+    return g, p, q
+
+
+def _left(g: Game, w: int) -> int:
+    """The movement left in the traitor's question 'move X where (N left)?'."""
+    prompt = g.decision.prompt_for(w) if g.decision is not None else ""
+    return int(prompt.rsplit("(", 1)[1].split(" ", 1)[0])
+
+
+def _to_monster_turn(g: Game, q: int, dice: list[int]) -> None:
+    """End the explorers' turns; the monster turn then starts with these dice (set as the traitor ``q``, last,
+    ends his turn)."""
+    while not (g.waiting_for()[0] == q and "what now" in g.decision.prompt_for(q)):  # type: ignore[union-attr]
+        pick(g, g.waiting_for()[0], "end_turn")
+    force_dice(g, dice)
+    pick(g, q, "end_turn")
+
+
+def test_monsters_of_one_kind_roll_their_movement_once(rules: Ruleset) -> None:
+    """A group of monsters of the same kind rolls once for the whole group (L386: Zombies or Bats). The first zombie
+    rolls 2 + 2; the next two dice show 0 + 0 (1, the least a monster moves), which a second roll would give: the
+    other zombie moves 4 as well."""
+    g, p, q = _haunted(rules, {"Zombie A": "Foyer", "Zombie B": "Foyer"})
+    _to_monster_turn(g, q, [2, 2, 0, 0])
+    assert "move Zombie" in g.decision.prompt_for(q) and _left(g, q) == 4  # type: ignore[union-attr]
+    pick(g, q, "stay")
+    assert "move Zombie" in g.decision.prompt_for(q) and _left(g, q) == 4  # type: ignore[union-attr]
+    assert "the Zombies roll 4 for their movement" in log(g)
+
+
+def test_heroes_slow_a_monster_leaving_their_room(rules: Ruleset) -> None:
+    """Each opponent in a room costs 1 more movement to pass through it (L352): heroes slow monsters. The Werewolf
+    (4 dice: 8) leaves the Entrance Hall, where the two heroes stand: 3 of its movement, not 1."""
+    g, p, q = _haunted(rules, {"Werewolf": "Entrance Hall"})
+    for x in range(3):
+        place_at(g, x, "Entrance Hall")
+    _to_monster_turn(g, q, [2, 2, 2, 2])
+    assert "move Werewolf" in g.decision.prompt_for(q) and _left(g, q) == 8  # type: ignore[union-attr]
+    pick(g, q, "Foyer")
+    assert "move Werewolf" in g.decision.prompt_for(q) and _left(g, q) == 5  # type: ignore[union-attr]
+    pick(g, q, "Entrance Hall")  # the Foyer is empty: 1
+    assert _left(g, q) == 4
+
+
+@pytest.mark.parametrize("stunned", [True, False])
+def test_a_stunned_monster_does_not_slow_a_hero(rules: Ruleset, stunned: bool) -> None:
+    """Stunned monsters don't slow anyone (L356, L388): a hero leaving the Werewolf's room spends 1 movement if it
+    is stunned, 2 if not."""
+    g, p, q = _haunted(rules, {"Werewolf": "Entrance Hall"}, ("Werewolf",) if stunned else ())
+    place_at(g, q, "Foyer")  # the traitor elsewhere: only the monster is an opponent in the room
+    moves = counter(g, "moves", p)
+    pick(g, p, "go")
+    pick_if_asked(g, p, "go where", "Foyer")
+    assert counter(g, "moves", p) == moves - (1 if stunned else 2)
+
+
+def test_a_stunned_monster_skips_its_next_turn_and_recovers(rules: Ruleset) -> None:
+    """A monster that took damage is stunned and skips its next turn (L388): the Werewolf does not move in the
+    monster turn, and stands up at its end."""
+    g, p, q = _haunted(rules, {"Werewolf": "Foyer"}, ("Werewolf",))
+    wolf = card_ids(g, "Werewolf")[0]
+    turns = counter(g, "turn_no")
+    while counter(g, "turn_no") < turns + 3:  # the two heroes', the traitor's, then the monsters' turn
+        assert g.decision is not None and "move Werewolf" not in g.decision.prompt_for(g.waiting_for()[0])
+        pick(g, g.waiting_for()[0], "end_turn")
+    assert g.state.counters[card_slot(g, wolf, "stunned")] == 0
+    assert g.state.counters[card_slot(g, wolf, "m_at")] == card_ids(g, "Foyer")[0]
+
+
+@pytest.mark.parametrize("stunned", [True, False])
+def test_a_stunned_monster_still_defends_but_deals_no_damage(rules: Ruleset, stunned: bool) -> None:
+    """Stunned monsters still roll to defend; if a hero's attack on them fails, they deal no damage (L286)."""
+    g, p, q = _haunted(rules, {"Werewolf": "Entrance Hall"}, ("Werewolf",) if stunned else ())
+    place_at(g, q, "Foyer")
+    before = [counter(g, "pos", p, t) for t in ("might", "speed")]
+    force_dice(g, [0] * value(g, p, "might") + [2] * 6)
+    pick(g, p, "attack")
+    pick_if_asked(g, p, "how much on")
+    assert f"P{p + 1} against Werewolf (might): 0 against" in log(g)
+    after = [counter(g, "pos", p, t) for t in ("might", "speed")]
+    assert (after == before) is stunned
