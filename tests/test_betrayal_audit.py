@@ -8,14 +8,25 @@ explorers to agree (L216).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from scenario import card_ids, card_slot, names
-from test_betrayal import PATH, counter, force_dice, pick, pick_if_asked, set_counter, value
+from test_betrayal import (
+    PATH,
+    counter,
+    explore_into,
+    force_dice,
+    pick,
+    pick_if_asked,
+    put_on_top,
+    set_counter,
+    value,
+)
 from test_betrayal_cards import first, gear, give, lay_in, log, place_at
-from test_betrayal_house import options
+from test_betrayal_house import answer, options
 from test_betrayal_items import again, haunt, monster_at
 
 
@@ -328,3 +339,136 @@ def test_a_stunned_monster_still_defends_but_deals_no_damage(rules: Ruleset, stu
     assert f"P{p + 1} against Werewolf (might): 0 against" in log(g)
     after = [counter(g, "pos", p, t) for t in ("might", "speed")]
     assert (after == before) is stunned
+
+
+# ------------------------------------------------------------------------------ the house: closing off a floor, the
+# Coal Chute, the Mystic Elevator
+
+
+def _explore_from(g: Game, p: int, room: str, tile: str, deck: str = "", card: str = "") -> None:
+    """In ``p``'s next turn, from ``room``, ``p`` explores through the first open door and finds ``tile``."""
+    next_turn(g, p, lambda: set_counter(g, "at", card_ids(g, room)[0], p))
+    explore_into(g, p, tile, deck, card)
+
+
+def test_a_tile_that_would_close_off_its_floor_is_set_aside(rules: Ruleset) -> None:
+    """A placement must leave its floor a free doorway (L180-L182). Three dead ends around the Basement Landing
+    leave the basement one free doorway; the Pentagram Chamber (one door) would close it: it is set aside and
+    the next basement tile, the Dusty Hallway, is placed instead."""
+    g, p = first(rules)
+    _explore_from(g, p, "Basement Landing", "Stairs From Basement")
+    _explore_from(g, p, "Basement Landing", "Storeroom", "item_deck", "Candle")
+    _explore_from(g, p, "Basement Landing", "Vault", "event_deck", "Image in the Mirror")
+    doorways = g.state.counters[g.ruleset.compiled.layout.grids["doorways"].slot(0, 0)]
+    assert doorways == 1
+    next_turn(g, p, lambda: set_counter(g, "at", card_ids(g, "Basement Landing")[0], p))
+    put_on_top(g, "Dusty Hallway", "room_stack")
+    explore_into(g, p, "Pentagram Chamber")
+    assert "Pentagram Chamber would close off the basement: set aside" in log(g)
+    assert "Pentagram Chamber" in names(g, "set_aside") and "Dusty Hallway" in names(g, "house_rooms")
+    assert g.state.counters[g.ruleset.compiled.layout.grids["doorways"].slot(0, 0)] > 0
+    assert g.violations() == []
+
+
+def test_the_coal_chute_slides_you_to_the_basement_for_one_movement(rules: Ruleset) -> None:
+    """Entering the Coal Chute and sliding to the basement cost 1 movement in all, and no turn ends in the chute
+    (L154)."""
+    g, p = first(rules)
+    moves = counter(g, "moves", p)
+    explore_into(g, p, "Coal Chute")
+    assert counter(g, "at", p) == card_ids(g, "Basement Landing")[0] and "slides down the Coal Chute" in log(g)
+    assert counter(g, "moves", p) == moves - 1
+
+
+def test_the_mystic_elevator_moves_once_a_turn_and_again_at_the_end_of_a_turn_spent_in_it(rules: Ruleset) -> None:
+    """Usable once per turn (L146): found and ridden, the elevator does not roll again at the end of that turn.
+    A hero who ends a later turn in it rolls for it (L150)."""
+    g, p = first(rules)
+    explore_into(g, p, "Mystic Elevator", dice=[1, 1])  # 2: it stays on the ground floor
+    answer(g, p, "at which doorway", "turn the", "next to which room")
+    assert log(g).count("rides the Mystic Elevator") == 1
+    pick_if_asked(g, p, "what now", "end_turn")
+    assert log(g).count("rides the Mystic Elevator") == 1
+    while g.waiting_for()[0] != p:
+        pick(g, g.waiting_for()[0], "end_turn")
+    force_dice(g, [1, 1])
+    pick(g, p, "end_turn")
+    assert log(g).count("rides the Mystic Elevator") == 2
+
+
+# ------------------------------------------------------------------------------ hidden traitor (L368-L376)
+
+
+def _dance(rules: Ruleset) -> tuple[Game, int]:
+    """The Holy Symbol found in the Abandoned Room with a haunt roll of 0: haunt 9, The Dance of Death, a hidden
+    traitor haunt. Returns the game at the first turn after the haunt, and the revealer."""
+    g, p = first(rules)
+    explore_into(g, p, "Abandoned Room", "omen_deck", "Holy Symbol", dice=[0] * 6)
+    pick_if_asked(g, p, "what now", "end_turn")
+    assert "haunt 9. The Dance of Death" in log(g)
+    return g, p
+
+
+def test_hidden_traitor_tokens_are_dealt_face_down_and_the_revealers_left_goes_first(rules: Ruleset) -> None:
+    """Tokens 1..N, one per player, face down; token 1 is the traitor; the player left of the revealer takes the
+    first turn (L370). Nobody but the holder sees a token."""
+    g, p = _dance(rules)
+    assert g.waiting_for()[0] == (p + 1) % 3
+    held = [names(g, "token", x) for x in range(3)]
+    assert sorted(t for ts in held for t in ts) == ["Token 1", "Token 2", "Token 3"]
+    assert all(names(g, "token_up", x) == [] for x in range(3))
+    holder = next(x for x in range(3) if held[x] == ["Token 1"])
+    for x in range(3):
+        if x != holder:
+            assert "Token 1" not in json.dumps(g.view(x)) and "Token 1" not in "\n".join(g.log_lines(x))
+
+
+def test_only_the_holder_of_token_1_may_reveal_and_it_flips_face_up(rules: Ruleset) -> None:
+    """The traitor may reveal himself at any time by flipping token 1; no other living player may flip theirs
+    (L374-L376). Revealed, he is on the traitor's side."""
+    g, p = _dance(rules)
+    holder = next(x for x in range(3) if names(g, "token", x) == ["Token 1"])
+    seen = 0
+    while g.waiting_for()[0] != holder:
+        w = g.waiting_for()[0]
+        assert "reveal_self" not in options(g, w)
+        pick(g, w, "end_turn")
+        seen += 1
+    assert "reveal_self" in options(g, holder)
+    pick(g, holder, "reveal_self")
+    assert names(g, "token_up", holder) == ["Token 1"] and counter(g, "side", holder) == 2
+    assert f"P{holder + 1} flips token 1" in log(g)
+    assert seen <= 2
+
+
+def test_a_dead_explorers_token_is_turned_face_up(rules: Ruleset) -> None:
+    """A dead explorer's token is flipped face up (L376): a hero at his lowest Might and Speed takes physical
+    damage from the Bite after the haunt and dies."""
+    g, p = _dance(rules)
+    x = g.waiting_for()[0]
+    token = names(g, "token", x)
+    set_counter(g, "pos", 1, x, "might")
+    set_counter(g, "pos", 1, x, "speed")
+    put_on_top(g, "Bite", "omen_deck")
+    force_dice(g, [2] * 4 + [0] * 8)
+    explore_into(g, x, "Kitchen")
+    pick_if_asked(g, x, "how much on")
+    assert counter(g, "alive", x) == 0 and names(g, "token_up", x) == token and names(g, "token", x) == []
+
+
+# ------------------------------------------------------------------------------ item bonuses lost as gained (L242)
+
+
+def test_a_given_bonus_card_takes_back_only_what_it_gave_and_gives_the_receiver_its_own(rules: Ruleset) -> None:
+    """The Holy Symbol (+2 Sanity) gave its holder only 1 (one step from the top of the track): handed over, the
+    giver loses 1, not 2, and the receiver, lower on the track, gains 2 (L242)."""
+    g, p = first(rules)
+    q = (p + 1) % 3
+    next_turn(g, p, lambda: set_counter(g, "pos", 7, p, "sanity"), lambda: set_counter(g, "pos", 3, q, "sanity"))
+    explore_into(g, p, "Kitchen", "omen_deck", "Holy Symbol")
+    assert counter(g, "pos", p, "sanity") == 8
+    next_turn(g, p, lambda: set_counter(g, "at", card_ids(g, "Kitchen")[0], q))
+    pick(g, p, "give_gear")
+    pick_if_asked(g, p, "to whom", f"P{q + 1}")
+    pick(g, q, "yes")
+    assert counter(g, "pos", p, "sanity") == 7 and counter(g, "pos", q, "sanity") == 5
