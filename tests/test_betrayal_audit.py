@@ -472,3 +472,85 @@ def test_a_given_bonus_card_takes_back_only_what_it_gave_and_gives_the_receiver_
     pick_if_asked(g, p, "to whom", f"P{q + 1}")
     pick(g, q, "yes")
     assert counter(g, "pos", p, "sanity") == 7 and counter(g, "pos", q, "sanity") == 5
+
+
+# ------------------------------------------------------------------------------ the traitor's powers (L358-L366)
+
+
+def _traitors_turn(rules: Ruleset) -> tuple[Game, int, int]:
+    g, p, q = _haunted(rules, {})
+    while not (g.waiting_for()[0] == q and "what now" in g.decision.prompt_for(q)):  # type: ignore[union-attr]
+        pick(g, g.waiting_for()[0], "end_turn")
+    return g, p, q
+
+
+@pytest.mark.parametrize("accept", [False, True])
+def test_the_traitor_may_decline_the_bite(rules: Ruleset, accept: bool) -> None:
+    """The traitor may decline the effect of the Bite (or of any Event card); accepting, he takes the results
+    (L364)."""
+    g, p, q = _traitors_turn(rules)
+    explore_into(g, q, "Kitchen", "omen_deck", "Bite")
+    assert g.decision is not None and "accept the effect of the Bite" in g.decision.prompt_for(q)
+    pick(g, q, "yes" if accept else "no")
+    assert ("an attack of" in log(g)) is accept
+    assert ("P%d declines the effect of the Bite" % (q + 1) in log(g)) is not accept
+
+
+def test_the_traitor_may_decline_an_event(rules: Ruleset) -> None:
+    g, p, q = _traitors_turn(rules)
+    sanity = counter(g, "pos", q, "sanity")
+    explore_into(g, q, "Ballroom", "event_deck", "Creepy Crawlies")
+    pick(g, q, "no")
+    assert f"P{q + 1} declines the effect of Creepy Crawlies" in log(g) and counter(g, "pos", q, "sanity") == sanity
+
+
+def test_a_hero_is_not_asked_to_accept_an_event(rules: Ruleset) -> None:
+    g, p, q = _haunted(rules, {})
+    force_dice(g, [0] * 8)
+    explore_into(g, p, "Ballroom", "event_deck", "Creepy Crawlies")
+    assert "accept the effect" not in log(g) and "declines" not in log(g)
+    assert g.decision is None or "accept the effect" not in g.decision.prompt_for(g.waiting_for()[0])
+
+
+# ------------------------------------------------------------------------------ turns and attacks after the haunt
+
+
+def test_after_the_haunt_heroes_play_from_the_traitors_left_then_the_traitor(rules: Ruleset) -> None:
+    """Turn order after the haunt (L338): the hero to the traitor's left, the other heroes clockwise, the traitor;
+    then the monster turn. Book x Kitchen is haunt 3 (test_betrayal.py), its traitor the lowest Knowledge."""
+    g, p = first(rules)
+    explore_into(g, p, "Kitchen", "omen_deck", "Book", dice=[0] * 6)
+    pick_if_asked(g, p, "what now", "end_turn")
+    t = next(x for x in range(3) if counter(g, "side", x) == 2)
+    order = []
+    while len(order) < 3:
+        w = g.waiting_for()[0]
+        if "what now" in g.decision.prompt_for(w):  # type: ignore[union-attr]
+            order.append(w)
+            pick(g, w, "end_turn")
+        else:
+            pick(g, w, "stay" if "move " in g.decision.prompt_for(w) else "pass")  # type: ignore[union-attr]
+    assert order == [(t + 1) % 3, (t + 2) % 3, t]
+
+
+def test_no_attack_before_the_haunt_and_one_a_turn_after(rules: Ruleset) -> None:
+    """No attacks before the haunt (L116, L274); after it, at most one attack a turn (L276)."""
+    g, p = first(rules)
+    assert "attack" not in options(g, p)  # the others stand in the room
+    g, p, q = _haunted(rules, {})
+    assert "attack" in options(g, p)
+    force_dice(g, [0] * 16)  # a tie: nobody is hurt
+    pick(g, p, "attack")
+    pick_if_asked(g, p, "attack whom", f"P{q + 1}")
+    assert "attack" not in options(g, p)
+
+
+def test_an_explorer_always_moves_at_least_one_space(rules: Ruleset) -> None:
+    """However many opponents slow you, you can always move 1 space (L354): with 1 movement left in a room with the
+    Werewolf and the traitor (3 to leave), the hero still goes, and then has no movement left."""
+    g, p, q = _haunted(rules, {"Werewolf": "Entrance Hall"})
+    set_counter(g, "moves", 1, p)
+    pick(g, p, "go")
+    pick_if_asked(g, p, "go where", "Foyer")
+    assert counter(g, "at", p) == card_ids(g, "Foyer")[0] and counter(g, "moves", p) == 0
+    assert "go" not in options(g, p)
