@@ -493,7 +493,7 @@ def test_the_traitor_may_decline_the_bite(rules: Ruleset, accept: bool) -> None:
     assert g.decision is not None and "accept the effect of the Bite" in g.decision.prompt_for(q)
     pick(g, q, "yes" if accept else "no")
     assert ("an attack of" in log(g)) is accept
-    assert ("P%d declines the effect of the Bite" % (q + 1) in log(g)) is not accept
+    assert (f"P{q + 1} declines the effect of the Bite" in log(g)) is not accept
 
 
 def test_the_traitor_may_decline_an_event(rules: Ruleset) -> None:
