@@ -98,9 +98,11 @@ def test_bell_book_and_candle_together(rules: Ruleset) -> None:
     draw(g, p, "Night View", [0] * 8)
     pick(g, p, "pick_up")
     assert [counter(g, "pos", p, t) for t in TRAITS] == [5, 5, 5, 5]
+    again(g, p)  # picked up this turn, the Candle is dropped in the next (one action per item per turn, L228-L240)
     pick(g, p, "drop_gear")
     pick(g, p, "Candle")
-    pick_if_asked(g, p, "what now", "end_turn")  # paid at the end of the turn (here it ends unasked)
+    pick_if_asked(g, p, "drop another item", "done")
+    pick_if_asked(g, p, "what now", "end_turn")  # paid at the end of the turn
     assert [counter(g, "pos", p, t) for t in TRAITS] == [3, 3, 3, 3]
 
 
