@@ -1,0 +1,262 @@
+"""Fury of Dracula (rulesets/fury_of_dracula.rules): the rules the third fidelity audit (issue 30) found broken,
+each played in a real game from a position set up with a few cards (tests/fod_helpers.py), and the rules its
+rule-by-rule walk (docs/fury_of_dracula.md, "Audit") checks. Each test failed on the ruleset before its fix."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+from fod_helpers import (
+    GODALMING,
+    MINA,
+    SEWARD,
+    VAN_HELSING,
+    answer,
+    at_prompt,
+    bottom_event,
+    edited,
+    give,
+    give_dracula,
+    held,
+    into_reserve,
+    place_of,
+    play,
+    policy,
+    prompt,
+    set_card,
+    set_value,
+    to_allies,
+    value,
+    zone_names,
+)
+from liturgy.interpreter.engine import Game, load_ruleset
+from liturgy.interpreter.runtime.moves import move_card
+from scenario import global_slot, zone_index
+
+RULES = ROOT / "rulesets" / "fury_of_dracula.rules"
+EAST = ["Bucharest", "Constanta", "Varna", "Sofia", "Belgrade", "Szeged", "Budapest", "Vienna"]
+FAR = {GODALMING: "paris", SEWARD: "dublin", VAN_HELSING: "lisbon", MINA: "cadiz"}
+START = "The start of Dracula's turn: play an event?"
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return load_ruleset(str(RULES))
+
+
+def dracula_moving(g: Game, trail: int) -> bool:
+    return prompt(g)[1] == "Where does Dracula go?" and len(zone_names(g, "trail", 0)) >= trail
+
+
+def hunter_acting(name: str):  # type: ignore[no-untyped-def]
+    return lambda g: prompt(g)[1].startswith(f"What does {name} do in")
+
+
+def set_host(g: Game, place: str) -> None:
+    """A Heavenly Host token on ``place`` (the counter per place and the count of tokens on the board)."""
+    lay = g.ruleset.compiled.layout
+    g.state.counters[global_slot(g, "hosts") + lay.enum_index["Place"][place]] = 1
+    set_value(g, "hosts_used", value(g, "hosts_used") + 1)
+
+
+# ---------------------------------------------------------------- 1. a Trail of 7 cards
+
+
+def test_a_dracula_event_played_at_once_leaves_the_deck_before_it_acts(rules) -> None:  # type: ignore[no-untyped-def]
+    """Issue 30.1: a Hunter's Rest draws Evasion; the card it pushes off the full Trail matures an Ambush, whose
+    Desecrated Soil draws an event. Evasion, still at the bottom of the deck, was drawn and played again, nested,
+    and the Trail held 7 cards in the Hunter's turn (an invariant violation). Now the card is discarded first."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    into_reserve(g, "Ambush")
+    edited(g)
+    pol = policy(EAST, FAR, {"Which encounter goes on Constanta?": "Ambush",
+                             "A card leaves the Trail: what happens to it?": "mature",
+                             "Ambush: which Hunter is ambushed?": GODALMING,
+                             f"Ambush: which encounter does {GODALMING} meet?": "Desecrated Soil",
+                             "Evasion: where does Dracula slip away to?": "Madrid"})
+    play(g, pol, lambda g: hunter_acting(GODALMING)(g) and len(zone_names(g, "trail", 0)) == 6
+         and zone_names(g, "trail", 0)[0] == "Constanta")
+    into_reserve(g, "Desecrated Soil")
+    bottom_event(g, "Evasion")
+    edited(g)
+    answer(g, "rest")
+    play(g, pol, lambda g: prompt(g)[0] != 0)  # Dracula's whole chain of answers
+    trail = zone_names(g, "trail", 0)
+    assert len(trail) <= 6 and trail[-1] == "Madrid"
+    assert "Evasion" in zone_names(g, "event_discard")
+    assert g.log_lines(1).count("Dracula plays Evasion at once") == 1
+
+
+def test_evasion_makes_room_again_when_the_card_leaving_adds_one(rules) -> None:  # type: ignore[no-untyped-def]
+    """Issue 30.1, every path: an Evasion drawn while the card it pushes off sets off another Evasion (the Event
+    deck reshuffled by the nested draw) still leaves at most 6 cards on the Trail: room is made again."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    into_reserve(g, "Ambush")
+    edited(g)
+    pol = policy(EAST, FAR, {"Which encounter goes on Constanta?": "Ambush",
+                             "A card leaves the Trail: what happens to it?": "mature",
+                             "Ambush: which Hunter is ambushed?": GODALMING,
+                             f"Ambush: which encounter does {GODALMING} meet?": "Desecrated Soil"})
+    play(g, pol, lambda g: hunter_acting(GODALMING)(g) and len(zone_names(g, "trail", 0)) == 6
+         and zone_names(g, "trail", 0)[0] == "Constanta")
+    into_reserve(g, "Desecrated Soil")
+    # the Event deck holds Evasion alone and the discard pile is empty, so the nested draw reshuffles the pile
+    # (Evasion, discarded as it is played) and draws Evasion again
+    s = g.state
+    deck, out = zone_index(g, "event_deck"), zone_index(g, "hevents")
+    for c in list(s.zones[deck]) + list(s.zones[zone_index(g, "event_discard")]):
+        if s.tables.card_names[c] != "Evasion":
+            move_card(s, c, out, "")  # out of play: held by no Hunter
+    edited(g)
+    answer(g, "rest")
+    play(g, pol, lambda g: prompt(g)[0] != 0)
+    assert g.log_lines(1).count("Dracula plays Evasion at once") >= 2
+    assert len(zone_names(g, "trail", 0)) <= 6
+
+
+# ---------------------------------------------------------------- 2. holy ground is never passed through
+
+
+def test_wolf_form_never_passes_through_holy_ground(rules) -> None:  # type: ignore[no-untyped-def]
+    """Issue 30.2: from Bucharest, Salonica and Valona are two roads away only through Sofia. With a Heavenly Host
+    token on Sofia, Dracula "cannot pass through" it [L74], so Wolf Form does not reach them."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    pol = policy(EAST, FAR)
+    play(g, pol, hunter_acting(MINA))  # the end of the first round (Dracula's options are worked out as he moves)
+    set_value(g, "daynight", 3)  # Twilight: his Time phase makes it Midnight, and Wolf Form is a night power
+    set_host(g, "sofia")
+    edited(g)
+    play(g, pol, lambda g: dracula_moving(g, 1))
+    assert "Sofia" not in prompt(g)[2]  # (the token is there: no ordinary move either)
+    answer(g, "Wolf Form")
+    runs = prompt(g)[2]
+    assert prompt(g)[1] == "Wolf Form: run to?"
+    assert "Sofia" not in runs and "Salonica" not in runs and "Valona" not in runs
+    assert "Belgrade" in runs and "Klausenburg" in runs and "Budapest" in runs  # one road, and two by another
+
+
+# ---------------------------------------------------------------- 3. Supply by location
+
+
+def supplying(rules, place: str):  # type: ignore[no-untyped-def]
+    """Godalming about to choose his action in ``place`` (moved there at the start of his turn's action)."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    play(g, policy(EAST, FAR), hunter_acting(GODALMING))
+    set_card(g, GODALMING, "at", place)
+    edited(g)
+    assert prompt(g)[1] == f"What does {GODALMING} do in {place}?"
+    return g
+
+
+def test_supply_at_the_hospital_is_one_event_or_one_item(rules) -> None:  # type: ignore[no-untyped-def]
+    """Issue 30.3: the Hospital of St. Joseph and St. Mary gives 1 Event *or* 1 Item [L199]; it used to give an
+    Item, always, and never an Event."""
+    g = supplying(rules, "st_joseph_and_st_mary")
+    bottom_event(g, "Long Day")
+    edited(g)
+    answer(g, "supply")
+    assert prompt(g)[1] == f"Supply in st_joseph_and_st_mary: what does {GODALMING} draw?"
+    assert prompt(g)[2] == ["an Item", "an Event"]
+    answer(g, "an Event")
+    assert held(g, "hevents", GODALMING) == ["Long Day"] and held(g, "hitems", GODALMING) == []
+
+
+def test_supply_in_a_large_city_is_an_event_and_or_an_item(rules) -> None:  # type: ignore[no-untyped-def]
+    """Issue 30.3: a large city gives 1 Event and/or 1 Item [L197]: a Hunter may decline the Event draw (which
+    may hand Dracula a card)."""
+    g = supplying(rules, "paris")
+    answer(g, "supply")
+    assert prompt(g)[2] == ["an Item and an Event", "an Item", "an Event"]
+    events = len(zone_names(g, "event_deck"))
+    answer(g, "an Item")
+    assert len(held(g, "hitems", GODALMING)) == 1 and len(zone_names(g, "event_deck")) == events
+
+
+def test_supply_in_a_large_city_may_draw_both(rules) -> None:  # type: ignore[no-untyped-def]
+    g = supplying(rules, "paris")
+    bottom_event(g, "Long Day")
+    edited(g)
+    answer(g, "supply")
+    answer(g, "an Item and an Event")
+    assert len(held(g, "hitems", GODALMING)) == 1 and held(g, "hevents", GODALMING) == ["Long Day"]
+
+
+def test_supply_in_a_town_is_one_event_and_no_item(rules) -> None:  # type: ignore[no-untyped-def]
+    g = supplying(rules, "nuremburg")
+    bottom_event(g, "Long Day")
+    edited(g)
+    answer(g, "supply")
+    assert held(g, "hevents", GODALMING) == ["Long Day"] and held(g, "hitems", GODALMING) == []
+
+
+def test_castle_dracula_gives_no_supply(rules) -> None:  # type: ignore[no-untyped-def]
+    g = supplying(rules, "castle_dracula")
+    assert "supply" not in prompt(g)[2] and "rest" in prompt(g)[2]
+
+
+# ---------------------------------------------------------------- 4. a sea crossed is not sailed into again
+
+
+def test_a_hunter_at_sea_may_not_sail_into_a_sea_already_crossed(rules) -> None:  # type: ignore[no-untyped-def]
+    """Issue 30.4: a voyage may not re-enter a sea already visited on it [L137]; only the port of embarkation
+    used to be excluded. Godalming sails Le Havre, English Channel, Atlantic Ocean: the Channel is not offered."""
+    starts = {**FAR, GODALMING: "le_havre"}
+    pol = policy(EAST, starts, {f"Where does {GODALMING} go from le_havre?": "english_channel",
+                                f"Where does {GODALMING} go from english_channel?": "atlantic_ocean"})
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    play(g, pol, at_prompt(f"Where does {GODALMING} go from atlantic_ocean?"))
+    seas = prompt(g)[2]
+    assert "english_channel" not in seas
+    assert "north_sea" in seas and "bay_of_biscay" in seas and "irish_sea" in seas
+    answer(g, "bay_of_biscay")
+    play(g, pol, at_prompt(f"Where does {GODALMING} go from bay_of_biscay?"))
+    assert "atlantic_ocean" not in prompt(g)[2] and "nantes" in prompt(g)[2]
+
+
+def test_a_new_voyage_may_cross_the_same_seas_again(rules) -> None:  # type: ignore[no-untyped-def]
+    starts = {**FAR, GODALMING: "le_havre"}
+    pol = policy(EAST, starts, {f"Where does {GODALMING} go from le_havre?": "english_channel",
+                                f"Where does {GODALMING} go from english_channel?": "plymouth",
+                                f"Where does {GODALMING} go from plymouth?": "english_channel"})
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    play(g, pol, lambda g: place_of(g, GODALMING) == "plymouth")
+    play(g, pol, lambda g: place_of(g, GODALMING) == "english_channel")
+    play(g, pol, at_prompt(f"Where does {GODALMING} go from english_channel?"))
+    assert "le_havre" in prompt(g)[2] and "plymouth" not in prompt(g)[2]  # the new voyage's own port is out
+
+
+# ---------------------------------------------------------------- 5. Dracula's limits when an ally leaves
+
+
+def test_draculas_event_limit_falls_back_when_immanuel_hildesheim_leaves(rules) -> None:  # type: ignore[no-untyped-def]
+    """Issue 30.5: with Immanuel Hildesheim Dracula may hold 6 events; when Good Luck sends the ally away he is
+    back to 4 at once and discards the rest (he used to keep 5 for the rest of the game)."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    pol = policy(EAST, FAR, {f"Play an event before {GODALMING} moves?": "Good Luck"})
+    play(g, pol, lambda g: dracula_moving(g, 1) and value(g, "started"))
+    to_allies(g, "Immanuel Hildesheim")
+    for card in ("Trap", "Trap", "Trap", "Rage", "Seduction"):
+        give_dracula(g, card)
+    give(g, GODALMING, "Good Luck")
+    edited(g)
+    play(g, pol, at_prompt(f"Play an event before {GODALMING} moves?"))
+    answer(g, "Good Luck")
+    assert prompt(g)[1] == "Discard an event (limit 4)" and prompt(g)[0] == 0
+    answer(g, "Rage")
+    assert len(zone_names(g, "devents", 0)) == 4 and "Rage" in zone_names(g, "event_discard")
+
+
+def test_draculas_encounter_limit_falls_back_when_draculas_brides_leave(rules) -> None:  # type: ignore[no-untyped-def]
+    """The same for Dracula's Brides (7 encounters in the reserve, then 5 [L183])."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    pol = policy(EAST, FAR, {f"Play an event before {GODALMING} moves?": "Good Luck"})
+    play(g, pol, lambda g: dracula_moving(g, 1) and value(g, "started"))
+    to_allies(g, "Dracula's Brides")
+    give(g, GODALMING, "Good Luck")
+    edited(g)
+    play(g, pol, lambda g: len(zone_names(g, "reserve", 0)) == 7)  # refilled to 7 after his move
+    play(g, pol, at_prompt(f"Play an event before {GODALMING} moves?"))
+    answer(g, "Good Luck")
+    assert prompt(g)[1] == "Return an encounter to the pool (limit 5)"
+    play(g, pol, lambda g: prompt(g)[0] != 0)
+    assert len(zone_names(g, "reserve", 0)) == 5
