@@ -4,6 +4,8 @@ rule-by-rule walk (docs/fury_of_dracula.md, "Audit") checks. Each test failed on
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from conftest import ROOT
 from fod_helpers import (
@@ -31,6 +33,7 @@ from fod_helpers import (
 )
 from liturgy.interpreter.engine import Game, load_ruleset
 from liturgy.interpreter.runtime.moves import move_card
+from liturgy.interpreter.tools.noninterference import HORIZON, Swap, _compare, swapped
 from scenario import global_slot, zone_index
 
 RULES = ROOT / "rulesets" / "fury_of_dracula.rules"
@@ -260,3 +263,33 @@ def test_draculas_encounter_limit_falls_back_when_draculas_brides_leave(rules) -
     assert prompt(g)[1] == "Return an encounter to the pool (limit 5)"
     play(g, pol, lambda g: prompt(g)[0] != 0)
     assert len(zone_names(g, "reserve", 0)) == 5
+
+
+# ---------------------------------------------------------------- 6. the fuzz's world probe on a Rest
+
+
+def test_the_world_probe_accepts_a_rest_drawing_the_same_two_events_in_another_order(rules) -> None:  # type: ignore[no-untyped-def]
+    """Issue 30.6 (`liturgy fuzz --examples 50 --seed 5`): a false alarm of the world probe, not a leak. The
+    sampled world had the two bottom cards of the Event deck in the other order. A Rest draws both: the Dracula
+    event goes to Dracula unseen and Forewarned is discarded in the open, in both worlds, so after the step both
+    cards lie in the same places and the probe no longer counted them as placed differently; the log's order of
+    the two draws (which the Hunters legitimately see) was reported as a leak. The probe now remembers every card
+    ever placed differently: Forewarned, shown as it is drawn, ends the comparison."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    play(g, policy(EAST, FAR), hunter_acting(GODALMING))
+    bottom_event(g, "Forewarned")
+    bottom_event(g, "Trap")  # the bottom card, drawn first; Forewarned second
+    edited(g)
+    s = g.state
+    deck = s.zones[zone_index(g, "event_deck")]
+    trap, forewarned = deck[0], deck[1]
+    assert [s.tables.card_names[c] for c in (trap, forewarned)] == ["Trap", "Forewarned"]
+    real, world = g.clone(), swapped(g, Swap(observer=1, first=trap, second=forewarned))
+    for w in (real, world):
+        answer(w, "rest")
+    lines = [ln for ln in world.log_lines(1) if "draw" in ln]
+    assert lines[-2:] == [f"{GODALMING} draws Forewarned and discards it",
+                          "a Dracula event is drawn and goes to Dracula unseen"]
+    # the probe's comparison, from the decision before the Rest, with no card named as varied (the world probe's)
+    real, world = g.clone(), swapped(g, Swap(observer=1, first=trap, second=forewarned))
+    assert _compare(real, world, 1, (), random.Random(1), HORIZON, "a world drawn for the test") is None
