@@ -293,3 +293,60 @@ def test_the_world_probe_accepts_a_rest_drawing_the_same_two_events_in_another_o
     # the probe's comparison, from the decision before the Rest, with no card named as varied (the world probe's)
     real, world = g.clone(), swapped(g, Swap(observer=1, first=trap, second=forewarned))
     assert _compare(real, world, 1, (), random.Random(1), HORIZON, "a world drawn for the test") is None
+
+
+# ---------------------------------------------------------------- the walk: Catacombs, Van Helsing
+
+
+def test_dracula_may_take_any_or_all_locations_back_from_the_catacombs(rules) -> None:  # type: ignore[no-untyped-def]
+    """At the start of his turn Dracula may remove any or all locations from the Catacombs [L172]; he used to be
+    asked once, so he could take back only one a turn."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    pol = policy(EAST, FAR)
+    play(g, pol, hunter_acting(MINA))
+    s = g.state
+    deck, cat = zone_index(g, "deck", 0), zone_index(g, "catacombs", 0)
+    for name in ("Madrid", "Lisbon"):
+        move_card(s, next(c for c in s.zones[deck] if s.tables.card_names[c] == name), cat, "")
+    edited(g)
+    play(g, pol, at_prompt("Remove a location from the Catacombs?"))
+    answer(g, "Madrid")
+    assert prompt(g)[1] == "Remove a location from the Catacombs?"
+    answer(g, "Lisbon")
+    assert zone_names(g, "catacombs", 0) == [] and {"Madrid", "Lisbon"} <= set(zone_names(g, "deck", 0))
+
+
+def van_helsing_meets(rules, tile: str, cards: list[str]) -> Game:  # type: ignore[no-untyped-def]
+    """Van Helsing waits in Clermont-Ferrand while Dracula goes Nantes, Bordeaux (a ``tile``), Toulouse; then he
+    walks into Bordeaux and meets the tile."""
+    g = rules.new_game(2, seed=4, check_invariants=True)
+    starts = {**FAR, VAN_HELSING: "clermont_ferrand"}
+    into_reserve(g, tile)
+    pol = policy(["Nantes", "Bordeaux", "Toulouse"], starts, {"Which encounter goes on Bordeaux?": tile})
+    play(g, pol, lambda g: dracula_moving(g, 2) and "Bordeaux" in zone_names(g, "trail", 0))
+    for c in cards:
+        give(g, VAN_HELSING, c)
+    edited(g)
+    play(g, pol, lambda g: prompt(g)[1] == f"Where does {VAN_HELSING} go from clermont_ferrand?"
+         and len(zone_names(g, "trail", 0)) == 3)
+    answer(g, "bordeaux")
+    play(g, pol, at_prompt(f"Which encounter does {VAN_HELSING} meet first?"))
+    answer(g, tile)
+    return g
+
+
+def test_van_helsing_acts_after_an_encounter(rules) -> None:  # type: ignore[no-untyped-def]
+    """Van Helsing may Rest, Supply or Trade after resolving encounters [L190] (another Hunter's turn ends)."""
+    g = van_helsing_meets(rules, "Plague", [])
+    assert prompt(g)[1] == f"What does {VAN_HELSING} do in bordeaux?"
+
+
+def test_van_helsing_does_not_act_after_failing_to_kill_his_opponent(rules) -> None:  # type: ignore[no-untyped-def]
+    """...but not if he failed to kill his opponent in combat [L190]: escaping a Minion with Knife (Escape Route,
+    played as the combat starts) leaves it alive, and his turn ends. He used to act all the same."""
+    g = van_helsing_meets(rules, "Minion with Knife", ["Escape Route"])
+    assert prompt(g)[1] == f"{VAN_HELSING}: play an event as the combat starts?"
+    answer(g, "Escape Route")
+    assert "the combat ends" in g.log_lines(1)
+    assert prompt(g)[1] != f"What does {VAN_HELSING} do in bordeaux?"
+    assert prompt(g)[1].startswith(f"Where does {MINA} go from")
