@@ -16,6 +16,7 @@ from fod_helpers import (
     answer,
     at_prompt,
     bottom_event,
+    card_value,
     edited,
     give,
     give_dracula,
@@ -350,3 +351,105 @@ def test_van_helsing_does_not_act_after_failing_to_kill_his_opponent(rules) -> N
     assert "the combat ends" in g.log_lines(1)
     assert prompt(g)[1] != f"What does {VAN_HELSING} do in bordeaux?"
     assert prompt(g)[1].startswith(f"Where does {MINA} go from")
+
+
+# ---------------------------------------------------------------- the walk: time, maturing, Rest, the sea
+
+
+def test_the_sixth_vampire_at_a_new_dawn_wins_at_once(rules) -> None:  # type: ignore[no-untyped-def]
+    """A new day moves the Vampire track; at 6 the game ends at once and Dracula wins [L117, L37]."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    pol = policy(EAST, FAR)
+    play(g, pol, hunter_acting(MINA))
+    set_value(g, "vampires", 5)
+    set_value(g, "daynight", 5)  # Small Hours: his next Time phase is a new Dawn
+    edited(g)
+    answer(g, "pass_turn")
+    play(g, pol, lambda g: False, limit=5)  # (play stops when the game ends)
+    assert g.finished and "Dracula wins: a new day brings the sixth vampire" in g.log_lines(1)
+    assert value(g, "vampires") == 6 and g.state.counters[global_slot(g, "dracula_won")]
+
+
+def maturing(rules, tile: str) -> Game:  # type: ignore[no-untyped-def]
+    """Dracula lays Bucharest, Constanta (with ``tile``), Varna ... and at his eighth move Constanta leaves the
+    Trail: the game at the question of what happens to it."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    into_reserve(g, tile)
+    edited(g)
+    pol = policy(EAST, FAR, {"Which encounter goes on Constanta?": tile})
+    play(g, pol, lambda g: prompt(g)[1] == "A card leaves the Trail: what happens to it?"
+         and zone_names(g, "trail", 0)[0] == "Constanta")
+    return g
+
+
+def test_a_new_vampire_maturing_moves_the_vampire_track(rules) -> None:  # type: ignore[no-untyped-def]
+    """Maturing a New Vampire advances the Vampire track [L82, L167]: by 2, and the Trail is cleared to 1 card
+    (A1's matured effect; the seed says only that the track advances)."""
+    g = maturing(rules, "New Vampire")
+    assert prompt(g)[2] == ["to_catacombs", "mature", "return_tile"]
+    before = value(g, "vampires")  # (one new day has passed)
+    answer(g, "mature")
+    assert "An encounter matures: New Vampire" in g.log_lines(1)
+    assert value(g, "vampires") == before + 2 and zone_names(g, "trail", 0) == ["Vienna"]
+
+
+def test_desecrated_soil_maturing_clears_the_trail_to_three(rules) -> None:  # type: ignore[no-untyped-def]
+    """Matured, Desecrated Soil makes Dracula clear his Trail down to 3 cards [L168] (and, A1, two Event draws)."""
+    g = maturing(rules, "Desecrated Soil")
+    answer(g, "mature")
+    play(g, policy([], FAR), lambda g: prompt(g)[0] != 0)
+    assert zone_names(g, "trail", 0) == ["Szeged", "Budapest", "Vienna"]
+
+
+def test_a_card_that_is_returned_does_not_mature(rules) -> None:  # type: ignore[no-untyped-def]
+    """Only a tile Dracula chooses to mature acts [L180]: returned, the New Vampire goes to the pool unseen."""
+    g = maturing(rules, "New Vampire")
+    before = value(g, "vampires")
+    answer(g, "return_tile")
+    assert value(g, "vampires") == before and "New Vampire" not in " ".join(g.log_lines(1))
+
+
+def test_a_hunter_resting_with_seward_draws_one_event_and_heals_two(rules) -> None:  # type: ignore[no-untyped-def]
+    """Rest: 2 Event draws from the bottom, only 1 with Seward in the city (Medic) [L193-L194]; up to 2 Health,
+    never above the maximum."""
+    starts = {**FAR, SEWARD: "paris"}
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    play(g, policy(EAST, starts), hunter_acting(GODALMING))
+    bottom_event(g, "Forewarned")
+    bottom_event(g, "Long Day")
+    set_card(g, GODALMING, "hp", 9)
+    edited(g)
+    answer(g, "rest")
+    assert f"{GODALMING} draws Long Day and discards it" in g.log_lines(1)
+    assert not any("Forewarned" in line for line in g.log_lines(1))
+    assert zone_names(g, "event_deck")[0] == "Forewarned"  # still the bottom card
+    assert card_value(g, GODALMING, "hp") == 11
+
+
+def test_a_rest_alone_draws_two_and_never_heals_above_the_maximum(rules) -> None:  # type: ignore[no-untyped-def]
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    play(g, policy(EAST, FAR), hunter_acting(GODALMING))
+    bottom_event(g, "Forewarned")
+    bottom_event(g, "Long Day")
+    set_card(g, GODALMING, "hp", 11)
+    edited(g)
+    answer(g, "rest")
+    lines = g.log_lines(1)
+    assert f"{GODALMING} draws Long Day and discards it" in lines
+    assert f"{GODALMING} draws Forewarned and discards it" in lines
+    assert card_value(g, GODALMING, "hp") == 12
+
+
+def test_dracula_at_sea_uses_no_power_places_no_encounter_and_draws_no_tile(rules) -> None:  # type: ignore[no-untyped-def]
+    """At sea Dracula may not use Powers [L138], places no encounter [L141, L176] and does not refill his reserve
+    [L184]."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    pol = policy(["Bucharest", "Constanta", "Black Sea", "Varna"], FAR)
+    play(g, pol, lambda g: dracula_moving(g, 2))
+    pool = len(zone_names(g, "encounter_pool"))
+    answer(g, "Black Sea")
+    play(g, pol, lambda g: dracula_moving(g, 3))
+    assert zone_names(g, "trail", 0)[-1] == "Black Sea"
+    assert not {"Hide", "Feed", "Dark Call", "Double Back", "Wolf Form"} & set(prompt(g)[2])
+    assert g.log_lines(1).count("Dracula places an encounter") == 1  # on Constanta only, not on the sea
+    assert len(zone_names(g, "encounter_pool")) == pool and len(zone_names(g, "reserve", 0)) == 5
