@@ -35,7 +35,7 @@ from fod_helpers import (
 from liturgy.interpreter.engine import Game, load_ruleset
 from liturgy.interpreter.runtime.moves import move_card
 from liturgy.interpreter.tools.noninterference import HORIZON, Swap, _compare, swapped
-from scenario import global_slot, zone_index
+from scenario import force_roll, global_slot, zone_index
 
 RULES = ROOT / "rulesets" / "fury_of_dracula.rules"
 EAST = ["Bucharest", "Constanta", "Varna", "Sofia", "Belgrade", "Szeged", "Budapest", "Vienna"]
@@ -453,3 +453,56 @@ def test_dracula_at_sea_uses_no_power_places_no_encounter_and_draws_no_tile(rule
     assert not {"Hide", "Feed", "Dark Call", "Double Back", "Wolf Form"} & set(prompt(g)[2])
     assert g.log_lines(1).count("Dracula places an encounter") == 1  # on Constanta only, not on the sea
     assert len(zone_names(g, "encounter_pool")) == pool and len(zone_names(g, "reserve", 0)) == 5
+
+
+# ---------------------------------------------------------------- the walk: holy ground laid, trains
+
+
+def test_a_heavenly_host_laid_before_moving_keeps_dracula_out_of_the_city(rules) -> None:  # type: ignore[no-untyped-def]
+    """A Hunter lays a Heavenly Host token on his own city before moving [L74]; Dracula, next door in Bucharest,
+    may then not enter Sofia (without it he could, and would attack the Hunter there)."""
+    starts = {**FAR, GODALMING: "sofia"}
+    lay = {"Place a Heavenly Host token on sofia?": "Heavenly Host"}
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    play(g, policy(EAST, starts), at_prompt("Where does Dracula begin?"))
+    give(g, GODALMING, "Heavenly Host")
+    edited(g)
+    declined = g.clone()
+    for game, answers in ((declined, {}), (g, lay)):
+        play(game, policy(EAST, starts, answers), lambda g: dracula_moving(g, 1) and value(g, "started"))
+    assert "Sofia" in prompt(declined)[2]
+    assert f"{GODALMING} consecrates sofia with the Heavenly Host" in g.log_lines(1)
+    assert "Sofia" not in prompt(g)[2] and "Belgrade" in prompt(g)[2] and value(g, "hosts_used") == 1
+
+
+def train_game(rules, start: str, face: str) -> Game:  # type: ignore[no-untyped-def]
+    """Seward takes the train from ``start`` and the die shows ``face``."""
+    starts = {**FAR, SEWARD: start}
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    play(g, policy(EAST, starts), at_prompt(f"Where does {SEWARD} go from {start}?"))
+    force_roll(g, "train", [face])
+    answer(g, "take the train")
+    return g
+
+
+def train_options(rules, start: str, face: str) -> list[str]:  # type: ignore[no-untyped-def]
+    g = train_game(rules, start, face)
+    assert prompt(g)[1] == f"{SEWARD} rides the train to?"
+    return prompt(g)[2]
+
+
+def test_no_trains_leaves_the_hunter_his_move_and_his_action(rules) -> None:  # type: ignore[no-untyped-def]
+    """No trains: he may stay, or go by road or sea, and keeps his Action phase [L150]."""
+    g = train_game(rules, "paris", "9")
+    assert prompt(g)[1] == f"No trains: where does {SEWARD} go?"
+    assert "paris" in prompt(g)[2] and "brussels" in prompt(g)[2] and "marseilles" not in prompt(g)[2]
+    answer(g, "paris")
+    assert prompt(g)[1] == f"What does {SEWARD} do in paris?"
+
+
+def test_the_express_rides_three_stops_on_western_track_and_two_on_eastern(rules) -> None:  # type: ignore[no-untyped-def]
+    """Express: up to the 3rd city, but only up to the 2nd if any part of the ride is Eastern track [L153]. From
+    Paris (west) it reaches farther than the Fast train; from Vienna (east) no farther."""
+    assert set(train_options(rules, "paris", "2")) < set(train_options(rules, "paris", "3"))
+    assert set(train_options(rules, "vienna", "2")) == set(train_options(rules, "vienna", "3"))
+    assert set(train_options(rules, "paris", "1")) < set(train_options(rules, "paris", "2"))
