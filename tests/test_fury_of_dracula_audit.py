@@ -506,3 +506,49 @@ def test_the_express_rides_three_stops_on_western_track_and_two_on_eastern(rules
     assert set(train_options(rules, "paris", "2")) < set(train_options(rules, "paris", "3"))
     assert set(train_options(rules, "vienna", "2")) == set(train_options(rules, "vienna", "3"))
     assert set(train_options(rules, "paris", "1")) < set(train_options(rules, "paris", "2"))
+
+
+def test_a_train_passes_through_a_trail_city_without_searching_it(rules) -> None:  # type: ignore[no-untyped-def]
+    """The Action phase happens only in the arrival city: the cities passed through are not searched and their
+    encounters are not met [L154-L155]. Seward rides Paris, Bordeaux (Dracula's first card), Saragossa."""
+    starts = {**FAR, SEWARD: "paris"}
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    pol = policy(["Bordeaux", "Toulouse", "Barcelona"], starts)
+    play(g, pol, lambda g: prompt(g)[1] == f"Where does {SEWARD} go from paris?" and value(g, "started")
+         and len(zone_names(g, "trail", 0)) == 2)
+    force_roll(g, "train", ["2"])
+    answer(g, "take the train")
+    answer(g, "saragossa")
+    assert place_of(g, SEWARD) == "saragossa"
+    assert g.view(1)["zones"]["trail"]["P1"][0].startswith("?")  # Bordeaux, passed through, stays face down
+    assert not any("searches" in line for line in g.log_lines(1))
+
+
+def test_a_hunter_over_his_item_limit_chooses_what_to_discard_the_new_card_included(rules) -> None:  # type: ignore[no-untyped-def]
+    """Over a limit, the holder discards either the new card or one he had [L202]."""
+    g = supplying(rules, "paris")
+    for item in ("Knife", "Pistol", "Rifle"):
+        give(g, GODALMING, item)
+    edited(g)
+    answer(g, "supply")
+    answer(g, "an Item")
+    p, text, labels = prompt(g)
+    assert text == f"{GODALMING} holds too many Items: discard one" and len(labels) == 4
+    assert {"Knife", "Pistol", "Rifle"} < set(labels)
+    answer(g, "Knife")
+    assert len(held(g, "hitems", GODALMING)) == 3 and "Knife" not in held(g, "hitems", GODALMING)
+
+
+def test_trade_hands_an_item_between_hunters_in_one_city(rules) -> None:  # type: ignore[no-untyped-def]
+    """Trade: Items only, between Hunters in the same city [L205] (simplified: the Hunter who trades takes one
+    Item of another's)."""
+    starts = {**FAR, SEWARD: "paris"}
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    play(g, policy(EAST, starts), hunter_acting(GODALMING))
+    give(g, SEWARD, "Knife")
+    give(g, SEWARD, "Long Day")
+    edited(g)
+    answer(g, "trade")
+    assert prompt(g)[2] == ["Knife"]  # Events are not traded
+    answer(g, "Knife")
+    assert held(g, "hitems", GODALMING) == ["Knife"] and held(g, "hitems", SEWARD) == []
