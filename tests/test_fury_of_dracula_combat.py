@@ -496,3 +496,22 @@ def test_hunters_of_different_players_choose_in_secret_and_all_cards_show_togeth
         log = g.log_lines(viewer)
         assert "count plays claws and rolls 1" in log and "Mina Harker plays escape and rolls 6" in log
         assert "Dr. John Seward plays dodge and rolls 6" in log
+
+
+def test_dracula_killed_at_his_last_red_space_loses_the_game(rs: Ruleset) -> None:
+    """Blood at 0 or below: Dracula is destroyed and the Hunters win at once [L28, L68] (issue 30's audit)."""
+    g = to_combat(rs, hitems={SEWARD: ["Stake"]}, blood=4)
+    log = play_round(g, "escape_man", ["stake"], [1, 4])
+    assert counter(g, "blood") == 0 and "The Hunters win: Dracula is destroyed" in log
+    assert g.finished and g.state.counters[sc.global_slot(g, "hunters_won")]
+
+
+def test_a_hunter_at_zero_health_is_defeated_and_a_vampire_rises(rs: Ruleset) -> None:
+    """Health 0: the Hunter is defeated [L70] and the Vampire track gains 1 [L82]; he wakes in the Hospital with
+    his Health back and without his cards (A1; the "Defeated Hunters" page is missing from the seed)."""
+    g = to_combat(rs, hitems={SEWARD: ["Knife"]})
+    g.state.counters[sc.card_slot(g, cid(g, SEWARD), "hp")] = 1
+    vampires = counter(g, "vampires")
+    log = play_round(g, "claws", ["punch"], [6, 1])
+    assert f"{SEWARD} is defeated and wakes in the Hospital of St. Joseph and St. Mary" in log
+    assert counter(g, "vampires") == vampires + 1 and hp(g, SEWARD) == 10 and items(g, SEWARD) == []

@@ -157,6 +157,7 @@ def supply_draws(rules, event: str, starts: dict[str, str] | None = None):  # ty
     edited(g)
     play(g, pol, lambda g: prompt(g)[1].startswith(f"What does {GODALMING} do in"))
     answer(g, "supply")
+    answer(g, "an Event")  # Paris is a large city: an Event and/or an Item
     return g
 
 
@@ -194,6 +195,7 @@ def test_surprising_return_takes_back_a_discarded_event_and_draws_another(rules)
     edited(g)
     play(g, pol, lambda g: prompt(g)[1].startswith(f"What does {GODALMING} do in"))
     answer(g, "supply")
+    answer(g, "an Event")
     answer(g, "Long Day")
     assert "Long Day" in held(g, "hevents", GODALMING)
     assert any(line.startswith(f"{GODALMING} draws") for line in g.log_lines(1)[-3:]) or \
@@ -247,6 +249,7 @@ def test_an_aim_is_offered_once_per_hunter_in_turn_order_with_his_name(rules) ->
     characters file does, in turn order, for every aimable card."""
     g = with_dracula_card(rules, "False Tip-off")
     hunters = [GODALMING, SEWARD, "Prof. Abraham Van Helsing", MINA]
+    to_allies(g, "Immanuel Hildesheim")  # six events in his hand: his limit with this ally
     for card in ("Wild Horses", "Control Storms", "Customs Search", "Sensationalist Press", "Devilish Power"):
         give_dracula(g, card)
     edited(g)
