@@ -315,8 +315,18 @@ def test_bots_pause_when_nobody_watches_and_search_runs_in_a_low_priority_proces
         assert workers and os.getpid() not in workers
         assert all(os.getpriority(os.PRIO_PROCESS, pid) == 19 for pid in workers)
         assert all(share == 0.5 for _, share in charged) and any(cpu > 0 for cpu, _ in charged)
+    if os.path.isdir("/proc"):  # the server's shutdown stops its workers (none is left running on its own)
+        wait_for(lambda: all(_gone(pid) for pid in workers), "a bot worker outlived its server")
     assert budget_pause(0.2, 0.5) == pytest.approx(0.2) and budget_pause(0.3, 0.25) == pytest.approx(0.9)
     assert budget_pause(5.0, 1.0) == 0 and budget_pause(0.0, 0.1) == 0
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return "\nState:\tZ" in f.read()  # a zombie: ended, waiting to be collected
+    except FileNotFoundError:
+        return True
 
 
 # ------------------------------------------------------------------ 8. replays on every unauthenticated request

@@ -20,6 +20,7 @@ import asyncio
 import concurrent.futures
 import multiprocessing
 import os
+import threading
 import time
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
@@ -51,9 +52,18 @@ _GAMES: OrderedDict[str, tuple[Any, dict[int, Any]]] = OrderedDict()
 
 
 def _init() -> None:
-    """The worker starts at the lowest priority (where the platform has priorities)."""
+    """The worker starts at the lowest priority (where the platform has priorities), and ends itself when the
+    server is gone (a ``kill -9`` of the server gives it no chance to stop its workers)."""
     if hasattr(os, "nice"):
         os.nice(NICE)
+    parent = os.getppid()
+
+    def orphaned() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, name="liturgy-bot-orphan-check", daemon=True).start()
 
 
 def _game(job: Job) -> tuple[Any, dict[int, Any]]:
@@ -121,6 +131,10 @@ class BotPool:
         raise AssertionError("unreachable")
 
     def close(self) -> None:
+        """Stop the workers now: a search in progress is abandoned (its table resumes from the database)."""
         if self.pool is not None:
+            workers = list(getattr(self.pool, "_processes", {}).values())  # no public way before Python 3.14
             self.pool.shutdown(wait=False, cancel_futures=True)
+            for proc in workers:
+                proc.terminate()
             self.pool = None
