@@ -329,6 +329,15 @@ def _gone(pid: int) -> bool:
         return True
 
 
+def test_serve_refuses_a_bot_share_that_is_not_one(capsys: pytest.CaptureFixture[str]) -> None:
+    from liturgy.interpreter.tools.cli import main
+
+    for bad in ("0", "nan", "-1", "65", "lots"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["serve", str(ROOT / "rulesets/classic/kuhn_poker.rules"), "--bot-cpu", bad])
+        assert exit_.value.code == 2 and "share of one core" in capsys.readouterr().err
+
+
 # ------------------------------------------------------------------ 8. replays on every unauthenticated request
 def test_reading_finished_tables_back_is_rate_limited_per_client(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:

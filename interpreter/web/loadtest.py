@@ -65,6 +65,7 @@ class Run:
     reconnects: int = 0
     tokens: list[str] = field(default_factory=list)  # every seat token handed out: none may reach the server log
     spectators: int = 0  # spectator connections attached to each human table
+    think: float = 0.0  # mean seconds a seat waits before answering (0: at once, as fast as the server allows)
     spectator_states: int = 0  # states the spectators received
     bot_moves: dict[str, int] = field(default_factory=dict)  # bot-only table -> the last move its spectator saw
     bot_games: int = 0
@@ -149,6 +150,8 @@ async def seat(run: Run, table: str, token: str) -> bool:
                             return True
                         d = msg["decision"]
                         if d and d["at"] != asked:
+                            if run.think:  # a person's pause before choosing (not part of the latency)
+                                await asyncio.sleep(run.think * (0.5 + run.rng.random()))
                             asked, t0 = d["at"], time.monotonic()
                             choice = run.rng.randrange(len(d["options"]))
                             await ws.send(json.dumps({"type": "choose", "at": asked, "choice": choice}))
@@ -267,6 +270,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         run = Run(base, Path(args.ruleset).stem, args.players, ramp + 3600, random.Random(args.seed))
         run.idle = args.idle
         run.spectators = args.spectators
+        run.think = args.think
         run.up.set()
         tasks = [asyncio.create_task(table_loop(run)) for _ in range(args.tables)]
         tasks += [asyncio.create_task(bot_table_loop(run, args.bot_kind)) for _ in range(args.bot_tables)]
@@ -401,6 +405,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-tables", type=int, default=0,
                    help="tables of bots only playing in the background, each watched by one spectator")
     p.add_argument("--bot-kind", default="ismcts", help="the bots of those tables (default ismcts)")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="mean seconds a seat thinks before answering (uniform, half to 1.5 times it); 0: at once")
     p.add_argument("--compare", action="store_true",
                    help="run twice, without then with the spectators and bot tables, and report the human "
                         "decision latency of both (p99 ratio); use with --kill-at 0")
