@@ -213,9 +213,12 @@ async def watch(run: Run, table: str) -> bool:
                 await ws.send(json.dumps({"type": "hello"}))
                 while time.monotonic() < run.stop_at:
                     try:
-                        text = await asyncio.wait_for(ws.recv(), timeout=max(0.01, run.stop_at - time.monotonic()))
+                        # a second at a time: the end of the run moves (it is an hour away during the ramp-up),
+                        # and a table of search bots can be silent for longer than the rest of the run
+                        text = await asyncio.wait_for(ws.recv(), timeout=max(0.01, min(
+                            1.0, run.stop_at - time.monotonic())))
                     except TimeoutError:
-                        return False
+                        continue
                     msg = orjson.loads(text)
                     if msg["type"] == "state":
                         run.spectator_states += 1
