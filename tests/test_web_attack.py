@@ -25,8 +25,9 @@ pytest.importorskip("httpx2")
 pytest.importorskip("uvicorn")
 
 import uvicorn  # noqa: E402
-from liturgy.interpreter.web import tables  # noqa: E402
+from liturgy.interpreter.web import bots, tables  # noqa: E402
 from liturgy.interpreter.web.app import Hosts, Proxies, client_key, create_app, nesting  # noqa: E402
+from liturgy.interpreter.web.bots import BotPool  # noqa: E402
 from liturgy.interpreter.web.server import config, listen  # noqa: E402
 from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Limits, Lobby, budget_pause, discover  # noqa: E402
@@ -304,7 +305,9 @@ def test_bots_pause_when_nobody_watches_and_search_runs_in_a_low_priority_proces
         cm, ws = hello(client, table.id, None)  # someone comes back: the game goes on from there
         wait_for(lambda: table.moves > paused_at, "the bots did not resume")
         cm.__exit__(None, None, None)
-        # a search bot: it thinks in the worker process, at the lowest priority, and is charged its CPU
+        # a search bot: it thinks in the worker process and is charged its CPU (the worker at the server's own
+        # priority here, so that the search finishes however busy the machine; the lowest is checked below)
+        lobby.pool = BotPool(lowest=False)
         made = create(client, {"ruleset": "kuhn_poker", "players": 2, "seats": ["ismcts", "ismcts"]}).json()
         search = lobby.tables[made["table"]]
         cm, ws = hello(client, search.id, None)
@@ -313,10 +316,39 @@ def test_bots_pause_when_nobody_watches_and_search_runs_in_a_low_priority_proces
         assert lobby.pool.pool is not None
         workers = list(lobby.pool.pool._processes)  # noqa: SLF001 (the pool's worker pids)
         assert workers and os.getpid() not in workers
-        assert all(os.getpriority(os.PRIO_PROCESS, pid) == 19 for pid in workers)
         assert all(share == 0.5 for _, share in charged) and any(cpu > 0 for cpu, _ in charged)
+    if os.path.isdir("/proc"):  # the server's shutdown stops its workers (none is left running on its own)
+        wait_for(lambda: all(_gone(pid) for pid in workers), "a bot worker outlived its server")
+    # a server's own pool: its worker runs at the lowest priority there is (a question it answers at once)
+    pool = BotPool()
+    try:
+        pid, nice, policy = pool._start().submit(bots.priority).result(timeout=300)  # noqa: SLF001
+        assert pid != os.getpid() and nice == 19
+        if hasattr(os, "SCHED_IDLE"):  # Linux: below every niceness, it runs only when the CPU is idle
+            assert policy == os.SCHED_IDLE
+    finally:
+        pool.close()
+    if os.path.isdir("/proc"):
+        wait_for(lambda: _gone(pid), "a closed pool's worker lived on")
     assert budget_pause(0.2, 0.5) == pytest.approx(0.2) and budget_pause(0.3, 0.25) == pytest.approx(0.9)
     assert budget_pause(5.0, 1.0) == 0 and budget_pause(0.0, 0.1) == 0
+
+
+def _gone(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return "\nState:\tZ" in f.read()  # a zombie: ended, waiting to be collected
+    except FileNotFoundError:
+        return True
+
+
+def test_serve_refuses_a_bot_share_that_is_not_one(capsys: pytest.CaptureFixture[str]) -> None:
+    from liturgy.interpreter.tools.cli import main
+
+    for bad in ("0", "nan", "-1", "65", "lots"):
+        with pytest.raises(SystemExit) as exit_:
+            main(["serve", str(ROOT / "rulesets/classic/kuhn_poker.rules"), "--bot-cpu", bad])
+        assert exit_.value.code == 2 and "share of one core" in capsys.readouterr().err
 
 
 # ------------------------------------------------------------------ 8. replays on every unauthenticated request

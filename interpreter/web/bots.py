@@ -3,7 +3,8 @@
 Why a process: a search is seconds of pure Python. In a thread of the server it holds the GIL against the event
 loop that serves every person, and fifteen bot-only tables raised a person's response time at another table
 from ~5 ms to ~590 ms (issue 34, finding 3). In its own process at the lowest scheduling priority
-(``os.nice(19)``), the operating system runs it only on CPU time the server does not want, so search bots can
+(``SCHED_IDLE`` on Linux, else ``nice 19``), the operating system runs it only on CPU time the server does not
+want, so search bots can
 slow only each other. One worker process by default, fed in order of request, so every table's bots take turns.
 
 The worker keeps its own copy of each table's game and agents (a game is compiled code and does not pickle): a
@@ -18,8 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import multiprocessing
 import os
+import threading
 import time
 from collections import OrderedDict
 from concurrent.futures.process import BrokenProcessPool
@@ -50,10 +53,27 @@ _RULES: dict[str, Any] = {}
 _GAMES: OrderedDict[str, tuple[Any, dict[int, Any]]] = OrderedDict()
 
 
-def _init() -> None:
-    """The worker starts at the lowest priority (where the platform has priorities)."""
-    if hasattr(os, "nice"):
+def _init(lowest: bool = True) -> None:
+    """The worker starts at the lowest priority the platform has, and ends itself when the server is gone (a
+    ``kill -9`` of the server gives it no chance to stop its workers).
+
+    Lowest: Linux's ``SCHED_IDLE`` where it exists (the worker runs only on CPU time nothing else wants), else
+    ``nice 19``. Nice alone is relative: a server itself started under ``nice 10`` kept only about 88 % of a
+    core it shared with its nice-19 worker, and on a saturated machine people's latency doubled.
+    """
+    if hasattr(os, "nice") and lowest:
         os.nice(NICE)
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE") and lowest:
+        with contextlib.suppress(OSError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    parent = os.getppid()
+
+    def orphaned() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=orphaned, name="liturgy-bot-orphan-check", daemon=True).start()
 
 
 def _game(job: Job) -> tuple[Any, dict[int, Any]]:
@@ -95,18 +115,30 @@ def choose(job: Job) -> tuple[int, float, int]:
     return int(choice), time.process_time() - start, os.getpid()
 
 
-class BotPool:
-    """The worker process(es), started on first use and restarted once if one dies."""
+def priority() -> tuple[int, int, int]:
+    """In the worker: (its process id, its niceness, its scheduling policy or -1 where there are none)."""
+    policy = os.sched_getscheduler(0) if hasattr(os, "sched_getscheduler") else -1
+    return os.getpid(), os.getpriority(os.PRIO_PROCESS, 0), policy
 
-    def __init__(self, workers: int = 1) -> None:
+
+class BotPool:
+    """The worker process(es), started on first use and restarted once if one dies.
+
+    ``lowest`` False keeps the workers at the server's own priority: for tests that need a search to finish on a
+    machine whose every core is busy (at the lowest priority it might wait there for minutes, as it should).
+    """
+
+    def __init__(self, workers: int = 1, lowest: bool = True) -> None:
         self.workers = workers
+        self.lowest = lowest
         self.pool: concurrent.futures.ProcessPoolExecutor | None = None
 
     def _start(self) -> concurrent.futures.ProcessPoolExecutor:
         if self.pool is None:
             # spawn, not fork: the server has threads (the database writer) that a fork would copy mid-state
             self.pool = concurrent.futures.ProcessPoolExecutor(
-                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init)
+                max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init,
+                initargs=(self.lowest,))
         return self.pool
 
     async def choose(self, job: Job) -> tuple[int, float, int]:
@@ -121,6 +153,10 @@ class BotPool:
         raise AssertionError("unreachable")
 
     def close(self) -> None:
+        """Stop the workers now: a search in progress is abandoned (its table resumes from the database)."""
         if self.pool is not None:
+            workers = list(getattr(self.pool, "_processes", {}).values())  # no public way before Python 3.14
             self.pool.shutdown(wait=False, cancel_futures=True)
+            for proc in workers:
+                proc.terminate()
             self.pool = None

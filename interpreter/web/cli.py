@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import socket
 import sys
 from typing import Any
@@ -35,7 +36,7 @@ def add_parser(sub: Any) -> None:
                         "(default 43200: 12 hours)")
     s.add_argument("--spectators", type=A.whole(0, 10_000), default=32,
                    help="spectator connections per table (default 32; seats never count against it)")
-    s.add_argument("--bot-cpu", type=float, default=0.5, metavar="SHARE",
+    s.add_argument("--bot-cpu", type=share, default=0.5, metavar="SHARE",
                    help="share of one core a table's search bots may use on average (default 0.5)")
     s.add_argument("--sockets-per-client", type=A.whole(1, 1_000_000), default=256,
                    help="WebSocket connections one address may hold at once (default 256)")
@@ -46,6 +47,17 @@ def add_parser(sub: Any) -> None:
                    help="comma-separated host names the server answers to besides IP addresses, localhost and "
                         "this machine's name ('*': any); against DNS rebinding")
     s.set_defaults(func=cmd_serve)
+
+
+def share(text: str) -> float:
+    """An argparse type: a share of one core, 0.01 to 64 (finite)."""
+    try:
+        value = float(text) if len(text) <= 40 else math.nan
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0.01 <= value <= 64):
+        raise argparse.ArgumentTypeError(f"{text[:40]!r} is not a share of one core from 0.01 to 64")
+    return value
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -64,9 +76,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
         rulesets = discover(args.rulesets)
     except Refused as err:
         print(f"liturgy: error: {err}", file=sys.stderr)
-        return 2
-    if not 0.01 <= args.bot_cpu <= 64:
-        print("liturgy: error: --bot-cpu is a share of one core, 0.01 to 64", file=sys.stderr)
         return 2
     limits = Limits(max_tables=args.max_tables, creates_per_minute=args.creates_per_minute,
                     tables_per_client=args.tables_per_client, table_idle=float(args.table_idle),

@@ -71,6 +71,7 @@ class Run:
     pace: float = 0.8 * Limits().rate  # messages per second per connection, below the server's limit
     throttled: int = 0  # "slow down" refusals all the same (a stalled server delivering a backlog at once): resent
     spectators: int = 0  # spectator connections attached to each human table
+    think: float = 0.0  # mean seconds a seat waits before answering (0: at once, as fast as the server allows)
     spectator_states: int = 0  # states the spectators received
     bot_moves: dict[str, int] = field(default_factory=dict)  # bot-only table -> the last move its spectator saw
     bot_games: int = 0
@@ -166,6 +167,8 @@ async def seat(run: Run, table: str, token: str) -> bool:
                             return True
                         d = msg["decision"]
                         if d and d["at"] != asked:
+                            if run.think:  # a person's pause before choosing (not part of the latency)
+                                await asyncio.sleep(run.think * (0.5 + run.rng.random()))
                             asked, t0 = d["at"], time.monotonic()
                             choice = run.rng.randrange(len(d["options"]))
                             await send_choice(ws)
@@ -230,9 +233,12 @@ async def watch(run: Run, table: str) -> bool:
                 await ws.send(json.dumps({"type": "hello"}))
                 while time.monotonic() < run.stop_at:
                     try:
-                        text = await asyncio.wait_for(ws.recv(), timeout=max(0.01, run.stop_at - time.monotonic()))
+                        # a second at a time: the end of the run moves (it is an hour away during the ramp-up),
+                        # and a table of search bots can be silent for longer than the rest of the run
+                        text = await asyncio.wait_for(ws.recv(), timeout=max(0.01, min(
+                            1.0, run.stop_at - time.monotonic())))
                     except TimeoutError:
-                        return False
+                        continue
                     msg = orjson.loads(text)
                     if msg["type"] == "state":
                         run.spectator_states += 1
@@ -287,6 +293,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         run = Run(base, Path(args.ruleset).stem, args.players, ramp + 3600, random.Random(args.seed))
         run.idle = args.idle
         run.spectators = args.spectators
+        run.think = args.think
         run.up.set()
         tasks = [asyncio.create_task(table_loop(run)) for _ in range(args.tables)]
         tasks += [asyncio.create_task(bot_table_loop(run, args.bot_kind)) for _ in range(args.bot_tables)]
@@ -423,6 +430,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-tables", type=int, default=0,
                    help="tables of bots only playing in the background, each watched by one spectator")
     p.add_argument("--bot-kind", default="ismcts", help="the bots of those tables (default ismcts)")
+    p.add_argument("--think", type=float, default=0.0,
+                   help="mean seconds a seat thinks before answering (uniform, half to 1.5 times it); 0: at once")
     p.add_argument("--compare", action="store_true",
                    help="run twice, without then with the spectators and bot tables, and report the human "
                         "decision latency of both (p99 ratio); use with --kill-at 0")

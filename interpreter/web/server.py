@@ -55,7 +55,7 @@ class TimedH11Protocol(H11Protocol):
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if not self.transport.is_closing():
+        if not self.transport.is_closing() and self.conn.their_state is h11.IDLE:
             self._arm()  # the next request on this kept-alive connection gets the same deadline
 
     def connection_lost(self, exc: Exception | None) -> None:
