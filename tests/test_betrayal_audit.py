@@ -554,3 +554,19 @@ def test_an_explorer_always_moves_at_least_one_space(rules: Ruleset) -> None:
     pick_if_asked(g, p, "go where", "Foyer")
     assert counter(g, "at", p) == card_ids(g, "Foyer")[0] and counter(g, "moves", p) == 0
     assert "go" not in options(g, p)
+
+
+# ------------------------------------------------------------------------------ an attack is not a trait roll (L268)
+
+
+@pytest.mark.parametrize(("card", "offered"), [("Adrenaline Shot", False), ("Idol", True)])
+def test_an_attack_roll_is_not_a_trait_roll(rules: Ruleset, card: str, offered: bool) -> None:
+    """Effects on trait rolls skip attack rolls (L268): the Adrenaline Shot (+4 to a trait roll) is not offered
+    when attacking; the Idol, whose text names combat rolls too, is."""
+    g, p = first(rules)
+    q = (p + 2) % 3
+    next_turn(g, p, lambda: hold(g, p, card), lambda: haunt(g, q))
+    pick(g, p, "attack")
+    pick_if_asked(g, p, "attack whom", f"P{q + 1}")
+    prompt = g.decision.prompt_for(g.waiting_for()[0]) if g.decision is not None else ""
+    assert ("Adrenaline Shot" in prompt or "Idol" in prompt) is offered
