@@ -357,6 +357,8 @@ def test_a_tile_that_would_close_off_its_floor_is_set_aside(rules: Ruleset) -> N
     the next basement tile, the Dusty Hallway, is placed instead."""
     g, p = first(rules)
     _explore_from(g, p, "Basement Landing", "Stairs From Basement")
+    linked = g.view(p)["graphs"]["house"]["linked"]  # found, its stairs lead to the Foyer (L136)
+    assert any(set(x[:2]) == {"stairs_from_basement", "foyer"} and x[2] == "stairs" for x in linked)
     _explore_from(g, p, "Basement Landing", "Storeroom", "item_deck", "Candle")
     _explore_from(g, p, "Basement Landing", "Vault", "event_deck", "Image in the Mirror")
     doorways = g.state.counters[g.ruleset.compiled.layout.grids["doorways"].slot(0, 0)]
@@ -570,3 +572,22 @@ def test_an_attack_roll_is_not_a_trait_roll(rules: Ruleset, card: str, offered: 
     pick_if_asked(g, p, "attack whom", f"P{q + 1}")
     prompt = g.decision.prompt_for(g.waiting_for()[0]) if g.decision is not None else ""
     assert ("Adrenaline Shot" in prompt or "Idol" in prompt) is offered
+
+
+# ------------------------------------------------------------------------------ what can't change hands; the front door
+
+
+def test_the_companions_and_the_bite_never_change_hands(rules: Ruleset) -> None:
+    """Bite, Dog, Girl and Madman are not items: they can't be given, dropped or stolen (L226)."""
+    g, p = first(rules)
+    next_turn(g, p, lambda: hold(g, p, "Dog", "Girl", "Madman", "Bite"))
+    here = options(g, p)
+    assert "give_gear" not in here and "drop_gear" not in here
+
+
+def test_the_front_door_is_never_explored(rules: Ruleset) -> None:
+    """The front door is always locked before the haunt (L132): the Entrance Hall offers its other doorways only."""
+    g, p = first(rules)
+    pick(g, p, "explore")
+    assert g.decision is not None and "explore through which door" in g.decision.prompt_for(p)
+    assert "2" not in g.decision.options[p] and len(g.decision.options[p]) >= 1
