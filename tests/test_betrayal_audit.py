@@ -591,3 +591,31 @@ def test_the_front_door_is_never_explored(rules: Ruleset) -> None:
     pick(g, p, "explore")
     assert g.decision is not None and "explore through which door" in g.decision.prompt_for(p)
     assert "2" not in g.decision.options[p] and len(g.decision.options[p]) >= 1
+
+
+def test_monsters_never_take_a_secret_passage(rules: Ruleset) -> None:
+    """Monsters can't use a Secret Passage or Secret Stairs (L394): a passage joins the Ballroom to the Upper
+    Landing; the Werewolf in the Ballroom is not offered the Upper Landing."""
+    g, p = first(rules)
+    q = (p + 2) % 3
+    explore_into(g, p, "Ballroom", "event_deck", "Secret Passage", dice=[2, 2, 2])
+    pick(g, p, "Upper Landing")
+    pick(g, p, "no")  # not through it now
+    linked = g.view(p)["graphs"]["house"]["linked"]
+    assert any(set(x[:2]) == {"ballroom", "upper_landing"} for x in linked)
+    pick_if_asked(g, p, "what now", "end_turn")
+    haunt(g, q)
+    monster_at(g, "Werewolf", "Ballroom")
+    while g.decision is not None and "move Werewolf" not in g.decision.prompt_for(g.waiting_for()[0]):
+        pick(g, g.waiting_for()[0], "end_turn")
+    assert g.decision is not None
+    offered = g.decision.options[q]
+    assert "Upper Landing" not in offered and len(offered) >= 2  # a room through a doorway, and "stay"
+
+
+def test_no_haunt_roll_after_the_haunt(rules: Ruleset) -> None:
+    """After the haunt an omen drawn makes no haunt roll (L340)."""
+    g, p, q = _haunted(rules, {})
+    explore_into(g, p, "Kitchen", "omen_deck", "Book")
+    pick_if_asked(g, p, "what now", "end_turn")
+    assert f"P{p + 1} draws the omen Book" in log(g) and "makes the haunt roll" not in log(g)
