@@ -619,3 +619,31 @@ def test_no_haunt_roll_after_the_haunt(rules: Ruleset) -> None:
     explore_into(g, p, "Kitchen", "omen_deck", "Book")
     pick_if_asked(g, p, "what now", "end_turn")
     assert f"P{p + 1} draws the omen Book" in log(g) and "makes the haunt roll" not in log(g)
+
+
+def test_a_monster_rolling_0_still_moves_one_space(rules: Ruleset) -> None:
+    """At least 1 space, also for a monster that rolls 0 for movement (L354)."""
+    g, p, q = _haunted(rules, {"Werewolf": "Foyer"})
+    _to_monster_turn(g, q, [0, 0, 0, 0])
+    assert "move Werewolf" in g.decision.prompt_for(q) and _left(g, q) == 1  # type: ignore[union-attr]
+
+
+def test_a_dead_traitor_still_moves_the_monsters(rules: Ruleset) -> None:
+    """The traitor keeps control of the monsters after his explorer dies (L342, L366)."""
+    g, p, q = _haunted(rules, {"Werewolf": "Foyer"})
+    set_counter(g, "alive", 0, q)  # dead: a trait at the skull
+    set_counter(g, "pos", 0, q, "sanity")
+    while g.decision is not None and "move Werewolf" not in g.decision.prompt_for(g.waiting_for()[0]):
+        pick(g, g.waiting_for()[0], "end_turn")
+    assert g.decision is not None and g.waiting_for()[0] == q
+
+
+def test_no_attack_with_a_trait_the_target_lacks(rules: Ruleset) -> None:
+    """You can't attack with a trait the target doesn't have (L282): with the Ring a hero may attack with Sanity,
+    but a Zombie has none, so a Sanity attack finds nobody."""
+    g, p, q = _haunted(rules, {"Zombie A": "Entrance Hall"})
+    place_at(g, q, "Foyer")
+    hold(g, p, "Ring")  # what the attack may use is read when attacking
+    pick(g, p, "attack")
+    pick(g, p, "sanity")
+    assert f"P{p + 1} finds nobody to attack with sanity" in log(g) and "against Zombie A" not in log(g)
