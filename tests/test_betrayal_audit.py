@@ -357,6 +357,8 @@ def test_a_tile_that_would_close_off_its_floor_is_set_aside(rules: Ruleset) -> N
     the next basement tile, the Dusty Hallway, is placed instead."""
     g, p = first(rules)
     _explore_from(g, p, "Basement Landing", "Stairs From Basement")
+    linked = g.view(p)["graphs"]["house"]["linked"]  # found, its stairs lead to the Foyer (L136)
+    assert any(set(x[:2]) == {"stairs_from_basement", "foyer"} and x[2] == "stairs" for x in linked)
     _explore_from(g, p, "Basement Landing", "Storeroom", "item_deck", "Candle")
     _explore_from(g, p, "Basement Landing", "Vault", "event_deck", "Image in the Mirror")
     doorways = g.state.counters[g.ruleset.compiled.layout.grids["doorways"].slot(0, 0)]
@@ -554,3 +556,94 @@ def test_an_explorer_always_moves_at_least_one_space(rules: Ruleset) -> None:
     pick_if_asked(g, p, "go where", "Foyer")
     assert counter(g, "at", p) == card_ids(g, "Foyer")[0] and counter(g, "moves", p) == 0
     assert "go" not in options(g, p)
+
+
+# ------------------------------------------------------------------------------ an attack is not a trait roll (L268)
+
+
+@pytest.mark.parametrize(("card", "offered"), [("Adrenaline Shot", False), ("Idol", True)])
+def test_an_attack_roll_is_not_a_trait_roll(rules: Ruleset, card: str, offered: bool) -> None:
+    """Effects on trait rolls skip attack rolls (L268): the Adrenaline Shot (+4 to a trait roll) is not offered
+    when attacking; the Idol, whose text names combat rolls too, is."""
+    g, p = first(rules)
+    q = (p + 2) % 3
+    next_turn(g, p, lambda: hold(g, p, card), lambda: haunt(g, q))
+    pick(g, p, "attack")
+    pick_if_asked(g, p, "attack whom", f"P{q + 1}")
+    prompt = g.decision.prompt_for(g.waiting_for()[0]) if g.decision is not None else ""
+    assert ("Adrenaline Shot" in prompt or "Idol" in prompt) is offered
+
+
+# ------------------------------------------------------------------------------ what can't change hands; the front door
+
+
+def test_the_companions_and_the_bite_never_change_hands(rules: Ruleset) -> None:
+    """Bite, Dog, Girl and Madman are not items: they can't be given, dropped or stolen (L226)."""
+    g, p = first(rules)
+    next_turn(g, p, lambda: hold(g, p, "Dog", "Girl", "Madman", "Bite"))
+    here = options(g, p)
+    assert "give_gear" not in here and "drop_gear" not in here
+
+
+def test_the_front_door_is_never_explored(rules: Ruleset) -> None:
+    """The front door is always locked before the haunt (L132): the Entrance Hall offers its other doorways only."""
+    g, p = first(rules)
+    pick(g, p, "explore")
+    assert g.decision is not None and "explore through which door" in g.decision.prompt_for(p)
+    assert "2" not in g.decision.options[p] and len(g.decision.options[p]) >= 1
+
+
+def test_monsters_never_take_a_secret_passage(rules: Ruleset) -> None:
+    """Monsters can't use a Secret Passage or Secret Stairs (L394): a passage joins the Ballroom to the Upper
+    Landing; the Werewolf in the Ballroom is not offered the Upper Landing."""
+    g, p = first(rules)
+    q = (p + 2) % 3
+    explore_into(g, p, "Ballroom", "event_deck", "Secret Passage", dice=[2, 2, 2])
+    pick(g, p, "Upper Landing")
+    pick(g, p, "no")  # not through it now
+    linked = g.view(p)["graphs"]["house"]["linked"]
+    assert any(set(x[:2]) == {"ballroom", "upper_landing"} for x in linked)
+    pick_if_asked(g, p, "what now", "end_turn")
+    haunt(g, q)
+    monster_at(g, "Werewolf", "Ballroom")
+    while g.decision is not None and "move Werewolf" not in g.decision.prompt_for(g.waiting_for()[0]):
+        pick(g, g.waiting_for()[0], "end_turn")
+    assert g.decision is not None
+    offered = g.decision.options[q]
+    assert "Upper Landing" not in offered and len(offered) >= 2  # a room through a doorway, and "stay"
+
+
+def test_no_haunt_roll_after_the_haunt(rules: Ruleset) -> None:
+    """After the haunt an omen drawn makes no haunt roll (L340)."""
+    g, p, q = _haunted(rules, {})
+    explore_into(g, p, "Kitchen", "omen_deck", "Book")
+    pick_if_asked(g, p, "what now", "end_turn")
+    assert f"P{p + 1} draws the omen Book" in log(g) and "makes the haunt roll" not in log(g)
+
+
+def test_a_monster_rolling_0_still_moves_one_space(rules: Ruleset) -> None:
+    """At least 1 space, also for a monster that rolls 0 for movement (L354)."""
+    g, p, q = _haunted(rules, {"Werewolf": "Foyer"})
+    _to_monster_turn(g, q, [0, 0, 0, 0])
+    assert "move Werewolf" in g.decision.prompt_for(q) and _left(g, q) == 1  # type: ignore[union-attr]
+
+
+def test_a_dead_traitor_still_moves_the_monsters(rules: Ruleset) -> None:
+    """The traitor keeps control of the monsters after his explorer dies (L342, L366)."""
+    g, p, q = _haunted(rules, {"Werewolf": "Foyer"})
+    set_counter(g, "alive", 0, q)  # dead: a trait at the skull
+    set_counter(g, "pos", 0, q, "sanity")
+    while g.decision is not None and "move Werewolf" not in g.decision.prompt_for(g.waiting_for()[0]):
+        pick(g, g.waiting_for()[0], "end_turn")
+    assert g.decision is not None and g.waiting_for()[0] == q
+
+
+def test_no_attack_with_a_trait_the_target_lacks(rules: Ruleset) -> None:
+    """You can't attack with a trait the target doesn't have (L282): with the Ring a hero may attack with Sanity,
+    but a Zombie has none, so a Sanity attack finds nobody."""
+    g, p, q = _haunted(rules, {"Zombie A": "Entrance Hall"})
+    place_at(g, q, "Foyer")
+    hold(g, p, "Ring")  # what the attack may use is read when attacking
+    pick(g, p, "attack")
+    pick(g, p, "sanity")
+    assert f"P{p + 1} finds nobody to attack with sanity" in log(g) and "against Zombie A" not in log(g)
