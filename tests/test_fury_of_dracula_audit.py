@@ -552,3 +552,41 @@ def test_trade_hands_an_item_between_hunters_in_one_city(rules) -> None:  # type
     assert prompt(g)[2] == ["Knife"]  # Events are not traded
     answer(g, "Knife")
     assert held(g, "hitems", GODALMING) == ["Knife"] and held(g, "hitems", SEWARD) == []
+
+
+# ---------------------------------------------------------------- the walk: Consecrated Ground, limits, Powers
+
+
+def test_consecrated_ground_drawn_consecrates_the_hunters_city(rules) -> None:  # type: ignore[no-untyped-def]
+    """Consecrated Ground marks the Hunter's own city [L74] (played as drawn: A1's kind)."""
+    g = supplying(rules, "nuremburg")
+    bottom_event(g, "Consecrated Ground")
+    edited(g)
+    answer(g, "supply")
+    assert value(g, "consecrated") == "nuremburg" and "nuremburg is consecrated ground" in g.log_lines(1)
+
+
+def test_dracula_over_his_event_limit_discards_one_the_new_card_included(rules) -> None:  # type: ignore[no-untyped-def]
+    """Dracula holds at most 4 events [L203]; a fifth drawn for him is discarded, or one he had."""
+    g = supplying(rules, "nuremburg")
+    for card in ("Trap", "Trap", "Rage", "Seduction"):
+        give_dracula(g, card)
+    bottom_event(g, "Wild Horses")
+    edited(g)
+    answer(g, "supply")
+    p, text, labels = prompt(g)
+    assert (p, text) == (0, "Discard an event (limit 4)") and sorted(labels) == sorted(
+        ["Trap", "Trap", "Rage", "Seduction", "Wild Horses"])
+    answer(g, "Rage")
+    assert sorted(zone_names(g, "devents", 0)) == ["Seduction", "Trap", "Trap", "Wild Horses"]
+
+
+def test_a_power_on_the_trail_is_not_offered_again(rules) -> None:  # type: ignore[no-untyped-def]
+    """A Power card lies on the Trail until it drops off, and may not be used again meanwhile (one card each)."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    pol = policy(EAST, FAR)
+    play(g, pol, lambda g: dracula_moving(g, 1) and value(g, "started"))
+    assert "Hide" in prompt(g)[2]
+    answer(g, "Hide")
+    play(g, pol, lambda g: dracula_moving(g, 2))
+    assert zone_names(g, "trail", 0) == ["Bucharest", "Hide"] and "Hide" not in prompt(g)[2]

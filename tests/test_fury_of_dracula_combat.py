@@ -515,3 +515,18 @@ def test_a_hunter_at_zero_health_is_defeated_and_a_vampire_rises(rs: Ruleset) ->
     log = play_round(g, "claws", ["punch"], [6, 1])
     assert f"{SEWARD} is defeated and wakes in the Hospital of St. Joseph and St. Mary" in log
     assert counter(g, "vampires") == vampires + 1 and hp(g, SEWARD) == 10 and items(g, SEWARD) == []
+
+
+def test_escape_as_a_bat_never_flies_through_holy_ground(rs: Ruleset) -> None:
+    """Issue 30.2: Dracula "cannot pass through" a city holding Heavenly Host [L74]. From Paris, Nuremburg, Munich
+    and Frankfurt lie two roads away only through Strasbourg; with a token there the bat reaches none of them
+    (it used to reach all three)."""
+    g = to_combat(rs, night=True)
+    lay = g.ruleset.compiled.layout
+    g.state.counters[sc.global_slot(g, "hosts") + lay.enum_index["Place"]["strasbourg"]] = 1
+    set_counter(g, "hosts_used", 1)
+    play_round(g, "escape_bat", ["dodge"], [6, 1])
+    p, text, labels = prompt(g)
+    assert text == "Escape (Bat): where does Dracula fly?"
+    assert not {"Strasbourg", "Nuremburg", "Munich", "Frankfurt"} & set(labels)
+    assert {"Le Havre", "Geneva", "Toulouse"} <= set(labels)
