@@ -64,6 +64,8 @@ class Settings:
     openspiel: bool = True
     seed: int = 1
     players: int = 0  # 0: each ruleset's target player count (default_players)
+    constructs: bool = True  # the per-construct microbenchmarks against plain Python (microbench.py)
+    ismcts: bool = True  # ISMCTS simulations/s on Kuhn poker against OpenSpiel's ISMCTSBot
 
 
 @dataclass
@@ -428,8 +430,37 @@ def run_bench(paths: list[str], s: Settings, log: Callable[[str], None] | None =
     targets.append(_target("parse + check, slowest shipped ruleset (cold)",
                            worst.parse_check_ms_cold if worst else None, PARSE_CHECK_MS, "max", "ms",
                            Path(worst.path).name if worst else ""))
+    _micro_targets(report, targets, s, why_not, say)
     report["targets"] = targets
     return report
+
+
+def _micro_targets(report: dict[str, Any], targets: list[dict[str, Any]], s: Settings, why_not: str | None,
+                   say: Callable[[str], None]) -> None:
+    """The construct microbenchmarks and the ISMCTS comparison (microbench.py), with their targets."""
+    from liturgy.interpreter.tools import microbench as mb
+
+    if s.constructs:
+        say("construct microbenchmarks against plain Python")
+        report["constructs"] = mb.bench_constructs(s.seconds, s.repeats)
+        for name, fig in report["constructs"].items():
+            if isinstance(fig, dict):
+                targets.append(_target(f"construct {name}: plain Python time ÷ Liturgy time", fig["ratio"],
+                                       mb.CONSTRUCT_GOAL, "ratio", "×",
+                                       f"{fig['liturgy_us']:,.1f} vs {fig['python_us']:,.1f} µs; "
+                                       f"{fig['ratio_without_new_game']:.2f}× without the new game's "
+                                       f"{fig['new_game_us']:,.1f} µs"))
+    if s.ismcts:
+        say("ISMCTS on Kuhn poker against OpenSpiel's ISMCTSBot")
+        report["ismcts"] = fig_i = mb.bench_ismcts(s.seconds, s.repeats, s.seed, openspiel=why_not is None)
+        label = f"ISMCTS sims/s on Kuhn ({mb.ISMCTS_SIMULATIONS} per decision) ÷ OpenSpiel ISMCTSBot's"
+        if "ratio" in fig_i:
+            targets.append(_target(label, fig_i["ratio"], mb.ISMCTS_GOAL, "ratio", "×",
+                                   f"{fig_i['liturgy_sims_per_cpu_s']:,.0f} vs {fig_i['openspiel_sims_per_cpu_s']:,.0f}"
+                                   " simulations per CPU second"))
+        else:
+            targets.append(_target(label, None, mb.ISMCTS_GOAL, "ratio", "×",
+                                   fig_i.get("unavailable") or why_not or ""))
 
 
 def _dist_version(dist: str) -> str | None:
@@ -442,6 +473,30 @@ def _dist_version(dist: str) -> str | None:
 
 
 # ---------------------------------------------------------------- text output
+def _render_micro(report: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    cons = report.get("constructs")
+    if cons is not None:
+        lines += ["", "constructs (benchmarks/constructs) against the same work in plain Python:"]
+        if "unavailable" in cons:
+            lines.append(f"  {cons['unavailable']}")
+        for name, f in cons.items():
+            if isinstance(f, dict):
+                lines.append(f"  {name:<22}{f['liturgy_us']:>10,.1f} µs Liturgy{f['python_us']:>10,.1f} µs Python"
+                             f"  {f['ratio']:.2f}× ({f['ratio_without_new_game']:.2f}× without the new game's "
+                             f"{f['new_game_us']:,.1f} µs)")
+    ism = report.get("ismcts")
+    if ism is not None:
+        lines += ["", "ISMCTS on Kuhn poker, simulations per CPU second:"]
+        if "unavailable" in ism:
+            lines.append(f"  {ism['unavailable']}")
+        else:
+            lines.append(f"  Liturgy ISMCTSAgent {ism['liturgy_sims_per_cpu_s']:,.0f}"
+                         + (f", OpenSpiel ISMCTSBot {ism['openspiel_sims_per_cpu_s']:,.0f} ({ism['ratio']:.2f}×)"
+                            if "ratio" in ism else ""))
+    return lines
+
+
 def render(report: dict[str, Any]) -> str:
     m = report["machine"]
     meth = report["method"]
@@ -477,6 +532,7 @@ def render(report: dict[str, Any]) -> str:
                 o = osp[name]
                 lines.append(f"  {name:<24}{o['games_per_s']:>10,.0f} games/s{o['decisions_per_s']:>13,.0f} decisions/s"
                              f"  ({o['moves_per_s_including_chance']:,.0f} moves/s with chance nodes)")
+    lines.extend(_render_micro(report))
     lines.append("")
     lines.append("targets:")
     for t in report["targets"]:
