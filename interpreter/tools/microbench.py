@@ -22,6 +22,7 @@ import importlib.util
 import random
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +86,7 @@ def bench_constructs(seconds: float, repeats: int, directory: Path = CONSTRUCTS_
         if not game.finished or got != want:
             raise AssertionError(f"construct benchmark {name}: Liturgy left {got!r}, plain Python {want!r}")
         liturgy_us, python_us, empty_us = interleaved_us(
-            [lambda r=ruleset: r.new_game(1, 1), plain, lambda: base.new_game(1, 1)], seconds, repeats)
+            [partial(ruleset.new_game, 1, 1), plain, partial(base.new_game, 1, 1)], seconds, repeats)
         own = max(liturgy_us - empty_us, 1e-9)
         out[name] = {"liturgy_us": round(liturgy_us, 2), "python_us": round(python_us, 2),
                      "new_game_us": round(empty_us, 2), "ratio": round(python_us / liturgy_us, 3),
