@@ -374,10 +374,8 @@ def _liars_poker_chance(game: Game, state: Any) -> int:
 
 
 def _liars_poker_action(state: Any, player: int, label: str) -> int:
-    if label == "challenge":
-        return 0
-    count, number = (int(x) for x in label.split(" of "))
-    return 10 * (count - 1) + number
+    """A bid's label is OpenSpiel's action id (`describe int` words it `COUNT of NUMBER` at the terminal)."""
+    return 0 if label == "challenge" else int(label)
 
 
 LIARS_POKER = Adapter("liars_poker.rules", "python_liars_poker", 2, _liars_poker_chance, _liars_poker_action,
@@ -397,14 +395,14 @@ def _dominoes_chance(game: Game, state: Any) -> int:
 
 
 def _dominoes_action(state: Any, player: int, label: str) -> int:
-    """`lead 3-5` -> (P, (3, 5), None); `3-5 on 5` -> (P, (3, 5), 5), by OpenSpiel's own action names."""
+    """Move k = 8 * tile id + 1 + end (8 * id to lead) -> OpenSpiel's action (P, tile, end), by its own name."""
     from open_spiel.python.games import block_dominoes
 
-    tile, _, end = label.removeprefix("lead ").partition(" on ")
-    lo, hi = (float(x) for x in tile.split("-"))
-    name = f"p{player} tile:{(lo, hi)} pip:{float(end) if end else None}"
+    k = int(label)
+    tile = block_dominoes._DECK[k // 8]
+    name = f"p{player} tile:{tile} pip:{float(k % 8 - 1) if k % 8 else None}"
     table: list[str] = block_dominoes._ACTIONS_STR
-    return table.index(name) if name in table else -1 - len(label)
+    return table.index(name) if name in table else -1 - k
 
 
 BLOCK_DOMINOES = Adapter("block_dominoes.rules", "python_block_dominoes", 2, _dominoes_chance, _dominoes_action,
