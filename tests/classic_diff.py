@@ -28,6 +28,7 @@ from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
 from liturgy.interpreter.engine import Decision, Game, Ruleset, load_ruleset
+from open_spiel.python import games as _python_games  # type: ignore[import-not-found]  # noqa: F401 - python_*
 
 ROOT = Path(__file__).resolve().parent.parent
 CLASSIC = ROOT / "rulesets" / "classic"
@@ -95,6 +96,7 @@ class Adapter:
     # called after each Liturgy decision is applied (for adapters that track draws)
     observe: Callable[[Game], None] | None = None
     chance_nodes: bool = True                        # False: the game has none (connect_four)
+    share: float = 1.0                               # CI plays this share of DIFF_GAMES (long games: fewer)
 
 
 @dataclass
@@ -325,8 +327,93 @@ CONNECT_FOUR = Adapter("connect_four.rules", "connect_four", 2, _no_chance,
                        lambda g: [float(x) for x in (g.result or {})["scores"]], chance_nodes=False)
 
 
+# ---------------------------------------------------------------- tic_tac_toe (python_tic_tac_toe)
+
+TIC_TAC_TOE = Adapter("tic_tac_toe.rules", "python_tic_tac_toe", 2, _no_chance,
+                      lambda state, p, label: int(label),   # square i (row by row from the top left) -> action i
+                      lambda g: [float(x) for x in (g.result or {})["scores"]], chance_nodes=False)
+
+
+# ---------------------------------------------------------------- breakthrough
+
+def _breakthrough_action(state: Any, player: int, label: str) -> int:
+    """A step card is named as OpenSpiel names the move (`a7a6`); OpenSpiel adds `*` to a capture."""
+    key = (id(state), state.move_number())
+    if _BT_NAMES.get("key") != key:  # one table of the legal moves' names per OpenSpiel state
+        _BT_NAMES.clear()
+        _BT_NAMES.update({state.action_to_string(player, a).rstrip("*"): int(a) for a in state.legal_actions(player)})
+        _BT_NAMES["key"] = key
+    found = _BT_NAMES.get(label)
+    return found if isinstance(found, int) else -1 - len(label)  # not legal in OpenSpiel: _legal reports it
+
+
+_BT_NAMES: dict[str, Any] = {}
+
+
+BREAKTHROUGH = Adapter("breakthrough.rules", "breakthrough", 2, _no_chance, _breakthrough_action,
+                       lambda g: [float(x) for x in (g.result or {})["scores"]], chance_nodes=False, share=0.25)
+
+
+# ---------------------------------------------------------------- hex
+
+def _hex_action(state: Any, player: int, label: str) -> int:
+    """Cell `b3` (column letter, row number) -> OpenSpiel's action 11 * (row - 1) + column."""
+    return 11 * (int(label[1:]) - 1) + ord(label[0]) - ord("a")
+
+
+HEX = Adapter("hex.rules", "hex", 2, _no_chance, _hex_action,
+              lambda g: [float(x) for x in (g.result or {})["scores"]], chance_nodes=False, share=0.15)
+
+
+# ---------------------------------------------------------------- liars_poker (python_liars_poker)
+
+def _liars_poker_chance(game: Game, state: Any) -> int:
+    """OpenSpiel deals the digits one at a time, P0 first, in turn: the k-th is the (k // 2)-th of P(k % 2)."""
+    k = len(state.history())
+    return int(zone(game, "hand", k % game.players)[k // game.players])
+
+
+def _liars_poker_action(state: Any, player: int, label: str) -> int:
+    """A bid's label is OpenSpiel's action id (`describe int` words it `COUNT of NUMBER` at the terminal)."""
+    return 0 if label == "challenge" else int(label)
+
+
+LIARS_POKER = Adapter("liars_poker.rules", "python_liars_poker", 2, _liars_poker_chance, _liars_poker_action,
+                      lambda g: [float(x) for x in (g.result or {})["scores"]])
+
+
+# ---------------------------------------------------------------- block_dominoes (python_block_dominoes)
+
+def _dominoes_chance(game: Game, state: Any) -> int:
+    """OpenSpiel deals P0's 7 tiles, then P1's; the outcome is the tile's index in its deck (`id`)."""
+    from open_spiel.python.games import block_dominoes
+
+    k = len(state.history())
+    name = zone(game, "hand", k // 7)[k % 7]
+    lo, hi = (float(x) for x in name.split("-"))
+    return int(block_dominoes._DECK.index((lo, hi)))
+
+
+def _dominoes_action(state: Any, player: int, label: str) -> int:
+    """Move k = 8 * tile id + 1 + end (8 * id to lead) -> OpenSpiel's action (P, tile, end), by its own name."""
+    from open_spiel.python.games import block_dominoes
+
+    k = int(label)
+    tile = block_dominoes._DECK[k // 8]
+    name = f"p{player} tile:{tile} pip:{float(k % 8 - 1) if k % 8 else None}"
+    table: list[str] = block_dominoes._ACTIONS_STR
+    return table.index(name) if name in table else -1 - k
+
+
+BLOCK_DOMINOES = Adapter("block_dominoes.rules", "python_block_dominoes", 2, _dominoes_chance, _dominoes_action,
+                         lambda g: [float(x) for x in (g.result or {})["scores"]])
+
+
 ADAPTERS: dict[str, Adapter] = {"kuhn_poker": KUHN, "goofspiel": GOOFSPIEL, "leduc_poker": LEDUC,
-                                "liars_dice": LIARS, "crazy_eights": CRAZY_EIGHTS, "connect_four": CONNECT_FOUR}
+                                "liars_dice": LIARS, "crazy_eights": CRAZY_EIGHTS, "connect_four": CONNECT_FOUR,
+                                "tic_tac_toe": TIC_TAC_TOE, "breakthrough": BREAKTHROUGH, "hex": HEX,
+                                "liars_poker": LIARS_POKER, "block_dominoes": BLOCK_DOMINOES}
+
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Callable
@@ -13,16 +15,18 @@ import pytest
 from conftest import BLOODBORNE, ROOT
 from liturgy.dsl.frontend import grammar_cache
 from liturgy.interpreter.engine import Ruleset
-from liturgy.interpreter.tools.bench import Settings, mid_game, run_bench
+from liturgy.interpreter.tools.bench import Settings, mid_game, render, run_bench
 from liturgy.interpreter.tools.cli import main
+from liturgy.interpreter.tools.microbench import bench_constructs, bench_ismcts
 
-TINY = Settings(seconds=0.02, warmup=0.0, repeats=1, jobs_games=0, openspiel=False)
+TINY = Settings(seconds=0.02, warmup=0.0, repeats=1, jobs_games=0, openspiel=False, constructs=False,
+                ismcts=False)
 
 
 def test_bench_json_reports_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
     example = str(ROOT / "docs" / "examples" / "high_card.rules")
     code = main(["bench", example, "--seconds", "0.02", "--warmup", "0", "--repeats", "1", "--jobs-games", "0",
-                 "--no-openspiel", "--json"])
+                 "--no-openspiel", "--no-constructs", "--no-ismcts", "--json"])
     out = capsys.readouterr().out
     assert code == 0
     report = json.loads(out)
@@ -45,7 +49,7 @@ def test_bench_json_reports_every_figure(capsys: pytest.CaptureFixture[str]) -> 
 def test_bench_text_names_machine_and_targets(capsys: pytest.CaptureFixture[str]) -> None:
     example = str(ROOT / "docs" / "examples" / "dice_race.rules")
     assert main(["bench", example, "--seconds", "0.02", "--warmup", "0", "--repeats", "1", "--jobs-games", "0",
-                 "--no-openspiel"]) == 0
+                 "--no-openspiel", "--no-constructs", "--no-ismcts"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("machine: ")
     assert "warm-up 0.0 s" in out and "targets:" in out and "dice_race" in out
@@ -120,9 +124,46 @@ def test_bench_players_sets_every_rulesets_player_count(capsys: pytest.CaptureFi
     """`--players` (the lead's Fury of Dracula figure is for 5 players, the default 4); a count the ruleset refuses
     is a usage error before anything is measured."""
     example = str(ROOT / "docs" / "examples" / "dice_race.rules")
-    tiny = ["--seconds", "0.02", "--warmup", "0", "--repeats", "1", "--jobs-games", "0", "--no-openspiel", "--json"]
+    tiny = ["--seconds", "0.02", "--warmup", "0", "--repeats", "1", "--jobs-games", "0", "--no-openspiel",
+            "--no-constructs", "--no-ismcts", "--json"]
     assert main(["bench", example, "--players", "3", *tiny]) == 0
     (fig,) = json.loads(capsys.readouterr().out)["rulesets"]
     assert fig["players"] == 3
     assert main(["bench", example, "--players", "64", *tiny]) == 2
     assert "players, not 64" in capsys.readouterr().err
+
+
+def test_construct_microbenchmarks_report_a_ratio_each(capsys: pytest.CaptureFixture[str]) -> None:
+    """`liturgy bench` times each construct of benchmarks/constructs against its plain-Python twin (the figures'
+    shape only: timings are never asserted)."""
+    report = run_bench([str(ROOT / "docs" / "examples" / "dice_race.rules")],
+                       dataclasses.replace(TINY, constructs=True))
+    cons = report["constructs"]
+    assert set(cons) == {"fn_lets", "grid_loop", "comprehension_where", "any_count", "card_moves", "handler_counter"}
+    for fig in cons.values():
+        assert fig["liturgy_us"] > 0 and fig["python_us"] > 0 and fig["new_game_us"] > 0
+        assert fig["ratio"] == pytest.approx(fig["python_us"] / fig["liturgy_us"], abs=1e-3)
+    names = [t["target"] for t in report["targets"] if t["target"].startswith("construct ")]
+    assert len(names) == 6 and all(t["goal"] == 0.7 for t in report["targets"] if t["target"] in names)
+    assert "fn_lets" in render(report)
+
+
+def test_a_construct_benchmark_that_does_other_work_than_its_python_twin_is_refused(tmp_path: Path) -> None:
+    """The Liturgy side and the Python side must leave the same number, or the ratio would compare different work."""
+    src = ROOT / "benchmarks" / "constructs"
+    for f in src.iterdir():
+        if f.suffix in (".rules", ".yaml", ".py"):
+            shutil.copy(f, tmp_path / f.name)
+    text = (tmp_path / "grid_loop.rules").read_text(encoding="utf-8")
+    (tmp_path / "grid_loop.rules").write_text(text.replace("if board[c, r] > 0", "if board[c, r] > 1"),
+                                              encoding="utf-8")
+    with pytest.raises(AssertionError, match="grid_loop: Liturgy left"):
+        bench_constructs(0.01, 1, tmp_path)
+
+
+def test_ismcts_comparison_counts_simulations_on_both_sides() -> None:
+    fig = bench_ismcts(0.01, 1, seed=3, openspiel=True)
+    assert fig["simulations_per_decision"] == 300
+    assert fig["liturgy_sims_per_cpu_s"] > 0 and fig["openspiel_sims_per_cpu_s"] > 0
+    assert fig["ratio"] == pytest.approx(fig["liturgy_sims_per_cpu_s"] / fig["openspiel_sims_per_cpu_s"], abs=1e-3)
+    assert "openspiel_sims_per_cpu_s" not in bench_ismcts(0.01, 1, seed=3, openspiel=False)

@@ -9,6 +9,7 @@ import pytest
 from liturgy.interpreter.agents.agents import RandomAgent, make_agent, play_out
 from liturgy.interpreter.agents.ismcts import Budget, ISMCTSAgent
 from liturgy.interpreter.engine import load_ruleset
+from liturgy.interpreter.engine.infosets import Tracker, WorldSampler, sample_world
 
 
 @pytest.mark.parametrize(("path", "players", "options"), [
@@ -63,3 +64,87 @@ def test_a_time_budget_stops_the_search() -> None:
     agent = ISMCTSAgent(Budget(simulations=1_000_000, millis=30.0), seed=2)
     agent.choose(game, game.waiting_for()[0])
     assert 0 < agent.simulations < 1_000_000
+
+
+# The agent's choices for fixed seeds, recorded before the session-11 speed-up (one WorldSampler per decision,
+# next_choice instead of decision, children by player): the faster search must choose exactly as before.
+PINNED = {
+    ("rulesets/classic/kuhn_poker.rules", 2, 6): [
+        1, 1, 0, 1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 0
+    ],
+    ("rulesets/classic/leduc_poker.rules", 2, 4): [
+        0, 0, 1, 2, 1, 0, 0, 0, 0, 1, 2, 1, 1, 2, 1, 0, 0, 1, 1
+    ],
+    ("rulesets/classic/goofspiel.rules", 2, 2): [
+        9, 5, 3, 9, 1, 9, 9, 6, 1, 6, 2, 4, 1, 2, 4, 5, 3, 4, 2, 3, 0, 2, 0, 1, 6, 10, 5, 4, 3, 5, 3, 6, 0,
+        5, 2, 2, 6, 5, 5, 1, 4, 4, 3, 2, 2, 2, 1, 0
+    ],
+    ("rulesets/slay_the_spire.rules", 1, 1): [
+        2, 0, 1, 1, 0, 2, 0, 2, 0, 0, 1, 0, 2, 0, 0, 1, 0, 1, 1, 0, 0, 3, 0, 2, 0, 0, 0
+    ],
+}
+
+
+@pytest.mark.parametrize("key", list(PINNED), ids=lambda k: k[0].split("/")[-1])
+def test_the_same_seed_makes_the_same_choices_as_before_the_speed_up(key: tuple[str, int, int]) -> None:
+    path, players, seeds = key
+    rules = load_ruleset(path)
+    options = {"mode": "combat"} if "slay" in path else None
+    picks = []
+    for seed in range(seeds):
+        game = rules.new_game(players, seed, options=options)
+        agent = ISMCTSAgent(Budget(simulations=40), seed=seed, reward="score" if seed % 2 else "win")
+        for _ in range(30):
+            if game.finished:
+                break
+            p = game.waiting_for()[0]
+            picks.append(agent.choose(game, p))
+            game.apply(picks[-1], p)
+    assert picks == PINNED[key]
+
+
+@pytest.mark.parametrize(("path", "players", "options"), [
+    ("rulesets/classic/goofspiel.rules", 2, None),
+    ("rulesets/classic/leduc_poker.rules", 2, None),
+    ("rulesets/slay_the_spire.rules", 1, {"mode": "combat"}),
+    ("rulesets/bloodborne.rules", 3, None),
+])
+def test_a_world_sampler_draws_the_worlds_sample_world_draws(path: str, players: int,
+                                                              options: dict[str, str] | None) -> None:
+    """WorldSampler works the hidden places out once; its worlds must be sample_world's, draw for draw."""
+    rules = load_ruleset(path)
+    game = rules.new_game(players, 4, options=options)
+    pick = random.Random(4)
+    for _ in range(12):
+        if game.finished:
+            break
+        p = game.waiting_for()[0]
+        know = Tracker(p).follow(game)
+        sampler = WorldSampler(game, p, know)
+        a, b = random.Random(9), random.Random(9)
+        for _ in range(3):
+            w1, w2 = sample_world(game, p, a, know), sampler(b)
+            assert w1.to_json() == w2.to_json()
+            assert w1.state.commits == w2.state.commits and w1.state.rng == w2.state.rng
+        game.apply(pick.randrange(game.option_count(p)), p)
+
+
+@pytest.mark.parametrize(("path", "players", "options"), [
+    ("rulesets/classic/goofspiel.rules", 2, None),
+    ("rulesets/classic/kuhn_poker.rules", 2, None),
+    ("rulesets/classic/crazy_eights.rules", 3, None),
+    ("rulesets/slay_the_spire.rules", 1, {"mode": "combat"}),
+])
+def test_next_choice_is_the_decisions_first_player_and_labels(path: str, players: int,
+                                                                options: dict[str, str] | None) -> None:
+    rules = load_ruleset(path)
+    for seed in range(3):
+        game = rules.new_game(players, seed, options=options)
+        pick = random.Random(seed)
+        while not game.finished:
+            d = game.decision
+            assert d is not None
+            assert game.next_choice() == (d.players[0], d.options[d.players[0]])
+            p = d.players[0]
+            game.apply(pick.randrange(len(d.options[p])), p)
+        assert game.next_choice() is None

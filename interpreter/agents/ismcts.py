@@ -28,20 +28,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from liturgy.interpreter.engine import Game
-from liturgy.interpreter.engine.infosets import Tracker, sample_world
+from liturgy.interpreter.engine.infosets import Tracker, WorldSampler
 
 REWARDS = ("win", "score")
 
 
 @dataclass
 class _Node:
-    """A tree node: statistics of the edge into it, and its children by (player, label)."""
+    """A tree node: statistics of the edge into it, and its children by player, then label."""
 
     player: int = -1
     visits: int = 0
     avail: int = 0
     totals: list[float] = field(default_factory=list)
-    children: dict[tuple[int, str], _Node] = field(default_factory=dict)
+    children: dict[int, dict[str, _Node]] = field(default_factory=dict)
 
 
 @dataclass
@@ -100,14 +100,15 @@ class ISMCTSAgent:
         root = _Node(totals=[0.0] * game.players)
         bounds = [math.inf, -math.inf]
         deadline = None if self.budget.millis is None else time.perf_counter() + self.budget.millis / 1000
+        sample = WorldSampler(game, player, know)  # the hidden places worked out once for every simulation
         for _ in range(self.budget.simulations):
-            world = sample_world(game, player, self.rng, know)
+            world = sample(self.rng)
             self._simulate(world, root, bounds)
             self.simulations += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         self.decisions += 1
-        mine = [(child.visits, label) for (q, label), child in root.children.items() if q == player]
+        mine = [(child.visits, label) for label, child in root.children.get(player, {}).items()]
         if not mine:
             return self.rng.randrange(len(labels))
         best = max(mine)[1]
@@ -118,29 +119,31 @@ class ISMCTSAgent:
         node, path = root, [root]
         rng = self.rng
         n = world.players
-        while not world.finished:
-            d = world.decision
-            if d is None:
+        next_choice, apply = world.next_choice, world.apply
+        while True:
+            nxt = next_choice()  # decision.players[0] and its labels, without the prompt
+            if nxt is None:
                 break
-            q = d.players[0]
-            labels = d.options[q]
+            q, labels = nxt
             distinct = list(dict.fromkeys(labels))
-            children = node.children
-            untried = [lab for lab in distinct if (q, lab) not in children]
+            children = node.children.get(q)
+            if children is None:
+                children = node.children[q] = {}
+            untried = [lab for lab in distinct if lab not in children]
             for lab in distinct:
-                child = children.get((q, lab))
+                child = children.get(lab)
                 if child is not None:
                     child.avail += 1
             if untried:
                 lab = untried[rng.randrange(len(untried))]
-                child = children[(q, lab)] = _Node(player=q, avail=1, totals=[0.0] * n)
-                world.apply(labels.index(lab), q)
+                child = children[lab] = _Node(player=q, avail=1, totals=[0.0] * n)
+                apply(labels.index(lab), q)
                 path.append(child)
                 break
-            lab = self._select(node, q, distinct, bounds)
-            node = children[(q, lab)]
+            lab = self._select(children, q, distinct, bounds)
+            node = children[lab]
             path.append(node)
-            world.apply(labels.index(lab), q)
+            apply(labels.index(lab), q)
         if not world.finished and world.state.pending is not None:
             world.random_playout(rng)
         rewards = self._rewards(world)
@@ -152,14 +155,16 @@ class ISMCTSAgent:
             for i in range(n):
                 totals[i] += rewards[i]
 
-    def _select(self, node: _Node, q: int, labels: list[str], bounds: list[float]) -> str:
+    def _select(self, children: dict[str, _Node], q: int, labels: list[str], bounds: list[float]) -> str:
         """UCB1 over the options available in this world, with availability counts (SO-ISMCTS)."""
         lo, hi = bounds
-        scale = (hi - lo) if hi > lo else 1.0
+        weight = self.c * ((hi - lo) if hi > lo else 1.0)
+        log, sqrt = math.log, math.sqrt
         best, best_value = labels[0], -math.inf
         for lab in labels:
-            child = node.children[(q, lab)]
-            value = child.totals[q] / child.visits + self.c * scale * math.sqrt(math.log(child.avail) / child.visits)
+            child = children[lab]
+            visits = child.visits
+            value = child.totals[q] / visits + weight * sqrt(log(child.avail) / visits)
             if value > best_value:
                 best, best_value = lab, value
         return best

@@ -188,47 +188,70 @@ def sample_world(game: Game, player: int, rng: random.Random, knowledge: Knowled
     the knowledge model's over-approximation for a leak. Cards leaving a hidden zone by a rule that filters on a
     field ("every card of the chosen class leaves the box") make the model lose track of every card there, while
     the player still knows how many of each class stayed; a wider world could then change a public count.
+
+    To draw many worlds of one decision (a search), make one :class:`WorldSampler` and call it: the same worlds,
+    draw for draw, without working out the hidden places again each time.
     """
-    know = knowledge if knowledge is not None else knowledge_by_replay(game, player)
-    world = game.clone()
-    world.check = False  # reachable for the player's eyes, not necessarily for every invariant
-    s = world.state
-    t = s.tables
-    vis = visible_cards(s, player)
-    held, entries = _frame_cards(world)
-    kinds = world.ruleset.program.cards
-    backs = t.card_backs
-    lay = world.ruleset.compiled.layout
-    stride = lay.zone_card_stride if keep_declarations else 0
-    # hidden positions by what the player sees of them (kind and back): the cards there may trade places
-    groups: dict[tuple[str, str, str, int], list[int]] = {}
-    places: list[tuple[int, int]] = []
-    for zi, cards in enumerate(s.zones):
-        for at, c in enumerate(cards):
-            if not vis[c] and c not in held:
-                # narrower still, the number of cards a card hosts (its `per card` zones) goes with it: a public
-                # log counts them (Fury of Dracula's encounter tiles, placed on the newest Trail card), and a card
-                # hosting none dealt where a card hosting one lay would return a different count to a public zone
-                base = lay.zone_card_base + c * stride
-                key = (kinds[t.card_def[c]].kind, backs[c] if backs else "",
-                       t.zone_names[zi].split(".", 1)[-1] if keep_declarations else "",
-                       sum(len(s.zones[z]) for z in range(base, base + stride)))
-                groups.setdefault(key, []).append(len(places))
-                places.append((zi, at))
-    possible = know.zones if len(know.zones) == len(s.card_zone) else [frozenset()] * len(s.card_zone)
-    moved = _shuffle_places(s.zones, s.card_zone, places, [g for g in groups.values() if len(g) > 1], possible,
-                            rng)
-    if moved and s.shown:  # `reveal … to` another player follows the position, not the card
-        s.shown = {moved.get(c, c): m for c, m in s.shown.items()}
-    if moved:
-        _remap_pending(world, moved)
-        _remap_frames(entries, moved)
-        _remap_counters(world, moved)
-    if moved:
-        world = _reask(world, game, player)
-    _redraw_commits(world, game, player, rng)
-    world.state.rng = rng.getrandbits(64)
-    return world
+    return WorldSampler(game, player, knowledge, keep_declarations)(rng)
+
+
+class WorldSampler:
+    """Draws worlds of one information set (:func:`sample_world`), the part that depends only on the real game
+    (which positions are hidden, which may trade places, what the player knows, which frame entries hold cards)
+    worked out once. ``sampler(rng)`` is ``sample_world(game, player, rng, knowledge, keep_declarations)``,
+    drawing the same numbers from ``rng`` in the same order, so a search that switches to it plays the same
+    moves for the same seed. ``game`` must not change while the sampler is in use."""
+
+    def __init__(self, game: Game, player: int, knowledge: Knowledge | None = None,
+                 keep_declarations: bool = False) -> None:
+        know = knowledge if knowledge is not None else knowledge_by_replay(game, player)
+        self.game = game
+        self.player = player
+        s = game.state
+        t = s.tables
+        vis = visible_cards(s, player)
+        held, self.entries = _frame_cards(game)  # entries by frame number: a clone's frames are in the same order
+        kinds = game.ruleset.program.cards
+        backs = t.card_backs
+        lay = game.ruleset.compiled.layout
+        stride = lay.zone_card_stride if keep_declarations else 0
+        # hidden positions by what the player sees of them (kind and back): the cards there may trade places
+        groups: dict[tuple[str, str, str, int], list[int]] = {}
+        places: list[tuple[int, int]] = []
+        for zi, cards in enumerate(s.zones):
+            for at, c in enumerate(cards):
+                if not vis[c] and c not in held:
+                    # narrower still, the number of cards a card hosts (its `per card` zones) goes with it: a
+                    # public log counts them (Fury of Dracula's encounter tiles, placed on the newest Trail card),
+                    # and a card hosting none dealt where a card hosting one lay would return a different count to
+                    # a public zone
+                    base = lay.zone_card_base + c * stride
+                    key = (kinds[t.card_def[c]].kind, backs[c] if backs else "",
+                           t.zone_names[zi].split(".", 1)[-1] if keep_declarations else "",
+                           sum(len(s.zones[z]) for z in range(base, base + stride)))
+                    groups.setdefault(key, []).append(len(places))
+                    places.append((zi, at))
+        self.places = places
+        self.groups = [g for g in groups.values() if len(g) > 1]
+        self.possible = know.zones if len(know.zones) == len(s.card_zone) else [frozenset()] * len(s.card_zone)
+
+    def __call__(self, rng: random.Random) -> Game:
+        game, player = self.game, self.player
+        world = game.clone()
+        world.check = False  # reachable for the player's eyes, not necessarily for every invariant
+        s = world.state
+        moved = _shuffle_places(s.zones, s.card_zone, self.places, self.groups, self.possible, rng)
+        if moved:
+            if s.shown:  # `reveal … to` another player follows the position, not the card
+                s.shown = {moved.get(c, c): m for c, m in s.shown.items()}
+            _remap_pending(world, moved)
+            frames = s.frames
+            _remap_frames([(frames[k][2], key, how) for k, key, how in self.entries], moved)
+            _remap_counters(world, moved)
+            world = _reask(world, game, player)
+        _redraw_commits(world, game, player, rng)
+        world.state.rng = rng.getrandbits(64)
+        return world
 
 
 def _reask(world: Game, game: Game, player: int) -> Game:
@@ -277,14 +300,19 @@ def _shuffle_places(zones: list[list[int]], card_zone: list[int], places: list[t
                 now[i] = before[i]
     sizes = [len(g) for g in groups]
     total = sum(sizes)
+    randrange = rng.randrange
+    one = groups[0] if len(groups) == 1 else None  # the common case: no walk through the groups
     for _ in range(swaps * total):
-        k = rng.randrange(total)
-        g = 0
-        while k >= sizes[g]:
-            k -= sizes[g]
-            g += 1
-        members = groups[g]
-        i, j = members[k], members[rng.randrange(len(members))]
+        k = randrange(total)
+        if one is not None:
+            members = one
+        else:
+            g = 0
+            while k >= sizes[g]:
+                k -= sizes[g]
+                g += 1
+            members = groups[g]
+        i, j = members[k], members[randrange(len(members))]
         if i == j:
             continue
         ci, cj = now[i], now[j]
@@ -368,17 +396,18 @@ def _local_kinds(game: Game) -> dict[str, bool | None]:
     return out
 
 
-def _frame_cards(game: Game) -> tuple[set[int], list[tuple[dict[str, Any], str, str]]]:
+def _frame_cards(game: Game) -> tuple[set[int], list[tuple[int, str, str]]]:
     """What the running code holds: the ints it holds that may be cards without being known to (pinned: they
-    stay where they are), and the frame entries known to hold cards (remapped to the card now at their place).
+    stay where they are), and the frame entries known to hold cards (remapped to the card now at their place), as
+    (frame number, key, how).
 
     Named locals are told apart by the types the checker gave their reads; loop entries by the type of the
     list they loop over (the compiler's ``loop_elems``); anything else that holds ints is pinned."""
     kinds = _local_kinds(game)
     elems = game.ruleset.compiled.loop_elems
     pinned: set[int] = set()
-    remap: list[tuple[dict[str, Any], str, str]] = []  # (env, key, how: "value", "loop" or "pairs")
-    for frame in game.state.frames:
+    remap: list[tuple[int, str, str]] = []  # (frame number, key, how: "value", "loop" or "pairs")
+    for k, frame in enumerate(game.state.frames):
         env = frame[2]
         for key, value in env.items():
             if key.startswith("#") and key in elems:
@@ -388,7 +417,7 @@ def _frame_cards(game: Game) -> tuple[set[int], list[tuple[dict[str, Any], str, 
                 holds = kinds.get(key) if not key.startswith("#") else None
                 how = "value"
             if holds is True:
-                remap.append((env, key, how))
+                remap.append((k, key, how))
             elif holds is None:
                 _cards_in(value, pinned)
     return pinned, remap

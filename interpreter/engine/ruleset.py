@@ -45,6 +45,9 @@ class Ruleset:
         self._tables: dict[int, tuple[Tables, list[Any], list[list[int]], list[int]]] = {}
         self._templates: dict[TemplateKey, Template] = {}
         self._certs: dict[TemplateKey, invariants.Certified | None] = {}
+        # option labels of choices whose labels depend on the options alone (Game.next_choice): a search asks them
+        # at every node of every simulation
+        self.label_cache: dict[tuple[int, str, Any], tuple[str, ...]] = {}
         self.codes: list[Code] = self.compiled.codes
         self._fill_card_data()
         self.display = Display(program, self.compiled)

@@ -22,6 +22,10 @@ if TYPE_CHECKING:
     from liturgy.interpreter.engine.ruleset import Ruleset
 
 
+# option kinds whose labels depend on the option's value alone (not on the state or on who asks)
+PLAIN_LABELS = frozenset(("int", "bool", "text", "player", "enum"))
+
+
 def _entry(per: Any, commits: dict[int, int], player: int) -> int:
     """The open entry of a player the choice waits for (one exists: that is why it waits)."""
     entry = open_entry(per, commits, player)
@@ -123,6 +127,35 @@ class GameViews:
         elem = self.ruleset.compiled.choice_elems[fmt_id]
         return Decision(waiting, True, {p: _labels(s, f, per[at[p]][1], p, elem=elem) for p in waiting},
                         f"{self.step_title()}: choose secretly", {p: t for p, t in texts.items() if t})
+
+    def next_choice(self) -> tuple[int, tuple[str, ...]] | None:
+        """The first waiting player and its option labels, as :attr:`decision` gives them (``players[0]`` and its
+        ``options``), without the prompt and step title a person reads: what a search asks at every node of every
+        simulation. None when nobody is waiting."""
+        s = self.state
+        pend = s.pending
+        if pend is None or self.finished:
+            return None
+        comp = self.ruleset.compiled
+        if pend[0] == "choose":
+            _, p, options, _, _, _, fmt_id = pend
+            pass_label = comp.choice_pass_labels[fmt_id]
+        else:
+            _, per, _, _, fmt_id = pend
+            p = waiting_players(per, s.commits)[0]
+            options, pass_label = per[_entry(per, s.commits, p)][1], "pass"
+        elem = comp.choice_elems[fmt_id]
+        if elem is None or elem.kind not in PLAIN_LABELS:  # cards: a label depends on who sees the card now
+            return p, _labels(s, comp.choice_formats[fmt_id], options, p, pass_label, elem)
+        # numbers, players, enum values and texts read the same in every state: each set of options is labelled once
+        cache = self.ruleset.label_cache
+        key = (fmt_id, pass_label, options)
+        labels = cache.get(key)
+        if labels is None:
+            if len(cache) >= 4096:
+                cache.clear()
+            labels = cache[key] = _labels(s, comp.choice_formats[fmt_id], options, p, pass_label, elem)
+        return p, labels
 
     def display(self, player: int) -> list[str] | None:
         """The ruleset's `display` panel for ``player`` (None when it declares none): what a terminal shows."""

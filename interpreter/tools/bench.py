@@ -9,8 +9,8 @@ game, then uniformly random legal choices from one ``random.Random`` until the
 game ends, timed by one timing function. A *decision* is one player's choice;
 OpenSpiel's chance nodes (card deals, goofspiel's prize draws) are not
 decisions — Liturgy draws those inside the step — so they are counted apart as
-``chance_moves``. Both chance distributions used here (Kuhn deals, goofspiel
-prizes) are uniform, so sampling a chance outcome uniformly is exact.
+``chance_moves``. The chance distributions used here (Kuhn deals, goofspiel
+prizes, Liar's Poker digits, domino deals) are uniform, so sampling a chance outcome uniformly is exact.
 """
 
 from __future__ import annotations
@@ -30,13 +30,21 @@ from typing import Any
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from liturgy.interpreter.tools.simulate import simulate
 
-# Comparisons the issue asks for: Liturgy ruleset (by file stem) -> OpenSpiel game and the target ratio.
+# Comparisons the issue asks for: Liturgy ruleset (by file stem) -> OpenSpiel game and the target ratio (issue 29:
+# at least twice OpenSpiel's pure-Python games, half of its C++ goofspiel and connect_four, 0.3 of its C++
+# breakthrough and hex).
 OPENSPIEL_PEERS: dict[str, tuple[str, float]] = {
-    "kuhn_poker": ("python_kuhn_poker", 1.0),
-    "goofspiel": ("goofspiel", 0.25),
-    "connect_four": ("connect_four", 0.25),
+    "kuhn_poker": ("python_kuhn_poker", 2.0),
+    "tic_tac_toe": ("python_tic_tac_toe", 2.0),
+    "liars_poker": ("python_liars_poker", 2.0),
+    "block_dominoes": ("python_block_dominoes", 2.0),
+    "goofspiel": ("goofspiel", 0.5),
+    "connect_four": ("connect_four", 0.5),
+    "breakthrough": ("breakthrough", 0.3),
+    "hex": ("hex", 0.3),
 }
-OPENSPIEL_GAMES = ("python_kuhn_poker", "kuhn_poker", "goofspiel", "connect_four")
+OPENSPIEL_GAMES = ("python_kuhn_poker", "kuhn_poker", "python_tic_tac_toe", "python_liars_poker",
+                   "python_block_dominoes", "goofspiel", "connect_four", "breakthrough", "hex")
 BLOODBORNE_GAMES_PER_S = 1000.0
 BLOODBORNE_JOBS_SECONDS = 60.0
 STS_COMBATS_PER_S = 2000.0
@@ -56,6 +64,8 @@ class Settings:
     openspiel: bool = True
     seed: int = 1
     players: int = 0  # 0: each ruleset's target player count (default_players)
+    constructs: bool = True  # the per-construct microbenchmarks against plain Python (microbench.py)
+    ismcts: bool = True  # ISMCTS simulations/s on Kuhn poker against OpenSpiel's ISMCTSBot
 
 
 @dataclass
@@ -161,7 +171,7 @@ def liturgy_batch(ruleset: Ruleset, players: int, seed: int, check: bool = False
 def openspiel_batch(name: str, seed: int) -> Callable[[float, int], Batch]:
     """The same driver loop for an OpenSpiel game (a C++ game or a registered pure-Python one)."""
     import pyspiel
-    from open_spiel.python import games as _python_games  # noqa: F401 - registers python_kuhn_poker
+    from open_spiel.python import games as _python_games  # noqa: F401 - registers the python_* games
 
     game = pyspiel.load_game(name)
     seats = list(range(game.num_players()))
@@ -420,8 +430,37 @@ def run_bench(paths: list[str], s: Settings, log: Callable[[str], None] | None =
     targets.append(_target("parse + check, slowest shipped ruleset (cold)",
                            worst.parse_check_ms_cold if worst else None, PARSE_CHECK_MS, "max", "ms",
                            Path(worst.path).name if worst else ""))
+    _micro_targets(report, targets, s, why_not, say)
     report["targets"] = targets
     return report
+
+
+def _micro_targets(report: dict[str, Any], targets: list[dict[str, Any]], s: Settings, why_not: str | None,
+                   say: Callable[[str], None]) -> None:
+    """The construct microbenchmarks and the ISMCTS comparison (microbench.py), with their targets."""
+    from liturgy.interpreter.tools import microbench as mb
+
+    if s.constructs:
+        say("construct microbenchmarks against plain Python")
+        report["constructs"] = mb.bench_constructs(s.seconds, s.repeats)
+        for name, fig in report["constructs"].items():
+            if isinstance(fig, dict):
+                targets.append(_target(f"construct {name}: plain Python time ÷ Liturgy time", fig["ratio"],
+                                       mb.CONSTRUCT_GOAL, "ratio", "×",
+                                       f"{fig['liturgy_us']:,.1f} vs {fig['python_us']:,.1f} µs; "
+                                       f"{fig['ratio_without_new_game']:.2f}× without the new game's "
+                                       f"{fig['new_game_us']:,.1f} µs"))
+    if s.ismcts:
+        say("ISMCTS on Kuhn poker against OpenSpiel's ISMCTSBot")
+        report["ismcts"] = fig_i = mb.bench_ismcts(s.seconds, s.repeats, s.seed, openspiel=why_not is None)
+        label = f"ISMCTS sims/s on Kuhn ({mb.ISMCTS_SIMULATIONS} per decision) ÷ OpenSpiel ISMCTSBot's"
+        if "ratio" in fig_i:
+            targets.append(_target(label, fig_i["ratio"], mb.ISMCTS_GOAL, "ratio", "×",
+                                   f"{fig_i['liturgy_sims_per_cpu_s']:,.0f} vs {fig_i['openspiel_sims_per_cpu_s']:,.0f}"
+                                   " simulations per CPU second"))
+        else:
+            targets.append(_target(label, None, mb.ISMCTS_GOAL, "ratio", "×",
+                                   fig_i.get("unavailable") or why_not or ""))
 
 
 def _dist_version(dist: str) -> str | None:
@@ -434,6 +473,30 @@ def _dist_version(dist: str) -> str | None:
 
 
 # ---------------------------------------------------------------- text output
+def _render_micro(report: dict[str, Any]) -> list[str]:
+    lines: list[str] = []
+    cons = report.get("constructs")
+    if cons is not None:
+        lines += ["", "constructs (benchmarks/constructs) against the same work in plain Python:"]
+        if "unavailable" in cons:
+            lines.append(f"  {cons['unavailable']}")
+        for name, f in cons.items():
+            if isinstance(f, dict):
+                lines.append(f"  {name:<22}{f['liturgy_us']:>10,.1f} µs Liturgy{f['python_us']:>10,.1f} µs Python"
+                             f"  {f['ratio']:.2f}× ({f['ratio_without_new_game']:.2f}× without the new game's "
+                             f"{f['new_game_us']:,.1f} µs)")
+    ism = report.get("ismcts")
+    if ism is not None:
+        lines += ["", "ISMCTS on Kuhn poker, simulations per CPU second:"]
+        if "unavailable" in ism:
+            lines.append(f"  {ism['unavailable']}")
+        else:
+            lines.append(f"  Liturgy ISMCTSAgent {ism['liturgy_sims_per_cpu_s']:,.0f}"
+                         + (f", OpenSpiel ISMCTSBot {ism['openspiel_sims_per_cpu_s']:,.0f} ({ism['ratio']:.2f}×)"
+                            if "ratio" in ism else ""))
+    return lines
+
+
 def render(report: dict[str, Any]) -> str:
     m = report["machine"]
     meth = report["method"]
@@ -469,6 +532,7 @@ def render(report: dict[str, Any]) -> str:
                 o = osp[name]
                 lines.append(f"  {name:<24}{o['games_per_s']:>10,.0f} games/s{o['decisions_per_s']:>13,.0f} decisions/s"
                              f"  ({o['moves_per_s_including_chance']:,.0f} moves/s with chance nodes)")
+    lines.extend(_render_micro(report))
     lines.append("")
     lines.append("targets:")
     for t in report["targets"]:

@@ -421,7 +421,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if args.players:
             _check_players(ruleset, args.players)
     settings = Settings(seconds=args.seconds, warmup=args.warmup, repeats=args.repeats, jobs_games=args.jobs_games,
-                        openspiel=not args.no_openspiel, seed=args.seed, players=args.players)
+                        openspiel=not args.no_openspiel, seed=args.seed, players=args.players,
+                        constructs=not args.no_constructs, ismcts=not args.no_ismcts)
     say = (lambda m: print(m, file=sys.stderr, flush=True)) if sys.stderr.isatty() else None
     report = run_bench(paths, settings, log=say)
     print(json.dumps(report, indent=1) if args.json else render(report))
@@ -498,6 +499,10 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("--players", type=A.PLAYERS_OR_DEFAULT, default=0,
                    help="players in every game (default: the targets' counts, else 4 where allowed)")
     b.add_argument("--no-openspiel", action="store_true", help="skip the OpenSpiel comparison")
+    b.add_argument("--no-constructs", action="store_true",
+                   help="skip the per-construct microbenchmarks (benchmarks/constructs) against plain Python")
+    b.add_argument("--no-ismcts", action="store_true",
+                   help="skip ISMCTS simulations/s on Kuhn poker against OpenSpiel's ISMCTSBot")
     b.add_argument("--json", action="store_true", help="machine-readable report")
     b.set_defaults(func=cmd_bench)
 
