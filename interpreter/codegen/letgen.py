@@ -37,6 +37,7 @@ def let_chain(gen: ExprGen, e: A.LetIn) -> tuple[list[tuple[str, str]], str] | N
     comp = gen.comp
     before = gen.unsafe
     saved = comp.subst, gen.subst_src, gen.subst_owner, comp.subst_names
+    saved_ranges = gen.var_ranges
     binds: list[tuple[str, str]] = []
     body: A.Expr = e
     try:
@@ -50,15 +51,21 @@ def let_chain(gen: ExprGen, e: A.LetIn) -> tuple[list[tuple[str, str]], str] | N
             gen.subst_src = {**{k: v for k, v in outer.items() if k != name}, name: local}
             gen.subst_owner = comp.subst
             comp.subst_names = {k: v for k, v in comp.subst_names.items() if k != name}
+            gen.bind_range(name, local, gen.int_range(body.value) if _is_int(body.value) else None)
             binds.append((local, value))
             body = body.body
         text = gen.src(body)
     finally:
         comp.subst, gen.subst_src, gen.subst_owner, comp.subst_names = saved
+        gen.var_ranges = saved_ranges
     if gen.unsafe != before:
         gen.unsafe = before
         return None
     return binds, text
+
+
+def _is_int(e: A.Expr) -> bool:
+    return e.ty is not None and e.ty.kind == "int"
 
 
 def let_source(gen: ExprGen, e: A.LetIn) -> str:
