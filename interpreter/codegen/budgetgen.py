@@ -51,7 +51,8 @@ def binary(gen: ExprGen, e: A.Binary) -> str:
     if e.op not in ("+", "-", "*") or kind not in ("int", "text", "list"):
         return gen._binary(e)
     sizes = gen.comp.sizes
-    if (kind == "int" and sizes.safe(e)) or (kind == "list" and sizes.concat_fits(e, gen.comp.size_limit)):
+    if (kind == "int" and gen.int_range(e) is not None) or (
+            kind == "list" and sizes.concat_fits(e, gen.comp.size_limit)):
         return gen._binary(e)  # provably within its budget (compiler/sizes.py): the check could never fire
     if kind == "list":
         size = gen.comp.size_limit
@@ -65,7 +66,7 @@ def binary(gen: ExprGen, e: A.Binary) -> str:
 
 
 def negation(e: A.Unary, text: str, gen: ExprGen) -> str:
-    if gen.comp.sizes.safe(e):
+    if gen.int_range(e) is not None:
         return text
     t = gen._name("_t")
     return f"({t} if {_LOW} <= ({t} := {text}) <= {_HIGH} else _overflow({t}, {where(e.span)}))"
@@ -81,7 +82,11 @@ def call(gen: ExprGen, e: A.Call) -> str:
     if ref[1] == "join" and len(e.args) == 2:
         return (f"_join_checked({gen.src(e.args[0])}, {gen.src(e.args[1])}, {comp.text_limit}, "
                 f"{where(e.span)})")
-    return f"_sized({gen._call(e)}, {comp.size_limit}, {comp.text_limit}, {where(e.span)})"
+    inner = gen._call(e)
+    folded = gen.ns.get(inner) if inner.startswith("_k") else None
+    if isinstance(folded, tuple | str) and len(folded) <= min(comp.size_limit, comp.text_limit):
+        return inner  # a constant (`range(8)`, folded when compiled) already within its budget
+    return f"_sized({inner}, {comp.size_limit}, {comp.text_limit}, {where(e.span)})"
 
 
 def counted(gen: Any, items: str, span: Span, kind: str) -> list[str]:

@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 _NAME = re.compile(r"\(*(?:[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00)\)*")
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
+# a source that reads nothing but one Python name (a local, a parameter, a marker) or a literal: passable as is
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00|-?[0-9]+")
 _ARITH = {"-", "*"}
 
 
@@ -119,6 +121,18 @@ class _Params:
         return src
 
 
+def _is_on_grid(e: A.Expr) -> bool:
+    """`on_grid(g, c, r)` of a named grid: written as ``(a) & (b)`` of two comparisons, a bool already."""
+    return isinstance(e, A.Call) and e.ref is not None and e.ref[:2] == ("call_builtin", "on_grid") and bool(
+        e.args) and e.args[0].ref is not None and e.args[0].ref[0] == "grid"
+
+
+def _pure_operand(e: A.Expr) -> bool:
+    """Whether evaluating ``e`` can neither fail nor draw from the RNG: a literal or a variable (a divisor like
+    that may be read after the dividend, where the closures read it first)."""
+    return isinstance(e, A.IntLit) or (isinstance(e, A.Name) and e.ref is not None and e.ref[0] == "local")
+
+
 def _none_positional(s: Any, *args: Any) -> None:
     """A card without a body for the function field (as the closures' ``lambda s, e: None``)."""
     return None
@@ -168,6 +182,31 @@ class ExprGen:
         self.depth = 0  # nesting of the expression being written (see MAX_TEXT_DEPTH)
         # Python locals of loops over a constant `range`: their least and greatest value (grid cells skip tests)
         self.int_ranges: dict[str, tuple[int, int]] = {}
+        # what compiler/sizes.py may assume about the rule variables in scope that are never assigned (a fn's
+        # `let`s, inlined parameters, aggregate loop variables): an interval, or None to hide an outer name
+        self.var_ranges: dict[str, tuple[int, int] | None] = {}
+
+    def int_range(self, e: A.Expr) -> tuple[int, int] | None:
+        """The interval the int expression ``e`` provably stays in here (compiler/sizes.py), or None."""
+        return self.comp.sizes.int_range(e, self.var_ranges or None)
+
+    @contextmanager
+    def narrowed(self, test: A.Expr | None) -> Iterator[None]:
+        """Generate what runs only where ``test`` held, with the ranges it proves (gridgen.on_grid_facts)."""
+        facts = gridgen.on_grid_facts(self, test) if test is not None else {}
+        saved = self.var_ranges
+        if facts:
+            self.var_ranges = {**saved, **facts}
+        try:
+            yield
+        finally:
+            self.var_ranges = saved
+
+    def bind_range(self, var: str, local: str | None, known: tuple[int, int] | None) -> None:
+        """Variable ``var`` (held in Python local ``local``, if any) is bound here to a value in ``known``."""
+        self.var_ranges = {**self.var_ranges, var: known}
+        if local is not None and known is not None:
+            self.int_ranges[local] = known
 
     def read_env(self, var: str) -> str:
         """Source reading local variable ``var`` (a parameter, `let`, loop variable or ``self``)."""
@@ -182,7 +221,8 @@ class ExprGen:
     def function(self, e: A.Expr) -> ExprFn | None:
         """A compiled function for ``e``, or None when its root is not a shape this module writes."""
         if isinstance(e, A.Aggregate | A.ListComp):
-            return self._loop_function(e)
+            loop: ExprFn = self._loop_function(e)  # never None without parameters to pass
+            return loop
         if isinstance(e, A.LetIn):
             return letgen.let_function(self, e)
         if not self._root_ok(e):
@@ -221,6 +261,7 @@ class ExprGen:
         head = ", ".join(["s", *names.values()])
         env = "{" + "".join(f"{p!r}: {n}, " for p, n in names.items()) + "}"
         saved = comp.subst, comp.inline_depth, self.reader, self.subst_src, self.subst_owner, self.var_src
+        saved_ranges, self.var_ranges = self.var_ranges, {}
         made: dict[int, Any] = {}  # cards of a kind that keep the field's default share one function
         try:
             for i, card in enumerate(prog.cards):
@@ -249,6 +290,7 @@ class ExprGen:
                 table[i] = made[id(expr)] = fn
         finally:
             comp.subst, comp.inline_depth, self.reader, self.subst_src, self.subst_owner, self.var_src = saved
+            self.var_ranges = saved_ranges
         return table
 
     def _root_ok(self, e: A.Expr) -> bool:
@@ -415,7 +457,11 @@ class ExprGen:
         if isinstance(e, A.Index):
             if e.ref == ("icounter",):
                 return f"s.counters[{self.slot(e)}]"
-            return f"_index({self.src(e.obj)}, {self.src(e.index)})"
+            obj, index = self.src(e.obj), self.src(e.index)
+            known, items = self.int_range(e.index), self.ns.get(obj) if obj.startswith("_k") else None
+            if known is not None and isinstance(items, tuple) and known[0] >= 0 and known[1] < len(items):
+                return f"{obj}[{index}]"  # a constant list and an index proven inside it
+            return f"_index({obj}, {index})"
         if isinstance(e, A.ListLit):
             return "(" + "".join(f"{self.src(x)}, " for x in e.items) + ")"
         if isinstance(e, A.Unary):
@@ -423,12 +469,20 @@ class ExprGen:
                 return f"(not {self.cond(e.operand)})"
             return budgetgen.negation(e, f"(-{self.src(e.operand)})", self)
         if isinstance(e, A.Cond):
-            return f"({self.src(e.then)} if {self.cond(e.test)} else {self.src(e.orelse)})"
+            test = self.cond(e.test)
+            with self.narrowed(e.test):
+                then = self.src(e.then)
+            return f"({then} if {test} else {self.src(e.orelse)})"
         if isinstance(e, A.Binary):
             return budgetgen.binary(self, e)
         if isinstance(e, A.Call) and self._call_ok(e):
             return budgetgen.call(self, e)
         if isinstance(e, A.Aggregate | A.ListComp):
+            passed = self._passed(e)
+            if passed:
+                fn = self._loop_function(e, passed)
+                if fn is not None:
+                    return f"{self.const(fn)}(s, env{''.join(', ' + src for src in passed.values())})"
             self._note_call(e)
             return f"{self.const(self._loop_function(e))}(s, env)"
         if isinstance(e, A.LetIn):
@@ -441,7 +495,9 @@ class ExprGen:
         `a and b` is true exactly when `bool(a) and bool(b)` is, with the same operands evaluated.
         """
         if isinstance(e, A.Binary) and e.op in ("and", "or"):
-            return f"({self.cond(e.left)} {e.op} {self.cond(e.right)})"
+            left = self.cond(e.left)
+            with self.narrowed(e.left if e.op == "and" else None):
+                return f"({left} {e.op} {self.cond(e.right)})"
         if isinstance(e, A.Unary) and e.op == "not":
             return f"(not {self.cond(e.operand)})"
         if isinstance(e, A.Cond):  # the test as before; only the chosen branch's truth matters
@@ -452,7 +508,7 @@ class ExprGen:
 
     def _as_bool(self, e: A.Expr) -> str:
         """Source for ``bool(e)``; the call is left out where ``e`` yields a bool anyway (comparisons, `not`…)."""
-        if isinstance(e, A.BoolLit) or (isinstance(e, A.Unary) and e.op == "not") or (
+        if isinstance(e, A.BoolLit) or (isinstance(e, A.Unary) and e.op == "not") or _is_on_grid(e) or (
                 isinstance(e, A.Binary) and (e.op in _CMP or e.op in ("in", "not in", "and", "or"))):
             return self.src(e)
         return f"bool({self.src(e)})"
@@ -465,21 +521,47 @@ class ExprGen:
             return f"s.zones[{z if z is not None else self.src(e)}]"
         return self.src(e)
 
-    def _loop_function(self, e: A.Aggregate | A.ListComp) -> ExprFn:
+    def _passed(self, e: A.Expr) -> dict[str, str] | None:
+        """The inlined names ``e`` reads (an inlined `fn`'s parameters, `let`s and loop variables held in Python
+        locals), each with the plain name or constant that holds it here, when every one has one; else None.
+        A nested generated function takes them as parameters instead of reading them through ``env``."""
+        comp = self.comp
+        names = letgen.free_locals(e) & comp.subst.keys()
+        if not names or self.subst_owner is not comp.subst:
+            return None
+        out: dict[str, str] = {}
+        for n in sorted(names):
+            src = self.subst_src.get(n)
+            if src is None or not _PLAIN.fullmatch(src := _bare(src)):
+                return None
+            out[n] = src
+        return out
+
+    def _loop_function(self, e: A.Aggregate | A.ListComp, passed: dict[str, str] | None = None) -> Any:
         """One function per aggregate: the loop, its filter and its element inline. When the filter and element are
         written out completely (no closure or nested function is called from them), the loop variable is a Python
         local and ``env`` is never touched. Otherwise the loop variable lives in ``env`` (closures called from the
-        loop read it there) and is restored afterwards, exactly as the closure compiler does."""
+        loop read it there) and is restored afterwards, exactly as the closure compiler does.
+
+        With ``passed`` (names -> the caller's sources, :meth:`_passed`), the function takes those names as Python
+        parameters after ``s, env``; it is None when that cannot be done (something would read one through
+        ``env``), and the caller writes the loop without them."""
         comp = self.comp
         if isinstance(e, A.Aggregate) and e.func == "sort":  # rare: the closure compiler's loop, not a generated one
-            return comp.expr_closure(e)
+            return None if passed else comp.expr_closure(e)
+        params = {n: f"{n}_{self._name('')}" for n in passed} if passed else {}
+        start = self.unsafe
         var = e.var
         x = self._name("_x")
-        hoist, items, where, elem, unsafe = self._hoisted_parts(e, x)
+        hoist, items, where, elem, unsafe = self._hoisted_parts(e, x, None, params)
         fast: bool = True
         if unsafe or f"env[{var!r}]" in where + elem:
             fast = False
-            hoist, items, where, elem, _ = self._hoisted_parts(e, None, x)
+            start = self.unsafe
+            hoist, items, where, elem, _ = self._hoisted_parts(e, None, x, params)
+        if params and self.unsafe != start:
+            self.unsafe = start
+            return None
         v = repr(var)
         name = self._name("_a")
         if isinstance(e, A.ListComp):
@@ -507,7 +589,7 @@ class ExprGen:
                 "max": ["_r = []", "    if {w}:", "        _r.append({x})"],
             }.get(func)
             if body is None:  # an aggregate this module does not know: the closure compiler's
-                return comp.expr_closure(e)
+                return None if passed else comp.expr_closure(e)
             if where == "True":  # no filter: the element's test alone, or no test at all
                 body = [body[0], *(line.replace("{w} and ", "") for line in body[1:])]
                 if body[1] == "    if {w}:":
@@ -523,23 +605,33 @@ class ExprGen:
                 lines.append(f"return {func}(_r) if _r else 0")
             else:
                 lines.append("return _r")
-        code = _function_text(f"def {name}(s, env):", hoist, budgetgen.counted_loop(
+        head = "".join(f", {p}" for p in params.values())
+        code = _function_text(f"def {name}(s, env{head}):", hoist, budgetgen.counted_loop(
             self, lines, items, e.span, budgets.loop_kind(e.iterable, comp.sizes, e.elem, e.where)))
         try:
-            fn: ExprFn = self.sources.load(self.ns, name, "loop", code, e.span)
+            return self.sources.load(self.ns, name, "loop", code, e.span)
         except Refused:
-            return comp.expr_closure(e)
-        return fn
+            return None if passed else comp.expr_closure(e)
 
-    def _hoisted_parts(self, e: A.Aggregate | A.ListComp, local: str | None,
-                       in_env: str | None = None) -> tuple[Hoist, str, str, str, bool]:
+    def _hoisted_parts(self, e: A.Aggregate | A.ListComp, local: str | None, in_env: str | None = None,
+                       params: dict[str, str] | None = None) -> tuple[Hoist, str, str, str, bool]:
         """The iterable, filter and element sources of an aggregate's own function, reading `env` once, and
-        whether the filter or element call a function that may read an inlined name (see _note_call)."""
+        whether the filter or element call a function that may read an inlined name (see _note_call).
+        ``params``: inlined names read from the function's own Python parameters of those names."""
         hoist = Hoist(self, frozenset({e.var}), eager=True)
+        comp = self.comp
+        saved = comp.subst, self.subst_owner
         with self.fresh(hoist):
-            items = self._seq(e.iterable)
-            before = self.unsafe
-            where, elem = self._loop_parts(e, local, in_env)
+            try:
+                if params:
+                    comp.subst = {**comp.subst, **{n: _never for n in params}}
+                    self.subst_src = {**self.subst_src, **params}
+                    self.subst_owner = comp.subst
+                items = self._seq(e.iterable)
+                before = self.unsafe
+                where, elem = self._loop_parts(e, local, in_env)
+            finally:
+                comp.subst, self.subst_owner = saved
         return hoist, items, where, elem, self.unsafe != before
 
     def filter_function(self, var: str, source: A.Expr, where: A.Expr, pop: bool) -> Any:
@@ -584,7 +676,7 @@ class ExprGen:
         """
         comp = self.comp
         saved = comp.subst, self.subst_src, self.subst_owner
-        saved_var_src, saved_names = self.var_src, comp.subst_names
+        saved_var_src, saved_names, saved_ranges = self.var_src, comp.subst_names, self.var_ranges
         var = e.var
         if var in comp.subst_names:  # the loop variable hides an inlined parameter of that name
             comp.subst_names = {k: v for k, v in comp.subst_names.items() if k != var}
@@ -603,8 +695,7 @@ class ExprGen:
             self.subst_src = {k: v for k, v in self.subst_src.items() if k != var}
             self.subst_owner = comp.subst if saved[2] is saved[0] else None
         known = gridgen.loop_range(self, e.iterable)
-        if known is not None:
-            self.int_ranges[local or in_env or ""] = known
+        self.bind_range(var, local or in_env, known)
         if local is not None:
             self.loop_locals.add(local)
             if e.iterable.ty is not None and e.iterable.ty.kind == "zone":
@@ -615,7 +706,7 @@ class ExprGen:
             return where, elem
         finally:
             comp.subst, self.subst_src, self.subst_owner = saved
-            self.var_src, comp.subst_names = saved_var_src, saved_names
+            self.var_src, comp.subst_names, self.var_ranges = saved_var_src, saved_names, saved_ranges
 
     def _binary(self, e: A.Binary) -> str:
         op = e.op
@@ -627,17 +718,22 @@ class ExprGen:
                 return f"({self.src(e.left)} {op} {self.src(e.right)})"
             return self.closure(e)
         if op in ("and", "or"):
-            return f"({self._as_bool(e.left)} {op} {self._as_bool(e.right)})"
+            left = self._as_bool(e.left)
+            with self.narrowed(e.left if op == "and" else None):
+                return f"({left} {op} {self._as_bool(e.right)})"
         if op in _CMP or op in _ARITH or (op == "+" and not self._is_seq(e)):
             return f"({self.src(e.left)} {op} {self.src(e.right)})"
         if op == "+":
             return f"(tuple({self._seq(e.left)}) + tuple({self._seq(e.right)}))"
         if op in ("/", "%"):
+            py_op = "//" if op == "/" else "%"
+            known = self.int_range(e.right) if _pure_operand(e.right) else None
+            if known is not None and (known[0] > 0 or known[1] < 0):  # never zero, and reading it does nothing
+                return f"({self.src(e.left)} {py_op} {self.src(e.right)})"
             # the divisor first, as the closure compiler does; Python's // and % floor like the closures
             b = self._name("_t")
             span = e.span
             message = f"division by zero at {span.file}:{span.line}:{span.column}"
-            py_op = "//" if op == "/" else "%"
             return f"(({self.src(e.left)} {py_op} {b}) if ({b} := {self.src(e.right)}) != 0 else _fail({message!r}))"
         return self.closure(e)
 
@@ -771,6 +867,8 @@ class ExprGen:
             return f"{self.const(comp.fns)}[{fn.name!r}][1](s, {{{args}}})"
         arg_src = [f"({self.src(a)})" for a in e.args]
         arg_fns = [comp.expr(a) for a in e.args]
+        arg_ranges = {p.name: self.int_range(a) for p, a in zip(fn.params, e.args, strict=True)}
+        saved_ranges, self.var_ranges = self.var_ranges, arg_ranges  # the body sees only its parameters
         saved = comp.subst, self.subst_src, self.subst_owner, comp.subst_names
         comp.subst_names = comp.param_names(fn, e.args)
         comp.subst = {p.name: f for p, f in zip(fn.params, arg_fns, strict=True)}
@@ -781,4 +879,5 @@ class ExprGen:
             return self.cond(fn.body) if truth else self.src(fn.body)
         finally:
             comp.subst, self.subst_src, self.subst_owner, comp.subst_names = saved
+            self.var_ranges = saved_ranges
             comp.inline_depth -= 1

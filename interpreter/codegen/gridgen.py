@@ -75,10 +75,10 @@ def slot(gen: ExprGen, e: A.Cell) -> str:
     r_src = str(rc) if rc is not None else gen.src(e.row)
     tests = []
     tc, tr = c_src, r_src
-    if not _on(gen, cc, c_src, w):
+    if not _on(gen, cc, c_src, w, e.col):
         tc = gen._name("_t")
         tests.append(f"(0 <= ({tc} := {c_src}) < {w})")
-    if not _on(gen, rc, r_src, h):
+    if not _on(gen, rc, r_src, h, e.row):
         tr = gen._name("_t")
         tests.append(f"(0 <= ({tr} := {r_src}) < {h})")
     offset = f"{b + w * rc} + {tc}" if rc is not None else f"{b} + {tc} + {w} * {tr}"
@@ -87,12 +87,35 @@ def slot(gen: ExprGen, e: A.Cell) -> str:
     return f"({offset} if {' & '.join(tests)} else _off_grid({g.name!r}, {w}, {h}, {tc}, {tr}))"
 
 
-def _on(gen: ExprGen, value: int | None, src: str, limit: int) -> bool:
-    """Whether a coordinate is surely in 0 … limit-1: a constant there, or a loop variable known to be."""
+def _on(gen: ExprGen, value: int | None, src: str, limit: int, e: A.Expr) -> bool:
+    """Whether a coordinate is surely in 0 … limit-1: a constant there, a loop variable known to be, or an
+    expression whose range compiler/sizes.py proves inside (``i % 8`` on a grid 8 wide)."""
     if value is not None:
         return 0 <= value < limit
-    known = gen.int_ranges.get(src.strip("()"))
-    return known is not None and known[0] >= 0 and known[1] < limit
+    return any(known is not None and known[0] >= 0 and known[1] < limit
+               for known in (gen.int_ranges.get(src.strip("()")), gen.int_range(e)))
+
+
+def on_grid_facts(gen: ExprGen, test: A.Expr) -> dict[str, tuple[int, int]]:
+    """Where ``test`` holds, the ranges it proves for plain local names: ``on_grid(g, x, y)`` puts x and y on the
+    grid (and ``a and b`` both sides' facts). No variable changes while an expression is evaluated, so what the
+    left side of an `and` proved still holds on its right."""
+    if isinstance(test, A.Binary) and test.op == "and":
+        return {**on_grid_facts(gen, test.left), **on_grid_facts(gen, test.right)}
+    ref: Any = test.ref
+    if not (isinstance(test, A.Call) and ref is not None and ref[:2] == ("call_builtin", "on_grid")):
+        return {}
+    g = _static(gen, test.args[0])
+    if g is None:
+        return {}
+    out = {}
+    for arg, size in ((test.args[1], g.width), (test.args[2], g.height)):
+        if isinstance(arg, A.Name) and arg.ref is not None and arg.ref[0] == "local":
+            known = gen.var_ranges.get(arg.id)
+            lo, hi = (0, size - 1) if known is None else (max(0, known[0]), min(size - 1, known[1]))
+            if lo <= hi:
+                out[arg.id] = (lo, hi)
+    return out
 
 
 def loop_range(gen: ExprGen, iterable: A.Expr) -> tuple[int, int] | None:

@@ -1,12 +1,14 @@
 """A `fn` body's `let` (``{ let NAME = VALUE … return BODY }``, one :class:`~A.LetIn` per `let`) as generated code.
 
-Until this module, a `let` was left to the closure compiler, and with it the whole body under it: Fury of
-Dracula's `where()`, `drac()`, `double_backs(here)`, `wolf_moves(here)` and `dracula_options()` ran as a
-tree of closures on every Dracula decision (a sixth of its random-playout time). Here each `let` becomes one
-small generated function that does exactly what :func:`~liturgy.interpreter.compiler.conveniences.let_in`
-does: the value computed once and bound in ``env`` (closures and loops called from the body read it there),
-the body returned, and the caller's binding of the same name (if any) put back afterwards, even when the body
-stops the game. The value and body are written as generated text like any other expression.
+A chain of `let`s is written with each name a Python local: at the root of a generated function as
+statements (``c_3 = i % 8`` … ``return …``), inside a larger expression as assignment expressions
+(``(c_3 := i % 8, r_4 := i // 8, …)[-1]``). The names are substituted like an inlined `fn`'s parameters
+(``comp.subst`` maps each to :func:`~.helpers._never`, ``gen.subst_src`` to its local), so a closure or
+nested generated function that would read one of them through ``env`` is noticed (``gen.unsafe``) and the
+text is thrown away. Only then is a `let` written as before: one small generated function that does exactly
+what :func:`~liturgy.interpreter.compiler.conveniences.let_in` does, the value bound in ``env`` while the
+body runs and the caller's binding of the same name put back afterwards, even when the body stops the game.
+Both ways compute the same values in the same order; ``env`` is never written on the first.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen.helpers import _never
 from liturgy.interpreter.codegen.source import Refused
 
 if TYPE_CHECKING:
@@ -21,13 +24,81 @@ if TYPE_CHECKING:
     from liturgy.interpreter.compiler.code import ExprFn
 
 
+def _local_name(gen: ExprGen, name: str) -> str:
+    """A fresh Python local for rule variable ``name``: its name and a number (``c_12``), never a keyword,
+    a builtin or a generated helper (those are ``_`` then letters then digits, with no ``_`` before the digits)."""
+    gen.count += 1
+    return f"{name}_{gen.count}"
+
+
+def let_chain(gen: ExprGen, e: A.LetIn) -> tuple[list[tuple[str, str]], str] | None:
+    """The chain of `let`s at ``e`` with real locals: ``([(local, value source), …], body source)``, or None when
+    something in it would read a `let`'s name from ``env`` (then nothing of this attempt is used)."""
+    comp = gen.comp
+    before = gen.unsafe
+    saved = comp.subst, gen.subst_src, gen.subst_owner, comp.subst_names
+    saved_ranges = gen.var_ranges
+    binds: list[tuple[str, str]] = []
+    body: A.Expr = e
+    try:
+        while isinstance(body, A.LetIn):
+            value = gen.src(body.value)  # before the name is bound: `let x = x + 1` reads the outer `x`
+            name = body.name
+            local = _local_name(gen, name)
+            gen.plain.add(local)  # read plainly, as the closures' ``env[name]``
+            outer = gen.subst_src if gen.subst_owner is comp.subst else {}
+            comp.subst = {**{k: f for k, f in comp.subst.items() if k != name}, name: _never}
+            gen.subst_src = {**{k: v for k, v in outer.items() if k != name}, name: local}
+            gen.subst_owner = comp.subst
+            comp.subst_names = {k: v for k, v in comp.subst_names.items() if k != name}
+            gen.bind_range(name, local, gen.int_range(body.value) if _is_int(body.value) else None)
+            binds.append((local, value))
+            body = body.body
+        text = gen.src(body)
+    finally:
+        comp.subst, gen.subst_src, gen.subst_owner, comp.subst_names = saved
+        gen.var_ranges = saved_ranges
+    if gen.unsafe != before:
+        gen.unsafe = before
+        return None
+    return binds, text
+
+
+def _is_int(e: A.Expr) -> bool:
+    return e.ty is not None and e.ty.kind == "int"
+
+
 def let_source(gen: ExprGen, e: A.LetIn) -> str:
-    """Source calling the generated function of ``e`` (a separate Python function: see ExprGen._note_call)."""
+    """Source for ``e`` inside an expression: assignment expressions, else a call of its generated function."""
+    chain = let_chain(gen, e)
+    if chain is not None:
+        binds, body = chain
+        return "(" + "".join(f"{local} := {value}, " for local, value in binds) + f"{body})[-1]"
     gen._note_call(e)
-    return f"{gen.const(let_function(gen, e))}(s, env)"
+    return f"{gen.const(_env_let_function(gen, e))}(s, env)"
 
 
 def let_function(gen: ExprGen, e: A.LetIn) -> ExprFn:
+    """``f(s, env)`` for ``e``: the chain's names as Python locals, else bound in ``env`` as the closures bind them."""
+    from liturgy.interpreter.codegen.exprgen import Hoist, _function_text  # exprgen imports this module
+
+    hoist = Hoist(gen)
+    with gen.fresh(hoist):
+        chain = let_chain(gen, e)
+    if chain is not None:
+        binds, body = chain
+        fname = gen._name("_l")
+        lines = [*(f"{local} = {value}" for local, value in binds), f"return {body}"]
+        try:
+            made: ExprFn = gen.sources.load(gen.ns, fname, "expr",
+                                            _function_text(f"def {fname}(s, env):", hoist, lines), e.span)
+            return made
+        except Refused:
+            pass
+    return _env_let_function(gen, e)
+
+
+def _env_let_function(gen: ExprGen, e: A.LetIn) -> ExprFn:
     """``f(s, env)`` for ``e``: the `let`'s name bound in ``env`` while the body runs, as the closures bind it."""
     from liturgy.interpreter.codegen.exprgen import Hoist, _function_text  # exprgen imports this module
 

@@ -15,7 +15,13 @@ from the ruleset's text and card data alone:
   source's items; a `fn` call what its body holds;
 - an int literal is itself; a counter with bounds stays within them (writes clamp); a printed int field is
   within its cards' values; `size` and `count` are at most 2^48 (no machine holds more items); `+`, `-`, `*`,
-  `/`, `%`, `min`, `max`, `if … then … else`, a `let` and a `fn` or card `function` field follow their parts.
+  `/`, `min`, `max`, `abs`, `if … then … else`, a `let` and a `fn` or card `function` field follow their parts;
+  `a % b` lies in 0 … b-1 for a divisor known to be positive, whatever `a` is (ints floor, as Python's);
+  `dx`/`dy` are -1 … 1, `width`/`height` of a named grid its size, `line`/`span` at most its cells, `ord` an
+  enum value's position;
+- a local variable whose range the caller knows: ``env`` maps a name to an interval (the code generator's `let`s,
+  inlined parameters and loop variables over a constant `range`, which are never assigned) or to the `let` value
+  that binds it here.
 
 Anything else is unknown (None), and unknown keeps every check.
 """
@@ -263,13 +269,32 @@ class Sizes:
         if ref[0] == "field" and isinstance(e, A.Attr):
             return self._fn_fact("field", e.name)  # type: ignore[no-any-return]
         if ref[0] == "local" and isinstance(e, A.Name) and env is not None and e.id in env:
-            return self.int_range(*env[e.id])
+            bound = env[e.id]
+            if bound is None:  # a name the caller knows nothing about (it hides an outer one)
+                return None
+            if isinstance(bound[0], int):  # an interval the caller proved
+                return bound  # type: ignore[no-any-return]
+            return self.int_range(*bound)
         return None
 
     def _call_range(self, e: A.Call, ref: Any, env: dict[str, Any] | None) -> Range | None:
         if ref[0] == "call_builtin":
             if ref[1] == "size":
                 return (0, _LEN_MAX)
+            if ref[1] in ("dx", "dy"):
+                return (-1, 1)
+            if ref[1] == "abs" and len(e.args) == 1:
+                r = self.int_range(e.args[0], env)
+                return None if r is None else (0 if r[0] <= 0 <= r[1] else min(abs(r[0]), abs(r[1])),
+                                               max(abs(r[0]), abs(r[1])))
+            grid: Any = e.args[0].ref if e.args else None
+            if ref[1] in ("width", "height", "line", "span") and grid is not None and grid[0] == "grid":
+                g = grid[1]
+                if ref[1] in ("width", "height"):
+                    return (g.width, g.width) if ref[1] == "width" else (g.height, g.height)
+                return (0, g.width * g.height)  # a run of cells is at most every cell
+            if ref[1] == "ord" and e.args and e.args[0].ty is not None and e.args[0].ty.arg in self.prog.enums:
+                return (0, len(self.prog.enums[e.args[0].ty.arg]) - 1)
             if ref[1] in ("min", "max") and e.args:
                 rs = [self.int_range(a, env) for a in e.args]
                 if any(r is None for r in rs):
@@ -287,6 +312,8 @@ class Sizes:
         if e.op not in ("+", "-", "*", "/", "%") or e.ty is None or e.ty.kind != "int":
             return None
         a, b = self.int_range(e.left, env), self.int_range(e.right, env)
+        if e.op == "%" and b is not None and (b[0] > 0 or b[1] < 0):  # floored: the divisor's sign, whatever a is
+            return (0, b[1] - 1) if b[0] > 0 else (b[0] + 1, 0)
         if a is None or b is None:
             return None
         if e.op == "+":
