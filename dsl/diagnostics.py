@@ -52,6 +52,11 @@ class Span(NamedTuple):
 
 NOWHERE = Span("<builtin>", 0, 0, 0, 0)
 
+# Warnings that are only notes: `liturgy check --strict` does not fail on them. W080 (a ruleset's name shadows a
+# built-in) is one, because a ruleset that passed `--strict` must keep passing when a later version of the
+# language adds a built-in of a name it already uses.
+NOTES = frozenset({"W080"})
+
 
 @dataclass(frozen=True)
 class Diagnostic:

@@ -50,16 +50,24 @@ class DeclarationChecker(CheckerCore):
         check_grids(self, prog)
 
     def _check_global_names(self, prog: Program, glob_names: dict[str, Span]) -> None:
-        """No global name is a built-in (E104) or an enum value (E103); the ruleset has a round (E105)."""
-        for name in BUILTIN_VALUES | BUILTIN_FUNCS | AGGREGATES:
+        """A global name that is also a built-in shadows it in this ruleset (W080, a note); no global name is an
+        enum value (E103); the ruleset has a round (E105).
+
+        Shadowing rather than refusing is a promise of compatibility: every new built-in would otherwise break
+        each ruleset that already had a `fn` or counter of that name (`height`, `line`, `dx`, …)."""
+        for name in sorted(BUILTIN_VALUES | BUILTIN_FUNCS | AGGREGATES):
             if name in glob_names:
-                self.err("E104", f"`{name}` is a built-in name and cannot be redeclared", glob_names[name])
+                self._shadows(name, glob_names[name], "ruleset")
         for name, span in glob_names.items():
             if name in self.enum_of_value:
                 self.err("E103", f"`{name}` is both a declaration and an enum value", span)
         if not prog.steps:
             self.err("E105", "the ruleset has no `round` block", Span.point(self.rs.path, 1, 1),
                      hint='add: round { step play "Play" { ... } }')
+
+    def _shadows(self, name: str, span: Span, where: str) -> None:
+        self.warn("W080", f"`{name}` is declared here and shadows the built-in of the same name in this {where}",
+                  span, hint=f"fine if meant; rename it to use the built-in `{name}`")
 
     def _type_fields(self, prog: Program, card_names: dict[str, Span]) -> None:
         """Each card kind's field types (built-in fields included); a field may not clash with a built-in card
@@ -400,11 +408,14 @@ class DeclarationChecker(CheckerCore):
             m.owned.add(id(proc))
 
     def _check_mode_names(self, prog: Program, names: _Names) -> None:
-        """E372: a name declared in a mode is also a name outside it (the core's, a built-in, an enum value)."""
+        """E372: a name declared in a mode is also a name outside it (the core's, an enum value); a built-in's
+        name shadows the built-in inside the mode (W080)."""
         taken = {**names.glob, **names.player, **names.card}
         for m in prog.modes.values():
             for short, span in m.names.items():
-                if short in taken or short in self.enum_of_value or short in BUILTIN_VALUES | BUILTIN_FUNCS:
+                if short in BUILTIN_VALUES | BUILTIN_FUNCS | AGGREGATES and short not in taken:
+                    self._shadows(short, span, "mode")
+                elif short in taken or short in self.enum_of_value:
                     self.err("E372", f"`{short}` in mode `{m.name}` is also declared outside the mode", span,
                              hint="names inside a mode must differ from the core's; rename one of them")
 

@@ -135,10 +135,26 @@ class ExpressionChecker(DeclarationChecker):
                          hint="a sort key is an int, text, bool, player or enum value")
         return T.list_of(elem)
 
+    def user_value(self, n: str) -> bool:
+        """Does the ruleset (or the mode being checked) declare a value named ``n``? Then it shadows the
+        built-in value of that name (W080 at the declaration)."""
+        assert self.prog is not None
+        prog = self.prog
+        return (n in prog.zones or n in prog.counters or n in prog.graphs or n in prog.modes
+                or n in self.enum_of_value or n in prog.enums or n in prog.grids)
+
+    def local_name(self, name: str, span: Span) -> None:
+        """A `let` naming its value: `self` is the card whose effect runs (E104); a built-in value's name
+        (`players`, `first`, …) is shadowed for the rest of the block, with a note (W080)."""
+        if name == "self":
+            self.err("E104", "`self` is a built-in name", span)
+        elif name in BUILTIN_VALUES:
+            self.warn("W080", f"`{name}` is declared here and shadows the built-in of the same name in this block",
+                      span, hint=f"fine if meant; rename it to use the built-in `{name}`")
+
     def let_in(self, e: A.LetIn, scope: _Scope, statement: bool) -> Ty:
         """A `let` of a `fn` body: the value's type names ``e.name`` for the rest of the body."""
-        if e.name in BUILTIN_VALUES or e.name == "self":
-            self.err("E104", f"`{e.name}` is a built-in name", e.name_span)
+        self.local_name(e.name, e.name_span)
         value = self.value_type(self.expr(e.value, scope), e.value)
         return self.expr(e.body, scope.child(**{e.name: value}))
 
@@ -246,7 +262,7 @@ class ExpressionChecker(DeclarationChecker):
                 return T.ANY
             e.ref = ("self",)
             return T.card(scope.self_kind)
-        if n in BUILTIN_VALUES:
+        if n in BUILTIN_VALUES and not self.user_value(n):
             e.ref = ("first",) if n == "first" else ("builtin", n)
             return {"players": T.list_of(T.PLAYER), "first": T.PLAYER}.get(n, T.INT)
         if n in prog.zones and not prog.zones[n].per_player and not prog.zones[n].per_card:

@@ -164,8 +164,7 @@ class StatementChecker(ExpressionChecker):
         STMT_HANDLERS[type(s)](self, s, scope)
 
     def let(self, s: A.Let, scope: _Scope) -> None:
-        if s.name in BUILTIN_VALUES or s.name == "self":
-            self.err("E104", f"`{s.name}` is a built-in name", s.span)
+        self.local_name(s.name, s.span)
         scope.names[s.name] = self.value_type(self.expr(s.value, scope), s.value)
 
     def move(self, s: A.Move, scope: _Scope) -> None:

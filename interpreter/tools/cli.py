@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from liturgy.dsl.diagnostics import LiturgyError, render_all, to_json
+from liturgy.dsl.diagnostics import NOTES, LiturgyError, render_all, to_json
 from liturgy.dsl.loader import check_file
 from liturgy.dsl.printable import PrintableStream
 from liturgy.interpreter.agents.agents import Agent, bot_seed, make_agent, secret_seed
@@ -71,7 +71,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for path in args.rulesets:
         _, diags = check_file(path)
         all_diags.extend(diags)
-        if any(d.is_error for d in diags) or (args.strict and diags):
+        if any(d.is_error for d in diags) or (args.strict and any(d.code not in NOTES for d in diags)):
             failed = True
     if args.format == "json":
         print(to_json(all_diags))
@@ -81,7 +81,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         errors = sum(d.is_error for d in all_diags)
         warnings = len(all_diags) - errors
         status = "FAILED" if failed else "ok"
-        print(f"{status}: {len(args.rulesets)} ruleset(s), {errors} error(s), {warnings} warning(s)",
+        # the diagnostics go to stdout and the summary to stderr: flush first, and leave a blank line, so the
+        # summary never lands inside (or runs onto) the last caret line when both streams reach one terminal
+        sys.stdout.flush()
+        gap = "\n" if all_diags else ""
+        print(f"{gap}{status}: {len(args.rulesets)} ruleset(s), {errors} error(s), {warnings} warning(s)",
               file=sys.stderr)
     return 1 if failed else 0
 
