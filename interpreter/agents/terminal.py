@@ -17,6 +17,7 @@ from typing import Any, TextIO
 
 from liturgy.dsl.checker.program import Program
 from liturgy.interpreter.engine import Game, replay_decisions
+from liturgy.interpreter.engine.names import display_name, value_text, words
 from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.grids import render
 
@@ -80,7 +81,14 @@ class Session:
 
 def pretty(label: str) -> str:
     """An option label for a terminal: enum-style names (`end_turn`) read as words (`end turn`)."""
-    return label.replace("_", " ") if "_" in label and " " not in label else label
+    return words(label)
+
+
+def _addressed(asked: str, player: int) -> str:
+    """A question headed by whom it asks: ``P1: …``, once, even when the ruleset's prompt names the player
+    first itself (Betrayal's "{}: gain 1 in which trait?" read "P1: P1: gain …")."""
+    me = f"P{player + 1}"
+    return asked if asked.startswith((f"{me}:", f"{me},", f"{me} ")) else f"{me}: {asked}"
 
 
 # one-letter commands: typed alone they could also be the start of an option's label (`h` of `hit`)
@@ -178,7 +186,7 @@ class HumanAgent:
         secret = " (others see only that you have chosen)" if decision.simultaneous else ""
         asked = decision.prompts.get(player)
         if asked:  # the ruleset words the question ("Choose a target for Bash")
-            self._print(f"P{player + 1}: {asked}{secret}" + ("" if asked[-1] in "?:!." else ":"))
+            self._print(f"{_addressed(asked, player)}{secret}" + ("" if asked[-1] in "?:!." else ":"))
         else:
             self._print(f"P{player + 1}, {decision.prompt}{secret}:")
         if numeric_labels(options):  # said before the menu: a scripted reader takes the menu's last lines
@@ -445,30 +453,46 @@ def zone_text(view: dict[str, Any], player: int, name: str) -> str:
     return f"  {matches[0]}: " + (_cards(z, True) or "empty")
 
 
+def find_cards(names: list[str], key: str) -> list[str]:
+    """Card names a player meant by ``key``: the exact name, else names starting with it, else names with a word
+    starting with it (`card beast` finds "Blood-starved Beast"; `card rest` finds "Rest Site", never
+    "Bucharest")."""
+    key = key.strip().lower()
+    if not key:
+        return []
+    exact = [n for n in names if n.lower() == key]
+    if exact:
+        return exact
+    start = [n for n in names if n.lower().startswith(key)]
+    if start:
+        return start
+    return [n for n in names if any(w.startswith(key) for w in _word_starts(n.lower()))]
+
+
+def _word_starts(name: str) -> list[str]:
+    """Each tail of ``name`` that begins a word (after a space, hyphen, apostrophe or bracket)."""
+    return [name[i:] for i in range(1, len(name)) if not name[i - 1].isalnum() and name[i].isalnum()]
+
+
 def card_text(game: Game, name: str) -> str:
-    """A card's definition: its printed text and data fields. Card definitions are public (the rules list them)."""
+    """A card's definition: its printed text and data fields, as text. Card definitions are public (the rules
+    list them); what is for the rules' authors (`source`, `provisional`, `designer_note`) is not shown."""
     prog = game.ruleset.program
-    key = name.strip().lower()
-    cards = prog.cards
-    found = [c for c in cards if c.name.lower() == key] or [c for c in cards if c.name.lower().startswith(key)] \
-        or [c for c in cards if key in c.name.lower()]
-    names = sorted({c.name for c in found})
+    names = sorted({c.name for c in prog.cards})
+    found = find_cards(names, name)
     if not found:
         return f"  no card is called `{name}`"
-    if len(names) > 1:
-        shown = ", ".join(names[:12]) + (f", … ({len(names)} cards)" if len(names) > 12 else "")
+    if len(found) > 1:
+        shown = ", ".join(found[:12]) + (f", … ({len(found)} cards)" if len(found) > 12 else "")
         return f"  `{name}` could be: {shown}"
-    c = found[0]
-    out = [f"  {c.name} ({c.kind}{', provisional' if c.provisional else ''})"]
+    c = next(c for c in prog.cards if c.name == found[0])
+    out = [f"  {c.name} ({display_name(c.kind)})"]
     if c.text:
         out.append(f"    {c.text}")
     kind = prog.kinds[c.kind]
     types = prog.field_types[c.kind]
-    plain = []
-    for f in kind.fields:
-        if f.name in c.values and types[f.name].kind not in ("effect", "function"):
-            v = c.values[f.name]
-            plain.append(f"{f.name}: " + (", ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)))
+    plain = [f"{words(f.name)}: {value_text(c.values[f.name])}" for f in kind.fields
+             if f.name in c.values and types[f.name].kind not in ("effect", "function")]
     if plain:
         out.append("    " + "; ".join(plain))
     return "\n".join(out)
