@@ -18,6 +18,7 @@ from typing import Any, TextIO
 from liturgy.dsl.checker.program import Program
 from liturgy.interpreter.engine import Game, replay_decisions
 from liturgy.interpreter.engine.names import display_name, value_text, words
+from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.grids import render
 
@@ -67,6 +68,10 @@ class Session:
     save: Callable[[Game, str], None] | None = None
     ruleset_path: str = "RULESET"
     seats: tuple[str, ...] = ()
+    # say what changed for the player since their last question (`--no-narration` turns it off)
+    narration: bool = True
+    # ask questions that have one possible answer too (`--ask-all`); by default they are answered and said
+    ask_forced: bool = False
 
     def resume_command(self, path: str) -> str:
         """The command that continues a game saved to ``path`` with the same seats.
@@ -126,6 +131,8 @@ class HumanAgent:
         self.session = session or Session()
         self.seen_log: dict[int, int] = {}
         self.shown_status: dict[int, str] = {}
+        # per player: the view at their last question, which narration compares with the view now
+        self.last_view: dict[int, dict[str, Any]] = {}
         # (decisions, log entries, a fingerprint of the hidden state) just before this agent's last choice: what
         # `undo` may go back to
         self.before_last: tuple[int, int, tuple[object, ...]] | None = None
@@ -146,15 +153,28 @@ class HumanAgent:
             for line in lines[start:]:
                 self._print(f"  {line}")
             self.seen_log[player] = len(lines)
+            self._narrate(game, player)
             status = status_text(game, player)
             if status.strip():
                 self._print(status)
+
+    def _narrate(self, game: Game, player: int) -> None:
+        """What changed for ``player`` since their last question, in words, under the log lines that say why."""
+        now = game.view(player)
+        lines = narrate(game.ruleset.program, self.last_view.get(player), now)
+        self.last_view[player] = now
+        if lines and self.session.narration:
+            self._print("  What changed for you:")
+            for line in lines:
+                self._print(f"    {line}")
 
     def skip_log(self, player: int, keep: int) -> None:
         """After a resume: treat all but the last ``keep`` log lines as already read."""
         self.seen_log[player] = -keep
 
     def choose(self, game: Game, player: int) -> int:
+        if not self.session.ask_forced and game.option_count(player) == 1:
+            return self._forced(game, player)
         while True:
             try:
                 choice = self._ask(game, player)
@@ -162,6 +182,20 @@ class HumanAgent:
                 continue
             self.before_last = (len(game.state.decisions), len(game.state.log), _hidden_state(game))
             return choice
+
+    def _forced(self, game: Game, player: int) -> int:
+        """A question with one possible answer is not asked: it is answered, and said in one line (the log, the
+        narration and the status come with the next real question, so nothing is missed)."""
+        decision = game.decision
+        assert decision is not None
+        (label,) = decision.options[player]
+        details = game.option_details(player)
+        shown = details[0] if details and details[0] else pretty(label)
+        asked = decision.prompts.get(player)
+        question = _addressed(asked.rstrip(" ?:"), player) if asked else f"P{player + 1}, {decision.prompt}"
+        self._print(f"  {question}: {shown} (the only choice)")
+        self.before_last = None  # nothing to take back: the same question would be answered the same way
+        return 0
 
     def _ask(self, game: Game, player: int) -> int:
         lines = game.log_lines(player)
@@ -173,6 +207,7 @@ class HumanAgent:
         for line in lines[start:]:
             self._print(f"  {line}")
         self.seen_log[player] = len(lines)
+        self._narrate(game, player)
         status = status_text(game, player)
         if self.shown_status.get(player) != status:
             # the status is reprinted only when something in it changed: a follow-up choice (a target for the
