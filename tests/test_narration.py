@@ -104,11 +104,19 @@ def test_moves_of_equal_names_pair_by_owner() -> None:
 
 def test_a_long_narration_is_cut_short_and_says_so() -> None:
     prog = load_ruleset("rulesets/bloodborne.rules").program
-    names = [f"C{i}" for i in range(30)]
-    before = {"viewer": "P1", "zones": {"market": []}, "counters": {}}
-    after = {"viewer": "P1", "zones": {"market": names}, "counters": {}}
+    before = {"viewer": "P1", "zones": {f"row{i}": [] for i in range(30)}, "counters": {}}
+    after = {"viewer": "P1", "zones": {f"row{i}": ["Strike"] for i in range(30)}, "counters": {}}
     lines = narrate(prog, before, after)
-    assert len(lines) == MAX_LINES and lines[-1].startswith("… and 17 more changes")
+    assert len(lines) == MAX_LINES and lines[-1] == "… and 17 more changes"
+
+
+def test_cards_moving_together_are_one_line() -> None:
+    prog = load_ruleset("rulesets/bloodborne.rules").program
+    before = {"viewer": "P1", "zones": {"deck": {"P1": []}, "offer": {"P1": ["Bash", "Anger"]}}, "counters": {}}
+    after = {"viewer": "P1", "zones": {"deck": {"P1": ["Strike", "Strike", "Bash", "Strike"]}, "offer": {"P1": []}},
+             "counters": {}}
+    assert narrate(prog, before, after) == ["Bash: your offer → your deck", "Strike ×3 come into your deck",
+                                            "Anger leaves your offer"]
 
 
 def test_per_card_counters_read_zero_when_gone_from_a_card_in_sight() -> None:

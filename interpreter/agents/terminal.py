@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from liturgy.dsl.checker.program import Program
 from liturgy.interpreter.engine import Game, replay_decisions
-from liturgy.interpreter.engine.names import display_name, value_text, words
+from liturgy.interpreter.engine.names import card_fields, display_name, value_text, words
 from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.grids import render
@@ -432,27 +432,30 @@ def zones_text(view: dict[str, Any], player: int, full: bool = False) -> str:
     """Own zones in full, others' as cards or counts, face-down piles on one line, long zones cut short.
 
     A large ruleset (Slay the Spire has dozens of zones) must still fit a screen; `zones` prints them in full.
+    Zones are named as a player reads them ("Upgrade deck", not `upgrade_deck`).
     """
     me = f"P{player + 1}"
     out = []
     face_down = []
     for name, z in view["zones"].items():
+        label = display_name(name)
         if isinstance(z, dict):
             mine = z.get(me, [])
             others = "; ".join(f"{p}: " + _cards(c, full) for p, c in z.items() if p != me and c)
             if mine or others:
-                out.append(f"  {name}: {_cards(mine, full) or '-'}" + (f"   (others: {others})" if others else ""))
+                out.append(f"  {label}: {_cards(mine, full) or '-'}" + (f"   (others: {others})" if others else ""))
         elif z and any(c != "?" for c in z):
-            out.append(f"  {name}: {_cards(z, full)}")
+            out.append(f"  {label}: {_cards(z, full)}")
         elif z:
-            face_down.append(f"{name} {len(z)}")
+            face_down.append(f"{label} {len(z)}")
     if face_down:
-        out.append("  face down: " + ", ".join(face_down))
+        out.append("  Face down: " + ", ".join(face_down))
     return "\n".join(out)
 
 
 def counters_text(view: dict[str, Any], player: int) -> str:
-    """Counters that are not zero (`first` and `round` always): the player's own first, then the shared ones."""
+    """Counters that are not zero (`first` and `round` always): the player's own first, then the shared ones,
+    named and valued as a player reads them ("Health 8", "Echoes: Snatcher 6")."""
     me = f"P{player + 1}"
     mine: list[str] = []
     shared: list[str] = []
@@ -460,16 +463,18 @@ def counters_text(view: dict[str, Any], player: int) -> str:
         target = shared
         if isinstance(c, dict) and me in c:
             c, target = c[me], mine
+        label = display_name(name)
         if isinstance(c, dict):
             c = {k: v for k, v in c.items() if v}
             if c:
-                target.append(f"{name}=" + ",".join(f"{k}:{v}" for k, v in c.items()))
+                target.append(f"{label}: " + ", ".join(f"{words(k)} {value_text(v)}" for k, v in c.items()))
         elif c or name in ("first", "round"):
-            target.append(f"{name}={c}")
+            target.append(f"{label} {c}" if isinstance(c, int) and not isinstance(c, bool)
+                          else f"{label}: {value_text(c)}")
     out = []
     if mine:
-        out.append(f"  {me}: " + "  ".join(mine))
-    out.append("  " + "  ".join(shared))
+        out.append(f"  {me}: " + " · ".join(mine))
+    out.append("  " + " · ".join(shared))
     return "\n".join(out)
 
 
@@ -524,10 +529,7 @@ def card_text(game: Game, name: str) -> str:
     out = [f"  {c.name} ({display_name(c.kind)})"]
     if c.text:
         out.append(f"    {c.text}")
-    kind = prog.kinds[c.kind]
-    types = prog.field_types[c.kind]
-    plain = [f"{words(f.name)}: {value_text(c.values[f.name])}" for f in kind.fields
-             if f.name in c.values and types[f.name].kind not in ("effect", "function")]
+    plain = card_fields(prog, c)
     if plain:
-        out.append("    " + "; ".join(plain))
+        out.append("    " + plain)
     return "\n".join(out)

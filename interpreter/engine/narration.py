@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from liturgy.dsl.checker.program import Program
-from liturgy.interpreter.engine.names import value_text, words
+from liturgy.interpreter.engine.names import place_labels, value_text, words
 
 # at most this many lines per narration: a whole round of a 5-player game must still fit above the question
 MAX_LINES = 14
@@ -63,19 +63,32 @@ def _card_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me
                     down[place] = down.get(place, 0) + 1
                 else:
                     where.setdefault(c, Counter())[place] += 1
-    out = []
+    # what went where, grouped: one line per route, per place reached and per place left ("Strike ×4")
+    moved: dict[tuple[str, str], Counter[str]] = {}
+    came_in: dict[str, Counter[str]] = {}
+    went_out: dict[str, Counter[str]] = {}
     for card in sorted(set(was) | set(now), key=lambda c: (order.index(_first_place(now, was, c)), c)):
         gone = list((was.get(card, Counter()) - now.get(card, Counter())).elements())
         came = list((now.get(card, Counter()) - was.get(card, Counter())).elements())
         for a, b in _paired(gone, came):
-            out.append(f"{card}: {a} → {b}")
-        out.extend(f"{card} comes into {b}" for b in came)
-        out.extend(f"{card} leaves {a}" for a in gone)
+            moved.setdefault((a, b), Counter())[card] += 1
+        for b in came:
+            came_in.setdefault(b, Counter())[card] += 1
+        for a in gone:
+            went_out.setdefault(a, Counter())[card] += 1
+    out = [f"{_names(cards)}: {a} → {b}" for (a, b), cards in moved.items()]
+    out += [f"{_names(cards)} {'comes' if cards.total() == 1 else 'come'} into {b}" for b, cards in came_in.items()]
+    out += [f"{_names(cards)} {'leaves' if cards.total() == 1 else 'leave'} {a}" for a, cards in went_out.items()]
     counts = [f"{place} {down_was.get(place, 0)} → {down_now.get(place, 0)}" for place in order
               if down_was.get(place, 0) != down_now.get(place, 0)]
     if counts:
         out.append("Face-down cards: " + ", ".join(counts))
     return out
+
+
+def _names(cards: Counter[str]) -> str:
+    """Card names in their order, each once, with how many when more than one ("Strike ×4, Bash")."""
+    return ", ".join(c if n == 1 else f"{c} ×{n}" for c, n in cards.items())
 
 
 def _paired(gone: list[str], came: list[str]) -> list[tuple[str, str]]:
@@ -106,7 +119,7 @@ def _in_sight(view: dict[str, Any]) -> set[str]:
     return out
 
 
-def _amount(who: str, name: str, old: Any, new: Any) -> str:
+def _amount(who: str, name: str, old: Any, new: Any, places: dict[str, str] | None = None) -> str:
     """One counter's change: "You lose 5 health (now 3)", "P2 gains 1 banked (now 2)", "Supply: 129 → 125"."""
     label = words(name)
     if isinstance(old, int) and isinstance(new, int) and not isinstance(old, bool) and who:
@@ -114,13 +127,19 @@ def _amount(who: str, name: str, old: Any, new: Any) -> str:
         verb = ("gain" if you else "gains") if new > old else ("lose" if you else "loses")
         return f"{who} {verb} {abs(new - old)} {label} (now {new})"
     head = f"{who}: {label}" if who else label[:1].upper() + label[1:]
-    return f"{head}: {value_text(old)} → {value_text(new)}"
+    places = places or {}
+
+    def said(v: Any) -> str:
+        return places[v] if isinstance(v, str) and v in places else value_text(v)
+
+    return f"{head}: {said(old)} → {said(new)}"
 
 
 def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me: str) -> list[str]:
     out = []
     old_all, new_all = before.get("counters", {}), after.get("counters", {})
     seen_both = _in_sight(before) & _in_sight(after)
+    places = place_labels(prog)
     for name, decl in prog.counters.items():
         if decl.is_flag or name not in new_all or name not in old_all:
             continue
@@ -128,7 +147,7 @@ def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any],
         if old == new:
             continue
         if decl.scope == "global":
-            out.extend(_indexed("", name, old, new) if decl.index_enum else [_amount("", name, old, new)])
+            out.extend(_indexed("", name, old, new) if decl.index_enum else [_amount("", name, old, new, places)])
             continue
         if not isinstance(old, dict) or not isinstance(new, dict):
             continue
@@ -144,7 +163,7 @@ def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any],
                 continue
             who = "You" if key == me else key
             out.extend(_indexed(who, name, old[key], new[key]) if decl.index_enum
-                       else [_amount(who, name, old[key], new[key])])
+                       else [_amount(who, name, old[key], new[key], places)])
     return out
 
 
@@ -164,5 +183,5 @@ def narrate(prog: Program, before: dict[str, Any] | None, after: dict[str, Any])
     me = str(after.get("viewer"))
     lines = _counter_lines(prog, before, after, me) + _card_lines(prog, before, after, me)
     if len(lines) > MAX_LINES:
-        lines = lines[:MAX_LINES - 1] + [f"… and {len(lines) - MAX_LINES + 1} more changes (`status` shows all)"]
+        lines = lines[:MAX_LINES - 1] + [f"… and {len(lines) - MAX_LINES + 1} more changes"]
     return lines
