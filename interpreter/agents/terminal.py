@@ -26,12 +26,12 @@ from liturgy.interpreter.runtime.grids import render
 LONG_ZONE = 8
 
 HELP = """\
-Commands at the prompt (an option can be chosen by its label, a unique start of it, or its menu number):
-  LABEL             choose that option (`end turn`, or `end` when only one label starts that way); a label typed
-                    in full always means that option, even when it is also a number or a command's name
-  NUMBER            choose by menu number (`3`); when some labels are numbers (columns, bids), a number means
-                    the option with that label, and `#3` means menu number 3
-  #NUMBER           always the option at that menu number
+Commands at the prompt (an option can be chosen by its menu number, its label, or a unique start of it):
+  NUMBER            choose by menu number (`3`): a number you type is always the menu number, in every menu
+  #NUMBER           the same (`#3`)
+  LABEL             choose that option (`end turn`, or `end` when only one label starts that way)
+  =LABEL            the option labelled exactly so, even when the label is a number (`=10` bids 10) or a
+                    command's name
   /COMMAND          always a command (`/help`), even when an option has the same name
   help, h           this list
   status, s         show your status again
@@ -225,7 +225,8 @@ class HumanAgent:
         else:
             self._print(f"P{player + 1}, {decision.prompt}{secret}:")
         if numeric_labels(options):  # said before the menu: a scripted reader takes the menu's last lines
-            self._print("  (the options are numbers: type one to choose it, or #N for menu number N)")
+            self._print("  (the options are numbers: a number you type is the menu number in brackets; "
+                        "=N chooses the option labelled N)")
         for i, label in enumerate(options):
             extra = details[i] if i < len(details) else None
             self._print(f"  [{i + 1}] {extra if extra else pretty(label)}")
@@ -246,27 +247,35 @@ class HumanAgent:
     def _command(self, answer: str, game: Game, player: int, options: tuple[str, ...]) -> int | None:
         """Run one line typed at the prompt; return an option index when the line chose one.
 
-        What a line means, first rule that applies: `#N` is menu number N; `/WORD` is a command; a label typed in
-        full is that option; a number is a menu number, unless some labels are numbers (then it is a label); a
-        command; a unique start of a label. A one-letter command that also starts a label is asked about."""
+        What a line means, first rule that applies: a number (`3` or `#3`) is that menu number, in every menu,
+        even where labels are numbers (issue 32: a typed `1` meant a label on one question and a position on the
+        next); `=LABEL` is the option labelled exactly so; `/WORD` is a command; a label typed in full is that
+        option; a command; a unique start of a label. A one-letter command that also starts a label is asked
+        about."""
         if answer.startswith("#"):
             return self._by_position(answer[1:].strip(), options)
+        if answer.isascii() and answer.isdigit():
+            return self._by_position(answer, options)
+        if answer.startswith("="):
+            return self._by_exact_label(answer[1:].strip(), options)
         if answer.startswith("/"):
             return self._run_command(answer[1:].strip(), game, player, options, forced=True)
         exact = exact_label(answer, options)
         if exact is not None:
             return exact
-        if answer.isascii() and answer.isdigit():
-            if numeric_labels(options):
-                self._print(f"  no option is labelled {answer}: type one of the labels, or #N for menu number N")
-                return None
-            return self._by_position(answer, options)
         word, _, rest = answer.partition(" ")
         if word.lower() in SHORTCUTS and not rest and self._starts_label(answer, options):
             self._print(f"  `{answer}` is short for the command `{SHORTCUTS[word.lower()]}` and also starts an option "
                         f"({self._starting(answer, options)}): type more of the label, or /{word} for the command")
             return None
         return self._run_command(answer, game, player, options, forced=False)
+
+    def _by_exact_label(self, label: str, options: tuple[str, ...]) -> int | None:
+        exact = exact_label(label, options)
+        if exact is None:
+            self._print(f"  no option is labelled {label[:40] or '(nothing)'}: type a menu number, or =LABEL with "
+                        "one of the labels")
+        return exact
 
     def _by_position(self, number: str, options: tuple[str, ...]) -> int | None:
         picked = typed_number(number)
