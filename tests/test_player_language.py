@@ -13,7 +13,7 @@ import io
 import pytest
 from liturgy.interpreter.agents.terminal import card_text, find_cards
 from liturgy.interpreter.engine import load_ruleset
-from liturgy.interpreter.engine.names import display_name, value_text
+from liturgy.interpreter.runtime.names import display_name, value_text
 from liturgy.interpreter.tools.cli import main
 
 

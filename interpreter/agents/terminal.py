@@ -17,10 +17,10 @@ from typing import Any, TextIO
 
 from liturgy.dsl.checker.program import Program
 from liturgy.interpreter.engine import Game, replay_decisions
-from liturgy.interpreter.engine.names import card_fields, display_name, value_text, words
 from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.grids import render
+from liturgy.interpreter.runtime.names import card_fields, display_name, place_labels, value_text, words
 
 # a public zone longer than this is shown by its first cards and a count
 LONG_ZONE = 8
@@ -189,6 +189,7 @@ class HumanAgent:
         decision = game.decision
         assert decision is not None
         (label,) = decision.options[player]
+        label = place_labels(game.ruleset.program).get(label, label)
         details = game.option_details(player)
         shown = details[0] if details and details[0] else pretty(label)
         asked = decision.prompts.get(player)
@@ -216,7 +217,8 @@ class HumanAgent:
             self.shown_status[player] = status
         decision = game.decision
         assert decision is not None
-        options = decision.options[player]
+        places = place_labels(game.ruleset.program)  # a place offered by its identifier reads as its name
+        options = tuple(places.get(o, o) for o in decision.options[player])
         details = game.option_details(player)
         secret = " (others see only that you have chosen)" if decision.simultaneous else ""
         asked = decision.prompts.get(player)

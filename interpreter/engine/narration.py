@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from liturgy.dsl.checker.program import Program
-from liturgy.interpreter.engine.names import place_labels, value_text, words
+from liturgy.interpreter.runtime.names import place_labels, value_text, words
 
 # at most this many lines per narration: a whole round of a 5-player game must still fit above the question
 MAX_LINES = 14

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.engine.names import card_details, display_name, place_labels, place_names
 from liturgy.interpreter.engine.narration import narrate
+from liturgy.interpreter.runtime.names import card_details, display_name, place_labels, place_names
 
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.game import Game

@@ -95,16 +95,20 @@ def place_names(prog: Program, enum: str) -> dict[str, str]:
 _PLACES: dict[int, tuple[Program, dict[str, str]]] = {}
 
 
+def place_enums(prog: Program) -> set[str]:
+    """The enums whose values are places: a graph's nodes, the cells of a grid of enum values."""
+    return {g.nodes for g in prog.graphs.values()} | {str(g.cell_ty.arg) for g in prog.grids.values()
+                                                      if g.cell_ty is not None and g.cell_ty.kind == "enum"}
+
+
 def place_labels(prog: Program) -> dict[str, str]:
     """Every value of an enum that names places (a graph's nodes, a grid's cells) with its player name: what
     narration and the page write for `clermont_ferrand`. Computed once per ruleset program."""
     got = _PLACES.get(id(prog))
     if got is not None and got[0] is prog:
         return got[1]
-    enums = {g.nodes for g in prog.graphs.values()} | {str(g.cell_ty.arg) for g in prog.grids.values()
-                                                       if g.cell_ty is not None and g.cell_ty.kind == "enum"}
     out: dict[str, str] = {}
-    for e in sorted(enums):
+    for e in sorted(place_enums(prog)):
         out.update(place_names(prog, e))
     _PLACES[id(prog)] = (prog, out)
     return out
