@@ -106,9 +106,10 @@ def _item(comp: Compiler, it: A.ShowItem) -> Item:
     return if_
 
 
-def _text(comp: Compiler, t: str, args: list[A.Expr]) -> _Text:
-    """A display/describe/prompt text: values of an enum of places are shown by their player names."""
-    named = place_enums(comp.prog)
+def _text(comp: Compiler, t: str, args: list[A.Expr], names: bool = True) -> _Text:
+    """A display/describe/prompt text: values of an enum of places are shown by their player names (``names``;
+    prompts keep the identifiers for now: test drivers of Fury of Dracula read the place back from them)."""
+    named = place_enums(comp.prog) if names else set()
     places = place_labels(comp.prog) if named else {}
     return _Text(t.split("{}"), [(comp.expr(a), _formatter(a.ty, places if a.ty is not None and a.ty.kind == "enum"
                                                            and a.ty.arg in named else None)) for a in args])
@@ -125,7 +126,8 @@ class Display:
         self.kinds = [c.kind for c in prog.cards]
         # per choice (the index the pending decision carries): its prompt, the player a `simultaneously` binds,
         # and what `describe` labels its options (None: nothing)
-        self.prompts = [None if pr is None else _text(comp, pr.text, pr.args) for pr in comp.choice_prompts]
+        self.prompts = [None if pr is None else _text(comp, pr.text, pr.args, names=False)
+                        for pr in comp.choice_prompts]
         self.prompt_players = list(comp.choice_pvars)
         self.option_kinds = [self._described(t) for t in comp.choice_elems]
 

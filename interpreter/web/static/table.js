@@ -67,7 +67,9 @@ function drawZones(zones, me) {
         const group = el("div", undefined, "mine");
         group.append(el("h3", label));
         const list = el("div", undefined, "big");
-        for (const c of cards) list.append(isHidden(c) ? el("span", "face down", "cardname big hidden") : chip(c, "big"));
+        for (const c of cards) if (!isHidden(c)) list.append(chip(c, "big"));
+        const down = cards.filter(isHidden).length;  // your own face-down pile (your draw pile): one stack
+        if (down) list.append(el("span", `${down} face down`, "stack big"));
         group.append(list); hand.append(group);
       } else if (cards.length) {
         row(`${label} · ${owner}`, cards.every(isHidden) && isSeat(owner) ? el("span", `${cards.length} cards`, "stack") : stack(cards));
@@ -189,18 +191,37 @@ function drawChanges(s) {
   list.scrollTop = list.scrollHeight;
 }
 
+let sentAt = null;  // the question (its move) last answered: a question is answered once, by a click or by itself
 function choose(i) {
-  if (!ws || !state || !state.decision) return;
+  if (!ws || !state || !state.decision || sentAt === state.decision.at) return;
+  sentAt = state.decision.at;
   for (const b of $("options").querySelectorAll("button")) b.disabled = true;
   ws.send(JSON.stringify({ type: "choose", at: state.decision.at, choice: i }));
 }
 
-function drawDecision(d) {
+// a question with one possible answer is answered by the page and said in "What changed for you", unless the
+// person asks to be asked everything (kept in this browser)
+const askAll = () => localStorage.getItem("liturgy.askAll") === "1";
+let aloneAt = null;  // the one-answer question already said and answered
+function answerAlone(d) {
+  if (askAll() || d.options.length !== 1 || sentAt === d.at || aloneAt === d.at) return false;
+  aloneAt = d.at;
+  const o = d.options[0];
+  const li = el("li", undefined, "move forced");
+  li.append(el("div", `${d.prompt.replace(/[?:]\s*$/, "")}: ${said(o.label)}${o.detail ? " — " + o.detail : ""} (the only choice)`));
+  $("changes").append(li); $("changes-card").hidden = false;
+  setTimeout(() => { if (state && state.decision && state.decision.at === d.at) choose(0); }, 400);
+  return true;
+}
+
+function drawDecision(d, again) {
   $("decision-card").hidden = !d;
   if (!d) return;
+  if (again) sentAt = null;  // the server refused the answer: the question may be answered again
   $("prompt").textContent = d.prompt;
   $("secret").hidden = !d.simultaneous;
   const box = $("options"); box.replaceChildren();
+  if (d.at !== sentAt) answerAlone(d);
   d.options.forEach((o, i) => {
     const b = el("button", said(o.label)); b.type = "button"; b.dataset.index = i;
     if (o.detail) b.append(el("small", o.detail));
@@ -272,7 +293,7 @@ function connect() {
     if (m.type === "state") { $("error").textContent = ""; draw(m); }
     else if (m.type === "error") {
       $("error").textContent = m.message;
-      if (state) drawDecision(state.decision);
+      if (state) drawDecision(state.decision, true);
     }
   };
   ws.onclose = (ev) => {
@@ -282,4 +303,6 @@ function connect() {
   };
 }
 
+$("ask-all").checked = askAll();
+$("ask-all").onchange = (ev) => localStorage.setItem("liturgy.askAll", ev.target.checked ? "1" : "0");
 connect();
