@@ -53,12 +53,15 @@ def _card_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me
     now: dict[str, Counter[str]] = {}
     down_was: dict[str, int] = {}
     down_now: dict[str, int] = {}
-    order: list[str] = []
-    for view, where, down in ((before, was, down_was), (after, now, down_now)):
-        for place, cards in _zone_places(prog, view, me):
-            if place not in order:
-                order.append(place)
-            for c in cards:
+    old_places = dict(_zone_places(prog, before, me))
+    new_places = dict(_zone_places(prog, after, me))
+    order = {place: i for i, place in enumerate(list(old_places) + [p for p in new_places if p not in old_places])}
+    # only zones whose cards changed can tell a move: a card lying in an unchanged zone did not move (and copies
+    # of one name there cancel out on both sides), so the many quiet zones of a big game cost one comparison each
+    changed = [p for p in order if old_places.get(p) != new_places.get(p)]
+    for places, where, down in ((old_places, was, down_was), (new_places, now, down_now)):
+        for place in changed:
+            for c in places.get(place, ()):
                 if _hidden(c):
                     down[place] = down.get(place, 0) + 1
                 else:
@@ -67,7 +70,7 @@ def _card_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me
     moved: dict[tuple[str, str], Counter[str]] = {}
     came_in: dict[str, Counter[str]] = {}
     went_out: dict[str, Counter[str]] = {}
-    for card in sorted(set(was) | set(now), key=lambda c: (order.index(_first_place(now, was, c)), c)):
+    for card in sorted(set(was) | set(now), key=lambda c: (order[_first_place(now, was, c)], c)):
         gone = list((was.get(card, Counter()) - now.get(card, Counter())).elements())
         came = list((now.get(card, Counter()) - was.get(card, Counter())).elements())
         for a, b in _paired(gone, came):
@@ -79,7 +82,7 @@ def _card_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me
     out = [f"{_names(cards)}: {a} → {b}" for (a, b), cards in moved.items()]
     out += [f"{_names(cards)} {'comes' if cards.total() == 1 else 'come'} into {b}" for b, cards in came_in.items()]
     out += [f"{_names(cards)} {'leaves' if cards.total() == 1 else 'leave'} {a}" for a, cards in went_out.items()]
-    counts = [f"{place} {down_was.get(place, 0)} → {down_now.get(place, 0)}" for place in order
+    counts = [f"{place} {down_was.get(place, 0)} → {down_now.get(place, 0)}" for place in changed
               if down_was.get(place, 0) != down_now.get(place, 0)]
     if counts:
         out.append("Face-down cards: " + ", ".join(counts))
@@ -138,7 +141,7 @@ def _amount(who: str, name: str, old: Any, new: Any, places: dict[str, str] | No
 def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me: str) -> list[str]:
     out = []
     old_all, new_all = before.get("counters", {}), after.get("counters", {})
-    seen_both = _in_sight(before) & _in_sight(after)
+    seen: list[set[str]] = []  # the cards in sight in both views, computed when a per-card counter changed
     places = place_labels(prog)
     for name, decl in prog.counters.items():
         if decl.is_flag or name not in new_all or name not in old_all:
@@ -154,7 +157,9 @@ def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any],
         if decl.scope == "card" and decl.held is None:
             # a per-card counter lists only the cards it is not 0 on: one in sight on both sides that is missing
             # on one side is 0 there (a card out of sight says nothing)
-            both = seen_both
+            if not seen:
+                seen.append(_in_sight(before) & _in_sight(after))
+            both = seen[0]
             old = {k: old.get(k, 0) for k in (set(old) | set(new)) if k in both or k in old and k in new}
             new = {k: new.get(k, 0) for k in old}
         # per player (keyed P1, P2 …) or per card (keyed by the names of the cards this viewer sees)

@@ -60,11 +60,17 @@ def card_fields(prog: Program, c: CardDef) -> str:
                      if f.name in c.values and types[f.name].kind not in ("effect", "function"))
 
 
+_BY_NAME: dict[int, tuple[Program, dict[str, CardDef]]] = {}
+
+
 def card_details(prog: Program, names: Iterable[str]) -> dict[str, str]:
     """Per card name: its printed text and data, as a player reads them (a page shows it on hover or tap). Card
     definitions are public; `source`, `provisional` and `designer_note` are for the rules' authors and are left
     out. Names that are no card's (a hidden card's `?`) are skipped."""
-    by_name = {c.name: c for c in prog.cards}
+    got = _BY_NAME.get(id(prog))
+    if got is None or got[0] is not prog:
+        got = _BY_NAME[id(prog)] = (prog, {c.name: c for c in prog.cards})
+    by_name = got[1]
     out = {}
     for name in names:
         c = by_name.get(name)
