@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from liturgy.interpreter.agents.terminal import card_text, find_cards
@@ -69,3 +70,23 @@ def test_names_and_values() -> None:
     assert value_text(frozenset({"kin", "beast"})) == "beast, kin"
     assert value_text(True) == "yes" and value_text(None) == "none" and value_text("large_city") == "large city"
     assert value_text([1, 2]) == "1, 2"
+
+
+@pytest.mark.parametrize(("rules", "seats"), [
+    ("bloodborne", "human,random,random"), ("fury_of_dracula", "random,human"),
+    ("betrayal", "human,random,random"), ("slay_the_spire", "human")])
+def test_each_seed_game_at_the_terminal_speaks_player_language(rules: str, seats: str,
+                                                               monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Forty answers (`1` each time) in each of the four games: narration shows, no screen has a display error,
+    and Betrayal draws its house as a text map."""
+    players = str(len(seats.split(",")))
+    out = _play([f"rulesets/{rules}.rules", "--players", players, "--seats", seats, "--seed", "2",
+                 "--bot-seed", "2"], "1\n" * 40 + "q\n", monkeypatch, capsys)
+    assert "Traceback" not in out and "(display:" not in out
+    assert "What changed for you:" in out
+    assert re.search(r"P\d: P\d:", out) is None
+    if rules == "betrayal":
+        assert "=== ground floor ===" in out and "Entrance Hall" in out
+    if rules == "fury_of_dracula":
+        assert "  [1] Amsterdam (city" in out and "[1] amsterdam" not in out  # places by their names
