@@ -450,6 +450,8 @@ def test_tutorial_card_checks_simulates_and_appears_in_a_log(tmp_path: Path) -> 
     assert program is not None and diags == []
     summary = simulate(path, 200, 4, 1)
     assert (summary.finished, summary.aborted, summary.invariant_violations) == (200, 0, 0)
+    shown = TUTORIAL.read_text(encoding="utf-8")
+    assert f"digest {summary.digest}" in shown, "docs/tutorial.md's sample digest is stale: rerun its command"
     # what `liturgy play … --players 4 --seats random,random,random,random --seed S --verbose | grep "Beast Roar"`
     # shows, for the first seeds until the card's effect (both halves of it) has been seen
     rs = load_ruleset(path)
@@ -468,6 +470,21 @@ def test_tutorial_card_checks_simulates_and_appears_in_a_log(tmp_path: Path) -> 
         if healed and hurt:
             break
     assert healed and hurt, "Beast Roar's effect never showed in 60 games"
+
+
+def test_tutorial_sample_game_prints_what_the_tutorial_shows(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """Section 6's command, run: the bots' own seed (`--bot-seed`) makes the game the same on every run, and
+    its `grep` output is the text block the tutorial prints (issue 32: the sample no longer matched)."""
+    path = _bloodborne_copy(tmp_path, _tutorial_card(broken=False))
+    assert cli_main(["play", path, "--players", "4", "--seats", "random,random,random,random", "--seed", "1",
+                     "--bot-seed", "1", "--verbose"]) == 0
+    log = capsys.readouterr().out.splitlines()
+    blocks = _fenced(TUTORIAL, "text")
+    grep = "\n".join(x for x in log if "Beast Roar" in x) + "\n"
+    assert grep in blocks, grep
+    at = next(i for i, x in enumerate(log) if "Beast Roar hurts" in x)
+    assert "\n".join(log[at - 8:at + 4]) + "\n" in blocks
 
 
 # ---------------------------------------------------------------- the CLI (docs/cli.md)

@@ -34,7 +34,8 @@ def test_a_solo_run_reaches_the_boss_at_the_terminal() -> None:
         assert f": {room}" in out
     assert "Combat round 1, the die shows" in out and "acts by" in out  # the status panel, enemy intents
     assert "Your hand (" in out and "(cost 1, attack)" in out           # cards with cost and text
-    assert re.search(r"\[\d\] floor 2 column \d: ", out)  # the map options say what is there
+    # the map options say what is there: in a menu, or in the line that says a one-room choice was taken
+    assert re.search(r"\[\d\] floor 2 column \d: |: floor 2 column \d: \w+ \(the only choice\)", out)
 
 
 def test_a_hot_seat_run_for_two_climbs_the_map() -> None:

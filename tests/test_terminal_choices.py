@@ -1,8 +1,9 @@
 """Typed choices at the terminal are unambiguous and said back; the end shows the final position (issue 14, item 9).
 
-- A label typed in full always means that option, even when it is a number (`10` in a bidding menu) or a
-  command's name; `#N` always means menu number N; `/WORD` always a command.
-- In a menu whose labels are numbers (columns, bids), a bare number means a label, never a menu position.
+- A typed number (`2` or `#2`) always means that menu number, in every menu, even where labels are numbers
+  (issue 32: it used to mean a label in a bidding menu and a position elsewhere); `=LABEL` is the option
+  labelled exactly so (`=10` bids 10); a label typed in full means that option, even a command's name; `/WORD`
+  is always a command.
 - A one-letter command that also starts a label (`h` of `hit`, `s` of `stand`) is asked about, not run.
 - Every choice is said back: `You chose: [2] 1`.
 - When the game ends, each human player sees the final status panel (the ruleset's `display`), and the result
@@ -58,17 +59,18 @@ def _play(path: str, typed: str, monkeypatch: pytest.MonkeyPatch,
     return code, capsys.readouterr().out
 
 
-def test_numbers_are_labels_when_the_labels_are_numbers(write_ruleset: Callable[..., str],
-                                                        monkeypatch: pytest.MonkeyPatch,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    # `1` is the label 1 (menu number 2), `4` is no label, `#1` is menu number 1 (label 3), `10` the label 10
-    code, out = _play(write_ruleset(BIDS), "1\n4\n#1\n10\n", monkeypatch, capsys)
+def test_a_number_is_the_menu_number_even_when_the_labels_are_numbers(write_ruleset: Callable[..., str],
+                                                                       monkeypatch: pytest.MonkeyPatch,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    # `2` is menu number 2 (the label 1), `=4` is no label, `=3` the label 3 (menu number 1), `#4` menu number 4
+    code, out = _play(write_ruleset(BIDS), "2\n=4\n=3\n#4\n", monkeypatch, capsys)
     assert code == 0, out
-    assert "(the options are numbers: type one to choose it, or #N for menu number N)" in out
+    assert "(the options are numbers: a number you type is the menu number in brackets; =N chooses the option " \
+        "labelled N)" in out
     assert "P1 bids 1\n" in out and "P1 bids 3\n" in out and "P1 bids 10\n" in out
     assert out.count("You chose: ") == 3
     assert "You chose: [2] 1\n" in out and "You chose: [1] 3\n" in out and "You chose: [4] 10\n" in out
-    assert "no option is labelled 4: type one of the labels, or #N for menu number N" in out
+    assert "no option is labelled 4: type a menu number, or =LABEL with one of the labels" in out
     assert "Game over after 3 rounds. Scores: P1: 14." in out
 
 
@@ -102,19 +104,19 @@ def test_a_shortcut_that_starts_a_label_is_asked_about(write_ruleset: Callable[.
 def test_the_end_shows_the_final_position_and_one_round_reads_singular(write_ruleset: Callable[..., str],
                                                                        monkeypatch: pytest.MonkeyPatch,
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = _play(write_ruleset(BIDS), "10\n10\n2\n", monkeypatch, capsys)
+    code, out = _play(write_ruleset(BIDS), "=10\n=10\n=2\n", monkeypatch, capsys)
     assert code == 0, out
     end = out[out.index("===== P1: the end of the game ====="):]
     assert "P1 bids 2" in end and "  Bids so far: 22" in end  # the panel after the last move, not before it
     code, out = _play(write_ruleset(MOVES), "stand\n", monkeypatch, capsys)
     assert "Game over after 1 round. Scores: P1: 0." in out
     end = out[out.index("===== P1: the end of the game ====="):]
-    assert "round=1" in end  # no `display`: the zones and counters, as at every question
+    assert "Round 1" in end  # no `display`: the zones and counters, as at every question
 
 
 def test_the_human_driver_types_labels_and_positions(write_ruleset: Callable[..., str]) -> None:
-    """The real `liturgy play` process, answered by tests/human_driver.py: labels typed as text, positions as #N."""
-    answers = iter(["2", "s", 0, "10"])  # the label 2, a mistake (no label starts with `s`), menu number 1, label 10
+    """The real `liturgy play` process, answered by tests/human_driver.py: labels typed as =text, positions as #N."""
+    answers = iter(["=2", "s", 0, "=10"])  # the label 2, a mistake (no label starts with `s`), menu number 1, label 10
 
     def policy(player: int, screen: str, labels: list[str]) -> int | str:
         assert labels == ["3", "1", "2", "10"]

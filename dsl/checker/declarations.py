@@ -76,7 +76,7 @@ class DeclarationChecker(CheckerCore):
             ft: dict[str, Ty] = dict(CARD_BUILTIN_FIELDS)
             seen: dict[str, Span] = {}
             for f in kind.fields:
-                if f.name in CARD_BUILTIN_FIELDS or f.name in ("count", "source", "text"):
+                if f.name in CARD_BUILTIN_FIELDS or f.name in ("count", "source", "text", "designer_note"):
                     self.err("E104", f"`{f.name}` is a built-in card key", f.span)
                     continue
                 self._declare(seen, f.name, f.span, "field")

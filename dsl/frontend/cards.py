@@ -29,7 +29,7 @@ MAX_CARD_FILE_BYTES = 2_000_000
 MAX_CARD_FILES = 200
 MAX_CARDS = 10_000
 MAX_COPIES = 1_000
-BUILTIN_KEYS = ("name", "count", "provisional", "source", "text")
+BUILTIN_KEYS = ("name", "count", "provisional", "source", "text", "designer_note")
 
 
 @dataclass(eq=False)
@@ -55,6 +55,7 @@ def schema_for_kind(kind: A.CardKindDecl, enums: dict[str, list[str]]) -> dict[s
         "provisional": {"type": "boolean"},
         "source": {"type": "string"},
         "text": {"type": "string"},
+        "designer_note": {"type": "string"},
     }
     required = ["name"]
     for f in kind.fields:

@@ -17,19 +17,21 @@ from typing import Any, TextIO
 
 from liturgy.dsl.checker.program import Program
 from liturgy.interpreter.engine import Game, replay_decisions
+from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.grids import render
+from liturgy.interpreter.runtime.names import card_fields, display_name, place_labels, value_text, words
 
 # a public zone longer than this is shown by its first cards and a count
 LONG_ZONE = 8
 
 HELP = """\
-Commands at the prompt (an option can be chosen by its label, a unique start of it, or its menu number):
-  LABEL             choose that option (`end turn`, or `end` when only one label starts that way); a label typed
-                    in full always means that option, even when it is also a number or a command's name
-  NUMBER            choose by menu number (`3`); when some labels are numbers (columns, bids), a number means
-                    the option with that label, and `#3` means menu number 3
-  #NUMBER           always the option at that menu number
+Commands at the prompt (an option can be chosen by its menu number, its label, or a unique start of it):
+  NUMBER            choose by menu number (`3`): a number you type is always the menu number, in every menu
+  #NUMBER           the same (`#3`)
+  LABEL             choose that option (`end turn`, or `end` when only one label starts that way)
+  =LABEL            the option labelled exactly so, even when the label is a number (`=10` bids 10) or a
+                    command's name
   /COMMAND          always a command (`/help`), even when an option has the same name
   help, h           this list
   status, s         show your status again
@@ -66,6 +68,10 @@ class Session:
     save: Callable[[Game, str], None] | None = None
     ruleset_path: str = "RULESET"
     seats: tuple[str, ...] = ()
+    # say what changed for the player since their last question (`--no-narration` turns it off)
+    narration: bool = True
+    # ask questions that have one possible answer too (`--ask-all`); by default they are answered and said
+    ask_forced: bool = False
 
     def resume_command(self, path: str) -> str:
         """The command that continues a game saved to ``path`` with the same seats.
@@ -80,7 +86,14 @@ class Session:
 
 def pretty(label: str) -> str:
     """An option label for a terminal: enum-style names (`end_turn`) read as words (`end turn`)."""
-    return label.replace("_", " ") if "_" in label and " " not in label else label
+    return words(label)
+
+
+def _addressed(asked: str, player: int) -> str:
+    """A question headed by whom it asks: ``P1: …``, once, even when the ruleset's prompt names the player
+    first itself (Betrayal's "{}: gain 1 in which trait?" read "P1: P1: gain …")."""
+    me = f"P{player + 1}"
+    return asked if asked.startswith((f"{me}:", f"{me},", f"{me} ")) else f"{me}: {asked}"
 
 
 # one-letter commands: typed alone they could also be the start of an option's label (`h` of `hit`)
@@ -118,6 +131,8 @@ class HumanAgent:
         self.session = session or Session()
         self.seen_log: dict[int, int] = {}
         self.shown_status: dict[int, str] = {}
+        # per player: the view at their last question, which narration compares with the view now
+        self.last_view: dict[int, dict[str, Any]] = {}
         # (decisions, log entries, a fingerprint of the hidden state) just before this agent's last choice: what
         # `undo` may go back to
         self.before_last: tuple[int, int, tuple[object, ...]] | None = None
@@ -138,15 +153,28 @@ class HumanAgent:
             for line in lines[start:]:
                 self._print(f"  {line}")
             self.seen_log[player] = len(lines)
+            self._narrate(game, player)
             status = status_text(game, player)
             if status.strip():
                 self._print(status)
+
+    def _narrate(self, game: Game, player: int) -> None:
+        """What changed for ``player`` since their last question, in words, under the log lines that say why."""
+        now = game.view(player)
+        lines = narrate(game.ruleset.program, self.last_view.get(player), now)
+        self.last_view[player] = now
+        if lines and self.session.narration:
+            self._print("  What changed for you:")
+            for line in lines:
+                self._print(f"    {line}")
 
     def skip_log(self, player: int, keep: int) -> None:
         """After a resume: treat all but the last ``keep`` log lines as already read."""
         self.seen_log[player] = -keep
 
     def choose(self, game: Game, player: int) -> int:
+        if not self.session.ask_forced and game.option_count(player) == 1:
+            return self._forced(game, player)
         while True:
             try:
                 choice = self._ask(game, player)
@@ -154,6 +182,21 @@ class HumanAgent:
                 continue
             self.before_last = (len(game.state.decisions), len(game.state.log), _hidden_state(game))
             return choice
+
+    def _forced(self, game: Game, player: int) -> int:
+        """A question with one possible answer is not asked: it is answered, and said in one line (the log, the
+        narration and the status come with the next real question, so nothing is missed)."""
+        decision = game.decision
+        assert decision is not None
+        (label,) = decision.options[player]
+        label = place_labels(game.ruleset.program).get(label, label)
+        details = game.option_details(player)
+        shown = details[0] if details and details[0] else pretty(label)
+        asked = decision.prompts.get(player)
+        question = _addressed(asked.rstrip(" ?:"), player) if asked else f"P{player + 1}, {decision.prompt}"
+        self._print(f"  {question}: {shown} (the only choice)")
+        self.before_last = None  # nothing to take back: the same question would be answered the same way
+        return 0
 
     def _ask(self, game: Game, player: int) -> int:
         lines = game.log_lines(player)
@@ -165,6 +208,7 @@ class HumanAgent:
         for line in lines[start:]:
             self._print(f"  {line}")
         self.seen_log[player] = len(lines)
+        self._narrate(game, player)
         status = status_text(game, player)
         if self.shown_status.get(player) != status:
             # the status is reprinted only when something in it changed: a follow-up choice (a target for the
@@ -173,16 +217,18 @@ class HumanAgent:
             self.shown_status[player] = status
         decision = game.decision
         assert decision is not None
-        options = decision.options[player]
+        places = place_labels(game.ruleset.program)  # a place offered by its identifier reads as its name
+        options = tuple(places.get(o, o) for o in decision.options[player])
         details = game.option_details(player)
         secret = " (others see only that you have chosen)" if decision.simultaneous else ""
         asked = decision.prompts.get(player)
         if asked:  # the ruleset words the question ("Choose a target for Bash")
-            self._print(f"P{player + 1}: {asked}{secret}" + ("" if asked[-1] in "?:!." else ":"))
+            self._print(f"{_addressed(asked, player)}{secret}" + ("" if asked[-1] in "?:!." else ":"))
         else:
             self._print(f"P{player + 1}, {decision.prompt}{secret}:")
         if numeric_labels(options):  # said before the menu: a scripted reader takes the menu's last lines
-            self._print("  (the options are numbers: type one to choose it, or #N for menu number N)")
+            self._print("  (the options are numbers: a number you type is the menu number in brackets; "
+                        "=N chooses the option labelled N)")
         for i, label in enumerate(options):
             extra = details[i] if i < len(details) else None
             self._print(f"  [{i + 1}] {extra if extra else pretty(label)}")
@@ -203,27 +249,35 @@ class HumanAgent:
     def _command(self, answer: str, game: Game, player: int, options: tuple[str, ...]) -> int | None:
         """Run one line typed at the prompt; return an option index when the line chose one.
 
-        What a line means, first rule that applies: `#N` is menu number N; `/WORD` is a command; a label typed in
-        full is that option; a number is a menu number, unless some labels are numbers (then it is a label); a
-        command; a unique start of a label. A one-letter command that also starts a label is asked about."""
+        What a line means, first rule that applies: a number (`3` or `#3`) is that menu number, in every menu,
+        even where labels are numbers (issue 32: a typed `1` meant a label on one question and a position on the
+        next); `=LABEL` is the option labelled exactly so; `/WORD` is a command; a label typed in full is that
+        option; a command; a unique start of a label. A one-letter command that also starts a label is asked
+        about."""
         if answer.startswith("#"):
             return self._by_position(answer[1:].strip(), options)
+        if answer.isascii() and answer.isdigit():
+            return self._by_position(answer, options)
+        if answer.startswith("="):
+            return self._by_exact_label(answer[1:].strip(), options)
         if answer.startswith("/"):
             return self._run_command(answer[1:].strip(), game, player, options, forced=True)
         exact = exact_label(answer, options)
         if exact is not None:
             return exact
-        if answer.isascii() and answer.isdigit():
-            if numeric_labels(options):
-                self._print(f"  no option is labelled {answer}: type one of the labels, or #N for menu number N")
-                return None
-            return self._by_position(answer, options)
         word, _, rest = answer.partition(" ")
         if word.lower() in SHORTCUTS and not rest and self._starts_label(answer, options):
             self._print(f"  `{answer}` is short for the command `{SHORTCUTS[word.lower()]}` and also starts an option "
                         f"({self._starting(answer, options)}): type more of the label, or /{word} for the command")
             return None
         return self._run_command(answer, game, player, options, forced=False)
+
+    def _by_exact_label(self, label: str, options: tuple[str, ...]) -> int | None:
+        exact = exact_label(label, options)
+        if exact is None:
+            self._print(f"  no option is labelled {label[:40] or '(nothing)'}: type a menu number, or =LABEL with "
+                        "one of the labels")
+        return exact
 
     def _by_position(self, number: str, options: tuple[str, ...]) -> int | None:
         picked = typed_number(number)
@@ -389,27 +443,30 @@ def zones_text(view: dict[str, Any], player: int, full: bool = False) -> str:
     """Own zones in full, others' as cards or counts, face-down piles on one line, long zones cut short.
 
     A large ruleset (Slay the Spire has dozens of zones) must still fit a screen; `zones` prints them in full.
+    Zones are named as a player reads them ("Upgrade deck", not `upgrade_deck`).
     """
     me = f"P{player + 1}"
     out = []
     face_down = []
     for name, z in view["zones"].items():
+        label = display_name(name)
         if isinstance(z, dict):
             mine = z.get(me, [])
             others = "; ".join(f"{p}: " + _cards(c, full) for p, c in z.items() if p != me and c)
             if mine or others:
-                out.append(f"  {name}: {_cards(mine, full) or '-'}" + (f"   (others: {others})" if others else ""))
+                out.append(f"  {label}: {_cards(mine, full) or '-'}" + (f"   (others: {others})" if others else ""))
         elif z and any(c != "?" for c in z):
-            out.append(f"  {name}: {_cards(z, full)}")
+            out.append(f"  {label}: {_cards(z, full)}")
         elif z:
-            face_down.append(f"{name} {len(z)}")
+            face_down.append(f"{label} {len(z)}")
     if face_down:
-        out.append("  face down: " + ", ".join(face_down))
+        out.append("  Face down: " + ", ".join(face_down))
     return "\n".join(out)
 
 
 def counters_text(view: dict[str, Any], player: int) -> str:
-    """Counters that are not zero (`first` and `round` always): the player's own first, then the shared ones."""
+    """Counters that are not zero (`first` and `round` always): the player's own first, then the shared ones,
+    named and valued as a player reads them ("Health 8", "Echoes: Snatcher 6")."""
     me = f"P{player + 1}"
     mine: list[str] = []
     shared: list[str] = []
@@ -417,16 +474,18 @@ def counters_text(view: dict[str, Any], player: int) -> str:
         target = shared
         if isinstance(c, dict) and me in c:
             c, target = c[me], mine
+        label = display_name(name)
         if isinstance(c, dict):
             c = {k: v for k, v in c.items() if v}
             if c:
-                target.append(f"{name}=" + ",".join(f"{k}:{v}" for k, v in c.items()))
+                target.append(f"{label}: " + ", ".join(f"{words(k)} {value_text(v)}" for k, v in c.items()))
         elif c or name in ("first", "round"):
-            target.append(f"{name}={c}")
+            target.append(f"{label} {c}" if isinstance(c, int) and not isinstance(c, bool)
+                          else f"{label}: {value_text(c)}")
     out = []
     if mine:
-        out.append(f"  {me}: " + "  ".join(mine))
-    out.append("  " + "  ".join(shared))
+        out.append(f"  {me}: " + " · ".join(mine))
+    out.append("  " + " · ".join(shared))
     return "\n".join(out)
 
 
@@ -445,30 +504,43 @@ def zone_text(view: dict[str, Any], player: int, name: str) -> str:
     return f"  {matches[0]}: " + (_cards(z, True) or "empty")
 
 
+def find_cards(names: list[str], key: str) -> list[str]:
+    """Card names a player meant by ``key``: the exact name, else names starting with it, else names with a word
+    starting with it (`card beast` finds "Blood-starved Beast"; `card rest` finds "Rest Site", never
+    "Bucharest")."""
+    key = key.strip().lower()
+    if not key:
+        return []
+    exact = [n for n in names if n.lower() == key]
+    if exact:
+        return exact
+    start = [n for n in names if n.lower().startswith(key)]
+    if start:
+        return start
+    return [n for n in names if any(w.startswith(key) for w in _word_starts(n.lower()))]
+
+
+def _word_starts(name: str) -> list[str]:
+    """Each tail of ``name`` that begins a word (after a space, hyphen, apostrophe or bracket)."""
+    return [name[i:] for i in range(1, len(name)) if not name[i - 1].isalnum() and name[i].isalnum()]
+
+
 def card_text(game: Game, name: str) -> str:
-    """A card's definition: its printed text and data fields. Card definitions are public (the rules list them)."""
+    """A card's definition: its printed text and data fields, as text. Card definitions are public (the rules
+    list them); what is for the rules' authors (`source`, `provisional`, `designer_note`) is not shown."""
     prog = game.ruleset.program
-    key = name.strip().lower()
-    cards = prog.cards
-    found = [c for c in cards if c.name.lower() == key] or [c for c in cards if c.name.lower().startswith(key)] \
-        or [c for c in cards if key in c.name.lower()]
-    names = sorted({c.name for c in found})
+    names = sorted({c.name for c in prog.cards})
+    found = find_cards(names, name)
     if not found:
         return f"  no card is called `{name}`"
-    if len(names) > 1:
-        shown = ", ".join(names[:12]) + (f", … ({len(names)} cards)" if len(names) > 12 else "")
+    if len(found) > 1:
+        shown = ", ".join(found[:12]) + (f", … ({len(found)} cards)" if len(found) > 12 else "")
         return f"  `{name}` could be: {shown}"
-    c = found[0]
-    out = [f"  {c.name} ({c.kind}{', provisional' if c.provisional else ''})"]
+    c = next(c for c in prog.cards if c.name == found[0])
+    out = [f"  {c.name} ({display_name(c.kind)})"]
     if c.text:
         out.append(f"    {c.text}")
-    kind = prog.kinds[c.kind]
-    types = prog.field_types[c.kind]
-    plain = []
-    for f in kind.fields:
-        if f.name in c.values and types[f.name].kind not in ("effect", "function"):
-            v = c.values[f.name]
-            plain.append(f"{f.name}: " + (", ".join(map(str, v)) if isinstance(v, (list, tuple)) else str(v)))
+    plain = card_fields(prog, c)
     if plain:
-        out.append("    " + "; ".join(plain))
+        out.append("    " + plain)
     return "\n".join(out)

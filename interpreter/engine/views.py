@@ -11,6 +11,7 @@ from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, UNITS
 from liturgy.interpreter.engine.decision import Decision
+from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.engine.outcome import _game_over_line, _labels
 from liturgy.interpreter.runtime import modes
 from liturgy.interpreter.runtime.graphs import edges_view, overlay_of
@@ -160,6 +161,12 @@ class GameViews:
     def display(self, player: int) -> list[str] | None:
         """The ruleset's `display` panel for ``player`` (None when it declares none): what a terminal shows."""
         return self.ruleset.display.panel(self.state, player)
+
+    def narration(self, player: int | None, before: dict[str, Any] | None) -> list[str]:
+        """What changed for ``player`` since ``before`` (a view of theirs from :meth:`view`), in words: counters
+        and pools, cards moving between the zones they see, face-down counts. Computed from the two views alone,
+        so it tells nothing the views do not (see engine/narration.py)."""
+        return narrate(self.ruleset.program, before, self.view(player))
 
     def option_details(self, player: int) -> list[str | None]:
         """Per option of ``player``'s decision: the ruleset's `describe` text of the option, else None."""

@@ -225,7 +225,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     def save(g: Game, path: str) -> None:
         write_decision_log(path, args.ruleset, g)
 
-    session = Session(save_path, save, args.ruleset, tuple(seats))
+    session = Session(save_path, save, args.ruleset, tuple(seats), narration=not args.no_narration,
+                      ask_forced=args.ask_all)
     # bots draw from their own seeds, never from the game's (--bot-seed makes them reproducible)
     agents: list[Agent] = [HumanAgent(session=session) if kind == "human"
                            else make_agent(kind, None if args.bot_seed is None else bot_seed(args.bot_seed, i))
@@ -459,6 +460,10 @@ def build_parser() -> argparse.ArgumentParser:
                     "and options come from it)")
     pl.add_argument("--force", action="store_true", help="resume a log that records no ruleset fingerprint")
     pl.add_argument("--verbose", action="store_true", help="print the public log at the end")
+    pl.add_argument("--no-narration", action="store_true", help="do not say what changed for a human seat "
+                    "since its last question")
+    pl.add_argument("--ask-all", action="store_true", help="ask a human seat questions with one possible answer "
+                    "too (by default they are answered for it and said)")
     pl.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a ruleset option (repeatable)")
     pl.set_defaults(func=cmd_play)
 

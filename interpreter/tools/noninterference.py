@@ -12,7 +12,8 @@ one zone is found by the other probe instead: another player chooses a different
 observer, in its own choice. Both worlds then take the same decisions, and the observer's observation must stay
 identical in both:
 - its view (zones, counters, the decision);
-- its log lines, its option labels, their `describe` details and its `display` panel.
+- its log lines, its option labels, their `describe` details and its `display` panel;
+- the narration of what changed for it since the previous decision compared (engine/narration.py).
 
 The comparison ends when the rules legitimately tell the worlds apart: one of the two cards becomes visible to
 the observer, or the observer is shown different cards in the two worlds (a draw from a hidden deck whose
@@ -46,6 +47,7 @@ from typing import Any
 
 from liturgy.interpreter.engine import Game
 from liturgy.interpreter.engine.infosets import Knowledge, sample_world
+from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.engine.outcome import _labels
 from liturgy.interpreter.engine.views import open_entry
 from liturgy.interpreter.runtime.moves import card_visibility, visible_cards
@@ -63,14 +65,16 @@ class Swap:
     second: int
 
 
-def observation(game: Game, player: int) -> tuple[Any, ...]:
-    """Everything ``player`` is shown: its log, options with their prompt and details, display panel and view (the
-    view last: it repeats the rest, and the first difference found is reported)."""
+def observation(game: Game, player: int, before: dict[str, Any] | None = None) -> tuple[Any, ...]:
+    """Everything ``player`` is shown: its log, options with their prompt and details, display panel, the
+    narration of what changed since ``before`` (its view at an earlier decision; none without one) and its view
+    (the view last: it repeats the rest, and the first difference found is reported)."""
     d = game.decision
     options = tuple(d.options.get(player, ())) if d is not None else ()
     prompt = d.prompts.get(player) if d is not None else None
+    view = game.view(player)
     return (tuple(game.log_lines(player)), options, prompt, tuple(game.option_details(player)) if options else (),
-            tuple(game.display(player) or ()), game.view(player))
+            tuple(game.display(player) or ()), tuple(narrate(game.ruleset.program, before, view)), view)
 
 
 def _sees(game: Game, player: int, card: int) -> bool:
@@ -183,7 +187,8 @@ def _view_difference(real: Any, world: Any, path: str) -> str | None:
 
 
 def _first_difference(real: tuple[Any, ...], world: tuple[Any, ...]) -> str:
-    parts = ("its log", "its option labels", "its prompt", "its option details", "its display", "its view")
+    parts = ("its log", "its option labels", "its prompt", "its option details", "its display", "its narration",
+             "its view")
     for name, x, y in zip(parts, real, world, strict=True):
         if x != y:
             if name == "its view":
@@ -282,6 +287,7 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
     # drawn in one step and shown (one discarded in the open, one handed over unseen), end in the same places in
     # both worlds, yet the order of their draws was the rules telling the worlds apart (Fury of Dracula's Rest)
     varied: set[int] = set(cards)
+    before: tuple[dict[str, Any] | None, dict[str, Any] | None] = (None, None)
     for step in range(horizon + 1):
         varied |= _placed_differently(real, world)
         if any(_sees(g, p, c) for g in (real, world) for c in varied) or any(
@@ -289,7 +295,8 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
             return None  # revealed by the rules (now, or for a moment in a log line): the worlds may differ
         if _visible(real, p) != _visible(world, p):
             return None  # the rules show the observer different cards (a draw, a random pick from a hidden zone)
-        mine, theirs = observation(real, p), observation(world, p)
+        mine, theirs = observation(real, p, before[0]), observation(world, p, before[1])
+        before = (mine[-1], theirs[-1])  # the next step narrates what changed since this one, in each world
         if mine != theirs:
             return (f"P{p + 1} is told what it may not see: {what} (cards hidden from P{p + 1}) changes "
                     f"{_first_difference(mine, theirs)}, {step} decision(s) later")

@@ -33,6 +33,7 @@ from liturgy.interpreter.agents.agents import Agent, make_agent
 from liturgy.interpreter.engine import Decision, Game, Ruleset, load_ruleset
 from liturgy.interpreter.engine.logs import BadDecisionLog, _decisions, _options
 from liturgy.interpreter.engine.outcome import winners_text
+from liturgy.interpreter.engine.seatview import seat_extras
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.runtime.state import Tables
 from liturgy.interpreter.tools.leaks import _sentinel_tables
@@ -276,6 +277,7 @@ def render(table: Table, seat: int | None, online: set[int], d: Decision | None 
     g = table.game
     with rendered_names(table):
         view = g.view(seat, log_from)
+        extras = seat_extras(g, table.id, seat, view, log_from == 0)  # narration, card details, maps
         panel = g.display(seat) if seat is not None else None
         if d is None or table.sentinel is not None:  # the labels name cards: sentinel names need their own
             d = g.decision
@@ -293,6 +295,7 @@ def render(table: Table, seat: int | None, online: set[int], d: Decision | None 
         "turn": [seat_name(p) for p in g.waiting_for()] if table.status == "open" else [],
         "decision": mine, "display": panel, "view": view, "result": g.result, "outcome": outcome(g),
         "error": "the game stopped on a rule error (the server log says where)" if status == "aborted" else None,
+        **extras,
     }
 
 

@@ -27,65 +27,214 @@ function el(tag, text, cls) {
   return e;
 }
 
-function cardList(cards) {
-  const span = el("span");
-  if (!cards.length) span.append(el("span", "—", "hint"));
-  for (const c of cards) span.append(el("span", c, "cardname" + (c === "?" ? " hidden" : "")));
+// ---------------------------------------------------------------- player-facing names (engine/names.py's rules)
+const words = (id) => (id.includes("_") && !id.includes(" ") ? id.replaceAll("_", " ") : id);
+const displayName = (id) => { const t = String(id).replaceAll("_", " "); return t.charAt(0).toUpperCase() + t.slice(1); };
+const isHidden = (c) => c === "?" || c.startsWith("? (");
+const isSeat = (k) => /^P\d+$/.test(k);
+
+// what the server told this connection once: card texts (added to as cards come into sight), board pictures
+const details = {};
+let maps = {};
+let boards = {};
+let places = {};
+const said = (v) => (typeof v === "string" && places[v]) || words(String(v));
+
+function showDetail(name) {
+  $("card-detail").textContent = details[name] ? `${name} ${details[name]}` : name;
+  $("card-detail").classList.remove("hint");
+}
+
+function chip(name, cls) {
+  const c = el("button", name, "cardname" + (cls ? " " + cls : ""));
+  c.type = "button";
+  if (details[name]) c.title = details[name];
+  c.onclick = () => showDetail(name);
+  c.onmouseenter = () => showDetail(name);
+  return c;
+}
+
+function stack(cards) {
+  // a pile as a person sees it: face-up cards by name, face-down ones as one stack with its count
+  const span = el("span", undefined, "pile");
+  const shown = cards.filter((c) => !isHidden(c));
+  const down = cards.length - shown.length;
+  for (const c of shown) span.append(chip(c));
+  if (down) span.append(el("span", `${down} face down`, "stack"));
+  if (!cards.length) span.append(el("span", "empty", "hint"));
   return span;
 }
 
-function drawZones(zones) {
+function drawZones(zones, me) {
   const box = $("zones"); box.replaceChildren();
+  const hand = $("hand"); hand.replaceChildren();
+  const row = (label, content) => { const r = el("div", undefined, "zone"); r.append(el("b", label), content); box.append(r); };
   for (const [name, z] of Object.entries(zones || {})) {
-    if (Array.isArray(z)) {
-      const row = el("div", undefined, "zone"); row.append(el("b", name), cardList(z)); box.append(row);
-    } else {
-      for (const [owner, cards] of Object.entries(z)) {
-        const row = el("div", undefined, "zone"); row.append(el("b", `${name} · ${owner}`), cardList(cards)); box.append(row);
+    const label = displayName(name);
+    if (Array.isArray(z)) { if (z.length) row(label, stack(z)); continue; }
+    for (const [owner, cards] of Object.entries(z)) {
+      if (owner === me) {  // your own cards: large, in their own card at the top
+        if (!cards.length) continue;
+        const group = el("div", undefined, "mine");
+        group.append(el("h3", label));
+        const list = el("div", undefined, "big");
+        for (const c of cards) if (!isHidden(c)) list.append(chip(c, "big"));
+        const down = cards.filter(isHidden).length;  // your own face-down pile (your draw pile): one stack
+        if (down) list.append(el("span", `${down} face down`, "stack big"));
+        group.append(list); hand.append(group);
+      } else if (cards.length) {
+        row(`${label} · ${owner}`, cards.every(isHidden) && isSeat(owner) ? el("span", `${cards.length} cards`, "stack") : stack(cards));
       }
     }
   }
+  $("hand-card").hidden = !hand.childElementCount;
 }
 
 function show(v) {
   if (v === null || v === undefined) return "—";
-  if (typeof v === "object") return Object.entries(v).map(([k, x]) => `${k}: ${show(x)}`).join(", ");
-  return String(v);
+  if (v === true) return "yes";
+  if (v === false) return "no";
+  if (typeof v === "object") {
+    const parts = Object.entries(v).filter(([, x]) => x !== 0 && x !== false && x !== null);
+    return parts.length ? parts.map(([k, x]) => `${isSeat(k) ? k : words(k)}: ${show(x)}`).join(", ") : "—";
+  }
+  return said(v);
 }
 
 function drawCounters(counters) {
-  const box = $("counters"); box.replaceChildren();
+  // every counter, folded away: the board, the cards and the panel say what matters; this is for the curious
+  const box = $("counters");
+  const open = box.querySelector("details") ? box.querySelector("details").open : false;
+  box.replaceChildren();
+  const fold = el("details"); fold.open = open;
+  fold.append(el("summary", `All counters (${Object.keys(counters || {}).length})`));
+  box.append(fold);
   const t = el("table", undefined, "counters");
   for (const [name, v] of Object.entries(counters || {})) {
-    const tr = el("tr"); tr.append(el("th", name), el("td", show(v))); t.append(tr);
+    const tr = el("tr"); tr.append(el("th", displayName(name)), el("td", show(v))); t.append(tr);
   }
-  box.append(t);
+  fold.append(t);
+}
+
+// ---------------------------------------------------------------- pictures of the board (SVG)
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = String(text);
+  return e;
+}
+
+function graphSvg(name, m, markers, changes) {
+  const pic = svg("svg", { viewBox: "0 0 1000 1000", class: "map", role: "img", "aria-label": `map: ${displayName(name)}` });
+  const at = (p) => m.places[p];
+  const edge = (a, b, kind, extra) => {
+    if (!at(a) || !at(b)) return;
+    pic.append(svg("line", { x1: at(a)[0], y1: at(a)[1], x2: at(b)[0], y2: at(b)[1], class: `edge ${kind}${extra || ""}` }));
+  };
+  for (const [a, b, kind] of m.edges) edge(a, b, kind);
+  for (const [a, b, kind] of (changes && changes.linked) || []) edge(a, b, kind, " made");
+  const here = {};
+  for (const [place, who] of markers || []) (here[place] = here[place] || []).push(who);
+  for (const [place, [x, y, label]] of Object.entries(m.places)) {
+    const g = svg("g", { class: "place" + (here[place] ? " occupied" : "") });
+    g.append(svg("circle", { cx: x, cy: y, r: here[place] ? 13 : 6 }));
+    g.append(svg("title", {}, label));
+    g.append(svg("text", { x: x, y: y - 10, class: "label" }, label));
+    if (here[place]) g.append(svg("text", { x: x, y: y + 28, class: "who" }, here[place].join(", ")));
+    pic.append(g);
+  }
+  return pic;
+}
+
+function boardSvg(name, rows, names) {
+  // a grid of places: the bounding box of its filled cells, each a named tile (north row first)
+  const filled = [];
+  rows.forEach((row, r) => row.forEach((v, c) => { if (v !== null && v !== undefined) filled.push([r, c, v]); }));
+  if (!filled.length) return null;
+  const r0 = Math.min(...filled.map((f) => f[0])), r1 = Math.max(...filled.map((f) => f[0]));
+  const c0 = Math.min(...filled.map((f) => f[1])), c1 = Math.max(...filled.map((f) => f[1]));
+  const W = 130, H = 44;
+  const pic = svg("svg", { viewBox: `0 0 ${(c1 - c0 + 1) * W + 10} ${(r1 - r0 + 1) * H + 10}`, class: "board", role: "img",
+                           "aria-label": `board: ${displayName(name)}` });
+  for (const [r, c, v] of filled) {
+    const x = 5 + (c - c0) * W, y = 5 + (r - r0) * H;
+    pic.append(svg("rect", { x: x, y: y, width: W - 6, height: H - 6, rx: 6, class: "tile" }));
+    pic.append(svg("text", { x: x + (W - 6) / 2, y: y + H / 2, class: "label" }, names[v] || displayName(v)));
+  }
+  return pic;
+}
+
+function drawMaps(s) {
+  const box = $("maps"); box.replaceChildren();
+  for (const [name, m] of Object.entries(maps)) {
+    box.append(el("h3", displayName(name)), graphSvg(name, m, (s.markers || {})[name], ((s.view.graphs || {})[name])));
+  }
+  for (const [name, names] of Object.entries(boards)) {
+    const rows = (s.view.grids || {})[name];
+    const pic = rows && boardSvg(name, rows, names);
+    if (pic) box.append(el("h3", displayName(name)), pic);
+  }
+  $("map-card").hidden = !box.childElementCount;
 }
 
 function drawGrids(grids) {
   const box = $("grids"); box.replaceChildren();
   for (const [name, rows] of Object.entries(grids || {})) {
-    box.append(el("h3", name));
+    if (boards[name]) continue;  // drawn as a board above
+    box.append(el("h3", displayName(name)));
     const t = el("table", undefined, "counters");
     for (const row of rows) { const tr = el("tr"); for (const cell of row) tr.append(el("td", cell)); t.append(tr); }
     box.append(t);
   }
 }
 
+function drawChanges(s) {
+  const list = $("changes");
+  if (!s.log_append) list.replaceChildren();
+  if ((s.narration || []).length) {
+    const li = el("li", undefined, "move");
+    for (const line of s.narration) li.append(el("div", line));
+    list.append(li);
+    while (list.childElementCount > 40) list.firstChild.remove();
+  }
+  $("changes-card").hidden = !list.childElementCount;
+  list.scrollTop = list.scrollHeight;
+}
+
+let sentAt = null;  // the question (its move) last answered: a question is answered once, by a click or by itself
 function choose(i) {
-  if (!ws || !state || !state.decision) return;
+  if (!ws || !state || !state.decision || sentAt === state.decision.at) return;
+  sentAt = state.decision.at;
   for (const b of $("options").querySelectorAll("button")) b.disabled = true;
   ws.send(JSON.stringify({ type: "choose", at: state.decision.at, choice: i }));
 }
 
-function drawDecision(d) {
+// a question with one possible answer is answered by the page and said in "What changed for you", unless the
+// person asks to be asked everything (kept in this browser)
+const askAll = () => localStorage.getItem("liturgy.askAll") === "1";
+let aloneAt = null;  // the one-answer question already said and answered
+function answerAlone(d) {
+  if (askAll() || d.options.length !== 1 || sentAt === d.at || aloneAt === d.at) return false;
+  aloneAt = d.at;
+  const o = d.options[0];
+  const li = el("li", undefined, "move forced");
+  li.append(el("div", `${d.prompt.replace(/[?:]\s*$/, "")}: ${said(o.label)}${o.detail ? " — " + o.detail : ""} (the only choice)`));
+  $("changes").append(li); $("changes-card").hidden = false;
+  setTimeout(() => { if (state && state.decision && state.decision.at === d.at) choose(0); }, 400);
+  return true;
+}
+
+function drawDecision(d, again) {
   $("decision-card").hidden = !d;
   if (!d) return;
+  if (again) sentAt = null;  // the server refused the answer: the question may be answered again
   $("prompt").textContent = d.prompt;
   $("secret").hidden = !d.simultaneous;
   const box = $("options"); box.replaceChildren();
+  if (d.at !== sentAt) answerAlone(d);
   d.options.forEach((o, i) => {
-    const b = el("button", o.label); b.type = "button"; b.dataset.index = i;
+    const b = el("button", said(o.label)); b.type = "button"; b.dataset.index = i;
     if (o.detail) b.append(el("small", o.detail));
     b.onclick = () => choose(i);
     box.append(b);
@@ -127,7 +276,13 @@ function draw(s) {
   drawResult(s);
   $("panel-card").hidden = !s.display;
   $("panel").textContent = (s.display || []).join("\n");
-  drawZones(s.view.zones);
+  Object.assign(details, s.cards || {});
+  if (s.maps) maps = s.maps;
+  if (s.boards) boards = s.boards;
+  if (s.places) places = s.places;
+  drawChanges(s);
+  drawZones(s.view.zones, s.you);
+  drawMaps(s);
   drawCounters(s.view.counters);
   drawGrids(s.view.grids);
   const log = $("log");
@@ -155,7 +310,7 @@ function connect() {
     }
     else if (m.type === "error") {
       $("error").textContent = m.message;
-      if (state) drawDecision(state.decision);
+      if (state) drawDecision(state.decision, true);
     }
   };
   ws.onclose = (ev) => {
@@ -174,4 +329,6 @@ function addRenewButton() {
 }
 
 addRenewButton();
+$("ask-all").checked = askAll();
+$("ask-all").onchange = (ev) => localStorage.setItem("liturgy.askAll", ev.target.checked ? "1" : "0");
 connect();

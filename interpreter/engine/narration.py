@@ -1,0 +1,192 @@
+"""Narration: what changed for a player between two moments, said in words ("You lose 5 health (now 3)").
+
+Why it is computed from two views and nothing else: a view (:meth:`GameViews.view`) is exactly what a player may
+see, built from the engine's visibility masks. Narration compares the view a player had (at their last decision)
+with the one they have now, so it can say nothing the player could not have found by diffing the panel by eye:
+it is leak-free by construction, and the fuzz's noninterference probe compares it in both worlds as well.
+Hand-written `log` lines say *why* (the die, the card); narration says *what* it did to what the player sees,
+including the changes no log line mentions (a banked echo taken, a hidden card drawn).
+
+What is narrated:
+- counters, pools and tracks (not flags: those are the rules' bookkeeping), the player's own as "You", others'
+  as "P2", per-card ones by the card's name, other counters by their name;
+- every visible card that moved between zones the player sees ("Hunter Axe: your hand → the discard pile"),
+  came into sight or left it;
+- the number of face-down cards in each zone, when it changed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+from liturgy.dsl.checker.program import Program
+from liturgy.interpreter.runtime.names import place_labels, value_text, words
+
+# at most this many lines per narration: a whole round of a 5-player game must still fit above the question
+MAX_LINES = 14
+
+
+def _hidden(name: str) -> bool:
+    return name == "?" or name.startswith("? (")
+
+
+def _zone_places(prog: Program, view: dict[str, Any], me: str) -> Iterator[tuple[str, list[str]]]:
+    """Every zone of ``view`` as (the place in words for ``me``, its cards)."""
+    for name, z in view.get("zones", {}).items():
+        label = words(name)
+        if isinstance(z, dict):
+            decl = prog.zones.get(name)
+            per_card = decl is not None and decl.per_card
+            for owner, cards in z.items():
+                place = f"{owner}'s {label}" if per_card else \
+                    f"your {label}" if owner == me else f"{owner}'s {label}"
+                yield place, cards
+        else:
+            yield f"the {label}", z
+
+
+def _card_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me: str) -> list[str]:
+    """Visible cards that moved, came into sight or left it, and face-down counts that changed."""
+    was: dict[str, Counter[str]] = {}
+    now: dict[str, Counter[str]] = {}
+    down_was: dict[str, int] = {}
+    down_now: dict[str, int] = {}
+    old_places = dict(_zone_places(prog, before, me))
+    new_places = dict(_zone_places(prog, after, me))
+    order = {place: i for i, place in enumerate(list(old_places) + [p for p in new_places if p not in old_places])}
+    # only zones whose cards changed can tell a move: a card lying in an unchanged zone did not move (and copies
+    # of one name there cancel out on both sides), so the many quiet zones of a big game cost one comparison each
+    changed = [p for p in order if old_places.get(p) != new_places.get(p)]
+    for places, where, down in ((old_places, was, down_was), (new_places, now, down_now)):
+        for place in changed:
+            for c in places.get(place, ()):
+                if _hidden(c):
+                    down[place] = down.get(place, 0) + 1
+                else:
+                    where.setdefault(c, Counter())[place] += 1
+    # what went where, grouped: one line per route, per place reached and per place left ("Strike ×4")
+    moved: dict[tuple[str, str], Counter[str]] = {}
+    came_in: dict[str, Counter[str]] = {}
+    went_out: dict[str, Counter[str]] = {}
+    for card in sorted(set(was) | set(now), key=lambda c: (order[_first_place(now, was, c)], c)):
+        gone = list((was.get(card, Counter()) - now.get(card, Counter())).elements())
+        came = list((now.get(card, Counter()) - was.get(card, Counter())).elements())
+        for a, b in _paired(gone, came):
+            moved.setdefault((a, b), Counter())[card] += 1
+        for b in came:
+            came_in.setdefault(b, Counter())[card] += 1
+        for a in gone:
+            went_out.setdefault(a, Counter())[card] += 1
+    out = [f"{_names(cards)}: {a} → {b}" for (a, b), cards in moved.items()]
+    out += [f"{_names(cards)} {'comes' if cards.total() == 1 else 'come'} into {b}" for b, cards in came_in.items()]
+    out += [f"{_names(cards)} {'leaves' if cards.total() == 1 else 'leave'} {a}" for a, cards in went_out.items()]
+    counts = [f"{place} {down_was.get(place, 0)} → {down_now.get(place, 0)}" for place in changed
+              if down_was.get(place, 0) != down_now.get(place, 0)]
+    if counts:
+        out.append("Face-down cards: " + ", ".join(counts))
+    return out
+
+
+def _names(cards: Counter[str]) -> str:
+    """Card names in their order, each once, with how many when more than one ("Strike ×4, Bash")."""
+    return ", ".join(c if n == 1 else f"{c} ×{n}" for c, n in cards.items())
+
+
+def _paired(gone: list[str], came: list[str]) -> list[tuple[str, str]]:
+    """Moves of one card name (two players' Strikes): a place left and a place reached, the same owner's first
+    (your hand → your discard, not your hand → P2's discard). What is paired is taken out of both lists."""
+    pairs = []
+    for same_owner in (True, False):
+        for b in list(came):
+            a = next((a for a in gone if not same_owner or a.split(" ")[0] == b.split(" ")[0]), None)
+            if a is not None:
+                pairs.append((a, b))
+                gone.remove(a)
+                came.remove(b)
+    return pairs
+
+
+def _first_place(now: dict[str, Counter[str]], was: dict[str, Counter[str]], card: str) -> str:
+    """Where a card is now (else where it was): narration lists cards in the order of the zones they are in."""
+    return min((now.get(card) or was[card]).keys())
+
+
+def _in_sight(view: dict[str, Any]) -> set[str]:
+    """The names of the cards a view shows face up, in any zone."""
+    out: set[str] = set()
+    for z in view.get("zones", {}).values():
+        for cards in z.values() if isinstance(z, dict) else [z]:
+            out.update(c for c in cards if not _hidden(c))
+    return out
+
+
+def _amount(who: str, name: str, old: Any, new: Any, places: dict[str, str] | None = None) -> str:
+    """One counter's change: "You lose 5 health (now 3)", "P2 gains 1 banked (now 2)", "Supply: 129 → 125"."""
+    label = words(name)
+    if isinstance(old, int) and isinstance(new, int) and not isinstance(old, bool) and who:
+        you = who == "You"
+        verb = ("gain" if you else "gains") if new > old else ("lose" if you else "loses")
+        return f"{who} {verb} {abs(new - old)} {label} (now {new})"
+    head = f"{who}: {label}" if who else label[:1].upper() + label[1:]
+    places = places or {}
+
+    def said(v: Any) -> str:
+        return places[v] if isinstance(v, str) and v in places else value_text(v)
+
+    return f"{head}: {said(old)} → {said(new)}"
+
+
+def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me: str) -> list[str]:
+    out = []
+    old_all, new_all = before.get("counters", {}), after.get("counters", {})
+    seen: list[set[str]] = []  # the cards in sight in both views, computed when a per-card counter changed
+    places = place_labels(prog)
+    for name, decl in prog.counters.items():
+        if decl.is_flag or name not in new_all or name not in old_all:
+            continue
+        old, new = old_all[name], new_all[name]
+        if old == new:
+            continue
+        if decl.scope == "global":
+            out.extend(_indexed("", name, old, new) if decl.index_enum else [_amount("", name, old, new, places)])
+            continue
+        if not isinstance(old, dict) or not isinstance(new, dict):
+            continue
+        if decl.scope == "card" and decl.held is None:
+            # a per-card counter lists only the cards it is not 0 on: one in sight on both sides that is missing
+            # on one side is 0 there (a card out of sight says nothing)
+            if not seen:
+                seen.append(_in_sight(before) & _in_sight(after))
+            both = seen[0]
+            old = {k: old.get(k, 0) for k in (set(old) | set(new)) if k in both or k in old and k in new}
+            new = {k: new.get(k, 0) for k in old}
+        # per player (keyed P1, P2 …) or per card (keyed by the names of the cards this viewer sees)
+        for key in [k for k in new if k in old]:
+            if old[key] == new[key]:
+                continue
+            who = "You" if key == me else key
+            out.extend(_indexed(who, name, old[key], new[key]) if decl.index_enum
+                       else [_amount(who, name, old[key], new[key], places)])
+    return out
+
+
+def _indexed(who: str, name: str, old: Any, new: Any) -> list[str]:
+    """A counter indexed by an enum (`trophies[Trophy]`): one line per entry that changed."""
+    if not isinstance(old, dict) or not isinstance(new, dict):
+        return [_amount(who, name, old, new)]
+    return [_amount(who, f"{name} {words(str(k))}", old.get(k), v) for k, v in new.items() if old.get(k) != v]
+
+
+def narrate(prog: Program, before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:
+    """What changed between two views of the same viewer, as lines a player reads (none when ``before`` is
+    None: the first question has nothing to compare with). Long narrations end with how many lines were left
+    out; the status panel shows the whole position anyway."""
+    if before is None or before.get("viewer") != after.get("viewer"):
+        return []
+    me = str(after.get("viewer"))
+    lines = _counter_lines(prog, before, after, me) + _card_lines(prog, before, after, me)
+    if len(lines) > MAX_LINES:
+        lines = lines[:MAX_LINES - 1] + [f"… and {len(lines) - MAX_LINES + 1} more changes"]
+    return lines

@@ -1,0 +1,164 @@
+"""What a seat's page is sent beside its view: narration, card details and the board's picture.
+
+Why here and not in the web server: each part is computed from the seat's own view (or from public data: the
+rules' card definitions and graph files), so the page is told nothing its view does not already show; keeping
+that rule in the engine, next to the view, lets the terminal and any other front end use the same parts.
+
+- ``narration``: what changed for the seat since the previous move it was sent (engine/narration.py), kept per
+  table and seat for the move, so every connection of the seat is told the same lines.
+- ``cards``: the printed text and data of every card the view shows face up, for hover and tap.
+- ``maps``: each graph's places with a drawing position and its connections (public: the graph's file), sent
+  with a connection's first state; ``markers``: which counters the view shows holding which place, every state.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from liturgy.dsl.checker.program import Program
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.engine.narration import narrate
+from liturgy.interpreter.runtime.names import card_details, display_name, place_labels, place_names
+
+if TYPE_CHECKING:
+    from liturgy.interpreter.engine.game import Game
+
+# per (table, seat): the move and view last sent, and what that move narrated and newly showed face up
+_SENT: OrderedDict[tuple[str, int | None], tuple[int, dict[str, Any], list[str], list[str]]] = OrderedDict()
+SENT_LIMIT = 4096  # tables × seats remembered; the oldest are forgotten (their next state narrates nothing)
+
+
+def since_sent(key: tuple[str, int | None], moves: int, view: dict[str, Any],
+               prog: Program) -> tuple[list[str], list[str]]:
+    """For move ``moves`` of one seat of one table: the narration of what changed since the last move it was
+    sent, and the card names face up now that were not then. A second connection of the same seat at the same
+    move gets the same answer."""
+    sent = _SENT.get(key)
+    if sent is not None and sent[0] == moves:
+        _SENT.move_to_end(key)
+        return sent[2], sent[3]
+    if sent is not None and sent[0] < moves:
+        lines = narrate(prog, sent[1], view)
+        before = set(face_up(sent[1]))
+        new = [c for c in face_up(view) if c not in before]
+    else:
+        lines, new = [], face_up(view)
+    _SENT[key] = (moves, view, lines, new)
+    _SENT.move_to_end(key)
+    while len(_SENT) > SENT_LIMIT:
+        _SENT.popitem(last=False)
+    return lines, new
+
+
+def face_up(view: dict[str, Any]) -> list[str]:
+    """The names of the cards a view shows face up, in the order of its zones."""
+    out: list[str] = []
+    for z in view.get("zones", {}).values():
+        for cards in z.values() if isinstance(z, dict) else [z]:
+            out.extend(c for c in cards if not c.startswith("?"))
+    return out
+
+
+def seat_extras(game: Game, table: str, seat: int | None, view: dict[str, Any], first: bool) -> dict[str, Any]:
+    """The parts of a seat's state message beside its view (see the module's docstring)."""
+    prog = game.ruleset.program
+    lines, new = since_sent((table, seat), len(game.state.decisions), view, prog)
+    out: dict[str, Any] = {
+        "narration": lines,
+        # a connection's first state describes every card it shows; later ones only the cards new since the
+        # seat's previous move (the page keeps what it was told)
+        "cards": card_details(prog, face_up(view) if first else new),
+        "markers": markers(prog, view),
+    }
+    if first:
+        out["maps"] = {name: graph_picture(prog, name) for name, g in prog.graphs.items() if drawable(g)}
+        out["places"] = place_labels(prog)  # option labels and counters that name a place, as players read it
+        # a grid of places (Betrayal's floor plan) is drawn as a board: its cells named as players read them
+        out["boards"] = {name: place_names(prog, str(g.cell_ty.arg)) for name, g in prog.grids.items()
+                         if g.cell_ty is not None and g.cell_ty.kind in ("enum", "player")}
+    return out
+
+
+def drawable(graph: A.GraphDecl) -> bool:
+    """A graph worth a picture: one its file connects (a map), not one that play builds from nothing (Betrayal's
+    house, drawn by its grid instead)."""
+    places = next(iter(graph.edges.values()), {})
+    links = sum(len(ns) for near in graph.edges.values() for ns in near.values()) // 2
+    return bool(places) and links >= len(places) - 1
+
+
+def markers(prog: Program, view: dict[str, Any]) -> dict[str, list[list[str]]]:
+    """Per graph: [place, who] for each counter the view shows holding one of its places ("P1", "P2 · at")."""
+    out: dict[str, list[list[str]]] = {}
+    for name, graph in prog.graphs.items():
+        marks = []
+        for cname, c in prog.counters.items():
+            if c.held is None or c.held.kind != "enum" or c.held.arg != graph.nodes:
+                continue
+            value = view.get("counters", {}).get(cname)
+            for who, place in value.items() if isinstance(value, dict) else [("", value)]:
+                if isinstance(place, str) and place != "?":
+                    marks.append([place, who or display_name(cname)])
+        out[name] = marks
+    return out
+
+
+def graph_picture(prog: Program, name: str) -> dict[str, Any]:
+    """A graph as the page draws it: places with positions in a 0..1000 square and a label, connections by kind."""
+    graph = prog.graphs[name]
+    places, edges, pos = _layout(graph)
+    labels = place_names(prog, graph.nodes)
+    return {"places": {p: [round(x), round(y), labels.get(p, display_name(p))] for p, (x, y) in zip(places, pos,
+                                                                                                     strict=True)},
+            "edges": [list(e) for e in edges]}
+
+
+@lru_cache(maxsize=16)
+def _layout(graph: A.GraphDecl) -> tuple[list[str], list[tuple[str, str, str]], list[tuple[float, float]]]:
+    """A deterministic spring layout (Fruchterman–Reingold, from places on a circle in the enum's order): the
+    graph files carry no coordinates, and a drawing where connected places sit near each other reads as a map.
+    Computed once per graph and process."""
+    places = list(next(iter(graph.edges.values()), {}))
+    index = {p: i for i, p in enumerate(places)}
+    edges: list[tuple[str, str, str]] = []
+    for kind, near in graph.edges.items():
+        edges.extend((a, b, kind) for a, ns in near.items() for b in ns if index[a] < index[b])
+    n = len(places)
+    if not n:
+        return places, edges, []
+    pos = [[500 + 400 * math.cos(2 * math.pi * i / n), 500 + 400 * math.sin(2 * math.pi * i / n)] for i in range(n)]
+    pairs = {(index[a], index[b]) for a, b, _ in edges}
+    k = 1000 / math.sqrt(n)
+    heat = 100.0
+    for _ in range(150):
+        move = [[0.0, 0.0] for _ in range(n)]
+        for i in range(n):
+            xi, yi = pos[i]
+            for j in range(i + 1, n):
+                dx, dy = xi - pos[j][0], yi - pos[j][1]
+                d2 = dx * dx + dy * dy or 0.01
+                f = k * k / d2
+                move[i][0] += dx * f
+                move[i][1] += dy * f
+                move[j][0] -= dx * f
+                move[j][1] -= dy * f
+        for i, j in pairs:
+            dx, dy = pos[i][0] - pos[j][0], pos[i][1] - pos[j][1]
+            d = math.hypot(dx, dy) or 0.1
+            f = d / k
+            move[i][0] -= dx * f
+            move[i][1] -= dy * f
+            move[j][0] += dx * f
+            move[j][1] += dy * f
+        for i in range(n):
+            d = math.hypot(*move[i]) or 1.0
+            step = min(d, heat)
+            pos[i][0] += move[i][0] / d * step
+            pos[i][1] += move[i][1] / d * step
+        heat *= 0.97
+    xs, ys = [p[0] for p in pos], [p[1] for p in pos]
+    span = max(max(xs) - min(xs), max(ys) - min(ys)) or 1.0
+    return places, edges, [(40 + (x - min(xs)) / span * 920, 40 + (y - min(ys)) / span * 920) for x, y in pos]

@@ -1,0 +1,145 @@
+"""The four seed games played through the web page in Chromium, a person clicking one seat (issue 32's "done when").
+
+For each game a human seat clicks (a seeded random option each time) from the first question to the result,
+the other seats are bots. Along the way and at the end the page must show:
+- the narration of what changed for the seat ("What changed for you"), with Bloodborne's health losses said;
+- player-facing labels: no zone, counter, option or map label is a raw identifier (`upgrade_deck`);
+- the picture of the board: an SVG map for Fury of Dracula (the graph, the Hunters on it) and an SVG board for
+  Betrayal (the floor plan); Slay the Spire's map is not drawn yet (its rooms are cards, not a graph or grid);
+- piles as stacks with counts, never rows of `?`.
+Screenshots for docs/web.md (the top of the table and the board) go into ``docs/web/`` when
+``LITURGY_WEB_SCREENSHOTS=1``, else into the test's temporary folder with the whole pages.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
+
+from liturgy.interpreter.web.store import Store  # noqa: E402
+from liturgy.interpreter.web.tables import Lobby, discover  # noqa: E402
+from test_web_browser import CHROMIUM, ROOT, Player, Server, browser  # noqa: E402, F401
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (apt-get install chromium); "
+                                                          "the browser test never downloads one")
+GAMES = {  # ruleset key: (seats, the seat a person clicks, clicks allowed)
+    "bloodborne": (["human", "random", "random"], 0, 600),
+    "fury_of_dracula": (["random", "human"], 1, 1500),
+    "betrayal": (["human", "random", "random"], 0, 1500),
+    "slay_the_spire": (["human"], 0, 1500),
+}
+RULESETS = discover([str(ROOT / f"rulesets/{key}.rules") for key in GAMES])
+IDENT = re.compile(r"\b[a-z]+_[a-z_]+\b")
+
+# the labels a person reads: zone names, the hand's groups, counters, options, map and board labels
+LABELS = """() => Array.from(document.querySelectorAll(
+  '#zones b, #hand h3, #counters th, #options button, #maps h3, svg text.label, #changes li div'),
+  e => e.firstChild ? e.firstChild.textContent : e.textContent)"""
+
+
+def raw_labels(page: Any) -> list[str]:
+    return [t for t in page.evaluate(LABELS) if IDENT.search(t)]
+
+
+def photograph(player: Player, shots: Path, docs: Path, key: str) -> None:
+    """Mid-game: the whole page into the test's folder; for docs/web.md the top of the table (what changed, your
+    cards) and, where there is one, the board's picture."""
+    page = player.page
+    page.screenshot(path=str(shots / f"{key}-page.png"), full_page=True)
+    page.screenshot(path=str(docs / f"{key}-table.png"), clip={"x": 0, "y": 0, "width": 1000, "height": 1100})
+    if page.locator("#map-card:not([hidden])").count():
+        page.locator("#map-card").screenshot(path=str(docs / f"{key}-board.png"))
+
+
+def play_through(player: Player, table: Any, clicks: int, seconds: float, shots: Path, key: str,
+                 docs: Path) -> dict[str, Any]:
+    """Click until the game ends; screenshots mid-game and at the end; what the page showed."""
+    seen: dict[str, Any] = {"narration": set(), "raw": set(), "stack_rows": 0, "svg": set()}
+    deadline = time.monotonic() + seconds
+    done = 0
+    while not table.game.finished:
+        assert done < clicks and time.monotonic() < deadline, f"{key}: the game did not end through the page"
+        if player.act():
+            done += 1
+            if done == 30:
+                photograph(player, shots, docs, key)
+            if done % 5 == 1:
+                seen["narration"].update(player.page.locator("#changes li div").all_inner_texts())
+                seen["raw"].update(raw_labels(player.page))
+                seen["svg"].update(player.page.evaluate(
+                    "() => Array.from(document.querySelectorAll('#maps svg'), s => s.getAttribute('class'))"))
+                seen["stack_rows"] = max(seen["stack_rows"], player.page.locator("#zones .cardname.hidden").count())
+        else:
+            time.sleep(0.05)
+    player.page.wait_for_function("() => document.getElementById('turn').textContent.includes('finished')",
+                                  timeout=30000)
+    seen["narration"].update(player.page.locator("#changes li div").all_inner_texts())
+    seen["raw"].update(raw_labels(player.page))
+    player.page.screenshot(path=str(shots / f"{key}-end.png"), full_page=True)
+    seen["result"] = player.page.locator("#result").inner_text()
+    seen["clicks"] = done
+    return seen
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Path, key: str) -> None:  # noqa: F811
+    docs = ROOT / "docs" / "web" if os.environ.get("LITURGY_WEB_SCREENSHOTS") else tmp_path
+    docs.mkdir(exist_ok=True)
+    shots = tmp_path
+    seats, human, clicks = GAMES[key]
+    server = Server(Lobby(RULESETS, Store(str(tmp_path / "t.db")), bot_delay=0.0))
+    try:
+        made = server.create(key, seats)
+        table = server.lobby.tables[made["table"]]
+        player = Player(browser, f"{server.base}/t/{made['table']}#seat={made['seats'][human]['token']}", human)
+        seen = play_through(player, table, clicks, 900, shots, key, docs)
+        player.close()
+    finally:
+        server.stop()
+    assert table.game.state.status == "finished", table.game.error
+    assert seen["result"].startswith("Scores: P1: ") or seen["result"], seen["result"]
+    assert seen["narration"], "no narration was shown"
+    assert not seen["raw"], f"raw identifiers in labels: {sorted(seen['raw'])[:10]}"
+    assert seen["stack_rows"] == 0  # face-down cards are stacks with a count, not rows of `?`
+    if key == "bloodborne":
+        assert any(re.search(r"(You lose|P\d loses) \d+ health", x) for x in seen["narration"]), seen["narration"]
+    if key == "fury_of_dracula":
+        assert "map" in seen["svg"]
+    if key == "betrayal":
+        assert "board" in seen["svg"]
+
+
+def test_the_table_fits_a_phone(browser: Any, tmp_path: Path) -> None:  # noqa: F811
+    """A phone-sized screen: nothing wider than the screen (no sideways scrolling), the options one under another."""
+    docs = ROOT / "docs" / "web" if os.environ.get("LITURGY_WEB_SCREENSHOTS") else tmp_path
+    docs.mkdir(exist_ok=True)
+    server = Server(Lobby(RULESETS, Store(str(tmp_path / "p.db")), bot_delay=0.0))
+    try:
+        for key, seats in (("bloodborne", ["human", "random", "random"]), ("fury_of_dracula", ["random", "human"])):
+            made = server.create(key, seats)
+            seat = seats.index("human")
+            context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+            page = context.new_page()
+            page.goto(f"{server.base}/t/{made['table']}#seat={made['seats'][seat]['token']}")
+            page.wait_for_selector("#options button")
+            for _ in range(3):  # a few answers: narration and the board appear
+                before = page.evaluate("() => document.body.dataset.move")
+                page.locator("#options button:enabled").first.tap()
+                page.wait_for_function("m => document.body.dataset.move !== m", arg=before, timeout=20000)
+                page.wait_for_selector("#options button:enabled", timeout=20000)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= 391
+            widths = page.evaluate("() => Array.from(document.querySelectorAll('#options button'), b => b.offsetWidth)")
+            assert widths and min(widths) > 300  # full-width buttons, easy to tap
+            page.screenshot(path=str(docs / f"{key}-phone.png"))
+            context.close()
+    finally:
+        server.stop()
