@@ -293,3 +293,103 @@ def test_the_taskmaster_brings_a_blue_and_a_red_slaver_to_every_row() -> None:
         assert row == ["Blue Slaver", "Red Slaver"], (seat, row)
     assert counter(g, next(c for c in foes(g) if name(g, c) == "Taskmaster"), "lane") == 2  # the bottom row
     assert counter(g, next(c for c in foes(g) if name(g, c) == "Taskmaster"), "life") == 42
+
+
+# ---------------------------------------------------------------- the Act II bosses
+
+
+def boss_fight(g: Game, boss: str, *others: str) -> list[int]:
+    """The Act II boss `boss` alone (with `others` in P1's row), as `only` sets them up; the boss in every row."""
+    placed = only(g, boss, *others, seat=0)
+    setc(g, placed[0], "lane", g.players - 1)
+    return placed
+
+
+def test_the_act_ii_bosses_and_their_hp() -> None:
+    g = act2()
+    f = g.state.tables.fields
+    names = ("The Collector", "Bronze Automaton", "The Champ", "The Champ (Fury)")
+    bosses = {n: f["hp"][card_ids(g, n)[0]] for n in names}
+    assert bosses == {"The Collector": [57, 114, 171, 228], "Bronze Automaton": [55, 110, 165, 220],
+                      "The Champ": [40, 80, 120, 160], "The Champ (Fury)": [40, 80, 120, 160]}
+    assert all(f["foe"][card_ids(g, n)[0]] == "boss" for n in bosses)
+
+
+def test_the_collector_summons_torch_heads_until_two_in_every_row() -> None:
+    g = act2(players=2)
+    collector, = boss_fight(g, "The Collector")
+    for seat in (0, 1):
+        g.state.counters[player_slot(g, "hp", seat)] = 8
+    refresh_decision(g)
+    choose(g, 0, "end_turn")
+    choose(g, 1, "end_turn")
+    ok(g)
+    rows = [sum(1 for c in foes(g) if name(g, c) == "Torch Head" and counter(g, c, "lane") == s) for s in (0, 1)]
+    assert rows == [2, 2] and counter(g, collector, "marker") == 1
+
+
+def test_the_collectors_grey_slot_fires_once_then_the_track_skips_it() -> None:
+    """§14.1: grey slots are one-time. The Collector's last slot (AoE 2 Weak, 2 Slimed, 2 Burns) fires once; the
+    next time round the track goes from 'hit 5' straight back to the top."""
+    g = act2()
+    collector, = boss_fight(g, "The Collector")
+    setc(g, collector, "marker", 3)
+    set_pc(g, "hp", 10)
+    refresh_decision(g)
+    end_turn(g)
+    ok(g)
+    assert pc(g, "weak") == 2 and counter(g, collector, "marker") == 0 and counter(g, collector, "once_done") == 1
+    setc(g, collector, "marker", 2)
+    set_pc(g, "hp", 10)
+    set_pc(g, "block", 0)
+    refresh_decision(g)
+    end_turn(g)
+    ok(g)
+    assert pc(g, "hp") == 10 - 5 and counter(g, collector, "marker") == 0
+
+
+def test_bronze_orbs_come_with_the_automaton_and_shield_it() -> None:
+    for seed in range(60):
+        g = act2(players=2, seed=seed)
+        if any(ln.startswith("the boss Bronze Automaton") for ln in g.log_lines()):
+            break
+    else:  # pragma: no cover - one combat in four is the boss, picked by the die
+        raise AssertionError("no Bronze Automaton fight in 60 seeds")
+    groups = g.state.tables.fields["group"]
+    assert sorted(counter(g, c, "lane") for c in foes(g) if groups[c] == "Bronze Orb") == [0, 1]
+    g = act2()
+    automaton, orb = boss_fight(g, "Bronze Automaton", "Bronze Orb 1")
+    set_pc(g, "hp", 10)
+    refresh_decision(g)
+    set_die(g, 5)  # Bronze Orb 1: 3 Block to the Automaton; the Automaton (first slot): +1 Strength
+    end_turn(g)
+    ok(g)
+    assert counter(g, automaton, "e_block") == 3 and counter(g, automaton, "e_str") == 1
+
+
+def test_the_champ_rises_again_in_its_fury_form() -> None:
+    """Rebirth: the first defeat puts The Champ (Fury) in play at its printed HP; the combat goes on. The Fury form
+    first sheds its Weak and Vulnerable (a grey slot), then hits 4 twice; beating it wins the combat."""
+    g = act2()
+    champ, = boss_fight(g, "The Champ")
+    setc(g, champ, "life", 1)
+    to_hand(g, "Strike (Ironclad)")
+    set_pc(g, "hp", 10)
+    refresh_decision(g)
+    play(g, "Strike (Ironclad)", name(g, champ))
+    ok(g)
+    fury = next(c for c in foes(g) if name(g, c) == "The Champ (Fury)")
+    assert not g.finished and counter(g, fury, "life") == 40
+    assert "The Champ rises again as The Champ (Fury) (40 HP)" in g.log_lines()
+    setc(g, fury, "e_weak", 2)
+    end_turn(g)
+    ok(g)
+    assert counter(g, fury, "e_weak") == 0 and counter(g, fury, "marker") == 1
+    setc(g, fury, "life", 1)
+    setc(g, fury, "e_block", 0)
+    to_hand(g, "Strike (Ironclad)")
+    set_pc(g, "energy", 3)
+    refresh_decision(g)
+    play(g, "Strike (Ironclad)", name(g, fury))
+    ok(g)
+    assert g.finished and "the boss is beaten: the party wins the combat" in g.log_lines()
