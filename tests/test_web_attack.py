@@ -130,6 +130,27 @@ def test_spectators_cannot_lock_a_seat_out_and_a_seat_replaces_its_own_stale_soc
             cm.__exit__(None, None, None)
 
 
+def test_one_client_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
+    with serving(tmp_path, Limits(sockets_per_client=2, sweep_every=1e9)) as (_, client):
+        tid = create(client).json()["table"]
+        first, second = hello(client, tid, None), hello(client, tid, None)
+        until(first[1], "state")
+        until(second[1], "state")
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect(f"/ws/{tid}"):
+            pass  # refused at the handshake
+        second[0].__exit__(None, None, None)
+        OPEN.remove(second[0])
+        deadline = time.monotonic() + 60  # the server counts the closed one off when its handler ends
+        while True:
+            try:
+                third = hello(client, tid, None)
+                break
+            except WebSocketDisconnect:
+                assert time.monotonic() < deadline, "a closed socket still counted against its client"
+                time.sleep(0.05)
+        assert until(third[1], "state")["you"] == "spectator"
+
+
 # ------------------------------------------------------------------ 2. tables never expired; one client filled them
 def test_idle_tables_expire_and_one_client_cannot_take_every_place(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
