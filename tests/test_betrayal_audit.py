@@ -647,3 +647,31 @@ def test_no_attack_with_a_trait_the_target_lacks(rules: Ruleset) -> None:
     pick(g, p, "attack")
     pick(g, p, "sanity")
     assert f"P{p + 1} finds nobody to attack with sanity" in log(g) and "against Zombie A" not in log(g)
+
+
+def test_the_new_traitor_is_freed_of_restricting_effects(rules: Ruleset) -> None:
+    """On becoming the traitor he is freed at once of restricting card effects, such as the Webs (L360). Haunt 3
+    (Book x Kitchen) makes the lowest Knowledge other than the revealer the traitor: that explorer was stuck."""
+    g, p = first(rules)
+    x = (p + 1) % 3
+    for who in range(3):
+        set_counter(g, "pos", 1 if who == x else 5, who, "knowledge")
+    set_counter(g, "stuck", 1, x)
+    explore_into(g, p, "Kitchen", "omen_deck", "Book", dice=[0] * 6)
+    pick_if_asked(g, p, "what now", "end_turn")
+    assert counter(g, "side", x) == 2 and counter(g, "stuck", x) == 0
+
+
+@pytest.mark.parametrize("traitor", [True, False])
+def test_the_crypt_hurts_a_hero_not_the_traitor(rules: Ruleset, traitor: bool) -> None:
+    """The Crypt hurts whoever ends a turn there (rooms.yaml); the traitor ignores every negative room effect
+    (L362)."""
+    g, p, q = _haunted(rules, {})
+    who = q if traitor else (p + 1) % 3
+    set_counter(g, "at", card_ids(g, "Basement Landing")[0], who)  # before that explorer's turn starts
+    while not (g.waiting_for()[0] == who and "what now" in g.decision.prompt_for(who)):  # type: ignore[union-attr]
+        pick(g, g.waiting_for()[0], "end_turn")
+    explore_into(g, who, "Crypt", "event_deck", "Image in the Mirror")
+    pick_if_asked(g, who, "accept the effect", "yes")
+    pick_if_asked(g, who, "what now", "end_turn")
+    assert (f"the Crypt hurts P{who + 1}" in log(g)) is not traitor
