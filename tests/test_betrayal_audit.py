@@ -675,3 +675,24 @@ def test_the_crypt_hurts_a_hero_not_the_traitor(rules: Ruleset, traitor: bool) -
     pick_if_asked(g, who, "accept the effect", "yes")
     pick_if_asked(g, who, "what now", "end_turn")
     assert (f"the Crypt hurts P{who + 1}" in log(g)) is not traitor
+
+
+def test_in_the_hidden_traitor_haunt_anyone_may_attack_anyone(rules: Ruleset) -> None:
+    """Any explorer may attack any other explorer they suspect (L378): in the Dance of Death, with nobody revealed,
+    the first explorer is offered an attack on the others in the Entrance Hall."""
+    g, p = _dance(rules)
+    x = g.waiting_for()[0]
+    assert all(counter(g, "side", y) == 1 for y in range(3)) and "attack" in options(g, x)
+
+
+def test_a_dead_explorers_items_stay_in_the_room(rules: Ruleset) -> None:
+    """A dead explorer's items are left in the room (2nd edition; spec Appendix C 7): the Axe lies in the Kitchen."""
+    g, p, q = _haunted(rules, {})
+    hold(g, p, "Axe")
+    set_counter(g, "pos", 1, p, "might")
+    set_counter(g, "pos", 1, p, "speed")
+    force_dice(g, [2] * 4 + [0] * 8)
+    explore_into(g, p, "Kitchen", "omen_deck", "Bite")
+    pick_if_asked(g, p, "how much on")
+    assert counter(g, "alive", p) == 0 and "Axe" in names(g, "dropped")
+    assert g.state.counters[card_slot(g, card_ids(g, "Axe")[0], "lay")] == card_ids(g, "Kitchen")[0]
