@@ -696,3 +696,27 @@ def test_a_dead_explorers_items_stay_in_the_room(rules: Ruleset) -> None:
     pick_if_asked(g, p, "how much on")
     assert counter(g, "alive", p) == 0 and "Axe" in names(g, "dropped")
     assert g.state.counters[card_slot(g, card_ids(g, "Axe")[0], "lay")] == card_ids(g, "Kitchen")[0]
+
+
+def test_the_entrance_hall_tile_is_three_rooms_and_the_grand_staircase_leads_up(rules: Ruleset) -> None:
+    """Entrance Hall, Foyer and Grand Staircase are one tile but three rooms, 1 movement a step (L144); the Grand
+    Staircase leads to the Upper Landing, another room (L134, L144)."""
+    g, p = first(rules)
+    set_counter(g, "moves", 4, p)
+    for room in ("Foyer", "Grand Staircase", "Upper Landing"):
+        pick(g, p, "go")
+        pick_if_asked(g, p, "go where", room)
+        assert counter(g, "at", p) == card_ids(g, room)[0]
+    assert counter(g, "moves", p) == 1
+
+
+def test_a_haunt_task_is_rolled_once_a_turn(rules: Ruleset) -> None:
+    """Only one task roll a turn (L270): in the Dance of Death the revealer, in the haunt's room, may roll the
+    task once; then it is not offered again that turn."""
+    g, p = _dance(rules)
+    while not (g.waiting_for()[0] == p and "what now" in g.decision.prompt_for(p)):  # type: ignore[union-attr]
+        pick(g, g.waiting_for()[0], "end_turn")
+    assert "task" in options(g, p)
+    force_dice(g, [0] * 8)
+    pick(g, p, "task")
+    assert "task" not in options(g, p)
