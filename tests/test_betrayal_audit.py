@@ -720,3 +720,21 @@ def test_a_haunt_task_is_rolled_once_a_turn(rules: Ruleset) -> None:
     force_dice(g, [0] * 8)
     pick(g, p, "task")
     assert "task" not in options(g, p)
+
+
+def test_the_traitor_declares_the_side_a_monster_stops_on_in_a_barrier_room(rules: Ruleset) -> None:
+    """Monsters ignore barriers; one that ends its move in a barrier room stands on the side the traitor declares
+    (L170)."""
+    g, p = first(rules)
+    q = (p + 2) % 3
+    _explore_from(g, p, "Basement Landing", "Chasm")
+    pick_if_asked(g, p, "what now", "end_turn")
+    haunt(g, q)
+    monster_at(g, "Werewolf", "Basement Landing")
+    while g.decision is not None and "move Werewolf" not in g.decision.prompt_for(g.waiting_for()[0]):
+        pick(g, g.waiting_for()[0], "end_turn")
+    pick(g, q, "Chasm")
+    pick_if_asked(g, q, "move Werewolf", "stay")
+    assert g.decision is not None and "Werewolf stands on which side of the Chasm" in g.decision.prompt_for(q)
+    pick(g, q, "1")
+    assert g.state.counters[card_slot(g, card_ids(g, "Werewolf")[0], "m_bank")] == 1
