@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 import pytest
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
-from scenario import card_ids, card_slot, names
+from scenario import _move as move_to_zone
+from scenario import card_ids, card_slot, field, names, zone_index
 from test_betrayal import (
     PATH,
     counter,
@@ -738,3 +739,26 @@ def test_the_traitor_declares_the_side_a_monster_stops_on_in_a_barrier_room(rule
     assert g.decision is not None and "Werewolf stands on which side of the Chasm" in g.decision.prompt_for(q)
     pick(g, q, "1")
     assert g.state.counters[card_slot(g, card_ids(g, "Werewolf")[0], "m_bank")] == 1
+
+
+def test_no_discovery_on_a_floor_whose_tiles_are_all_gone(rules: Ruleset) -> None:
+    """Once no tile left in the stack fits a floor, nobody discovers rooms there (L190): every ground-floor tile
+    is taken out of the stack; in the Entrance Hall nobody may explore, in the Basement Landing they still may."""
+    g, p = first(rules)
+    stack = zone_index(g, "room_stack")
+    backs = ("on_basement", "on_ground", "on_upper")
+
+    def exhaust_ground() -> None:
+        for c in list(g.state.zones[stack]):
+            if field(g, c, "on_ground"):
+                move_to_zone(g, c, zone_index(g, "set_aside"))
+        left = list(g.state.zones[stack])
+        grid = g.ruleset.compiled.layout.grids["stock"]
+        for f, back in enumerate(backs):  # the kept count of tiles left for each floor (checked by an invariant)
+            g.state.counters[grid.slot(f, 0)] = sum(1 for c in left if field(g, c, back))
+
+    next_turn(g, p, exhaust_ground)
+    assert "explore" not in options(g, p) and "go" in options(g, p)
+    next_turn(g, p, lambda: set_counter(g, "at", card_ids(g, "Basement Landing")[0], p))
+    assert "explore" in options(g, p)
+    assert g.violations() == []
