@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 import pytest
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
-from scenario import card_ids, card_slot, names
+from scenario import _move as move_to_zone
+from scenario import card_ids, card_slot, field, names, zone_index
 from test_betrayal import (
     PATH,
     counter,
@@ -647,3 +648,117 @@ def test_no_attack_with_a_trait_the_target_lacks(rules: Ruleset) -> None:
     pick(g, p, "attack")
     pick(g, p, "sanity")
     assert f"P{p + 1} finds nobody to attack with sanity" in log(g) and "against Zombie A" not in log(g)
+
+
+def test_the_new_traitor_is_freed_of_restricting_effects(rules: Ruleset) -> None:
+    """On becoming the traitor he is freed at once of restricting card effects, such as the Webs (L360). Haunt 3
+    (Book x Kitchen) makes the lowest Knowledge other than the revealer the traitor: that explorer was stuck."""
+    g, p = first(rules)
+    x = (p + 1) % 3
+    for who in range(3):
+        set_counter(g, "pos", 1 if who == x else 5, who, "knowledge")
+    set_counter(g, "stuck", 1, x)
+    explore_into(g, p, "Kitchen", "omen_deck", "Book", dice=[0] * 6)
+    pick_if_asked(g, p, "what now", "end_turn")
+    assert counter(g, "side", x) == 2 and counter(g, "stuck", x) == 0
+
+
+@pytest.mark.parametrize("traitor", [True, False])
+def test_the_crypt_hurts_a_hero_not_the_traitor(rules: Ruleset, traitor: bool) -> None:
+    """The Crypt hurts whoever ends a turn there (rooms.yaml); the traitor ignores every negative room effect
+    (L362)."""
+    g, p, q = _haunted(rules, {})
+    who = q if traitor else (p + 1) % 3
+    set_counter(g, "at", card_ids(g, "Basement Landing")[0], who)  # before that explorer's turn starts
+    while not (g.waiting_for()[0] == who and "what now" in g.decision.prompt_for(who)):  # type: ignore[union-attr]
+        pick(g, g.waiting_for()[0], "end_turn")
+    explore_into(g, who, "Crypt", "event_deck", "Image in the Mirror")
+    pick_if_asked(g, who, "accept the effect", "yes")
+    pick_if_asked(g, who, "what now", "end_turn")
+    assert (f"the Crypt hurts P{who + 1}" in log(g)) is not traitor
+
+
+def test_in_the_hidden_traitor_haunt_anyone_may_attack_anyone(rules: Ruleset) -> None:
+    """Any explorer may attack any other explorer they suspect (L378): in the Dance of Death, with nobody revealed,
+    the first explorer is offered an attack on the others in the Entrance Hall."""
+    g, p = _dance(rules)
+    x = g.waiting_for()[0]
+    assert all(counter(g, "side", y) == 1 for y in range(3)) and "attack" in options(g, x)
+
+
+def test_a_dead_explorers_items_stay_in_the_room(rules: Ruleset) -> None:
+    """A dead explorer's items are left in the room (2nd edition; spec Appendix C 7): the Axe lies in the Kitchen."""
+    g, p, q = _haunted(rules, {})
+    hold(g, p, "Axe")
+    set_counter(g, "pos", 1, p, "might")
+    set_counter(g, "pos", 1, p, "speed")
+    force_dice(g, [2] * 4 + [0] * 8)
+    explore_into(g, p, "Kitchen", "omen_deck", "Bite")
+    pick_if_asked(g, p, "how much on")
+    assert counter(g, "alive", p) == 0 and "Axe" in names(g, "dropped")
+    assert g.state.counters[card_slot(g, card_ids(g, "Axe")[0], "lay")] == card_ids(g, "Kitchen")[0]
+
+
+def test_the_entrance_hall_tile_is_three_rooms_and_the_grand_staircase_leads_up(rules: Ruleset) -> None:
+    """Entrance Hall, Foyer and Grand Staircase are one tile but three rooms, 1 movement a step (L144); the Grand
+    Staircase leads to the Upper Landing, another room (L134, L144)."""
+    g, p = first(rules)
+    set_counter(g, "moves", 4, p)
+    for room in ("Foyer", "Grand Staircase", "Upper Landing"):
+        pick(g, p, "go")
+        pick_if_asked(g, p, "go where", room)
+        assert counter(g, "at", p) == card_ids(g, room)[0]
+    assert counter(g, "moves", p) == 1
+
+
+def test_a_haunt_task_is_rolled_once_a_turn(rules: Ruleset) -> None:
+    """Only one task roll a turn (L270): in the Dance of Death the revealer, in the haunt's room, may roll the
+    task once; then it is not offered again that turn."""
+    g, p = _dance(rules)
+    while not (g.waiting_for()[0] == p and "what now" in g.decision.prompt_for(p)):  # type: ignore[union-attr]
+        pick(g, g.waiting_for()[0], "end_turn")
+    assert "task" in options(g, p)
+    force_dice(g, [0] * 8)
+    pick(g, p, "task")
+    assert "task" not in options(g, p)
+
+
+def test_the_traitor_declares_the_side_a_monster_stops_on_in_a_barrier_room(rules: Ruleset) -> None:
+    """Monsters ignore barriers; one that ends its move in a barrier room stands on the side the traitor declares
+    (L170)."""
+    g, p = first(rules)
+    q = (p + 2) % 3
+    _explore_from(g, p, "Basement Landing", "Chasm")
+    pick_if_asked(g, p, "what now", "end_turn")
+    haunt(g, q)
+    monster_at(g, "Werewolf", "Basement Landing")
+    while g.decision is not None and "move Werewolf" not in g.decision.prompt_for(g.waiting_for()[0]):
+        pick(g, g.waiting_for()[0], "end_turn")
+    pick(g, q, "Chasm")
+    pick_if_asked(g, q, "move Werewolf", "stay")
+    assert g.decision is not None and "Werewolf stands on which side of the Chasm" in g.decision.prompt_for(q)
+    pick(g, q, "1")
+    assert g.state.counters[card_slot(g, card_ids(g, "Werewolf")[0], "m_bank")] == 1
+
+
+def test_no_discovery_on_a_floor_whose_tiles_are_all_gone(rules: Ruleset) -> None:
+    """Once no tile left in the stack fits a floor, nobody discovers rooms there (L190): every ground-floor tile
+    is taken out of the stack; in the Entrance Hall nobody may explore, in the Basement Landing they still may."""
+    g, p = first(rules)
+    stack = zone_index(g, "room_stack")
+    backs = ("on_basement", "on_ground", "on_upper")
+
+    def exhaust_ground() -> None:
+        for c in list(g.state.zones[stack]):
+            if field(g, c, "on_ground"):
+                move_to_zone(g, c, zone_index(g, "set_aside"))
+        left = list(g.state.zones[stack])
+        grid = g.ruleset.compiled.layout.grids["stock"]
+        for f, back in enumerate(backs):  # the kept count of tiles left for each floor (checked by an invariant)
+            g.state.counters[grid.slot(f, 0)] = sum(1 for c in left if field(g, c, back))
+
+    next_turn(g, p, exhaust_ground)
+    assert "explore" not in options(g, p) and "go" in options(g, p)
+    next_turn(g, p, lambda: set_counter(g, "at", card_ids(g, "Basement Landing")[0], p))
+    assert "explore" in options(g, p)
+    assert g.violations() == []
