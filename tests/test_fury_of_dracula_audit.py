@@ -274,8 +274,8 @@ def test_the_world_probe_accepts_a_rest_drawing_the_same_two_events_in_another_o
     sampled world had the two bottom cards of the Event deck in the other order. A Rest draws both: the Dracula
     event goes to Dracula unseen and Forewarned is discarded in the open, in both worlds, so after the step both
     cards lie in the same places and the probe no longer counted them as placed differently; the log's order of
-    the two draws (which the Hunters legitimately see) was reported as a leak. The probe now remembers every card
-    ever placed differently: Forewarned, shown as it is drawn, ends the comparison."""
+    the two draws (which the Hunters legitimately see) was reported as a leak. The probe now counts the cards
+    placed differently at the decision before too: Forewarned, shown as it is drawn, ends the comparison."""
     g = rules.new_game(2, seed=5, check_invariants=True)
     play(g, policy(EAST, FAR), hunter_acting(GODALMING))
     bottom_event(g, "Forewarned")
