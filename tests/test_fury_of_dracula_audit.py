@@ -274,8 +274,8 @@ def test_the_world_probe_accepts_a_rest_drawing_the_same_two_events_in_another_o
     sampled world had the two bottom cards of the Event deck in the other order. A Rest draws both: the Dracula
     event goes to Dracula unseen and Forewarned is discarded in the open, in both worlds, so after the step both
     cards lie in the same places and the probe no longer counted them as placed differently; the log's order of
-    the two draws (which the Hunters legitimately see) was reported as a leak. The probe now remembers every card
-    ever placed differently: Forewarned, shown as it is drawn, ends the comparison."""
+    the two draws (which the Hunters legitimately see) was reported as a leak. The probe now counts the cards
+    placed differently at the decision before too: Forewarned, shown as it is drawn, ends the comparison."""
     g = rules.new_game(2, seed=5, check_invariants=True)
     play(g, policy(EAST, FAR), hunter_acting(GODALMING))
     bottom_event(g, "Forewarned")
@@ -590,3 +590,30 @@ def test_a_power_on_the_trail_is_not_offered_again(rules) -> None:  # type: igno
     answer(g, "Hide")
     play(g, pol, lambda g: dracula_moving(g, 2))
     assert zone_names(g, "trail", 0) == ["Bucharest", "Hide"] and "Hide" not in prompt(g)[2]
+
+
+def test_a_hunter_in_a_catacomb_city_meets_both_encounters_in_draculas_order(rules) -> None:  # type: ignore[no-untyped-def]
+    """A card put into the Catacombs may take one more tile from the reserve; a Hunter who enters meets both, in
+    the order Dracula chooses [L170-L171, L190]."""
+    starts = {**FAR, GODALMING: "galatz"}
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    into_reserve(g, "Plague")
+    edited(g)
+    pol = policy(EAST, starts, {"Which encounter goes on Constanta?": "Plague"})
+    play(g, pol, lambda g: prompt(g)[1] == "A card leaves the Trail: what happens to it?"
+         and zone_names(g, "trail", 0)[0] == "Constanta")
+    into_reserve(g, "Hoax")
+    edited(g)
+    answer(g, "to_catacombs")
+    answer(g, "Hoax")
+    assert zone_names(g, "catacombs", 0)[-1] == "Constanta"
+    play(g, pol, at_prompt(f"Where does {GODALMING} go from galatz?"))
+    answer(g, "constanta")
+    assert prompt(g)[1] == f"Which encounter does {GODALMING} meet first?"
+    assert sorted(prompt(g)[2]) == ["Hoax", "Plague"]
+    answer(g, "Hoax")
+    assert prompt(g)[2] == ["Plague"]
+    answer(g, "Plague")
+    lines = g.log_lines(1)
+    assert f"{GODALMING} meets Hoax" in lines and f"{GODALMING} meets Plague" in lines
+    assert lines.index(f"{GODALMING} meets Hoax") < lines.index(f"{GODALMING} meets Plague")

@@ -530,3 +530,15 @@ def test_escape_as_a_bat_never_flies_through_holy_ground(rs: Ruleset) -> None:
     assert text == "Escape (Bat): where does Dracula fly?"
     assert not {"Strasbourg", "Nuremburg", "Munich", "Frankfurt"} & set(labels)
     assert {"Le Havre", "Geneva", "Toulouse"} <= set(labels)
+
+
+def test_a_hunter_whose_bite_slots_fill_is_defeated(rs: Ruleset) -> None:
+    """Every Bite slot filled: the Hunter is defeated [L72] (Seward has 2, A1) and a vampire rises [L82]."""
+    g = to_combat(rs, night=True)
+    g.state.counters[sc.card_slot(g, cid(g, SEWARD), "bitten")] = 1
+    vampires = counter(g, "vampires")
+    log = play_round(g, "fangs", ["punch"], [6, 1])
+    assert f"{SEWARD} is bitten (2 of 2)" in log
+    assert f"{SEWARD} is defeated and wakes in the Hospital of St. Joseph and St. Mary" in log
+    assert counter(g, "vampires") == vampires + 1
+    assert g.state.counters[sc.card_slot(g, cid(g, SEWARD), "bitten")] == 0  # his starting Bites again

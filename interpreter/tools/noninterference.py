@@ -31,8 +31,8 @@ The third probe varies everything the observer cannot know at once: the second w
 the observer's information set by ``Game.sample_world`` (every hidden card dealt afresh onto the hidden places
 given what the observer has seen, other players' committed secret choices drawn again), with the real RNG kept
 (the RNG is hidden from everyone, so the real one is as possible as any, and public rolls then agree). The
-comparison stops when a card placed differently in the two worlds (now or at any decision since the probe
-began) becomes visible to the observer or is named to it, or the observer sees different cards. Another player
+comparison stops when a card placed differently in the two worlds (now or at the decision before) becomes
+visible to the observer or is named to it, or the observer sees different cards. Another player
 whose options differ between the worlds (it sees its own hand, dealt afresh) takes the option at the same place
 *as the observer sees the options*: a hidden card is offered as "hidden card 3" to the observer in both worlds,
 so picking it in both is a choice the observer cannot tell apart; options the observer sees differently end the
@@ -279,17 +279,21 @@ def _placed_differently(real: Game, world: Game) -> set[int]:
 def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: random.Random, horizon: int,
              what: str, start: tuple[int, int] | None = None) -> str | None:
     """Play both worlds on with the same choices while neither ``cards`` (the varied ones) nor any card placed
-    differently in the two worlds (at this decision or any before it: a difference moves other cards too) is
-    visible to ``p``; the first difference in what ``p`` observes, as a message. ``start``: the log lengths from which a
-    line naming such a card readably counts as showing it (default: from now)."""
+    differently in the two worlds (at this decision or the one before: a difference moves other cards too, and a
+    step can draw and show two cards that then lie alike) is visible to ``p``; the first difference in what ``p``
+    observes, as a message. ``start``: the log lengths from which a line naming such a card readably counts as
+    showing it (default: from now)."""
     start = start or (len(real.state.log), len(world.state.log))
-    # every card ever placed differently, not only now: two cards in another order at the bottom of a deck, both
-    # drawn in one step and shown (one discarded in the open, one handed over unseen), end in the same places in
-    # both worlds, yet the order of their draws was the rules telling the worlds apart (Fury of Dracula's Rest)
-    varied: set[int] = set(cards)
-    before: tuple[dict[str, Any] | None, dict[str, Any] | None] = (None, None)
+    # the cards placed differently now or before the last step: two cards in another order at the bottom of a
+    # deck, both drawn in one step and shown (one discarded in the open, one handed over unseen), end in the same
+    # places in both worlds, yet the order of their draws was the rules telling the worlds apart (Fury of
+    # Dracula's Rest). A card that has lain alike for a whole step no longer tells them apart when shown.
+    placed_before: set[int] = set()
+    before: tuple[dict[str, Any] | None, dict[str, Any] | None] = (None, None)  # the narration baselines
     for step in range(horizon + 1):
-        varied |= _placed_differently(real, world)
+        now = _placed_differently(real, world)
+        varied = now.union(placed_before, cards)
+        placed_before = now
         if any(_sees(g, p, c) for g in (real, world) for c in varied) or any(
                 c in _told(g, p, since) for g, since in zip((real, world), start, strict=True) for c in varied):
             return None  # revealed by the rules (now, or for a moment in a log line): the worlds may differ
