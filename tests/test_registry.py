@@ -18,6 +18,7 @@ from liturgy.dsl import constructs
 from liturgy.dsl.checker import declarations
 from liturgy.dsl.checker.builtin_rules import BUILTIN_RULES
 from liturgy.dsl.checker.expressions import EXPR_HANDLERS
+from liturgy.dsl.checker.flow import FLOW_STMTS, FlowChecker, _Env
 from liturgy.dsl.checker.program import BUILTIN_FUNCS
 from liturgy.dsl.checker.statements import STMT_HANDLERS
 from liturgy.dsl.checker.walk import effect_bodies
@@ -42,6 +43,7 @@ PASSES: list[tuple[str, Mapping[type, Construct], Mapping[type, object]]] = [
     ("checker: statements", constructs.STATEMENTS, STMT_HANDLERS),
     ("checker: expressions", constructs.EXPRESSIONS, EXPR_HANDLERS),
     ("closure compiler: expressions", constructs.EXPRESSIONS, CLOSURE_EXPR_HANDLERS),
+    ("leak analysis: statements", constructs.STATEMENTS, FLOW_STMTS),
 ]
 
 
@@ -182,3 +184,58 @@ def test_an_overlong_range_is_a_rule_error_not_a_memory_error(write_ruleset: Cal
         assert program is not None, diags
         game = Ruleset(program, **mode).new_game(2, 1)
         assert game.error is not None and "at most 100000" in game.error
+
+
+def test_the_leak_analysis_refuses_a_statement_kind_it_has_no_rule_for(tmp_path: Path) -> None:
+    """A new statement the flow check does not know must stop it, not pass unexamined (issue 29)."""
+
+    @dataclasses.dataclass(eq=False)
+    class Swap(A.Stmt):
+        a: A.Expr
+        b: A.Expr
+
+    path = tmp_path / "g.rules"
+    path.write_text('game "G" { players 2..2 }\nround { step s { end game } }\nscore(p) = 0\n', encoding="utf-8")
+    program, _ = check_file(str(path))
+    assert program is not None
+    flow = FlowChecker(program, lambda *args, **kwargs: None)
+    span = program.steps[0].body[0].span
+    with pytest.raises(AssertionError, match="no rule for Swap"):
+        flow.stmt(Swap(span, A.IntLit(span, 1), A.IntLit(span, 2)), _Env())
+
+
+POOL = """game "G" { players 2..2 }
+card Tile { rank: int }
+cards "tiles.yaml"
+zone bag: deck hidden of Tile
+pool gems {
+  bank: 40
+  per player purse
+}
+round {
+  step s "S" {
+    for p in players {
+      BODY
+    }
+    end game
+  }
+}
+score(p) = p.purse
+"""
+
+
+@pytest.mark.parametrize(("body", "leaks"), [
+    ("transfer top(bag).rank from bank to p.purse", True),  # the hidden top card's rank, counted in public
+    ("transfer 2 from bank to p.purse as got\n      log \"{}\", got", False),
+    ("reveal bag\n      transfer top(bag).rank from bank to p.purse", False),  # shown to all first
+])
+def test_a_transfer_of_a_hidden_cards_value_is_a_leak(tmp_path: Path, body: str, leaks: bool) -> None:
+    """`transfer` puts its amount in pool holders every player sees: the flow check treats it as it treats an
+    assignment to a public counter (W075); before issue 29 it skipped the statement silently."""
+    (tmp_path / "tiles.yaml").write_text("kind: Tile\nstart: bag\ncards:\n  - {name: A, rank: 3}\n"
+                                         "  - {name: B, rank: 4}\n", encoding="utf-8")
+    path = tmp_path / "g.rules"
+    path.write_text(POOL.replace("BODY", body), encoding="utf-8")
+    program, diags = check_file(str(path))
+    assert program is not None, [str(d) for d in diags]
+    assert any(d.code == "W075" for d in diags) == leaks, [str(d) for d in diags]

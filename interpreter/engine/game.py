@@ -84,8 +84,10 @@ class Game(GameViews):
         stop = self.ruleset.step_limit + 2
         span = self.ruleset.compiled.fuse_span
         frames = s.frames
-        # picking in place, inside the loop below, needs no invariant check between decisions
-        inline = pick is not None and not self.check
+        # picking in place, inside the loop below; a checked game checks its invariants there first (nothing
+        # the check reads lags behind: only ``s.steps`` is settled after the loop, and no invariant reads it)
+        inline = pick is not None
+        check = self.check
         try:
             while True:
                 calls = (stop - 2 - s.steps) // span if span else 0
@@ -103,7 +105,10 @@ class Game(GameViews):
                                     if not inline:
                                         break
                                     # A suspended call ran no instruction: take back its turn of the loop
-                                    # (``i`` counts it), pick, and run on.
+                                    # (``i`` counts it), pick, and run on. A violation stops the game with
+                                    # the step count the check after the loop would have seen.
+                                    if check:
+                                        self._check_invariants()
                                     extra -= 1
                                     self._pick(pick)  # type: ignore[arg-type]
                                     continue
