@@ -762,3 +762,20 @@ def test_no_discovery_on_a_floor_whose_tiles_are_all_gone(rules: Ruleset) -> Non
     next_turn(g, p, lambda: set_counter(g, "at", card_ids(g, "Basement Landing")[0], p))
     assert "explore" in options(g, p)
     assert g.violations() == []
+
+
+def test_the_bottle_into_a_barrier_room_lets_you_choose_the_side(rules: Ruleset) -> None:
+    """An effect that makes you land in a barrier room lets you choose the side (L172): the Bottle's 6 takes the
+    explorer to the Chasm, far side."""
+    g, p = first(rules)
+    q = (p + 2) % 3
+    _explore_from(g, p, "Basement Landing", "Chasm")
+    next_turn(g, p, lambda: hold(g, p, "Bottle"), lambda: haunt(g, q),
+              lambda: set_counter(g, "at", card_ids(g, "Entrance Hall")[0], p))
+    force_dice(g, [2, 2, 2])
+    pick(g, p, "use_gear")
+    pick_if_asked(g, p, "use which card", "Bottle")
+    pick(g, p, "Chasm")
+    assert g.decision is not None and "land on which side of the Chasm" in g.decision.prompt_for(p)
+    pick(g, p, "1")
+    assert counter(g, "bank", p) == 1 and counter(g, "bank_at", p) == card_ids(g, "Chasm")[0]
