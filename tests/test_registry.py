@@ -239,3 +239,18 @@ def test_a_transfer_of_a_hidden_cards_value_is_a_leak(tmp_path: Path, body: str,
     program, diags = check_file(str(path))
     assert program is not None, [str(d) for d in diags]
     assert any(d.code == "W075" for d in diags) == leaks, [str(d) for d in diags]
+
+
+@pytest.mark.parametrize(("module", "must_not_load"), [
+    ("liturgy.dsl.constructs", "liturgy.dsl.checker"),  # the registry stands below the checker
+    ("liturgy.interpreter.compiler.compiler", "liturgy.interpreter.codegen"),  # the compiler is handed them
+], ids=["registry-checker", "compiler-codegen"])
+def test_the_layers_do_not_import_each_other_back(module: str, must_not_load: str) -> None:
+    """Issue 29's import cycles stay broken: importing the lower layer alone loads nothing of the upper one."""
+    import subprocess
+    import sys
+
+    code = (f"import sys, {module}; loaded = [m for m in sys.modules if m.startswith({must_not_load!r})]; "
+            "print(loaded); sys.exit(1 if loaded else 0)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout + out.stderr

@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from liturgy.dsl.checker import types as T
-from liturgy.dsl.checker.types import Ty
+from liturgy.dsl import types as T
 from liturgy.dsl.constructs import grids
+from liturgy.dsl.types import Ty
 
 # Longest list a built-in may build: a ruleset's `range(0, 10**15)` is a located rule error, not a MemoryError.
 MAX_BUILT_LIST = 100_000

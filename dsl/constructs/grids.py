@@ -10,7 +10,7 @@ north, south, and the two diagonals ``southeast`` (+1, -1) and ``northwest`` (-1
 """
 from __future__ import annotations
 
-from liturgy.dsl.checker.types import Ty
+from liturgy.dsl.types import Ty
 
 DIRECTION = Ty("direction")
 

@@ -128,3 +128,22 @@ def seen_text(s: GameState, v: Any, t: Ty | None, who: int) -> str:
         assert t is not None
         return ", ".join(seen_text(s, x, t.elem, who) for x in v) or "nothing"
     return formatter_for(t)(s, v)
+
+
+@dataclass(frozen=True)
+class Generators:
+    """The code generators the compiler is handed (interpreter/codegen/__init__.py's :data:`GENERATORS`).
+
+    The compiler never imports interpreter/codegen: the engine passes these in, so the closure compiler stands
+    on its own (it is the reference the generated code is tested against) and the two packages do not import
+    each other. Each field builds one generator for a compiler: ``expr(comp)`` the expression generator,
+    ``stmt(comp, expr_gen)`` the statement generator, ``choice(expr_gen)`` the choice generator, and
+    ``fuse(comp)`` fuses the step machine's instructions, returning the most original instructions one fused
+    call runs.
+    """
+
+    expr: Callable[[Any], Any]
+    stmt: Callable[[Any, Any], Any]
+    choice: Callable[[Any], Any]
+    fuse: Callable[[Any], int]
+

@@ -69,10 +69,8 @@ class Compiler(StepMachineCompiler):
             self.winner = self._player_expr(prog.winner)
         self.invariants = [(inv.text, self.expr(inv.expr), frozenset(n for n, _ in inv.outside))
                            for inv in prog.invariants]
-        if self.fuse and self.sgen is not None:
-            from liturgy.interpreter.codegen.fuse import fuse_codes
-
-            self.fuse_span = fuse_codes(self)
+        if self.fuse and self.sgen is not None and self.generators is not None:
+            self.fuse_span = self.generators.fuse(self)
         return self
 
     def _compile_cards(self) -> None:

@@ -12,11 +12,8 @@ from typing import TYPE_CHECKING, Any, cast
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen.choicegen import ChoiceGen
-from liturgy.interpreter.codegen.exprgen import ExprGen
-from liturgy.interpreter.codegen.stmtgen import StmtGen
 from liturgy.interpreter.compiler import budgets
-from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Ins, Layout, LogFormat, StmtFn
+from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Generators, Ins, Layout, LogFormat, StmtFn
 from liturgy.interpreter.compiler.instructions import _goto, _pack
 from liturgy.interpreter.compiler.sizes import Sizes
 from liturgy.interpreter.runtime import budget
@@ -24,15 +21,20 @@ from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.grids import GridInfo
 
 if TYPE_CHECKING:
+    from liturgy.interpreter.codegen.choicegen import ChoiceGen
+    from liturgy.interpreter.codegen.exprgen import ExprGen
+    from liturgy.interpreter.codegen.stmtgen import StmtGen
     from liturgy.interpreter.compiler.compiler import Compiler
 
 
 class CompilerCore:
     """State shared by every layer; the layout of counters and zones; notes on instructions."""
 
-    def __init__(self, prog: Program, codegen: bool = True, stmtgen: bool = True, inline_fns: bool = True,
-                 fuse: bool = True) -> None:
+    def __init__(self, prog: Program, generators: Generators | None = None, stmtgen: bool = True,
+                 inline_fns: bool = True, fuse: bool = True) -> None:
+        """``generators``: the code generators to use (None: closures and step-machine code only)."""
         self.prog = prog
+        self.generators = generators
         # the game's budgets (interpreter/runtime/budget.py), written into the compiled code as constants
         self.work_limit, self.size_limit, self.text_limit = budget.limits(prog.game.budgets)
         # what can call itself (compiler/budgets.py): only its calls are counted as work; such fns are not inlined
@@ -53,10 +55,11 @@ class CompilerCore:
         self.direct_calls = inline_fns
         # the generators work for the whole compiler (every layer above this one): this object is one
         whole = cast("Compiler", self)
-        self.gen = ExprGen(whole) if codegen else None
+        g = generators
+        self.gen: ExprGen | None = g.expr(whole) if g is not None else None
         # whole blocks of pure statements as generated functions (needs generated expressions)
-        self.sgen = StmtGen(whole, self.gen) if self.gen is not None and stmtgen else None
-        self.cgen = ChoiceGen(self.gen) if self.gen is not None and self.sgen is not None else None
+        self.sgen: StmtGen | None = g.stmt(whole, self.gen) if g is not None and stmtgen else None
+        self.cgen: ChoiceGen | None = g.choice(self.gen) if g is not None and self.sgen is not None else None
         self.codes: list[Code] = []
         self.layout = self._layout()
         self.log_formats: list[LogFormat] = []

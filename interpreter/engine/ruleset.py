@@ -13,6 +13,7 @@ from liturgy.dsl.constructs.grids import cell_start
 from liturgy.dsl.diagnostics import LiturgyError
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.loader import check_file
+from liturgy.interpreter.codegen import GENERATORS
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, Code
 from liturgy.interpreter.compiler.compiler import Compiler
 from liturgy.interpreter.compiler.display import Display
@@ -35,7 +36,8 @@ class Ruleset:
     def __init__(self, program: Program, codegen: bool = True, stmtgen: bool = True, inline_fns: bool = True,
                  fuse: bool = True) -> None:
         self.program = program
-        self.compiled = Compiler(program, codegen, stmtgen, inline_fns, fuse).compile()
+        generators = GENERATORS if codegen else None  # the compiler is handed the code generators
+        self.compiled = Compiler(program, generators, stmtgen, inline_fns, fuse).compile()
         self.name = program.game.title
         # the ruleset's and card files' SHA-256 when loaded from files ("" otherwise): saves record it
         self.fingerprint = program.fingerprint
