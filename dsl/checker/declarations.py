@@ -13,6 +13,7 @@ from liturgy.dsl.checker.graphs import load_graph
 from liturgy.dsl.checker.grids import check_grids, declare_grid
 from liturgy.dsl.checker.program import AGGREGATES, BUILTIN_FUNCS, BUILTIN_VALUES, CARD_BUILTIN_FIELDS, Program
 from liturgy.dsl.checker.types import Ty
+from liturgy.dsl.constructs.grids import DIRECTION, DIRECTIONS
 from liturgy.dsl.diagnostics import Span, did_you_mean
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.cards import load_card_file, resolve_card_paths
@@ -198,9 +199,13 @@ class DeclarationChecker(CheckerCore):
                 return T.card(t.arg)
             if t.arg == "mode":  # a rule mode's name: a card can carry its own rules (`enter card.haunt`)
                 return T.MODE
-            self.err("E101", f"unknown type `{t.arg}`", t.span,
-                     hint=did_you_mean(t.arg or "", list(self.prog.enums) + list(self.prog.kinds)
-                                       + ["int", "bool", "text", "player", "card", "mode"]))
+            if t.arg == "direction":  # a grid direction (`north`, …): a parameter, field or list item like any value
+                return DIRECTION
+            if t.span not in self.unknown_types:  # a parameter's type is resolved at every call: say it once
+                self.unknown_types.add(t.span)
+                self.err("E101", f"unknown type `{t.arg}`", t.span,
+                         hint=did_you_mean(t.arg or "", list(self.prog.enums) + list(self.prog.kinds)
+                                           + ["int", "bool", "text", "player", "card", "mode", "direction"]))
             return T.ANY
         return T.ANY
 
@@ -208,8 +213,9 @@ class DeclarationChecker(CheckerCore):
     def _load_cards(self, prog: Program) -> None:
         zones = list(prog.zones)
         names: dict[str, Span] = {}
-        # a field of type `mode` holds a mode's name: checked like an enum's values
-        enums = prog.enums if "mode" in prog.enums else {**prog.enums, "mode": sorted(prog.modes)}
+        # a field of type `mode` holds a mode's name, one of type `direction` a direction's: checked like an enum's
+        # values (a ruleset's own enum of that name comes first)
+        enums = {"mode": sorted(prog.modes), "direction": list(DIRECTIONS), **prog.enums}
         for d in self.rs.decls:
             if not isinstance(d, A.CardsDecl):
                 continue
