@@ -59,6 +59,8 @@ class DeclarationChecker(CheckerCore):
         for name in sorted(BUILTIN_VALUES | BUILTIN_FUNCS | AGGREGATES):
             if name in glob_names:
                 self._shadows(name, glob_names[name], "ruleset")
+            elif name in BUILTIN_VALUES and name in self.enum_value_spans:  # `enum Seat { first, second }`
+                self._shadows(name, self.enum_value_spans[name], "ruleset")
         for name, span in glob_names.items():
             if name in self.enum_of_value:
                 self.err("E103", f"`{name}` is both a declaration and an enum value", span)
@@ -263,6 +265,7 @@ class DeclarationChecker(CheckerCore):
                 self.err("E103", f"enum value `{v}` is also in enum `{self.enum_of_value[v]}`", vspan,
                          hint="enum values share one namespace; rename one")
             self.enum_of_value[v] = d.name
+            self.enum_value_spans.setdefault(v, vspan)
 
     def _decl_die(self, prog: Program, d: A.DieDecl, names: _Names) -> None:
         if not self._declare(names.dice, d.name, d.span, "die"):
