@@ -152,3 +152,19 @@ score(p) = total
     _, diags = check_file(path)
     assert sorted((d.code, d.span.line) for d in diags) == [("W080", 4), ("W080", 5)]
     assert _run(path, False)["total"] == _run(path, True)["total"] == 1000 + 6 + 200
+
+
+@pytest.mark.parametrize("name", sorted(BUILTIN_VALUES))
+def test_an_enum_value_shadows_a_builtin_value(tmp_path: Path, name: str) -> None:
+    """`enum Seat { first, second }`: `first` is the enum value wherever the ruleset writes it (it used to be
+    the built-in player there, silently), with W080 at the value."""
+    text = f"""game "G" {{ players 2..2 }}
+enum Seat {{ {name}, second }}
+counter total
+round {{ step s "S" {{ total = ord({name}) + 10 * ord(second)  end game }} }}
+score(p) = total
+"""
+    path = _write(tmp_path, text)
+    _, diags = check_file(path)
+    assert [(d.code, d.span.line) for d in diags] == [("W080", 2)]
+    assert _run(path, True)["total"] == 10

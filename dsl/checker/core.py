@@ -18,6 +18,8 @@ class CheckerCore:
         self.diags: list[Diagnostic] = []
         self.prog: Program | None = None
         self.enum_of_value: dict[str, str] = {}
+        self.enum_value_spans: dict[str, Span] = {}  # where each enum value is first declared
+        self.unknown_types: set[Span] = set()  # where an unknown type was reported (E101 once per place)
         self.used: set[str] = set()
         self.calls: dict[str, set[str]] = {}  # owner -> callees ("proc:x", "window:x", "field:K.f")
         self.suspends_directly: set[str] = set()

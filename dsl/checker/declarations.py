@@ -13,6 +13,7 @@ from liturgy.dsl.checker.graphs import load_graph
 from liturgy.dsl.checker.grids import check_grids, declare_grid
 from liturgy.dsl.checker.program import AGGREGATES, BUILTIN_FUNCS, BUILTIN_VALUES, CARD_BUILTIN_FIELDS, Program
 from liturgy.dsl.checker.types import Ty
+from liturgy.dsl.constructs.grids import DIRECTION, DIRECTIONS
 from liturgy.dsl.diagnostics import Span, did_you_mean
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.cards import load_card_file, resolve_card_paths
@@ -58,6 +59,8 @@ class DeclarationChecker(CheckerCore):
         for name in sorted(BUILTIN_VALUES | BUILTIN_FUNCS | AGGREGATES):
             if name in glob_names:
                 self._shadows(name, glob_names[name], "ruleset")
+            elif name in BUILTIN_VALUES and name in self.enum_value_spans:  # `enum Seat { first, second }`
+                self._shadows(name, self.enum_value_spans[name], "ruleset")
         for name, span in glob_names.items():
             if name in self.enum_of_value:
                 self.err("E103", f"`{name}` is both a declaration and an enum value", span)
@@ -198,9 +201,13 @@ class DeclarationChecker(CheckerCore):
                 return T.card(t.arg)
             if t.arg == "mode":  # a rule mode's name: a card can carry its own rules (`enter card.haunt`)
                 return T.MODE
-            self.err("E101", f"unknown type `{t.arg}`", t.span,
-                     hint=did_you_mean(t.arg or "", list(self.prog.enums) + list(self.prog.kinds)
-                                       + ["int", "bool", "text", "player", "card", "mode"]))
+            if t.arg == "direction":  # a grid direction (`north`, …): a parameter, field or list item like any value
+                return DIRECTION
+            if t.span not in self.unknown_types:  # a parameter's type is resolved at every call: say it once
+                self.unknown_types.add(t.span)
+                self.err("E101", f"unknown type `{t.arg}`", t.span,
+                         hint=did_you_mean(t.arg or "", list(self.prog.enums) + list(self.prog.kinds)
+                                           + ["int", "bool", "text", "player", "card", "mode", "direction"]))
             return T.ANY
         return T.ANY
 
@@ -208,8 +215,9 @@ class DeclarationChecker(CheckerCore):
     def _load_cards(self, prog: Program) -> None:
         zones = list(prog.zones)
         names: dict[str, Span] = {}
-        # a field of type `mode` holds a mode's name: checked like an enum's values
-        enums = prog.enums if "mode" in prog.enums else {**prog.enums, "mode": sorted(prog.modes)}
+        # a field of type `mode` holds a mode's name, one of type `direction` a direction's: checked like an enum's
+        # values (a ruleset's own enum of that name comes first)
+        enums = {"mode": sorted(prog.modes), "direction": list(DIRECTIONS), **prog.enums}
         for d in self.rs.decls:
             if not isinstance(d, A.CardsDecl):
                 continue
@@ -257,6 +265,7 @@ class DeclarationChecker(CheckerCore):
                 self.err("E103", f"enum value `{v}` is also in enum `{self.enum_of_value[v]}`", vspan,
                          hint="enum values share one namespace; rename one")
             self.enum_of_value[v] = d.name
+            self.enum_value_spans.setdefault(v, vspan)
 
     def _decl_die(self, prog: Program, d: A.DieDecl, names: _Names) -> None:
         if not self._declare(names.dice, d.name, d.span, "die"):

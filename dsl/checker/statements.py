@@ -157,8 +157,36 @@ class StatementChecker(ExpressionChecker):
                                               where="handler"))
 
     def block(self, stmts: list[A.Stmt], scope: _Scope) -> None:
-        for s in stmts:
+        i = 0
+        while i < len(stmts):
+            s = stmts[i]
+            if isinstance(s, A.Choose) and s.or_pass is not None:
+                stmts[i:i + 1] = self._or_pass(s)
+                continue
             self.stmt(s, scope)
+            i += 1
+
+    def _or_pass(self, s: A.Choose) -> list[A.Stmt]:
+        """`choose x from L where C by P { body } or pass ["LABEL"] [otherwise { E }]`: P must choose when an
+        item qualifies and is offered only LABEL (`pass`) when none does, which then runs E.
+
+        Written with the choices every later pass already knows, so the compiler, the generated code, views and
+        the adapters need nothing new: the options once, into a local, then a plain choice when there are some
+        and an `optional "LABEL"` choice (asked even with no item, its one option LABEL) when there are none.
+        `optional` and `or pass` together would say two things about passing (E174)."""
+        if s.optional:
+            self.err("E174", "a choice is `optional` or `or pass`, not both", s.or_pass_span or s.span,
+                     hint="`optional` always offers `pass`; `or pass` offers it only when there is nothing to choose")
+        at = s.span
+        name = f"or_pass_options_{at.line}_{at.column}"
+        options = A.ListComp(s.source.span, elem=A.Name(at, id=s.var), var=s.var, iterable=s.source, where=s.where)
+        label = s.or_pass or "pass"
+        chosen = A.Choose(at, s.var, A.Name(at, id=name), None, s.chooser, False, s.body, None, prompt=s.prompt)
+        passed = A.Choose(at, s.var, A.Name(at, id=name), None, s.chooser, True, [], s.none_body or [], label,
+                          s.or_pass_span, s.prompt)
+        # `any(true for x in NAME)`: an aggregate, which a ruleset's own `fn any` or `fn size` cannot shadow
+        some = A.Aggregate(at, "any", at, A.BoolLit(at, True), s.var, A.Name(at, id=name), None)
+        return [A.Let(at, name, options), A.If(at, [(some, [chosen])], [passed])]
 
     def stmt(self, s: A.Stmt, scope: _Scope) -> None:
         STMT_HANDLERS[type(s)](self, s, scope)
@@ -210,6 +238,13 @@ class StatementChecker(ExpressionChecker):
 
     def if_(self, s: A.If, scope: _Scope) -> None:
         for cond, body in s.branches:
+            if isinstance(cond, A.NoneLit):
+                # the first rulesets wrote `choose … { … } if none { … }`; `none` is never a condition, so this
+                # is that old form, renamed `otherwise` (docs/compatibility.md): say so instead of E140
+                self.err("E380", "`if none` after a choice is now written `otherwise`", s.span,
+                         hint="write `} otherwise {` (it also runs when the chooser passes)")
+                self.block(body, scope.child())
+                continue
             self.expect(cond, T.BOOL, scope)
             self.block(body, scope.child())
         self.block(s.orelse, scope.child())

@@ -251,6 +251,10 @@ class Choose(Stmt):
     label: str | None = None
     label_span: Span | None = None
     prompt: Prompt | None = None
+    # `} or pass ["LABEL"]`: the label of the one option offered only when no item qualifies; the checker
+    # rewrites such a choice before any later pass sees it (None: a plain choice)
+    or_pass: str | None = None
+    or_pass_span: Span | None = None
 
 
 @dataclass(eq=False)

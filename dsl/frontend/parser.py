@@ -340,11 +340,18 @@ class _AstBuilder(ModeBuilder):
     def prompt(self, meta: Any, c: list[Any]) -> A.Prompt:
         return A.Prompt(self._s(meta), _unquote(c[0]), [x for x in c[1:] if x is not None])
 
+    def or_pass(self, meta: Any, c: list[Any]) -> tuple[str, Span]:
+        # `or pass ["LABEL"]`: the label of the one option a chooser with nothing to choose is given
+        return ("pass" if c[0] is None else _unquote(c[0])), self._s(meta)
+
     def choose_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
-        var, source, where, chooser, optional, prompt, body, none_body = c
+        var, source, where, chooser, optional, prompt, body, or_pass, none_body = c
         label, label_span = optional if optional is not None else (None, None)
-        return A.Choose(self._s(meta), str(var), source, where, chooser, optional is not None, body, none_body,
+        node = A.Choose(self._s(meta), str(var), source, where, chooser, optional is not None, body, none_body,
                         label, label_span, prompt)
+        if or_pass is not None:  # the checker rewrites it into choices it already knows (dsl/checker/statements.py)
+            node.or_pass, node.or_pass_span = or_pass
+        return node
 
     def simul_stmt(self, meta: Any, c: list[Any]) -> A.Stmt:
         pvar, players, var, source, where, by, prompt, body = c

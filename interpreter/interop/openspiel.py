@@ -17,7 +17,8 @@ Actions are option indices: action ``i`` is the ``i``-th legal option of the
 engine's decision, so ``num_distinct_actions`` is the largest option count
 (:class:`.common.Bounds`).  Observation and information-state strings are
 canonical JSON of :meth:`Game.view` for that player; the information state adds
-the view's log, the player's own past choices and who acted when.
+the view's log and, for each of the player's own decisions, what it saw then and what it chose (nothing about
+when the other seats acted: that is only in their views when the rules make it public).
 
 Parameters (``pyspiel.load_game("liturgy_bloodborne(players=4)")``):
 ``players``, ``returns`` (``win`` or ``score``), ``score_min``/``score_max``
@@ -28,6 +29,7 @@ Parameters (``pyspiel.load_game("liturgy_bloodborne(players=4)")``):
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -181,29 +183,40 @@ class _Core:
     load.
     """
 
-    __slots__ = ("short", "params", "cg", "moves", "truncated")
+    __slots__ = ("short", "params", "cg", "moves", "truncated", "mine")
 
     def __init__(self, short: str, params: dict[str, Any], cg: ChanceGame, moves: int = 0,
-                 truncated: bool = False) -> None:
+                 truncated: bool = False, mine: tuple[tuple[tuple[str, int], ...], ...] | None = None) -> None:
         self.short = short
         self.params = params
         self.cg = cg
         self.moves = moves  # player actions so far (a joint action counts once)
         self.truncated = truncated  # stopped at max_game_length
+        # per seat, each of its own decisions: (a digest of what it saw when it decided, the option it took).
+        # Tuples, so a clone shares them. The information state is built from these and the current view only:
+        # never from the history, whose sequence of seats tells who acted when, even unseen.
+        self.mine = mine if mine is not None else tuple(() for _ in range(int(params["players"])))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        return _Core(self.short, self.params, self.cg.clone(), self.moves, self.truncated)
+        return _Core(self.short, self.params, self.cg.clone(), self.moves, self.truncated, self.mine)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_restore, (self.short, self.params, self.cg.history, self.moves, self.truncated))
+        return (_restore, (self.short, self.params, self.cg.history, self.moves, self.truncated, self.mine))
+
+    def decided(self, player: int, action: int) -> None:
+        """Record, before it is applied, that ``player`` takes ``action`` having seen what it sees now."""
+        seen = hashlib.sha256(observation_text(self.cg.game, player, with_log=True).encode()).hexdigest()[:32]
+        mine = list(self.mine)
+        mine[player] = (*mine[player], (seen, action))
+        self.mine = tuple(mine)
 
 
 def _restore(short: str, params: dict[str, Any], history: list[tuple[int, int]], moves: int,
-             truncated: bool) -> _Core:
+             truncated: bool, mine: tuple[tuple[tuple[str, int], ...], ...] | None = None) -> _Core:
     entry = _REGISTRY[short]
     cg = ChanceGame.replay(entry.ruleset, int(params["players"]), history, bool(params["check_invariants"]),
                            params["options"])
-    return _Core(short, params, cg, moves, truncated)
+    return _Core(short, params, cg, moves, truncated, mine)
 
 
 class LiturgyState(pyspiel.State):  # type: ignore[misc]
@@ -272,12 +285,17 @@ class LiturgyState(pyspiel.State):  # type: ignore[misc]
         if core.cg.need:
             core.cg.apply_chance(int(action))
             return
-        core.cg.apply(int(action), self.current_player())
+        player = self.current_player()
+        core.decided(player, int(action))
+        core.cg.apply(int(action), player)
         self._count_move()
 
     def _apply_actions(self, actions: list[int]) -> None:
         core = self._core
-        for p in self._waiting():
+        waiting = self._waiting()
+        for p in waiting:  # each records what it saw before any commit of this joint action is applied
+            core.decided(p, int(actions[p]))
+        for p in waiting:
             core.cg.apply(int(actions[p]), p)
             if core.cg.need:
                 # only the last commit runs the step, so nothing else can be waiting now
@@ -387,10 +405,9 @@ class LiturgyObserver:
             extra["chance"] = "resolving the last action"
         if state._core.truncated:
             extra["truncated"] = True
-        if self.perfect_recall:
-            # who acted, in order (public), and what this player chose (their own knowledge)
-            actors = [who for who, _ in cg.history if who != CHANCE]
-            extra["acted"] = actors
-            if viewer is not None:
-                extra["my_choices"] = [v for who, v in cg.history if who == viewer]
+        if self.perfect_recall and viewer is not None:
+            # exactly what this player observed: its view now (with its log) and, for each of its own decisions,
+            # what it saw then (a digest of that view) and the option it took. Not who else acted when: in a
+            # game where a player acts several times unseen, that sequence tells the others how often.
+            extra["my_moves"] = [[seen, action] for seen, action in state._core.mine[player]]
         return observation_text(game, viewer, with_log=self.perfect_recall, extra=extra)

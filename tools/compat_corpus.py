@@ -1,0 +1,125 @@
+"""Collect the compatibility corpus (tests/compat/) from this repository's git history.
+
+Every version of every `.rules` file that ever shipped (rulesets/) or appeared in docs/ (in any commit of
+the history of the checked-out branch, `git log HEAD`: another branch's unmerged work never shipped) is one
+entry, with the card files it read at the commit that introduced that version. tests/test_compat.py checks
+and plays each one with today's language: all must pass, or fail with a documented migration error
+(docs/compatibility.md).
+
+Files are stored once each, under their git blob id (tests/compat/blobs/), so the corpus costs the repository
+no new objects: they are the very blobs its history already holds. Run from the repository root:
+
+    python tools/compat_corpus.py          # rewrites tests/compat/corpus.json and blobs/
+
+A version whose introducing commit lacks its card files (the first Bloodborne ruleset came one commit before
+its cards) takes them from the first later commit that has them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "tests" / "compat"
+SOURCES = ("rulesets", "docs")  # where shipped rulesets and documentation examples live
+CARD_TREES = ("cards", "docs/examples/cards")
+
+
+def git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+
+
+def git_bytes(*args: str) -> bytes:
+    return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True).stdout
+
+
+def rules_paths() -> list[str]:
+    """Every `.rules` path under rulesets/ or docs/ in any commit."""
+    out = git("log", "HEAD", "--name-only", "--format=", "--", *(f"{s}/*.rules" for s in SOURCES))
+    return sorted({p for p in out.split() if p.endswith(".rules")})
+
+
+def versions(path: str) -> list[tuple[str, str]]:
+    """(introducing commit, blob id) of each distinct version of ``path``, oldest first."""
+    seen: dict[str, str] = {}
+    for commit in git("log", "HEAD", "--reverse", "--format=%H", "--", path).split():
+        blob = git("rev-parse", "-q", "--verify", f"{commit}:{path}").strip() if _exists(commit, path) else ""
+        if blob and blob not in seen:
+            seen[blob] = commit
+    return [(c, b) for b, c in seen.items()]
+
+
+def _exists(commit: str, path: str) -> bool:
+    return subprocess.run(["git", "cat-file", "-e", f"{commit}:{path}"], cwd=ROOT, capture_output=True).returncode == 0
+
+
+def _materialize(commit: str, path: str, blob: str, into: Path) -> None:
+    for tree in CARD_TREES:
+        if _exists(commit, tree):
+            for name in git("ls-tree", "-r", "--name-only", commit, "--", tree).split():
+                dest = into / name
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_bytes(git_bytes("show", f"{commit}:{name}"))
+    dest = into / path
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_bytes(git_bytes("cat-file", "blob", blob))
+
+
+def card_files(commit: str, path: str, blob: str) -> tuple[dict[str, str], list[str], str]:
+    """The card files this version reads ({path: blob id}), the codes of today's errors, and the commit the
+    card files come from (``commit``, or a later one when ``commit`` lacks them)."""
+    from liturgy.dsl.loader import check_file
+
+    later = git("rev-list", "--reverse", "--ancestry-path", f"{commit}..HEAD").split()[:5]
+    for source in [commit, *later]:
+        with tempfile.TemporaryDirectory() as tmp:
+            _materialize(source, path, blob, Path(tmp))
+            cwd = os.getcwd()
+            os.chdir(tmp)
+            try:
+                program, diags = check_file(path)
+            finally:
+                os.chdir(cwd)
+            errors = sorted({d.code for d in diags if d.is_error})
+            if "E211" in errors:
+                continue
+            read = _read_cards(program, diags, path, Path(tmp))
+            files = {name: git("rev-parse", f"{source}:{name}").strip() for name in read}
+            return files, errors, source
+    raise SystemExit(f"no card files for {path} at {commit[:10]}")
+
+
+def _read_cards(program: object, diags: list[object], path: str, tmp: Path) -> list[str]:
+    """Card files read: the program's list, or (when the check failed) every file a diagnostic points into
+    plus every card file the ruleset's `cards` lines could name (all of the commit's card trees)."""
+    files = getattr(program, "card_files", None)
+    if files:
+        return sorted(os.path.relpath(f, tmp) if os.path.isabs(f) else os.path.normpath(f) for f in files)
+    return sorted(str(p.relative_to(tmp)) for t in CARD_TREES for p in (tmp / t).rglob("*") if p.is_file())
+
+
+def main() -> int:
+    entries = []
+    blobs = OUT / "blobs"
+    blobs.mkdir(parents=True, exist_ok=True)
+    for path in rules_paths():
+        for n, (commit, blob) in enumerate(versions(path), 1):
+            files, errors, source = card_files(commit, path, blob)
+            for b in [blob, *files.values()]:
+                target = blobs / b
+                if not target.exists():
+                    target.write_bytes(git_bytes("cat-file", "blob", b))
+            entries.append({"id": f"{path}@{n}", "commit": commit, "cards_from": source, "path": path,
+                            "blob": blob, "files": files, "errors": errors})
+            print(f"{path}@{n} {commit[:10]} {errors or 'ok'}", file=sys.stderr)
+    (OUT / "corpus.json").write_text(json.dumps(entries, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
