@@ -79,7 +79,7 @@ def test_each_seed_game_at_the_terminal_speaks_player_language(rules: str, seats
                                                                monkeypatch: pytest.MonkeyPatch,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     """Forty answers (`1` each time) in each of the four games: narration shows, no screen has a display error,
-    and Betrayal draws its house as a text map."""
+    Betrayal draws its house and Slay the Spire its Act map as text."""
     players = str(len(seats.split(",")))
     out = _play([f"rulesets/{rules}.rules", "--players", players, "--seats", seats, "--seed", "2",
                  "--bot-seed", "2"], "1\n" * 40 + "q\n", monkeypatch, capsys)
@@ -88,5 +88,7 @@ def test_each_seed_game_at_the_terminal_speaks_player_language(rules: str, seats
     assert re.search(r"P\d: P\d:", out) is None
     if rules == "betrayal":
         assert "=== ground floor ===" in out and "Entrance Hall" in out
+    if rules == "slay_the_spire":  # the Act map between combats: the boss's floor at the top, where one may go
+        assert re.search(r"\n    12  [ .A-Z?$]+\n", out) and re.search(r"\n     1 .*\[[MERT?$]\]", out), out[:3000]
     if rules == "fury_of_dracula":
         assert "  [1] Amsterdam (city" in out and "[1] amsterdam" not in out  # places by their names

@@ -330,7 +330,7 @@ def test_finished_tables_leave_memory_and_come_back_from_the_database(tmp_path: 
         def same(state: dict[str, Any]) -> dict[str, Any]:
             # a connection's first state also carries what is sent once (the board's picture, place names,
             # every card's text); later ones only the texts of cards new since the seat's previous move
-            once = {k: None for k in ("maps", "boards", "places", "cards")}
+            once = {k: None for k in ("maps", "boards", "board_links", "places", "cards")}
             return {**state, **once, "seats": None, "log_append": None, "view": {**state["view"], "log": None}}
 
         assert same(p1.state) == same(final) and not p1.state["log_append"]

@@ -79,6 +79,9 @@ def seat_extras(game: Game, table: str, seat: int | None, view: dict[str, Any], 
         # a grid of places (Betrayal's floor plan) is drawn as a board: its cells named as players read them
         out["boards"] = {name: place_names(prog, str(g.cell_ty.arg)) for name, g in prog.grids.items()
                          if g.cell_ty is not None and g.cell_ty.kind in ("enum", "player")}
+        # the graph whose connections join a board's tiles (Betrayal's doors): its nodes are the board's cells
+        out["board_links"] = {name: graph for name, g in prog.grids.items() for graph, gd in prog.graphs.items()
+                              if g.cell_ty is not None and g.cell_ty.kind == "enum" and g.cell_ty.arg == gd.nodes}
     return out
 
 
@@ -91,19 +94,51 @@ def drawable(graph: A.GraphDecl) -> bool:
 
 
 def markers(prog: Program, view: dict[str, Any]) -> dict[str, list[list[str]]]:
-    """Per graph: [place, who] for each counter the view shows holding one of its places ("P1", "P2 · at")."""
+    """Per graph and per grid of places: [place, who] for each counter the view shows at one of its places.
+
+    A counter holding a place (Fury of Dracula's Hunters) marks it; so does a per-player or per-card counter
+    holding a card whose kind has a field of that place enum (Betrayal's explorers stand on a Room card, whose
+    `place` is where it lies on the plan): "P1", or the card's name for a per-card counter (a monster)."""
     out: dict[str, list[list[str]]] = {}
-    for name, graph in prog.graphs.items():
+    targets = {name: g.nodes for name, g in prog.graphs.items()}
+    targets.update({name: str(g.cell_ty.arg) for name, g in prog.grids.items()
+                    if g.cell_ty is not None and g.cell_ty.kind == "enum"})
+    counters = view.get("counters", {})
+    for name, enum in targets.items():
         marks = []
+        at_card = _card_places(prog, enum)
         for cname, c in prog.counters.items():
-            if c.held is None or c.held.kind != "enum" or c.held.arg != graph.nodes:
+            held = c.held
+            if held is None or not (held.kind == "enum" and held.arg == enum or held.kind == "card" and at_card
+                                    and c.scope in ("player", "card")):
                 continue
-            value = view.get("counters", {}).get(cname)
-            for who, place in value.items() if isinstance(value, dict) else [("", value)]:
+            value = counters.get(cname)
+            for who, v in value.items() if isinstance(value, dict) else [("", value)]:
+                place = at_card.get(v) if held.kind == "card" else v
                 if isinstance(place, str) and place != "?":
                     marks.append([place, who or display_name(cname)])
         out[name] = marks
     return out
+
+
+_CARD_PLACES: dict[tuple[int, str], tuple[Program, dict[str, str]]] = {}
+
+
+def _card_places(prog: Program, enum: str) -> dict[str, str]:
+    """Card name → the place its field of ``enum`` names (Betrayal's Room "Kitchen" → `kitchen`), for the cards
+    that have one; computed once per ruleset and enum."""
+    got = _CARD_PLACES.get((id(prog), enum))
+    if got is None or got[0] is not prog:
+        fields = {kind: [f.name for f in prog.kinds[kind].fields if t[f.name].kind == "enum" and t[f.name].arg == enum]
+                  for kind, t in prog.field_types.items()}
+        places = {}
+        for c in prog.cards:
+            for f in fields.get(c.kind, []):
+                if isinstance(c.values.get(f), str):
+                    places[c.name] = c.values[f]
+                    break
+        got = _CARD_PLACES[(id(prog), enum)] = (prog, places)
+    return got[1]
 
 
 def graph_picture(prog: Program, name: str) -> dict[str, Any]:

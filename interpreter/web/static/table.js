@@ -38,6 +38,7 @@ const details = {};
 let maps = {};
 let boards = {};
 let places = {};
+let boardLinks = {};
 const said = (v) => (typeof v === "string" && places[v]) || words(String(v));
 
 function showDetail(name) {
@@ -147,7 +148,7 @@ function graphSvg(name, m, markers, changes) {
   return pic;
 }
 
-function boardSvg(name, rows, names) {
+function boardSvg(name, rows, names, marks, links) {
   // a grid of places: the bounding box of its filled cells, each a named tile (north row first)
   const filled = [];
   rows.forEach((row, r) => row.forEach((v, c) => { if (v !== null && v !== undefined) filled.push([r, c, v]); }));
@@ -157,10 +158,20 @@ function boardSvg(name, rows, names) {
   const W = 130, H = 44;
   const pic = svg("svg", { viewBox: `0 0 ${(c1 - c0 + 1) * W + 10} ${(r1 - r0 + 1) * H + 10}`, class: "board", role: "img",
                            "aria-label": `board: ${displayName(name)}` });
+  const centre = {};
+  for (const [r, c, v] of filled) centre[v] = [5 + (c - c0) * W + (W - 6) / 2, 5 + (r - r0) * H + (H - 6) / 2];
+  for (const [a, b] of links || []) {  // connections made in play (Betrayal's doors), under the tiles
+    if (centre[a] && centre[b]) {
+      pic.append(svg("line", { x1: centre[a][0], y1: centre[a][1], x2: centre[b][0], y2: centre[b][1], class: "edge made door" }));
+    }
+  }
+  const here = {};
+  for (const [place, who] of marks || []) (here[place] = here[place] || []).push(who);
   for (const [r, c, v] of filled) {
     const x = 5 + (c - c0) * W, y = 5 + (r - r0) * H;
-    pic.append(svg("rect", { x: x, y: y, width: W - 6, height: H - 6, rx: 6, class: "tile" }));
-    pic.append(svg("text", { x: x + (W - 6) / 2, y: y + H / 2, class: "label" }, names[v] || displayName(v)));
+    pic.append(svg("rect", { x: x, y: y, width: W - 6, height: H - 6, rx: 6, class: "tile" + (here[v] ? " occupied" : "") }));
+    pic.append(svg("text", { x: x + (W - 6) / 2, y: y + (here[v] ? H / 2 - 8 : H / 2), class: "label" }, names[v] || displayName(v)));
+    if (here[v]) pic.append(svg("text", { x: x + (W - 6) / 2, y: y + H / 2 + 8, class: "who small" }, here[v].join(", ")));
   }
   return pic;
 }
@@ -172,7 +183,8 @@ function drawMaps(s) {
   }
   for (const [name, names] of Object.entries(boards)) {
     const rows = (s.view.grids || {})[name];
-    const pic = rows && boardSvg(name, rows, names);
+    const links = ((s.view.graphs || {})[boardLinks[name]] || {}).linked;
+    const pic = rows && boardSvg(name, rows, names, (s.markers || {})[name], links);
     if (pic) box.append(el("h3", displayName(name)), pic);
   }
   $("map-card").hidden = !box.childElementCount;
@@ -280,6 +292,7 @@ function draw(s) {
   if (s.maps) maps = s.maps;
   if (s.boards) boards = s.boards;
   if (s.places) places = s.places;
+  if (s.board_links) boardLinks = s.board_links;
   drawChanges(s);
   drawZones(s.view.zones, s.you);
   drawMaps(s);
