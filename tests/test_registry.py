@@ -26,6 +26,7 @@ from liturgy.dsl.constructs import expressions as construct_exprs
 from liturgy.dsl.constructs import statements as construct_stmts
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.loader import check_file
+from liturgy.interpreter.codegen.stmtgen import STMT_WRITERS
 from liturgy.interpreter.compiler.expressions import EXPR_HANDLERS as CLOSURE_EXPR_HANDLERS
 from liturgy.interpreter.engine import Ruleset
 from liturgy.interpreter.runtime.builtins import pure_function
@@ -44,6 +45,7 @@ PASSES: list[tuple[str, Mapping[type, Construct], Mapping[type, object]]] = [
     ("checker: expressions", constructs.EXPRESSIONS, EXPR_HANDLERS),
     ("closure compiler: expressions", constructs.EXPRESSIONS, CLOSURE_EXPR_HANDLERS),
     ("leak analysis: statements", constructs.STATEMENTS, FLOW_STMTS),
+    ("code generator: statements", constructs.STATEMENTS, STMT_WRITERS),
 ]
 
 
