@@ -27,6 +27,7 @@ from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import budgetgen, gridgen, letgen
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
+from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
 from liturgy.interpreter.compiler import budgets, grids
@@ -37,88 +38,10 @@ if TYPE_CHECKING:
     from liturgy.interpreter.compiler.code import ExprFn
     from liturgy.interpreter.compiler.compiler import Compiler
 
-_NAME = re.compile(r"\(*(?:[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00)\)*")
 _CMP = {"==", "!=", "<", "<=", ">", ">="}
 # a source that reads nothing but one Python name (a local, a parameter, a marker) or a literal: passable as is
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00|-?[0-9]+")
 _ARITH = {"-", "*"}
-
-
-def _bare(src: str) -> str:
-    """``src`` without parentheses around a plain name (an inlined `fn` parameter's source)."""
-    while src.startswith("(") and src.endswith(")") and _NAME.fullmatch(src[1:-1]):
-        src = src[1:-1]
-    return src
-
-
-class Hoist:
-    """Reads of a rule's local variables, gathered so a generated function reads each from ``env`` once.
-
-    Each read returns a marker; :meth:`finish` turns the markers of a variable read at least twice (a
-    read inside a loop counts twice) into one Python local, loaded from ``env`` at the top of the
-    function, and the others back into ``env[...]``.  Only valid where nothing the function calls can
-    rebind a variable it reads: generated expressions and aggregates (a closure called from them may
-    bind an aggregate's loop variable, but puts the old value back before it returns) and the
-    statement functions of :mod:`.stmtgen`, which track their own writes.  A variable in scope is
-    always bound in ``env`` (the checker scopes names lexically), so an early load never fails.
-    """
-
-    def __init__(self, gen: ExprGen, exclude: frozenset[str] = frozenset(), eager: bool = False) -> None:
-        self.gen = gen
-        self.exclude = exclude
-        self.eager = eager  # a loop's function: load every variable it reads (most reads are in the loop)
-        self.names: dict[str, str] = {}  # variable -> marker
-
-    def read(self, var: str) -> str:
-        if var in self.exclude:
-            return f"env[{var!r}]"
-        marker = self.names.get(var)
-        if marker is None:
-            marker = self.names[var] = f"\x00{self.gen._name('_E')}\x00"
-            self.gen.plain.add(marker)
-        return marker
-
-    adopt = read  # an enclosing function's read of ``var`` carried into this one (an inlined parameter)
-
-    def is_nonnull(self, src: str) -> bool:
-        return False
-
-    def export(self, src: str, into: Callable[[str], str]) -> str:
-        """``src`` for use in another generated function, whose reads of variable ``v`` are ``into(v)``."""
-        for var, marker in self.names.items():
-            if marker in src:
-                src = src.replace(marker, into(var))
-        return src
-
-    def finish(self, text: str) -> tuple[list[str], str]:
-        """The load lines for the function's top, and ``text`` with every marker replaced."""
-        loads = []
-        for var, marker in self.names.items():
-            if text.count(marker) >= (1 if self.eager else 2):
-                name = marker.strip("\x00")
-                loads.append(f"{name} = env[{var!r}]")
-                text = text.replace(marker, name)
-            else:
-                text = text.replace(marker, f"env[{var!r}]")
-        return loads, text
-
-
-class _Params:
-    """Reads of a card function's parameters and ``self``: the generated function's Python parameters."""
-
-    def __init__(self, names: dict[str, str]) -> None:
-        self.names = names
-
-    def read(self, var: str) -> str:
-        return self.names.get(var, f"env[{var!r}]")  # another name: the caller falls back to an env dict
-
-    def is_nonnull(self, src: str) -> bool:
-        return src == "_Pself"  # a card's own function runs only for a card
-
-    def export(self, src: str, into: Callable[[str], str]) -> str:
-        for var, name in self.names.items():
-            src = rename(src, name, into(var))
-        return src
 
 
 def _is_on_grid(e: A.Expr) -> bool:
@@ -144,14 +67,6 @@ MAX_TEXT_DEPTH = 40
 
 _BUILTINS_INLINE = {"size", "top", "bottom", "min", "max", "abs", "players_from", "next_player", "value",
                     "random", "roll"}
-
-
-def _function_text(head: str, hoist: Hoist, lines: list[str]) -> str:
-    """A generated function's source: ``head``, the hoisted loads, then ``lines``, markers resolved."""
-    loads, body = hoist.finish("".join(f"    {line}\n" for line in lines))
-    text = head + "\n" + "".join(f"    {line}\n" for line in loads) + body
-    assert "\x00" not in text, text  # every marker belongs to this function
-    return text
 
 
 class ExprGen:
@@ -214,7 +129,7 @@ class ExprGen:
 
     def is_nonnull(self, src: str) -> bool:
         """Whether ``src`` can never be `none` (a zone's card, a value already checked)."""
-        src = _bare(src)
+        src = bare(src)
         return src in self.nonnull or (self.reader is not None and bool(self.reader.is_nonnull(src)))
 
     # ------------------------------------------------------------ entry point
@@ -275,7 +190,7 @@ class ExprGen:
                     table[i] = made[id(expr)]
                     continue
                 comp.subst, comp.inline_depth, self.subst_src, self.subst_owner, self.var_src = {}, 0, {}, None, {}
-                self.reader = _Params(names)
+                self.reader = Params(names)
                 body = self.src(expr)
                 name = self._name("_pf")
                 if "env" in body:  # something reads the environment: give it the closures' dict
@@ -532,7 +447,7 @@ class ExprGen:
         out: dict[str, str] = {}
         for n in sorted(names):
             src = self.subst_src.get(n)
-            if src is None or not _PLAIN.fullmatch(src := _bare(src)):
+            if src is None or not _PLAIN.fullmatch(src := bare(src)):
                 return None
             out[n] = src
         return out
@@ -606,7 +521,7 @@ class ExprGen:
             else:
                 lines.append("return _r")
         head = "".join(f", {p}" for p in params.values())
-        code = _function_text(f"def {name}(s, env{head}):", hoist, budgetgen.counted_loop(
+        code = function_text(f"def {name}(s, env{head}):", hoist, budgetgen.counted_loop(
             self, lines, items, e.span, budgets.loop_kind(e.iterable, comp.sizes, e.elem, e.where)))
         try:
             return self.sources.load(self.ns, name, "loop", code, e.span)
@@ -662,7 +577,7 @@ class ExprGen:
             lines.append(f"env.pop({v}, None)")
         lines.append("return tuple(_out)")
         name = self._name("_w")
-        code = _function_text(f"def {name}(s, env, items):", hoist, lines)
+        code = function_text(f"def {name}(s, env, items):", hoist, lines)
         return self.sources.load(self.ns, name, "filter", code, where.span)
 
     def _loop_parts(self, e: A.Aggregate | A.ListComp, local: str | None,

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen.helpers import _never
+from liturgy.interpreter.codegen.hoist import Hoist, function_text
 from liturgy.interpreter.codegen.source import Refused
 
 if TYPE_CHECKING:
@@ -80,8 +81,6 @@ def let_source(gen: ExprGen, e: A.LetIn) -> str:
 
 def let_function(gen: ExprGen, e: A.LetIn) -> ExprFn:
     """``f(s, env)`` for ``e``: the chain's names as Python locals, else bound in ``env`` as the closures bind them."""
-    from liturgy.interpreter.codegen.exprgen import Hoist, _function_text  # exprgen imports this module
-
     hoist = Hoist(gen)
     with gen.fresh(hoist):
         chain = let_chain(gen, e)
@@ -91,7 +90,7 @@ def let_function(gen: ExprGen, e: A.LetIn) -> ExprFn:
         lines = [*(f"{local} = {value}" for local, value in binds), f"return {body}"]
         try:
             made: ExprFn = gen.sources.load(gen.ns, fname, "expr",
-                                            _function_text(f"def {fname}(s, env):", hoist, lines), e.span)
+                                            function_text(f"def {fname}(s, env):", hoist, lines), e.span)
             return made
         except Refused:
             pass
@@ -100,8 +99,6 @@ def let_function(gen: ExprGen, e: A.LetIn) -> ExprFn:
 
 def _env_let_function(gen: ExprGen, e: A.LetIn) -> ExprFn:
     """``f(s, env)`` for ``e``: the `let`'s name bound in ``env`` while the body runs, as the closures bind it."""
-    from liturgy.interpreter.codegen.exprgen import Hoist, _function_text  # exprgen imports this module
-
     comp = gen.comp
     name = e.name
     hoist = Hoist(gen, frozenset({name}))  # the name is bound inside the function: never loaded at its top
@@ -122,7 +119,7 @@ def _env_let_function(gen: ExprGen, e: A.LetIn) -> ExprFn:
     lines = [f"_old = env.get({v}, _MISSING)", f"env[{v}] = {value}", "try:", f"    return {body}", "finally:",
              "    if _old is _MISSING:", f"        env.pop({v}, None)", "    else:", f"        env[{v}] = _old"]
     try:
-        fn: ExprFn = gen.sources.load(gen.ns, fname, "expr", _function_text(f"def {fname}(s, env):", hoist, lines),
+        fn: ExprFn = gen.sources.load(gen.ns, fname, "expr", function_text(f"def {fname}(s, env):", hoist, lines),
                                       e.span)
     except Refused:
         return comp.expr_closure(e)
