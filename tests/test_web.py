@@ -27,7 +27,7 @@ from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Limits, Lobby, discover, render  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
-from web_helpers import entitlement, frame_leaks, sentinel_logs, sentinels  # noqa: E402
+from web_helpers import Clock, entitlement, frame_leaks, sentinel_logs, sentinels  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = discover([str(ROOT / "rulesets/classic/kuhn_poker.rules"), str(ROOT / "rulesets/bloodborne.rules")])
@@ -423,22 +423,6 @@ def test_host_ends_a_table_and_limits_hold(tmp_path: Path) -> None:
         assert p1.next("state")["status"] == "ended"
         assert client.get(f"/api/tables/{tid}").json()["status"] == "ended"
         p1.close()
-
-
-class Clock:
-    """A monotonic clock the test moves by hand, so rate limits are checked without depending on the machine's speed."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def time(self) -> float:
-        return time.time()
-
-    def thread_time(self) -> float:
-        return time.thread_time()
 
 
 def test_a_client_told_to_slow_down_is_not_dropped_and_a_flood_is(tmp_path: Path,

@@ -33,29 +33,11 @@ from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Limits, Lobby, budget_pause, discover  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
+from web_helpers import Clock
 
 ROOT = Path(__file__).resolve().parents[1]
 RULESETS = discover([str(ROOT / "rulesets/classic/kuhn_poker.rules"), str(ROOT / "rulesets/bloodborne.rules")])
 KUHN = {"ruleset": "kuhn_poker", "players": 2, "seats": ["human", "human"]}
-
-
-class Clock:
-    """A monotonic clock the test moves by hand: rate limits and idle times without waiting."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def monotonic(self) -> float:
-        return self.now
-
-    def time(self) -> float:
-        return time.time()
-
-    def thread_time(self) -> float:
-        return time.thread_time()
-
-    def process_time(self) -> float:
-        return time.process_time()
 
 
 @contextlib.contextmanager

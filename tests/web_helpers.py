@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 from liturgy.interpreter.engine import Game
@@ -66,3 +67,23 @@ def sentinel_logs(game: Game, moves: int) -> dict[int | None, list[str]]:
         fresh.apply(c, p)
     fresh.state.tables = _sentinel_tables(fresh.state.tables)  # this copy is never played on
     return {viewer: fresh.log_lines(viewer) for viewer in [*range(game.players), None]}
+
+
+class Clock:
+    """A monotonic clock a test moves by hand (patched over a web module's ``time``): rate limits and idle times
+    are checked without waiting and without depending on the machine's speed. CPU clocks stay real."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def time(self) -> float:
+        return time.time()
+
+    def thread_time(self) -> float:
+        return time.thread_time()
+
+    def process_time(self) -> float:
+        return time.process_time()
