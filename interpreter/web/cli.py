@@ -62,9 +62,8 @@ def share(text: str) -> float:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
         from liturgy.interpreter.web.app import Hosts, Proxies, create_app
-        from liturgy.interpreter.web.server import config
+        from liturgy.interpreter.web.server import Server, config
         from liturgy.interpreter.web.store import Store
         from liturgy.interpreter.web.tables import Limits, Lobby, Refused, discover
     except ImportError as err:
@@ -85,7 +84,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
     name = socket.gethostname().lower()
     hosts = Hosts([name, f"{name}.local", *args.allowed_hosts.split(",")])
     app = create_app(lobby, Proxies(args.proxy_headers.split(",")), hosts)
-    print(f"liturgy serve: {len(rulesets)} ruleset(s) at http://{args.host}:{args.port}/ (tables in {args.db})",
-          flush=True)
-    uvicorn.Server(config(app, args.host, args.port, limits.max_message)).run()
-    return 0
+
+    def ready(host: str, port: int) -> None:  # only once it accepts connections (server.py says why)
+        shown = f"[{host}]" if ":" in host else host
+        print(f"liturgy serve: {len(rulesets)} ruleset(s) at http://{shown}:{port}/ (tables in {args.db})",
+              flush=True)
+
+    server = Server(config(app, args.host, args.port, limits.max_message), ready)
+    server.run()
+    return 0 if server.started else 1

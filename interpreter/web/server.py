@@ -1,4 +1,5 @@
-"""uvicorn, configured for `liturgy serve`: read timeouts, no trusted proxy headers by default, bounded sizes.
+"""uvicorn, configured for `liturgy serve`: read timeouts, no trusted proxy headers by default, bounded sizes, and
+an announcement only once the server is ready.
 
 uvicorn's HTTP/1.1 protocol (h11) waits for a request's headers with no time limit: a client sending a header
 line every few seconds (slow-loris) held its connection for as long as it liked, and a thousand such
@@ -6,12 +7,19 @@ connections were held for 30 s and more (issue 34, finding 6). :class:`TimedH11P
 ``HEADER_TIMEOUT`` seconds, from when it opens or from the end of its previous response, to deliver a complete
 request head, and closes it otherwise. A request body has its own limit in the application
 (``app.BODY_TIMEOUT``), and a WebSocket its hello timeout (``Limits.hello_timeout``) and uvicorn's pings.
+
+`liturgy serve` printed its address before uvicorn had started: before the application's start-up (which replays
+every open table from the database, seconds with many) and before the socket listened, so a script or a person
+that opened the address at once was refused for up to ~10 s. :class:`Server` announces it from inside uvicorn's
+start-up, after the lifespan has finished and the socket accepts connections, with the port actually bound (so
+``--port 0`` prints the free port it got).
 """
 
 from __future__ import annotations
 
 import asyncio
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import h11
@@ -86,3 +94,30 @@ def listen(host: str, port: int) -> socket.socket:
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server, which calls ``ready(host, port)`` once it accepts connections (the module doc says why).
+
+    Ready means uvicorn's start-up has returned: the application's lifespan start-up is done (tables resumed,
+    bots started) and the listening socket is open. A start-up that failed (a port in use) never calls it.
+    """
+
+    def __init__(self, config: uvicorn.Config, ready: Callable[[str, int], None] | None = None) -> None:
+        super().__init__(config)
+        self.ready = ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.started and self.ready is not None and not self.should_exit:
+            host, port = bound(self)
+            self.ready(host, port)
+
+
+def bound(server: uvicorn.Server) -> tuple[str, int]:
+    """The address a started server listens on: its configured host, and the port its socket got."""
+    for srv in getattr(server, "servers", []):
+        for sock in srv.sockets or ():
+            if sock.family in (socket.AF_INET, socket.AF_INET6):
+                return server.config.host, int(sock.getsockname()[1])
+    return server.config.host, server.config.port
