@@ -3,11 +3,16 @@
 Profiles: ``ci`` (the default, a moderate example count that keeps the suite
 within CI's budget) and ``thorough`` (thousands of examples, for local hunts:
 ``HYPOTHESIS_PROFILE=thorough python -m pytest tests/test_properties.py``).
+
+``--shuffle SEED`` runs the collected tests in an order shuffled by SEED (the same on every xdist worker, so
+``-n`` works), to catch tests that pass only after, or only without, another: ``python -m pytest -q
+tests/test_web*.py --shuffle 7``. The seed is printed in the header; the same seed gives the same order again.
 """
 
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Callable
 from pathlib import Path
 
@@ -68,3 +73,21 @@ def write_ruleset(tmp_path: Path) -> Callable[..., str]:
         return str(path)
 
     return write
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--shuffle", type=int, default=None, metavar="SEED",
+                     help="run the tests in an order shuffled by SEED (an integer; the same seed, the same order)")
+
+
+def pytest_report_header(config: pytest.Config) -> str | None:
+    seed = config.getoption("--shuffle")
+    return None if seed is None else f"test order shuffled with --shuffle {seed}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Shuffle the whole session's order (not module by module: a test may depend on one in another file
+    through shared state, such as the compiled-ruleset cache above)."""
+    seed = config.getoption("--shuffle")
+    if seed is not None:
+        random.Random(seed).shuffle(items)
