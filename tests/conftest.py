@@ -7,14 +7,21 @@ within CI's budget) and ``thorough`` (thousands of examples, for local hunts:
 ``--shuffle SEED`` runs the collected tests in an order shuffled by SEED (the same on every xdist worker, so
 ``-n`` works), to catch tests that pass only after, or only without, another: ``python -m pytest -q
 tests/test_web*.py --shuffle 7``. The seed is printed in the header; the same seed gives the same order again.
+
+``--cpu-durations N`` lists the N tests that used the most CPU (set-up, call and tear-down; the test's process
+and the child processes it waited for), and the sum over all tests. Unlike ``--durations`` (wall time) it hardly
+moves with the machine's other work, so it is how the suite's cost is compared before and after a change.
 """
 
 from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable
+import resource
+import time
+from collections.abc import Callable, Generator
 from pathlib import Path
+from typing import Any
 
 import liturgy.interpreter.engine as engine
 import pytest
@@ -78,6 +85,8 @@ def write_ruleset(tmp_path: Path) -> Callable[..., str]:
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--shuffle", type=int, default=None, metavar="SEED",
                      help="run the tests in an order shuffled by SEED (an integer; the same seed, the same order)")
+    parser.addoption("--cpu-durations", type=int, default=None, metavar="N",
+                     help="list the N tests that used the most CPU (0: all), and the sum over every test")
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
@@ -91,3 +100,47 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     seed = config.getoption("--shuffle")
     if seed is not None:
         random.Random(seed).shuffle(items)
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of the children it has waited for."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
+
+
+_CPU_KEY = pytest.StashKey[float]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
+    item.stash[_CPU_KEY] = _cpu()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, None, None]:
+    outcome = yield
+    if call.when == "teardown" and _CPU_KEY in item.stash:
+        # user_properties travel with the report from an xdist worker to the controller
+        outcome.get_result().user_properties.append(("cpu_s", _cpu() - item.stash[_CPU_KEY]))
+
+
+_cpu_seen: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "teardown":
+        for key, value in report.user_properties:
+            if key == "cpu_s":
+                _cpu_seen[report.nodeid] = float(value)  # type: ignore[arg-type]
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    n = config.getoption("--cpu-durations")
+    if n is None or not _cpu_seen:
+        return
+    ranked = sorted(_cpu_seen.items(), key=lambda kv: -kv[1])
+    terminalreporter.write_sep("=", f"CPU per test (process + waited children), {len(ranked)} tests, "
+                                    f"sum {sum(_cpu_seen.values()):.1f} s")
+    for nodeid, secs in ranked[:n] if n else ranked:
+        terminalreporter.write_line(f"{secs:8.2f}s {nodeid}")
