@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import random
 import resource
+import sys
 import time
 from collections.abc import Callable, Generator
 from pathlib import Path
@@ -32,7 +33,22 @@ settings.register_profile(
     "ci", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
 settings.register_profile("thorough", max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
+settings.load_profile(PROFILE)
+
+
+def sized(ci: int, thorough: int) -> int:
+    """A loop's count by the profile: ``ci`` by default, ``thorough`` under ``HYPOTHESIS_PROFILE=thorough`` (the
+    long hunts: more random games, more examples, than the test command can afford on every run)."""
+    return thorough if PROFILE == "thorough" else ci
+
+
+# A clean clone has no bytecode, and with PYTHONDONTWRITEBYTECODE set (some containers and CI images set it) none
+# is ever written: every process the suite starts (xdist workers, `liturgy serve`, Dask and bot workers, CLI runs)
+# then compiles the package from source again, about 1.6 s of CPU each, and pytest rewrites every test module's
+# asserts again in each worker. The suite's own processes may write it (``__pycache__`` is ignored by git).
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    sys.dont_write_bytecode = False
 
 ROOT = Path(__file__).resolve().parent.parent
 BLOODBORNE = ROOT / "rulesets" / "bloodborne.rules"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, sized
 from harness_options import HARNESS_OPTIONS
 from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.tools.cli import main
@@ -34,10 +34,17 @@ def test_shipped_ruleset_checks_clean_with_strict(path: Path, capsys: pytest.Cap
     assert main(["check", "--strict", str(path)]) == 0, capsys.readouterr().out
 
 
+# The four large games cost 1-3 s of CPU per fuzzed game (the leak check and the noninterference probes render
+# every view again and again): the test command plays 8 of each (Betrayal's 20 took a minute of CPU alone), the
+# long profile (HYPOTHESIS_PROFILE=thorough) 100; the classic games stay at 20.
+LARGE = {"betrayal.rules", "slay_the_spire.rules", "fury_of_dracula.rules", "bloodborne.rules"}
+
+
 @pytest.mark.parametrize("path", SHIPPED, ids=_id)
 def test_shipped_ruleset_is_clean_under_the_fuzz_harness(path: Path, tmp_path: Path) -> None:
-    report = fuzz_ruleset(load_ruleset(str(path)), str(path), examples=20, run_seed=7,
+    examples = sized(ci=8, thorough=100) if path.name in LARGE else sized(ci=20, thorough=100)
+    report = fuzz_ruleset(load_ruleset(str(path)), str(path), examples=examples, run_seed=7,
                           replay_path=str(tmp_path / "failure.json"),
                           options=HARNESS_OPTIONS.get(path.name))
     assert report.violation is None, f"{report.violation} (replay: {report.replay_path})"
-    assert report.examples >= 20 and report.decisions > 0
+    assert report.examples >= examples and report.decisions > 0

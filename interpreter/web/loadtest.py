@@ -75,6 +75,7 @@ class Run:
     spectator_states: int = 0  # states the spectators received
     bot_moves: dict[str, int] = field(default_factory=dict)  # bot-only table -> the last move its spectator saw
     bot_games: int = 0
+    feed: Any = None  # the background client's stdin: each new human table's id, for its spectators to watch
 
 
 def free_port() -> int:
@@ -210,7 +211,10 @@ async def table_loop(run: Run) -> None:
             await asyncio.sleep(0.2)
             continue
         run.tokens += [s["token"] for s in made["seats"]] + [made["host"]]
-        watching = [asyncio.create_task(watch(run, made["table"])) for _ in range(run.spectators)]
+        if run.feed is not None:  # the spectators are the background client's (start_background says why)
+            run.feed.write(made["table"] + "\n")
+            run.feed.flush()
+        watching = [asyncio.create_task(watch(run, made["table"])) for _ in range(run.spectators * (not run.feed))]
         ended = await asyncio.gather(*(seat(run, made["table"], s["token"]) for s in made["seats"]))
         run.games += all(ended)
         for w in watching:  # they end with the game, or when the run does
@@ -276,6 +280,53 @@ async def bot_table_loop(run: Run, kind: str) -> None:
         run.bot_games += await watch(run, made["table"])
 
 
+def start_background(args: argparse.Namespace, base: str) -> subprocess.Popen[str]:
+    """The spectators and bot-only tables as a client process of their own, as other people's browsers are.
+
+    In the human seats' process they made that process, not the server, slower: every state sent to a
+    spectator was read there, on the same event loop that timed the seats' answers, so the latency measured
+    "with" grew with the clients' own work. The background client learns each new human table from a line on
+    its stdin ("!start" marks the clock's start), and at the end of its stdin prints what it saw as JSON.
+    """
+    code = "import sys; from liturgy.interpreter.web.loadtest import background; sys.exit(background(sys.argv[1:]))"
+    return subprocess.Popen([sys.executable, "-c", code, base, Path(args.ruleset).stem, str(args.players),
+                             str(args.spectators), str(args.bot_tables), args.bot_kind, str(args.seed + 1)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+
+def finish_background(proc: subprocess.Popen[str]) -> dict[str, Any]:
+    """End the background client (its stdin closes) and read its report."""
+    out, _ = proc.communicate(input="", timeout=300)
+    lines = out.strip().splitlines()
+    return dict(json.loads(lines[-1])) if lines else {"errors": ["the background client reported nothing"]}
+
+
+def background(argv: list[str]) -> int:
+    """The background client's entry point (start_background): spectators on the tables named on stdin, and
+    bot-only tables, until stdin ends."""
+    base, key, players, spectators, bot_tables, kind, seed = argv
+    run = Run(base, key, int(players), time.monotonic() + 86400, random.Random(int(seed)))
+    run.up.set()
+
+    async def serve() -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        tasks: list[asyncio.Task[Any]] = [asyncio.create_task(bot_table_loop(run, kind))
+                                          for _ in range(int(bot_tables))]
+        at_start = 0
+        while line := (await loop.run_in_executor(None, sys.stdin.readline)).strip():
+            if line == "!start":
+                at_start, run.spectator_states = sum(run.bot_moves.values()), 0
+            else:
+                tasks += [asyncio.create_task(watch(run, line)) for _ in range(int(spectators))]
+        run.stop_at = time.monotonic()
+        await asyncio.gather(*tasks)
+        return {"spectator_states": run.spectator_states, "bot_moves": sum(run.bot_moves.values()) - at_start,
+                "bot_games": run.bot_games, "errors": run.errors}
+
+    print(json.dumps(asyncio.run(serve())), flush=True)
+    return 0
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -287,6 +338,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     server = start_server(args.ruleset, db, port, log)
+    helper: subprocess.Popen[str] | None = None
     try:
         await asyncio.to_thread(wait_up, base)
         ramp = time.monotonic()
@@ -295,8 +347,11 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         run.spectators = args.spectators
         run.think = args.think
         run.up.set()
+        helper = start_background(args, base) if args.kill_at <= 0 and (args.spectators or args.bot_tables) else None
+        run.feed = helper and helper.stdin
         tasks = [asyncio.create_task(table_loop(run)) for _ in range(args.tables)]
-        tasks += [asyncio.create_task(bot_table_loop(run, args.bot_kind)) for _ in range(args.bot_tables)]
+        in_process = 0 if helper else args.bot_tables
+        tasks += [asyncio.create_task(bot_table_loop(run, args.bot_kind)) for _ in range(in_process)]
         # ramp-up: the clock starts once every table has had a decision acknowledged (or after --ramp seconds)
         while len(run.acked) < args.tables and time.monotonic() - ramp < args.ramp:
             await asyncio.sleep(0.1)
@@ -306,9 +361,20 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         del run.latencies[:]
         bot_moves_at_start = sum(run.bot_moves.values())
         if args.kill_at <= 0:  # no kill: a steady run (what --compare measures)
+            if helper is not None:
+                run.feed.write("!start\n")
+                run.feed.flush()
             await asyncio.gather(*tasks)
             serving = time.monotonic() - start
-            return _report(args, run, ramp, start, active, serving, bot_moves_at_start)
+            bot_moves = sum(run.bot_moves.values()) - bot_moves_at_start
+            if helper is not None:
+                seen = await asyncio.to_thread(finish_background, helper)
+                helper = None
+                run.spectator_states += seen.get("spectator_states", 0)
+                run.bot_games += seen.get("bot_games", 0)
+                run.errors += seen.get("errors", [])
+                bot_moves += seen.get("bot_moves", 0)
+            return _report(args, run, ramp, start, active, serving, bot_moves)
         await asyncio.sleep(args.seconds * args.kill_at)
         run.up.clear()
         run.steady = len(run.latencies)
@@ -338,6 +404,9 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         serving = time.monotonic() - start - down
         bot_moves = sum(run.bot_moves.values()) - bot_moves_at_start
     finally:
+        if helper is not None:  # the run failed before the background client was read: end it
+            helper.kill()
+            helper.wait()
         with contextlib.suppress(ProcessLookupError):
             server.terminate()
         try:
@@ -371,7 +440,7 @@ def _extras(args: argparse.Namespace, run: Run, bot_moves: int) -> dict[str, Any
 
 
 def _report(args: argparse.Namespace, run: Run, ramp: float, start: float, active: int, serving: float,
-            bot_moves_at_start: int) -> dict[str, Any]:
+            bot_moves: int) -> dict[str, Any]:
     """The report of a run without a kill (``--kill-at 0``): the same fields, the kill's set to zero."""
     return {"tables": args.tables, "ramp_s": round(start - ramp, 1), "tables_active_at_start": active,
             "seconds": round(serving, 1), "down_s": 0.0, "ruleset": args.ruleset, "players": args.players,
@@ -383,7 +452,7 @@ def _report(args: argparse.Namespace, run: Run, ramp: float, start: float, activ
             "throttled_resent": run.throttled, "client_pace_per_s": run.pace,
             "games_finished": run.games, "reconnects": run.reconnects, "lost_decisions": 0,
             "tables_checked_after_restart": 0, "_tokens": run.tokens,
-            **_extras(args, run, sum(run.bot_moves.values()) - bot_moves_at_start)}
+            **_extras(args, run, bot_moves)}
 
 
 def consistent(db: str) -> bool:
@@ -435,21 +504,44 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--compare", action="store_true",
                    help="run twice, without then with the spectators and bot tables, and report the human "
                         "decision latency of both (p99 ratio); use with --kill-at 0")
+    p.add_argument("--pairs", type=int, default=1,
+                   help="with --compare: this many pairs, the order alternating (without first, then with "
+                        "first…), and the median of their p99 ratios (one pair's ratio is mostly noise)")
     return p
 
 
 def compare(args: argparse.Namespace) -> dict[str, Any]:
-    """The same human load without, then with, the spectators and bot-only tables: how much they cost people."""
-    quiet = run_load(argparse.Namespace(**{**vars(args), "spectators": 0, "bot_tables": 0}))
-    busy = run_load(args)
-    ratio = busy["p99_ms"] / quiet["p99_ms"] if quiet["p99_ms"] else float("inf")
+    """The same human load without, and with, the spectators and bot-only tables: how much they cost people.
+
+    One pair of runs on a shared machine says little: the same run four times in a row gave p99s from 197 to
+    879 ms (docs/web.md). ``--pairs N`` runs N pairs, alternating which of the two goes first so that a drift
+    in the machine's other work favours neither, and reports each pair's ratio and their median.
+    """
     keys = ("decisions", "decisions_per_s", "p50_ms", "p99_ms", "errors", "error_samples", "spectator_states",
             "bot_tables", "bot_moves_seen", "lost_decisions", "db_consistent", "tokens_in_server_log")
-    return {"without": {k: quiet.get(k) for k in keys}, "with": {k: busy.get(k) for k in keys},
-            "p99_ratio": round(ratio, 2), "errors": quiet["errors"] + busy["errors"],
-            "lost_decisions": quiet["lost_decisions"] + busy["lost_decisions"],
-            "db_consistent": quiet["db_consistent"] and busy["db_consistent"],
-            "tokens_in_server_log": quiet["tokens_in_server_log"] + busy["tokens_in_server_log"]}
+    pairs = []
+    for i in range(max(1, getattr(args, "pairs", 1))):
+        runs = {}
+        for name in (("without", "with") if i % 2 == 0 else ("with", "without")):
+            quiet = {"spectators": 0, "bot_tables": 0} if name == "without" else {}
+            runs[name] = run_load(argparse.Namespace(**{**vars(args), **quiet}))
+        q, b = runs["without"], runs["with"]
+        pairs.append({"without": {k: q.get(k) for k in keys}, "with": {k: b.get(k) for k in keys},
+                      "p99_ratio": round(b["p99_ms"] / q["p99_ms"], 2) if q["p99_ms"] else float("inf"),
+                      "p50_ratio": round(b["p50_ms"] / q["p50_ms"], 2) if q["p50_ms"] else float("inf"),
+                      "errors": q["errors"] + b["errors"], "lost_decisions": q["lost_decisions"] + b["lost_decisions"],
+                      "db_consistent": q["db_consistent"] and b["db_consistent"],
+                      "tokens_in_server_log": q["tokens_in_server_log"] + b["tokens_in_server_log"]})
+    if len(pairs) == 1:
+        return pairs[0]
+    ratios = sorted(p["p99_ratio"] for p in pairs)
+    return {"pairs": pairs, "p99_ratios": [p["p99_ratio"] for p in pairs],
+            "p99_ratio_median": ratios[len(ratios) // 2] if len(ratios) % 2 else
+            round((ratios[len(ratios) // 2 - 1] + ratios[len(ratios) // 2]) / 2, 2),
+            "p50_ratios": [p["p50_ratio"] for p in pairs],
+            "errors": sum(p["errors"] for p in pairs), "lost_decisions": sum(p["lost_decisions"] for p in pairs),
+            "db_consistent": all(p["db_consistent"] for p in pairs),
+            "tokens_in_server_log": sum(p["tokens_in_server_log"] for p in pairs)}
 
 
 def main(argv: list[str] | None = None) -> int:
