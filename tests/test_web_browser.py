@@ -61,8 +61,9 @@ class Server:
             time.sleep(0.05)
         self.base = f"http://127.0.0.1:{self.port}"
 
-    def create(self, ruleset: str, seats: list[str]) -> dict[str, Any]:
-        body = json.dumps({"ruleset": ruleset, "players": len(seats), "seats": seats}).encode()
+    def create(self, ruleset: str, seats: list[str], options: dict[str, str] | None = None) -> dict[str, Any]:
+        body = json.dumps({"ruleset": ruleset, "players": len(seats), "seats": seats,
+                           "options": options or {}}).encode()
         req = urllib.request.Request(self.base + "/api/tables", data=body, headers={"content-type": "application/json"})
         with urllib.request.urlopen(req, timeout=30) as r:
             return json.loads(r.read())  # type: ignore[no-any-return]

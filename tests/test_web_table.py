@@ -1,7 +1,10 @@
 """The four seed games played through the web page in Chromium, a person clicking one seat (issue 32's "done when").
 
 For each game a human seat clicks (a seeded random option each time) from the first question to the result,
-the other seats are bots. Along the way and at the end the page must show:
+the other seats are bots. Fury of Dracula and Betrayal are played in the short variants they declare as options
+(`length=skirmish`: the game ends at the first new day; `length=quick`: a round after the haunt, harness_options.py),
+which go through the same page, map and board in a fifth of the clicks; the full games under
+``HYPOTHESIS_PROFILE=thorough``. Along the way and at the end the page must show:
 - the narration of what changed for the seat ("What changed for you"), with Bloodborne's health losses said;
 - player-facing labels: no zone, counter, option or map label is a raw identifier (`upgrade_deck`);
 - the picture of the board: an SVG map for Fury of Dracula (the graph, the Hunters on it) and an SVG board for
@@ -25,6 +28,8 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
+from conftest import PROFILE  # noqa: E402
+from harness_options import HARNESS_OPTIONS  # noqa: E402
 from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Lobby, discover  # noqa: E402
 from test_web_browser import CHROMIUM, ROOT, Player, Server, browser  # noqa: E402, F401
@@ -98,7 +103,8 @@ def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Pa
     seats, human, clicks = GAMES[key]
     server = Server(Lobby(RULESETS, Store(str(tmp_path / "t.db")), bot_delay=0.0))
     try:
-        made = server.create(key, seats)
+        options = {} if PROFILE == "thorough" else HARNESS_OPTIONS.get(f"{key}.rules", {})
+        made = server.create(key, seats, options)
         table = server.lobby.tables[made["table"]]
         player = Player(browser, f"{server.base}/t/{made['table']}#seat={made['seats'][human]['token']}", human)
         seen = play_through(player, table, clicks, 900, shots, key, docs)
