@@ -8,6 +8,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 
+from conftest import sized  # noqa: E402
 from liturgy.interpreter.interop.openspiel import register  # noqa: E402
 
 
@@ -40,7 +41,9 @@ def test_resampled_states_keep_the_information_state() -> None:
 def test_openspiel_ismcts_bot_plays_bloodborne() -> None:
     """OpenSpiel's ISMCTSBot (open_spiel.python.algorithms.ismcts), unchanged. Its C++ twin (pyspiel.ISMCTSBot)
     crashes on every Python-implemented game before asking for a resample, OpenSpiel's own python_kuhn_poker
-    included, so the Python one is the one that can run here."""
+    included, so the Python one is the one that can run here. The bot searches P1's first 12 decisions of
+    several options (every one under HYPOTHESIS_PROFILE=thorough: about 18 s of CPU), then the game is played out
+    at random to its end."""
     np = pytest.importorskip("numpy")
     from open_spiel.python.algorithms import ismcts, mcts
 
@@ -50,9 +53,10 @@ def test_openspiel_ismcts_bot_plays_bloodborne() -> None:
                            random_state=np.random.RandomState(7), allow_inconsistent_action_sets=True)
     rng = random.Random(7)
     state = game.new_initial_state()
-    searched = 0
+    searched, searches = 0, sized(ci=12, thorough=10**9)
     while not state.is_terminal():
-        if not state.is_chance_node() and state.current_player() == 0 and len(state.legal_actions()) > 1:
+        if (searched < searches and not state.is_chance_node() and state.current_player() == 0
+                and len(state.legal_actions()) > 1):
             state.apply_action(bot.step(state))
             searched += 1
         else:
