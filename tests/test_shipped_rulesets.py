@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, sized
+from conftest import LARGE, ROOT, sized
 from harness_options import HARNESS_OPTIONS
 from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.tools.cli import main
@@ -34,10 +34,9 @@ def test_shipped_ruleset_checks_clean_with_strict(path: Path, capsys: pytest.Cap
     assert main(["check", "--strict", str(path)]) == 0, capsys.readouterr().out
 
 
-# The four large games cost 1-3 s of CPU per fuzzed game (the leak check and the noninterference probes render
-# every view again and again): the test command plays 8 of each (Betrayal's 20 took a minute of CPU alone), the
-# long profile (HYPOTHESIS_PROFILE=thorough) 100; the classic games stay at 20.
-LARGE = {"betrayal.rules", "slay_the_spire.rules", "fury_of_dracula.rules", "bloodborne.rules"}
+# The four large games (conftest.LARGE) cost 1-3 s of CPU per fuzzed game (the leak check and the noninterference
+# probes render every view again and again): the test command plays 8 of each (Betrayal's 20 took a minute of CPU
+# alone), the long profile (HYPOTHESIS_PROFILE=thorough) 100; the classic games stay at 20.
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=_id)
