@@ -13,6 +13,7 @@ that he holds it, so such questions are asked whenever he holds any card of that
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -31,7 +32,10 @@ from fod_helpers import (
     zone_names,
 )
 from liturgy.interpreter.engine import Game, load_ruleset
+from liturgy.interpreter.tools import noninterference as ni
+from liturgy.interpreter.tools.leaks import LeakCheck
 from liturgy.interpreter.tools.noninterference import observation
+from scenario import zone_index
 
 RULES = ROOT / "rulesets" / "fury_of_dracula.rules"
 EAST = ["Bucharest", "Constanta", "Varna", "Sofia", "Belgrade", "Szeged", "Budapest", "Vienna"]
@@ -128,3 +132,22 @@ def test_dracula_cannot_tell_which_card_a_hunter_holds_from_the_questions_he_is_
     seen_a, seen_b = dracula_observes(a), dracula_observes(b)
     assert any("Plague" in line for line in seen_a[1][0])  # he met it (the Plague is named in Dracula's log)
     assert seen_a == seen_b
+
+
+def test_the_swap_probe_pairs_face_down_trail_cards_only_with_as_many_tiles(rules) -> None:  # type: ignore[no-untyped-def]
+    """The tile counts being public, two face-down Trail cards swapped by the fuzz's probe must carry as many tiles
+    (what lies on a card goes with it): `liturgy fuzz --seed 1` reported the display's counts in another order,
+    "0, 1, 1, 1" against "1, 1, 1, 0", as a leak. Game.sample_world already kept the counts."""
+    g = rules.new_game(2, seed=3, check_invariants=True)
+    into_reserve(g, "Plague")
+    play(g, policy(EAST, FAR_HUNTERS), lambda g: dracula_moving(g, 4))
+    names = g.state.tables.card_names
+    tiles = {names.index(name): len(on) for name, on in g.view(0)["zones"]["tiles"].items()}
+    trail = set(g.state.zones[zone_index(g, "trail", 0)])
+    assert sorted(tiles.get(c, 0) for c in trail) == [0, 1, 1, 1]
+    leaks = LeakCheck(g)
+    swaps = [ni.choose_swap(g, 1, leaks.seen, random.Random(k)) for k in range(400)]
+    on_trail = [sw for sw in swaps if sw is not None and sw.first in trail]
+    assert on_trail
+    assert all(tiles.get(sw.first, 0) == tiles.get(sw.second, 0) for sw in on_trail)
+    assert ni.check_swap(g, on_trail[0], random.Random(0)) is None
