@@ -151,3 +151,16 @@ def test_the_swap_probe_pairs_face_down_trail_cards_only_with_as_many_tiles(rule
     assert on_trail
     assert all(tiles.get(sw.first, 0) == tiles.get(sw.second, 0) for sw in on_trail)
     assert ni.check_swap(g, on_trail[0], random.Random(0)) is None
+
+
+def test_a_card_a_hunter_plays_is_named_to_dracula(rules) -> None:  # type: ignore[no-untyped-def]
+    """A card played face up tells everyone what it is: the log line is written once the card lies on the open
+    discard pile (written while it was still in the Hunter's hand, Dracula read "a hidden card plays a hidden
+    card")."""
+    g = holding(rules, "Great Strength")
+    pol = policy(["Toulouse", "Saragossa"], {}, {f"Where does {GODALMING} go from clermont_ferrand?": "bordeaux",
+                                                 f"{GODALMING} would lose 2 Health: play Great Strength?":
+                                                     "Great Strength"})
+    play(g, pol, lambda g: any("shrugs it off" in line for line in g.log_lines(0)))
+    assert f"{GODALMING} plays Great Strength" in g.log_lines(0)
+    assert not any("hidden card" in line for line in g.log_lines(0))
