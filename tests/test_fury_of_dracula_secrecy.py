@@ -23,6 +23,7 @@ from fod_helpers import (
     MINA,
     SEWARD,
     VAN_HELSING,
+    answer,
     edited,
     give,
     into_reserve,
@@ -32,6 +33,7 @@ from fod_helpers import (
     zone_names,
 )
 from liturgy.interpreter.engine import Game, load_ruleset
+from liturgy.interpreter.runtime.moves import move_card
 from liturgy.interpreter.tools import noninterference as ni
 from liturgy.interpreter.tools.leaks import LeakCheck
 from liturgy.interpreter.tools.noninterference import observation
@@ -88,15 +90,16 @@ def test_everyone_sees_how_many_encounters_lie_on_each_face_down_card(rules) -> 
         assert line in (g.display(viewer) or [])
 
 
-def holding(rules, card: str) -> Game:  # type: ignore[no-untyped-def]
-    """Godalming, in Clermont-Ferrand, is handed ``card`` as Dracula is about to move on from Bordeaux, where he
-    left a Plague (2 Health)."""
+def holding(rules, *cards: str, tile: str = "Plague") -> Game:  # type: ignore[no-untyped-def]
+    """Godalming, in Clermont-Ferrand, is handed ``cards`` as Dracula is about to move on from Bordeaux, where he
+    left ``tile`` (a Plague costs 2 Health)."""
     g = rules.new_game(2, seed=4, check_invariants=True)
     starts = {**FAR_HUNTERS, GODALMING: "clermont_ferrand"}
-    into_reserve(g, "Plague")
-    pol = policy(["Nantes", "Bordeaux", "Toulouse"], starts, {"Which encounter goes on Bordeaux?": "Plague"})
+    into_reserve(g, tile)
+    pol = policy(["Nantes", "Bordeaux", "Toulouse"], starts, {"Which encounter goes on Bordeaux?": tile})
     play(g, pol, lambda g: dracula_moving(g, 2) and "Bordeaux" in zone_names(g, "trail", 0))
-    give(g, GODALMING, card)
+    for card in cards:
+        give(g, GODALMING, card)
     edited(g)
     return g
 
@@ -164,3 +167,28 @@ def test_a_card_a_hunter_plays_is_named_to_dracula(rules) -> None:  # type: igno
     play(g, pol, lambda g: any("shrugs it off" in line for line in g.log_lines(0)))
     assert f"{GODALMING} plays Great Strength" in g.log_lines(0)
     assert not any("hidden card" in line for line in g.log_lines(0))
+
+
+def test_the_spy_turns_the_hunters_cards_up_to_dracula(rules) -> None:  # type: ignore[no-untyped-def]
+    """Spy: "each Hunter shows Dracula all his Items and Events" (its text): with the cards face down, the tile
+    must turn them up to him, and only to him."""
+    g = holding(rules, "Garlic", "Long Day", tile="Spy")
+    pol = policy(["Toulouse", "Saragossa"], {}, {f"Where does {GODALMING} go from clermont_ferrand?": "bordeaux"})
+    assert "Garlic" not in g.view(0)["zones"]["hitems"]
+    play(g, pol, lambda g: prompt(g)[1] == f"{GODALMING} must announce his next move: where will he go?")
+    assert "Garlic" in g.view(0)["zones"]["hitems"] and "Long Day" in g.view(0)["zones"]["hevents"]
+    assert f"{GODALMING} shows you his Items (Garlic) and Events (Long Day)" in g.log_lines(0)
+    assert "Garlic" not in (g.view(None)["zones"]["hitems"])  # the spectator was not shown
+
+
+def test_dogs_lie_face_up(rules) -> None:  # type: ignore[no-untyped-def]
+    """Dogs: "put face up in front of you" (its text), so Dracula sees them when they are drawn."""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    play(g, policy(EAST, FAR_HUNTERS), lambda g: prompt(g)[1].startswith(f"What does {GODALMING} do in"))
+    s = g.state
+    dogs = [c for c in s.zones[zone_index(g, "item_deck")] if s.tables.card_names[c] == "Dogs"][0]
+    move_card(s, dogs, zone_index(g, "item_deck"), "")  # on top: the next Item drawn
+    edited(g)
+    answer(g, "supply")
+    answer(g, "an Item")
+    assert "Dogs" in g.view(0)["zones"]["hitems"]
