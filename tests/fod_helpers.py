@@ -16,7 +16,7 @@ from scenario import card_ids, card_slot, global_slot, refresh_decision, zone_in
 GODALMING, SEWARD, VAN_HELSING, MINA = "Lord Godalming", "Dr. John Seward", "Prof. Abraham Van Helsing", "Mina Harker"
 Policy = Callable[[int, str, list[str]], str | None]
 # The optional answers that decline: a scenario says yes only where it means to.
-DECLINE = ("play none", "spend none", "pass", "stop")
+DECLINE = ("play none", "spend none", "use none", "move on", "pass", "stop")
 
 
 def prompt(g: Game) -> tuple[int, str, list[str]]:

@@ -27,7 +27,7 @@ from test_betrayal import (
     value,
 )
 from test_betrayal_cards import first, gear, give, lay_in, log, place_at
-from test_betrayal_house import answer, options
+from test_betrayal_house import answer, card, options
 from test_betrayal_items import again, haunt, monster_at
 
 
@@ -371,6 +371,23 @@ def test_a_tile_that_would_close_off_its_floor_is_set_aside(rules: Ruleset) -> N
     assert "Pentagram Chamber" in names(g, "set_aside") and "Dusty Hallway" in names(g, "house_rooms")
     assert g.state.counters[g.ruleset.compiled.layout.grids["doorways"].slot(0, 0)] > 0
     assert g.violations() == []
+
+
+def test_the_mystic_elevator_never_takes_a_floors_last_free_doorway(rules: Ruleset) -> None:
+    """A tile moved by the Mystic Elevator must leave its floor a free doorway, as a tile placed does (L180-L184).
+    With the basement down to one free doorway, a roll of 1 (the basement) finds no place there: the elevator,
+    which has one door, would close the floor off, so it stays where it is."""
+    g, p = first(rules)
+    _explore_from(g, p, "Basement Landing", "Stairs From Basement")
+    _explore_from(g, p, "Basement Landing", "Storeroom", "item_deck", "Candle")
+    _explore_from(g, p, "Basement Landing", "Vault", "event_deck", "Image in the Mirror")
+    slot = g.ruleset.compiled.layout.grids["doorways"].slot(0, 0)
+    assert g.state.counters[slot] == 1
+    next_turn(g, p, lambda: set_counter(g, "at", card_ids(g, "Entrance Hall")[0], p))
+    explore_into(g, p, "Mystic Elevator", dice=[1, 0])
+    assert "rides the Mystic Elevator: it rolls 1" in log(g)
+    assert card(g, "Mystic Elevator", "fl") == 1  # still on the ground floor, where it was found
+    assert g.state.counters[slot] == 1 and g.violations() == []
 
 
 def test_the_coal_chute_slides_you_to_the_basement_for_one_movement(rules: Ruleset) -> None:

@@ -170,6 +170,24 @@ def test_sliding_into_a_barrier_room_you_choose_the_side(rules: Ruleset) -> None
     assert counter(g, "bank_at", q) == cid(g, "Chasm") and card(g, "Attic", "marks") == 64  # the Slide token
 
 
+def test_sliding_into_the_vault_lands_you_outside(rules: Ruleset) -> None:
+    """The Vault's inside is no place to land (L156, L260): moved there by an effect, you stand outside, are not
+    asked for a side as in a barrier room, and must still roll to open it."""
+    g, p = first_turn(rules)
+    move_to(g, p, "Basement Landing")
+    explore_into(g, p, "Vault", "event_deck", "Image in the Mirror (II)")
+    q = (p + 1) % 3
+    set_counter(g, "at", cid(g, "Upper Landing"), q)
+    while g.waiting_for()[0] != q:
+        pick(g, g.waiting_for()[0], "end_turn")
+    explore_into(g, q, "Attic", "event_deck", "Mystic Slide", dice=[2] * 8)
+    pick(g, q, "Vault")
+    assert "land on which side" not in (g.decision.prompt_for(q) or "")  # type: ignore[union-attr]
+    assert counter(g, "at", q) == cid(g, "Vault") and counter(g, "vault_empty") == 0
+    counters = g.view(q)["counters"]
+    assert counters["bank_at"][f"P{q + 1}"] != "Vault" or counters["bank"][f"P{q + 1}"] == 0  # outside
+
+
 # ------------------------------------------------------------------------------ the Mystic Elevator (L146-L152)
 
 

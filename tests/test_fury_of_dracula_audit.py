@@ -236,14 +236,14 @@ def test_draculas_event_limit_falls_back_when_immanuel_hildesheim_leaves(rules) 
     """Issue 30.5: with Immanuel Hildesheim Dracula may hold 6 events; when Good Luck sends the ally away he is
     back to 4 at once and discards the rest (he used to keep 5 for the rest of the game)."""
     g = rules.new_game(2, seed=5, check_invariants=True)
-    pol = policy(EAST, FAR, {f"Play an event before {GODALMING} moves?": "Good Luck"})
+    pol = policy(EAST, FAR, {f"Before {GODALMING} moves: use an Item or play an event?": "Good Luck"})
     play(g, pol, lambda g: dracula_moving(g, 1) and value(g, "started"))
     to_allies(g, "Immanuel Hildesheim")
     for card in ("Trap", "Trap", "Trap", "Rage", "Seduction"):
         give_dracula(g, card)
     give(g, GODALMING, "Good Luck")
     edited(g)
-    play(g, pol, at_prompt(f"Play an event before {GODALMING} moves?"))
+    play(g, pol, at_prompt(f"Before {GODALMING} moves: use an Item or play an event?"))
     answer(g, "Good Luck")
     assert prompt(g)[1] == "Discard an event (limit 4)" and prompt(g)[0] == 0
     answer(g, "Rage")
@@ -253,13 +253,13 @@ def test_draculas_event_limit_falls_back_when_immanuel_hildesheim_leaves(rules) 
 def test_draculas_encounter_limit_falls_back_when_draculas_brides_leave(rules) -> None:  # type: ignore[no-untyped-def]
     """The same for Dracula's Brides (7 encounters in the reserve, then 5 [L183])."""
     g = rules.new_game(2, seed=5, check_invariants=True)
-    pol = policy(EAST, FAR, {f"Play an event before {GODALMING} moves?": "Good Luck"})
+    pol = policy(EAST, FAR, {f"Before {GODALMING} moves: use an Item or play an event?": "Good Luck"})
     play(g, pol, lambda g: dracula_moving(g, 1) and value(g, "started"))
     to_allies(g, "Dracula's Brides")
     give(g, GODALMING, "Good Luck")
     edited(g)
     play(g, pol, lambda g: len(zone_names(g, "reserve", 0)) == 7)  # refilled to 7 after his move
-    play(g, pol, at_prompt(f"Play an event before {GODALMING} moves?"))
+    play(g, pol, at_prompt(f"Before {GODALMING} moves: use an Item or play an event?"))
     answer(g, "Good Luck")
     assert prompt(g)[1] == "Return an encounter to the pool (limit 5)"
     play(g, pol, lambda g: prompt(g)[0] != 0)
@@ -346,6 +346,7 @@ def test_van_helsing_does_not_act_after_failing_to_kill_his_opponent(rules) -> N
     """...but not if he failed to kill his opponent in combat [L190]: escaping a Minion with Knife (Escape Route,
     played as the combat starts) leaves it alive, and his turn ends. He used to act all the same."""
     g = van_helsing_meets(rules, "Minion with Knife", ["Escape Route"])
+    answer(g, "play none")  # before the tile: he holds an Event (Dracula does not see which)
     assert prompt(g)[1] == f"{VAN_HELSING}: play an event as the combat starts?"
     answer(g, "Escape Route")
     assert "the combat ends" in g.log_lines(1)
@@ -462,7 +463,7 @@ def test_a_heavenly_host_laid_before_moving_keeps_dracula_out_of_the_city(rules)
     """A Hunter lays a Heavenly Host token on his own city before moving [L74]; Dracula, next door in Bucharest,
     may then not enter Sofia (without it he could, and would attack the Hunter there)."""
     starts = {**FAR, GODALMING: "sofia"}
-    lay = {"Place a Heavenly Host token on sofia?": "Heavenly Host"}
+    lay = {f"Before {GODALMING} moves: use an Item or play an event?": "Heavenly Host"}
     g = rules.new_game(2, seed=5, check_invariants=True)
     play(g, policy(EAST, starts), at_prompt("Where does Dracula begin?"))
     give(g, GODALMING, "Heavenly Host")

@@ -132,7 +132,11 @@ def to_combat(rs: Ruleset, hunters: Iterable[str] = (SEWARD,), *, night: bool = 
         elif text.startswith("What does"):
             choice = "pass_turn"
         elif any(line == "combat against count begins" for line in g.log_lines(None)):
-            return g
+            if p == 0 or labels not in (["use none"], ["play none"]):
+                return g
+            # a Hunter holding a card is asked whether to use Garlic or a combat event even when he holds
+            # none of them (Dracula must not learn which he holds): these questions are declined
+            choice = labels[0]
         else:
             choice = labels[0]
         g.apply(labels.index(choice), p)
@@ -276,7 +280,7 @@ def test_dodging_dracula_wins_him_a_bonus_next_round(rs: Ruleset) -> None:
 
 def test_mesmerize_bites_and_strips_the_hunter_of_his_items(rs: Ruleset) -> None:
     g = to_combat(rs, night=True, hitems={SEWARD: ["Knife", "Garlic"]})
-    sc.choose(g, 1, "pass")  # no Garlic
+    sc.choose(g, 1, "use none")  # no Garlic
     log = play_round(g, "mesmerize", ["knife"], [6, 1])
     assert items(g, SEWARD) == [] and g.state.counters[sc.card_slot(g, cid(g, SEWARD), "bitten")] == 1
     assert log[-1] == "the combat ends"

@@ -124,12 +124,12 @@ def test_sensationalist_press_keeps_the_discovered_card_face_down(rules) -> None
 def test_devilish_power_cancels_the_aimed_hunters_next_event(rules) -> None:  # type: ignore[no-untyped-def]
     g = with_dracula_card(rules, "Devilish Power")
     pol = policy(EAST[1:], FAR, {START: f"Devilish Power at {GODALMING}'s next Event",
-                                 f"Play an event before {GODALMING} moves?": "Long Day"})
+                                 f"Before {GODALMING} moves: use an Item or play an event?": "Long Day"})
     play(g, pol, at_prompt(START))
     answer(g, f"Devilish Power at {GODALMING}'s next Event")
     give(g, GODALMING, "Long Day")
     edited(g)
-    play(g, pol, at_prompt(f"Play an event before {GODALMING} moves?"))
+    play(g, pol, at_prompt(f"Before {GODALMING} moves: use an Item or play an event?"))
     time = value(g, "daynight")
     answer(g, "Long Day")
     assert "Devilish Power cancels Long Day" in g.log_lines(1) and value(g, "daynight") == time
@@ -231,12 +231,12 @@ def test_jonathan_harker_keeps_the_sixth_trail_card_face_up(rules) -> None:  # t
 def test_mystic_research_tells_the_hunters_draculas_events_but_not_his_aims(rules) -> None:  # type: ignore[no-untyped-def]
     g = with_dracula_card(rules, "Wild Horses")
     pol = policy(EAST[1:], FAR, {START: f"Wild Horses at {SEWARD}'s next move",
-                                 f"Play an event before {GODALMING} moves?": "Mystic Research"})
+                                 f"Before {GODALMING} moves: use an Item or play an event?": "Mystic Research"})
     play(g, pol, at_prompt(START))
     answer(g, f"Wild Horses at {SEWARD}'s next move")
     give(g, GODALMING, "Mystic Research")
     edited(g)
-    play(g, pol, at_prompt(f"Play an event before {GODALMING} moves?"))
+    play(g, pol, at_prompt(f"Before {GODALMING} moves: use an Item or play an event?"))
     answer(g, "Mystic Research")
     assert "Dracula's events: Wild Horses" in g.log_lines(1)
     assert g.view(1)["zones"]["devents"]["P1"] == ["?"]

@@ -110,7 +110,9 @@ def test_holy_water_cures_a_bite_on_a_five_or_six(rules) -> None:  # type: ignor
     give(g, GODALMING, "Holy Water")
     set_card(g, GODALMING, "bitten", 1)
     edited(g)
-    play(g, pol, at_prompt(f"Does {GODALMING} use Holy Water, and on whom?"))
+    play(g, pol, at_prompt(f"Before {GODALMING} moves: use an Item or play an event?"))
+    answer(g, "Holy Water")
+    assert prompt(g)[1] == f"On whom does {GODALMING} use Holy Water?"
     force_roll(g, "d6", ["6"])
     answer(g, GODALMING)
     assert card_value(g, GODALMING, "bitten") == 0 and held(g, "hitems", GODALMING) == []
@@ -158,9 +160,11 @@ def test_local_rumors_shows_the_hunters_the_tiles_at_a_trail_position(rules) -> 
     play(g, pol, lambda g: dracula_moving(g, 2))
     give(g, GODALMING, "Local Rumors")
     edited(g)
-    play(g, pol, at_prompt(f"Local Rumors: which position does {GODALMING} ask about (1 the newest Trail card, "
-                           "Catacombs after the Trail)?"))
-    assert prompt(g)[2] == ["1", "2", "3", "pass"]  # Varna, Constanta, Bucharest
+    play(g, pol, at_prompt(f"Before {GODALMING} moves: use an Item or play an event?"))
+    answer(g, "Local Rumors")
+    assert prompt(g)[1] == (f"Local Rumors: which position does {GODALMING} ask about (1 the newest Trail card, "
+                            "Catacombs after the Trail)?")
+    assert prompt(g)[2] == ["1", "2", "3"]  # Varna, Constanta, Bucharest
     answer(g, "2")
     assert any(line == "the rumours speak of Plague" for line in g.log_lines(1))
     assert "Local Rumors" in zone_names(g, "item_discard")
@@ -210,6 +214,9 @@ def test_forewarned_cancels_the_encounter(rules) -> None:  # type: ignore[no-unt
 
 def test_great_strength_prevents_the_health_loss(rules) -> None:  # type: ignore[no-untyped-def]
     g = meet(rules, ["Great Strength"])
+    # he holds an Event, so he is asked (it could be Forewarned: Dracula does not see which)
+    assert prompt(g)[1] == f"{GODALMING} meets Plague: play an event first?" and prompt(g)[2] == ["play none"]
+    answer(g, "play none")
     assert prompt(g)[1] == f"{GODALMING} would lose 2 Health: play Great Strength?"
     answer(g, "Great Strength")
     assert card_value(g, GODALMING, "hp") == 12
@@ -230,6 +237,7 @@ def test_secret_weapon_swaps_an_item_for_one_from_the_discard_pile(rules) -> Non
 
 def test_thief_takes_the_kind_of_card_dracula_names(rules) -> None:  # type: ignore[no-untyped-def]
     g = meet(rules, ["Knife", "Long Day"], tile="Thief")
+    answer(g, "play none")  # before the tile: he holds an Event (Dracula does not see which)
     assert prompt(g)[1] == f"Thief: does {GODALMING} lose a random Item or a random Event?"
     answer(g, "an Event")
     assert held(g, "hitems", GODALMING) == ["Knife"] and held(g, "hevents", GODALMING) == []
@@ -277,7 +285,7 @@ def before_moving(rules, card: str, start: str) -> Game:  # type: ignore[no-unty
     play(g, pol, lambda g: dracula_moving(g, 2))
     give(g, GODALMING, card)
     edited(g)
-    play(g, pol, at_prompt(f"Play an event before {GODALMING} moves?"))
+    play(g, pol, at_prompt(f"Before {GODALMING} moves: use an Item or play an event?"))
     answer(g, card)
     return g
 

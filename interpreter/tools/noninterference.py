@@ -109,11 +109,14 @@ def choose_swap(game: Game, observer: int, seen: list[int], rng: random.Random) 
     held = _referenced(game)
     declared = _zone_declarations(game)
     backs = t.card_backs or [""] * len(t.card_def)
-    by_place: dict[tuple[str, str, str], list[int]] = {}
+    by_place: dict[tuple[str, str, str, int], list[int]] = {}
     for c in range(len(t.card_def)):
         if not seen[c] & bit and not _sees(game, observer, c) and c not in held:
-            # cards whose printed backs differ are told apart by every viewer: never a pair to swap
-            by_place.setdefault((defs[t.card_def[c]].kind, declared[game.state.card_zone[c]], backs[c]), []).append(c)
+            # cards whose printed backs differ are told apart by every viewer: never a pair to swap; nor are
+            # cards hosting a different number of cards (what lies on a card goes with it, and how many lie on a
+            # face-down card is seen: Fury of Dracula's encounter tiles on the Trail), as Game.sample_world keeps
+            key = (defs[t.card_def[c]].kind, declared[game.state.card_zone[c]], backs[c], _hosted(game, c))
+            by_place.setdefault(key, []).append(c)
     by_kind = by_place
     # copies of one card are alike: a pair of different cards is what can tell the worlds apart
     pools = [cards for cards in by_kind.values() if len({t.card_def[c] for c in cards}) > 1]
@@ -123,6 +126,14 @@ def choose_swap(game: Game, observer: int, seen: list[int], rng: random.Random) 
     first = rng.choice(pool)
     second = rng.choice([c for c in pool if t.card_def[c] != t.card_def[first]])
     return Swap(observer, first, second)
+
+
+def _hosted(game: Game, card: int) -> int:
+    """How many cards lie on ``card`` (in its `per card` zones)."""
+    lay = game.ruleset.compiled.layout
+    base = lay.zone_card_base + card * lay.zone_card_stride
+    zones = game.state.zones
+    return sum(len(zones[z]) for z in range(base, base + lay.zone_card_stride))
 
 
 def _zone_declarations(game: Game) -> list[str]:
