@@ -9,7 +9,6 @@ import random
 from pathlib import Path
 
 import pytest
-
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.engine.narration import narrate
@@ -90,8 +89,8 @@ def test_an_empty_change_word_keeps_the_change_out_of_narration(tmp_path: Path) 
 
 
 def test_the_duel_example_reads_in_words_at_the_terminal() -> None:
-    from liturgy.interpreter.agents.terminal import HumanAgent
     from liturgy.interpreter.agents.agents import play_out
+    from liturgy.interpreter.agents.terminal import HumanAgent
 
     rules = load_ruleset(str(DUEL))
     g = rules.new_game(2, seed=1)
