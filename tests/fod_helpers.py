@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from liturgy.interpreter.engine import Game
+from liturgy.interpreter.engine import Game, load_ruleset
 from liturgy.interpreter.runtime.moves import move_card
+from liturgy.interpreter.runtime.names import place_names
 from scenario import card_ids, card_slot, global_slot, refresh_decision, zone_index
 
 GODALMING, SEWARD, VAN_HELSING, MINA = "Lord Godalming", "Dr. John Seward", "Prof. Abraham Van Helsing", "Mina Harker"
@@ -24,6 +27,22 @@ def prompt(g: Game) -> tuple[int, str, list[str]]:
     assert d is not None
     p = d.players[0]
     return p, d.prompts.get(p) or "", list(d.options[p])
+
+
+def place_id(name: str) -> str:
+    """The place a prompt names in words ("Clermont-Ferrand", "St. Joseph and St. Mary") as its identifier."""
+    return re.sub(r"\W+", "_", name.lower()).strip("_")
+
+
+def place_name(place: str) -> str:
+    """How a prompt or log line names a place (`clermont_ferrand` → "Clermont-Ferrand")."""
+    return _place_names()[place]
+
+
+@lru_cache(maxsize=1)
+def _place_names() -> dict[str, str]:
+    prog = load_ruleset(Path(__file__).resolve().parent.parent / "rulesets/fury_of_dracula.rules").program
+    return place_names(prog, "Place")
 
 
 def policy(route: list[str], starts: Mapping[str, str], answers: Mapping[str, str] | None = None) -> Policy:
@@ -40,9 +59,9 @@ def policy(route: list[str], starts: Mapping[str, str], answers: Mapping[str, st
         for name, place in starts.items():
             if text == f"Where does {name} start?":
                 return place
-        m = re.match(r"Where does .* go from (\w+)\?", text)
+        m = re.match(r"Where does .* go from (.+)\?", text)
         if m:
-            return m.group(1)
+            return place_id(m.group(1))
         if text.startswith("What does"):
             return "pass_turn"
         for no in DECLINE:

@@ -39,7 +39,7 @@ def read_menu(screen: str) -> list[str]:
 class LabelPolicy:
     """Chooses from the labels alone: the way a cautious beginner plays Slay the Spire."""
 
-    ROOM_ORDER = ("campfire", "treasure", "event", "monster", "merchant", "elite_room", "boss_room")
+    ROOM_ORDER = ("campfire", "treasure", "event", "monster", "merchant", "elite", "boss")
 
     def __init__(self, heroes: list[str]) -> None:
         self.heroes = heroes

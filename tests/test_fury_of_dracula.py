@@ -119,9 +119,9 @@ def hunters_stay(p: int, text: str, labels: list[str]) -> str | None:
     for name, place in starts.items():
         if text == f"Where does {name} start?":
             return place
-    m = re.match(r"Where does .* go from (\w+)\?", text)
+    m = re.match(r"Where does .* go from (.+)\?", text)
     if m:
-        return m.group(1)
+        return re.sub(r"\W+", "_", m.group(1).lower()).strip("_")  # the place in words, as its identifier
     if text.startswith("What does"):
         return "pass_turn"
     return None
@@ -239,7 +239,7 @@ def test_dracula_entering_a_hunters_city_is_face_up_and_attacks(rules) -> None: 
         return hunters_stay(p, text, labels)
     play(g, policy, lambda g: any("Dracula attacks at Paris" in line for line in g.log_lines(1)))
     assert g.view(1)["zones"]["trail"]["P1"][-1] == "Paris"
-    assert any(line == "combat against count begins" for line in g.log_lines(1))
+    assert any(line == "combat against Count Dracula begins" for line in g.log_lines(1))
 
 
 # ---------------------------------------------------------------- noninterference

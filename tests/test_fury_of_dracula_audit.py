@@ -22,6 +22,7 @@ from fod_helpers import (
     give_dracula,
     held,
     into_reserve,
+    place_name,
     place_of,
     play,
     policy,
@@ -148,7 +149,7 @@ def supplying(rules, place: str):  # type: ignore[no-untyped-def]
     play(g, policy(EAST, FAR), hunter_acting(GODALMING))
     set_card(g, GODALMING, "at", place)
     edited(g)
-    assert prompt(g)[1] == f"What does {GODALMING} do in {place}?"
+    assert prompt(g)[1] == f"What does {GODALMING} do in {place_name(place)}?"
     return g
 
 
@@ -159,7 +160,7 @@ def test_supply_at_the_hospital_is_one_event_or_one_item(rules) -> None:  # type
     bottom_event(g, "Long Day")
     edited(g)
     answer(g, "supply")
-    assert prompt(g)[1] == f"Supply in st_joseph_and_st_mary: what does {GODALMING} draw?"
+    assert prompt(g)[1] == f"Supply in St. Joseph and St. Mary: what does {GODALMING} draw?"
     assert prompt(g)[2] == ["an Item", "an Event"]
     answer(g, "an Event")
     assert held(g, "hevents", GODALMING) == ["Long Day"] and held(g, "hitems", GODALMING) == []
@@ -205,27 +206,27 @@ def test_a_hunter_at_sea_may_not_sail_into_a_sea_already_crossed(rules) -> None:
     """Issue 30.4: a voyage may not re-enter a sea already visited on it [L137]; only the port of embarkation
     used to be excluded. Godalming sails Le Havre, English Channel, Atlantic Ocean: the Channel is not offered."""
     starts = {**FAR, GODALMING: "le_havre"}
-    pol = policy(EAST, starts, {f"Where does {GODALMING} go from le_havre?": "english_channel",
-                                f"Where does {GODALMING} go from english_channel?": "atlantic_ocean"})
+    pol = policy(EAST, starts, {f"Where does {GODALMING} go from Le Havre?": "english_channel",
+                                f"Where does {GODALMING} go from English Channel?": "atlantic_ocean"})
     g = rules.new_game(2, seed=5, check_invariants=True)
-    play(g, pol, at_prompt(f"Where does {GODALMING} go from atlantic_ocean?"))
+    play(g, pol, at_prompt(f"Where does {GODALMING} go from Atlantic Ocean?"))
     seas = prompt(g)[2]
     assert "english_channel" not in seas
     assert "north_sea" in seas and "bay_of_biscay" in seas and "irish_sea" in seas
     answer(g, "bay_of_biscay")
-    play(g, pol, at_prompt(f"Where does {GODALMING} go from bay_of_biscay?"))
+    play(g, pol, at_prompt(f"Where does {GODALMING} go from Bay of Biscay?"))
     assert "atlantic_ocean" not in prompt(g)[2] and "nantes" in prompt(g)[2]
 
 
 def test_a_new_voyage_may_cross_the_same_seas_again(rules) -> None:  # type: ignore[no-untyped-def]
     starts = {**FAR, GODALMING: "le_havre"}
-    pol = policy(EAST, starts, {f"Where does {GODALMING} go from le_havre?": "english_channel",
-                                f"Where does {GODALMING} go from english_channel?": "plymouth",
-                                f"Where does {GODALMING} go from plymouth?": "english_channel"})
+    pol = policy(EAST, starts, {f"Where does {GODALMING} go from Le Havre?": "english_channel",
+                                f"Where does {GODALMING} go from English Channel?": "plymouth",
+                                f"Where does {GODALMING} go from Plymouth?": "english_channel"})
     g = rules.new_game(2, seed=5, check_invariants=True)
     play(g, pol, lambda g: place_of(g, GODALMING) == "plymouth")
     play(g, pol, lambda g: place_of(g, GODALMING) == "english_channel")
-    play(g, pol, at_prompt(f"Where does {GODALMING} go from english_channel?"))
+    play(g, pol, at_prompt(f"Where does {GODALMING} go from English Channel?"))
     assert "le_havre" in prompt(g)[2] and "plymouth" not in prompt(g)[2]  # the new voyage's own port is out
 
 
@@ -328,7 +329,7 @@ def van_helsing_meets(rules, tile: str, cards: list[str]) -> Game:  # type: igno
     for c in cards:
         give(g, VAN_HELSING, c)
     edited(g)
-    play(g, pol, lambda g: prompt(g)[1] == f"Where does {VAN_HELSING} go from clermont_ferrand?"
+    play(g, pol, lambda g: prompt(g)[1] == f"Where does {VAN_HELSING} go from Clermont-Ferrand?"
          and len(zone_names(g, "trail", 0)) == 3)
     answer(g, "bordeaux")
     play(g, pol, at_prompt(f"Which encounter does {VAN_HELSING} meet first?"))
@@ -339,7 +340,7 @@ def van_helsing_meets(rules, tile: str, cards: list[str]) -> Game:  # type: igno
 def test_van_helsing_acts_after_an_encounter(rules) -> None:  # type: ignore[no-untyped-def]
     """Van Helsing may Rest, Supply or Trade after resolving encounters [L190] (another Hunter's turn ends)."""
     g = van_helsing_meets(rules, "Plague", [])
-    assert prompt(g)[1] == f"What does {VAN_HELSING} do in bordeaux?"
+    assert prompt(g)[1] == f"What does {VAN_HELSING} do in Bordeaux?"
 
 
 def test_van_helsing_does_not_act_after_failing_to_kill_his_opponent(rules) -> None:  # type: ignore[no-untyped-def]
@@ -350,7 +351,7 @@ def test_van_helsing_does_not_act_after_failing_to_kill_his_opponent(rules) -> N
     assert prompt(g)[1] == f"{VAN_HELSING}: play an event as the combat starts?"
     answer(g, "Escape Route")
     assert "the combat ends" in g.log_lines(1)
-    assert prompt(g)[1] != f"What does {VAN_HELSING} do in bordeaux?"
+    assert prompt(g)[1] != f"What does {VAN_HELSING} do in Bordeaux?"
     assert prompt(g)[1].startswith(f"Where does {MINA} go from")
 
 
@@ -472,7 +473,7 @@ def test_a_heavenly_host_laid_before_moving_keeps_dracula_out_of_the_city(rules)
     for game, answers in ((declined, {}), (g, lay)):
         play(game, policy(EAST, starts, answers), lambda g: dracula_moving(g, 1) and value(g, "started"))
     assert "Sofia" in prompt(declined)[2]
-    assert f"{GODALMING} consecrates sofia with the Heavenly Host" in g.log_lines(1)
+    assert f"{GODALMING} consecrates Sofia with the Heavenly Host" in g.log_lines(1)
     assert "Sofia" not in prompt(g)[2] and "Belgrade" in prompt(g)[2] and value(g, "hosts_used") == 1
 
 
@@ -480,7 +481,7 @@ def train_game(rules, start: str, face: str) -> Game:  # type: ignore[no-untyped
     """Seward takes the train from ``start`` and the die shows ``face``."""
     starts = {**FAR, SEWARD: start}
     g = rules.new_game(2, seed=5, check_invariants=True)
-    play(g, policy(EAST, starts), at_prompt(f"Where does {SEWARD} go from {start}?"))
+    play(g, policy(EAST, starts), at_prompt(f"Where does {SEWARD} go from {place_name(start)}?"))
     force_roll(g, "train", [face])
     answer(g, "take the train")
     return g
@@ -498,7 +499,7 @@ def test_no_trains_leaves_the_hunter_his_move_and_his_action(rules) -> None:  # 
     assert prompt(g)[1] == f"No trains: where does {SEWARD} go?"
     assert "paris" in prompt(g)[2] and "brussels" in prompt(g)[2] and "marseilles" not in prompt(g)[2]
     answer(g, "paris")
-    assert prompt(g)[1] == f"What does {SEWARD} do in paris?"
+    assert prompt(g)[1] == f"What does {SEWARD} do in Paris?"
 
 
 def test_the_express_rides_three_stops_on_western_track_and_two_on_eastern(rules) -> None:  # type: ignore[no-untyped-def]
@@ -515,7 +516,7 @@ def test_a_train_passes_through_a_trail_city_without_searching_it(rules) -> None
     starts = {**FAR, SEWARD: "paris"}
     g = rules.new_game(2, seed=5, check_invariants=True)
     pol = policy(["Bordeaux", "Toulouse", "Barcelona"], starts)
-    play(g, pol, lambda g: prompt(g)[1] == f"Where does {SEWARD} go from paris?" and value(g, "started")
+    play(g, pol, lambda g: prompt(g)[1] == f"Where does {SEWARD} go from Paris?" and value(g, "started")
          and len(zone_names(g, "trail", 0)) == 2)
     force_roll(g, "train", ["2"])
     answer(g, "take the train")
@@ -564,7 +565,7 @@ def test_consecrated_ground_drawn_consecrates_the_hunters_city(rules) -> None:  
     bottom_event(g, "Consecrated Ground")
     edited(g)
     answer(g, "supply")
-    assert value(g, "consecrated") == "nuremburg" and "nuremburg is consecrated ground" in g.log_lines(1)
+    assert value(g, "consecrated") == "nuremburg" and "Nuremburg is consecrated ground" in g.log_lines(1)
 
 
 def test_dracula_over_his_event_limit_discards_one_the_new_card_included(rules) -> None:  # type: ignore[no-untyped-def]
@@ -608,7 +609,7 @@ def test_a_hunter_in_a_catacomb_city_meets_both_encounters_in_draculas_order(rul
     answer(g, "to_catacombs")
     answer(g, "Hoax")
     assert zone_names(g, "catacombs", 0)[-1] == "Constanta"
-    play(g, pol, at_prompt(f"Where does {GODALMING} go from galatz?"))
+    play(g, pol, at_prompt(f"Where does {GODALMING} go from Galatz?"))
     answer(g, "constanta")
     assert prompt(g)[1] == f"Which encounter does {GODALMING} meet first?"
     assert sorted(prompt(g)[2]) == ["Hoax", "Plague"]

@@ -131,7 +131,7 @@ def to_combat(rs: Ruleset, hunters: Iterable[str] = (SEWARD,), *, night: bool = 
             choice = labels[0]
         elif text.startswith("What does"):
             choice = "pass_turn"
-        elif any(line == "combat against count begins" for line in g.log_lines(None)):
+        elif any(line == "combat against Count Dracula begins" for line in g.log_lines(None)):
             if p == 0 or labels not in (["use none"], ["play none"]):
                 return g
             # a Hunter holding a card is asked whether to use Garlic or a combat event even when he holds
@@ -190,7 +190,7 @@ def test_the_winner_of_the_roll_applies_his_cards_result(rs: Ruleset) -> None:
     health = hp(g, SEWARD)
     log = play_round(g, "claws", ["knife"], [2, 5])
     assert counter(g, "blood") == 13 and hp(g, SEWARD) == health
-    assert "count plays claws and rolls 2" in log and "Dr. John Seward plays knife and rolls 5" in log
+    assert "Count Dracula plays Claws and rolls 2" in log and "Dr. John Seward plays Knife and rolls 5" in log
     assert g.decision is not None and prompt(g)[1] == "Combat round 2: the card for the enemy"
 
 
@@ -258,7 +258,7 @@ def test_a_repelled_enemy_may_only_dodge_or_escape_next_round(rs: Ruleset) -> No
     """Rifle beats Claws: Repel. Next round Dracula plays only Dodge or an Escape card."""
     g = to_combat(rs, night=True, hitems={SEWARD: ["Rifle"]})
     log = play_round(g, "claws", ["rifle"], [2, 5])
-    assert "count is repelled" in log
+    assert "Count Dracula is repelled" in log
     assert options(g, 0) == ["dodge", "escape_man", "escape_bat", "escape_mist"]
 
 
@@ -266,7 +266,7 @@ def test_winning_with_dodge_adds_one_to_the_next_roll(rs: Ruleset) -> None:
     g = to_combat(rs)
     play_round(g, "claws", ["dodge"], [2, 5])
     log = play_round(g, "escape_man", ["punch"], [6, 3])
-    assert "Dr. John Seward plays punch and rolls 4" in log
+    assert "Dr. John Seward plays Punch and rolls 4" in log
 
 
 def test_dodging_dracula_wins_him_a_bonus_next_round(rs: Ruleset) -> None:
@@ -275,7 +275,7 @@ def test_dodging_dracula_wins_him_a_bonus_next_round(rs: Ruleset) -> None:
     play_round(g, "claws", ["punch"], [1, 4])
     play_round(g, "dodge", ["punch"], [5, 2])
     log = play_round(g, "claws", ["punch"], [2, 6])
-    assert "count plays claws and rolls 3" in log
+    assert "Count Dracula plays Claws and rolls 3" in log
 
 
 def test_mesmerize_bites_and_strips_the_hunter_of_his_items(rs: Ruleset) -> None:
@@ -325,7 +325,7 @@ def test_trap_adds_one_to_draculas_rolls(rs: Ruleset) -> None:
     g = to_combat(rs, devents=["Trap"])
     sc.choose(g, 0, "Trap")
     log = play_round(g, "claws", ["punch"], [3, 4])
-    assert "count plays claws and rolls 4" in log
+    assert "Count Dracula plays Claws and rolls 4" in log
 
 
 def test_sister_agatha_makes_dracula_pay_for_an_escape(rs: Ruleset) -> None:
@@ -384,7 +384,7 @@ def test_fangs_bite_and_then_dracula_flies(rs: Ruleset) -> None:
 def test_one_player_chooses_secretly_for_each_of_his_hunters_and_dracula_names_his_target(rs: Ruleset) -> None:
     g = to_combat(rs, hunters=(SEWARD, MINA))
     p, text, labels = prompt(g)
-    assert (p, text) == (0, "Whom does the count attack this round?") and labels == [SEWARD, MINA]
+    assert (p, text) == (0, "Whom does the Count Dracula attack this round?") and labels == [SEWARD, MINA]
     sc.choose(g, 0, MINA)
     seward, mina = hp(g, SEWARD), hp(g, MINA)
     d = g.decision
@@ -418,7 +418,7 @@ def test_an_agent_met_on_the_trail_fights_and_holy_items_are_not_offered(rs: Rul
             p, text, labels = prompt(g)
             choice, placed = "Minion with Knife", True
             give_item(g, SEWARD, "Crucifix")
-        elif text == "Where does Dr. John Seward go from paris?":
+        elif text == "Where does Dr. John Seward go from Paris?":
             choice = "brussels" if placed and "Amsterdam" in " ".join(sc.names(g, "trail", 0)) else "paris"
         elif " go from " in text:
             choice = labels[0]
@@ -429,11 +429,11 @@ def test_an_agent_met_on_the_trail_fights_and_holy_items_are_not_offered(rs: Rul
         else:
             choice = labels[0]
         g.apply(labels.index(choice), p)
-    assert "combat against minion_knife begins" in g.log_lines(1)
+    assert "combat against Minion with Knife begins" in g.log_lines(1)
     assert options(g, 0) == ["punch", "knife"]
     assert options(g, 1) == ["punch", "dodge", "escape"]
     log = play_round(g, "punch", ["punch"], [2, 5])
-    assert "the minion_knife is destroyed" in log and log[-1] == "the combat ends"
+    assert "the Minion with Knife is destroyed" in log and log[-1] == "the combat ends"
 
 
 def test_vampiric_lair_fights_a_new_vampire_and_only_a_win_lowers_the_track(rs: Ruleset) -> None:
@@ -448,7 +448,7 @@ def test_vampiric_lair_fights_a_new_vampire_and_only_a_win_lowers_the_track(rs: 
             choice = "Brussels"
         elif " go from " in text:
             choice = labels[0]
-        elif text == "What does Dr. John Seward do in paris?":
+        elif text == "What does Dr. John Seward do in Paris?":
             set_counter(g, "vampires", 2)
             deck = sc.zone_index(g, "event_deck")
             sc._move(g, free(g, "Vampiric Lair", "event_deck"), deck, "bottom")
@@ -461,10 +461,10 @@ def test_vampiric_lair_fights_a_new_vampire_and_only_a_win_lowers_the_track(rs: 
         else:
             choice = labels[0]
         g.apply(labels.index(choice), p)
-    assert "combat against vampire begins" in g.log_lines(1)
+    assert "combat against New Vampire begins" in g.log_lines(1)
     assert options(g, 0) == ["claws"] and "stake" in options(g, 1)
     log = play_round(g, "claws", ["stake"], [1, 6])
-    assert "the vampire is destroyed" in log and counter(g, "vampires") == 1
+    assert "the New Vampire is destroyed" in log and counter(g, "vampires") == 1
 
 
 def test_a_combat_that_never_ends_is_broken_off_after_20_rounds(rs: Ruleset) -> None:
@@ -498,8 +498,8 @@ def test_hunters_of_different_players_choose_in_secret_and_all_cards_show_togeth
     sc.choose(g, 4, "escape")
     for viewer in range(5):
         log = g.log_lines(viewer)
-        assert "count plays claws and rolls 1" in log and "Mina Harker plays escape and rolls 6" in log
-        assert "Dr. John Seward plays dodge and rolls 6" in log
+        assert "Count Dracula plays Claws and rolls 1" in log and "Mina Harker plays Escape and rolls 6" in log
+        assert "Dr. John Seward plays Dodge and rolls 6" in log
 
 
 def test_dracula_killed_at_his_last_red_space_loses_the_game(rs: Ruleset) -> None:

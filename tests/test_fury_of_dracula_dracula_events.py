@@ -69,13 +69,13 @@ def test_wild_horses_aimed_at_a_move_is_played_when_that_hunter_moves(rules) -> 
     assert "Dracula plays Wild Horses" in g.log_lines(1)
     answer(g, "nantes")
     assert place_of(g, GODALMING) == "nantes"
-    assert prompt(g)[1] != f"Where does {GODALMING} go from paris?"  # the horses made his move
+    assert prompt(g)[1] != f"Where does {GODALMING} go from Paris?"  # the horses made his move
 
 
 def test_false_tip_off_stops_the_aimed_hunters_train(rules) -> None:  # type: ignore[no-untyped-def]
     g = with_dracula_card(rules, "False Tip-off")
     pol = policy(EAST[1:], FAR, {START: f"False Tip-off at {GODALMING}'s next train",
-                                 f"Where does {GODALMING} go from paris?": "take the train"})
+                                 f"Where does {GODALMING} go from Paris?": "take the train"})
     play(g, pol, lambda g: any("train does not run" in line for line in g.log_lines(1)))
     assert place_of(g, GODALMING) == "paris" and "False Tip-off" in zone_names(g, "event_discard")
     assert prompt(g)[1].startswith(f"Where does {SEWARD} go from")  # the turn ended
@@ -86,7 +86,7 @@ def test_chartered_carriage_cancels_a_false_tip_off(rules) -> None:  # type: ign
     give(g, SEWARD, "Chartered Carriage")
     edited(g)
     pol = policy(EAST[1:], FAR, {START: f"False Tip-off at {GODALMING}'s next train",
-                                 f"Where does {GODALMING} go from paris?": "take the train",
+                                 f"Where does {GODALMING} go from Paris?": "take the train",
                                  f"{SEWARD}: cancel the False Tip-off with Chartered Carriage?": "Chartered Carriage"})
     play(g, pol, at_prompt(f"{SEWARD}: cancel the False Tip-off with Chartered Carriage?"))
     force_roll(g, "train", ["1"])
@@ -100,8 +100,8 @@ def test_customs_search_takes_the_items_of_the_hunter_who_lands(rules) -> None: 
     give(g, GODALMING, "Knife")
     edited(g)
     pol = policy(EAST[1:], starts, {START: f"Customs Search at {GODALMING}'s next landing",
-                                    f"Where does {GODALMING} go from le_havre?": "english_channel",
-                                    f"Where does {GODALMING} go from english_channel?": "london"})
+                                    f"Where does {GODALMING} go from Le Havre?": "english_channel",
+                                    f"Where does {GODALMING} go from English Channel?": "london"})
     play(g, pol, lambda g: place_of(g, GODALMING) == "london")
     assert held(g, "hitems", GODALMING) == [] and "Customs Search" in zone_names(g, "event_discard")
 
@@ -114,7 +114,7 @@ def test_sensationalist_press_keeps_the_discovered_card_face_down(rules) -> None
     play(g, pol, lambda g: dracula_moving(g, 1) and value(g, "started"))
     give_dracula(g, "Sensationalist Press")
     edited(g)
-    play(g, pol, lambda g: prompt(g)[1] == f"Where does {GODALMING} go from clermont_ferrand?"
+    play(g, pol, lambda g: prompt(g)[1] == f"Where does {GODALMING} go from Clermont-Ferrand?"
          and len(zone_names(g, "trail", 0)) == 3)
     answer(g, "bordeaux")
     assert "the story is hushed up: the card stays face down" in g.log_lines(1)

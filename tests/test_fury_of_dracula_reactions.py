@@ -86,7 +86,7 @@ def test_resolve_sense_of_emergency_costs_six_minus_the_vampires_and_is_the_move
     answer(g, "madrid")
     assert place_of(g, GODALMING) == "madrid" and card_value(g, GODALMING, "hp") == 12 - 4
     # his move is made: the next question is his action in Madrid, not a move
-    assert prompt(g)[1] == f"What does {GODALMING} do in madrid?"
+    assert prompt(g)[1] == f"What does {GODALMING} do in Madrid?"
 
 
 def test_resolve_sense_of_emergency_is_not_offered_without_the_health_for_it(rules) -> None:  # type: ignore[no-untyped-def]
@@ -125,7 +125,7 @@ def test_the_hospital_font_can_burn_on_a_one(rules) -> None:  # type: ignore[no-
     play(g, pol, lambda g: dracula_moving(g, 1) and value(g, "started"))
     set_card(g, GODALMING, "bitten", 1)
     edited(g)
-    play(g, policy(EAST[1:], FAR, {f"Where does {GODALMING} go from belgrade?": "st_joseph_and_st_mary"}),
+    play(g, policy(EAST[1:], FAR, {f"Where does {GODALMING} go from Belgrade?": "st_joseph_and_st_mary"}),
          at_prompt(f"Does {GODALMING} use the Holy Water font of the Hospital?"))
     force_roll(g, "d6", ["1"])
     answer(g, "yes")
@@ -138,7 +138,7 @@ def test_a_fast_horse_rides_two_roads_and_is_discarded(rules) -> None:  # type: 
     play(g, pol, lambda g: dracula_moving(g, 2))
     give(g, GODALMING, "Fast Horse")
     edited(g)
-    play(g, pol, at_prompt(f"Where does {GODALMING} go from paris?"))
+    play(g, pol, at_prompt(f"Where does {GODALMING} go from Paris?"))
     near = roads("paris")
     two = {z for y in near for z in roads(y)} - near - {"paris"}
     assert set(prompt(g)[2]) == {"paris", "take the train"} | near | two and "amsterdam" in two
@@ -149,7 +149,7 @@ def test_a_fast_horse_rides_two_roads_and_is_discarded(rules) -> None:  # type: 
 def test_without_a_fast_horse_two_roads_are_not_offered(rules) -> None:  # type: ignore[no-untyped-def]
     g = rules.new_game(2, seed=3, check_invariants=True)
     pol = policy(EAST, FAR)
-    play(g, pol, at_prompt(f"Where does {GODALMING} go from paris?"))
+    play(g, pol, at_prompt(f"Where does {GODALMING} go from Paris?"))
     assert "amsterdam" not in prompt(g)[2]
 
 
@@ -187,7 +187,7 @@ def meet(rules, give_cards: list[str], seed: int = 4, tile: str = "Plague", nigh
     for c in dracula_cards:
         give_dracula(g, c)
     edited(g)
-    play(g, pol, lambda g: prompt(g)[1] == f"Where does {GODALMING} go from clermont_ferrand?"
+    play(g, pol, lambda g: prompt(g)[1] == f"Where does {GODALMING} go from Clermont-Ferrand?"
          and len(zone_names(g, "trail", 0)) == 3)
     if night:
         set_value(g, "daynight", 4)
@@ -209,7 +209,7 @@ def test_forewarned_cancels_the_encounter(rules) -> None:  # type: ignore[no-unt
     assert card_value(g, GODALMING, "hp") == 12 and "Forewarned" in zone_names(g, "event_discard")
     assert any("was forewarned: Plague is cancelled" in line for line in g.log_lines(1))
     # a cancelled encounter is not a meeting: Godalming keeps his Action phase
-    assert prompt(g)[1] == f"What does {GODALMING} do in bordeaux?"
+    assert prompt(g)[1] == f"What does {GODALMING} do in Bordeaux?"
 
 
 def test_great_strength_prevents_the_health_loss(rules) -> None:  # type: ignore[no-untyped-def]
@@ -314,7 +314,7 @@ def test_chartered_carriage_rides_a_fast_train_without_the_die(rules) -> None:  
 def test_stormy_seas_closes_a_sea_to_the_hunters(rules) -> None:  # type: ignore[no-untyped-def]
     g = before_moving(rules, "Stormy Seas", "le_havre")
     answer(g, "english_channel")
-    assert "english_channel" not in prompt(g)[2] and prompt(g)[1] == f"Where does {GODALMING} go from le_havre?"
+    assert "english_channel" not in prompt(g)[2] and prompt(g)[1] == f"Where does {GODALMING} go from Le Havre?"
 
 
 def test_telegraph_ahead_reveals_the_trail_cards_one_road_away(rules) -> None:  # type: ignore[no-untyped-def]
@@ -323,7 +323,7 @@ def test_telegraph_ahead_reveals_the_trail_cards_one_road_away(rules) -> None:  
     play(g, pol, lambda g: dracula_moving(g, 2))
     bottom_event(g, "Telegraph Ahead")
     edited(g)
-    play(g, pol, lambda g: prompt(g)[1] == f"What does {GODALMING} do in clermont_ferrand?")
+    play(g, pol, lambda g: prompt(g)[1] == f"What does {GODALMING} do in Clermont-Ferrand?")
     answer(g, "supply")
     assert g.view(1)["zones"]["trail"]["P1"][:2] == ["Nantes", "Bordeaux"]
 

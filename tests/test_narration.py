@@ -123,7 +123,7 @@ def test_per_card_counters_read_zero_when_gone_from_a_card_in_sight() -> None:
     prog = load_ruleset("rulesets/bloodborne.rules").program
     before = {"viewer": "P1", "zones": {"current": ["Snatcher"]}, "counters": {"echoes": {"Snatcher": 6}}}
     after = {"viewer": "P1", "zones": {"slain": ["Snatcher"]}, "counters": {"echoes": {}}}
-    assert narrate(prog, before, after)[0] == "Snatcher loses 6 echoes (now 0)"
+    assert narrate(prog, before, after)[0] == "Snatcher gives up 6 blood echoes"  # the ruleset's words
 
 
 def test_narration_is_the_same_in_a_world_p1_cannot_tell_apart(drops: str) -> None:
@@ -175,4 +175,4 @@ def test_bloodborne_damage_is_narrated_at_the_terminal(monkeypatch: pytest.Monke
     out = _play(["rulesets/bloodborne.rules", "--players", "3", "--seats", "human,random,random", "--seed", "1",
                  "--bot-seed", "1"], "1\nq\n", monkeypatch, capsys)
     assert "P3 rolls the yellow die: 2 damage" in out
-    assert "You lose 1 health (now 7)" in out and "P3 loses 5 health (now 3)" in out
+    assert "You lose 1 health (7 left)" in out and "P3 loses 5 health (3 left)" in out  # the ruleset's words

@@ -30,7 +30,7 @@ def _run_to_floor(players: int, heroes: list[str], seeds: range, floor: int = 12
 
 def test_a_solo_run_reaches_the_boss_at_the_terminal() -> None:
     _, out = _run_to_floor(1, ["Defect"], range(1, 5))
-    for room in ("monster", "boss_room"):
+    for room in ("monster", "boss"):
         assert f": {room}" in out
     assert "Combat round 1, the die shows" in out and "acts by" in out  # the status panel, enemy intents
     assert "Your hand (" in out and "(cost 1, attack)" in out           # cards with cost and text

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from liturgy.dsl.checker.analysis import AnalysisChecker
 from liturgy.dsl.checker.program import Program
+from liturgy.dsl.checker.wording import check_names, raw_values
 from liturgy.dsl.diagnostics import NOWHERE, Diagnostic, Span
 from liturgy.dsl.frontend import ast as A
 
@@ -48,6 +49,8 @@ class Checker(AnalysisChecker):
         self._load_cards(prog)
         self._check_bodies(prog)
         self._analyse(prog)
+        check_names(prog, self.diags)
+        self.diags += raw_values(prog, self.shown)
         return prog
 
 

@@ -6,6 +6,7 @@ expressions -> statements -> analysis -> :class:`~.checker.Checker` (the driver)
 from __future__ import annotations
 
 from liturgy.dsl.checker.program import Program
+from liturgy.dsl.checker.wording import shown_enum
 from liturgy.dsl.diagnostics import Diagnostic, Span
 from liturgy.dsl.frontend import ast as A
 
@@ -29,6 +30,13 @@ class CheckerCore:
         self.reading = False  # checking a `display` or `describe`: random numbers are refused (E171)
         self.depth = 0  # nesting of the expression being checked (MAX_EXPR_DEPTH)
         self.too_deep = False  # the current top-level expression was already reported too deep
+        self.shown: dict[str, Span] = {}  # enums whose values players see (text, options): where first (W090)
+
+    def shows(self, ty: object, span: Span) -> None:
+        """Values of type ``ty`` are shown to players at ``span`` (a log line, a text, a choice's options)."""
+        enum = shown_enum(ty)
+        if enum is not None:
+            self.shown.setdefault(enum, span)
 
     # ------------------------------------------------------------ reporting
     def err(self, code: str, msg: str, span: Span, hint: str = "") -> None:

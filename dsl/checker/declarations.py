@@ -434,6 +434,9 @@ class DeclarationChecker(CheckerCore):
         else:
             prog.describes[d.kind] = d
 
+    def _decl_describe_names(self, prog: Program, d: A.DescribeNames, names: _Names) -> None:
+        prog.name_decls.append(d)  # checked with `describe` (statements.py), once every enum is declared
+
 
 @dataclass
 class _Names:
@@ -466,6 +469,7 @@ _DECLARE: dict[type[A.Decl], Callable[[DeclarationChecker, Program, Any, _Names]
     A.InvariantDecl: DeclarationChecker._decl_invariant,
     A.DisplayDecl: DeclarationChecker._decl_display,
     A.DescribeDecl: DeclarationChecker._decl_describe,
+    A.DescribeNames: DeclarationChecker._decl_describe_names,
     A.GridDecl: lambda chk, prog, d, names: declare_grid(chk, prog, d, names.glob),
     A.ModeDecl: DeclarationChecker._decl_mode,
 }

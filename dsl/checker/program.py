@@ -48,6 +48,12 @@ class Program:
     invariants: list[A.InvariantDecl] = field(default_factory=list)
     display: A.DisplayDecl | None = None
     describes: dict[str, A.DescribeDecl] = field(default_factory=dict)
+    # `describe ENUM { value = "words" }`: the words a player reads for an enum value, wherever it is shown
+    # (enum values are unique across enums, so one map serves them all)
+    name_decls: list[A.DescribeNames] = field(default_factory=list)
+    value_names: dict[str, str] = field(default_factory=dict)
+    # `describe COUNTER { lose = "{who} lose{s} {n} Health" }`: how narration words a counter's changes
+    narration_words: dict[str, dict[str, str]] = field(default_factory=dict)
     cards: list[CardDef] = field(default_factory=list)
     card_files: list[str] = field(default_factory=list)  # every card file read, in the order read
     # SHA-256 of the ruleset's bytes and its card files' (dsl/loader.py): saves and decision logs record it, so a

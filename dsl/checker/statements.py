@@ -267,6 +267,7 @@ class StatementChecker(ExpressionChecker):
 
     def choose(self, s: A.Choose, scope: _Scope) -> None:
         elem = self.iter_elem(s.source, scope)
+        self.shows(elem, s.source.span)
         inner = scope.child(**{s.var: elem})
         if s.where is not None:
             self.expect(s.where, T.BOOL, inner)
@@ -291,6 +292,7 @@ class StatementChecker(ExpressionChecker):
         if s.by is not None:
             self.expect(s.by, T.PLAYER, inner)
         elem = self.iter_elem(s.source, inner)
+        self.shows(elem, s.source.span)
         if s.prompt is not None:
             self._prompt(s.prompt, inner)
         inner.names[s.var] = elem
@@ -327,7 +329,7 @@ class StatementChecker(ExpressionChecker):
         if s.to is not None:
             self.players(s.to, scope, "`log to`")
         for a in s.args:
-            self.expr(a, scope)
+            self.shows(self.expr(a, scope), a.span)
         holes = s.text.count("{}")
         if holes != len(s.args):
             self.err("E134", f"log text has {holes} `{{}}` but {len(s.args)} values follow", s.span)
@@ -417,7 +419,7 @@ class StatementChecker(ExpressionChecker):
 
     def _show_text(self, text: str, args: list[A.Expr], span: Span, scope: _Scope, what: str) -> None:
         for a in args:
-            self.expr(a, scope)
+            self.shows(self.expr(a, scope), a.span)
         holes = text.count("{}")
         if holes != len(args):
             self.err("E134", f"{what} text has {holes} `{{}}` but {len(args)} values follow", span)

@@ -569,6 +569,14 @@ class DescribeDecl(Decl):
 
 
 @dataclass(eq=False)
+class DescribeNames(Decl):
+    """`describe ENUM { value = "words", … }`: what a player reads for each named value of an enum, wherever the
+    value is shown (log lines, `show` and `prompt` text, option labels, the page's map)."""
+    enum: str
+    names: list[tuple[str, str, Span]]  # (value, words, where the entry is written)
+
+
+@dataclass(eq=False)
 class ModeDecl(Decl):
     """`mode NAME { … }`: declarations, handlers and extra round steps that apply only while the mode is active
     (dsl/checker/modes.py scopes its names; its handlers and steps run only between `enter` and `leave`)."""

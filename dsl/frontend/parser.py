@@ -624,6 +624,13 @@ class _AstBuilder(ModeBuilder):
                               [x for x in c[4:] if x is not None])
 
 
+    def describe_names_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.DescribeNames(self._s(meta), str(c[0]), [x for x in c[1:] if x is not None])
+
+    def value_name(self, meta: Any, c: list[Any]) -> tuple[str, str, Span]:
+        return (str(c[0]), _unquote(c[1]), self._s(meta))
+
+
 def _tree_to_ast(tree: Any, builder: _AstBuilder) -> Any:
     """Build the AST bottom-up from a tree Lark parsed itself (the fallback path).
 

@@ -3,11 +3,12 @@ the counter layout and value formatters.  Shared by the compiler, the code gener
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from liturgy.dsl.checker.types import Ty
+from liturgy.dsl.checker.wording import words
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.grids import GridInfo
 from liturgy.interpreter.runtime.moves import card_visibility
@@ -92,7 +93,10 @@ def _fmt_plain(s: Any, v: Any) -> str:
     return str(v)
 
 
-def formatter_for(t: Ty | None) -> Callable[[Any, Any], str]:
+def formatter_for(t: Ty | None, names: Mapping[str, str] | None = None) -> Callable[[Any, Any], str]:
+    """How a value of type ``t`` is written in text. With ``names`` (a log line's or a shown text's values, which
+    players read), an enum value is written in words: its entry there (dsl/checker/wording.py: declared or from
+    the card data), else the identifier as words (`pass_turn` → "pass turn"); without, as the identifier."""
     if t is None:
         return _fmt_plain
     if t.kind == "player":
@@ -101,8 +105,12 @@ def formatter_for(t: Ty | None) -> Callable[[Any, Any], str]:
         return _fmt_card
     if t.kind == "bool":
         return lambda s, v: "yes" if v else "no"
+    if t.kind == "enum" and names is not None:
+        return lambda s, v: (names.get(v) or words(v)) if isinstance(v, str) else _fmt_plain(s, v)
     if t.kind in ("list", "zone", "set"):
-        inner = formatter_for(t.elem if t.kind == "list" else (Ty("card") if t.kind == "zone" else None))
+        elem = t.elem if t.kind == "list" else Ty("card") if t.kind == "zone" else (
+            t.elem if names is not None and t.elem is not None and t.elem.kind == "enum" else None)  # a set of enums
+        inner = formatter_for(elem, names)
         if t.kind == "zone":
             return lambda s, v: ", ".join(inner(s, c) for c in s.zones[v]) or "nothing"
         return lambda s, v: ", ".join(inner(s, x) for x in v) or "nothing"

@@ -16,24 +16,26 @@ from typing import Any
 
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.types import Ty
+from liturgy.dsl.checker.wording import shown_enum
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import ExprFn, formatter_for, nests_cards, seen_text
 from liturgy.interpreter.compiler.compiler import Compiler
 from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.moves import card_visibility
-from liturgy.interpreter.runtime.names import place_enums, place_labels
+from liturgy.interpreter.runtime.names import value_labels
 from liturgy.interpreter.runtime.state import GameState, hidden_card
 
 Fmt = Callable[[GameState, Any, int], str]
 _ERRORS = (RuleError, TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError)
 
 
-def _formatter(t: Ty | None, places: dict[str, str] | None = None) -> Fmt:
-    """A value as text for viewer ``who``; a card the viewer cannot see now is `a hidden card`. ``places``: how
-    the values of an enum of places read (engine/names.py: `clermont_ferrand` → "Clermont-Ferrand"), given only
-    for such enums."""
-    if places is not None:
-        return lambda s, v, who: places[v] if isinstance(v, str) and v in places else formatter_for(t)(s, v)
+def _formatter(t: Ty | None, names: dict[str, str] | None = None) -> Fmt:
+    """A value as text for viewer ``who``; a card the viewer cannot see now is `a hidden card`. ``names``: how
+    enum values read (runtime/names.py: `clermont_ferrand` → "Clermont-Ferrand", `pass_turn` → "pass turn"),
+    given for an enum or a list or set of one."""
+    if names is not None:
+        plain_names = formatter_for(t, names)
+        return lambda s, v, who: plain_names(s, v)
 
     def card(s: GameState, c: Any, who: int) -> str:
         if c is None:
@@ -106,13 +108,11 @@ def _item(comp: Compiler, it: A.ShowItem) -> Item:
     return if_
 
 
-def _text(comp: Compiler, t: str, args: list[A.Expr], names: bool = True) -> _Text:
-    """A display/describe/prompt text: values of an enum of places are shown by their player names (``names``;
-    prompts keep the identifiers for now: test drivers of Fury of Dracula read the place back from them)."""
-    named = place_enums(comp.prog) if names else set()
-    places = place_labels(comp.prog) if named else {}
-    return _Text(t.split("{}"), [(comp.expr(a), _formatter(a.ty, places if a.ty is not None and a.ty.kind == "enum"
-                                                           and a.ty.arg in named else None)) for a in args])
+def _text(comp: Compiler, t: str, args: list[A.Expr]) -> _Text:
+    """A display/describe/prompt text: enum values (and lists or sets of them) are shown in words."""
+    names = value_labels(comp.prog)
+    return _Text(t.split("{}"), [(comp.expr(a), _formatter(a.ty, names if shown_enum(a.ty) is not None else None))
+                                 for a in args])
 
 
 class Display:
@@ -126,7 +126,7 @@ class Display:
         self.kinds = [c.kind for c in prog.cards]
         # per choice (the index the pending decision carries): its prompt, the player a `simultaneously` binds,
         # and what `describe` labels its options (None: nothing)
-        self.prompts = [None if pr is None else _text(comp, pr.text, pr.args, names=False)
+        self.prompts = [None if pr is None else _text(comp, pr.text, pr.args)
                         for pr in comp.choice_prompts]
         self.prompt_players = list(comp.choice_pvars)
         self.option_kinds = [self._described(t) for t in comp.choice_elems]

@@ -32,6 +32,7 @@ from liturgy.interpreter.runtime.moves import (
     players_mask,
     reveal_to,
 )
+from liturgy.interpreter.runtime.names import value_labels
 from liturgy.interpreter.runtime.state import GameState
 
 
@@ -415,7 +416,8 @@ class StatementCompiler(ExpressionCompiler):
             a.ty.kind == "card" or nests_cards(a.ty)))  # a list of lists of cards holds cards too
         # a zone argument is logged as a snapshot of its cards
         zone_args = tuple(i for i, a in enumerate(st.args) if a.ty is not None and a.ty.kind == "zone")
-        fmts = [formatter_for(a.ty) for a in st.args]
+        names = value_labels(self.prog)  # an enum value reads as words (`clermont_ferrand` → "Clermont-Ferrand")
+        fmts = [formatter_for(a.ty, names) for a in st.args]
         for i in zone_args:
             fmts[i] = formatter_for(Ty("list", elem=Ty("card")))
         self.log_formats.append(LogFormat(st.text, tuple(fmts), card_args + zone_args))

@@ -22,6 +22,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from liturgy.dsl.checker.program import Program
+from liturgy.dsl.checker.wording import HOLE as _HOLE
 from liturgy.interpreter.runtime.names import place_labels, value_text, words
 
 # at most this many lines per narration: a whole round of a 5-player game must still fit above the question
@@ -122,20 +123,36 @@ def _in_sight(view: dict[str, Any]) -> set[str]:
     return out
 
 
-def _amount(who: str, name: str, old: Any, new: Any, places: dict[str, str] | None = None) -> str:
-    """One counter's change: "You lose 5 health (now 3)", "P2 gains 1 banked (now 2)", "Supply: 129 → 125"."""
+def _amount(who: str, name: str, old: Any, new: Any, places: dict[str, str] | None = None,
+            worded: dict[str, str] | None = None) -> list[str]:
+    """One counter's change: "You lose 5 health (now 3)", "P2 gains 1 banked (now 2)", "Supply: 129 → 125", or
+    the ruleset's own words for it (``worded``: `describe health { lose = "…" }`; "" says nothing)."""
     label = words(name)
-    if isinstance(old, int) and isinstance(new, int) and not isinstance(old, bool) and who:
-        you = who == "You"
-        verb = ("gain" if you else "gains") if new > old else ("lose" if you else "loses")
-        return f"{who} {verb} {abs(new - old)} {label} (now {new})"
-    head = f"{who}: {label}" if who else label[:1].upper() + label[1:]
     places = places or {}
 
     def said(v: Any) -> str:
         return places[v] if isinstance(v, str) and v in places else value_text(v)
 
-    return f"{head}: {said(old)} → {said(new)}"
+    counted = isinstance(old, int) and isinstance(new, int) and not isinstance(old, bool)
+    if worded:
+        key = ("gain" if new > old else "lose") if counted else "change"
+        template = worded.get(key, worded.get("change"))
+        if template is not None:
+            return [_fill(template, who, abs(new - old) if counted else 0, said(new), said(old))] if template else []
+    if counted and who:
+        you = who == "You"
+        verb = ("gain" if you else "gains") if new > old else ("lose" if you else "loses")
+        return [f"{who} {verb} {abs(new - old)} {label} (now {new})"]
+    head = f"{who}: {label}" if who else label[:1].upper() + label[1:]
+    return [f"{head}: {said(old)} → {said(new)}"]
+
+
+def _fill(template: str, who: str, n: int, now: str, was: str) -> str:
+    """A ruleset's narration words with their holes filled; only these holes, never Python formatting (the text
+    is untrusted)."""
+    holes = {"who": who or "", "s": "" if who == "You" else "s", "n": str(n), "now": now, "was": was}
+    out = _HOLE.sub(lambda m: holes.get(m.group(1), m.group(0)), template)
+    return out[:1].upper() + out[1:]
 
 
 def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me: str) -> list[str]:
@@ -150,7 +167,8 @@ def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any],
         if old == new:
             continue
         if decl.scope == "global":
-            out.extend(_indexed("", name, old, new) if decl.index_enum else [_amount("", name, old, new, places)])
+            out.extend(_indexed("", name, old, new) if decl.index_enum else
+                       _amount("", name, old, new, places, prog.narration_words.get(name)))
             continue
         if not isinstance(old, dict) or not isinstance(new, dict):
             continue
@@ -168,15 +186,16 @@ def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any],
                 continue
             who = "You" if key == me else key
             out.extend(_indexed(who, name, old[key], new[key]) if decl.index_enum
-                       else [_amount(who, name, old[key], new[key], places)])
+                       else _amount(who, name, old[key], new[key], places, prog.narration_words.get(name)))
     return out
 
 
 def _indexed(who: str, name: str, old: Any, new: Any) -> list[str]:
     """A counter indexed by an enum (`trophies[Trophy]`): one line per entry that changed."""
     if not isinstance(old, dict) or not isinstance(new, dict):
-        return [_amount(who, name, old, new)]
-    return [_amount(who, f"{name} {words(str(k))}", old.get(k), v) for k, v in new.items() if old.get(k) != v]
+        return _amount(who, name, old, new)
+    return [line for k, v in new.items() if old.get(k) != v for line in _amount(who, f"{name} {words(str(k))}",
+                                                                                   old.get(k), v)]
 
 
 def narrate(prog: Program, before: dict[str, Any] | None, after: dict[str, Any]) -> list[str]:

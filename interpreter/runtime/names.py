@@ -11,12 +11,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from liturgy.dsl.checker.program import Program
+from liturgy.dsl.checker.wording import value_words
+from liturgy.dsl.checker.wording import words as words
 from liturgy.dsl.frontend.cards import CardDef
-
-
-def words(ident: str) -> str:
-    """An identifier as lower-case words: `escape_man` → "escape man"; text with spaces is left as it is."""
-    return ident.replace("_", " ") if "_" in ident and " " not in ident else ident
 
 
 def display_name(ident: str) -> str:
@@ -80,41 +77,32 @@ def card_details(prog: Program, names: Iterable[str]) -> dict[str, str]:
 
 
 def place_names(prog: Program, enum: str) -> dict[str, str]:
-    """A place's name as players read it: the name of the one card whose field holds that place (Fury of
-    Dracula's Location card "Clermont-Ferrand" for `clermont_ferrand`), or of the one spelt like it among
-    several, else the identifier in words ("Abandoned room")."""
-    fields = [(kind, f.name) for kind, types in prog.field_types.items() for f in prog.kinds[kind].fields
-              if types[f.name].kind == "enum" and types[f.name].arg == enum]
-    found: dict[str, list[str]] = {}
-    for c in prog.cards:
-        for kind, field in fields:
-            if c.kind == kind and isinstance(c.values.get(field), str):
-                found.setdefault(c.values[field], []).append(c.name)
-    named = {}
-    for p, names in found.items():  # several cards name a place (a room and an event in it): the one spelt alike
-        alike = [n for n in names if n.lower().replace("-", " ") == words(p).lower()]
-        if len(set(names)) == 1 or len(alike) == 1:
-            named[p] = names[0] if len(set(names)) == 1 else alike[0]
-    return {p: named.get(p, display_name(p)) for p in prog.enums.get(enum, [])}
+    """Each value of ``enum`` as players read it (dsl/checker/wording.py): the ruleset's `describe ENUM { … }`
+    words, else a card's name (Fury of Dracula's Location card "Clermont-Ferrand" for `clermont_ferrand`), else
+    the identifier in words with a capital ("Abandoned room")."""
+    known = value_labels(prog)
+    return {p: known.get(p) or display_name(p) for p in prog.enums.get(enum, [])}
 
 
-_PLACES: dict[int, tuple[Program, dict[str, str]]] = {}
+_LABELS: dict[int, tuple[Program, dict[str, str]]] = {}
 
 
-def place_enums(prog: Program) -> set[str]:
-    """The enums whose values are places: a graph's nodes, the cells of a grid of enum values."""
-    return {g.nodes for g in prog.graphs.values()} | {str(g.cell_ty.arg) for g in prog.grids.values()
-                                                      if g.cell_ty is not None and g.cell_ty.kind == "enum"}
-
-
-def place_labels(prog: Program) -> dict[str, str]:
-    """Every value of an enum that names places (a graph's nodes, a grid's cells) with its player name: what
-    narration and the page write for `clermont_ferrand`. Computed once per ruleset program."""
-    got = _PLACES.get(id(prog))
+def value_labels(prog: Program) -> dict[str, str]:
+    """Every enum value with words better than its identifier (declared or from the card data): what the log,
+    narration, the terminal's menus and the page write for `clermont_ferrand` or `wound1`. Computed once per
+    ruleset program."""
+    got = _LABELS.get(id(prog))
     if got is not None and got[0] is prog:
         return got[1]
-    out: dict[str, str] = {}
-    for e in sorted(place_enums(prog)):
-        out.update(place_names(prog, e))
-    _PLACES[id(prog)] = (prog, out)
+    out = value_words(prog)
+    _LABELS[id(prog)] = (prog, out)
     return out
+
+
+def value_label(prog: Program, value: str) -> str:
+    """One enum value (or any option label) as a player reads it: its words, else the identifier as words."""
+    return value_labels(prog).get(value) or words(value)
+
+
+# the page and the terminal named only places before enum values had words of their own
+place_labels = value_labels

@@ -237,6 +237,22 @@ function answerAlone(d) {
   return true;
 }
 
+// a box-drawing character in an option's detail (Betrayal's "1 ┣ doors north, east, south") is a tile with an
+// opening on each side the character's lines reach: drawn as a small picture of the tile turned that way
+const SIDES = { "╹": "n", "╺": "e", "╻": "s", "╸": "w", "┃": "ns", "━": "ew", "┗": "ne", "┏": "es", "┓": "sw",
+  "┛": "nw", "┣": "nes", "┳": "esw", "┫": "nsw", "┻": "new", "╋": "nesw" };
+function tileSvg(detail) {
+  const ch = [...detail].find((c) => SIDES[c]);
+  if (!ch) return null;
+  const pic = svg("svg", { viewBox: "0 0 40 40", class: "tile-turn", role: "img", "aria-label": `doors ${SIDES[ch]}` });
+  pic.append(svg("rect", { x: 4, y: 4, width: 32, height: 32, rx: 3, class: "tile" }));
+  const to = { n: [20, 4], e: [36, 20], s: [20, 36], w: [4, 20] };
+  for (const side of SIDES[ch]) {
+    pic.append(svg("line", { x1: 20, y1: 20, x2: to[side][0], y2: to[side][1], class: "edge door" }));
+  }
+  return pic;
+}
+
 function drawDecision(d, again) {
   $("decision-card").hidden = !d;
   if (!d) return;
@@ -248,6 +264,8 @@ function drawDecision(d, again) {
   d.options.forEach((o, i) => {
     const b = el("button", said(o.label)); b.type = "button"; b.dataset.index = i;
     if (o.detail) b.append(el("small", o.detail));
+    const turned = o.detail ? tileSvg(o.detail) : null;
+    if (turned) b.prepend(turned);
     b.onclick = () => choose(i);
     box.append(b);
   });

@@ -1,0 +1,146 @@
+"""The words a player reads for an enum value, and the checks of `describe ENUM { value = "words" }`.
+
+Why in the checker: an enum value is an identifier (`clermont_ferrand`, `wound1`), and wherever a player sees one
+(a log line, a `show` or `prompt` text, the options of a choice) the engine must say words instead. The words
+come, in order, from the ruleset's own `describe ENUM { … }` block, from the card data (Fury of Dracula's
+Location card "Clermont-Ferrand" holds the place `clermont_ferrand`), or from the identifier itself ("pass turn").
+The last is a guess that reads badly for `wound1` or `escape_man`, so the checker warns (W090) when a shown
+enum value still has nothing better, once per enum, where its values are first shown.
+"""
+
+from __future__ import annotations
+
+import re
+
+from liturgy.dsl.checker.program import Program
+from liturgy.dsl.diagnostics import Diagnostic, Span
+from liturgy.dsl.frontend import ast as A
+
+# an identifier that does not read as words: an underscore joins words, or a digit is glued to one (`wound1`)
+_RAW = re.compile(r"_|[A-Za-z][0-9]|[0-9][A-Za-z]")
+
+
+def words(ident: str) -> str:
+    """An identifier as lower-case words: `escape_man` → "escape man"; text with spaces is left as it is."""
+    return ident.replace("_", " ") if "_" in ident and " " not in ident else ident
+
+
+def looks_raw(value: str) -> bool:
+    """A value a player would read as an identifier rather than a word (`escape_man`, `wound1`, not `road`)."""
+    return bool(_RAW.search(value))
+
+
+def place_enums(prog: Program) -> set[str]:
+    """The enums whose values are places: a graph's nodes, the cells of a grid of enum values."""
+    return {g.nodes for g in prog.graphs.values()} | {str(g.cell_ty.arg) for g in prog.grids.values()
+                                                      if g.cell_ty is not None and g.cell_ty.kind == "enum"}
+
+
+def card_words(prog: Program, enum: str, place: bool) -> dict[str, str]:
+    """Values of ``enum`` named by the card data: the card whose field of that enum holds the value and whose name
+    is spelt like it ("Clermont-Ferrand" for `clermont_ferrand`), or, for a place (``place``), the one card that
+    holds it ("Abandoned Room"). Several cards holding a value (a room and an event in it) name it only when one
+    of them is spelt alike."""
+    fields = [(kind, f.name) for kind, types in prog.field_types.items() for f in prog.kinds[kind].fields
+              if types[f.name].kind == "enum" and types[f.name].arg == enum]
+    if not fields:
+        return {}
+    found: dict[str, list[str]] = {}
+    for c in prog.cards:
+        for kind, field in fields:
+            if c.kind == kind and isinstance(c.values.get(field), str):
+                found.setdefault(c.values[field], []).append(c.name)
+    named = {}
+    for v, names in found.items():
+        alike = [n for n in names if n.lower().replace("-", " ") == words(v).lower()]
+        if len(alike) >= 1 and len(set(alike)) == 1:
+            named[v] = alike[0]
+        elif place and len(set(names)) == 1:
+            named[v] = names[0]
+    return named
+
+
+def value_words(prog: Program) -> dict[str, str]:
+    """Every enum value that has words better than its identifier: declared (`describe ENUM { … }`) first, then
+    from the card data. Values are unique across enums (E103), so one map serves them all."""
+    places = place_enums(prog)
+    out: dict[str, str] = {}
+    for enum in prog.enums:
+        out.update(card_words(prog, enum, enum in places))
+    out.update(prog.value_names)
+    return out
+
+
+# `describe COUNTER { … }`: how narration words a change of that counter (engine/narration.py)
+NARRATION_KEYS = ("gain", "lose", "change")
+NARRATION_HOLES = frozenset({"who", "s", "n", "now", "was"})
+HOLE = re.compile(r"\{([^{}]*)\}")  # a hole of narration words: `{who}`
+
+
+def check_names(prog: Program, err: list[Diagnostic]) -> None:
+    """`describe NAME { key = "words" }`: for an enum, each key one of its values (E101) named once (E103), with
+    words (E173), filling ``prog.value_names``; for a counter, how narration words its changes (keys `gain`,
+    `lose`, `change`; holes {who} {s} {n} {now} {was}; "" for none), filling ``prog.narration_words``."""
+    for d in prog.name_decls:
+        values = prog.enums.get(d.enum)
+        if values is None and d.enum in prog.counters:
+            _check_narration(prog, d, err)
+            continue
+        if values is None:
+            err.append(Diagnostic("E101", "error", f"unknown enum or counter `{d.enum}`", d.span,
+                                  "`describe NAME { value = \"words\" }` names the values of an enum or words a "
+                                  "counter's changes"))
+            continue
+        for value, text, span in d.names:
+            if value not in values:
+                err.append(Diagnostic("E101", "error", f"`{value}` is not a value of enum `{d.enum}`", span,
+                                      "its values are " + ", ".join(values[:8]) + (", …" if len(values) > 8 else "")))
+            elif value in prog.value_names:
+                err.append(Diagnostic("E103", "error", f"`{value}` is named twice", span,
+                                      "give each value its words once"))
+            elif not text.strip():
+                err.append(Diagnostic("E173", "error", f"the words for `{value}` are empty", span,
+                                      "say what a player reads, e.g. `wound1 = \"1 wound\"`"))
+            else:
+                prog.value_names[value] = text
+
+
+def _check_narration(prog: Program, d: A.DescribeNames, err: list[Diagnostic]) -> None:
+    words_for = prog.narration_words.setdefault(d.enum, {})
+    for key, text, span in d.names:
+        if key not in NARRATION_KEYS:
+            err.append(Diagnostic("E101", "error", f"`{key}` is not a kind of change narration words", span,
+                                  "a counter's changes are worded by `gain`, `lose` and `change`"))
+        elif key in words_for:
+            err.append(Diagnostic("E103", "error", f"`{key}` is worded twice for `{d.enum}`", span))
+        else:
+            unknown = [h for h in HOLE.findall(text) if h not in NARRATION_HOLES]
+            if unknown:
+                err.append(Diagnostic("E134", "error", f"`{{{unknown[0]}}}` is no narration hole", span,
+                                      "the holes are {who}, {s} (\"s\" unless the reader is who changed), "
+                                      "{n} (by how much), {now} and {was}"))
+            words_for[key] = text
+
+
+def shown_enum(ty: object) -> str | None:
+    """The enum whose values a shown value of type ``ty`` prints: an enum, or a list or set of one."""
+    while getattr(ty, "kind", None) in ("list", "set"):
+        ty = getattr(ty, "elem", None)
+    return str(getattr(ty, "arg", "")) if getattr(ty, "kind", None) == "enum" else None
+
+
+def raw_values(prog: Program, shown: dict[str, Span]) -> list[Diagnostic]:
+    """W090: per enum shown to players (``shown``: enum → where first shown), its values that read as
+    identifiers and have no words from a `describe` block or the card data."""
+    have = value_words(prog)
+    out = []
+    for enum, span in shown.items():
+        raw = [v for v in prog.enums.get(enum, []) if v not in have and looks_raw(v)]
+        if raw:
+            listed = ", ".join(f"`{v}`" for v in raw[:6]) + (f" and {len(raw) - 6} more" if len(raw) > 6 else "")
+            out.append(Diagnostic(
+                "W090", "warning", f"players see values of enum `{enum}` here, and {listed} would read as "
+                f"identifiers", span,
+                f"name them: `describe {enum} {{ {raw[0]} = \"…\" }}` (docs/language.md, Words for enum values)"))
+    return out
+

@@ -1,0 +1,106 @@
+"""`describe ENUM { value = "words" }` and `describe COUNTER { lose = "…" }` (issue 32): what players read for enum
+values and counters' changes, its checks (E101, E103, E134, E173, W090), and that the words change only what is
+shown, never the game (its options, log entries and digest)."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+import pytest
+from liturgy.dsl.loader import check_file
+from liturgy.interpreter.engine import load_ruleset
+from liturgy.interpreter.engine.narration import narrate
+
+DUEL = Path(__file__).resolve().parent.parent / "docs/examples/duel.rules"
+HEAD = 'game "G" { players 2..2 }\nenum Move { hold_fast, strike2, rest }\ncounter per player hp 0..9 = 9\n'
+BODY = """round {
+  step pick "Pick" {
+    choose m from Move by players[0] prompt "Better than {}?", strike2 {
+      log "P1 chooses {}", m
+      if m == strike2 { players[1].hp -= 2 }
+    }
+    end game
+  }
+}
+score(p) = p.hp
+"""
+
+
+def _diags(tmp_path: Path, extra: str) -> list[tuple[str, str]]:
+    path = tmp_path / "g.rules"
+    path.write_text(HEAD + BODY + extra, encoding="utf-8")
+    _, diags = check_file(str(path))
+    return [(d.code, d.message) for d in diags]
+
+
+def test_named_values_check_clean(tmp_path: Path) -> None:
+    assert _diags(tmp_path, 'describe Move { hold_fast = "hold fast", strike2 = "strike twice" }\n') == []
+
+
+def test_raw_values_shown_to_players_are_w090(tmp_path: Path) -> None:
+    (code, message), = _diags(tmp_path, "")
+    assert code == "W090" and "`hold_fast`, `strike2`" in message and "`rest`" not in message
+
+
+@pytest.mark.parametrize(("block", "code", "words"), [
+    ('describe Mvoe { rest = "x" }', "E101", "unknown enum or counter `Mvoe`"),
+    ('describe Move { resting = "x" }', "E101", "`resting` is not a value of enum `Move`"),
+    ('describe Move { rest = "a", rest = "b" }', "E103", "`rest` is named twice"),
+    ('describe Move { rest = "  " }', "E173", "the words for `rest` are empty"),
+    ('describe hp { lose = "{who} drops {amount}" }', "E134", "`{amount}` is no narration hole"),
+    ('describe hp { fall = "x" }', "E101", "`fall` is not a kind of change"),
+    ('describe hp { lose = "a", lose = "b" }', "E103", "`lose` is worded twice for `hp`"),
+])
+def test_mistakes_in_a_block_are_located_errors(tmp_path: Path, block: str, code: str, words: str) -> None:
+    found = _diags(tmp_path, 'describe Move { hold_fast = "hold fast", strike2 = "strike twice" }\n' + block + "\n")
+    assert any(c == code and words in m for c, m in found), found
+
+
+def _game(tmp_path: Path, extra: str, choice: int):  # type: ignore[no-untyped-def]
+    path = tmp_path / f"g{len(extra)}.rules"
+    path.write_text(HEAD + BODY + extra, encoding="utf-8")
+    rules = load_ruleset(str(path))
+    g = rules.new_game(2, seed=1)
+    before = g.view(1)
+    d = g.decision
+    assert d is not None
+    options, prompt, details = list(d.options[0]), d.prompts.get(0), g.option_details(0)
+    g.apply(choice, 0)
+    return g, options, prompt, details, narrate(rules.program, before, g.view(1))
+
+
+def test_words_change_what_is_shown_and_nothing_else(tmp_path: Path) -> None:
+    block = ('describe Move { hold_fast = "hold fast", strike2 = "strike twice" }\n'
+             'describe hp { lose = "{who} lose{s} {n} hit points ({now} left)" }\n')
+    plain, options, _, _, said = _game(tmp_path, "", 1)
+    worded, options2, prompt, _, said2 = _game(tmp_path, block, 1)
+    assert options == options2 == ["hold_fast", "strike2", "rest"]  # bots and tools still read identifiers
+    assert plain.digest() == worded.digest()  # the same game: log entries hold values, not text
+    assert plain.log_lines(0)[0] == "P1 chooses strike2" and worded.log_lines(0)[0] == "P1 chooses strike twice"
+    assert prompt == "Better than strike twice?"
+    assert said == ["You lose 2 hp (now 7)"] and said2 == ["You lose 2 hit points (7 left)"]
+
+
+def test_an_empty_change_word_keeps_the_change_out_of_narration(tmp_path: Path) -> None:
+    *_, said = _game(tmp_path, 'describe hp { change = "" }\n', 1)
+    assert said == []
+
+
+def test_the_duel_example_reads_in_words_at_the_terminal() -> None:
+    from liturgy.interpreter.agents.agents import play_out
+    from liturgy.interpreter.agents.terminal import HumanAgent
+
+    rules = load_ruleset(str(DUEL))
+    g = rules.new_game(2, seed=1)
+    out = io.StringIO()
+    human = HumanAgent(stdin=io.StringIO("4\n"), stdout=out)
+
+    class Bot:
+        def choose(self, game, player):  # type: ignore[no-untyped-def]
+            return random.Random(1).randrange(game.option_count(player))
+
+    play_out(g, [human, Bot()])
+    text = out.getvalue()
+    assert "[4] Escape (Man)" in text and "escape_man" not in text and "wound1" not in text
