@@ -392,6 +392,7 @@ class ZoneDecl(Decl):
     of_kind: str | None = None
     final: bool = False
     capacity: int | None = None
+    size_hidden: bool = False  # `size hidden`: a viewer who may not see its cards does not see how many there are
     per_card: bool = False
     group: Expr | None = None  # `visible to EXPR` (visibility "group"): who sees its cards, computed when asked
     # `VISIBILITY as host` (zones per card): the owner is that of the zone the host card lies in, now
@@ -431,6 +432,7 @@ class CounterDecl(Decl):
     option: str | None = None  # an `option`: the enum its value comes from
     holds: TypeExpr | None = None  # `counter NAME: T`: it holds an enum value, a player or a card (or none)
     held: Ty | None = field(default=None, repr=False, compare=False)  # ``holds`` resolved by the checker
+    seen_by: str = ""  # who sees its values in views: "" everyone, "owner" (`visible to owner`), "hidden" nobody
 
 
 @dataclass(eq=False)
