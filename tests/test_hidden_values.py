@@ -177,3 +177,29 @@ score(p) = size(p.hand)
     assert more.view(1)["zones"] == theirs and more.view(0)["zones"]["hand"]["P1"] == ["Ruby", "Ruby"]
     encoder = ViewEncoder(game.ruleset, 2)
     assert (encoder.encode(game.view(1), 1) == encoder.encode(more.view(1), 1)).all()
+
+
+def test_counters_and_grids_visible_to_a_group(tmp_path: Path) -> None:
+    """`visible to EXPR`: the players the expression names now (a per-player counter's player is `owner`)."""
+    path = tmp_path / "g.rules"
+    path.write_text("""\
+game "G" { players 3..3 }
+counter per player team 0..1
+counter per player plan 0..9 = 5 visible to [q for q in players where q.team == owner.team]
+counter war_chest 0..99 = 7 visible to [q for q in players where q.team == 1]
+grid map 2 by 1 of int visible to players[2]
+setup { players[1].team = 1  players[2].team = 1 }
+round { step s "S" {
+  choose n from [0, 1] by players[0] prompt "Change sides?" { players[0].team = n }
+  end game
+} }
+score(p) = p.plan
+""", encoding="utf-8")
+    game = load_ruleset(str(path)).new_game(3, 1)
+    plans = [game.view(p)["counters"]["plan"] for p in range(3)]
+    assert plans[0] == {"P1": 5, "P2": "?", "P3": "?"}
+    assert plans[1] == plans[2] == {"P1": "?", "P2": 5, "P3": 5}
+    assert [game.view(p)["counters"]["war_chest"] for p in range(3)] == ["?", 7, 7]
+    assert [game.view(p)["grids"]["map"] for p in (0, 1, 2, None)] == [[["?", "?"]]] * 2 + [[[0, 0]], [["?", "?"]]]
+    game.apply(1, 0)  # P1 joins team 1: the group follows the game
+    assert game.view(0)["counters"]["war_chest"] == 7 and game.view(1)["counters"]["plan"]["P1"] == 5

@@ -432,7 +432,10 @@ class CounterDecl(Decl):
     option: str | None = None  # an `option`: the enum its value comes from
     holds: TypeExpr | None = None  # `counter NAME: T`: it holds an enum value, a player or a card (or none)
     held: Ty | None = field(default=None, repr=False, compare=False)  # ``holds`` resolved by the checker
-    seen_by: str = ""  # who sees its values in views: "" everyone, "owner" (`visible to owner`), "hidden" nobody
+    seen_by: str = ""  # who sees its values in views: "" everyone, "owner" (`visible to owner`), "hidden" nobody,
+    # "group": `visible to EXPR`, the players ``seen_group`` names (computed when a view asks; `owner` in it is the
+    # counter's player)
+    seen_group: Expr | None = None
 
 
 @dataclass(eq=False)

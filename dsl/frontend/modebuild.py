@@ -51,6 +51,9 @@ class ModeBuilder:
     def vis_hidden(self: _Spans, meta: Any, c: list[Any]) -> str:
         return "hidden"
 
+    def vis_values_group(self: _Spans, meta: Any, c: list[Any]) -> A.Expr:
+        return c[0]  # type: ignore[no-any-return]
+
     def mode_step(self: _Spans, meta: Any, c: list[Any]) -> A.StepDecl:
         name, place, anchor, title, body = c
         return A.StepDecl(self._s(meta), str(name), _text(title) if title is not None else str(name), body,

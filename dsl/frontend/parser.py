@@ -507,13 +507,16 @@ class _AstBuilder(ModeBuilder):
             lo, hi = 0, 1
         return A.CounterDecl(
             self._s(meta), str(name), scope or "global", word == "flag", index, lo, hi, default, bool(reset),
-            holds=typed, seen_by=seen_by or "",
+            holds=typed, seen_by=seen_by if isinstance(seen_by, str) else "group" if seen_by else "",
+            seen_group=seen_by if isinstance(seen_by, A.Expr) else None,
         )
 
     def grid_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         name, width, height, cell, seen_by = c
         return A.GridDecl(self._s(meta), str(name), "global", False, None, None, None, None, False,
-                          width=int(width), height=int(height), cell=cell, seen_by=seen_by or "")
+                          width=int(width), height=int(height), cell=cell,
+                          seen_by=seen_by if isinstance(seen_by, str) else "group" if seen_by else "",
+                          seen_group=seen_by if isinstance(seen_by, A.Expr) else None)
 
     def option_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         name, enum, default = c

@@ -7,17 +7,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.checker.graphs import is_overlay, overlay_name
-from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, UNITS, Layout
+from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, UNITS
 from liturgy.interpreter.engine.decision import Decision
 from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.engine.outcome import _game_over_line, _labels
 from liturgy.interpreter.runtime import modes
 from liturgy.interpreter.runtime.graphs import edges_view, overlay_of
 from liturgy.interpreter.runtime.grids import cell_label
-from liturgy.interpreter.runtime.moves import visible_cards
+from liturgy.interpreter.runtime.moves import players_mask, visible_cards
 from liturgy.interpreter.runtime.state import GameState, hidden_card
 
 if TYPE_CHECKING:
@@ -273,7 +272,7 @@ class GameViews:
                 }
             else:
                 zones[name] = zone_view(lay.zone_global[name])
-        counters = _counter_values(s, prog, lay, seen, who)
+        counters = _counter_values(s, self.ruleset, seen, who)
         decision: dict[str, Any] | None = None
         d = self.decision
         if d is not None:
@@ -312,7 +311,7 @@ class GameViews:
                                    for row in g.rows(s.counters)]
                             for name, g in lay.grids.items()
                             for kind in [(prog.grids[name].cell_ty or Ty("any")).kind]
-                            for seen in [_cell_seer(prog.grids[name].seen_by, who)]}
+                            for seen in [_cell_seer(self.ruleset, prog.grids[name], s, who)]}
         changed = {g: lay.global_slots[overlay_name(g)] for g in prog.graphs if overlay_name(g) in lay.global_slots}
         if changed:  # connections made and removed during play (public, like the graph's file)
             out["graphs"] = {g: edges_view(overlay_of(s.counters[slot]))
@@ -322,10 +321,23 @@ class GameViews:
             out["modes"] = modes.active_names(slots, s.counters)
 
 
-def _counter_values(s: GameState, prog: Program, lay: Layout, seen: list[bool], who: int) -> dict[str, Any]:
-    """Every counter as viewer ``who`` sees it: ``?`` for a value it may not see (`visible to owner`, `hidden`),
-    per-card counters of the cards it sees only (``seen``)."""
+def _seer(ruleset: Ruleset, c: A.CounterDecl, s: GameState, who: int) -> Callable[[int | None], bool]:
+    """Whether ``who`` sees the value of counter ``c`` belonging to a player (None: a global or per-card one)."""
+    if not c.seen_by:
+        return lambda p: True
+    if c.seen_by == "hidden":
+        return lambda p: False
+    if c.seen_by == "owner":
+        return lambda p: p == who
+    fn = ruleset.value_groups[c.name]
+    return lambda p: bool((players_mask(fn(s, {} if p is None else {"owner": p})) >> who) & 1)
+
+
+def _counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int) -> dict[str, Any]:
+    """Every counter as viewer ``who`` sees it: ``?`` for a value it may not see (`visible to owner`, `hidden`,
+    `visible to` a group it is not in now), per-card counters of the cards it sees only (``seen``)."""
     t = s.tables
+    prog, lay = ruleset.program, ruleset.compiled.layout
 
     def visible(c: int) -> bool:
         return seen[c]
@@ -345,14 +357,15 @@ def _counter_values(s: GameState, prog: Program, lay: Layout, seen: list[bool], 
                 return shown_as(s.counters[base])
             return {labels[k]: s.counters[base + k] for k in range(width)}
 
-        if c.seen_by == "hidden" and c.scope != "player":  # nobody sees it: not even whether it changed
+        sees = _seer(ruleset, c, s, who)
+        if c.scope != "player" and not sees(None):  # nobody sees it: not even whether it changed
             counters[name] = HIDDEN
         elif c.scope == "global":
             counters[name] = read(lay.global_slots[name])
         elif c.scope == "player":
             counters[name] = {
                 f"P{p + 1}": read(lay.player_base + p * lay.player_stride + lay.player_offsets[name])
-                if not c.seen_by or (c.seen_by == "owner" and p == who) else HIDDEN
+                if sees(p) else HIDDEN
                 for p in range(t.n)
             }
         else:
@@ -366,14 +379,14 @@ def _counter_values(s: GameState, prog: Program, lay: Layout, seen: list[bool], 
     return counters
 
 
-def _cell_seer(seen_by: str, who: int) -> Callable[[Any], bool]:
-    """Whether ``who`` sees a cell holding a value: every cell of a public grid, none of a `hidden` one, and of a
-    grid `visible to owner` the cells holding ``who`` (another player's cell and an empty one read alike)."""
-    if not seen_by:
-        return lambda v: True
-    if seen_by == "hidden":
-        return lambda v: False
-    return lambda v: v == who
+def _cell_seer(ruleset: Ruleset, g: A.GridDecl, s: GameState, who: int) -> Callable[[Any], bool]:
+    """Whether ``who`` sees a cell holding a value: every cell of a public grid, none of a `hidden` one, all of
+    one `visible to` a group it is in now, and of a grid `visible to owner` the cells holding ``who`` (another
+    player's cell and an empty one read alike)."""
+    if g.seen_by == "owner":
+        return lambda v: v == who
+    everyone = _seer(ruleset, g, s, who)(None)
+    return lambda v: everyone
 
 
 def card_keyed(s: GameState, values: dict[int, Any]) -> dict[str, Any]:

@@ -390,7 +390,7 @@ def hidden_slots(game: Game, observer: int) -> list[tuple[str, list[int]]]:
     prog, lay, n = game.ruleset.program, game.ruleset.compiled.layout, game.players
     groups: list[tuple[str, list[int]]] = []
     for name, c in prog.counters.items():
-        if not c.seen_by or c.scope == "card":
+        if c.seen_by not in ("owner", "hidden") or c.scope == "card":  # a group's members change as it plays
             continue
         width = len(prog.enums[c.index_enum]) if c.index_enum else 1
         if c.scope == "global":
