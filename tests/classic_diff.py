@@ -365,6 +365,12 @@ HEX = Adapter("hex.rules", "hex", 2, _no_chance, _hex_action,
               lambda g: [float(x) for x in (g.result or {})["scores"]], chance_nodes=False, share=0.15)
 
 
+# ---------------------------------------------------------------- dark_hex
+
+DARK_HEX = Adapter("dark_hex.rules", "dark_hex", 2, _no_chance, lambda state, player, label: int(label),
+                   lambda g: [float(x) for x in (g.result or {})["scores"]], chance_nodes=False)
+
+
 # ---------------------------------------------------------------- liars_poker (python_liars_poker)
 
 def _liars_poker_chance(game: Game, state: Any) -> int:
@@ -412,7 +418,7 @@ BLOCK_DOMINOES = Adapter("block_dominoes.rules", "python_block_dominoes", 2, _do
 ADAPTERS: dict[str, Adapter] = {"kuhn_poker": KUHN, "goofspiel": GOOFSPIEL, "leduc_poker": LEDUC,
                                 "liars_dice": LIARS, "crazy_eights": CRAZY_EIGHTS, "connect_four": CONNECT_FOUR,
                                 "tic_tac_toe": TIC_TAC_TOE, "breakthrough": BREAKTHROUGH, "hex": HEX,
-                                "liars_poker": LIARS_POKER, "block_dominoes": BLOCK_DOMINOES}
+                                "liars_poker": LIARS_POKER, "block_dominoes": BLOCK_DOMINOES, "dark_hex": DARK_HEX}
 
 
 

@@ -27,8 +27,9 @@ class DeclarationChecker(CheckerCore):
     # ------------------------------------------------------------ declarations
     def _declare(self, seen: dict[str, Span], name: str, span: Span, what: str) -> bool:
         if name in seen:
-            self.err("E103", f"`{name}` is declared twice ({what})", span,
-                     hint=f"the first declaration is at line {seen[name].line}")
+            first = seen[name]
+            where = f"line {first.line}" if first.file == span.file else f"{first.file}:{first.line}:{first.column}"
+            self.err("E103", f"`{name}` is declared twice ({what})", span, hint=f"the first declaration is at {where}")
             return False
         seen[name] = span
         return True
@@ -118,6 +119,9 @@ class DeclarationChecker(CheckerCore):
                 self.warn("W010", f"track `{c.name}` values decrease along the track", c.span)
             if c.holds is not None:
                 self._check_typed_counter(c)
+            if c.seen_by == "owner" and c.scope != "player":
+                self.err("E391", f"counter `{c.name}` has no owner: `visible to owner` needs `counter per player`",
+                         c.span, hint="write `counter per player …`, or `hidden` for a value nobody sees")
             self._check_start(c)
 
     def _check_start(self, c: A.CounterDecl) -> None:

@@ -41,6 +41,9 @@ def check_grids(chk: DeclarationChecker, prog: Program) -> None:
                     hint="a cell holds an int, a player or an enum value (or `none`)")
             ty = T.ANY
         g.cell_ty = ty
+        if g.seen_by == "owner" and ty.kind not in ("player", "any"):
+            chk.err("E391", f"grid `{g.name}` has no owners: `visible to owner` needs a grid `of player`", g.span,
+                    hint="a cell is seen by the player it holds; write `hidden` for cells nobody sees")
 
 
 def grid_name(chk: ExpressionChecker, e: A.Name) -> Ty | None:

@@ -70,6 +70,11 @@ class StatementChecker(ExpressionChecker):
                 prog.group_visibility = True
                 self.owner = f"zone:{z.name}"
                 self.players(z.group, _Scope({"owner": T.PLAYER} if z.per_player else {}), "`visible to`")
+        for c in [*prog.counters.values(), *prog.grids.values()]:  # counters and grids `visible to` a group
+            if c.seen_group is not None:
+                self.owner = f"counter:{c.name}"
+                self.players(c.seen_group, _Scope({"owner": T.PLAYER} if c.scope == "player" else {}),
+                             "`visible to`")
         self.reading = reading
 
     def _check_outcome(self, prog: Program) -> None:

@@ -376,6 +376,14 @@ class CardsDecl(Decl):
 
 
 @dataclass(eq=False)
+class IncludeDecl(Decl):
+    """`include "part.rules"`: only the front end (dsl/frontend/includes.py) sees it; it replaces it by the
+    included file's declarations, so the checker and the compiler see one program."""
+
+    path: str
+
+
+@dataclass(eq=False)
 class ZoneDecl(Decl):
     name: str
     per_player: bool
@@ -384,6 +392,7 @@ class ZoneDecl(Decl):
     of_kind: str | None = None
     final: bool = False
     capacity: int | None = None
+    size_hidden: bool = False  # `size hidden`: a viewer who may not see its cards does not see how many there are
     per_card: bool = False
     group: Expr | None = None  # `visible to EXPR` (visibility "group"): who sees its cards, computed when asked
     # `VISIBILITY as host` (zones per card): the owner is that of the zone the host card lies in, now
@@ -423,6 +432,10 @@ class CounterDecl(Decl):
     option: str | None = None  # an `option`: the enum its value comes from
     holds: TypeExpr | None = None  # `counter NAME: T`: it holds an enum value, a player or a card (or none)
     held: Ty | None = field(default=None, repr=False, compare=False)  # ``holds`` resolved by the checker
+    seen_by: str = ""  # who sees its values in views: "" everyone, "owner" (`visible to owner`), "hidden" nobody,
+    # "group": `visible to EXPR`, the players ``seen_group`` names (computed when a view asks; `owner` in it is the
+    # counter's player)
+    seen_group: Expr | None = None
 
 
 @dataclass(eq=False)

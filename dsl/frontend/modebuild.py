@@ -1,5 +1,6 @@
-"""Syntax-tree builders for rule modes (`mode NAME { … }`, a mode's placed steps, `enter` / `leave`) and for
-the statements that change a graph during play (`link` / `unlink`).
+"""Syntax-tree builders for rule modes (`mode NAME { … }`, a mode's placed steps, `enter` / `leave`), for
+the statements that change a graph during play (`link` / `unlink`), for `include` and for who sees a counter's
+values (`visible to owner`, `hidden`).
 
 A mixin of the parser's builder (dsl/frontend/parser.py ``_AstBuilder``): the fast driver and Lark's tree
 both call builder methods by grammar rule name, so these rules need only be methods of that class; they live
@@ -37,6 +38,21 @@ class ModeBuilder:
 
     def mode_decl(self: _Spans, meta: Any, c: list[Any]) -> A.Decl:
         return A.ModeDecl(self._s(meta), str(c[0]), [d for d in c[1:] if d is not None])
+
+    def include_decl(self: _Spans, meta: Any, c: list[Any]) -> A.Decl:
+        return A.IncludeDecl(self._s(meta), _text(c[0]))
+
+    def zone_size_hidden(self: _Spans, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("size_hidden", True)
+
+    def vis_owner(self: _Spans, meta: Any, c: list[Any]) -> str:
+        return "owner"
+
+    def vis_hidden(self: _Spans, meta: Any, c: list[Any]) -> str:
+        return "hidden"
+
+    def vis_values_group(self: _Spans, meta: Any, c: list[Any]) -> A.Expr:
+        return c[0]  # type: ignore[no-any-return]
 
     def mode_step(self: _Spans, meta: Any, c: list[Any]) -> A.StepDecl:
         name, place, anchor, title, body = c

@@ -479,8 +479,8 @@ class _AstBuilder(ModeBuilder):
         for kind, value in attrs:
             if kind == "of":
                 z.of_kind = value
-            elif kind == "final":
-                z.final = True
+            elif kind in ("final", "size_hidden"):
+                setattr(z, kind, True)
             else:
                 z.capacity = value
         return z
@@ -501,19 +501,22 @@ class _AstBuilder(ModeBuilder):
         return True
 
     def counter_decl(self, meta: Any, c: list[Any]) -> A.Decl:
-        word, scope, name, typed, index, rng, default, reset = c
+        word, scope, name, typed, index, rng, default, reset, seen_by = c
         lo, hi = rng if rng else (None, None)
         if word == "flag":
             lo, hi = 0, 1
         return A.CounterDecl(
             self._s(meta), str(name), scope or "global", word == "flag", index, lo, hi, default, bool(reset),
-            holds=typed,
+            holds=typed, seen_by=seen_by if isinstance(seen_by, str) else "group" if seen_by else "",
+            seen_group=seen_by if isinstance(seen_by, A.Expr) else None,
         )
 
     def grid_decl(self, meta: Any, c: list[Any]) -> A.Decl:
-        name, width, height, cell = c
+        name, width, height, cell, seen_by = c
         return A.GridDecl(self._s(meta), str(name), "global", False, None, None, None, None, False,
-                          width=int(width), height=int(height), cell=cell)
+                          width=int(width), height=int(height), cell=cell,
+                          seen_by=seen_by if isinstance(seen_by, str) else "group" if seen_by else "",
+                          seen_group=seen_by if isinstance(seen_by, A.Expr) else None)
 
     def option_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         name, enum, default = c

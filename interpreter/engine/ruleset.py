@@ -53,6 +53,10 @@ class Ruleset:
         self.codes: list[Code] = self.compiled.codes
         self._fill_card_data()
         self.display = Display(program, self.compiled)
+        # counters and grids `visible to EXPR`: who sees their values, a function of the state and the env (a
+        # per-player counter's player is `owner` there), for views (engine/views.py)
+        self.value_groups = {c.name: self.compiled.expr(c.seen_group)
+                             for c in [*program.counters.values(), *program.grids.values()] if c.seen_group}
         assert self.compiled.main is not None
         self._main: Code = self.compiled.main
 

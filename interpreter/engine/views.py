@@ -16,13 +16,14 @@ from liturgy.interpreter.engine.outcome import _game_over_line, _labels
 from liturgy.interpreter.runtime import modes
 from liturgy.interpreter.runtime.graphs import edges_view, overlay_of
 from liturgy.interpreter.runtime.grids import cell_label
-from liturgy.interpreter.runtime.moves import visible_cards
+from liturgy.interpreter.runtime.moves import players_mask, visible_cards
 from liturgy.interpreter.runtime.state import GameState, hidden_card
 
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.ruleset import Ruleset
 
 
+HIDDEN = "?"  # a value the viewer may not see: a hidden card, a counter or a grid cell (docs/language.md §4)
 # option kinds whose labels depend on the option's value alone (not on the state or on who asks)
 PLAIN_LABELS = frozenset(("int", "bool", "text", "player", "enum"))
 
@@ -246,7 +247,14 @@ class GameViews:
         def visible(c: int) -> bool:
             return seen[c]
 
-        def zone_view(zi: int) -> list[str]:
+        sizeless = {zi for zi, name in enumerate(t.zone_names) if name.split(".", 1)[-1] in prog.zones
+                    and prog.zones[name.split(".", 1)[-1]].size_hidden}
+
+        def zone_view(zi: int) -> list[str] | str:
+            if zi in sizeless:  # `size hidden`: one who may not see its cards sees neither them nor their number
+                mask = t.zone_vis_mask[zi]
+                if not ((t.zone_group[zi](s) if mask < 0 else mask) >> who) & 1:
+                    return HIDDEN
             return [t.card_names[c] if visible(c) else hidden_card(t, c, "?") for c in s.zones[zi]]
 
         zones: dict[str, Any] = {}
@@ -264,36 +272,7 @@ class GameViews:
                 }
             else:
                 zones[name] = zone_view(lay.zone_global[name])
-        counters: dict[str, Any] = {"first": f"P{s.counters[FIRST_SLOT] + 1}", "round": s.counters[ROUND_SLOT]}
-        for name, c in prog.counters.items():
-            if is_overlay(name):  # a graph's changes: under `graphs` below
-                continue
-            width = len(prog.enums[c.index_enum]) if c.index_enum else 1
-            labels = prog.enums[c.index_enum] if c.index_enum else None
-
-            reader = _typed_reader(c, t.card_names, seen)
-
-            def read(base: int, labels: list[str] | None = labels, width: int = width,
-                     shown_as: Callable[[Any], Any] = reader) -> Any:
-                if labels is None:
-                    return shown_as(s.counters[base])
-                return {labels[k]: s.counters[base + k] for k in range(width)}
-
-            if c.scope == "global":
-                counters[name] = read(lay.global_slots[name])
-            elif c.scope == "player":
-                counters[name] = {
-                    f"P{p + 1}": read(lay.player_base + p * lay.player_stride + lay.player_offsets[name])
-                    for p in range(t.n)
-                }
-            else:
-                shown = {}
-                for cid in range(len(t.card_def)):
-                    if visible(cid):
-                        v = read(lay.card_base + cid * lay.card_stride + lay.card_offsets[name])
-                        if v or c.held is not None:  # a typed counter shows even when empty (null)
-                            shown[t.card_names[cid]] = v
-                counters[name] = shown
+        counters = _counter_values(s, self.ruleset, seen, who)
         decision: dict[str, Any] | None = None
         d = self.decision
         if d is not None:
@@ -326,10 +305,13 @@ class GameViews:
         s = self.state
         prog = self.ruleset.program
         lay = self.ruleset.compiled.layout
-        if lay.grids:  # grids are public, like counters: every viewer sees every cell (north row first)
-            out["grids"] = {name: [[cell_label(kind, v) for v in row] for row in g.rows(s.counters)]
+        if lay.grids:  # every viewer sees every cell (north row first), but of a `hidden` or `visible to owner` grid
+            who = s.tables.n if out["viewer"] == "spectator" else int(out["viewer"][1:]) - 1
+            out["grids"] = {name: [[cell_label(kind, v) if seen(v) else HIDDEN for v in row]
+                                   for row in g.rows(s.counters)]
                             for name, g in lay.grids.items()
-                            for kind in [(prog.grids[name].cell_ty or Ty("any")).kind]}
+                            for kind in [(prog.grids[name].cell_ty or Ty("any")).kind]
+                            for seen in [_cell_seer(self.ruleset, prog.grids[name], s, who)]}
         changed = {g: lay.global_slots[overlay_name(g)] for g in prog.graphs if overlay_name(g) in lay.global_slots}
         if changed:  # connections made and removed during play (public, like the graph's file)
             out["graphs"] = {g: edges_view(overlay_of(s.counters[slot]))
@@ -337,6 +319,91 @@ class GameViews:
         if prog.modes:  # the rule modes active now (public: a mode's rules are on the table for everyone)
             slots = {name: lay.global_slots[m.flag.name] for name, m in prog.modes.items()}
             out["modes"] = modes.active_names(slots, s.counters)
+
+
+def _seer(ruleset: Ruleset, c: A.CounterDecl, s: GameState, who: int) -> Callable[[int | None], bool]:
+    """Whether ``who`` sees the value of counter ``c`` belonging to a player (None: a global or per-card one)."""
+    if not c.seen_by:
+        return lambda p: True
+    if c.seen_by == "hidden":
+        return lambda p: False
+    if c.seen_by == "owner":
+        return lambda p: p == who
+    fn = ruleset.value_groups[c.name]
+    return lambda p: bool((players_mask(fn(s, {} if p is None else {"owner": p})) >> who) & 1)
+
+
+def _counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int) -> dict[str, Any]:
+    """Every counter as viewer ``who`` sees it: ``?`` for a value it may not see (`visible to owner`, `hidden`,
+    `visible to` a group it is not in now), per-card counters of the cards it sees only (``seen``)."""
+    t = s.tables
+    prog, lay = ruleset.program, ruleset.compiled.layout
+
+    def visible(c: int) -> bool:
+        return seen[c]
+
+    counters: dict[str, Any] = {"first": f"P{s.counters[FIRST_SLOT] + 1}", "round": s.counters[ROUND_SLOT]}
+    for name, c in prog.counters.items():
+        if is_overlay(name):  # a graph's changes: under `graphs` below
+            continue
+        width = len(prog.enums[c.index_enum]) if c.index_enum else 1
+        labels = prog.enums[c.index_enum] if c.index_enum else None
+
+        reader = _typed_reader(c, t.card_names, seen)
+
+        def read(base: int, labels: list[str] | None = labels, width: int = width,
+                 shown_as: Callable[[Any], Any] = reader) -> Any:
+            if labels is None:
+                return shown_as(s.counters[base])
+            return {labels[k]: s.counters[base + k] for k in range(width)}
+
+        sees = _seer(ruleset, c, s, who)
+        if c.scope != "player" and not sees(None):  # nobody sees it: not even whether it changed
+            counters[name] = HIDDEN
+        elif c.scope == "global":
+            counters[name] = read(lay.global_slots[name])
+        elif c.scope == "player":
+            counters[name] = {
+                f"P{p + 1}": read(lay.player_base + p * lay.player_stride + lay.player_offsets[name])
+                if sees(p) else HIDDEN
+                for p in range(t.n)
+            }
+        else:
+            shown = {}
+            for cid in range(len(t.card_def)):
+                if visible(cid):
+                    v = read(lay.card_base + cid * lay.card_stride + lay.card_offsets[name])
+                    if v or c.held is not None:  # a typed counter shows even when empty (null)
+                        shown[cid] = v
+            counters[name] = card_keyed(s, shown)
+    return counters
+
+
+def _cell_seer(ruleset: Ruleset, g: A.GridDecl, s: GameState, who: int) -> Callable[[Any], bool]:
+    """Whether ``who`` sees a cell holding a value: every cell of a public grid, none of a `hidden` one, all of
+    one `visible to` a group it is in now, and of a grid `visible to owner` the cells holding ``who`` (another
+    player's cell and an empty one read alike)."""
+    if g.seen_by == "owner":
+        return lambda v: v == who
+    everyone = _seer(ruleset, g, s, who)(None)
+    return lambda v: everyone
+
+
+def card_keyed(s: GameState, values: dict[int, Any]) -> dict[str, Any]:
+    """A per-card counter's values by card name; copies of one card shown together are told apart by where each
+    lies (``Ember (P1.hand)``), so two players' copies keep their owners instead of merging into one entry."""
+    names = s.tables.card_names
+    count: dict[str, int] = {}
+    for cid in values:
+        count[names[cid]] = count.get(names[cid], 0) + 1
+    out: dict[str, Any] = {}
+    for cid, v in values.items():
+        key = names[cid] if count[names[cid]] == 1 else f"{names[cid]} ({s.tables.zone_names[s.card_zone[cid]]})"
+        n = 1
+        while (f"{key} #{n}" if n > 1 else key) in out:  # two copies in one zone: numbered in card order
+            n += 1
+        out[f"{key} #{n}" if n > 1 else key] = v
+    return out
 
 
 def _typed_reader(c: A.CounterDecl, card_names: list[str], seen: list[bool]) -> Callable[[Any], Any]:

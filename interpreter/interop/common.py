@@ -20,6 +20,7 @@ from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.walk import _contains, all_statements
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
+from liturgy.interpreter.engine.views import HIDDEN
 
 
 @cache
@@ -169,6 +170,7 @@ class ViewEncoder:
             self.zone_slots[name] = size
             size += (players if z.per_player else 1) * (nd + 1)
         self.counter_slots: dict[str, tuple[int, str, list[str] | None]] = {}
+        self.private = {name for name, c in prog.counters.items() if c.seen_by}  # `visible to owner`, `hidden`
         # a typed counter's value as a number: its enum position, seat or card definition + 1; none 0, hidden -1
         self.ref_codes: dict[str, dict[str, float]] = {}
         for name, c in prog.counters.items():
@@ -210,6 +212,28 @@ class ViewEncoder:
                 for a, b, k in changes.get(key, []):
                     out[base + (kinds[k] * n + places[a]) * n + places[b]] = sign
 
+    def _encode_counters(self, counters: dict[str, Any], out: Any) -> None:
+        """Every counter value the view shows: per player by seat, per card by definition (summed)."""
+        for name, (base, scope, labels) in self.counter_slots.items():
+            value = counters[name]
+            codes = self.ref_codes.get(name)
+            width = len(labels) if labels else 1
+            if value == HIDDEN:  # a counter nobody sees (`hidden`): nothing to encode
+                continue
+            if scope == "player":
+                items = [(k, value[s]) for k, s in enumerate(self.seats)]
+            elif scope == "card":
+                # only cards the player sees; copies told apart by place (`Ember (P1.hand)`) are one definition
+                items = [(_card_def(self.defs, c), v) for c, v in value.items()]
+            else:
+                items = [(0, value)]
+            for k, v in items:
+                if v == HIDDEN and name in self.private:  # another's value of a counter `visible to owner`: 0
+                    continue
+                vals = [v.get(lab, 0) for lab in labels] if labels else [v]
+                for j, x in enumerate(vals):
+                    out[base + k * width + j] += codes.get(x, 0.0) if codes is not None else _number(x)
+
     def encode(self, view: dict[str, Any], me: int | None) -> Any:
         import numpy as np
 
@@ -217,35 +241,25 @@ class ViewEncoder:
         nd = len(self.defs)
         for name, zone in view["zones"].items():
             base = self.zone_slots[name]
+            parts: list[Any]
             if name in self.per_card:  # every host's cards together: which card lies where is in the view
-                parts = [[c for cards in zone.values() for c in cards]]
+                parts = [[c for cards in zone.values() if cards != HIDDEN for c in cards]]
             else:
                 parts = [zone[s] for s in self.seats] if isinstance(zone, dict) else [zone]
             for k, cards in enumerate(parts):
                 off = base + k * (nd + 1)
+                if cards == HIDDEN:  # `size hidden`: not even how many cards lie there
+                    continue
                 for c in cards:
                     out[off + (nd if c.startswith("?") else self.defs[c])] += 1  # `? (back: …)` is face down
         counters = view["counters"]
-        for name, (base, scope, labels) in self.counter_slots.items():
-            value = counters[name]
-            codes = self.ref_codes.get(name)
-            width = len(labels) if labels else 1
-            if scope == "player":
-                items = [(k, value[s]) for k, s in enumerate(self.seats)]
-            elif scope == "card":
-                items = [(self.defs[c], v) for c, v in value.items()]  # only cards the player sees
-            else:
-                items = [(0, value)]
-            for k, v in items:
-                vals = [v.get(lab, 0) for lab in labels] if labels else [v]
-                for j, x in enumerate(vals):
-                    out[base + k * width + j] += codes.get(x, 0.0) if codes is not None else _number(x)
+        self._encode_counters(counters, out)
         for name, (base, labels) in self.grid_slots.items():
             cells = [v for row in reversed(view["grids"][name]) for v in row]  # row 0 first, as in the state
             for i, v in enumerate(cells):
                 if labels is None:
-                    out[base + i] = _number(v)
-                elif v is not None:
+                    out[base + i] = _number(v)  # a hidden cell (`?`) reads 0, as an empty one
+                elif v is not None and v != HIDDEN:
                     out[base + i * len(labels) + labels.index(v)] = 1
         self._encode_graphs(view, out)
         t = self.tail
@@ -267,6 +281,15 @@ class ViewEncoder:
         out[t] = 1.0 if d.get("simultaneous") else 0.0
         out[t + 1] = 0.0 if view["status"] == "running" else 1.0
         return out
+
+
+def _card_def(defs: dict[str, int], key: str) -> int:
+    """The card definition of a per-card counter's key: a card's name, or for copies shown together
+    (engine/views.py ``card_keyed``) its name, `` (zone)`` and maybe `` #n``."""
+    if key in defs:
+        return defs[key]
+    key = re.sub(r" #\d+$", "", key)
+    return defs[key] if key in defs else defs[key.rsplit(" (", 1)[0]]
 
 
 def _number(x: Any) -> float:

@@ -374,8 +374,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
               + (f" ({args.examples} asked, {shrinking} while shrinking)" if shrinking > 0 else "")
               + f", {report.decisions} decisions, {report.seconds:.1f} s")
         if report.violation is None:
-            views = ("; no view or log named a card its viewer was never shown, and no hidden card changed what a "
-                     "player observes") if not args.no_leak_check else ""
+            views = ("; no view or log named a card its viewer was never shown, and no hidden card or value "
+                     "changed what a player observes") if not args.no_leak_check else ""
             print("0 violations: every invariant held after every step, every game ended with a result" + views)
         else:
             print(f"VIOLATION: {report.violation}")

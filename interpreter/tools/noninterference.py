@@ -27,7 +27,12 @@ every counter, the RNG, the history). The observer has seen neither card, so not
 its place. It does not model what the observer could infer from other players' past choices; those are the
 real ones in both worlds.
 
-The third probe varies everything the observer cannot know at once: the second world is a whole world drawn from
+Values can be secret without cards (docs/language.md, "Hidden information without cards"): counters `visible to
+owner` or `hidden`, cells of a `hidden` grid. Another probe (:func:`check_hidden_values`) swaps two such values of
+one declaration that the observer may not see, which keeps every total, and compares as above; a counter never
+becomes visible during play, so any difference before the game ends is a leak.
+
+The last probe varies everything the observer cannot know at once: the second world is a whole world drawn from
 the observer's information set by ``Game.sample_world`` (every hidden card dealt afresh onto the hidden places
 given what the observer has seen, other players' committed secret choices drawn again), with the real RNG kept
 (the RNG is hidden from everyone, so the real one is as possible as any, and public rolls then agree). The
@@ -54,6 +59,9 @@ from liturgy.interpreter.runtime.moves import card_visibility, visible_cards
 
 # how many decisions both worlds play on after the swap before the check stops comparing
 HORIZON = 16
+# swaps of hidden counter values or cells tried per probe: a swap of two values the rules never read (or that
+# changes the owner's options, which ends the comparison) shows nothing, and such values are cheap to swap
+HIDDEN_TRIES = 4
 
 
 @dataclass(frozen=True)
@@ -313,7 +321,7 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
         mine, theirs = observation(real, p, before[0]), observation(world, p, before[1])
         before = (mine[-1], theirs[-1])  # the next step narrates what changed since this one, in each world
         if mine != theirs:
-            return (f"P{p + 1} is told what it may not see: {what} (cards hidden from P{p + 1}) changes "
+            return (f"P{p + 1} is told what it may not see: {what} (hidden from P{p + 1}) changes "
                     f"{_first_difference(mine, theirs)}, {step} decision(s) later")
         if real.finished or world.finished:
             return None
@@ -384,17 +392,71 @@ def _same_decision(real: Game, world: Game, rng: random.Random, observer: int) -
     return True
 
 
+def hidden_slots(game: Game, observer: int) -> list[tuple[str, list[int]]]:
+    """The counter and grid slots whose values ``observer`` may not see (docs/language.md, "Hidden information
+    without cards"), in groups whose values may trade places: one player's entries of a counter `visible to owner`
+    (or `hidden`) indexed by an enum, every player's value of one that is not, every cell of a `hidden` grid, each
+    hidden global counter's entries. A grid `visible to owner` is left out: the rules may show a player its cells
+    by playing there (a stone that collides), which a swap would count as a leak."""
+    prog, lay, n = game.ruleset.program, game.ruleset.compiled.layout, game.players
+    groups: list[tuple[str, list[int]]] = []
+    for name, c in prog.counters.items():
+        if c.seen_by not in ("owner", "hidden") or c.scope == "card":  # a group's members change as it plays
+            continue
+        width = len(prog.enums[c.index_enum]) if c.index_enum else 1
+        if c.scope == "global":
+            groups.append((name, list(range(lay.global_slots[name], lay.global_slots[name] + width))))
+            continue
+        others = [p for p in range(n) if c.seen_by == "hidden" or p != observer]
+        bases = [lay.player_base + p * lay.player_stride + lay.player_offsets[name] for p in others]
+        if width > 1:
+            groups.extend((f"P{p + 1}'s {name}", list(range(b, b + width))) for p, b in zip(others, bases, strict=True))
+        else:
+            groups.append((name, bases))
+    for name, g in lay.grids.items():
+        if prog.grids[name].seen_by == "hidden":
+            groups.append((name, list(range(g.base, g.base + g.width * g.height))))
+    return groups
+
+
+def check_hidden_values(game: Game, observer: int, rng: random.Random, horizon: int = HORIZON) -> str | None:
+    """Two values ``observer`` may not see (:func:`hidden_slots`), of one declaration, trade places: what it
+    observes must not change. The swap keeps every total and count of values, so the second world is one the
+    observer cannot tell apart by anything the rules show it; a counter never becomes visible during play, so any
+    difference before the game ends is a leak (a log line, a public counter or a choice that reads the value)."""
+    values = game.state.counters
+    groups = [(what, slots) for what, slots in hidden_slots(game, observer)
+              if len({repr(values[i]) for i in slots}) > 1]
+    if not groups:
+        return None
+    for _ in range(HIDDEN_TRIES):
+        what, slots = groups[rng.randrange(len(groups))]
+        a = rng.choice(slots)
+        b = rng.choice([i for i in slots if values[i] != values[a]])
+        world = game.clone()
+        world.check = False
+        world.state.counters[a], world.state.counters[b] = values[b], values[a]
+        problem = _compare(game.clone(), world, observer, (), rng, horizon,
+                           f"swapping two values of {what} ({values[a]} and {values[b]})")
+        if problem is not None:
+            return problem
+    return None
+
+
 def check_point(game: Game, seen: list[int], rng: random.Random,
                 knowledge: list[Knowledge] | None = None) -> str | None:
     """One noninterference probe at the game's current decision, for a random observer: another player's
-    secret card choice varied, else two hidden cards swapped; then, given what each player has seen
-    (``knowledge``, per player), a whole world drawn from the observer's information set."""
+    secret card choice varied, else two hidden cards swapped, else two hidden counter values or grid cells;
+    then, given what each player has seen (``knowledge``, per player), a whole world drawn from the observer's
+    information set."""
     observer = rng.randrange(game.players)
     problem = check_choice(game, observer, seen, rng)
     if problem is not None:
         return problem
     swap = choose_swap(game, observer, seen, rng)
     problem = None if swap is None else check_swap(game, swap, rng)
+    if problem is None:
+        problem = check_hidden_values(game, observer, rng)
     if problem is None and knowledge is not None:
         problem = check_world(game, observer, knowledge[observer], rng)
     return problem
