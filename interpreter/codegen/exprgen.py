@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, gridgen, letgen
+from liturgy.interpreter.codegen import budgetgen, cardtab, gridgen, letgen
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.source import Refused, Sources
@@ -318,6 +318,10 @@ class ExprGen:
             return repr(e.value)
         if isinstance(e, A.NoneLit):
             return "None"
+        if isinstance(e, A.Binary | A.Unary | A.Cond):
+            tab = cardtab.tabulated(self, e)  # one card's printed fields only: a lookup in a per-card table
+            if tab is not None:
+                return tab
         lay = self.comp.layout
         if isinstance(e, A.Name):
             ref = A.ref_of(e)
@@ -372,6 +376,10 @@ class ExprGen:
         if isinstance(e, A.Index):
             if e.ref == ("icounter",):
                 return f"s.counters[{self.slot(e)}]"
+            if (isinstance(e.index, A.IntLit) and isinstance(e.obj, A.Name) and e.obj.ref == ("builtin", "players")
+                    and not isinstance(e.index.value, bool)
+                    and 0 <= e.index.value < self.comp.prog.game.min_players):
+                return repr(e.index.value)  # `players` is the seats 0 … n-1 (engine/ruleset.py), n >= min_players
             obj, index = self.src(e.obj), self.src(e.index)
             known, items = self.int_range(e.index), self.ns.get(obj) if obj.startswith("_k") else None
             if known is not None and isinstance(items, tuple) and known[0] >= 0 and known[1] < len(items):
@@ -409,6 +417,10 @@ class ExprGen:
 
         `a and b` is true exactly when `bool(a) and bool(b)` is, with the same operands evaluated.
         """
+        if isinstance(e, A.Binary | A.Unary | A.Cond):
+            tab = cardtab.tabulated(self, e)
+            if tab is not None:
+                return tab
         if isinstance(e, A.Binary) and e.op in ("and", "or"):
             left = self.cond(e.left)
             with self.narrowed(e.left if e.op == "and" else None):
@@ -569,6 +581,9 @@ class ExprGen:
                 cond = self._loop_parts(probe, None, x)[0]
             lines = ["_out = []", f"for {x} in items:", f"    env[{v}] = {x}", f"    if {cond}:",
                      f"        _out.append({x})"]
+        elif pop and ":=" not in fast[0]:
+            # a comprehension: no `append` call per kept item (the filter of a choice over every cell or card)
+            lines = [f"_out = [{x} for {x} in items if {fast[0]}]"]
         else:
             lines = ["_out = []", f"for {x} in items:", f"    if {fast[0]}:", f"        _out.append({x})"]
             if not pop:
@@ -636,6 +651,10 @@ class ExprGen:
             left = self._as_bool(e.left)
             with self.narrowed(e.left if op == "and" else None):
                 return f"({left} {op} {self._as_bool(e.right)})"
+        if op in ("==", "!=") and (isinstance(e.left, A.NoneLit) or isinstance(e.right, A.NoneLit)):
+            # the engine's values are plain data (ints, texts, tuples, `none`): equal to None exactly when they are
+            # None, and `is` spares int.__eq__'s NotImplemented round trip (a grid scan for empty cells)
+            return f"({self.src(e.left)} {'is' if op == '==' else 'is not'} {self.src(e.right)})"
         if op in _CMP or op in _ARITH or (op == "+" and not self._is_seq(e)):
             return f"({self.src(e.left)} {op} {self.src(e.right)})"
         if op == "+":

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from liturgy.dsl import constructs
 from liturgy.dsl.constructs.grids import DIRECTIONS, OPPOSITE
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen import cardtab
 from liturgy.interpreter.runtime.graphs import overlay_of
 from liturgy.interpreter.runtime.grids import GridInfo, off_grid
 
@@ -71,6 +72,10 @@ def slot(gen: ExprGen, e: A.Cell) -> str:
     cc, rc = constant(gen, e.col), constant(gen, e.row)
     if cc is not None and rc is not None and 0 <= cc < w and 0 <= rc < h:
         return str(b + cc + w * rc)
+    if cc is None and rc is None:
+        tab = cardtab.tabulated_slot(gen, e.col, e.row, b, w, h)  # a cell named by one card's fields
+        if tab is not None:
+            return tab
     c_src = str(cc) if cc is not None else gen.src(e.col)
     r_src = str(rc) if rc is not None else gen.src(e.row)
     tests = []

@@ -91,12 +91,14 @@ class StmtGen:
         fn: StmtFn | None = self._function(stmts, instruction=False)
         return fn
 
-    def instruction(self, stmts: Sequence[A.Stmt]) -> Ins | None:
-        """A step-machine instruction running ``stmts`` in the frame's locals, then moving to the next one."""
-        ins: Ins | None = self._function(stmts, instruction=True)
+    def instruction(self, stmts: Sequence[A.Stmt], nonnull: Sequence[str] = ()) -> Ins | None:
+        """A step-machine instruction running ``stmts`` in the frame's locals, then moving to the next one;
+        ``nonnull`` names variables bound to a value that is not `none` whenever it starts."""
+        ins: Ins | None = self._function(stmts, instruction=True, nonnull=nonnull)
         return ins
 
-    def _function(self, stmts: Sequence[A.Stmt], instruction: bool, params: Sequence[str] | None = None) -> Any:
+    def _function(self, stmts: Sequence[A.Stmt], instruction: bool, params: Sequence[str] | None = None,
+                  nonnull: Sequence[str] = ()) -> Any:
         comp = self.comp
         saved = self.lines, self.depth, self.loops, self.locals
         marks = len(comp.log_formats)
@@ -106,6 +108,8 @@ class StmtGen:
             self.locals._name(p)  # every parameter has its Python local, the positional version's parameter
         if params is not None and "self" in params:
             self.locals.state["self"] = (True, True)  # a card effect runs only for a card: `self` is never none
+        for var in nonnull:
+            self.locals.state[var] = (True, True)
         try:
             with self.gen.fresh(self.locals):
                 self.stmts(stmts)
