@@ -49,8 +49,8 @@ def _card_var(e: A.Expr, found: set[str]) -> bool:
         return _card_var(e.obj, found)
     if isinstance(e, A.Name):
         ref = e.ref
-        if ref is None or ref[0] != "local":
-            return False
+        if ref is None or ref[0] != "local" or e.ty is None or e.ty.kind != "card":
+            return False  # only a card's id indexes the tables
         found.add(e.id)
         return True
     if isinstance(e, A.Binary):

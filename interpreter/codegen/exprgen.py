@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, cardtab, gridgen, letgen
+from liturgy.interpreter.codegen import budgetgen, cardtab, gridgen, letgen, scans
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.source import Refused, Sources
@@ -380,6 +380,13 @@ class ExprGen:
                     and not isinstance(e.index.value, bool)
                     and 0 <= e.index.value < self.comp.prog.game.min_players):
                 return repr(e.index.value)  # `players` is the seats 0 … n-1 (engine/ruleset.py), n >= min_players
+            if scans.first_match(e):
+                assert isinstance(e.obj, A.ListComp)
+                passed, unsafe = self._passed(e.obj), self.unsafe
+                fn = self._loop_function(e.obj, passed, first=True)
+                if fn is not None:
+                    return f"{self.const(fn)}(s, env{''.join(', ' + src for src in (passed or {}).values())})"
+                self.unsafe = unsafe  # the scan's text is thrown away
             obj, index = self.src(e.obj), self.src(e.index)
             known, items = self.int_range(e.index), self.ns.get(obj) if obj.startswith("_k") else None
             if known is not None and isinstance(items, tuple) and known[0] >= 0 and known[1] < len(items):
@@ -464,7 +471,8 @@ class ExprGen:
             out[n] = src
         return out
 
-    def _loop_function(self, e: A.Aggregate | A.ListComp, passed: dict[str, str] | None = None) -> Any:
+    def _loop_function(self, e: A.Aggregate | A.ListComp, passed: dict[str, str] | None = None,
+                       first: bool = False) -> Any:
         """One function per aggregate: the loop, its filter and its element inline. When the filter and element are
         written out completely (no closure or nested function is called from them), the loop variable is a Python
         local and ``env`` is never touched. Otherwise the loop variable lives in ``env`` (closures called from the
@@ -491,7 +499,11 @@ class ExprGen:
             return None
         v = repr(var)
         name = self._name("_a")
-        if isinstance(e, A.ListComp):
+        if first:  # [… ][0] that stops at the first match (scans.py); None: write the whole list
+            lines = scans.first_lines(x, items, where, elem) if fast and isinstance(e, A.ListComp) else None
+            if lines is None:
+                return None
+        elif isinstance(e, A.ListComp):
             # no snapshot of the items: an expression never moves cards, so a zone cannot change under the loop
             loop = [f"for {x} in {items}:", f"    if {where}:", f"        _out.append({elem})"]
             if where == "True":
@@ -562,38 +574,8 @@ class ExprGen:
         return hoist, items, where, elem, self.unsafe != before
 
     def filter_function(self, var: str, source: A.Expr, where: A.Expr, pop: bool) -> Any:
-        """``f(s, env, items)``: the items for which ``where`` holds with ``var`` bound to each, as a tuple.
-
-        The step machine's option lists (`choose … where`, `simultaneously … where`). Like the closures, the
-        choice variable is left out of ``env`` afterwards when ``pop`` is set, and holds the last item
-        otherwise (``simultaneously`` removes it once every player's options are known).
-        """
-        x = self._name("_x")
-        probe = A.ListComp(where.span, A.BoolLit(where.span, True), var, source, where)
-        hoist = Hoist(self, frozenset({var}), eager=True)
-        before = self.unsafe
-        with self.fresh(hoist):
-            fast = self._loop_parts(probe, x)
-        v = repr(var)
-        if self.unsafe != before or f"env[{v}]" in fast[0]:
-            hoist = Hoist(self, frozenset({var}), eager=True)
-            with self.fresh(hoist):
-                cond = self._loop_parts(probe, None, x)[0]
-            lines = ["_out = []", f"for {x} in items:", f"    env[{v}] = {x}", f"    if {cond}:",
-                     f"        _out.append({x})"]
-        elif pop and ":=" not in fast[0]:
-            # a comprehension: no `append` call per kept item (the filter of a choice over every cell or card)
-            lines = [f"_out = [{x} for {x} in items if {fast[0]}]"]
-        else:
-            lines = ["_out = []", f"for {x} in items:", f"    if {fast[0]}:", f"        _out.append({x})"]
-            if not pop:
-                lines += ["if items:", f"    env[{v}] = {x}"]
-        if pop:
-            lines.append(f"env.pop({v}, None)")
-        lines.append("return tuple(_out)")
-        name = self._name("_w")
-        code = function_text(f"def {name}(s, env, items):", hoist, lines)
-        return self.sources.load(self.ns, name, "filter", code, where.span)
+        """A choice's option filter (interpreter/codegen/scans.py)."""
+        return scans.filter_function(self, var, source, where, pop)
 
     def _loop_parts(self, e: A.Aggregate | A.ListComp, local: str | None,
                     in_env: str | None = None) -> tuple[str, str]:
