@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
@@ -100,22 +100,16 @@ class ExprGen:
         # what compiler/sizes.py may assume about the rule variables in scope that are never assigned (a fn's
         # `let`s, inlined parameters, aggregate loop variables): an interval, or None to hide an outer name
         self.var_ranges: dict[str, tuple[int, int] | None] = {}
+        # ranges proven for coordinate expressions (gridgen.narrowed), valid while var_ranges is the dict paired here
+        self.expr_facts: tuple[dict[str, Any], dict[Any, tuple[int, int]]] | None = None
 
     def int_range(self, e: A.Expr) -> tuple[int, int] | None:
         """The interval the int expression ``e`` provably stays in here (compiler/sizes.py), or None."""
         return self.comp.sizes.int_range(e, self.var_ranges or None)
 
-    @contextmanager
-    def narrowed(self, test: A.Expr | None) -> Iterator[None]:
-        """Generate what runs only where ``test`` held, with the ranges it proves (gridgen.on_grid_facts)."""
-        facts = gridgen.on_grid_facts(self, test) if test is not None else {}
-        saved = self.var_ranges
-        if facts:
-            self.var_ranges = {**saved, **facts}
-        try:
-            yield
-        finally:
-            self.var_ranges = saved
+    def narrowed(self, test: A.Expr | None) -> AbstractContextManager[None]:
+        """Generate what runs only where ``test`` held, with the ranges it proves (gridgen.narrowed)."""
+        return gridgen.narrowed(self, test)
 
     def bind_range(self, var: str, local: str | None, known: tuple[int, int] | None) -> None:
         """Variable ``var`` (held in Python local ``local``, if any) is bound here to a value in ``known``."""
@@ -614,7 +608,9 @@ class ExprGen:
                 self.nonnull.add(local)  # a zone holds card ids, never `none`
         try:
             where = self.cond(e.where) if e.where is not None else "True"
-            elem = self.cond(e.elem) if isinstance(e, A.Aggregate) and e.func in ("any", "all") else self.src(e.elem)
+            with self.narrowed(e.where):  # the element is evaluated only for items that pass the filter
+                elem = (self.cond(e.elem) if isinstance(e, A.Aggregate) and e.func in ("any", "all")
+                        else self.src(e.elem))
             return where, elem
         finally:
             comp.subst, self.subst_src, self.subst_owner = saved

@@ -31,10 +31,11 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen
+from liturgy.interpreter.codegen import budgetgen, gridgen
 from liturgy.interpreter.codegen.locals import Locals, _scan
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
+from liturgy.interpreter.compiler.sizes import statements
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
 from liturgy.interpreter.runtime.moves import (
@@ -295,7 +296,7 @@ class StmtGen:
         zone = st.iterable.ty is not None and st.iterable.ty.kind == "zone"  # a zone holds cards, never `none`
         # a zone can change under the loop, so it is copied; other lists are tuples or card data, never changed
         counting = budgetgen.counted(self.gen, "\x01", st.span, budgets.loop_kind(st.iterable, self.comp.sizes,
-                                                                                st.body))
+                                                                                st.body), "" if zone else seq)
         items = f"tuple({seq})" if zone else seq
         if counting:  # the items in a name first, to count them (compiler/budgets.py)
             held = self.tmp("_i")
@@ -308,7 +309,16 @@ class StmtGen:
         self.depth += 1
         self.emit(f"{self.write(st.var, zone)}{x}")
         self.depth -= 1
-        self.nested(st.body)
+        # over a constant `range`, a variable the body never writes (nor anything it leaves to the closures) stays
+        # in the range: cells and arithmetic on it need no tests (compiler/sizes.py); a shadowing body hides it
+        written, invalid = _scan(st.body, self.comp)
+        known = None if invalid or st.var in written else gridgen.loop_range(self.gen, st.iterable)
+        saved = self.gen.var_ranges
+        self.gen.bind_range(st.var, None, known)
+        try:
+            self.nested(st.body)
+        finally:
+            self.gen.var_ranges = saved
         self.loop(-1)
         self.loop_end(head)
 
@@ -564,10 +574,24 @@ class StmtGen:
         deep = f"trigger chain deeper than {MAX_FIRE_DEPTH} windows: "
         self.emit(f"if len(s.fire_stack) >= {MAX_FIRE_DEPTH}:")
         self.emit(f"    raise _RuleError({deep!r} + ' -> '.join(_fire_chain(s.frames, s.fire_stack, {name})))")
+        # the stack is read only by a `fire` nested inside these handlers (its depth and the chain it names): when
+        # none can fire again (no `fire`, no `do` in their bodies), pushing this window would never be seen
+        leaf = all(not isinstance(x, A.Fire | A.Do) for h in self.comp.prog.handlers.get(st.window, [])
+                   for x in statements(h.body))
+        if leaf:
+            self.fire_calls(st, self.fire_args(st))
+            return
         self.emit(f"s.fire_stack.append({name})")
         self.emit("try:")
         self.depth += 1
-        args = self.fire_args(st)
+        self.fire_calls(st, self.fire_args(st))
+        self.emit("pass")
+        self.depth -= 1
+        self.emit("finally:")
+        self.emit("    s.fire_stack.pop()")
+
+    def fire_calls(self, st: A.Fire, args: list[str]) -> None:
+        """Call every handler of the window, in declaration order, with the arguments held in ``args``."""
         for h in self.comp.handlers.get(st.window, []):
             if h.code is None and h.fast is not None and len(h.params) == len(args):
                 self.emit(f"{self.const(h.fast)}({', '.join(['s', *args])})")  # compiled already: by position
@@ -576,10 +600,6 @@ class StmtGen:
             pure = self.tmp("_p")
             self.emit(f"if ({pure} := {k}.pure) is not None:")
             self.emit(f"    {pure}(s, {self.handler_env(h.params, args)})")
-        self.emit("pass")
-        self.depth -= 1
-        self.emit("finally:")
-        self.emit("    s.fire_stack.pop()")
 
     # ------------------------------------------------------------ step-machine instructions
     def _instruction(self, body: Any, origin: Span | None = None) -> Ins:
