@@ -139,3 +139,45 @@ def test_a_coordinate_proven_on_the_grid_by_its_shape(write_ruleset: Callable[..
     for seed in range(4):
         seen = _play(write_ruleset, NEAR, seed)
         assert all(x == seen[0] for x in seen), seed
+
+
+MOVES = '''
+card Tok { v: int }
+cards "tok.yaml"
+zone deck: deck hidden of Tok
+zone pile: pile public of Tok
+zone trash: pile public final of Tok
+zone hand: per player row owner of Tok
+setup { shuffle deck }
+round {
+  step s "S" {
+    for p in players {
+      choose k from range(3) by p {
+        move top(deck) to p.hand
+        if k == 1 { move top(p.hand) to pile bottom }
+        if k == 2 { move top(p.hand) to trash }
+        total += size(trash) * 10 + size(pile)
+        log "{} {} {}", p, size(p.hand), top(pile)
+      }
+    }
+  }
+}
+score(p) = size(p.hand)
+'''
+
+
+def test_moves_from_the_top_play_alike(write_ruleset: Callable[..., str]) -> None:
+    toks = "kind: Tok\nstart: deck\ncards:\n" + "".join(f"  - {{name: t{i}, v: {i}}}\n" for i in range(9))
+    program, diags = check_file(write_ruleset(HEAD + MOVES, {"tok.yaml": toks}))
+    assert program is not None, "\n".join(map(str, diags))
+    gen = Ruleset(program).compiled.gen
+    assert gen is not None and ".pop()" in gen.sources.dump() and "_l" in gen.sources.dump()
+    for seed in range(4):
+        seen = []
+        for mode in MODES:
+            game = Ruleset(program, **mode).new_game(2, seed)
+            game.random_playout(random.Random(seed))
+            seen.append((game.digest(), game.error, game.state.removed_count,
+                         [game.log_lines(v) for v in (None, 0, 1)]))
+        assert all(x == seen[0] for x in seen), seed
+        assert "nothing to move" in str(seen[0][1])  # the deck runs out: the same error in every mode

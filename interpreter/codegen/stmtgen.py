@@ -437,6 +437,8 @@ class StmtGen:
             self.emit(f"if s.zones[{src}]:")  # moving an empty zone does nothing (both zones are valid)
             self.emit(f"    _move_zone(s, {src}, {dst}, {place})")
             return
+        if wt is not None and wt.kind == "card" and self._move_top(st):
+            return
         if wt is not None and wt.kind == "card":
             c = self.tmp("_c")
             what = self.src(st.what)
@@ -455,6 +457,35 @@ class StmtGen:
         dst = self.tmp("_z")
         self.emit(f"{dst} = {self.zone(st.dest)}")
         self.emit(f"_move_all(s, tuple({self.src(st.what)}), {dst}, {place})")
+
+    def _move_top(self, st: A.Move) -> bool:
+        """`move top(Z) to D` between declared zones, Z not final and D with no capacity: the card is Z's last,
+        so it is popped there (no look-up of its zone, no search). The checks keep their order: nothing in Z,
+        then D's own evaluation, and only then the move (a failing D leaves Z as it was). False: not that shape."""
+        what: Any = st.what
+        ref = what.ref
+        if not (isinstance(what, A.Call) and ref is not None and ref[:2] == ("call_builtin", "top")
+                and len(what.args) == 1 and self._open_zone(st.dest)):
+            return False
+        zref = what.args[0].ref
+        if zref is None or zref[0] not in ("zone", "pzone") or zref[1].final:
+            return False
+        src = self.zone(what.args[0])
+        lst, c, d = self.tmp("_l"), self.tmp("_c"), self.tmp("_d")
+        self.emit(f"if not ({lst} := s.zones[{src}]):")
+        self.emit(f"    raise _RuleError({f'nothing to move at line {st.span.line}'!r})")
+        self.emit(f"{d} = {self.zone(st.dest)}")
+        self.emit(f"{c} = {lst}.pop()")
+        self.emit(f"s.zones[{d}].insert(0, {c})" if st.place == "bottom" else f"s.zones[{d}].append({c})")
+        self.emit(f"s.card_zone[{c}] = {d}")
+        self.emit("if s.face_up:")
+        self.emit(f"    s.face_up.discard({c})")
+        self.emit("if s.shown:")
+        self.emit(f"    s.shown.pop({c}, None)")
+        dest: Any = st.dest.ref  # a declared zone (_open_zone)
+        if dest[1].final:  # out of play from now on (Z is not final)
+            self.emit("s.removed_count += 1")
+        return True
 
     def _open_zone(self, e: A.Expr) -> bool:
         """Whether ``e`` names a declared zone (or a player's) with no capacity: a card can always enter
