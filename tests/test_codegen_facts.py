@@ -181,3 +181,24 @@ def test_moves_from_the_top_play_alike(write_ruleset: Callable[..., str]) -> Non
                          [game.log_lines(v) for v in (None, 0, 1)]))
         assert all(x == seen[0] for x in seen), seed
         assert "nothing to move" in str(seen[0][1])  # the deck runs out: the same error in every mode
+
+
+def test_moves_into_a_zone_with_a_capacity_play_alike(write_ruleset: Callable[..., str]) -> None:
+    toks = "kind: Tok\nstart: deck\ncards:\n" + "".join(f"  - {{name: t{i}, v: {i}}}\n" for i in range(9))
+    body = MOVES.replace("zone pile: pile public of Tok",
+                         "zone pile: pile public of Tok\nzone held: slot public of Tok")
+    body = body.replace("if k == 1 { move top(p.hand) to pile bottom }",
+                        "if k == 1 { move top(p.hand) to held }\n"
+                        "        if k == 0 and size(held) > 0 { move top(held) to p.hand }")
+    program, diags = check_file(write_ruleset(HEAD + body, {"tok.yaml": toks}))
+    assert program is not None, "\n".join(map(str, diags))
+    errors = set()
+    for seed in range(8):
+        seen = []
+        for mode in MODES:
+            game = Ruleset(program, **mode).new_game(2, seed)
+            game.random_playout(random.Random(seed))
+            seen.append((game.digest(), game.error, [game.log_lines(v) for v in (None, 0, 1)]))
+        assert all(x == seen[0] for x in seen), seed
+        errors.add(str(seen[0][1]).split(" (")[0].split(" [")[0])
+    assert any("is full" in e for e in errors), errors  # a second card into the slot: the same error everywhere

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, gridgen
+from liturgy.interpreter.codegen import budgetgen, gridgen, movegen
 from liturgy.interpreter.codegen.locals import Locals, _scan
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
@@ -44,7 +44,6 @@ from liturgy.interpreter.runtime.moves import (
     move_all,
     move_card,
     move_zone,
-    open_move_source,
     players_mask,
     reveal_to,
 )
@@ -428,80 +427,7 @@ class StmtGen:
         return self.gen.slot(e)
 
     def move(self, st: A.Move) -> None:
-        place = repr(st.place)
-        wt = st.what.ty
-        if wt is not None and wt.kind == "zone":
-            src, dst = self.tmp("_z"), self.tmp("_z")
-            self.emit(f"{src} = {self.zone(st.what)}")
-            self.emit(f"{dst} = {self.zone(st.dest)}")
-            self.emit(f"if s.zones[{src}]:")  # moving an empty zone does nothing (both zones are valid)
-            self.emit(f"    _move_zone(s, {src}, {dst}, {place})")
-            return
-        if wt is not None and wt.kind == "card" and self._move_top(st):
-            return
-        if wt is not None and wt.kind == "card":
-            c = self.tmp("_c")
-            what = self.src(st.what)
-            if self.gen.is_nonnull(what):
-                self.emit(f"{c} = {what}")
-            else:
-                self.emit(f"if ({c} := {what}) is None:")
-                self.emit(f"    raise _RuleError({f'nothing to move at line {st.span.line}'!r})")
-                self.checked(what)
-            if self._open_zone(st.dest):
-                dest = A.ref_of(st.dest)
-                self.move_inline(c, self.zone(st.dest), st.place, dest[0] in ("zone", "pzone") and dest[1].final)
-            else:
-                self.emit(f"_move(s, {c}, {self.zone(st.dest)}, {place})")
-            return
-        dst = self.tmp("_z")
-        self.emit(f"{dst} = {self.zone(st.dest)}")
-        self.emit(f"_move_all(s, tuple({self.src(st.what)}), {dst}, {place})")
-
-    def _move_top(self, st: A.Move) -> bool:
-        """`move top(Z) to D` between declared zones, Z not final and D with no capacity: the card is Z's last,
-        so it is popped there (no look-up of its zone, no search). The checks keep their order: nothing in Z,
-        then D's own evaluation, and only then the move (a failing D leaves Z as it was). False: not that shape."""
-        what: Any = st.what
-        ref = what.ref
-        if not (isinstance(what, A.Call) and ref is not None and ref[:2] == ("call_builtin", "top")
-                and len(what.args) == 1 and self._open_zone(st.dest)):
-            return False
-        zref = what.args[0].ref
-        if zref is None or zref[0] not in ("zone", "pzone") or zref[1].final:
-            return False
-        src = self.zone(what.args[0])
-        lst, c, d = self.tmp("_l"), self.tmp("_c"), self.tmp("_d")
-        self.emit(f"if not ({lst} := s.zones[{src}]):")
-        self.emit(f"    raise _RuleError({f'nothing to move at line {st.span.line}'!r})")
-        self.emit(f"{d} = {self.zone(st.dest)}")
-        self.emit(f"{c} = {lst}.pop()")
-        self.emit(f"s.zones[{d}].insert(0, {c})" if st.place == "bottom" else f"s.zones[{d}].append({c})")
-        self.emit(f"s.card_zone[{c}] = {d}")
-        self.emit("if s.face_up:")
-        self.emit(f"    s.face_up.discard({c})")
-        self.emit("if s.shown:")
-        self.emit(f"    s.shown.pop({c}, None)")
-        dest: Any = st.dest.ref  # a declared zone (_open_zone)
-        if dest[1].final:  # out of play from now on (Z is not final)
-            self.emit("s.removed_count += 1")
-        return True
-
-    def _open_zone(self, e: A.Expr) -> bool:
-        """Whether ``e`` names a declared zone (or a player's) with no capacity: a card can always enter
-        it, so only the card's own zone needs checking when it moves."""
-        ref = e.ref
-        if ref is None or ref[0] not in ("zone", "pzone"):
-            return False
-        return ref[1].capacity is None
-
-    def move_inline(self, c: str, dst: str, place: str, final: bool) -> None:
-        """`move_card` written in place (runtime/moves.py's template), for a destination `_open_zone` accepts
-        (``final``: a final one)."""
-        d = self.tmp("_d")
-        self.emit(f"{d} = {dst}")
-        for line in open_move_source(c, d, self.tmp("_o"), self.tmp("_l"), place, final):
-            self.emit(line)
+        movegen.move(self, st)
 
     def reveal_to(self, st: A.Reveal) -> None:
         """`reveal … to PLAYERS`: runtime/moves.py's `reveal_to`, as the closures call it."""
