@@ -89,14 +89,20 @@ def call(gen: ExprGen, e: A.Call) -> str:
     return f"_sized({inner}, {comp.size_limit}, {comp.text_limit}, {where(e.span)})"
 
 
-def counted(gen: Any, items: str, span: Span, kind: str) -> list[str]:
+def counted(gen: Any, items: str, span: Span, kind: str, source: str = "") -> list[str]:
     """Lines counting the items of a loop held in ``items`` (a name): a flat loop of a few items costs nothing
-    (compiler/budgets.py, SMALL_LOOP and loop_kind, say why)."""
-    lines = charge(f"len({items})", gen.comp.work_limit, where(span))
+    (compiler/budgets.py, SMALL_LOOP and loop_kind, say why). ``source``, the items' own source, may name a
+    constant of the generated code (``range(8)``, folded when compiled): then its size is known now, and a
+    small loop's test, always false, is left out."""
+    folded = gen.ns.get(source) if source.startswith("_k") else None
+    size = str(len(folded)) if isinstance(folded, tuple) else f"len({items})"
+    lines = charge(size, gen.comp.work_limit, where(span))
     if kind == "none":
         return []
     if kind == "all":
         return lines
+    if isinstance(folded, tuple):
+        return [] if len(folded) <= SMALL_LOOP else lines
     return [f"if len({items}) > {SMALL_LOOP}:", *(f"    {x}" for x in lines)]
 
 
@@ -104,7 +110,7 @@ def counted_loop(gen: ExprGen, lines: list[str], items: str, span: Span, kind: s
     """An aggregate's or comprehension's lines with its items counted as work when the loop starts."""
     if kind == "none":
         return lines
-    out = [f"_it = {items}", *counted(gen, "_it", span, kind)]
+    out = [f"_it = {items}", *counted(gen, "_it", span, kind, items)]
     for line in lines:
         if line.endswith(f" in {items}:") and line.startswith("for "):
             line = line[: -len(items) - 1] + "_it:"

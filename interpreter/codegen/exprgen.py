@@ -20,12 +20,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, gridgen, letgen
+from liturgy.interpreter.codegen import budgetgen, cardtab, gridgen, letgen, scans
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.source import Refused, Sources
@@ -100,22 +100,16 @@ class ExprGen:
         # what compiler/sizes.py may assume about the rule variables in scope that are never assigned (a fn's
         # `let`s, inlined parameters, aggregate loop variables): an interval, or None to hide an outer name
         self.var_ranges: dict[str, tuple[int, int] | None] = {}
+        # ranges proven for coordinate expressions (gridgen.narrowed), valid while var_ranges is the dict paired here
+        self.expr_facts: tuple[dict[str, Any], dict[Any, tuple[int, int]]] | None = None
 
     def int_range(self, e: A.Expr) -> tuple[int, int] | None:
         """The interval the int expression ``e`` provably stays in here (compiler/sizes.py), or None."""
         return self.comp.sizes.int_range(e, self.var_ranges or None)
 
-    @contextmanager
-    def narrowed(self, test: A.Expr | None) -> Iterator[None]:
-        """Generate what runs only where ``test`` held, with the ranges it proves (gridgen.on_grid_facts)."""
-        facts = gridgen.on_grid_facts(self, test) if test is not None else {}
-        saved = self.var_ranges
-        if facts:
-            self.var_ranges = {**saved, **facts}
-        try:
-            yield
-        finally:
-            self.var_ranges = saved
+    def narrowed(self, test: A.Expr | None) -> AbstractContextManager[None]:
+        """Generate what runs only where ``test`` held, with the ranges it proves (gridgen.narrowed)."""
+        return gridgen.narrowed(self, test)
 
     def bind_range(self, var: str, local: str | None, known: tuple[int, int] | None) -> None:
         """Variable ``var`` (held in Python local ``local``, if any) is bound here to a value in ``known``."""
@@ -318,6 +312,10 @@ class ExprGen:
             return repr(e.value)
         if isinstance(e, A.NoneLit):
             return "None"
+        if isinstance(e, A.Binary | A.Unary | A.Cond):
+            tab = cardtab.tabulated(self, e)  # one card's printed fields only: a lookup in a per-card table
+            if tab is not None:
+                return tab
         lay = self.comp.layout
         if isinstance(e, A.Name):
             ref = A.ref_of(e)
@@ -372,6 +370,17 @@ class ExprGen:
         if isinstance(e, A.Index):
             if e.ref == ("icounter",):
                 return f"s.counters[{self.slot(e)}]"
+            if (isinstance(e.index, A.IntLit) and isinstance(e.obj, A.Name) and e.obj.ref == ("builtin", "players")
+                    and not isinstance(e.index.value, bool)
+                    and 0 <= e.index.value < self.comp.prog.game.min_players):
+                return repr(e.index.value)  # `players` is the seats 0 … n-1 (engine/ruleset.py), n >= min_players
+            if scans.first_match(e):
+                assert isinstance(e.obj, A.ListComp)
+                passed, unsafe = self._passed(e.obj), self.unsafe
+                fn = self._loop_function(e.obj, passed, first=True)
+                if fn is not None:
+                    return f"{self.const(fn)}(s, env{''.join(', ' + src for src in (passed or {}).values())})"
+                self.unsafe = unsafe  # the scan's text is thrown away
             obj, index = self.src(e.obj), self.src(e.index)
             known, items = self.int_range(e.index), self.ns.get(obj) if obj.startswith("_k") else None
             if known is not None and isinstance(items, tuple) and known[0] >= 0 and known[1] < len(items):
@@ -409,6 +418,10 @@ class ExprGen:
 
         `a and b` is true exactly when `bool(a) and bool(b)` is, with the same operands evaluated.
         """
+        if isinstance(e, A.Binary | A.Unary | A.Cond):
+            tab = cardtab.tabulated(self, e)
+            if tab is not None:
+                return tab
         if isinstance(e, A.Binary) and e.op in ("and", "or"):
             left = self.cond(e.left)
             with self.narrowed(e.left if e.op == "and" else None):
@@ -452,7 +465,8 @@ class ExprGen:
             out[n] = src
         return out
 
-    def _loop_function(self, e: A.Aggregate | A.ListComp, passed: dict[str, str] | None = None) -> Any:
+    def _loop_function(self, e: A.Aggregate | A.ListComp, passed: dict[str, str] | None = None,
+                       first: bool = False) -> Any:
         """One function per aggregate: the loop, its filter and its element inline. When the filter and element are
         written out completely (no closure or nested function is called from them), the loop variable is a Python
         local and ``env`` is never touched. Otherwise the loop variable lives in ``env`` (closures called from the
@@ -479,7 +493,11 @@ class ExprGen:
             return None
         v = repr(var)
         name = self._name("_a")
-        if isinstance(e, A.ListComp):
+        if first:  # [… ][0] that stops at the first match (scans.py); None: write the whole list
+            lines = scans.first_lines(x, items, where, elem) if fast and isinstance(e, A.ListComp) else None
+            if lines is None:
+                return None
+        elif isinstance(e, A.ListComp):
             # no snapshot of the items: an expression never moves cards, so a zone cannot change under the loop
             loop = [f"for {x} in {items}:", f"    if {where}:", f"        _out.append({elem})"]
             if where == "True":
@@ -550,35 +568,8 @@ class ExprGen:
         return hoist, items, where, elem, self.unsafe != before
 
     def filter_function(self, var: str, source: A.Expr, where: A.Expr, pop: bool) -> Any:
-        """``f(s, env, items)``: the items for which ``where`` holds with ``var`` bound to each, as a tuple.
-
-        The step machine's option lists (`choose … where`, `simultaneously … where`). Like the closures, the
-        choice variable is left out of ``env`` afterwards when ``pop`` is set, and holds the last item
-        otherwise (``simultaneously`` removes it once every player's options are known).
-        """
-        x = self._name("_x")
-        probe = A.ListComp(where.span, A.BoolLit(where.span, True), var, source, where)
-        hoist = Hoist(self, frozenset({var}), eager=True)
-        before = self.unsafe
-        with self.fresh(hoist):
-            fast = self._loop_parts(probe, x)
-        v = repr(var)
-        if self.unsafe != before or f"env[{v}]" in fast[0]:
-            hoist = Hoist(self, frozenset({var}), eager=True)
-            with self.fresh(hoist):
-                cond = self._loop_parts(probe, None, x)[0]
-            lines = ["_out = []", f"for {x} in items:", f"    env[{v}] = {x}", f"    if {cond}:",
-                     f"        _out.append({x})"]
-        else:
-            lines = ["_out = []", f"for {x} in items:", f"    if {fast[0]}:", f"        _out.append({x})"]
-            if not pop:
-                lines += ["if items:", f"    env[{v}] = {x}"]
-        if pop:
-            lines.append(f"env.pop({v}, None)")
-        lines.append("return tuple(_out)")
-        name = self._name("_w")
-        code = function_text(f"def {name}(s, env, items):", hoist, lines)
-        return self.sources.load(self.ns, name, "filter", code, where.span)
+        """A choice's option filter (interpreter/codegen/scans.py)."""
+        return scans.filter_function(self, var, source, where, pop)
 
     def _loop_parts(self, e: A.Aggregate | A.ListComp, local: str | None,
                     in_env: str | None = None) -> tuple[str, str]:
@@ -617,7 +608,9 @@ class ExprGen:
                 self.nonnull.add(local)  # a zone holds card ids, never `none`
         try:
             where = self.cond(e.where) if e.where is not None else "True"
-            elem = self.cond(e.elem) if isinstance(e, A.Aggregate) and e.func in ("any", "all") else self.src(e.elem)
+            with self.narrowed(e.where):  # the element is evaluated only for items that pass the filter
+                elem = (self.cond(e.elem) if isinstance(e, A.Aggregate) and e.func in ("any", "all")
+                        else self.src(e.elem))
             return where, elem
         finally:
             comp.subst, self.subst_src, self.subst_owner = saved
@@ -636,6 +629,10 @@ class ExprGen:
             left = self._as_bool(e.left)
             with self.narrowed(e.left if op == "and" else None):
                 return f"({left} {op} {self._as_bool(e.right)})"
+        if op in ("==", "!=") and (isinstance(e.left, A.NoneLit) or isinstance(e.right, A.NoneLit)):
+            # the engine's values are plain data (ints, texts, tuples, `none`): equal to None exactly when they are
+            # None, and `is` spares int.__eq__'s NotImplemented round trip (a grid scan for empty cells)
+            return f"({self.src(e.left)} {'is' if op == '==' else 'is not'} {self.src(e.right)})"
         if op in _CMP or op in _ARITH or (op == "+" and not self._is_seq(e)):
             return f"({self.src(e.left)} {op} {self.src(e.right)})"
         if op == "+":

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import operator
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.constructs.grids import DIRECTIONS, OPPOSITE
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen import cardtab
 from liturgy.interpreter.runtime.graphs import overlay_of
 from liturgy.interpreter.runtime.grids import GridInfo, off_grid
 
@@ -71,6 +73,10 @@ def slot(gen: ExprGen, e: A.Cell) -> str:
     cc, rc = constant(gen, e.col), constant(gen, e.row)
     if cc is not None and rc is not None and 0 <= cc < w and 0 <= rc < h:
         return str(b + cc + w * rc)
+    if cc is None and rc is None:
+        tab = cardtab.tabulated_slot(gen, e.col, e.row, b, w, h)  # a cell named by one card's fields
+        if tab is not None:
+            return tab
     c_src = str(cc) if cc is not None else gen.src(e.col)
     r_src = str(rc) if rc is not None else gen.src(e.row)
     tests = []
@@ -92,16 +98,60 @@ def _on(gen: ExprGen, value: int | None, src: str, limit: int, e: A.Expr) -> boo
     expression whose range compiler/sizes.py proves inside (``i % 8`` on a grid 8 wide)."""
     if value is not None:
         return 0 <= value < limit
+    facts = gen.expr_facts
+    if facts is not None and facts[0] is gen.var_ranges:
+        known = facts[1].get(fingerprint(e))
+        if known is not None and known[0] >= 0 and known[1] < limit:
+            return True
     return any(known is not None and known[0] >= 0 and known[1] < limit
                for known in (gen.int_ranges.get(src.strip("()")), gen.int_range(e)))
 
 
-def on_grid_facts(gen: ExprGen, test: A.Expr) -> dict[str, tuple[int, int]]:
+def fingerprint(e: A.Expr) -> Any:
+    """A coordinate expression's shape, for matching the same expression written twice (``c + dx(d)`` in an
+    `on_grid` test and in the cell after it): literals, variables, printed fields, ``+ - *`` and ``dx``/``dy``
+    only (nothing that draws or reads the state); None for anything else."""
+    if isinstance(e, A.IntLit) and not isinstance(e.value, bool):
+        return ("i", e.value)
+    if isinstance(e, A.Name) and e.ref is not None and e.ref[0] == "local":
+        return ("n", e.id)
+    if isinstance(e, A.Attr) and e.ref is not None and e.ref[0] == "field":
+        inner = fingerprint(e.obj)
+        return None if inner is None else ("f", inner, e.name)
+    if isinstance(e, A.Binary) and e.op in _FOLD:
+        left, right = fingerprint(e.left), fingerprint(e.right)
+        return None if left is None or right is None else ("b", e.op, left, right)
+    ref: Any = e.ref
+    if isinstance(e, A.Call) and ref is not None and ref[:1] == ("call_builtin",) and ref[1] in ("dx", "dy"):
+        inner = fingerprint(e.args[0]) if len(e.args) == 1 else None
+        return None if inner is None else ("c", ref[1], inner)
+    return None
+
+
+@contextmanager
+def narrowed(gen: ExprGen, test: A.Expr | None) -> Iterator[None]:
+    """Generate what runs only where ``test`` held, with the ranges it proves for plain names (in ``var_ranges``)
+    and for coordinate expressions (in ``expr_facts``, valid only while no name is bound again: every binding
+    makes a new ``var_ranges`` dict, which the facts are paired with)."""
+    facts = on_grid_facts(gen, test) if test is not None else {}
+    more = on_grid_facts(gen, test, exprs=True) if test is not None else {}
+    saved, saved_expr = gen.var_ranges, gen.expr_facts
+    if facts or more:
+        gen.var_ranges = {**saved, **facts}
+        outer = saved_expr[1] if saved_expr is not None and saved_expr[0] is saved else {}
+        gen.expr_facts = (gen.var_ranges, {**outer, **more})
+    try:
+        yield
+    finally:
+        gen.var_ranges, gen.expr_facts = saved, saved_expr
+
+
+def on_grid_facts(gen: ExprGen, test: A.Expr, exprs: bool = False) -> dict[Any, tuple[int, int]]:
     """Where ``test`` holds, the ranges it proves for plain local names: ``on_grid(g, x, y)`` puts x and y on the
     grid (and ``a and b`` both sides' facts). No variable changes while an expression is evaluated, so what the
     left side of an `and` proved still holds on its right."""
     if isinstance(test, A.Binary) and test.op == "and":
-        return {**on_grid_facts(gen, test.left), **on_grid_facts(gen, test.right)}
+        return {**on_grid_facts(gen, test.left, exprs), **on_grid_facts(gen, test.right, exprs)}
     ref: Any = test.ref
     if not (isinstance(test, A.Call) and ref is not None and ref[:2] == ("call_builtin", "on_grid")):
         return {}
@@ -110,7 +160,11 @@ def on_grid_facts(gen: ExprGen, test: A.Expr) -> dict[str, tuple[int, int]]:
         return {}
     out = {}
     for arg, size in ((test.args[1], g.width), (test.args[2], g.height)):
-        if isinstance(arg, A.Name) and arg.ref is not None and arg.ref[0] == "local":
+        if exprs:  # with ``exprs``, the other coordinates: by their shape, on this grid
+            key = None if isinstance(arg, A.Name) else fingerprint(arg)
+            if key is not None:
+                out[key] = (0, size - 1)
+        elif isinstance(arg, A.Name) and arg.ref is not None and arg.ref[0] == "local":
             known = gen.var_ranges.get(arg.id)
             lo, hi = (0, size - 1) if known is None else (max(0, known[0]), min(size - 1, known[1]))
             if lo <= hi:

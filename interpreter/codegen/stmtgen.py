@@ -31,10 +31,11 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen
+from liturgy.interpreter.codegen import budgetgen, gridgen, movegen
 from liturgy.interpreter.codegen.locals import Locals, _scan
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
+from liturgy.interpreter.compiler.sizes import statements
 from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.errors import BreakLoop, GameOver, RuleError, SkipTo
 from liturgy.interpreter.runtime.moves import (
@@ -43,7 +44,6 @@ from liturgy.interpreter.runtime.moves import (
     move_all,
     move_card,
     move_zone,
-    open_move_source,
     players_mask,
     reveal_to,
 )
@@ -91,12 +91,14 @@ class StmtGen:
         fn: StmtFn | None = self._function(stmts, instruction=False)
         return fn
 
-    def instruction(self, stmts: Sequence[A.Stmt]) -> Ins | None:
-        """A step-machine instruction running ``stmts`` in the frame's locals, then moving to the next one."""
-        ins: Ins | None = self._function(stmts, instruction=True)
+    def instruction(self, stmts: Sequence[A.Stmt], nonnull: Sequence[str] = ()) -> Ins | None:
+        """A step-machine instruction running ``stmts`` in the frame's locals, then moving to the next one;
+        ``nonnull`` names variables bound to a value that is not `none` whenever it starts."""
+        ins: Ins | None = self._function(stmts, instruction=True, nonnull=nonnull)
         return ins
 
-    def _function(self, stmts: Sequence[A.Stmt], instruction: bool, params: Sequence[str] | None = None) -> Any:
+    def _function(self, stmts: Sequence[A.Stmt], instruction: bool, params: Sequence[str] | None = None,
+                  nonnull: Sequence[str] = ()) -> Any:
         comp = self.comp
         saved = self.lines, self.depth, self.loops, self.locals
         marks = len(comp.log_formats)
@@ -106,6 +108,8 @@ class StmtGen:
             self.locals._name(p)  # every parameter has its Python local, the positional version's parameter
         if params is not None and "self" in params:
             self.locals.state["self"] = (True, True)  # a card effect runs only for a card: `self` is never none
+        for var in nonnull:
+            self.locals.state[var] = (True, True)
         try:
             with self.gen.fresh(self.locals):
                 self.stmts(stmts)
@@ -291,7 +295,7 @@ class StmtGen:
         zone = st.iterable.ty is not None and st.iterable.ty.kind == "zone"  # a zone holds cards, never `none`
         # a zone can change under the loop, so it is copied; other lists are tuples or card data, never changed
         counting = budgetgen.counted(self.gen, "\x01", st.span, budgets.loop_kind(st.iterable, self.comp.sizes,
-                                                                                st.body))
+                                                                                st.body), "" if zone else seq)
         items = f"tuple({seq})" if zone else seq
         if counting:  # the items in a name first, to count them (compiler/budgets.py)
             held = self.tmp("_i")
@@ -304,7 +308,16 @@ class StmtGen:
         self.depth += 1
         self.emit(f"{self.write(st.var, zone)}{x}")
         self.depth -= 1
-        self.nested(st.body)
+        # over a constant `range`, a variable the body never writes (nor anything it leaves to the closures) stays
+        # in the range: cells and arithmetic on it need no tests (compiler/sizes.py); a shadowing body hides it
+        written, invalid = _scan(st.body, self.comp)
+        known = None if invalid or st.var in written else gridgen.loop_range(self.gen, st.iterable)
+        saved = self.gen.var_ranges
+        self.gen.bind_range(st.var, None, known)
+        try:
+            self.nested(st.body)
+        finally:
+            self.gen.var_ranges = saved
         self.loop(-1)
         self.loop_end(head)
 
@@ -414,49 +427,7 @@ class StmtGen:
         return self.gen.slot(e)
 
     def move(self, st: A.Move) -> None:
-        place = repr(st.place)
-        wt = st.what.ty
-        if wt is not None and wt.kind == "zone":
-            src, dst = self.tmp("_z"), self.tmp("_z")
-            self.emit(f"{src} = {self.zone(st.what)}")
-            self.emit(f"{dst} = {self.zone(st.dest)}")
-            self.emit(f"if s.zones[{src}]:")  # moving an empty zone does nothing (both zones are valid)
-            self.emit(f"    _move_zone(s, {src}, {dst}, {place})")
-            return
-        if wt is not None and wt.kind == "card":
-            c = self.tmp("_c")
-            what = self.src(st.what)
-            if self.gen.is_nonnull(what):
-                self.emit(f"{c} = {what}")
-            else:
-                self.emit(f"if ({c} := {what}) is None:")
-                self.emit(f"    raise _RuleError({f'nothing to move at line {st.span.line}'!r})")
-                self.checked(what)
-            if self._open_zone(st.dest):
-                dest = A.ref_of(st.dest)
-                self.move_inline(c, self.zone(st.dest), st.place, dest[0] in ("zone", "pzone") and dest[1].final)
-            else:
-                self.emit(f"_move(s, {c}, {self.zone(st.dest)}, {place})")
-            return
-        dst = self.tmp("_z")
-        self.emit(f"{dst} = {self.zone(st.dest)}")
-        self.emit(f"_move_all(s, tuple({self.src(st.what)}), {dst}, {place})")
-
-    def _open_zone(self, e: A.Expr) -> bool:
-        """Whether ``e`` names a declared zone (or a player's) with no capacity: a card can always enter
-        it, so only the card's own zone needs checking when it moves."""
-        ref = e.ref
-        if ref is None or ref[0] not in ("zone", "pzone"):
-            return False
-        return ref[1].capacity is None
-
-    def move_inline(self, c: str, dst: str, place: str, final: bool) -> None:
-        """`move_card` written in place (runtime/moves.py's template), for a destination `_open_zone` accepts
-        (``final``: a final one)."""
-        d = self.tmp("_d")
-        self.emit(f"{d} = {dst}")
-        for line in open_move_source(c, d, self.tmp("_o"), self.tmp("_l"), place, final):
-            self.emit(line)
+        movegen.move(self, st)
 
     def reveal_to(self, st: A.Reveal) -> None:
         """`reveal … to PLAYERS`: runtime/moves.py's `reveal_to`, as the closures call it."""
@@ -560,10 +531,24 @@ class StmtGen:
         deep = f"trigger chain deeper than {MAX_FIRE_DEPTH} windows: "
         self.emit(f"if len(s.fire_stack) >= {MAX_FIRE_DEPTH}:")
         self.emit(f"    raise _RuleError({deep!r} + ' -> '.join(_fire_chain(s.frames, s.fire_stack, {name})))")
+        # the stack is read only by a `fire` nested inside these handlers (its depth and the chain it names): when
+        # none can fire again (no `fire`, no `do` in their bodies), pushing this window would never be seen
+        leaf = all(not isinstance(x, A.Fire | A.Do) for h in self.comp.prog.handlers.get(st.window, [])
+                   for x in statements(h.body))
+        if leaf:
+            self.fire_calls(st, self.fire_args(st))
+            return
         self.emit(f"s.fire_stack.append({name})")
         self.emit("try:")
         self.depth += 1
-        args = self.fire_args(st)
+        self.fire_calls(st, self.fire_args(st))
+        self.emit("pass")
+        self.depth -= 1
+        self.emit("finally:")
+        self.emit("    s.fire_stack.pop()")
+
+    def fire_calls(self, st: A.Fire, args: list[str]) -> None:
+        """Call every handler of the window, in declaration order, with the arguments held in ``args``."""
         for h in self.comp.handlers.get(st.window, []):
             if h.code is None and h.fast is not None and len(h.params) == len(args):
                 self.emit(f"{self.const(h.fast)}({', '.join(['s', *args])})")  # compiled already: by position
@@ -572,10 +557,6 @@ class StmtGen:
             pure = self.tmp("_p")
             self.emit(f"if ({pure} := {k}.pure) is not None:")
             self.emit(f"    {pure}(s, {self.handler_env(h.params, args)})")
-        self.emit("pass")
-        self.depth -= 1
-        self.emit("finally:")
-        self.emit("    s.fire_stack.pop()")
 
     # ------------------------------------------------------------ step-machine instructions
     def _instruction(self, body: Any, origin: Span | None = None) -> Ins:

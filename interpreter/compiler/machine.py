@@ -25,13 +25,22 @@ from liturgy.interpreter.runtime.state import GameState
 
 class StepMachineCompiler(StatementCompiler):
     # ------------------------------------------------------------ the step machine
-    def emit(self, stmts: Sequence[A.Stmt], code: Code, loops: list[list[int]]) -> None:
-        """Append instructions for ``stmts``; runs of pure statements become one instruction."""
+    def emit(self, stmts: Sequence[A.Stmt], code: Code, loops: list[list[int]], entry_nonnull: str | None = None
+             ) -> None:
+        """Append instructions for ``stmts``; runs of pure statements become one instruction.
+
+        ``entry_nonnull`` names a variable that is never `none` when the first instruction starts (a choice's
+        variable in its body: the engine runs the body only for an option that is not `none`); it holds for a
+        first run of statements only, which nothing but that entry jumps to (a loop's head is an instruction of
+        its own).
+        """
         run: list[A.Stmt] = []
+        first = len(code.ins)
 
         def flush() -> None:
             if run:
-                gen = self.sgen.instruction(run) if self.sgen is not None else None
+                known = (entry_nonnull,) if entry_nonnull is not None and len(code.ins) == first else ()
+                gen = self.sgen.instruction(run, known) if self.sgen is not None else None
                 if gen is not None:
                     run.clear()
                     code.ins.append(self.note(gen, "run"))
@@ -163,7 +172,7 @@ class StepMachineCompiler(StatementCompiler):
         always_ask = st.label is not None
         at = len(ins)
         ins.append(_jump_placeholder())
-        self.emit(st.body, code, loops)
+        self.emit(st.body, code, loops, var)
         skip_none = len(ins)
         ins.append(_jump_placeholder())
         none_pc = len(ins)

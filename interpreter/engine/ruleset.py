@@ -37,12 +37,15 @@ class Ruleset:
                  fuse: bool = True) -> None:
         self.program = program
         generators = GENERATORS if codegen else None  # the compiler is handed the code generators
-        self.compiled = Compiler(program, generators, stmtgen, inline_fns, fuse).compile()
+        self.compiled = Compiler(program, generators, stmtgen, inline_fns, fuse)
         self.name = program.game.title
         # the ruleset's and card files' SHA-256 when loaded from files ("" otherwise): saves record it
         self.fingerprint = program.fingerprint
         self.min_players = program.game.min_players
         self.max_players = program.game.max_players
+        # the card data before the code: the generators tabulate expressions of printed fields (codegen/cardtab.py)
+        self._fill_card_data()
+        self.compiled.compile()
         self.step_limit = program.game.step_limit
         self._tables: dict[int, tuple[Tables, list[Any], list[list[int]], list[int]]] = {}
         self._templates: dict[TemplateKey, Template] = {}
@@ -51,7 +54,6 @@ class Ruleset:
         # at every node of every simulation
         self.label_cache: dict[tuple[int, str, Any], tuple[str, ...]] = {}
         self.codes: list[Code] = self.compiled.codes
-        self._fill_card_data()
         self.display = Display(program, self.compiled)
         # counters and grids `visible to EXPR`: who sees their values, a function of the state and the env (a
         # per-player counter's player is `owner` there), for views (engine/views.py)

@@ -1,0 +1,97 @@
+"""First-match scans (interpreter/codegen/scans.py): ``[c for c in Z where T][0]`` stops at the first match.
+
+The scan is written only where the test and the element can neither fail nor draw, so stopping early changes
+nothing; every case plays the same in every compile mode (digest, error, logs), including the empty case, which
+fails with the error of indexing an empty list.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from liturgy.dsl.loader import check_file
+from liturgy.interpreter.engine import Ruleset
+
+MODES = [{}, {"inline_fns": False}, {"stmtgen": False}, {"codegen": False, "stmtgen": False}, {"fuse": False}]
+
+HEAD = '''game "Scans" { players 2..2
+  step_limit 2000 }
+card Tok { v: int }
+cards "tok.yaml"
+zone pool: deck hidden of Tok
+zone hand: per player row owner of Tok
+counter got 0..1000
+'''
+TOKS = "kind: Tok\nstart: pool\ncards:\n" + "".join(f"  - {{name: t{i}, v: {i % 5}}}\n" for i in range(20))
+
+DEAL = '''
+proc deal(p: player, k: int) {
+  move [c for c in pool where c.v == k][0] to p.hand
+}
+setup { shuffle pool }
+round {
+  step s "S" {
+    for p in players {
+      choose k from range(WIDTH) by p {
+        do deal(p, k)
+        got += top(p.hand).v
+        log "{} takes {}", p, top(p.hand)
+      }
+    }
+    if round >= 4 { end game }
+  }
+}
+score(p) = size(p.hand)
+'''
+
+
+def _rules(write_ruleset: Callable[..., str], body: str, mode: dict[str, bool]) -> Ruleset:
+    program, diags = check_file(write_ruleset(HEAD + body, {"tok.yaml": TOKS}))
+    assert program is not None, "\n".join(map(str, diags))
+    return Ruleset(program, **mode)
+
+
+def _play(write_ruleset: Callable[..., str], body: str, seed: int) -> list[object]:
+    seen = []
+    for mode in MODES:
+        game = _rules(write_ruleset, body, mode).new_game(2, seed)
+        game.random_playout(random.Random(seed))
+        seen.append((game.digest(), game.error, [game.log_lines(v) for v in (None, 0, 1)]))
+    return seen
+
+
+def _loop_text(write_ruleset: Callable[..., str], body: str) -> str:
+    gen = _rules(write_ruleset, body, {}).compiled.gen
+    assert gen is not None
+    text = gen.sources.dump()
+    return text[text.index("[<liturgy loop"):].split("\n\n")[0]
+
+
+def test_first_match_plays_alike(write_ruleset: Callable[..., str]) -> None:
+    body = DEAL.replace("WIDTH", "5")
+    assert "return _x" in _loop_text(write_ruleset, body)  # the scan, not the list
+    for seed in range(4):
+        seen = _play(write_ruleset, body, seed)
+        assert all(x == seen[0] for x in seen), seed
+        assert seen[0][1] is None
+
+
+def test_nothing_found_fails_as_the_empty_list(write_ruleset: Callable[..., str]) -> None:
+    body = DEAL.replace("WIDTH", "6")  # k = 5 matches no token
+    for seed in range(6):
+        seen = _play(write_ruleset, body, seed)
+        assert all(x == seen[0] for x in seen), seed
+        if seen[0][1] is not None:
+            assert "list index 0 out of range (size 0)" in str(seen[0][1])
+            break
+    else:
+        raise AssertionError("no seed chose 5")
+
+
+def test_a_test_that_may_fail_builds_the_whole_list(write_ruleset: Callable[..., str]) -> None:
+    # 12 / (c.v - 1) fails on a token worth 1: every token is tested, as the comprehension does
+    body = DEAL.replace("WIDTH", "5").replace("where c.v == k", "where 12 / (c.v - 1) == k")
+    assert "return _x" not in _loop_text(write_ruleset, body)
+    for seed in range(3):
+        seen = _play(write_ruleset, body, seed)
+        assert all(x == seen[0] for x in seen), seed
