@@ -18,6 +18,9 @@ from liturgy.dsl.diagnostics import Span, did_you_mean
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.cards import load_card_file, resolve_card_paths
 
+# An `option NAME: int LO..HI` lists its values where a game is set up (the web page's choices): keep that short.
+MAX_INT_OPTION_VALUES = 1000
+
 MAX_CARD_COPIES = 200_000  # physical cards in one game, at its largest player count
 
 
@@ -113,7 +116,7 @@ class DeclarationChecker(CheckerCore):
                 self._check_option(prog, c)
             if c.index_enum and c.index_enum not in prog.enums:
                 self.err("E101", f"unknown enum `{c.index_enum}`", c.span, hint=did_you_mean(c.index_enum, prog.enums))
-            if c.lo is not None and c.hi is not None and c.lo > c.hi:
+            if c.lo is not None and c.hi is not None and c.lo > c.hi and c.option is None:
                 self.err("E110", f"counter `{c.name}` has an empty range {c.lo}..{c.hi}", c.span)
             if c.track_values is not None and c.track_values != sorted(c.track_values):
                 self.warn("W010", f"track `{c.name}` values decrease along the track", c.span)
@@ -155,6 +158,9 @@ class DeclarationChecker(CheckerCore):
     def _check_option(self, prog: Program, c: A.CounterDecl) -> None:
         """An option's type is an enum and its default one of that enum's values (E153)."""
         enum = c.option or ""
+        if enum == "int":
+            self._check_int_option(c)
+            return
         if enum not in prog.enums:
             self.err("E153", f"option `{c.name}` must take its values from an enum, not `{enum}`", c.span,
                      hint=did_you_mean(enum, prog.enums) or "declare: enum Mode { run, combat }")
@@ -165,6 +171,26 @@ class DeclarationChecker(CheckerCore):
                      d.span if d is not None else c.span, hint=f"one of: {', '.join(prog.enums[enum])}")
             return
         d.ref, d.ty = ("enumval", d.id), Ty("enum", arg=enum)
+
+    def _check_int_option(self, c: A.CounterDecl) -> None:
+        """`option NAME: int LO..HI = N`: a non-empty range of at most 1000 values, since every value is listed
+        where a table is set up (the web page's choice of options), and a default inside it (E153)."""
+        lo, hi, d = c.lo, c.hi, c.default
+        assert lo is not None and hi is not None
+        if not 0 <= hi - lo < MAX_INT_OPTION_VALUES:
+            self.err("E153", f"option `{c.name}` has the range {lo}..{hi}: it must hold 1 to "
+                     f"{MAX_INT_OPTION_VALUES} values", c.span, hint="write the smallest value first, e.g. 0..20")
+            return
+        value = d.value if isinstance(d, A.IntLit) else -d.operand.value \
+            if isinstance(d, A.Unary) and d.op == "-" and isinstance(d.operand, A.IntLit) else None
+        if not (isinstance(value, int) and lo <= value <= hi):
+            self.err("E153", f"the default of option `{c.name}` must be a whole number in {lo}..{hi}",
+                     d.span if d is not None else c.span, hint=f"e.g. `= {lo}`")
+            return
+        assert d is not None  # a number was found in it
+        d.ty = T.INT
+        if isinstance(d, A.Unary):
+            d.operand.ty = T.INT
 
     def _add_counter(
         self,

@@ -17,7 +17,10 @@ from liturgy.dsl.frontend import ast as A
 
 
 def counter_type(c: A.CounterDecl) -> Ty:
-    """What a counter holds: an option's enum value, a typed counter's reference, a flag's bool, else an int."""
+    """What a counter holds: an option's enum value or whole number, a typed counter's reference, a flag's bool,
+    else an int."""
+    if c.option == "int":
+        return T.INT
     if c.option is not None:
         return Ty("enum", arg=c.option)
     if c.held is not None:

@@ -429,7 +429,7 @@ class CounterDecl(Decl):
     reset_each_round: bool
     track_values: list[int] | None = None
     pool: str | None = None
-    option: str | None = None  # an `option`: the enum its value comes from
+    option: str | None = None  # an `option`: the enum its value comes from, or `int` (a whole number in lo..hi)
     holds: TypeExpr | None = None  # `counter NAME: T`: it holds an enum value, a player or a card (or none)
     held: Ty | None = field(default=None, repr=False, compare=False)  # ``holds`` resolved by the checker
     seen_by: str = ""  # who sees its values in views: "" everyone, "owner" (`visible to owner`), "hidden" nobody,

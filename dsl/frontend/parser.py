@@ -523,6 +523,11 @@ class _AstBuilder(ModeBuilder):
         return A.CounterDecl(self._s(meta), str(name), "global", False, None, None, None, default, False,
                              option=str(enum))
 
+    def option_int_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        """`option NAME: int LO..HI = N`: a whole-number setting; ``option`` is `int`, which no enum can be named."""
+        name, (lo, hi), default = c
+        return A.CounterDecl(self._s(meta), str(name), "global", False, None, lo, hi, default, False, option="int")
+
     def track_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         scope, name, index, *values = c
         vals = [int(v) for v in values if v is not None]

@@ -300,18 +300,36 @@ class Ruleset:
         # built once: new_game checks its options on every call, and scanning every counter declaration
         # was ~2% of a Slay the Spire combat
         prog = self.program
-        return {n: tuple(prog.enums[c.option]) for n, c in prog.counters.items() if c.option is not None}
+        return {n: tuple(str(v) for v in range(c.lo or 0, (c.hi or 0) + 1)) if c.option == "int"
+                else tuple(prog.enums[c.option]) for n, c in prog.counters.items() if c.option is not None}
+
+    @functools.cached_property
+    def _int_options(self) -> dict[str, tuple[int, int]]:
+        """Every `option NAME: int LO..HI` and its range: their values are whole numbers, not enum names."""
+        return {n: (c.lo or 0, c.hi or 0) for n, c in self.program.counters.items() if c.option == "int"}
 
     def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:
-        """Check ``options`` against the declarations; raise ValueError naming the problem."""
-        known = self._option_values
+        """Check ``options`` against the declarations; raise ValueError naming the problem.
+
+        A whole-number option's value is written back in its plain form (`07` is `7`), so two spellings of one
+        value share a template, a save and a digest."""
+        known, ints = self._option_values, self._int_options
+        out: dict[str, str] = {}
         for name, value in (options or {}).items():
             if name not in known:
                 have = ", ".join(known) or "none"
                 raise ValueError(f"{self.name} has no option `{name}` (options: {have})")
-            if value not in known[name]:
+            if name in ints:
+                lo, hi = ints[name]
+                number = _whole(value)
+                if number is None or not lo <= number <= hi:
+                    raise ValueError(f"option `{name}` takes a whole number from {lo} to {hi}, not `{value}`")
+                out[name] = str(number)
+            elif value not in known[name]:
                 raise ValueError(f"option `{name}` takes one of {', '.join(known[name])}, not `{value}`")
-        return dict(options or {})
+            else:
+                out[name] = value
+        return out
 
     def new_game(
         self, players: int, seed: int = 0, check_invariants: bool = False, options: dict[str, str] | None = None,
@@ -363,8 +381,9 @@ class Ruleset:
         """
         tables, counters, zones, card_start = self._build(players)
         counters = counters[:]
+        ints = self._int_options
         for name, value in chosen.items():
-            counters[self.compiled.layout.global_slots[name]] = value
+            counters[self.compiled.layout.global_slots[name]] = int(value) if name in ints else value
         return tables, counters, zones, card_start
 
     def _zone_groups(self, n: int) -> dict[int, Callable[[GameState], int]]:
@@ -404,3 +423,12 @@ def load_ruleset(path: str) -> Ruleset:
     if program is None:
         raise LiturgyError([d for d in diags if d.is_error] or diags)
     return Ruleset(program)
+
+
+def _whole(text: str) -> int | None:
+    """``text`` as a whole number (ASCII digits, an optional minus sign, at most 9 digits), else ``None``: a value
+    typed by a user is untrusted, and ``int()`` would also take `1_0`, `٣` or a thousand digits."""
+    digits = text[1:] if text.startswith("-") else text
+    if not (0 < len(digits) <= 9 and digits.isascii() and digits.isdigit()):
+        return None
+    return int(text)
