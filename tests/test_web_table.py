@@ -7,8 +7,8 @@ which go through the same page, map and board in a fifth of the clicks; the full
 ``HYPOTHESIS_PROFILE=thorough``. Along the way and at the end the page must show:
 - the narration of what changed for the seat ("What changed for you"), with Bloodborne's health losses said;
 - player-facing labels: no zone, counter, option or map label is a raw identifier (`upgrade_deck`);
-- the picture of the board: an SVG map for Fury of Dracula (the graph, the Hunters on it) and an SVG board for
-  Betrayal (the floor plan); Slay the Spire's map is not drawn yet (its rooms are cards, not a graph or grid);
+- the picture of the board: an SVG map for Fury of Dracula (the graph, the Hunters on it) and for Slay the Spire
+  (the Act map its ruleset lays out: rooms, paths, the party's room), an SVG board for Betrayal (the floor plan);
 - piles as stacks with counts, never rows of `?`.
 Screenshots for docs/web.md (the top of the table and the board) go into ``docs/web/`` when
 ``LITURGY_WEB_SCREENSHOTS=1``, else into the test's temporary folder with the whole pages.
@@ -118,7 +118,7 @@ def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Pa
     assert seen["stack_rows"] == 0  # face-down cards are stacks with a count, not rows of `?`
     if key == "bloodborne":
         assert any(re.search(r"(You lose|P\d loses) \d+ health", x) for x in seen["narration"]), seen["narration"]
-    if key == "fury_of_dracula":
+    if key in ("fury_of_dracula", "slay_the_spire"):  # Europe; the Act map (`describe map { x = … }`)
         assert "map" in seen["svg"]
     if key == "betrayal":
         assert "board" in seen["svg"]

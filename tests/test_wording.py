@@ -104,3 +104,40 @@ def test_the_duel_example_reads_in_words_at_the_terminal() -> None:
     play_out(g, [human, Bot()])
     text = out.getvalue()
     assert "[4] Escape (Man)" in text and "escape_man" not in text and "wound1" not in text
+
+
+@pytest.mark.parametrize(("block", "code", "words"), [
+    ('describe map { x = "col", y = "flor" }', "E101", "`flor` is no field of `MapRoom`"),
+    ('describe map { x = "col", y = "room" }', "E102", "`y` needs a field of type int"),
+    ('describe map { x = "col", y = "floor", chosen = "side_now" }', "E101", "unknown counter `side_now`"),
+    ('describe map { x = "col", y = "floor", colour = "room" }', "E101", "`colour` is not a key of a zone's map"),
+    ('describe map { x = "col" }', "E101", "needs both `x` and `y`"),
+])
+def test_mistakes_in_a_map_layout_are_located_errors(tmp_path: Path, block: str, code: str, words: str) -> None:
+    text = (DUEL.parent / "delve.rules").read_text(encoding="utf-8")
+    start = text.index("\ndescribe map {") + 1
+    end = text.index("}", start) + 1
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards/delve.yaml").write_text((DUEL.parent / "cards/delve.yaml").read_text(encoding="utf-8"))
+    path = tmp_path / "d.rules"
+    path.write_text(text[:start] + block + text[end:], encoding="utf-8")
+    _, diags = check_file(str(path))
+    assert any(d.code == code and words in d.message for d in diags), [(d.code, d.message) for d in diags]
+
+
+def test_a_zone_laid_out_as_a_map_is_drawn_for_the_page() -> None:
+    from liturgy.interpreter.engine.seatview import seat_extras
+
+    rules = load_ruleset(str(DUEL.parent / "delve.rules"))
+    g = rules.new_game(1, seed=1)
+    side = g.view(0)["counters"]["map_side"]
+    extras = seat_extras(g, "delve-test", 0, g.view(0), True)
+    picture = extras["maps"]["map"]
+    assert all(name.startswith(f"Side {side} ") for name in picture["places"])  # only the side in play
+    boss = next(v for k, v in picture["places"].items() if k.endswith("boss"))
+    assert boss[2] == "boss" and boss[1] == 40  # the top row, labelled in words
+    assert all(a in picture["places"] and b in picture["places"] for a, b, _ in picture["edges"])
+    assert extras["markers"]["map"] == []  # nobody has entered a room yet
+    g.apply(0, 0)
+    entered = g.view(0)["zones"]["visited"][-1]
+    assert seat_extras(g, "delve-test", 0, g.view(0), False)["markers"]["map"] == [[entered, "here"]]

@@ -54,6 +54,8 @@ class Program:
     value_names: dict[str, str] = field(default_factory=dict)
     # `describe COUNTER { lose = "{who} lose{s} {n} Health" }`: how narration words a counter's changes
     narration_words: dict[str, dict[str, str]] = field(default_factory=dict)
+    # `describe ZONE { x = "col", y = "floor", links = "next" }`: the zone's cards drawn as a map (the web page)
+    zone_layouts: dict[str, dict[str, str]] = field(default_factory=dict)
     cards: list[CardDef] = field(default_factory=list)
     card_files: list[str] = field(default_factory=list)  # every card file read, in the order read
     rule_files: list[str] = field(default_factory=list)  # the main file, then each one it includes (includes.py)

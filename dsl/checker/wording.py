@@ -86,10 +86,13 @@ def check_names(prog: Program, err: list[Diagnostic]) -> None:
         if values is None and d.enum in prog.counters:
             _check_narration(prog, d, err)
             continue
+        if values is None and d.enum in prog.zones:
+            _check_layout(prog, d, err)
+            continue
         if values is None:
             err.append(Diagnostic("E101", "error", f"unknown enum or counter `{d.enum}`", d.span,
-                                  "`describe NAME { value = \"words\" }` names the values of an enum or words a "
-                                  "counter's changes"))
+                                  "`describe NAME { value = \"words\" }` names the values of an enum, words a "
+                                  "counter's changes or lays out a zone's cards as a map"))
             continue
         for value, text, span in d.names:
             if value not in values:
@@ -120,6 +123,43 @@ def _check_narration(prog: Program, d: A.DescribeNames, err: list[Diagnostic]) -
                                       "the holes are {who}, {s} (\"s\" unless the reader is who changed), "
                                       "{n} (by how much), {now} and {was}"))
             words_for[key] = text
+
+
+# `describe ZONE { x = "col", y = "floor", links = "next", … }`: the zone's cards drawn as a map of rows (the web
+# page's SVG; engine/seatview.py). Each key names a field of the zone's card kind, a counter or a zone.
+LAYOUT_FIELDS = {"x": "int", "y": "int", "links": "list", "label": "enum", "group": "int"}
+LAYOUT_OTHER = {"chosen": "counter", "here": "zone"}
+
+
+def _check_layout(prog: Program, d: A.DescribeNames, err: list[Diagnostic]) -> None:
+    """A zone's map layout: x, y (int fields), links (a list of int field: the x of the next row's cards it leads
+    to), label (an enum field), group and chosen (draw the cards whose group field equals the counter), here (a
+    zone whose last card is where the players are). E101 for anything unknown, E102 for a field of another type."""
+    zone = prog.zones[d.enum]
+    kind = zone.of_kind
+    types = prog.field_types.get(kind or "", {})
+    got: dict[str, str] = {}
+    for key, name, span in d.names:
+        if key in LAYOUT_FIELDS:
+            t = types.get(name)
+            if t is None:
+                err.append(Diagnostic("E101", "error", f"`{name}` is no field of `{kind}`, the cards of `{d.enum}`",
+                                      span, "fields: " + ", ".join(types)))
+            elif t.kind != LAYOUT_FIELDS[key] and not (key == "links" and t.kind == "list"):
+                err.append(Diagnostic("E102", "error", f"`{key}` needs a field of type {LAYOUT_FIELDS[key]}, and "
+                                      f"`{name}` is {t}", span))
+        elif key in LAYOUT_OTHER:
+            known = prog.counters if LAYOUT_OTHER[key] == "counter" else prog.zones
+            if name not in known:
+                err.append(Diagnostic("E101", "error", f"unknown {LAYOUT_OTHER[key]} `{name}`", span))
+        else:
+            err.append(Diagnostic("E101", "error", f"`{key}` is not a key of a zone's map", span,
+                                  "a zone's map takes x, y, links, label, group, chosen and here"))
+        got[key] = name
+    if "x" not in got or "y" not in got:
+        err.append(Diagnostic("E101", "error", f"the map of `{d.enum}` needs both `x` and `y`", d.span))
+    else:
+        prog.zone_layouts[d.enum] = got
 
 
 def shown_enum(ty: object) -> str | None:

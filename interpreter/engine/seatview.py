@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.engine.narration import narrate
-from liturgy.interpreter.runtime.names import card_details, display_name, place_labels, place_names
+from liturgy.interpreter.runtime.names import card_details, display_name, place_labels, place_names, value_labels, words
 
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.game import Game
@@ -71,10 +71,11 @@ def seat_extras(game: Game, table: str, seat: int | None, view: dict[str, Any], 
         # a connection's first state describes every card it shows; later ones only the cards new since the
         # seat's previous move (the page keeps what it was told)
         "cards": card_details(prog, face_up(view) if first else new),
-        "markers": markers(prog, view),
+        "markers": {**markers(prog, view), **zone_markers(prog, view)},
     }
     if first:
         out["maps"] = {name: graph_picture(prog, name) for name, g in prog.graphs.items() if drawable(g)}
+        out["maps"].update({zone: zone_picture(prog, zone, view) for zone in prog.zone_layouts})
         out["places"] = place_labels(prog)  # option labels and counters that name a place, as players read it
         # a grid of places (Betrayal's floor plan) is drawn as a board: its cells named as players read them
         out["boards"] = {name: place_names(prog, str(g.cell_ty.arg)) for name, g in prog.grids.items()
@@ -139,6 +140,43 @@ def _card_places(prog: Program, enum: str) -> dict[str, str]:
                     break
         got = _CARD_PLACES[(id(prog), enum)] = (prog, places)
     return got[1]
+
+
+def zone_picture(prog: Program, zone: str, view: dict[str, Any]) -> dict[str, Any]:
+    """A zone laid out by its `describe ZONE { x = …, y = … }` (Slay the Spire's Act map): every card of the zone's
+    kind at its (x, y), rows bottom to top, a path to each card of the next row whose x its `links` field lists,
+    labelled by its `label` field in words. With `group` and `chosen`, only the cards whose group field equals
+    that counter's value in the view (the side of the board in play). Card definitions are public; the counter
+    is read from the seat's own view."""
+    lay = prog.zone_layouts[zone]
+    kind = prog.zones[zone].of_kind
+    chosen = view.get("counters", {}).get(lay.get("chosen", ""))
+    cards = [c for c in prog.cards if c.kind == kind and ("group" not in lay or chosen is None
+                                                          or c.values.get(lay["group"]) == chosen)]
+    xs = [int(c.values.get(lay["x"], 0)) for c in cards] or [0]
+    ys = [int(c.values.get(lay["y"], 0)) for c in cards] or [0]
+    span_x, span_y = max(max(xs) - min(xs), 1), max(max(ys) - min(ys), 1)
+    names = value_labels(prog)
+    places: dict[str, list[Any]] = {}
+    at: dict[tuple[int, int], str] = {}
+    for c, x, y in zip(cards, xs, ys, strict=False):
+        label = c.values.get(lay.get("label", ""))
+        places[c.name] = [round(80 + (x - min(xs)) * 840 / span_x), round(960 - (y - min(ys)) * 920 / span_y),
+                          names.get(label) or words(label) if isinstance(label, str) else ""]
+        at[(x, y)] = c.name
+    edges = [[c.name, at[(int(n), y + 1)], "path"] for c, y in zip(cards, ys, strict=False)
+             for n in c.values.get(lay.get("links", ""), None) or [] if (int(n), y + 1) in at]
+    return {"places": places, "edges": edges}
+
+
+def zone_markers(prog: Program, view: dict[str, Any]) -> dict[str, list[list[str]]]:
+    """Per zone laid out as a map: where the players are, the last card of its `here` zone in the view."""
+    out = {}
+    for zone, lay in prog.zone_layouts.items():
+        here = view.get("zones", {}).get(lay.get("here", ""))
+        shown = [c for c in here if not c.startswith("?")] if isinstance(here, list) else []
+        out[zone] = [[shown[-1], "here"]] if shown else []
+    return out
 
 
 def graph_picture(prog: Program, name: str) -> dict[str, Any]:
