@@ -203,3 +203,20 @@ score(p) = p.plan
     assert [game.view(p)["grids"]["map"] for p in (0, 1, 2, None)] == [[["?", "?"]]] * 2 + [[[0, 0]], [["?", "?"]]]
     game.apply(1, 0)  # P1 joins team 1: the group follows the game
     assert game.view(0)["counters"]["war_chest"] == 7 and game.view(1)["counters"]["plan"]["P1"] == 5
+
+
+def test_check_warns_where_a_hidden_value_reaches_what_others_see(tmp_path: Path) -> None:
+    """The static leak analysis (dsl/checker/flow.py) follows hidden values as it follows hidden cards' fields:
+    the leaky mutant is W076 at its log line; a player's own value logged to it, or copied into another hidden
+    counter, is not; copied into a public counter it is W075."""
+    _, diags = check_file(str(_leaky(tmp_path)))
+    assert [(d.code, d.span.line) for d in diags] == [("W076", 31)] and "hidden value" in diags[0].message
+    text = GARDENS.read_text(encoding="utf-8")
+    anchor = "      p.garden[x] = flower\n"
+    for extra, codes in [('      log to p "{} holds {}", x, p.garden[x]\n', []),
+                         ("      p.wilted = p.garden[centre]\n", []),
+                         ("      flower = p.garden[centre]\n", ["W075"])]:
+        path = tmp_path / "variant.rules"
+        path.write_text(text.replace(anchor, anchor + extra), encoding="utf-8")
+        _, diags = check_file(str(path))
+        assert [d.code for d in diags] == codes, (extra, diags)
