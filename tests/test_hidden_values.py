@@ -220,3 +220,20 @@ def test_check_warns_where_a_hidden_value_reaches_what_others_see(tmp_path: Path
         path.write_text(text.replace(anchor, anchor + extra), encoding="utf-8")
         _, diags = check_file(str(path))
         assert [d.code for d in diags] == codes, (extra, diags)
+
+
+def test_sample_world_deals_hidden_values_afresh() -> None:
+    """Game.sample_world (information sets, the ISMCTS agent) permutes the values the player may not see among
+    their slots: the player's view is the same, the other garden holds the same flowers elsewhere."""
+    from liturgy.interpreter.engine.infosets import sample_world
+
+    game = _planted(rounds=4)
+    lay = game.ruleset.compiled.layout
+    p2 = lay.player_base + lay.player_stride + lay.player_offsets["garden"]
+    p1 = lay.player_base + lay.player_offsets["garden"]
+    real = game.state.counters
+    worlds = [sample_world(game, 0, random.Random(i)) for i in range(12)]
+    assert all(w.view(0) == game.view(0) for w in worlds)
+    assert all(w.state.counters[p1:p1 + 9] == real[p1:p1 + 9] for w in worlds)
+    assert all(sorted(w.state.counters[p2:p2 + 9]) == sorted(real[p2:p2 + 9]) for w in worlds)
+    assert any(w.state.counters[p2:p2 + 9] != real[p2:p2 + 9] for w in worlds)
