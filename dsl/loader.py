@@ -12,7 +12,7 @@ from liturgy.dsl.checker.checker import check_ruleset
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.diagnostics import Diagnostic, Span, remember_source
 from liturgy.dsl.files import FileRefused, read_limited
-from liturgy.dsl.frontend.includes import resolve
+from liturgy.dsl.frontend.includes import included_files, resolve
 from liturgy.dsl.printable import surrogate_escapes
 
 MAX_RULESET_BYTES = 2_000_000
@@ -93,10 +93,22 @@ def _check_file(path: str) -> tuple[Program | None, list[Diagnostic]]:
         return None, [Diagnostic("E003", "error", "nesting is too deep to check", Span.point(path, 1, 1),
                                  hint="split deeply nested expressions into `let` steps")]
     if program is None or any(d.is_error for d in diags):
-        return None, _sorted(diags)
+        return None, _sorted([_part_hint(d, path) if d.code == "E100" else d for d in diags])
     program.rule_files = list(sources.files)
     program.fingerprint = fingerprint(sources.resolved.encode("utf-8"), program.card_files)
     return program, _sorted(diags)
+
+
+def _part_hint(d: Diagnostic, path: str) -> Diagnostic:
+    """E100 for a file that another `.rules` file beside it or a folder up includes: it is a part of that
+    ruleset, which is what to check (a part has no `game` of its own)."""
+    here = Path(path).resolve()
+    for folder in (here.parent, here.parent.parent):
+        for main in sorted(folder.glob("*.rules")):
+            if main.resolve() != here and any(Path(p).resolve() == here for p in included_files(str(main))):
+                return Diagnostic(d.code, d.severity, d.message, d.span,
+                                  hint=f"this file is a part of {main.name}, which includes it: check that file")
+    return d
 
 
 def fingerprint(resolved: bytes, card_files: list[str]) -> str:

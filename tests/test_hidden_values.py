@@ -203,3 +203,37 @@ score(p) = p.plan
     assert [game.view(p)["grids"]["map"] for p in (0, 1, 2, None)] == [[["?", "?"]]] * 2 + [[[0, 0]], [["?", "?"]]]
     game.apply(1, 0)  # P1 joins team 1: the group follows the game
     assert game.view(0)["counters"]["war_chest"] == 7 and game.view(1)["counters"]["plan"]["P1"] == 5
+
+
+def test_check_warns_where_a_hidden_value_reaches_what_others_see(tmp_path: Path) -> None:
+    """The static leak analysis (dsl/checker/flow.py) follows hidden values as it follows hidden cards' fields:
+    the leaky mutant is W076 at its log line; a player's own value logged to it, or copied into another hidden
+    counter, is not; copied into a public counter it is W075."""
+    _, diags = check_file(str(_leaky(tmp_path)))
+    assert [(d.code, d.span.line) for d in diags] == [("W076", 31)] and "hidden value" in diags[0].message
+    text = GARDENS.read_text(encoding="utf-8")
+    anchor = "      p.garden[x] = flower\n"
+    for extra, codes in [('      log to p "{} holds {}", x, p.garden[x]\n', []),
+                         ("      p.wilted = p.garden[centre]\n", []),
+                         ("      flower = p.garden[centre]\n", ["W075"])]:
+        path = tmp_path / "variant.rules"
+        path.write_text(text.replace(anchor, anchor + extra), encoding="utf-8")
+        _, diags = check_file(str(path))
+        assert [d.code for d in diags] == codes, (extra, diags)
+
+
+def test_sample_world_deals_hidden_values_afresh() -> None:
+    """Game.sample_world (information sets, the ISMCTS agent) permutes the values the player may not see among
+    their slots: the player's view is the same, the other garden holds the same flowers elsewhere."""
+    from liturgy.interpreter.engine.infosets import sample_world
+
+    game = _planted(rounds=4)
+    lay = game.ruleset.compiled.layout
+    p2 = lay.player_base + lay.player_stride + lay.player_offsets["garden"]
+    p1 = lay.player_base + lay.player_offsets["garden"]
+    real = game.state.counters
+    worlds = [sample_world(game, 0, random.Random(i)) for i in range(12)]
+    assert all(w.view(0) == game.view(0) for w in worlds)
+    assert all(w.state.counters[p1:p1 + 9] == real[p1:p1 + 9] for w in worlds)
+    assert all(sorted(w.state.counters[p2:p2 + 9]) == sorted(real[p2:p2 + 9]) for w in worlds)
+    assert any(w.state.counters[p2:p2 + 9] != real[p2:p2 + 9] for w in worlds)

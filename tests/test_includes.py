@@ -195,3 +195,34 @@ def test_serve_names_a_folder_s_main_file_after_its_folder(tmp_path: Path) -> No
                     "split/score.rules": "score(p) = p.gold\n"})
     served = discover([str(folder / "main.rules")])
     assert list(served) == ["orchard"] and served["orchard"].name == "Split"
+
+
+def test_checking_a_part_alone_says_which_file_includes_it(tmp_path: Path) -> None:
+    _split(tmp_path)
+    _, diags = check_file(str(tmp_path / "split" / "state.rules"))
+    e100 = next(d for d in diags if d.code == "E100")
+    assert e100.hint == "this file is a part of game.rules, which includes it: check that file"
+    _, diags = check_file(str(_write_alone(tmp_path)))
+    assert next(d for d in diags if d.code == "E100").hint.startswith("start with: game")
+
+
+def _write_alone(tmp_path: Path) -> Path:
+    path = tmp_path / "alone" / "lonely.rules"
+    path.parent.mkdir()
+    path.write_text("counter gold = 0\n", encoding="utf-8")
+    return path
+
+
+def test_the_size_limit_counts_every_file_of_the_ruleset(tmp_path: Path) -> None:
+    from liturgy.dsl.loader import MAX_RULESET_BYTES
+
+    split = _split(tmp_path)
+    half = "#" + "-" * 98 + "\n"
+    (tmp_path / "split" / "state.rules").write_text(half * (MAX_RULESET_BYTES // 200) +
+                                                    "counter per player gold = 0\n", encoding="utf-8")
+    assert load_ruleset(str(split)).name == "Split"  # half the limit in a part: fine
+    (tmp_path / "split" / "score.rules").write_text(half * (MAX_RULESET_BYTES // 200 + 10) +
+                                                    "score(p) = p.gold\n", encoding="utf-8")
+    _, diags = check_file(str(split))
+    assert [(d.code, os.path.basename(d.span.file), d.span.line) for d in diags] == [("E212", "game.rules", 9)]
+    assert "makes the ruleset too large" in diags[0].message

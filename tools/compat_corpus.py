@@ -82,8 +82,13 @@ def is_part(commit: str, path: str, blob: str) -> bool:
     includes it): the corpus keeps the main file, with its parts among the files it reads."""
     from liturgy.dsl.frontend.includes import main_rulesets
 
+    top = path.split("/", 1)[0]  # the main file may lie folders above its parts: every `.rules` of the tree
     with tempfile.TemporaryDirectory() as tmp:
-        _materialize(commit, path, blob, Path(tmp))
+        for name in git("ls-tree", "-r", "--name-only", commit, "--", top).split():
+            if name.endswith(".rules"):
+                dest = Path(tmp) / name
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_bytes(git_bytes("show", f"{commit}:{name}"))
         found = [str(p) for p in sorted(Path(tmp).rglob("*.rules"))]
         return str(Path(tmp) / path) not in main_rulesets(found)
 
@@ -116,7 +121,7 @@ def _read_cards(program: object, diags: list[object], path: str, tmp: Path) -> l
     """Card files read: the program's list, or (when the check failed) every file a diagnostic points into
     plus every card file the ruleset's `cards` lines could name (all of the commit's card trees)."""
     files = [*getattr(program, "rule_files", [])[1:], *getattr(program, "card_files", [])]
-    if files:
+    if files or program is not None:  # checked: exactly what it read (a game without cards reads none)
         return sorted(os.path.relpath(f, tmp) if os.path.isabs(f) else os.path.normpath(f) for f in files)
     return sorted(str(p.relative_to(tmp)) for t in CARD_TREES for p in (tmp / t).rglob("*") if p.is_file())
 

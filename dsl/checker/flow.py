@@ -9,8 +9,9 @@ each block, in order:
   `owner`, `secret`, `visible to` a group) — a loop or choice over such a zone, `top(deck)`, a local bound to one
   — or was moved into such a zone since. `reveal c` and a move into a public zone make it open again, for the
   statements that follow in that block;
-- a value is *tainted* when it reads a field of a secret card (``c.rank``, ``sum(c.rank for c in p.hand)``), or
-  a local holding such a value;
+- a value is *tainted* when it reads a field of a secret card (``c.rank``, ``sum(c.rank for c in p.hand)``), a
+  counter or grid cell declared `hidden`, `visible to owner` (another player's) or `visible to` a group, or a
+  local holding such a value; assigning it to a counter that is itself hidden is no sink;
 - sinks: a counter assigned a tainted value (W075: counters are public); a `log` line (to everyone) with a
   tainted argument (W076); a choice's prompt or options computed from a tainted value (W077: the labels and the
   prompt are what the chooser reads; a `display` `show` line of hidden cards the viewer does not hold is the
@@ -113,6 +114,7 @@ class FlowChecker:
         self.memo: dict[Any, Any] = {}
         # an argument found hidden through a function's parameter: what to add to the message reported there
         self.via: dict[tuple[str, int, int], str] = {}
+        self.values: set[tuple[str, int, int]] = set()  # where a hidden counter or cell was found read
 
     # ------------------------------------------------------------ expressions
     def _hidden_zone(self, e: Any, viewer: str | None, env: _Env | None = None) -> bool:
@@ -140,9 +142,30 @@ class FlowChecker:
                 return True
         return False
 
+    def hidden_value(self, node: Any, env: _Env, viewer: str | None) -> bool:
+        """Whether ``node`` reads a counter or grid cell some player (or ``viewer``) may not see: declared `hidden`,
+        `visible to owner` (another player's, or a cell of such a grid) or `visible to` a group (outside an `if`
+        that puts the viewer in it)."""
+        ref = getattr(node, "ref", None)
+        if not isinstance(node, A.Name | A.Attr | A.Cell) or ref is None \
+                or ref[0] not in ("counter", "pcounter", "ccounter", "gridcell"):
+            return False
+        decl = ref[1]
+        if not decl.seen_by:
+            return False
+        if decl.seen_by == "owner" and isinstance(node, A.Attr) and viewer is not None and _text(node.obj) == viewer:
+            return False  # the viewer's own value
+        if decl.seen_by == "group" and _group_text(decl.seen_group) in env.groups:
+            return False
+        self.values.add((node.span.file, node.span.line, node.span.column))
+        return True
+
     def tainted(self, e: Any, env: _Env, viewer: str | None = None) -> A.Expr | None:
-        """The first read of a hidden card's field inside ``e`` (or of a local holding one), else None."""
+        """The first read of a hidden card's field inside ``e`` (or of a local holding one, or of a hidden value:
+        :meth:`hidden_value`), else None."""
         for node in _nodes(e):
+            if self.hidden_value(node, env, viewer):
+                return node  # type: ignore[no-any-return]
             if isinstance(node, A.Name) and node.ref is not None and node.ref[0] == "local" \
                     and node.id in env.tainted and not env.readable(node.id, viewer):
                 return node
@@ -192,7 +215,11 @@ class FlowChecker:
         seen.secret -= self.later
         found = self.tainted(st.value, seen)
         ref = getattr(target, "ref", None)
-        if found is not None and ref is not None and ref[0] in ("counter", "pcounter", "icounter"):
+        if isinstance(target, A.Index):  # `p.garden[x] = …`: the indexed counter's own declaration
+            ref = getattr(target.obj, "ref", None) if ref is not None and ref[0] == "icounter" else ref
+        hidden_target = ref is not None and len(ref) > 1 and bool(getattr(ref[1], "seen_by", ""))
+        if found is not None and ref is not None and ref[0] in ("counter", "pcounter", "icounter") \
+                and not hidden_target:
             self._report("W075", found.span,
                          f"a field of a card some player cannot see flows into counter `{_text(target)}`, "
                          f"which every player sees", "reveal the card first (`reveal c`), or keep the "
@@ -528,6 +555,10 @@ class FlowChecker:
 
     def _report(self, code: str, span: Span, message: str, hint: str) -> None:
         message += self.via.get((span.file, span.line, span.column), "")
+        if (span.file, span.line, span.column) in self.values:  # a hidden value, not a card's field
+            message = message.replace("a field of a card", "a hidden value").replace("field", "value")
+            hint = ("the rules tell a `hidden` or `visible to owner` value only by what they show: `log to` the "
+                    "players who may see it, or leave it out")
         if self.collecting is not None:
             self.collecting.append((code, message, hint, span))
             return

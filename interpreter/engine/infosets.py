@@ -177,6 +177,35 @@ def start_zones(ruleset: Ruleset, players: int, options: dict[str, str]) -> list
     return list(template[3])
 
 
+def hidden_slots(game: Game, observer: int, grids: bool = True) -> list[tuple[str, list[int]]]:
+    """The counter and grid slots whose values ``observer`` may not see (docs/language.md, "Hidden information
+    without cards"), in groups whose values may trade places: one player's entries of a counter `visible to owner`
+    (or `hidden`) indexed by an enum, every player's value of one that is not, every cell of a `hidden` grid, each
+    hidden global counter's entries. A grid `visible to owner` is left out: the rules may show a player its cells
+    by playing there (a stone that collides), which a swap would count as a leak. ``grids``: False leaves out
+    grids too (:class:`WorldSampler` deals only counters afresh: a hidden grid's cells often go with its other
+    grids', as Dark Hex's chain marks go with its stones)."""
+    prog, lay, n = game.ruleset.program, game.ruleset.compiled.layout, game.players
+    groups: list[tuple[str, list[int]]] = []
+    for name, c in prog.counters.items():
+        if c.seen_by not in ("owner", "hidden") or c.scope == "card":  # a group's members change as it plays
+            continue
+        width = len(prog.enums[c.index_enum]) if c.index_enum else 1
+        if c.scope == "global":
+            groups.append((name, list(range(lay.global_slots[name], lay.global_slots[name] + width))))
+            continue
+        others = [p for p in range(n) if c.seen_by == "hidden" or p != observer]
+        bases = [lay.player_base + p * lay.player_stride + lay.player_offsets[name] for p in others]
+        if width > 1:
+            groups.extend((f"P{p + 1}'s {name}", list(range(b, b + width))) for p, b in zip(others, bases, strict=True))
+        else:
+            groups.append((name, bases))
+    for name, g in lay.grids.items() if grids else ():
+        if prog.grids[name].seen_by == "hidden":
+            groups.append((name, list(range(g.base, g.base + g.width * g.height))))
+    return groups
+
+
 def sample_world(game: Game, player: int, rng: random.Random, knowledge: Knowledge | None = None,
                  keep_declarations: bool = False) -> Game:
     """A full game ``player`` cannot tell apart from ``game``, drawn from its information set (module doc).
@@ -233,6 +262,8 @@ class WorldSampler:
                     places.append((zi, at))
         self.places = places
         self.groups = [g for g in groups.values() if len(g) > 1]
+        # hidden counter values the player may not see, by declaration: dealt afresh among their slots
+        self.value_groups = [slots for _, slots in hidden_slots(game, player, grids=False) if len(slots) > 1]
         self.possible = know.zones if len(know.zones) == len(s.card_zone) else [frozenset()] * len(s.card_zone)
 
     def __call__(self, rng: random.Random) -> Game:
@@ -240,7 +271,10 @@ class WorldSampler:
         world = game.clone()
         world.check = False  # reachable for the player's eyes, not necessarily for every invariant
         s = world.state
+        shuffled = _shuffle_values(s.counters, self.value_groups, rng)
         moved = _shuffle_places(s.zones, s.card_zone, self.places, self.groups, self.possible, rng)
+        if shuffled and not moved:  # another player's options may read its hidden values: ask again
+            world = _reask(world, game, player)
         if moved:
             if s.shown:  # `reveal … to` another player follows the position, not the card
                 s.shown = {moved.get(c, c): m for c, m in s.shown.items()}
@@ -252,6 +286,21 @@ class WorldSampler:
         _redraw_commits(world, game, player, rng)
         world.state.rng = rng.getrandbits(64)
         return world
+
+
+def _shuffle_values(counters: list[Any], groups: list[list[int]], rng: random.Random) -> bool:
+    """Deal each group's hidden values afresh among its slots (a permutation: every total and count of values
+    stays as the player knows it); whether any value moved. Draws nothing when there are no groups."""
+    moved = False
+    for slots in groups:
+        values = [counters[i] for i in slots]
+        if len(set(map(repr, values))) < 2:
+            continue
+        rng.shuffle(values)
+        for i, v in zip(slots, values, strict=True):
+            moved = moved or counters[i] != v
+            counters[i] = v
+    return moved
 
 
 def _reask(world: Game, game: Game, player: int) -> Game:

@@ -247,8 +247,9 @@ class GameViews:
         def visible(c: int) -> bool:
             return seen[c]
 
-        sizeless = {zi for zi, name in enumerate(t.zone_names) if name.split(".", 1)[-1] in prog.zones
-                    and prog.zones[name.split(".", 1)[-1]].size_hidden}
+        hide_sizes = {name for name, z in prog.zones.items() if z.size_hidden}
+        sizeless = {zi for zi, name in enumerate(t.zone_names) if name.split(".", 1)[-1] in hide_sizes} \
+            if hide_sizes else set()
 
         def zone_view(zi: int) -> list[str] | str:
             if zi in sizeless:  # `size hidden`: one who may not see its cards sees neither them nor their number
@@ -393,6 +394,9 @@ def card_keyed(s: GameState, values: dict[int, Any]) -> dict[str, Any]:
     """A per-card counter's values by card name; copies of one card shown together are told apart by where each
     lies (``Ember (P1.hand)``), so two players' copies keep their owners instead of merging into one entry."""
     names = s.tables.card_names
+    plain = {names[cid]: v for cid, v in values.items()}
+    if len(plain) == len(values):  # no two copies of one card: by name, as always
+        return plain
     count: dict[str, int] = {}
     for cid in values:
         count[names[cid]] = count.get(names[cid], 0) + 1

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from liturgy.interpreter.engine import Game
-from liturgy.interpreter.engine.infosets import Knowledge, sample_world
+from liturgy.interpreter.engine.infosets import Knowledge, hidden_slots, sample_world
 from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.engine.outcome import _labels
 from liturgy.interpreter.engine.views import open_entry
@@ -390,33 +390,6 @@ def _same_decision(real: Game, world: Game, rng: random.Random, observer: int) -
         if real.finished or world.finished or real.state.status != "running":
             return False
     return True
-
-
-def hidden_slots(game: Game, observer: int) -> list[tuple[str, list[int]]]:
-    """The counter and grid slots whose values ``observer`` may not see (docs/language.md, "Hidden information
-    without cards"), in groups whose values may trade places: one player's entries of a counter `visible to owner`
-    (or `hidden`) indexed by an enum, every player's value of one that is not, every cell of a `hidden` grid, each
-    hidden global counter's entries. A grid `visible to owner` is left out: the rules may show a player its cells
-    by playing there (a stone that collides), which a swap would count as a leak."""
-    prog, lay, n = game.ruleset.program, game.ruleset.compiled.layout, game.players
-    groups: list[tuple[str, list[int]]] = []
-    for name, c in prog.counters.items():
-        if c.seen_by not in ("owner", "hidden") or c.scope == "card":  # a group's members change as it plays
-            continue
-        width = len(prog.enums[c.index_enum]) if c.index_enum else 1
-        if c.scope == "global":
-            groups.append((name, list(range(lay.global_slots[name], lay.global_slots[name] + width))))
-            continue
-        others = [p for p in range(n) if c.seen_by == "hidden" or p != observer]
-        bases = [lay.player_base + p * lay.player_stride + lay.player_offsets[name] for p in others]
-        if width > 1:
-            groups.extend((f"P{p + 1}'s {name}", list(range(b, b + width))) for p, b in zip(others, bases, strict=True))
-        else:
-            groups.append((name, bases))
-    for name, g in lay.grids.items():
-        if prog.grids[name].seen_by == "hidden":
-            groups.append((name, list(range(g.base, g.base + g.width * g.height))))
-    return groups
 
 
 def check_hidden_values(game: Game, observer: int, rng: random.Random, horizon: int = HORIZON) -> str | None:
