@@ -19,21 +19,26 @@ ROOT = Path(__file__).resolve().parents[1]
 PYTEST = ["-q", "-n", "auto", "--dist", "worksteal"]
 
 
-def main(argv: list[str]) -> int:
+def side_by_side(typecheck: list[str], tests: list[str]) -> int:
+    """Run both commands at once, each to its end; ``tests``' output as it comes, ``typecheck``'s after it; the
+    first nonzero exit status of the two (``tests``' first), else 0."""
     with tempfile.TemporaryFile(mode="w+", encoding="utf-8") as out:
         start = time.monotonic()
-        mypy = subprocess.Popen([sys.executable, str(ROOT / "tools" / "typecheck.py")], cwd=ROOT, stdout=out,
-                                stderr=subprocess.STDOUT)
-        tests = subprocess.call([sys.executable, "-m", "pytest", *(argv or PYTEST)], cwd=ROOT)
+        mypy = subprocess.Popen(typecheck, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+        tested = subprocess.call(tests, cwd=ROOT)
         typed = mypy.wait()
         out.seek(0)
-        print(out.read().rstrip(), f"(tools/typecheck.py: {time.monotonic() - start:.0f} s, beside pytest)",
-              flush=True)
-    if tests:
-        print(f"pytest failed (exit status {tests})", flush=True)
+        print(out.read().rstrip(), f"({time.monotonic() - start:.0f} s, beside pytest)", flush=True)
+    if tested:
+        print(f"pytest failed (exit status {tested})", flush=True)
     if typed:
         print(f"tools/typecheck.py failed (exit status {typed})", flush=True)
-    return tests or typed
+    return tested or typed
+
+
+def main(argv: list[str]) -> int:
+    return side_by_side([sys.executable, str(ROOT / "tools" / "typecheck.py")],
+                        [sys.executable, "-m", "pytest", *(argv or PYTEST)])
 
 
 if __name__ == "__main__":
