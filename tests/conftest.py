@@ -133,7 +133,8 @@ _CPU_KEY = pytest.StashKey[float]()
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
-    item.stash[_CPU_KEY] = _cpu()
+    if item.config.getoption("--cpu-durations") is not None:  # measured only when asked for
+        item.stash[_CPU_KEY] = _cpu()
     yield
 
 
