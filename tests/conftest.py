@@ -37,15 +37,8 @@ PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "ci")
 settings.load_profile(PROFILE)
 
 
-# The four large games: a whole game of each costs 10-100 times a classic's, so their multi-seed loops are sized
+# The four large games: a whole game of each costs 10-100 times a classic's (their fuzz runs are sized)
 LARGE = {"betrayal.rules", "slay_the_spire.rules", "fury_of_dracula.rules", "bloodborne.rules"}
-
-
-def seeds(path: str | Path, ci_large: int, every: int) -> range:
-    """The seeds a multi-seed loop plays on ``path``: ``every`` seeds, but ``ci_large`` on the four large games by
-    default (all ``every`` under ``HYPOTHESIS_PROFILE=thorough``). Seed 0 is always among them, and it is the
-    one played in full (harness_options.short_options), so each full game stays covered."""
-    return range(sized(ci_large, every) if Path(path).name in LARGE else every)
 
 
 def sized(ci: int, thorough: int) -> int:
@@ -140,7 +133,8 @@ _CPU_KEY = pytest.StashKey[float]()
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
-    item.stash[_CPU_KEY] = _cpu()
+    if item.config.getoption("--cpu-durations") is not None:  # measured only when asked for
+        item.stash[_CPU_KEY] = _cpu()
     yield
 
 

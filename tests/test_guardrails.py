@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -55,3 +56,26 @@ def test_typecheck_sees_every_module_once_under_its_import_name() -> None:
         found = importlib.util.find_spec(s.module)
         assert found is not None and found.origin is not None, s.module
         assert Path(found.origin).resolve() == (ROOT / s.path).resolve(), s.module
+
+
+def test_the_test_command_fails_when_either_of_its_side_by_side_steps_fails(
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """tools/check.py runs mypy beside pytest: a failure of either fails the command, and both always run to
+    their end with their output shown (a failing pytest must not hide mypy's errors, nor the reverse)."""
+    spec = importlib.util.spec_from_file_location("check", ROOT / "tools" / "check.py")
+    assert spec is not None and spec.loader is not None
+    check = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(check)
+
+    def step(text: str, status: int) -> list[str]:
+        return [sys.executable, "-c", f"import sys; print({text!r}); sys.exit({status})"]
+
+    assert check.side_by_side(step("types fine", 0), step("tests fine", 0)) == 0
+    assert check.side_by_side(step("type error", 1), step("tests fine", 0)) == 1
+    assert check.side_by_side(step("types fine", 0), step("a test failed", 3)) == 3
+    assert check.side_by_side(step("type error", 1), step("a test failed", 3)) == 3
+    out = capfd.readouterr().out
+    # both outputs every time, and pytest's last line again as the closing line (CI reads the last line)
+    assert out.count("type error") == 2 and out.count("a test failed") == 4
+    assert out.rstrip().endswith("pytest failed (exit status 3)\na test failed")
+    assert "tools/typecheck.py failed (exit status 1)" in out

@@ -7,6 +7,7 @@ same digest, and a tampered database is refused rather than loaded.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import contextlib
 import json
@@ -502,3 +503,50 @@ def test_every_shipped_ruleset_is_served_and_playable_from_a_seat(tmp_path: Path
         finally:
             while OPEN:
                 OPEN[0].close()
+
+
+def test_spectators_and_a_seats_two_pages_share_one_rendering_per_state(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broadcast renders each (seat, log lines already sent) once: six spectators cost one rendering of the
+    public view, not six (each rendering is milliseconds on the event loop that answers every person), yet each
+    connection gets its own copy, and one that joined later (no log yet) its own rendering with the whole log."""
+    from liturgy.interpreter.web import tables
+    from liturgy.interpreter.web.tables import Watcher
+
+    async def send(msg: dict[str, Any]) -> None:
+        return None
+
+    lobby = Lobby(RULESETS, Store(str(tmp_path / "t.db")))
+    try:
+        game = RULESETS["kuhn_poker"].new_game(2, 7)
+        game.apply(0, game.waiting_for()[0])  # a move: the log has lines
+        table = lobby._table("t1", "kuhn_poker", game, ["human", "human"], ["", ""], "", 0.0)
+        calls: list[int | None] = []
+
+        def counted(*args: Any) -> dict[str, Any]:
+            calls.append(args[1])
+            return render(*args)
+
+        monkeypatch.setattr(tables, "render", counted)
+        spectators = [Watcher(None, send) for _ in range(6)]
+        pages = [Watcher(0, send), Watcher(0, send)]
+        table.watchers += [*spectators, *pages]
+        lobby.broadcast(table)
+        assert sorted(calls, key=str) == [0, None]
+        got = [w.latest for w in spectators]
+        assert all(m == got[0] and m is not None for m in got) and pages[0].latest == pages[1].latest
+        assert len({id(m) for m in got}) == 6 and len({id(m["view"]) for m in got if m}) == 6  # copies
+        assert got[0] != pages[0].latest  # the seat's own rendering, not the spectators'
+
+        assert len(game.state.log) > 0 and not game.finished
+        game.apply(0, game.waiting_for()[0])
+        late = Watcher(None, send)
+        table.watchers.append(late)
+        calls.clear()
+        lobby.broadcast(table)
+        assert sorted(calls, key=str) == [0, None, None]  # the late spectator has no log yet: its own rendering
+        assert late.latest is not None and late.latest["log_append"] is False
+        assert all(w.latest is not None and w.latest["log_append"] is False for w in spectators)  # merged lines
+        assert spectators[0].latest == spectators[5].latest
+    finally:
+        asyncio.run(lobby.close())

@@ -115,7 +115,12 @@ class Player:
         if count == 0:
             return False
         before = self.move()
-        buttons.nth(self.rng.randrange(count)).click()
+        try:
+            buttons.nth(self.rng.randrange(count)).click(timeout=5000)
+        except sync_api.TimeoutError:
+            # a state arrived between counting and clicking (another seat's choice, a bot's move) and the page
+            # drew its options again: the button was detached and never clicked. Ask again with the new ones.
+            return False
         self.page.wait_for_function(
             "m => document.body.dataset.move !== m || document.getElementById('error').textContent !== ''",
             arg=str(before), timeout=20000)

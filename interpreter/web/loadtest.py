@@ -76,6 +76,7 @@ class Run:
     bot_moves: dict[str, int] = field(default_factory=dict)  # bot-only table -> the last move its spectator saw
     bot_games: int = 0
     feed: Any = None  # the background client's stdin: each new human table's id, for its spectators to watch
+    server_cpu: float = 0.0  # CPU seconds the server process used while the clock ran (a run without a kill)
 
 
 def free_port() -> int:
@@ -92,6 +93,15 @@ def start_server(ruleset: str, db: str, port: int, log: Any) -> subprocess.Popen
                              "--tables-per-client", "100000", "--sockets-per-client", "1000000",
                              "--spectators", "10000"],
                             stdout=log, stderr=log)
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far, from Linux's /proc; 0 elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def wait_up(base: str, seconds: float = 120) -> None:
@@ -357,6 +367,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
             await asyncio.sleep(0.1)
         active = len(run.acked)
         start = time.monotonic()
+        server_cpu = cpu_seconds(server.pid)
         run.decisions, run.stop_at = 0, start + args.seconds
         del run.latencies[:]
         bot_moves_at_start = sum(run.bot_moves.values())
@@ -366,6 +377,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
                 run.feed.flush()
             await asyncio.gather(*tasks)
             serving = time.monotonic() - start
+            run.server_cpu = cpu_seconds(server.pid) - server_cpu
             bot_moves = sum(run.bot_moves.values()) - bot_moves_at_start
             if helper is not None:
                 seen = await asyncio.to_thread(finish_background, helper)
@@ -445,6 +457,8 @@ def _report(args: argparse.Namespace, run: Run, ramp: float, start: float, activ
     return {"tables": args.tables, "ramp_s": round(start - ramp, 1), "tables_active_at_start": active,
             "seconds": round(serving, 1), "down_s": 0.0, "ruleset": args.ruleset, "players": args.players,
             "decisions": run.decisions, "decisions_per_s": round(run.decisions / serving, 1),
+            # the server's own CPU (its bot worker apart) per human decision: what the background load costs it
+            "server_cpu_ms_per_decision": round(1000 * run.server_cpu / max(1, run.decisions), 2),
             "decisions_after_restart": 0,
             "p50_ms": round(percentile(run.latencies, 0.50) * 1000, 1),
             "p99_ms": round(percentile(run.latencies, 0.99) * 1000, 1),
@@ -517,7 +531,8 @@ def compare(args: argparse.Namespace) -> dict[str, Any]:
     879 ms (docs/web.md). ``--pairs N`` runs N pairs, alternating which of the two goes first so that a drift
     in the machine's other work favours neither, and reports each pair's ratio and their median.
     """
-    keys = ("decisions", "decisions_per_s", "p50_ms", "p99_ms", "errors", "error_samples", "spectator_states",
+    keys = ("decisions", "decisions_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_decision", "errors",
+            "error_samples", "spectator_states",
             "bot_tables", "bot_moves_seen", "lost_decisions", "db_consistent", "tokens_in_server_log")
     pairs = []
     for i in range(max(1, getattr(args, "pairs", 1))):

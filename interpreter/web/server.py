@@ -1,5 +1,4 @@
-"""uvicorn, configured for `liturgy serve`: read timeouts, no trusted proxy headers by default, bounded sizes, and
-an announcement only once the server is ready.
+"""uvicorn for `liturgy serve`: read timeouts, no trusted proxy headers, bounded sizes, its address told when ready.
 
 uvicorn's HTTP/1.1 protocol (h11) waits for a request's headers with no time limit: a client sending a header
 line every few seconds (slow-loris) held its connection for as long as it liked, and a thousand such

@@ -611,11 +611,19 @@ class Lobby:
         return spent + time.thread_time() - start
 
     def broadcast(self, table: Table) -> None:
+        """Send every watcher the new state, rendered once per (seat, log lines it already has): the spectators
+        of a table, and a seat open on two pages, are sent the same rendering (each its own copy of the two parts
+        :meth:`Watcher.state` may change). Rendered per connection, 32 spectators made a decision cost 32 more
+        renderings of the public view, on the event loop that answers every person (issue 34, item 3)."""
         online = {w.seat for w in table.watchers if w.seat is not None}
         d = table.game.decision
         entries = len(table.game.state.log)
+        made: dict[tuple[int | None, int], dict[str, Any]] = {}
         for w in table.watchers:
-            w.state(render(table, w.seat, online, d, w.log_at))
+            msg = made.get((w.seat, w.log_at))
+            if msg is None:
+                msg = made[w.seat, w.log_at] = render(table, w.seat, online, d, w.log_at)
+            w.state({**msg, "view": dict(msg["view"])})
             w.log_at = entries
 
     # ------------------------------------------------------------ watchers
