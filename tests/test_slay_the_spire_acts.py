@@ -147,7 +147,7 @@ def test_a_run_climbs_act_ii_to_its_boss_and_wins(players: int) -> None:
         bosses |= {line.split(" (")[0][len("the boss "):] for line in act2
                    if line.startswith("the boss ") and "is in every row" in line}
         assert act2[-2:] == ["the boss is beaten: the party wins the run", act2[-1]]
-    assert {"monster", "boss_room", "campfire", "event"} <= set(rooms)
+    assert {"monster", "boss", "campfire", "event"} <= set(rooms)
     assert bosses and bosses <= {"The Collector", "Bronze Automaton", "The Champ", "The Champ (Fury)"}
 
 
