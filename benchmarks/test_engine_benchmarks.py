@@ -18,12 +18,13 @@ import random
 from pathlib import Path
 
 import pytest
+from liturgy.dsl.frontend.includes import main_rulesets
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Ruleset, load_ruleset
 from liturgy.interpreter.tools.bench import default_players, mid_game
 
 ROOT = Path(__file__).resolve().parent.parent
-RULESETS = sorted(str(p) for p in (ROOT / "rulesets").rglob("*.rules"))
+RULESETS = main_rulesets(sorted(str(p) for p in (ROOT / "rulesets").rglob("*.rules")))
 
 
 @pytest.fixture(scope="module", params=RULESETS, ids=lambda p: Path(p).stem)

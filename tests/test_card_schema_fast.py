@@ -17,10 +17,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from liturgy.dsl.frontend import cards
+from liturgy.dsl.frontend.includes import main_rulesets
 from liturgy.dsl.loader import check_file
 
 ROOT = Path(__file__).resolve().parent.parent
-RULESETS = sorted(glob.glob(str(ROOT / "rulesets" / "**" / "*.rules"), recursive=True))
+RULESETS = main_rulesets(sorted(glob.glob(str(ROOT / "rulesets" / "**" / "*.rules"), recursive=True)))
 
 
 def _schemas_and_cards() -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], dict[str, Any]]]]:

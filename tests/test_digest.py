@@ -14,12 +14,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from liturgy.dsl.frontend.includes import main_rulesets
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from liturgy.interpreter.runtime import digest as digestmod
 from liturgy.interpreter.runtime.digest import reference_text
 
 ROOT = Path(__file__).resolve().parent.parent
-RULESETS = sorted(str(p) for p in (ROOT / "rulesets").rglob("*.rules")) + sorted(
+RULESETS = main_rulesets(sorted(str(p) for p in (ROOT / "rulesets").rglob("*.rules"))) + sorted(
     str(p) for p in (ROOT / "docs" / "examples").glob("*.rules"))
 
 

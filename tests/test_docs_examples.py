@@ -87,6 +87,8 @@ def test_every_liturgy_block_is_in_an_example() -> None:
     blocks = _fenced(DOCS / "language.md", "liturgy")
     assert len(blocks) >= 40
     sources = {p.name: _norm(p.read_text(encoding="utf-8")) for p in EXAMPLE_FILES}
+    sources.update({str(p.relative_to(EXAMPLES)): _norm(p.read_text(encoding="utf-8"))
+                    for p in EXAMPLES.glob("*/*.rules")})  # the files an example includes
     sources.update({f"cards/{p.name}": _norm(p.read_text(encoding="utf-8"))
                      for p in (EXAMPLES / "cards").glob("*.yaml")})
     missing = [b for b in blocks if not any(_norm(b) in src for src in sources.values())]

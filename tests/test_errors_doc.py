@@ -6,6 +6,7 @@ blocks whose info string carries attributes::
     ```rules expect=E101                  the ruleset (written as game.rules)
     ```rules file=game.rules expect=E206  the same, with an explicit file name
     ```yaml file=cards.yaml               a card file next to the ruleset
+    ```rules file=parts/x.rules           a file the ruleset includes (no expect=)
 
 Attributes handled here (and documented at the top of the catalogue):
 
@@ -127,7 +128,7 @@ def materialise(section: Section, folder: Path) -> str:
     for block in section.example:
         name = block.attrs.get("file") or DEFAULT_NAMES.get(block.lang)
         assert name, f"{section.code}: a `{block.lang}` block needs file=NAME"
-        if block.lang == "rules":
+        if block.lang == "rules" and "expect" in block.attrs:  # other `rules` blocks are files it includes
             assert ruleset is None, f"{section.code}: more than one ruleset block"
             ruleset = name
         generate = block.attrs.get("generate", "")

@@ -20,6 +20,7 @@ from harness_options import HARNESS_OPTIONS
 pyspiel = pytest.importorskip("pyspiel")
 pytest.importorskip("pettingzoo")
 
+from liturgy.dsl.frontend.includes import main_rulesets  # noqa: E402
 from liturgy.interpreter.engine import Game, load_ruleset  # noqa: E402
 from liturgy.interpreter.engine.chance import CHANCE, ChanceGame  # noqa: E402
 from liturgy.interpreter.interop.common import Bounds, cached_ruleset, returns_of  # noqa: E402
@@ -31,7 +32,7 @@ from pettingzoo.test import api_test  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 BLOODBORNE = str(ROOT / "rulesets" / "bloodborne.rules")
-RULESETS = sorted(str(p) for p in (ROOT / "rulesets").glob("**/*.rules"))
+RULESETS = main_rulesets(sorted(str(p) for p in (ROOT / "rulesets").glob("**/*.rules")))
 EXAMPLES = sorted(str(p) for p in (ROOT / "docs" / "examples").glob("*.rules"))
 ALL = RULESETS + EXAMPLES
 # A ruleset whose full game is long runs the adapters' suites in its own short mode (an ordinary `option`):

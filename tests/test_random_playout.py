@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 from harness_options import short_options
+from liturgy.dsl.frontend.includes import main_rulesets
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Game, Ruleset
 
-RULESETS = sorted(str(p) for p in (ROOT / "rulesets").rglob("*.rules")) + sorted(
+RULESETS = main_rulesets(sorted(str(p) for p in (ROOT / "rulesets").rglob("*.rules"))) + sorted(
     str(p) for p in (ROOT / "docs" / "examples").glob("*.rules"))
 
 

@@ -25,6 +25,7 @@ from liturgy.dsl.checker.walk import effect_bodies
 from liturgy.dsl.constructs import expressions as construct_exprs
 from liturgy.dsl.constructs import statements as construct_stmts
 from liturgy.dsl.frontend import ast as A
+from liturgy.dsl.frontend.includes import main_rulesets
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.codegen.stmtgen import STMT_WRITERS
 from liturgy.interpreter.compiler.expressions import EXPR_HANDLERS as CLOSURE_EXPR_HANDLERS
@@ -33,9 +34,10 @@ from liturgy.interpreter.runtime.builtins import pure_function
 
 MODES = [{}, {"inline_fns": False}, {"stmtgen": False}, {"codegen": False, "stmtgen": False}, {"fuse": False}]
 # declaration kinds handled outside the per-kind table: the game header (the driver), card files (loaded after
-# every kind is known), steps (inside their round)
-ELSEWHERE = {A.GameDecl, A.CardsDecl, A.StepDecl}
-SHIPPED = sorted((Path(__file__).resolve().parent.parent / "rulesets").rglob("*.rules"))
+# every kind is known), steps (inside their round), includes (replaced by the front end, dsl/frontend/includes.py)
+ELSEWHERE = {A.GameDecl, A.CardsDecl, A.StepDecl, A.IncludeDecl}
+SHIPPED = [Path(p) for p in main_rulesets(
+    [str(p) for p in sorted((Path(__file__).resolve().parent.parent / "rulesets").rglob("*.rules"))])]
 
 # Every pass's handler table, keyed by node class, beside the registry table it must cover: a pass that
 # dispatches on statement or expression kinds adds one line here.

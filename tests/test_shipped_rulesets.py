@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 from harness_options import HARNESS_OPTIONS
+from liturgy.dsl.frontend.includes import main_rulesets
 from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.tools.cli import main
 from liturgy.interpreter.tools.fuzz import fuzz_ruleset
 
-SHIPPED = sorted((ROOT / "rulesets").rglob("*.rules"))
+SHIPPED = [Path(p) for p in main_rulesets([str(p) for p in sorted((ROOT / "rulesets").rglob("*.rules"))])]
 
 
 def _id(path: Path) -> str:

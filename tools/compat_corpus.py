@@ -2,9 +2,10 @@
 
 Every version of every `.rules` file that ever shipped (rulesets/) or appeared in docs/ (in any commit of
 the history of the checked-out branch, `git log HEAD`: another branch's unmerged work never shipped) is one
-entry, with the card files it read at the commit that introduced that version. tests/test_compat.py checks
-and plays each one with today's language: all must pass, or fail with a documented migration error
-(docs/compatibility.md).
+entry, with the card files (and, for a ruleset in several files, the files it includes) it read at the commit
+that introduced that version; a file that another includes is a part, not an entry of its own.
+tests/test_compat.py checks and plays each one with today's language: all must pass, or fail with a documented
+migration error (docs/compatibility.md).
 
 Files are stored once each, under their git blob id (tests/compat/blobs/), so the corpus costs the repository
 no new objects: they are the very blobs its history already holds. Run from the repository root:
@@ -65,9 +66,26 @@ def _materialize(commit: str, path: str, blob: str, into: Path) -> None:
                 dest = into / name
                 dest.parent.mkdir(parents=True, exist_ok=True)
                 dest.write_bytes(git_bytes("show", f"{commit}:{name}"))
+    folder = os.path.dirname(path)  # the files a version may include: every `.rules` file under its folder
+    for name in git("ls-tree", "-r", "--name-only", commit, "--", folder).split() if folder else []:
+        if name.endswith(".rules") and name != path:
+            dest = into / name
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            dest.write_bytes(git_bytes("show", f"{commit}:{name}"))
     dest = into / path
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_bytes(git_bytes("cat-file", "blob", blob))
+
+
+def is_part(commit: str, path: str, blob: str) -> bool:
+    """Whether this version is a part of a ruleset in several files (another `.rules` file of its commit
+    includes it): the corpus keeps the main file, with its parts among the files it reads."""
+    from liturgy.dsl.frontend.includes import main_rulesets
+
+    with tempfile.TemporaryDirectory() as tmp:
+        _materialize(commit, path, blob, Path(tmp))
+        found = [str(p) for p in sorted(Path(tmp).rglob("*.rules"))]
+        return str(Path(tmp) / path) not in main_rulesets(found)
 
 
 def card_files(commit: str, path: str, blob: str) -> tuple[dict[str, str], list[str], str]:
@@ -97,7 +115,7 @@ def card_files(commit: str, path: str, blob: str) -> tuple[dict[str, str], list[
 def _read_cards(program: object, diags: list[object], path: str, tmp: Path) -> list[str]:
     """Card files read: the program's list, or (when the check failed) every file a diagnostic points into
     plus every card file the ruleset's `cards` lines could name (all of the commit's card trees)."""
-    files = getattr(program, "card_files", None)
+    files = [*getattr(program, "rule_files", [])[1:], *getattr(program, "card_files", [])]
     if files:
         return sorted(os.path.relpath(f, tmp) if os.path.isabs(f) else os.path.normpath(f) for f in files)
     return sorted(str(p.relative_to(tmp)) for t in CARD_TREES for p in (tmp / t).rglob("*") if p.is_file())
@@ -108,7 +126,7 @@ def main() -> int:
     blobs = OUT / "blobs"
     blobs.mkdir(parents=True, exist_ok=True)
     for path in rules_paths():
-        for n, (commit, blob) in enumerate(versions(path), 1):
+        for n, (commit, blob) in enumerate([(c, b) for c, b in versions(path) if not is_part(c, path, b)], 1):
             files, errors, source = card_files(commit, path, blob)
             for b in [blob, *files.values()]:
                 target = blobs / b

@@ -31,7 +31,8 @@ class Checker(AnalysisChecker):
         else:
             game = games[0]
             for extra in games[1:]:
-                self.err("E103", "a second `game` declaration", extra.span, hint="a ruleset declares one game")
+                self.err("E103", "a second `game` declaration", extra.span,
+                         hint=f"a ruleset declares one game; the first is at {game.span.file}:{game.span.line}")
             if game.min_players < 1 or game.max_players < game.min_players:
                 self.err("E110", f"player range {game.min_players}..{game.max_players} is empty", game.span)
             if game.max_players > 64:

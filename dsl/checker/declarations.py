@@ -27,8 +27,9 @@ class DeclarationChecker(CheckerCore):
     # ------------------------------------------------------------ declarations
     def _declare(self, seen: dict[str, Span], name: str, span: Span, what: str) -> bool:
         if name in seen:
-            self.err("E103", f"`{name}` is declared twice ({what})", span,
-                     hint=f"the first declaration is at line {seen[name].line}")
+            first = seen[name]
+            where = f"line {first.line}" if first.file == span.file else f"{first.file}:{first.line}:{first.column}"
+            self.err("E103", f"`{name}` is declared twice ({what})", span, hint=f"the first declaration is at {where}")
             return False
         seen[name] = span
         return True

@@ -50,6 +50,7 @@ class Program:
     describes: dict[str, A.DescribeDecl] = field(default_factory=dict)
     cards: list[CardDef] = field(default_factory=list)
     card_files: list[str] = field(default_factory=list)  # every card file read, in the order read
+    rule_files: list[str] = field(default_factory=list)  # the main file, then each one it includes (includes.py)
     # SHA-256 of the ruleset's bytes and its card files' (dsl/loader.py): saves and decision logs record it, so a
     # game is never resumed on rules that changed under it without saying so; "" when not read from files
     fingerprint: str = ""

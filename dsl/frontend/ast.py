@@ -376,6 +376,14 @@ class CardsDecl(Decl):
 
 
 @dataclass(eq=False)
+class IncludeDecl(Decl):
+    """`include "part.rules"`: only the front end (dsl/frontend/includes.py) sees it; it replaces it by the
+    included file's declarations, so the checker and the compiler see one program."""
+
+    path: str
+
+
+@dataclass(eq=False)
 class ZoneDecl(Decl):
     name: str
     per_player: bool

@@ -38,6 +38,9 @@ class ModeBuilder:
     def mode_decl(self: _Spans, meta: Any, c: list[Any]) -> A.Decl:
         return A.ModeDecl(self._s(meta), str(c[0]), [d for d in c[1:] if d is not None])
 
+    def include_decl(self: _Spans, meta: Any, c: list[Any]) -> A.Decl:
+        return A.IncludeDecl(self._s(meta), _text(c[0]))
+
     def mode_step(self: _Spans, meta: Any, c: list[Any]) -> A.StepDecl:
         name, place, anchor, title, body = c
         return A.StepDecl(self._s(meta), str(name), _text(title) if title is not None else str(name), body,

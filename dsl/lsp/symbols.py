@@ -78,6 +78,7 @@ class Index:
     card_kind_of: dict[str, str] = field(default_factory=dict)  # card name -> card kind
     effect_params: dict[str, list[tuple[str, Span, str]]] = field(default_factory=dict)  # kind.field -> params
     card_files: list[str] = field(default_factory=list)
+    rule_files: list[str] = field(default_factory=list)  # the ruleset's own files: the main one, then its includes
     program: Program | None = None
     decls: list[A.Decl] = field(default_factory=list)  # the checked declarations (their expressions are typed)
     typed_cache: list[A.Expr] | None = None
@@ -247,14 +248,19 @@ class _Builder:
 
 
 def build_index(path: str, text: str, rs: A.Ruleset, program: Program | None,
-                read: Callable[[str], str] | None = None) -> Index:
-    """The index of a ruleset parsed from ``text`` (and checked into ``program`` when that succeeded)."""
+                read: Callable[[str], str] | None = None, parts: dict[str, str] | None = None) -> Index:
+    """The index of a ruleset parsed from ``text`` (and checked into ``program`` when that succeeded); ``parts``
+    holds the text of each file it includes (dsl/frontend/includes.py), whose declarations ``rs`` also holds."""
     index = Index(path, program=program)
-    builder = _Builder(text, path)
+    texts = {path: text, **(parts or {})}
+    builders = {file: _Builder(t, file) for file, t in texts.items()}
     for d in rs.decls:
+        builder = builders.get(d.span.file, builders[path])
         for sym in builder.decl(d):
             index.add(sym)
-    index.occurrences[path] = words(text, path)
+    for file, t in texts.items():
+        index.occurrences[file] = words(t, file)
+    index.rule_files = list(texts)
     kinds = {d.name: d for d in rs.decls if isinstance(d, A.CardKindDecl)}
     for kind in kinds.values():
         for f in kind.fields:

@@ -21,7 +21,8 @@ from liturgy.dsl.diagnostics import Diagnostic, Span
 from liturgy.dsl.files import FileRefused, read_limited
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend import cards as card_files
-from liturgy.dsl.frontend.parser import _lark, parse_ruleset_text
+from liturgy.dsl.frontend.includes import included_files, resolve
+from liturgy.dsl.frontend.parser import _lark
 from liturgy.dsl.frontend.reserved import grammar_words
 from liturgy.dsl.loader import MAX_RULESET_BYTES
 from liturgy.dsl.lsp.symbols import BINDERS, WORD, Index, Occurrence, Symbol, build_index, strings, words
@@ -79,7 +80,7 @@ class Workspace:
         """The ruleset a file belongs to: itself for `.rules`; for a card file, a ruleset whose `cards` pattern
         names it, in the folders above it (the first found; the choice is remembered)."""
         if path.endswith(".rules"):
-            return path
+            return self._including(path) or path
         if path in self.ruleset_of_card_file:
             return self.ruleset_of_card_file[path]
         for analysis in self.analyses.values():
@@ -97,14 +98,40 @@ class Workspace:
             folder = folder.parent
         return None
 
+    def _including(self, path: str) -> str | None:
+        """The main file of the ruleset that includes the `.rules` file ``path`` (from an analysis, else found in
+        the folders above it by the include lines' text), or None when nothing includes it."""
+        for analysis in self.analyses.values():
+            if analysis.index is not None and path in analysis.index.rule_files[1:]:
+                return analysis.path
+        folder = Path(path).parent
+        for _ in range(4):
+            for candidate in sorted(folder.glob("*.rules")):
+                if str(candidate) != path and path in included_files(str(candidate)):
+                    return str(candidate)
+            if folder.parent == folder:
+                break
+            folder = folder.parent
+        return None
+
+    def _read_part(self, path: str, span: Span) -> tuple[str | None, list[Diagnostic]]:
+        """An included file's text for :func:`resolve`: the editor's unsaved text when it is open."""
+        if path in self.texts:
+            return self.texts[path], []
+        try:
+            return read_limited(path, MAX_RULESET_BYTES).decode("utf-8"), []
+        except (OSError, UnicodeDecodeError, FileRefused) as err:
+            return None, [Diagnostic("E214", "error", f"cannot read included file `{path}`: {err}", span)]
+
     # ------------------------------------------------------------ checking
     def analyse(self, ruleset: str) -> Analysis:
-        """Parse and check ``ruleset`` with the open documents' current texts (card files included)."""
+        """Parse and check ``ruleset`` with the open documents' current texts (card files and included files
+        included)."""
         started = time.perf_counter()
         text = self.text_of(ruleset)
         version = self.versions.get(ruleset, 0)
         diags: dict[str, list[Diagnostic]] = {}
-        rs, errors = parse_ruleset_text(text, ruleset)
+        rs, errors, sources = resolve(ruleset, text, self._read_part)
         previous = self.analyses.get(ruleset)
         index = previous.index if previous is not None else None
         if rs is not None:
@@ -117,10 +144,12 @@ class Workspace:
                 except RecursionError:
                     program, errors = None, [Diagnostic("E003", "error", "nesting is too deep to check",
                                                         Span.point(ruleset, 1, 1))]
-            index = build_index(ruleset, text, rs, program, self.text_of)
+            index = build_index(ruleset, text, rs, program, self.text_of,
+                                {f: t for f, t in sources.texts.items() if f != ruleset})
         if index is not None and previous is not None and previous.index is not None and index.program is None:
             _keep_cards(index, previous.index)  # the check failed: keep navigating the cards of the last good one
-        diags[ruleset] = []
+        for file in sources.files:
+            diags[file] = []
         for d in errors:
             diags.setdefault(os.path.abspath(d.span.file), []).append(d)
         if index is not None:
@@ -143,7 +172,7 @@ class Workspace:
         if index is None:
             return None
         source = index.occurrences.get(path, [])
-        if path == index.path and path in self.texts:
+        if path in index.rule_files and path in self.texts:
             source = words(self.texts[path], path)  # the text as typed, even when it does not parse
         for occ in source:
             s = occ.span
@@ -260,7 +289,8 @@ class Workspace:
 
     def _all_occurrences(self, index: Index) -> dict[str, list[Occurrence]]:
         out = dict(index.occurrences)
-        out[index.path] = words(self.text_of(index.path), index.path)
+        for file in index.rule_files or [index.path]:
+            out[file] = words(self.text_of(file), file)
         return out
 
     def _local_uses(self, index: Index, path: str, target: Symbol) -> list[Span]:

@@ -13,12 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from liturgy.dsl.diagnostics import render_all
+from liturgy.dsl.frontend.includes import included_files
 from liturgy.dsl.frontend.layout import FormatError, format_text
 from liturgy.interpreter.tools.arguments import UsageError
 
 
 def rules_files(paths: list[str]) -> list[Path]:
-    """The `.rules` files named, a folder standing for every `.rules` file under it (sorted, each once)."""
+    """The `.rules` files named, a folder standing for every `.rules` file under it, and a file for itself and
+    every file it includes (sorted, each once)."""
     out: list[Path] = []
     for name in paths:
         path = Path(name)
@@ -26,6 +28,7 @@ def rules_files(paths: list[str]) -> list[Path]:
             out.extend(sorted(path.rglob("*.rules")))
         elif path.is_file():
             out.append(path)
+            out.extend(Path(p) for p in included_files(name))
         else:
             raise UsageError(f"{name}: no such file or folder")
     seen: set[Path] = set()

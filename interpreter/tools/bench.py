@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from liturgy.dsl.frontend.includes import main_rulesets
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from liturgy.interpreter.tools.simulate import simulate
 
@@ -314,7 +315,7 @@ def bench_ruleset(path: str, s: Settings, players: int | None = None, log: Calla
 
 # ---------------------------------------------------------------- the whole suite
 def discover(root: Path) -> list[str]:
-    return sorted(str(p) for p in (root / "rulesets").rglob("*.rules"))
+    return main_rulesets(sorted(str(p) for p in (root / "rulesets").rglob("*.rules")))
 
 
 def machine() -> dict[str, Any]:

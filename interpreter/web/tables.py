@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from liturgy.dsl.frontend.includes import main_rulesets
 from liturgy.interpreter.agents.agents import Agent, make_agent
 from liturgy.interpreter.engine import Decision, Game, Ruleset, load_ruleset
 from liturgy.interpreter.engine.logs import BadDecisionLog, _decisions, _options
@@ -211,12 +212,12 @@ def discover(paths: list[str] | None) -> dict[str, Ruleset]:
     if not paths:
         here = Path(__file__).resolve().parents[2] / "rulesets"
         root = here if here.is_dir() else Path("rulesets")
-        paths = [str(p) for p in sorted(root.rglob("*.rules"))]
+        paths = main_rulesets([str(p) for p in sorted(root.rglob("*.rules"))])  # not the files they include
         if not paths:
             raise Refused("no rulesets found: name them (liturgy serve RULESET…) or run from the repository")
     out: dict[str, Ruleset] = {}
     for path in paths:
-        key = Path(path).stem
+        key = Path(path).stem if Path(path).name != "main.rules" else Path(path).resolve().parent.name
         if key in out:
             raise Refused(f"two rulesets are called {key!r}: serve one of them")
         out[key] = load_ruleset(path)

@@ -1,12 +1,13 @@
 """A ruleset as bytes that travel: the client reads it once, every worker compiles it once.
 
 A cluster's workers do not share the client's disk, so a task never names a path: it carries a
-:class:`Bundle`, the ruleset file and every card and graph file it reads, by their paths relative to the
-project folder (as ``cards "…"`` patterns resolve them) and compressed.  A worker keeps the rulesets it compiled
-by content fingerprint (the SHA-256 a save or a decision log records), so the first chunk of a run on a worker
-writes the files to a private temporary folder, compiles them and deletes the folder; every later chunk with the
-same fingerprint reuses the compiled ruleset.  The worker checks that what it compiled has the fingerprint the
-client computed, and that it runs the client's Liturgy version, so a stale install cannot change a digest.
+:class:`Bundle`, the ruleset file, the files it includes and every card and graph file it reads, by their paths
+relative to the project folder (as ``cards "…"`` patterns resolve them) and compressed.  A worker keeps the
+rulesets it compiled by content fingerprint (the SHA-256 a save or a decision log records), so the first chunk of
+a run on a worker writes the files to a private temporary folder, compiles them and deletes the folder; every
+later chunk with the same fingerprint reuses the compiled ruleset.  The worker checks that what it compiled has
+the fingerprint the client computed, and that it runs the client's Liturgy version, so a stale install cannot
+change a digest.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
+from liturgy.dsl.diagnostics import Diagnostic, Span
+from liturgy.dsl.frontend.includes import resolve
+
 from liturgy import __version__
 
 if TYPE_CHECKING:
@@ -36,7 +40,8 @@ compilations = 0  # how many times this process compiled a bundle (tests read it
 
 @dataclass(frozen=True)
 class Bundle:
-    """The ruleset (``files[0]``) and its card and graph files, as relative POSIX paths and zlib-compressed bytes."""
+    """The ruleset (``files[0]``), the files it includes, and its card and graph files, as relative POSIX paths
+    and zlib-compressed bytes."""
 
     fingerprint: str
     files: tuple[tuple[str, bytes], ...]
@@ -61,7 +66,8 @@ def project_root(ruleset_path: str) -> Path:
 
 
 def fingerprint_of(contents: list[bytes]) -> str:
-    """The loader's fingerprint (dsl/loader.py ``_fingerprint``) of the ruleset's bytes then each card file's."""
+    """The loader's fingerprint (dsl/loader.py ``fingerprint``) of the ruleset's resolved text then each card
+    file's bytes."""
     h = hashlib.sha256()
     for data in contents:
         h.update(len(data).to_bytes(8, "little"))
@@ -70,29 +76,58 @@ def fingerprint_of(contents: list[bytes]) -> str:
 
 
 def span_names(ruleset: Ruleset, path: str) -> tuple[tuple[str, ...], ...]:
-    """The texts naming each file in ``ruleset``'s spans: the ruleset's path as it was loaded; each card or graph
-    file's path, and its display name (relative to the working folder when inside it, as the card loader shows)."""
+    """The texts naming each file in ``ruleset``'s spans: the ruleset's path as it was loaded, then each file it
+    includes as its spans name it (dsl/frontend/includes.py); each card or graph file's path, and its display name
+    (relative to the working folder when inside it, as the card loader shows)."""
     out: list[tuple[str, ...]] = [(path,)]
+    out.extend((name,) for name in ruleset.program.rule_files[1:])
     for name in ruleset.program.card_files:
         rel = os.path.relpath(name)
         out.append((name, name if rel.startswith("..") else rel))
     return tuple(out)
 
 
-def make_bundle(ruleset: Ruleset, path: str) -> Bundle:
-    """Read ``path`` and the files ``ruleset`` (compiled from it) loaded; ``ValueError`` if any changed meanwhile."""
-    root = project_root(path)
-    names = [path, *ruleset.program.card_files]
-    contents: list[bytes] = []
-    files: list[tuple[str, bytes]] = []
-    for name in names:
-        resolved = Path(name).resolve()
+def _rule_files(path: str) -> tuple[list[tuple[str, bytes]], bytes]:
+    """The ruleset's own files (the main one, then each it includes) as read now, and their resolved text: the
+    bytes the fingerprint hashes first (dsl/loader.py ``fingerprint``)."""
+    read_now: list[tuple[str, bytes]] = []
+
+    def read(name: str, span: Span) -> tuple[str | None, list[Diagnostic]]:
         try:
-            data = resolved.read_bytes()
+            data = Path(name).read_bytes()
+        except OSError as err:
+            raise ValueError(f"cannot read {name} to send it to the cluster: {err.strerror or err}") from None
+        read_now.append((name, data))
+        return data.decode("utf-8", "surrogateescape"), []
+
+    text, _ = read(path, Span.point(path, 1, 1))
+    if text is None:  # never: read raises instead
+        raise ValueError(f"cannot read {path}")
+    ruleset, _, sources = resolve(path, text, read)
+    if ruleset is None:
+        raise ValueError(f"{path} or a file it includes changed while it was being read; run the command again")
+    if len(read_now) == 1:  # one file: its bytes exactly, as the loader hashes them
+        return read_now, read_now[0][1]
+    return read_now, sources.resolved.encode("utf-8", "surrogateescape")
+
+
+def make_bundle(ruleset: Ruleset, path: str) -> Bundle:
+    """Read ``path``, the files it includes and the files ``ruleset`` (compiled from them) loaded; ``ValueError``
+    if any changed meanwhile."""
+    root = project_root(path)
+    rule_files, resolved = _rule_files(path)
+    contents: list[bytes] = [resolved]
+    files: list[tuple[str, bytes]] = []
+    for name, data in rule_files:
+        files.append((Path(name).resolve().relative_to(root).as_posix(), zlib.compress(data, 6)))
+    for name in ruleset.program.card_files:
+        resolved_path = Path(name).resolve()
+        try:
+            data = resolved_path.read_bytes()
         except OSError as err:
             raise ValueError(f"cannot read {name} to send it to the cluster: {err.strerror or err}") from None
         contents.append(data)
-        files.append((resolved.relative_to(root).as_posix(), zlib.compress(data, 6)))
+        files.append((resolved_path.relative_to(root).as_posix(), zlib.compress(data, 6)))
     fingerprint = fingerprint_of(contents)
     if ruleset.fingerprint and fingerprint != ruleset.fingerprint:
         raise ValueError(f"{path} or one of its card files changed while it was being read; run the command again")
