@@ -356,12 +356,18 @@ def test_the_side_check_catches_a_leaky_copy(tmp_path: Path) -> None:
     """The same game with the Traitor's Tome laid open to everyone: the check must name the leak."""
     shutil.copytree(ROOT / "cards" / "betrayal", tmp_path / "cards" / "betrayal")
     (tmp_path / "rulesets").mkdir()
-    text = PATH.read_text(encoding="utf-8")
-    leaky = text.replace("zone traitor_tome: set of Tome visible to traitor_side()",
-                         "zone traitor_tome: set public of Tome")
-    assert leaky != text
-    (tmp_path / "rulesets" / "betrayal.rules").write_text(leaky, encoding="utf-8")
-    leaks = side_leaks(load_ruleset(str(tmp_path / "rulesets" / "betrayal.rules")), 8)
+    path = tmp_path / "rulesets" / "betrayal.rules"
+    shutil.copy(PATH, path)
+    shutil.copytree(PATH.with_suffix(""), path.with_suffix(""))  # the parts the main file includes
+    changed = 0
+    for part in [path, *sorted(path.with_suffix("").glob("*.rules"))]:
+        text = part.read_text(encoding="utf-8")
+        leaky = text.replace("zone traitor_tome: set of Tome visible to traitor_side()",
+                             "zone traitor_tome: set public of Tome")
+        changed += leaky != text
+        part.write_text(leaky, encoding="utf-8")
+    assert changed == 1
+    leaks = side_leaks(load_ruleset(str(path)), 8)
     assert leaks and all("side 1" in leak for leak in leaks)
 
 

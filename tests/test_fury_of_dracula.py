@@ -289,12 +289,17 @@ def test_hunters_observation_is_identical_for_two_different_hidden_moves(rules) 
 def test_a_deliberately_leaky_copy_is_caught(tmp_path: Path) -> None:
     shutil.copytree(DATA, tmp_path / "cards" / "fury_of_dracula")
     (tmp_path / "rulesets").mkdir()
-    text = RULES.read_text()
-    leaky = text.replace('  log "Dracula moves"\n  log to dp "you move to {}", c\n',
-                         '  log "Dracula moves"\n  log "(a leak) the new place is {}", c.place\n', 1)
-    assert leaky != text
     path = tmp_path / "rulesets" / "fury_of_dracula.rules"
-    path.write_text(leaky)
+    shutil.copy(RULES, path)
+    shutil.copytree(RULES.with_suffix(""), path.with_suffix(""))  # the parts the main file includes
+    changed = 0
+    for part in [path, *sorted(path.with_suffix("").glob("*.rules"))]:
+        text = part.read_text()
+        leaky = text.replace('  log "Dracula moves"\n  log to dp "you move to {}", c\n',
+                             '  log "Dracula moves"\n  log "(a leak) the new place is {}", c.place\n', 1)
+        changed += leaky != text
+        part.write_text(leaky)
+    assert changed == 1
     assert _probe(load_ruleset(str(path)), range(1, 4), first=True) != []
 
 

@@ -107,7 +107,7 @@ def holding(rules, *cards: str, tile: str = "Plague") -> Game:  # type: ignore[n
 def dracula_observes(g: Game) -> tuple[list[tuple[int, ...]], tuple[Any, ...]]:
     """Who is asked, decision by decision, through a round in which Godalming walks into Bordeaux and meets the
     Plague (every Hunter declining what he may), and then everything Dracula is shown."""
-    pol = policy(["Toulouse", "Saragossa"], {}, {f"Where does {GODALMING} go from clermont_ferrand?": "bordeaux"})
+    pol = policy(["Toulouse", "Saragossa"], {}, {f"Where does {GODALMING} go from Clermont-Ferrand?": "bordeaux"})
     asked: list[tuple[int, ...]] = []
     moves = 0
     for _ in range(80):
@@ -161,7 +161,7 @@ def test_a_card_a_hunter_plays_is_named_to_dracula(rules) -> None:  # type: igno
     discard pile (written while it was still in the Hunter's hand, Dracula read "a hidden card plays a hidden
     card")."""
     g = holding(rules, "Great Strength")
-    pol = policy(["Toulouse", "Saragossa"], {}, {f"Where does {GODALMING} go from clermont_ferrand?": "bordeaux",
+    pol = policy(["Toulouse", "Saragossa"], {}, {f"Where does {GODALMING} go from Clermont-Ferrand?": "bordeaux",
                                                  f"{GODALMING} would lose 2 Health: play Great Strength?":
                                                      "Great Strength"})
     play(g, pol, lambda g: any("shrugs it off" in line for line in g.log_lines(0)))
@@ -173,7 +173,7 @@ def test_the_spy_turns_the_hunters_cards_up_to_dracula(rules) -> None:  # type: 
     """Spy: "each Hunter shows Dracula all his Items and Events" (its text): with the cards face down, the tile
     must turn them up to him, and only to him."""
     g = holding(rules, "Garlic", "Long Day", tile="Spy")
-    pol = policy(["Toulouse", "Saragossa"], {}, {f"Where does {GODALMING} go from clermont_ferrand?": "bordeaux"})
+    pol = policy(["Toulouse", "Saragossa"], {}, {f"Where does {GODALMING} go from Clermont-Ferrand?": "bordeaux"})
     assert "Garlic" not in g.view(0)["zones"]["hitems"]
     play(g, pol, lambda g: prompt(g)[1] == f"{GODALMING} must announce his next move: where will he go?")
     assert "Garlic" in g.view(0)["zones"]["hitems"] and "Long Day" in g.view(0)["zones"]["hevents"]

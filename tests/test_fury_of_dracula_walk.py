@@ -38,9 +38,9 @@ def test_a_hunter_who_ends_his_move_at_sea_has_no_action_phase(rules) -> None:  
     """A player who ends his movement at sea has no Action phase [L141, L186]: Seward sails from Dublin into the
     Irish Sea and is never asked what he does there; Van Helsing's turn follows."""
     g = rules.new_game(2, seed=3, check_invariants=True)
-    play(g, policy(EAST, FAR), lambda g: prompt(g)[1] == f"Where does {SEWARD} go from dublin?")
+    play(g, policy(EAST, FAR), lambda g: prompt(g)[1] == f"Where does {SEWARD} go from Dublin?")
     asked: list[str] = []
-    pol = policy(EAST[2:], FAR, {f"Where does {SEWARD} go from dublin?": "irish_sea"})
+    pol = policy(EAST[2:], FAR, {f"Where does {SEWARD} go from Dublin?": "irish_sea"})
 
     def van_helsings_turn(g: Game) -> bool:
         asked.append(prompt(g)[1])
@@ -59,9 +59,9 @@ def test_a_hunter_who_finds_dracula_fights_him_before_meeting_the_tiles(rules) -
     into_reserve(g, "Plague")
     pol = policy(["Nantes", "Bordeaux", "Toulouse"], starts, {"Which encounter goes on Bordeaux?": "Plague"})
     play(g, pol, lambda g: dracula_at_bordeaux_with_a_tile(g)
-         and prompt(g)[1] == f"Where does {GODALMING} go from clermont_ferrand?")
+         and prompt(g)[1] == f"Where does {GODALMING} go from Clermont-Ferrand?")
     answer(g, "bordeaux")
-    play(g, pol, lambda g: "combat against count begins" in g.log_lines(1))
+    play(g, pol, lambda g: "combat against Count Dracula begins" in g.log_lines(1))
     assert not g.finished and g.view(1)["counters"]["at"][GODALMING] == "bordeaux"
     assert g.view(1)["counters"]["hp"][GODALMING] == 12  # the Plague (2 Health) is not met first
     assert not any("meets" in line for line in g.log_lines(1))

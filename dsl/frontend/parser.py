@@ -18,17 +18,15 @@ from typing import Any
 
 import lark
 from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import LarkError, UnexpectedInput
 from liturgy.dsl.diagnostics import Diagnostic, LiturgyError, Span, remember_source
 from liturgy.dsl.frontend import ast as A
-from liturgy.dsl.frontend.expected import describe_expected
 from liturgy.dsl.frontend.fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
 from liturgy.dsl.frontend.grammar_cache import grammar_cache_file, load_json, store_json
 from liturgy.dsl.frontend.modebuild import ModeBuilder
-from liturgy.dsl.frontend.reserved import grammar_words, reserved_before_diag, reserved_word_diag
+from liturgy.dsl.frontend.syntaxerrors import syntax_diagnostic
 
 MAX_SYNTAX_ERRORS = 20
-
 
 
 @lru_cache(maxsize=1)
@@ -51,42 +49,7 @@ def _lark() -> Lark:
 
 
 def _syntax_diag(err: UnexpectedInput, file: str, text: str = "") -> Diagnostic:
-    line = max(1, getattr(err, "line", 1) or 1)
-    col = max(1, getattr(err, "column", 1) or 1)
-    if isinstance(err, UnexpectedToken):
-        tok = err.token
-        shown = "end of file" if tok.type == "$END" else f"`{tok.value}`"
-        expected = describe_expected(set(err.expected), _lark())
-        width = max(1, len(str(tok.value))) if tok.type != "$END" else 1
-        span = Span(file, line, col, line, col + width)
-        after = text[tok.end_pos:tok.end_pos + 40] if tok.end_pos is not None else ""
-        before = text[:tok.start_pos] if tok.start_pos is not None else ""
-        return reserved_word_diag(str(tok.value), tok.type, set(err.expected), after, span) or reserved_before_diag(
-            str(tok.value), before, grammar_words(_lark().terminals), file, line) or Diagnostic(
-            "E001",
-            "error",
-            f"unexpected {shown}; expected {expected}",
-            Span(file, line, col, line, col + width),
-            hint="check the statement just before this point for a missing or extra symbol",
-        )
-    if isinstance(err, UnexpectedCharacters):
-        ch = err.char if hasattr(err, "char") else "?"
-        return Diagnostic(
-            "E002",
-            "error",
-            f"unexpected character `{ch}`",
-            Span.point(file, line, col),
-            hint="names use letters, digits and `_`; text goes in double quotes",
-        )
-    if isinstance(err, UnexpectedEOF):
-        return Diagnostic(
-            "E001",
-            "error",
-            f"unexpected end of file; expected {describe_expected(set(err.expected), _lark())}",
-            Span.point(file, line, col),
-            hint="a `{` may be missing its closing `}`",
-        )
-    return Diagnostic("E001", "error", str(err).splitlines()[0], Span.point(file, line, col))
+    return syntax_diagnostic(err, file, text, _lark())
 
 
 Pos = tuple[int, int, int, int] | None
