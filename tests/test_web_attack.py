@@ -341,7 +341,7 @@ def _gone(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/status") as f:
             return "\nState:\tZ" in f.read()  # a zombie: ended, waiting to be collected
-    except FileNotFoundError:
+    except (FileNotFoundError, ProcessLookupError):  # reaped before the open, or between the open and the read
         return True
 
 
