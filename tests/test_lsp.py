@@ -220,8 +220,10 @@ def test_formatting(client: LspClient, tree: Path) -> None:
 
 
 def test_slay_the_spire_rechecks_quickly(client: LspClient, tree: Path) -> None:
-    """The 2,400-line ruleset: the time from an edit to its diagnostics (debounce included)."""
-    path = tree / "rulesets/slay_the_spire.rules"
+    """The 2,700-line ruleset (a main file and seven parts): the time from an edit in a part to its diagnostics
+    (debounce included); the part is checked through the main file that includes it."""
+    _open(client, tree / "rulesets/slay_the_spire.rules")
+    path = tree / "rulesets/slay_the_spire/mechanics.rules"
     uri = _open(client, path)
     client.wait_diagnostics(uri)
     pos = _pos(path, "fn cost_of(", 3)
