@@ -6,13 +6,10 @@ grid, an overflow), the expression is written as before and fails as the closure
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
-from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Ruleset
-
-MODES = [{}, {"inline_fns": False}, {"stmtgen": False}, {"codegen": False, "stmtgen": False}, {"fuse": False}]
+from mode_helpers import compiled, played_in_every_mode
 
 HEAD = '''game "Tables" { players 2..2
   step_limit 2000 }
@@ -50,18 +47,11 @@ score(p) = count(m for m in steps where board[m.fc, m.fy] == p and m.tc - m.fc >
 
 
 def _rules(write_ruleset: Callable[..., str], body: str, cards: str, mode: dict[str, bool]) -> Ruleset:
-    program, diags = check_file(write_ruleset(HEAD + body, {"steps.yaml": cards}))
-    assert program is not None, "\n".join(map(str, diags))
-    return Ruleset(program, **mode)
+    return compiled(write_ruleset(HEAD + body, {"steps.yaml": cards}), mode)
 
 
 def _play(write_ruleset: Callable[..., str], body: str, cards: str = STEPS, seed: int = 3) -> list[object]:
-    seen = []
-    for mode in MODES:
-        game = _rules(write_ruleset, body, cards, mode).new_game(2, seed)
-        game.random_playout(random.Random(seed))
-        seen.append((game.digest(), game.error, [game.log_lines(v) for v in (None, 0, 1)], game.result))
-    return seen
+    return played_in_every_mode(lambda mode: _rules(write_ruleset, body, cards, mode), seed)
 
 
 def test_tables_in_the_filter_and_every_mode_agrees(write_ruleset: Callable[..., str]) -> None:

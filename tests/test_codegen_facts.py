@@ -16,8 +16,7 @@ from collections.abc import Callable
 
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Ruleset
-
-MODES = [{}, {"inline_fns": False}, {"stmtgen": False}, {"codegen": False, "stmtgen": False}, {"fuse": False}]
+from mode_helpers import MODES, compiled, played_in_every_mode
 
 HEAD = '''game "Facts" { players 2..2
   step_limit 2000 }
@@ -66,18 +65,11 @@ score(p) = total
 
 
 def _rules(write_ruleset: Callable[..., str], body: str, mode: dict[str, bool]) -> Ruleset:
-    program, diags = check_file(write_ruleset(HEAD + body))
-    assert program is not None, "\n".join(map(str, diags))
-    return Ruleset(program, **mode)
+    return compiled(write_ruleset(HEAD + body), mode)
 
 
 def _play(write_ruleset: Callable[..., str], body: str, seed: int) -> list[object]:
-    seen = []
-    for mode in MODES:
-        game = _rules(write_ruleset, body, mode).new_game(2, seed)
-        game.random_playout(random.Random(seed))
-        seen.append((game.digest(), game.error, [game.log_lines(v) for v in (None, 0, 1)]))
-    return seen
+    return played_in_every_mode(lambda mode: _rules(write_ruleset, body, mode), seed)
 
 
 def _text(write_ruleset: Callable[..., str], body: str) -> str:

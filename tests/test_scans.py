@@ -6,13 +6,10 @@ fails with the error of indexing an empty list.
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
-from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Ruleset
-
-MODES = [{}, {"inline_fns": False}, {"stmtgen": False}, {"codegen": False, "stmtgen": False}, {"fuse": False}]
+from mode_helpers import compiled, played_in_every_mode
 
 HEAD = '''game "Scans" { players 2..2
   step_limit 2000 }
@@ -46,18 +43,11 @@ score(p) = size(p.hand)
 
 
 def _rules(write_ruleset: Callable[..., str], body: str, mode: dict[str, bool]) -> Ruleset:
-    program, diags = check_file(write_ruleset(HEAD + body, {"tok.yaml": TOKS}))
-    assert program is not None, "\n".join(map(str, diags))
-    return Ruleset(program, **mode)
+    return compiled(write_ruleset(HEAD + body, {"tok.yaml": TOKS}), mode)
 
 
 def _play(write_ruleset: Callable[..., str], body: str, seed: int) -> list[object]:
-    seen = []
-    for mode in MODES:
-        game = _rules(write_ruleset, body, mode).new_game(2, seed)
-        game.random_playout(random.Random(seed))
-        seen.append((game.digest(), game.error, [game.log_lines(v) for v in (None, 0, 1)]))
-    return seen
+    return played_in_every_mode(lambda mode: _rules(write_ruleset, body, mode), seed)
 
 
 def _loop_text(write_ruleset: Callable[..., str], body: str) -> str:
