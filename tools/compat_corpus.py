@@ -10,7 +10,13 @@ migration error (docs/compatibility.md).
 Files are stored once each, under their git blob id (tests/compat/blobs/), so the corpus costs the repository
 no new objects: they are the very blobs its history already holds. Run from the repository root:
 
-    python tools/compat_corpus.py          # rewrites tests/compat/corpus.json and blobs/
+    python tools/compat_corpus.py                # rewrites tests/compat/corpus.json and blobs/ (stale blobs removed)
+    python tools/compat_corpus.py --mark-plays   # only chooses again which versions play a game
+
+Every version is checked by the test; a game is played (compile and one seeded game) for the oldest version of
+each distinct set of language features (``features``: node kinds, built-ins, kinds of names) and for the newest
+version of every file: two versions using the same features exercise the compiler and engine alike, and
+compiling was two thirds of the test's CPU.
 
 A version whose introducing commit lacks its card files (the first Bloodborne ruleset came one commit before
 its cards) takes them from the first later commit that has them.
@@ -126,7 +132,72 @@ def _read_cards(program: object, diags: list[object], path: str, tmp: Path) -> l
     return sorted(str(p.relative_to(tmp)) for t in CARD_TREES for p in (tmp / t).rglob("*") if p.is_file())
 
 
+def features(program: object) -> frozenset[str]:
+    """What of the language a checked program uses: its syntax-tree node kinds, the built-ins it calls, and the
+    kinds of names and declarations it resolves to. Two versions with the same features exercise the compiler
+    and the engine alike; the test plays a game for one version of each (``play``) and checks every version."""
+    from dataclasses import fields, is_dataclass
+
+    from liturgy.dsl.frontend import ast as A
+
+    out: set[str] = set()
+    seen: set[int] = set()
+    stack: list[object] = [program]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if is_dataclass(node) and not isinstance(node, type):
+            out.add(type(node).__name__)
+            if isinstance(node, A.Call) and isinstance(node.func, A.Name) and node.func.ref \
+                    and node.func.ref[0] == "builtin":
+                out.add("builtin:" + node.func.id)
+            ref = getattr(node, "ref", None)
+            if isinstance(ref, tuple) and ref and isinstance(ref[0], str):
+                out.add("ref:" + ref[0])
+            for f in fields(node):
+                value = getattr(node, f.name)
+                if f.name in ("span", "ty", "ref"):
+                    continue
+                if isinstance(value, str) and f.name in ("op", "kind", "how", "scope", "seen_by", "where", "order"):
+                    out.add(f"{type(node).__name__}.{f.name}={value}")
+                stack.append(value)
+        elif isinstance(node, list | tuple):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+    return frozenset(out)
+
+
+def mark_plays(entries: list[dict[str, object]]) -> None:
+    """Set ``play`` on the oldest version of each distinct feature set (:func:`features`), and on the newest
+    version of every file (what ships or documents today always plays)."""
+    import tempfile
+
+    from liturgy.dsl.loader import check_file
+
+    played: set[frozenset[str]] = set()
+    newest = {str(e["path"]): e for e in entries}
+    for e in entries:
+        with tempfile.TemporaryDirectory() as tmp:
+            for rel, blob in [(str(e["path"]), str(e["blob"])), *dict(e["files"]).items()]:  # type: ignore[call-overload]
+                dest = Path(tmp) / rel
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                dest.write_bytes((OUT / "blobs" / blob).read_bytes())
+            program, _ = check_file(str(Path(tmp) / str(e["path"])))
+        used = features(program) if program is not None else None
+        e["play"] = used is not None and (used not in played or newest[str(e["path"])] is e)
+        if used is not None:
+            played.add(used)
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--mark-plays"]:  # only choose again which versions play (after a language change)
+        entries: list[dict[str, object]] = json.loads((OUT / "corpus.json").read_text(encoding="utf-8"))
+        mark_plays(entries)
+        (OUT / "corpus.json").write_text(json.dumps(entries, indent=1) + "\n", encoding="utf-8")
+        return 0
     entries = []
     blobs = OUT / "blobs"
     blobs.mkdir(parents=True, exist_ok=True)
@@ -140,7 +211,12 @@ def main() -> int:
             entries.append({"id": f"{path}@{n}", "commit": commit, "cards_from": source, "path": path,
                             "blob": blob, "files": files, "errors": errors})
             print(f"{path}@{n} {commit[:10]} {errors or 'ok'}", file=sys.stderr)
+    mark_plays(entries)
     (OUT / "corpus.json").write_text(json.dumps(entries, indent=1) + "\n", encoding="utf-8")
+    used = {b for e in entries for b in [e["blob"], *e["files"].values()]}
+    for stale in blobs.iterdir():  # a file no entry reads any more (an entry that now reads fewer card files)
+        if stale.name not in used:
+            stale.unlink()
     return 0
 
 
