@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.engine import worlddeal
 from liturgy.interpreter.runtime.moves import visible_cards
 
 if TYPE_CHECKING:
@@ -178,31 +179,41 @@ def start_zones(ruleset: Ruleset, players: int, options: dict[str, str]) -> list
 
 
 def hidden_slots(game: Game, observer: int, grids: bool = True) -> list[tuple[str, list[int]]]:
-    """The counter and grid slots whose values ``observer`` may not see (docs/language.md, "Hidden information
+    """The counter and grid slots whose values ``observer`` may not see now (docs/language.md, "Hidden information
     without cards"), in groups whose values may trade places: one player's entries of a counter `visible to owner`
-    (or `hidden`) indexed by an enum, every player's value of one that is not, every cell of a `hidden` grid, each
-    hidden global counter's entries. A grid `visible to owner` is left out: the rules may show a player its cells
-    by playing there (a stone that collides), which a swap would count as a leak. ``grids``: False leaves out
-    grids too (:class:`WorldSampler` deals only counters afresh: a hidden grid's cells often go with its other
-    grids', as Dark Hex's chain marks go with its stones)."""
+    (or `hidden`, or `visible to` a group the observer is not in) indexed by an enum, every such player's value of
+    one that is not, each hidden global counter's entries, and per grid the cells the observer does not see (all
+    of a `hidden` grid or of one `visible to` a group it is not in; of a grid `visible to owner`, the cells not
+    holding the observer). What the observer sees changes as the game goes (a stone it plays, a group it joins):
+    the probe stops comparing once a varied slot leaves this list. ``grids``: False leaves out grids
+    (:class:`WorldSampler` deals them by position, engine/worlddeal.py)."""
+    from liturgy.interpreter.engine.views import _cell_seer, _seer
+
     prog, lay, n = game.ruleset.program, game.ruleset.compiled.layout, game.players
+    s = game.state
     groups: list[tuple[str, list[int]]] = []
     for name, c in prog.counters.items():
-        if c.seen_by not in ("owner", "hidden") or c.scope == "card":  # a group's members change as it plays
+        if not c.seen_by or c.scope == "card":
             continue
+        sees = _seer(game.ruleset, c, s, observer)
         width = len(prog.enums[c.index_enum]) if c.index_enum else 1
         if c.scope == "global":
-            groups.append((name, list(range(lay.global_slots[name], lay.global_slots[name] + width))))
+            if not sees(None):
+                groups.append((name, list(range(lay.global_slots[name], lay.global_slots[name] + width))))
             continue
-        others = [p for p in range(n) if c.seen_by == "hidden" or p != observer]
+        others = [p for p in range(n) if not sees(p)]
         bases = [lay.player_base + p * lay.player_stride + lay.player_offsets[name] for p in others]
         if width > 1:
             groups.extend((f"P{p + 1}'s {name}", list(range(b, b + width))) for p, b in zip(others, bases, strict=True))
-        else:
+        elif bases:
             groups.append((name, bases))
     for name, g in lay.grids.items() if grids else ():
-        if prog.grids[name].seen_by == "hidden":
-            groups.append((name, list(range(g.base, g.base + g.width * g.height))))
+        decl = prog.grids[name]
+        if decl.seen_by:
+            seen = _cell_seer(game.ruleset, decl, s, observer)
+            cells = [i for i in range(g.base, g.base + g.width * g.height) if not seen(s.counters[i])]
+            if cells:
+                groups.append((name, cells))
     return groups
 
 
@@ -265,6 +276,9 @@ class WorldSampler:
         # hidden counter values the player may not see, by declaration: dealt afresh among their slots
         self.value_groups = [slots for _, slots in hidden_slots(game, player, grids=False) if len(slots) > 1]
         self.possible = know.zones if len(know.zones) == len(s.card_zone) else [frozenset()] * len(s.card_zone)
+        # secrets without cards (engine/worlddeal.py): hidden grid positions, cards of zones of hidden size
+        self.cells = worlddeal.cell_groups(game, player)
+        self.sizes = worlddeal.size_groups(game, player, vis, held)
 
     def __call__(self, rng: random.Random) -> Game:
         game, player = self.game, self.player
@@ -272,7 +286,11 @@ class WorldSampler:
         world.check = False  # reachable for the player's eyes, not necessarily for every invariant
         s = world.state
         shuffled = _shuffle_values(s.counters, self.value_groups, rng)
+        if self.cells:
+            shuffled = worlddeal.deal_cells(s.counters, self.cells, rng) or shuffled
         moved = _shuffle_places(s.zones, s.card_zone, self.places, self.groups, self.possible, rng)
+        if self.sizes and worlddeal.deal_sizes(s.zones, s.card_zone, self.sizes, self.possible, rng):
+            shuffled = True  # the cards stay the same ones: only other players' options may change
         if shuffled and not moved:  # another player's options may read its hidden values: ask again
             world = _reask(world, game, player)
         if moved:
@@ -304,22 +322,26 @@ def _shuffle_values(counters: list[Any], groups: list[list[int]], rng: random.Ra
 
 
 def _reask(world: Game, game: Game, player: int) -> Game:
-    """Ask a pending simultaneous choice again in the sampled world: the other players' options were computed
-    from their real cards (a `where` filter reads their hand), and must now come from the sampled ones. The
-    choice instruction has not run past its start, so running it again recomputes them; if that changes the
-    player's own options or fails, the remapped pending choice stays."""
+    """Ask another player's pending choice again in the sampled world: its options were computed from its real
+    cards or values (a `where` filter reads its hand, its own stones), and must now come from the sampled ones.
+    The choice instruction has not run past its start, so running it again recomputes them; if that changes the
+    player's own options, who decides, or fails, the remapped pending choice stays."""
     pend = world.state.pending
-    if pend is None or pend[0] != "simul" or all(q == player for q, _ in pend[1]):
+    if pend is None or (pend[0] == "choose" and pend[1] == player):
+        return world
+    if pend[0] == "simul" and all(q == player for q, _ in pend[1]):
         return world
     trial = world.clone()
     trial.state.pending = None
     trial.state.commits = {}
     trial._advance()
-    if trial.state.status != "running" or trial.state.pending is None or trial.state.pending[0] != "simul":
+    again = trial.state.pending
+    if trial.state.status != "running" or again is None or again[0] != pend[0]:
         return world
+    if pend[0] == "choose":
+        return trial if again[1] == pend[1] else world
     mine = [o for q, o in pend[1] if q == player]
-    again = trial.state.pending[1]
-    if [o for q, o in again if q == player] != mine or [q for q, _ in again] != [q for q, _ in pend[1]]:
+    if [o for q, o in again[1] if q == player] != mine or [q for q, _ in again[1]] != [q for q, _ in pend[1]]:
         return world
     trial.state.commits = dict(world.state.commits)
     return trial

@@ -28,9 +28,11 @@ its place. It does not model what the observer could infer from other players' p
 real ones in both worlds.
 
 Values can be secret without cards (docs/language.md, "Hidden information without cards"): counters `visible to
-owner` or `hidden`, cells of a `hidden` grid. Another probe (:func:`check_hidden_values`) swaps two such values of
-one declaration that the observer may not see, which keeps every total, and compares as above; a counter never
-becomes visible during play, so any difference before the game ends is a leak.
+owner`, `hidden` or `visible to` a group, cells of such grids. Another probe (:func:`check_hidden_values`) swaps
+two such values of one declaration that the observer may not see, which keeps every total, and compares as above
+until the rules show the observer one of the two (a stone it plays or is refused at on a grid `visible to
+owner`, a group it joins); a counter `visible to owner` or `hidden` never becomes visible, so there any
+difference before the game ends is a leak.
 
 The last probe varies everything the observer cannot know at once: the second world is a whole world drawn from
 the observer's information set by ``Game.sample_world`` (every hidden card dealt afresh onto the hidden places
@@ -51,7 +53,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from liturgy.interpreter.engine import Game
-from liturgy.interpreter.engine.infosets import Knowledge, hidden_slots, sample_world
+from liturgy.interpreter.engine.infosets import Knowledge, _reask, hidden_slots, sample_world
 from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.engine.outcome import _labels
 from liturgy.interpreter.engine.views import open_entry
@@ -279,10 +281,12 @@ def check_world(game: Game, observer: int, knowledge: Knowledge, rng: random.Ran
     world = sample_world(game, observer, rng, knowledge, keep_declarations=True)
     world.state.rng = game.state.rng
     real = game.clone()
-    if not _placed_differently(real, world) and world.state.commits == real.state.commits:
+    hidden = {i for _, group in hidden_slots(game, observer) for i in group}
+    values = tuple(i for i in sorted(hidden) if real.state.counters[i] != world.state.counters[i])
+    if not _placed_differently(real, world) and world.state.commits == real.state.commits and not values:
         return None  # nothing hidden from the observer could be varied here
     return _compare(real, world, observer, (), rng, horizon,
-                    f"a world drawn from P{observer + 1}'s information set (Game.sample_world)")
+                    f"a world drawn from P{observer + 1}'s information set (Game.sample_world)", slots=values)
 
 
 def _places(game: Game) -> dict[int, tuple[int, int]]:
@@ -296,12 +300,13 @@ def _placed_differently(real: Game, world: Game) -> set[int]:
 
 
 def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: random.Random, horizon: int,
-             what: str, start: tuple[int, int] | None = None) -> str | None:
+             what: str, start: tuple[int, int] | None = None, slots: tuple[int, ...] = ()) -> str | None:
     """Play both worlds on with the same choices while neither ``cards`` (the varied ones) nor any card placed
     differently in the two worlds (at this decision or the one before: a difference moves other cards too, and a
     step can draw and show two cards that then lie alike) is visible to ``p``; the first difference in what ``p``
     observes, as a message. ``start``: the log lengths from which a line naming such a card readably counts as
-    showing it (default: from now)."""
+    showing it (default: from now). ``slots``: the counter or grid slots varied; the comparison ends once one of
+    them is no longer hidden from ``p`` in either world (a stone ``p`` plays or finds there, a group it joins)."""
     start = start or (len(real.state.log), len(world.state.log))
     # the cards placed differently now or before the last step: two cards in another order at the bottom of a
     # deck, both drawn in one step and shown (one discarded in the open, one handed over unseen), end in the same
@@ -318,6 +323,8 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
             return None  # revealed by the rules (now, or for a moment in a log line): the worlds may differ
         if _visible(real, p) != _visible(world, p):
             return None  # the rules show the observer different cards (a draw, a random pick from a hidden zone)
+        if slots and not all(_still_hidden(g, p, slots) for g in (real, world)):
+            return None  # the rules now show the observer a varied value: the worlds may differ from here on
         mine, theirs = observation(real, p, before[0]), observation(world, p, before[1])
         before = (mine[-1], theirs[-1])  # the next step narrates what changed since this one, in each world
         if mine != theirs:
@@ -328,6 +335,12 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
         if not _same_decision(real, world, rng, p):
             return None
     return None
+
+
+def _still_hidden(game: Game, p: int, slots: tuple[int, ...]) -> bool:
+    """Whether every one of ``slots`` is still a value ``p`` may not see (:func:`hidden_slots`)."""
+    hidden = {i for _, group in hidden_slots(game, p) for i in group}
+    return hidden.issuperset(slots)
 
 
 def _labels_seen_by(game: Game, chooser: int, viewer: int) -> tuple[str, ...] | None:
@@ -360,6 +373,23 @@ def _pick(mine: tuple[str, ...], theirs: tuple[str, ...], i: int) -> int | None:
     return [k for k, label in enumerate(theirs) if label == mine[i]][nth]
 
 
+def _common(mine: tuple[str, ...], theirs: tuple[str, ...], rng: random.Random) -> tuple[int, int] | None:
+    """A random option offered in both worlds, as (its place in ``mine``, its place in ``theirs``), or None.
+
+    Another player whose options read a varied value it may see (its own stones, its empty plots) is offered
+    other options in the two worlds; an option it has in both is one action, legal in both, and the observer sees
+    it taken alike (the observer is not shown another player's options)."""
+    both = [(i, j) for i in range(len(mine)) if (j := _pick_in(mine, theirs, i)) is not None]
+    return both[rng.randrange(len(both))] if both else None
+
+
+def _pick_in(mine: tuple[str, ...], theirs: tuple[str, ...], i: int) -> int | None:
+    """The same occurrence of label ``mine[i]`` in ``theirs``, if it has one."""
+    nth = mine[:i].count(mine[i])
+    found = [k for k, label in enumerate(theirs) if label == mine[i]]
+    return found[nth] if nth < len(found) else None
+
+
 def _same_decision(real: Game, world: Game, rng: random.Random, observer: int) -> bool:
     """Apply one round of the same choices to both worlds; False when they are not the same choices.
 
@@ -381,6 +411,8 @@ def _same_decision(real: Game, world: Game, rng: random.Random, observer: int) -
             seen_mine, seen_theirs = _labels_seen_by(real, q, observer), _labels_seen_by(world, q, observer)
             if seen_mine is not None and seen_theirs is not None:
                 j = _pick(seen_mine, seen_theirs, i)
+        if j is None and q != observer and mine:
+            i, j = _common(mine, theirs, rng) or (i, None)
         if j is None:
             return False
         picks.append((q, i, j))
@@ -409,8 +441,9 @@ def check_hidden_values(game: Game, observer: int, rng: random.Random, horizon: 
         world = game.clone()
         world.check = False
         world.state.counters[a], world.state.counters[b] = values[b], values[a]
+        world = _reask(world, game, observer)  # a decider's options may read the swapped values (its own stones)
         problem = _compare(game.clone(), world, observer, (), rng, horizon,
-                           f"swapping two values of {what} ({values[a]} and {values[b]})")
+                           f"swapping two values of {what} ({values[a]} and {values[b]})", slots=(a, b))
         if problem is not None:
             return problem
     return None
