@@ -96,3 +96,51 @@ def test_pettingzoo_observation_is_the_players_view_only(tmp_path: Path) -> None
             g.apply(choice, 0)
         texts.append(observation_text(g, 1, with_log=True))
     assert texts[0] == texts[1]
+
+
+def test_the_information_state_tensor_holds_what_the_string_holds(tmp_path: Path) -> None:
+    """The tensor (issue 33 item 4; the adapter had none) is a function of the string: P2's tensors agree where
+    its strings agree (the unseen tries), P1's differ where its strings do, and the observation tensor is the
+    view's encoding alone."""
+    import numpy as np
+
+    path = tmp_path / "secret_tries.rules"
+    path.write_text(SECRET_TRIES, encoding="utf-8")
+    short, _ = register(str(path), "liturgy_t_secret_tries_tensor")
+    game = pyspiel.load_game(short)
+    once, thrice = _state(game, [1]), _state(game, [0, 0, 1])
+    size = game.information_state_tensor_size()
+    assert size == game.observation_tensor_size() + 256 + 2
+    t1, t3 = (np.array(s.information_state_tensor(1)) for s in (once, thrice))
+    assert t1.shape == (size,) and (t1 == t3).all()
+    assert not (np.array(once.information_state_tensor(0)) == np.array(thrice.information_state_tensor(0))).all()
+    assert np.array(once.information_state_tensor(0))[-1] == 1 and np.array(thrice.information_state_tensor(0))[-1] == 3
+    assert (np.array(once.observation_tensor(1)) == np.array(thrice.observation_tensor(1))).all()
+
+
+def test_dark_hex_tensors_partition_as_the_strings_do() -> None:
+    """On random Dark Hex games (secret stones, refused moves), two histories give equal information-state
+    tensors exactly when they give equal strings, for each player, at every step."""
+    import random
+
+    import numpy as np
+
+    root = Path(__file__).resolve().parent.parent
+    short, _ = register(str(root / "rulesets" / "classic" / "dark_hex.rules"), "liturgy_t_dark_hex_tensor")
+    game = pyspiel.load_game(short)
+    rng = random.Random(5)
+    by_string: dict[tuple[int, str], bytes] = {}
+    by_tensor: dict[tuple[int, bytes], str] = {}
+    for _ in range(12):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(state.chance_outcomes()[0][0])
+                continue
+            for p in range(2):
+                text = state.information_state_string(p)
+                tensor = np.array(state.information_state_tensor(p), dtype=np.float32).tobytes()
+                assert by_string.setdefault((p, text), tensor) == tensor
+                assert by_tensor.setdefault((p, tensor), text) == text
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert len(by_string) > 100

@@ -18,7 +18,9 @@ engine's decision, so ``num_distinct_actions`` is the largest option count
 (:class:`.common.Bounds`).  Observation and information-state strings are
 canonical JSON of :meth:`Game.view` for that player; the information state adds
 the view's log and, for each of the player's own decisions, what it saw then and what it chose (nothing about
-when the other seats acted: that is only in their views when the rules make it public).
+when the other seats acted: that is only in their views when the rules make it public).  The tensors hold the
+same: the observation tensor is the view as :class:`.common.ViewEncoder` encodes it, and the information-state
+tensor adds the log lines and own decisions, hashed into counts (:class:`LiturgyObserver`).
 
 Parameters (``pyspiel.load_game("liturgy_bloodborne(players=4)")``):
 ``players``, ``returns`` (``win`` or ``score``), ``score_min``/``score_max``
@@ -41,6 +43,7 @@ from liturgy.interpreter.engine.infosets import Knowledge, sample_world, start_z
 from liturgy.interpreter.interop.common import (
     RETURN_MODES,
     Bounds,
+    ViewEncoder,
     cached_ruleset,
     has_simultaneous,
     observation_text,
@@ -97,9 +100,9 @@ def _game_type(short: str, ruleset: Ruleset, simultaneous: bool) -> pyspiel.Game
         max_num_players=ruleset.max_players,
         min_num_players=ruleset.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification={
             "players": ruleset.min_players,
             "returns": "win",
@@ -170,7 +173,8 @@ class LiturgyGame(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> LiturgyObserver:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
-        return LiturgyObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
+        return LiturgyObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False),
+                               ViewEncoder(self.ruleset, self.players))
 
 
 class _Core:
@@ -384,17 +388,53 @@ def _knowledge(cg: ChanceGame, player: int) -> Knowledge:
     return known
 
 
-class LiturgyObserver:
-    """Observation and information-state strings, built from :meth:`Game.view` only."""
+# buckets of the information-state tensor's recall part (log lines and own decisions, hashed)
+RECALL_BUCKETS = 256
 
-    def __init__(self, iig_obs_type: Any) -> None:
+
+class LiturgyObserver:
+    """Observation and information-state strings and tensors, built from :meth:`Game.view` only.
+
+    The observation tensor is the player's view as :class:`.common.ViewEncoder` encodes it. The information-state
+    tensor adds what the player recalls, exactly the parts of the information-state string beyond the view: its
+    log lines and, for each of its own decisions, a digest of what it saw then and the option it took. Those are
+    as many as the game is long, so they are hashed (each with its position) into ``RECALL_BUCKETS`` counts,
+    followed by how many log lines and own decisions there are. The tensor is a function of the string: two
+    histories the player cannot tell apart give equal tensors; two it can tell apart almost always differ (a
+    hash collision that also keeps both counts equal is the exception)."""
+
+    def __init__(self, iig_obs_type: Any, encoder: ViewEncoder) -> None:
+        import numpy as np
+
         self.perfect_recall = bool(iig_obs_type.perfect_recall)
         self.public_only = iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
-        self.tensor = None
-        self.dict: dict[str, Any] = {}
+        self.encoder = encoder
+        recall = RECALL_BUCKETS + 2 if self.perfect_recall else 0
+        self.tensor = np.zeros(encoder.size + recall, dtype=np.float32)
+        self.dict: dict[str, Any] = {"view": self.tensor[:encoder.size]}
+        if recall:
+            self.dict["recall"] = self.tensor[encoder.size:encoder.size + RECALL_BUCKETS]
+            self.dict["counts"] = self.tensor[encoder.size + RECALL_BUCKETS:]
 
     def set_from(self, state: LiturgyState, player: int) -> None:
-        """No tensors: this adapter provides strings only."""
+        """Fill the tensor in place (OpenSpiel reads it after each call)."""
+        viewer = None if self.public_only else player
+        game: Game | None = state._core.cg.game
+        self.tensor.fill(0.0)
+        if game is None:  # setup still drawing: nothing is visible yet
+            return
+        view = game.view(viewer)
+        self.dict["view"][:] = self.encoder.encode(view, viewer)
+        if not self.perfect_recall:
+            return
+        recall = self.dict["recall"]
+        lines = view.get("log", [])
+        for i, line in enumerate(lines):
+            recall[_bucket(f"log {i} {line}")] += 1
+        mine = state._core.mine[player] if viewer is not None else ()
+        for k, (seen, action) in enumerate(mine):
+            recall[_bucket(f"move {k} {seen} {action}")] += 1
+        self.dict["counts"][:] = (len(lines), len(mine))
 
     def string_from(self, state: LiturgyState, player: int) -> str:
         cg = state._core.cg
@@ -411,3 +451,8 @@ class LiturgyObserver:
             # game where a player acts several times unseen, that sequence tells the others how often.
             extra["my_moves"] = [[seen, action] for seen, action in state._core.mine[player]]
         return observation_text(game, viewer, with_log=self.perfect_recall, extra=extra)
+
+
+def _bucket(text: str) -> int:
+    """A stable bucket for one recalled item (not Python's salted ``hash``: tensors must not vary by process)."""
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big") % RECALL_BUCKETS
