@@ -41,7 +41,18 @@ def test_named_values_check_clean(tmp_path: Path) -> None:
 
 def test_raw_values_shown_to_players_are_w090(tmp_path: Path) -> None:
     (code, message), = _diags(tmp_path, "")
-    assert code == "W090" and "`hold_fast`, `strike2`" in message and "`rest`" not in message
+    assert code == "W090" and "`strike2`" in message and "`rest`" not in message
+    assert "`hold_fast`" not in message  # "hold fast" reads as words: an underscore alone is no longer W090
+
+
+@pytest.mark.parametrize(("value", "raw"), [
+    ("hold_fast", False), ("pass_turn", False), ("take_a_card", False), ("rest", False), ("x", False),
+    ("strike2", True), ("wound1", True), ("2nd_wind", True), ("x_pos", True), ("_hidden", True), ("a__b", True),
+])
+def test_w090_flags_what_does_not_read_as_words(value: str, raw: bool) -> None:
+    from liturgy.dsl.checker.wording import looks_raw
+
+    assert looks_raw(value) is raw
 
 
 @pytest.mark.parametrize(("block", "code", "words"), [

@@ -16,8 +16,10 @@ from liturgy.dsl.checker.program import Program
 from liturgy.dsl.diagnostics import Diagnostic, Span
 from liturgy.dsl.frontend import ast as A
 
-# an identifier that does not read as words: an underscore joins words, or a digit is glued to one (`wound1`)
-_RAW = re.compile(r"_|[A-Za-z][0-9]|[0-9][A-Za-z]")
+# a digit glued to a letter (`wound1`, `2nd`): no words a player reads, even with the underscores as spaces
+_GLUED = re.compile(r"[A-Za-z][0-9]|[0-9][A-Za-z]")
+# the one-letter words English has: `a_b` reads badly as "a b", `take_a_card` reads well
+_ONE_LETTER_WORDS = ("a", "i", "A", "I")
 
 
 def words(ident: str) -> str:
@@ -26,8 +28,13 @@ def words(ident: str) -> str:
 
 
 def looks_raw(value: str) -> bool:
-    """A value a player would read as an identifier rather than a word (`escape_man`, `wound1`, not `road`)."""
-    return bool(_RAW.search(value))
+    """A value a player would read as an identifier even with its underscores as spaces (:func:`words`): a digit
+    glued to a letter (`wound1`), or an underscore that does not join two words (`x_pos`, `_hidden`, `a__b`).
+    `pass_turn` reads "pass turn" and is not raw: the words default serves it, so warning on every underscore
+    (as W090 first did) asked authors to restate what players already read well."""
+    if _GLUED.search(value):
+        return True
+    return "_" in value and any(len(part) < 2 and part not in _ONE_LETTER_WORDS for part in value.split("_"))
 
 
 def place_enums(prog: Program) -> set[str]:
