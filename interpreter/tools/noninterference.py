@@ -42,8 +42,9 @@ comparison stops when a card placed differently in the two worlds (now or at the
 visible to the observer or is named to it, or the observer sees different cards. Another player
 whose options differ between the worlds (it sees its own hand, dealt afresh) takes the option at the same place
 *as the observer sees the options*: a hidden card is offered as "hidden card 3" to the observer in both worlds,
-so picking it in both is a choice the observer cannot tell apart; options the observer sees differently end the
-comparison.
+so picking it in both is a choice the observer cannot tell apart. Failing that, it takes an option offered in
+both worlds (one action, legal in both, seen taken alike: the observer is not shown another player's options);
+with none in common, the comparison ends.
 """
 
 from __future__ import annotations
