@@ -11,9 +11,12 @@ two things a fair agent needs:
 What a sampled world keeps exactly (so ``p``'s view, log lines, option labels, prompt and display are the real
 ones, and every position ``p`` can tell apart is the same):
 
-- every card ``p`` sees now, where it is; every zone's size; every card's back fields where it lies (a hidden
+- every card ``p`` sees now, where it is; every zone's size (but of zones `size hidden` it may not see: their
+  cards are dealt afresh among them, engine/worlddeal.py); every card's back fields where it lies (a hidden
   position only ever receives a card with the same back text and of the same card kind);
-- every counter, the log, the decisions so far, the step the game is in;
+- every counter and grid cell ``p`` may see (the values it may not see are dealt afresh: counters within their
+  declaration, grid cells by position, engine/worlddeal.py), the log, the decisions so far, the step the game
+  is in;
 - a card ``p`` saw before and cannot see now stays in the zone ``p`` last knew it in (its position inside that
   zone is drawn again), unless ``p`` lost track of it: a card it could not see left that zone since, or the card
   itself moved while hidden; then it may be anywhere a never-seen card of its kind and back may be.
