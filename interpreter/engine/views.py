@@ -340,9 +340,9 @@ def _counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int) 
     t = s.tables
     prog, lay = ruleset.program, ruleset.compiled.layout
 
-    def visible(c: int) -> bool:
-        return seen[c]
-
+    # the cards this viewer sees, listed once: a per-card counter is read for these only (reading every card for
+    # every per-card counter was most of a view's cost in games with hundreds of cards and dozens of counters)
+    shown_ids = [cid for cid, yes in enumerate(seen) if yes]
     counters: dict[str, Any] = {"first": f"P{s.counters[FIRST_SLOT] + 1}", "round": s.counters[ROUND_SLOT]}
     for name, c in prog.counters.items():
         if is_overlay(name):  # a graph's changes: under `graphs` below
@@ -370,12 +370,13 @@ def _counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int) 
                 for p in range(t.n)
             }
         else:
-            shown = {}
-            for cid in range(len(t.card_def)):
-                if visible(cid):
-                    v = read(lay.card_base + cid * lay.card_stride + lay.card_offsets[name])
-                    if v or c.held is not None:  # a typed counter shows even when empty (null)
-                        shown[cid] = v
+            base, stride, values = lay.card_base + lay.card_offsets[name], lay.card_stride, s.counters
+            if labels is not None:
+                shown = {cid: v for cid in shown_ids if (v := read(base + cid * stride)) or c.held is not None}
+            elif c.held is not None:  # a typed counter shows even when empty (null)
+                shown = {cid: reader(values[base + cid * stride]) for cid in shown_ids}
+            else:  # a plain number or flag reads as itself, and shows when it is not 0
+                shown = {cid: v for cid in shown_ids if (v := values[base + cid * stride])}
             counters[name] = card_keyed(s, shown)
     return counters
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
 from typing import Any
 
 from liturgy.interpreter.engine import Game
@@ -35,17 +34,33 @@ def _sentinel_tables(tables: Tables) -> Tables:
     return dataclasses.replace(tables, card_names=names)
 
 
-def _strings(value: Any, where: str) -> Iterator[tuple[str, str]]:
-    """Every string inside a view, with a path saying where it sits."""
+def _strings(value: Any, where: str, out: list[tuple[str, str]] | None = None) -> list[tuple[str, str]]:
+    """Every string inside a view that holds a sentinel (no other string can name a card), with a path saying
+    where it sits, in the view's order. A list filled in place rather than nested generators, and a leaf's path
+    written only when the leaf holds a sentinel: the fuzz harness walks every view of every probe this way, and
+    the walk itself was a tenth of a fuzzed game's CPU."""
+    found: list[tuple[str, str]] = [] if out is None else out
     if isinstance(value, str):
-        yield where, value
+        if "‹" in value:
+            found.append((where, value))
     elif isinstance(value, dict):
         for k, v in value.items():
-            yield where, str(k)
-            yield from _strings(v, f"{where}.{k}")
+            key = str(k)
+            if "‹" in key:
+                found.append((where, key))
+            if isinstance(v, str):
+                if "‹" in v:
+                    found.append((f"{where}.{k}", v))
+            elif isinstance(v, dict | list | tuple):
+                _strings(v, f"{where}.{k}", found)
     elif isinstance(value, list | tuple):
         for i, v in enumerate(value):
-            yield from _strings(v, f"{where}[{i}]")
+            if isinstance(v, str):
+                if "‹" in v:
+                    found.append((f"{where}[{i}]", v))
+            elif isinstance(v, dict | list | tuple):
+                _strings(v, f"{where}[{i}]", found)
+    return found
 
 
 class LeakCheck:

@@ -88,6 +88,23 @@ def observation(game: Game, player: int, before: dict[str, Any] | None = None) -
             tuple(game.display(player) or ()), tuple(narrate(game.ruleset.program, before, view)), view)
 
 
+def _observe(game: Game, player: int, before: dict[str, Any] | None, since: int) -> tuple[Any, ...]:
+    """:func:`observation` with its log lines only from log entry ``since`` on, and the view's log left out.
+
+    Why: the probe compares both worlds' observations at every decision for up to :data:`HORIZON` decisions,
+    and rendering the whole log twice each time (once as the log, once inside the view) was most of its cost.
+    Nothing is compared less: a log line, once written, never changes (entries are kept as written and render
+    from their own values), so when two worlds' lines agreed up to the last comparison, they agree in full
+    exactly when their new lines agree; and the view's log is the same lines again."""
+    d = game.decision
+    options = tuple(d.options.get(player, ())) if d is not None else ()
+    prompt = d.prompts.get(player) if d is not None else None
+    view = game.view(player, log_from=len(game.state.log))  # its log: none (the lines are compared before it)
+    return (tuple(game.log_lines(player, since)), options, prompt,
+            tuple(game.option_details(player)) if options else (), tuple(game.display(player) or ()),
+            tuple(narrate(game.ruleset.program, before, view)), view)
+
+
 def _sees(game: Game, player: int, card: int) -> bool:
     return bool((card_visibility(game.state, card) >> player) & 1)
 
@@ -208,7 +225,9 @@ def _view_difference(real: Any, world: Any, path: str) -> str | None:
     return None
 
 
-def _first_difference(real: tuple[Any, ...], world: tuple[Any, ...]) -> str:
+def _first_difference(real: tuple[Any, ...], world: tuple[Any, ...], lines_before: int = 0) -> str:
+    """What differs first, in words; ``lines_before``: how many of the observer's log lines came before the
+    first line of the log part (:func:`_observe` compares only new lines), so items are numbered in the log."""
     parts = ("its log", "its option labels", "its prompt", "its option details", "its display", "its narration",
              "its view")
     for name, x, y in zip(parts, real, world, strict=True):
@@ -216,10 +235,11 @@ def _first_difference(real: tuple[Any, ...], world: tuple[Any, ...]) -> str:
             if name == "its view":
                 return f"its view ({_view_difference(x, y, '')})"
             if isinstance(x, tuple) and isinstance(y, tuple):
+                first = lines_before if name == "its log" else 0
                 for i, (u, v) in enumerate(zip(x, y, strict=False)):
                     if u != v:
-                        return f"{name} (item {i + 1}: {str(u)[:120]!r} vs {str(v)[:120]!r})"
-                return f"{name} ({len(x)} vs {len(y)} items)"
+                        return f"{name} (item {first + i + 1}: {str(u)[:120]!r} vs {str(v)[:120]!r})"
+                return f"{name} ({first + len(x)} vs {first + len(y)} items)"
             return name
     return "its observation"
 
@@ -315,22 +335,30 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
     # Dracula's Rest). A card that has lain alike for a whole step no longer tells them apart when shown.
     placed_before: set[int] = set()
     before: tuple[dict[str, Any] | None, dict[str, Any] | None] = (None, None)  # the narration baselines
+    worlds = (real, world)
+    told: tuple[set[int], set[int]] = (set(), set())  # cards named to p since ``start``, in each world
+    told_to = list(start)  # how far each world's log has been read into ``told``
+    log_at, lines_before = [0, 0], 0  # the first log step compares every line, later steps the new ones
     for step in range(horizon + 1):
         now = _placed_differently(real, world)
         varied = now.union(placed_before, cards)
         placed_before = now
-        if any(_sees(g, p, c) for g in (real, world) for c in varied) or any(
-                c in _told(g, p, since) for g, since in zip((real, world), start, strict=True) for c in varied):
+        for k, g in enumerate(worlds):
+            told[k].update(_told(g, p, told_to[k]))
+            told_to[k] = len(g.state.log)
+        if any(_sees(g, p, c) for g in worlds for c in varied) or not varied.isdisjoint(told[0] | told[1]):
             return None  # revealed by the rules (now, or for a moment in a log line): the worlds may differ
         if _visible(real, p) != _visible(world, p):
             return None  # the rules show the observer different cards (a draw, a random pick from a hidden zone)
         if slots and not all(_still_hidden(g, p, slots) for g in (real, world)):
             return None  # the rules now show the observer a varied value: the worlds may differ from here on
-        mine, theirs = observation(real, p, before[0]), observation(world, p, before[1])
+        mine, theirs = _observe(real, p, before[0], log_at[0]), _observe(world, p, before[1], log_at[1])
         before = (mine[-1], theirs[-1])  # the next step narrates what changed since this one, in each world
         if mine != theirs:
             return (f"P{p + 1} is told what it may not see: {what} (hidden from P{p + 1}) changes "
-                    f"{_first_difference(mine, theirs)}, {step} decision(s) later")
+                    f"{_first_difference(mine, theirs, lines_before)}, {step} decision(s) later")
+        lines_before += len(mine[0])
+        log_at = [len(real.state.log), len(world.state.log)]
         if real.finished or world.finished:
             return None
         if not _same_decision(real, world, rng, p):
