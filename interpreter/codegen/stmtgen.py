@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, gridgen, movegen
+from liturgy.interpreter.codegen import budgetgen, drains, gridgen, loopvars, movegen
 from liturgy.interpreter.codegen.locals import Locals, _scan
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
@@ -75,7 +75,7 @@ class StmtGen:
             "_move": move_card, "_move_all": move_all, "_move_zone": move_zone, "_card_vis": card_visibility,
             "_card_ids": card_ids, "_players_mask": players_mask, "_reveal_to": reveal_to,
             "_shuffle": rng.shuffle,
-            "_fire_chain": _fire_chain, "_push": _push,
+            "_fire_chain": _fire_chain, "_push": _push, "_NOTHING": loopvars.NOTHING,
         })
         self.lines: list[str] = []
         self.depth = 0  # indentation level inside the function body
@@ -303,6 +303,7 @@ class StmtGen:
             for line in counting:
                 self.emit(line.replace("\x01", held))
             items = held
+        start = len(self.lines)
         self.emit(f"for {x} in {items}:")
         self.loop(1)
         self.depth += 1
@@ -320,8 +321,12 @@ class StmtGen:
             self.gen.var_ranges = saved
         self.loop(-1)
         self.loop_end(head)
+        if self.locals is not None:
+            loopvars.defer(self, start, st.var, x, written, st.body)  # `env` written once, when the loop ends
 
     def _repeat(self, st: A.RepeatWhile) -> None:
+        if drains.drain(self, st):  # dealing from the top of one zone to another: one bulk move
+            return
         r = self.tmp("_r")
         message = f"`repeat while` at line {st.span.line} ran 100000 times without ending"
         self.emit(f"{r} = 0")
