@@ -6,6 +6,7 @@ can be `none`); :func:`_scan` finds what a block writes and whether it may inval
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -123,6 +124,8 @@ class Locals:
                 text = text.replace(lazy, f"env[{var!r}]")
                 if text.count(real) == text.count(f" = {real} = "):  # written, never read back
                     text = text.replace(f" = {real} = ", " = ")
+                if text.count(real) == 1:  # a loop's variable (codegen/loopvars.py) no statement reads
+                    text = re.sub(f"^[ ]*{re.escape(real)} = _x[0-9]+\n", "", text, flags=re.MULTILINE)
             text = text.replace(real, name)
         return loads, text
 

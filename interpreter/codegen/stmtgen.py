@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, drains, gridgen, loopvars, movegen
+from liturgy.interpreter.codegen import budgetgen, drains, gridgen, letgen, loopvars, movegen
 from liturgy.interpreter.codegen.locals import Locals, _scan
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
@@ -269,7 +269,12 @@ class StmtGen:
 
     def _let(self, st: A.Let) -> None:
         value = self.src(st.value)
-        self.emit(f"{self.write(st.name, self.gen.is_nonnull(value))}{value}")
+        self.assign_value(self.write(st.name, self.gen.is_nonnull(value)), value)
+
+    def assign_value(self, prefix: str, value: str) -> None:
+        """``<prefix><value>`` as statements (a chain of `let`s at the root of ``value``: one line each)."""
+        for line in letgen.assign_lines(self.gen, prefix, value):
+            self.emit(line)
 
     def _if(self, st: A.If) -> None:
         loc = self.locals
@@ -384,7 +389,7 @@ class StmtGen:
             var = tgt.ref[1]
             if st.op == "=":
                 value = self.src(st.value)
-                self.emit(f"{self.write(var, self.gen.is_nonnull(value))}{value}")
+                self.assign_value(self.write(var, self.gen.is_nonnull(value)), value)
             else:
                 old = self.gen.read_env(var)
                 value = self.src(st.value)
@@ -417,7 +422,7 @@ class StmtGen:
         if st.op != "=" and isinstance(st.value, A.IntLit):
             self.emit(f"{v} = s.counters[{slot}] {'+' if st.op == '+=' else '-'} {value}")
         else:
-            self.emit(f"{v} = {value}")
+            self.assign_value(f"{v} = ", value)
             if st.op != "=":
                 self.emit(f"{v} = s.counters[{slot}] {'+' if st.op == '+=' else '-'} {v}")
         if lo is not None:
