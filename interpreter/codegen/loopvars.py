@@ -55,9 +55,12 @@ def nest(stmts: Sequence[A.Stmt]) -> int:
 NOTHING = object()  # ``_NOTHING`` in generated code: the loop ran no turn
 
 
-def defer(gen: StmtGen, start: int, var: str, x: str, written: set[str], body_stmts: Sequence[A.Stmt]) -> None:
+def defer(gen: StmtGen, start: int, var: str, x: str, written: set[str], body_stmts: Sequence[A.Stmt],
+          nonempty: bool = False) -> None:
     """Rewrite the loop that ``gen.lines[start]`` opens (``for x in …:``, then the line writing ``var``, then
-    the body, to the end of ``gen.lines``) as the module's docstring says, when that is safe."""
+    the body, to the end of ``gen.lines``) as the module's docstring says, when that is safe. ``nonempty``: the
+    items are a constant sequence that is never empty (``range(8)``), so the loop always binds ``x`` before
+    anything in it can raise, and the marker for "no turn" is not needed."""
     lines = gen.lines
     head = lines[start + 1].lstrip()
     prefix = f"env[{var!r}] = "
@@ -72,9 +75,13 @@ def defer(gen: StmtGen, start: int, var: str, x: str, written: set[str], body_st
     lines[start + 1] = lines[start + 1].replace(prefix, "", 1)
     body = ["    " + line for line in lines[start:]]
     del lines[start:]
-    lines.append(f"{pad}{x} = _NOTHING")
+    if not nonempty:
+        lines.append(f"{pad}{x} = _NOTHING")
     lines.append(f"{pad}try:")
     lines.extend(body)
     lines.append(f"{pad}finally:")
-    lines.append(f"{pad}    if {x} is not _NOTHING:")
-    lines.append(f"{pad}        {prefix}{x}")
+    if nonempty:
+        lines.append(f"{pad}    {prefix}{x}")
+    else:
+        lines.append(f"{pad}    if {x} is not _NOTHING:")
+        lines.append(f"{pad}        {prefix}{x}")

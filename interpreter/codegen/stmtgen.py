@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import budgetgen, drains, gridgen, letgen, loopvars, movegen
-from liturgy.interpreter.codegen.locals import Locals, _scan
+from liturgy.interpreter.codegen.locals import Locals, _scan, hoist_counters
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
 from liturgy.interpreter.compiler.sizes import statements
@@ -119,7 +119,7 @@ class StmtGen:
             elif not self.lines:
                 self.emit("pass")
             raw = "".join(line + "\n" for line in self.lines)
-            loads, body = self.locals.finish(raw)
+            loads, body = hoist_counters(*self.locals.finish(raw))
             assert "\x00" not in body, body  # every marker belongs to this function
             name = self.gen._name("_s")
             head = f"def {name}(s, fr):\n    env = fr[2]\n" if instruction else f"def {name}(s, env):\n"
@@ -327,7 +327,10 @@ class StmtGen:
         self.loop(-1)
         self.loop_end(head)
         if self.locals is not None:
-            loopvars.defer(self, start, st.var, x, written, st.body)  # `env` written once, when the loop ends
+            # `env` written once, when the loop ends; a constant range of no step is never empty
+            steps = len(getattr(st.iterable, "args", ())) <= 2
+            nonempty = steps and gridgen.loop_range(self.gen, st.iterable) is not None
+            loopvars.defer(self, start, st.var, x, written, st.body, nonempty)
 
     def _repeat(self, st: A.RepeatWhile) -> None:
         if drains.drain(self, st):  # dealing from the top of one zone to another: one bulk move
