@@ -91,6 +91,7 @@ class ExprGen:
         self.var_src: dict[str, str] = {}
         # calls written so far that may read an inlined name from a closure (see _note_call)
         self.unsafe = 0
+        self.let_forms: dict[str, tuple[list[tuple[str, str]], str]] = {}  # letgen.let_source's texts, their parts
         # sources that read a local variable plainly (no "no player" check, as the closures' ``env[name]``)
         self.plain: set[str] = set()
         self.sources = Sources()  # every generated text, for tracebacks and `liturgy dump`

@@ -6,6 +6,7 @@ can be `none`); :func:`_scan` finds what a block writes and whether it may inval
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
@@ -123,6 +124,8 @@ class Locals:
                 text = text.replace(lazy, f"env[{var!r}]")
                 if text.count(real) == text.count(f" = {real} = "):  # written, never read back
                     text = text.replace(f" = {real} = ", " = ")
+                if text.count(real) == 1:  # a loop's variable (codegen/loopvars.py) no statement reads
+                    text = re.sub(f"^[ ]*{re.escape(real)} = _x[0-9]+\n", "", text, flags=re.MULTILINE)
             text = text.replace(real, name)
         return loads, text
 
@@ -156,3 +159,19 @@ def _scan(stmts: Sequence[A.Stmt], comp: Compiler) -> tuple[set[str], bool]:
         elif not isinstance(st, A.Move | A.Shuffle | A.Reveal | A.Log | A.EndGame | A.SkipTo | A.Fire | A.Break):
             invalid = True  # a statement this module leaves to the closure compiler
     return names, invalid
+
+
+# ``s.counters`` in code (not inside a string literal written with ``repr``), and those literals.
+_COUNTERS = re.compile(r"(?<![\w.])s\.counters\b")
+_STRING = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
+
+
+def hoist_counters(loads: list[str], body: str) -> tuple[list[str], str]:
+    """``s.counters`` read once at the top of a function that uses it three times or more (``_cs``): a local
+    costs less than an attribute on every read and write. The state's counter list is never replaced while a
+    rule runs (only a clone gets a new one, as a new state), so the local names the same list throughout.
+    Left as it is where a string literal in the text holds ``s.counters`` (a ruleset's own text)."""
+    found = len(_COUNTERS.findall(body))
+    if found < 3 or len(_COUNTERS.findall(_STRING.sub("''", body))) != found:
+        return loads, body
+    return ["_cs = s.counters", *loads], _COUNTERS.sub("_cs", body)

@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, gridgen, movegen
-from liturgy.interpreter.codegen.locals import Locals, _scan
+from liturgy.interpreter.codegen import budgetgen, drains, gridgen, letgen, loopvars, movegen
+from liturgy.interpreter.codegen.locals import Locals, _scan, hoist_counters
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
 from liturgy.interpreter.compiler.sizes import statements
@@ -75,7 +75,7 @@ class StmtGen:
             "_move": move_card, "_move_all": move_all, "_move_zone": move_zone, "_card_vis": card_visibility,
             "_card_ids": card_ids, "_players_mask": players_mask, "_reveal_to": reveal_to,
             "_shuffle": rng.shuffle,
-            "_fire_chain": _fire_chain, "_push": _push,
+            "_fire_chain": _fire_chain, "_push": _push, "_NOTHING": loopvars.NOTHING,
         })
         self.lines: list[str] = []
         self.depth = 0  # indentation level inside the function body
@@ -119,7 +119,7 @@ class StmtGen:
             elif not self.lines:
                 self.emit("pass")
             raw = "".join(line + "\n" for line in self.lines)
-            loads, body = self.locals.finish(raw)
+            loads, body = hoist_counters(*self.locals.finish(raw))
             assert "\x00" not in body, body  # every marker belongs to this function
             name = self.gen._name("_s")
             head = f"def {name}(s, fr):\n    env = fr[2]\n" if instruction else f"def {name}(s, env):\n"
@@ -269,7 +269,12 @@ class StmtGen:
 
     def _let(self, st: A.Let) -> None:
         value = self.src(st.value)
-        self.emit(f"{self.write(st.name, self.gen.is_nonnull(value))}{value}")
+        self.assign_value(self.write(st.name, self.gen.is_nonnull(value)), value)
+
+    def assign_value(self, prefix: str, value: str) -> None:
+        """``<prefix><value>`` as statements (a chain of `let`s at the root of ``value``: one line each)."""
+        for line in letgen.assign_lines(self.gen, prefix, value):
+            self.emit(line)
 
     def _if(self, st: A.If) -> None:
         loc = self.locals
@@ -303,6 +308,7 @@ class StmtGen:
             for line in counting:
                 self.emit(line.replace("\x01", held))
             items = held
+        start = len(self.lines)
         self.emit(f"for {x} in {items}:")
         self.loop(1)
         self.depth += 1
@@ -320,8 +326,15 @@ class StmtGen:
             self.gen.var_ranges = saved
         self.loop(-1)
         self.loop_end(head)
+        if self.locals is not None:
+            # `env` written once, when the loop ends; a constant range of no step is never empty
+            steps = len(getattr(st.iterable, "args", ())) <= 2
+            nonempty = steps and gridgen.loop_range(self.gen, st.iterable) is not None
+            loopvars.defer(self, start, st.var, x, written, st.body, nonempty)
 
     def _repeat(self, st: A.RepeatWhile) -> None:
+        if drains.drain(self, st):  # dealing from the top of one zone to another: one bulk move
+            return
         r = self.tmp("_r")
         message = f"`repeat while` at line {st.span.line} ran 100000 times without ending"
         self.emit(f"{r} = 0")
@@ -379,7 +392,7 @@ class StmtGen:
             var = tgt.ref[1]
             if st.op == "=":
                 value = self.src(st.value)
-                self.emit(f"{self.write(var, self.gen.is_nonnull(value))}{value}")
+                self.assign_value(self.write(var, self.gen.is_nonnull(value)), value)
             else:
                 old = self.gen.read_env(var)
                 value = self.src(st.value)
@@ -412,7 +425,7 @@ class StmtGen:
         if st.op != "=" and isinstance(st.value, A.IntLit):
             self.emit(f"{v} = s.counters[{slot}] {'+' if st.op == '+=' else '-'} {value}")
         else:
-            self.emit(f"{v} = {value}")
+            self.assign_value(f"{v} = ", value)
             if st.op != "=":
                 self.emit(f"{v} = s.counters[{slot}] {'+' if st.op == '+=' else '-'} {v}")
         if lo is not None:
