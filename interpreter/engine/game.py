@@ -402,8 +402,15 @@ class Game(GameViews):
 
     # ------------------------------------------------------------ copies, saves, digests
     def clone(self) -> Game:
-        g = Game(self.ruleset, self.state.clone(), self.seed, self.check)
+        """An independent copy (no certificate: its first check is a full one). Every attribute ``__init__`` sets is
+        set here directly, without the call: a search clones once per simulation."""
+        g = Game.__new__(Game)
+        g.ruleset = self.ruleset
+        g.state = self.state.clone()
+        g.seed = self.seed
+        g.check = self.check
         g.options = dict(self.options)
+        g._certified = None
         g.float_free = self.float_free
         return g
 
