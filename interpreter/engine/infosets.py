@@ -276,25 +276,39 @@ class WorldSampler:
                 self.groups.append(members)
         # hidden counter values the player may not see, by declaration: dealt afresh among their slots
         self.value_groups = [slots for _, slots in hidden_slots(game, player, grids=False) if len(slots) > 1]
+        # what a moved card must be followed into, known from the real game alone (it does not change): a pending
+        # choice among cards, frame entries, counters that hold cards, `reveal … to` (each skipped when absent)
+        pend = s.pending
+        self.card_choice = pend is not None and getattr(
+            game.ruleset.compiled.choice_elems[pend[-1]], "kind", None) == "card"
+        self.card_slots = bool(_card_slots(game))
+        # another player's options in a pending simultaneous choice (they are asked again in the sampled world)
+        self.others_choose = pend is not None and pend[0] == "simul" and any(q != player for q, _ in pend[1])
+        self.commits = pend is not None and pend[0] == "simul" and bool(s.commits)
 
     def __call__(self, rng: random.Random) -> Game:
         game, player = self.game, self.player
         world = game.clone()
         world.check = False  # reachable for the player's eyes, not necessarily for every invariant
         s = world.state
-        shuffled = _shuffle_values(s.counters, self.value_groups, rng)
+        shuffled = _shuffle_values(s.counters, self.value_groups, rng) if self.value_groups else False
         moved = _shuffle_places(s.zones, s.card_zone, self.places, self.free, self.groups, self.possible, rng)
-        if shuffled and not moved:  # another player's options may read its hidden values: ask again
+        if shuffled and not moved and self.others_choose:  # their options may read their hidden values: ask again
             world = _reask(world, game, player)
         if moved:
             if s.shown:  # `reveal … to` another player follows the position, not the card
                 s.shown = {moved.get(c, c): m for c, m in s.shown.items()}
-            _remap_pending(world, moved)
-            frames = s.frames
-            _remap_frames([(frames[k][2], key, how) for k, key, how in self.entries], moved)
-            _remap_counters(world, moved)
-            world = _reask(world, game, player)
-        _redraw_commits(world, game, player, rng)
+            if self.card_choice:
+                _remap_pending(world, moved)
+            if self.entries:
+                frames = s.frames
+                _remap_frames([(frames[k][2], key, how) for k, key, how in self.entries], moved)
+            if self.card_slots:
+                _remap_counters(world, moved)
+            if self.others_choose:
+                world = _reask(world, game, player)
+        if self.commits:
+            _redraw_commits(world, game, player, rng)
         world.state.rng = rng.getrandbits(64)
         return world
 
