@@ -363,16 +363,20 @@ def _shuffle_places(zones: list[list[int]], card_zone: list[int], places: list[t
     running code's references).
 
     A ``free`` group (each of its cards may lie at any of its places) is one uniform shuffle of its cards, dealt
-    onto its places in order: exactly uniform, and one draw per card. In the other ``groups`` the knowledge rules
+    onto its places in order: uniform, and one draw per card. In the other ``groups`` the knowledge rules
     some placements out: a greedy deal, then a Markov chain of swaps between two places of one group, each made
     when both cards may be in the other's zone (``possible``: an empty set is no constraint). Its stationary
     distribution is uniform over the placements the knowledge allows; ``SWAPS_PER_CARD`` swaps per card are
     tried. Neither starts from the real placement: ``free`` lists each group's cards sorted."""
     moved: dict[int, int] = {}
-    shuffle = rng.shuffle
+    random = rng.random
     for members, sorted_cards in free:
         cards = sorted_cards[:]
-        shuffle(cards)
+        # Fisher-Yates with one `random()` a card (a C call, where `rng.shuffle` runs Python per card): exactly
+        # uniform but for the 2**-53 grain of the float, far below anything a search or a test can see
+        for i in range(len(cards) - 1, 0, -1):
+            j = int(random() * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
         for i, c in zip(members, cards, strict=True):
             z, at = places[i]
             old = zones[z][at]
