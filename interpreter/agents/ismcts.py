@@ -110,6 +110,7 @@ class ISMCTSAgent:
         self.c = exploration
         self.trackers: dict[int, Tracker] = {}
         self.simulations = 0  # over every decision so far (for speed reports)
+        self._shares: dict[tuple[int, tuple[int, ...]], list[float]] = {}  # `win` rewards by winners
         self.decisions = 0
 
     def choose(self, game: Game, player: int) -> int:
@@ -145,7 +146,8 @@ class ISMCTSAgent:
         rng = self.rng
         next_choice, apply = world.next_choice, world.apply
         log, sqrt = math.log, math.sqrt
-        while True:
+        s = world.state
+        while s.status == "running":
             nxt = next_choice()  # decision.players[0] and its labels, without the prompt
             if nxt is None:
                 break
@@ -186,7 +188,6 @@ class ISMCTSAgent:
             node = kids[best]
             path.append(node)
             apply(shape.first[best], q)
-        s = world.state
         if s.status == "running" and s.pending is not None:
             world.random_playout(rng)
         rewards = self._rewards(world)
@@ -204,6 +205,10 @@ class ISMCTSAgent:
             return [0.0] * n
         if self.reward == "score":
             return [float(x) for x in result["scores"]]
-        winners = result["winners"]
-        share = 1.0 / len(winners) if winners else 0.0
-        return [share if p in winners else 0.0 for p in range(n)]
+        winners = tuple(result["winners"])
+        key = (n, winners)
+        rewards = self._shares.get(key)  # a handful of outcomes: each list made once (callers only read it)
+        if rewards is None:
+            share = 1.0 / len(winners) if winners else 0.0
+            rewards = self._shares[key] = [share if p in winners else 0.0 for p in range(n)]
+        return rewards
