@@ -24,7 +24,7 @@ import math
 import os
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from liturgy.interpreter.engine import Game
@@ -33,15 +33,40 @@ from liturgy.interpreter.engine.infosets import Tracker, WorldSampler
 REWARDS = ("win", "score")
 
 
-@dataclass
 class _Node:
-    """A tree node: statistics of the edge into it, and its children by player, then label."""
+    """A tree node: statistics of the edge into it (visits, availability, the reward total of the player who chose
+    it), and its children by player, then label.
 
-    player: int = -1
-    visits: int = 0
-    avail: int = 0
-    totals: list[float] = field(default_factory=list)
-    children: dict[int, dict[str, _Node]] = field(default_factory=dict)
+    ``shapes[q]`` remembers the last option labels ``q`` was offered here (the very tuple: the engine hands out one
+    tuple per set of plain labels), with the distinct labels, the first option number of each, and, once every
+    one has a child, those children in the same order: in most simulations a node is offered what it was offered
+    before, and then nothing about the labels is worked out again. Slots, not a dataclass: a search makes and
+    reads these in its innermost loop."""
+
+    __slots__ = ("player", "visits", "avail", "total", "children", "shapes")
+
+    def __init__(self, player: int, avail: int) -> None:
+        self.player = player
+        self.visits = 0
+        self.avail = avail
+        # the reward of ``player`` (who chose the edge into this node) summed over its visits: the only player
+        # whose total UCB1 reads here
+        self.total = 0.0
+        self.children: dict[int, dict[str, _Node]] = {}
+        self.shapes: dict[int, _Shape] = {}
+
+
+class _Shape:
+    """One set of option labels as a node saw it (:class:`_Node`): the tuple, its distinct labels, the option
+    number of each, and the children of those labels once all exist (None before)."""
+
+    __slots__ = ("labels", "distinct", "first", "kids")
+
+    def __init__(self, labels: tuple[str, ...]) -> None:
+        self.labels = labels
+        self.distinct = list(dict.fromkeys(labels))
+        self.first = [labels.index(lab) for lab in self.distinct]
+        self.kids: list[_Node] | None = None
 
 
 @dataclass
@@ -85,6 +110,7 @@ class ISMCTSAgent:
         self.c = exploration
         self.trackers: dict[int, Tracker] = {}
         self.simulations = 0  # over every decision so far (for speed reports)
+        self._shares: dict[tuple[int, tuple[int, ...]], list[float]] = {}  # `win` rewards by winners
         self.decisions = 0
 
     def choose(self, game: Game, player: int) -> int:
@@ -97,7 +123,7 @@ class ISMCTSAgent:
         if tracker is None:
             tracker = self.trackers[player] = Tracker(player)
         know = tracker.follow(game)
-        root = _Node(totals=[0.0] * game.players)
+        root = _Node(-1, 0)
         bounds = [math.inf, -math.inf]
         deadline = None if self.budget.millis is None else time.perf_counter() + self.budget.millis / 1000
         sample = WorldSampler(game, player, know)  # the hidden places worked out once for every simulation
@@ -118,64 +144,71 @@ class ISMCTSAgent:
     def _simulate(self, world: Game, root: _Node, bounds: list[float]) -> None:
         node, path = root, [root]
         rng = self.rng
-        n = world.players
         next_choice, apply = world.next_choice, world.apply
-        while True:
+        log, sqrt = math.log, math.sqrt
+        s = world.state
+        while s.status == "running":
             nxt = next_choice()  # decision.players[0] and its labels, without the prompt
             if nxt is None:
                 break
             q, labels = nxt
-            distinct = list(dict.fromkeys(labels))
             children = node.children.get(q)
             if children is None:
                 children = node.children[q] = {}
-            untried = [lab for lab in distinct if lab not in children]
-            for lab in distinct:
-                child = children.get(lab)
-                if child is not None:
+            shape = node.shapes.get(q)
+            if shape is None or shape.labels is not labels:
+                shape = node.shapes[q] = _Shape(labels)
+            kids = shape.kids
+            if kids is None:
+                distinct = shape.distinct
+                untried = [lab for lab in distinct if lab not in children]
+                for lab in distinct:
+                    child = children.get(lab)
+                    if child is not None:
+                        child.avail += 1
+                if untried:
+                    lab = untried[rng.randrange(len(untried))]
+                    child = children[lab] = _Node(q, 1)
+                    apply(labels.index(lab), q)
+                    path.append(child)
+                    break
+                kids = shape.kids = [children[lab] for lab in distinct]
+            else:
+                for child in kids:
                     child.avail += 1
-            if untried:
-                lab = untried[rng.randrange(len(untried))]
-                child = children[lab] = _Node(player=q, avail=1, totals=[0.0] * n)
-                apply(labels.index(lab), q)
-                path.append(child)
-                break
-            lab = self._select(children, q, distinct, bounds)
-            node = children[lab]
+            # UCB1 over the options available in this world, with availability counts (SO-ISMCTS)
+            lo, hi = bounds
+            weight = self.c * ((hi - lo) if hi > lo else 1.0)
+            best, best_value = 0, -math.inf
+            for i, child in enumerate(kids):
+                visits = child.visits
+                value = child.total / visits + weight * sqrt(log(child.avail) / visits)
+                if value > best_value:
+                    best, best_value = i, value
+            node = kids[best]
             path.append(node)
-            apply(labels.index(lab), q)
-        if not world.finished and world.state.pending is not None:
+            apply(shape.first[best], q)
+        if s.status == "running" and s.pending is not None:
             world.random_playout(rng)
         rewards = self._rewards(world)
         lo, hi = bounds
         bounds[0], bounds[1] = min(lo, *rewards), max(hi, *rewards)
         for nd in path[1:]:
             nd.visits += 1
-            totals = nd.totals
-            for i in range(n):
-                totals[i] += rewards[i]
-
-    def _select(self, children: dict[str, _Node], q: int, labels: list[str], bounds: list[float]) -> str:
-        """UCB1 over the options available in this world, with availability counts (SO-ISMCTS)."""
-        lo, hi = bounds
-        weight = self.c * ((hi - lo) if hi > lo else 1.0)
-        log, sqrt = math.log, math.sqrt
-        best, best_value = labels[0], -math.inf
-        for lab in labels:
-            child = children[lab]
-            visits = child.visits
-            value = child.totals[q] / visits + weight * sqrt(log(child.avail) / visits)
-            if value > best_value:
-                best, best_value = lab, value
-        return best
+            nd.total += rewards[nd.player]
 
     def _rewards(self, world: Game) -> list[float]:
-        n = world.players
-        result: dict[str, Any] | None = world.result
-        if world.state.status != "finished" or result is None:
+        s = world.state
+        n = s.tables.n
+        result: dict[str, Any] | None = s.result
+        if s.status != "finished" or result is None:
             return [0.0] * n
         if self.reward == "score":
             return [float(x) for x in result["scores"]]
-        winners = result["winners"]
-        share = 1.0 / len(winners) if winners else 0.0
-        return [share if p in winners else 0.0 for p in range(n)]
+        winners = tuple(result["winners"])
+        key = (n, winners)
+        rewards = self._shares.get(key)  # a handful of outcomes: each list made once (callers only read it)
+        if rewards is None:
+            share = 1.0 / len(winners) if winners else 0.0
+            rewards = self._shares[key] = [share if p in winners else 0.0 for p in range(n)]
+        return rewards

@@ -275,36 +275,61 @@ class WorldSampler:
                     groups.setdefault(key, []).append(len(places))
                     places.append((zi, at))
         self.places = places
-        self.groups = [g for g in groups.values() if len(g) > 1]
+        self.possible = possible = (know.zones if len(know.zones) == len(s.card_zone)
+                                    else [frozenset()] * len(s.card_zone))
+        self.groups: list[list[int]] = []  # the groups some card may not lie everywhere in: dealt, then swapped
+        self.free: list[tuple[list[int], list[int]]] = []  # the others: (places, their cards sorted), shuffled
+        for members in groups.values():
+            if len(members) < 2:
+                continue
+            cards = sorted(s.zones[places[i][0]][places[i][1]] for i in members)
+            where = {places[i][0] for i in members}
+            if all(not possible[c] or where <= possible[c] for c in cards):
+                self.free.append((members, cards))
+            else:
+                self.groups.append(members)
         # hidden counter values the player may not see, by declaration: dealt afresh among their slots
         self.value_groups = [slots for _, slots in hidden_slots(game, player, grids=False) if len(slots) > 1]
-        self.possible = know.zones if len(know.zones) == len(s.card_zone) else [frozenset()] * len(s.card_zone)
         # secrets without cards (engine/worlddeal.py): hidden grid positions, cards of zones of hidden size
         self.cells = worlddeal.cell_groups(game, player)
         self.sizes = worlddeal.size_groups(game, player, vis, held)
+        # what a moved card must be followed into, known from the real game alone (it does not change): a pending
+        # choice among cards, frame entries, counters that hold cards, `reveal … to` (each skipped when absent)
+        pend = s.pending
+        self.card_choice = pend is not None and getattr(
+            game.ruleset.compiled.choice_elems[pend[-1]], "kind", None) == "card"
+        self.card_slots = bool(_card_slots(game))
+        # another player's options in a pending simultaneous choice (they are asked again in the sampled world)
+        self.others_choose = pend is not None and pend[0] == "simul" and any(q != player for q, _ in pend[1])
+        self.commits = pend is not None and pend[0] == "simul" and bool(s.commits)
 
     def __call__(self, rng: random.Random) -> Game:
         game, player = self.game, self.player
         world = game.clone()
         world.check = False  # reachable for the player's eyes, not necessarily for every invariant
         s = world.state
-        shuffled = _shuffle_values(s.counters, self.value_groups, rng)
+        shuffled = _shuffle_values(s.counters, self.value_groups, rng) if self.value_groups else False
         if self.cells:
             shuffled = worlddeal.deal_cells(s.counters, self.cells, rng) or shuffled
-        moved = _shuffle_places(s.zones, s.card_zone, self.places, self.groups, self.possible, rng)
+        moved = _shuffle_places(s.zones, s.card_zone, self.places, self.free, self.groups, self.possible, rng)
         if self.sizes and worlddeal.deal_sizes(s.zones, s.card_zone, self.sizes, self.possible, rng):
             shuffled = True  # the cards stay the same ones: only other players' options may change
-        if shuffled and not moved:  # another player's options may read its hidden values: ask again
+        if shuffled and not moved and self.others_choose:  # their options may read their hidden values: ask again
             world = _reask(world, game, player)
         if moved:
             if s.shown:  # `reveal … to` another player follows the position, not the card
                 s.shown = {moved.get(c, c): m for c, m in s.shown.items()}
-            _remap_pending(world, moved)
-            frames = s.frames
-            _remap_frames([(frames[k][2], key, how) for k, key, how in self.entries], moved)
-            _remap_counters(world, moved)
-            world = _reask(world, game, player)
-        _redraw_commits(world, game, player, rng)
+            if self.card_choice:
+                _remap_pending(world, moved)
+            if self.entries:
+                frames = s.frames
+                _remap_frames([(frames[k][2], key, how) for k, key, how in self.entries], moved)
+            if self.card_slots:
+                _remap_counters(world, moved)
+            if self.others_choose:
+                world = _reask(world, game, player)
+        if self.commits:
+            _redraw_commits(world, game, player, rng)
         world.state.rng = rng.getrandbits(64)
         return world
 
@@ -357,13 +382,42 @@ SWAPS_FROM_REAL = 12
 
 
 def _shuffle_places(zones: list[list[int]], card_zone: list[int], places: list[tuple[int, int]],
-                    groups: list[list[int]], possible: list[frozenset[int]], rng: random.Random) -> dict[int, int]:
-    """Redraw which card lies at each hidden place: a Markov chain of swaps between two places of one group,
-    each made when both cards may be in the other's zone (``possible``: an empty set is no constraint). Its
-    stationary distribution is uniform over the placements the knowledge allows; ``SWAPS_PER_CARD`` swaps per
-    card are tried. Returns card -> the card now at its former place (for the running code's references)."""
-    if not groups:
-        return {}
+                    free: list[tuple[list[int], list[int]]], groups: list[list[int]],
+                    possible: list[frozenset[int]], rng: random.Random) -> dict[int, int]:
+    """Redraw which card lies at each hidden place. Returns card -> the card now at its former place (for the
+    running code's references).
+
+    A ``free`` group (each of its cards may lie at any of its places) is one uniform shuffle of its cards, dealt
+    onto its places in order: uniform, and one draw per card. In the other ``groups`` the knowledge rules
+    some placements out: a greedy deal, then a Markov chain of swaps between two places of one group, each made
+    when both cards may be in the other's zone (``possible``: an empty set is no constraint). Its stationary
+    distribution is uniform over the placements the knowledge allows; ``SWAPS_PER_CARD`` swaps per card are
+    tried. Neither starts from the real placement: ``free`` lists each group's cards sorted."""
+    moved: dict[int, int] = {}
+    random = rng.random
+    for members, sorted_cards in free:
+        cards = sorted_cards[:]
+        # Fisher-Yates with one `random()` a card (a C call, where `rng.shuffle` runs Python per card): exactly
+        # uniform but for the 2**-53 grain of the float, far below anything a search or a test can see
+        for i in range(len(cards) - 1, 0, -1):
+            j = int(random() * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
+        for i, c in zip(members, cards, strict=True):
+            z, at = places[i]
+            old = zones[z][at]
+            if old != c:
+                moved[old] = c
+                zones[z][at] = c
+                card_zone[c] = z
+    if groups:
+        _walk_places(zones, card_zone, places, groups, possible, rng, moved)
+    return moved
+
+
+def _walk_places(zones: list[list[int]], card_zone: list[int], places: list[tuple[int, int]],
+                 groups: list[list[int]], possible: list[frozenset[int]], rng: random.Random,
+                 moved: dict[int, int]) -> None:
+    """The constrained groups of :func:`_shuffle_places`: a greedy deal, then the swap chain; adds to ``moved``."""
     before = [zones[z][at] for z, at in places]
     now = before[:]
     swaps = SWAPS_PER_CARD
@@ -393,13 +447,11 @@ def _shuffle_places(zones: list[list[int]], card_zone: list[int], places: list[t
         zi, zj = places[i][0], places[j][0]
         if zi == zj or ((not possible[ci] or zj in possible[ci]) and (not possible[cj] or zi in possible[cj])):
             now[i], now[j] = cj, ci
-    moved: dict[int, int] = {}
     for (z, at), old, c in zip(places, before, now, strict=True):
         if old != c:
             moved[old] = c
             zones[z][at] = c
             card_zone[c] = z
-    return moved
 
 
 def _greedy_deal(members: list[int], places: list[tuple[int, int]], now: list[int],
