@@ -51,7 +51,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from liturgy.interpreter.engine import Game
-from liturgy.interpreter.engine.infosets import Knowledge, hidden_slots, sample_world
+from liturgy.interpreter.engine.infosets import Knowledge, hidden_slots, keep_relations, relation_slots, sample_world
 from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.engine.outcome import _labels
 from liturgy.interpreter.engine.views import open_entry
@@ -175,7 +175,8 @@ def _referenced(game: Game) -> set[int]:
 
 
 def swapped(game: Game, swap: Swap) -> Game:
-    """A clone of ``game`` in which the two cards of ``swap`` trade places (zone and position)."""
+    """A clone of ``game`` in which the two cards of ``swap`` trade places (zone, position, and the players or
+    cards their per-card counters name: who holds each, infosets.relation_slots)."""
     world = game.clone()
     world.check = False  # the world is reachable for the observer's eyes, not necessarily for every invariant
     s = world.state
@@ -184,6 +185,7 @@ def swapped(game: Game, swap: Swap) -> Game:
     ia, ib = s.zones[za].index(a), s.zones[zb].index(b)
     s.zones[za][ia], s.zones[zb][ib] = b, a
     s.card_zone[a], s.card_zone[b] = zb, za
+    keep_relations(s.counters, relation_slots(game), {a: b, b: a})  # whose each card is goes with its place
     return world
 
 
