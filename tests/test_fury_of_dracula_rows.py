@@ -1,0 +1,51 @@
+"""Fury of Dracula: audit rows (docs/fury_of_dracula.md, "Audit against the rulebook") that were marked *code* —
+read in the ruleset, exercised by simulations, with no scenario of their own — now each played from a built
+position (tests/fod_helpers.py drives a real game by option label)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+from fod_helpers import GODALMING, MINA, SEWARD, VAN_HELSING, give, play, policy, zone_names
+from liturgy.interpreter.engine import load_ruleset
+from liturgy.interpreter.runtime.moves import move_card
+from scenario import card_ids, zone_index
+
+RULES = ROOT / "rulesets" / "fury_of_dracula.rules"
+FAR = {GODALMING: "paris", SEWARD: "dublin", VAN_HELSING: "lisbon", MINA: "cadiz"}
+
+
+@pytest.fixture(scope="module")
+def rules():  # type: ignore[no-untyped-def]
+    return load_ruleset(str(RULES))
+
+
+def test_dracula_entering_a_sea_where_a_hunter_sails_stays_hidden_and_does_not_attack(rules) -> None:  # type: ignore[no-untyped-def]
+    """A card Dracula plays where a Hunter stands goes face up and he attacks — not at sea [L163, L177]: Seward
+    sails from Dublin into the Irish Sea, and Dracula, who began in Liverpool, moves into the same sea. His card
+    lies face down (the Hunters see only its sea back), no combat starts, and the game goes on."""
+    g = rules.new_game(2, seed=3, check_invariants=True)
+    pol = policy(["Liverpool", "Irish Sea"], FAR, {f"Where does {SEWARD} go from Dublin?": "irish_sea"})
+    play(g, pol, lambda g: zone_names(g, "trail", 0)[-1:] == ["Irish Sea"])
+    assert g.view(1)["counters"]["at"][SEWARD] == "irish_sea"
+    assert g.view(1)["zones"]["trail"]["P1"] == ["? (back: land)", "? (back: sea)"]  # both face down to him
+    lines = g.log_lines(1)
+    assert "Dracula embarks and pays 1 Blood" in lines and "Dracula moves" in lines
+    assert not any("attacks" in line or "combat" in line for line in lines)
+    assert not g.finished
+
+
+def test_an_item_is_never_dracula_s(rules) -> None:  # type: ignore[no-untyped-def]
+    """Items belong to the Hunters [L54]. Dracula's hand, Catacombs, reserve and used Powers hold one kind of card
+    each (the checker refuses an Item there); his deck and Trail take any card, and the invariant that counts his
+    70 Location cards and 5 Powers there catches an Item among them by name."""
+    g = rules.new_game(2, seed=3, check_invariants=True)
+    give(g, SEWARD, "Knife")
+    assert g.violations() == []
+    knife = next(c for c in card_ids(g, "Knife") if g.state.card_zone[c] == zone_index(g, "hitems"))
+    move_card(g.state, knife, zone_index(g, "deck", 0), "")
+    assert [name for name, _ in g.violations()] == ["70 Location cards and 5 Powers with Dracula"]
+    zones = g.ruleset.program.zones
+    assert [zones[z].of_kind for z in ("devents", "catacombs", "reserve", "used_powers")] == [
+        "Event", "Location", "Encounter", "Power"]
+
