@@ -37,7 +37,9 @@ the observer's information set by ``Game.sample_world`` (every hidden card dealt
 given what the observer has seen, other players' committed secret choices drawn again), with the real RNG kept
 (the RNG is hidden from everyone, so the real one is as possible as any, and public rolls then agree). The
 comparison stops when a card placed differently in the two worlds (now or at the decision before) becomes
-visible to the observer or is named to it, or the observer sees different cards. Another player
+visible to the observer or is named to it, or the observer sees different cards, or (when other players' commits
+to a pending simultaneous choice were drawn again) once that choice is resolved and the rules act on it in the
+open. Another player
 whose options differ between the worlds (it sees its own hand, dealt afresh) takes the option at the same place
 *as the observer sees the options*: a hidden card is offered as "hidden card 3" to the observer in both worlds,
 so picking it in both is a choice the observer cannot tell apart; options the observer sees differently end the
@@ -281,10 +283,12 @@ def check_world(game: Game, observer: int, knowledge: Knowledge, rng: random.Ran
     world = sample_world(game, observer, rng, knowledge, keep_declarations=True)
     world.state.rng = game.state.rng
     real = game.clone()
-    if not _placed_differently(real, world) and world.state.commits == real.state.commits:
+    redrawn = world.state.commits != real.state.commits
+    if not _placed_differently(real, world) and not redrawn:
         return None  # nothing hidden from the observer could be varied here
     return _compare(real, world, observer, (), rng, horizon,
-                    f"a world drawn from P{observer + 1}'s information set (Game.sample_world)")
+                    f"a world drawn from P{observer + 1}'s information set (Game.sample_world)",
+                    until_revealed=redrawn)
 
 
 def _places(game: Game) -> dict[int, tuple[int, int]]:
@@ -298,12 +302,15 @@ def _placed_differently(real: Game, world: Game) -> set[int]:
 
 
 def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: random.Random, horizon: int,
-             what: str, start: tuple[int, int] | None = None) -> str | None:
+             what: str, start: tuple[int, int] | None = None, until_revealed: bool = False) -> str | None:
     """Play both worlds on with the same choices while neither ``cards`` (the varied ones) nor any card placed
     differently in the two worlds (at this decision or the one before: a difference moves other cards too, and a
     step can draw and show two cards that then lie alike) is visible to ``p``; the first difference in what ``p``
     observes, as a message. ``start``: the log lengths from which a line naming such a card readably counts as
-    showing it (default: from now)."""
+    showing it (default: from now). ``until_revealed``: the worlds differ in other players' commits to the
+    pending simultaneous choice, so the comparison ends when every player is in and the choice is resolved: the
+    rules then act on the choices in the open ("Lord Godalming plays Escape"), as they are meant to; until then,
+    a difference is a commit leaking before its time."""
     start = start or (len(real.state.log), len(world.state.log))
     # the cards placed differently now or before the last step: two cards in another order at the bottom of a
     # deck, both drawn in one step and shown (one discarded in the open, one handed over unseen), end in the same
@@ -312,6 +319,8 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
     placed_before: set[int] = set()
     before: tuple[dict[str, Any] | None, dict[str, Any] | None] = (None, None)  # the narration baselines
     for step in range(horizon + 1):
+        if until_revealed and step and not (real.state.commits and world.state.commits):
+            return None  # the simultaneous choice is resolved: its choices are the rules' to show
         now = _placed_differently(real, world)
         varied = now.union(placed_before, cards)
         placed_before = now
