@@ -6,10 +6,24 @@ from __future__ import annotations
 
 import pytest
 from conftest import ROOT
-from fod_helpers import GODALMING, MINA, SEWARD, VAN_HELSING, give, play, policy, zone_names
+from fod_helpers import (
+    GODALMING,
+    MINA,
+    SEWARD,
+    VAN_HELSING,
+    answer,
+    card_value,
+    give,
+    held,
+    play,
+    policy,
+    prompt,
+    zone_names,
+)
 from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.runtime.moves import move_card
 from scenario import card_ids, zone_index
+from test_fury_of_dracula_reactions import meet
 
 RULES = ROOT / "rulesets" / "fury_of_dracula.rules"
 FAR = {GODALMING: "paris", SEWARD: "dublin", VAN_HELSING: "lisbon", MINA: "cadiz"}
@@ -49,3 +63,40 @@ def test_an_item_is_never_dracula_s(rules) -> None:  # type: ignore[no-untyped-d
     assert [zones[z].of_kind for z in ("devents", "catacombs", "reserve", "used_powers")] == [
         "Event", "Location", "Encounter", "Power"]
 
+
+
+# ---------------------------------------------------------------- encounters: the Hunter chooses what he discards
+
+
+def test_lightning_lets_the_hunter_choose_the_item_he_discards(rules) -> None:  # type: ignore[no-untyped-def]
+    """Lightning: each Hunter loses 2 Health and discards 1 Item; the holder chooses which [L202]. (The ruleset
+    discarded the first Item he held, without asking.)"""
+    g = meet(rules, ["Knife", "Pistol"], tile="Lightning")
+    assert prompt(g)[1:] == (f"{GODALMING} must discard an Item: which?", ["Knife", "Pistol"])
+    answer(g, "Pistol")
+    assert held(g, "hitems", GODALMING) == ["Knife"] and "Pistol" in zone_names(g, "item_discard")
+    assert card_value(g, GODALMING, "hp") == 10
+    assert f"{GODALMING} loses Pistol" in g.log_lines(0)  # the discard lies face up: Dracula reads it too
+
+
+def test_the_saboteur_lets_the_hunter_choose_an_item_or_an_event(rules) -> None:  # type: ignore[no-untyped-def]
+    """Saboteur: each Hunter discards 1 Item or 1 Event card, his choice. (The ruleset always took an Item when
+    he had one.)"""
+    g = meet(rules, ["Knife", "Long Day"], tile="Saboteur")
+    play(g, lambda p, text, labels: "play none" if "play none" in labels else None,
+         lambda g: "Saboteur" in prompt(g)[1] and "discard" in prompt(g)[1])
+    assert prompt(g)[1:] == (f"Saboteur: does {GODALMING} discard an Item or an Event?", ["an Item", "an Event"])
+    answer(g, "an Event")
+    assert prompt(g)[1:] == (f"{GODALMING} must discard an Event: which?", ["Long Day"])
+    answer(g, "Long Day")
+    assert held(g, "hevents", GODALMING) == [] and held(g, "hitems", GODALMING) == ["Knife"]
+
+
+def test_the_rats_roll_is_told_to_everyone(rules) -> None:  # type: ignore[no-untyped-def]
+    """Rats: each Hunter rolls a die and loses that much Health; the roll is said in the log, so the players see
+    why he lost it. (Only 'meets Rats' was logged.)"""
+    g = meet(rules, [], tile="Rats")
+    lost = 12 - card_value(g, GODALMING, "hp")
+    assert 1 <= lost <= 6
+    for p in (0, 1):
+        assert f"the rats bite {GODALMING}: he rolls {lost} and loses as much Health" in g.log_lines(p)
