@@ -100,3 +100,16 @@ def test_the_rats_roll_is_told_to_everyone(rules) -> None:  # type: ignore[no-un
     assert 1 <= lost <= 6
     for p in (0, 1):
         assert f"the rats bite {GODALMING}: he rolls {lost} and loses as much Health" in g.log_lines(p)
+
+
+def test_dracula_moves_only_to_a_place_whose_card_is_in_his_deck_but_may_double_back(rules) -> None:  # type: ignore[no-untyped-def]
+    """Dracula may move only to a place whose Location card he holds [L174]: at Varna, with Constanta's card on
+    his Trail, Constanta is not offered, though a road leads there; Double Back takes him to it."""
+    g = rules.new_game(2, seed=3, check_invariants=True)
+    play(g, policy(["Bucharest", "Constanta", "Varna"], FAR),
+         lambda g: prompt(g)[1] == "Where does Dracula go?" and zone_names(g, "trail", 0)[-1:] == ["Varna"])
+    assert zone_names(g, "trail", 0) == ["Bucharest", "Constanta", "Varna"]
+    labels = prompt(g)[2]
+    assert "Constanta" not in labels and {"Sofia", "Black Sea", "Double Back"} <= set(labels)
+    answer(g, "Double Back")
+    assert prompt(g)[1:] == ("Double back to?", ["Constanta"])
