@@ -1,6 +1,7 @@
 """Fury of Dracula: audit rows (docs/fury_of_dracula.md, "Audit against the rulebook") that were marked *code* —
 read in the ruleset, exercised by simulations, with no scenario of their own — now each played from a built
-position (tests/fod_helpers.py drives a real game by option label)."""
+position (tests/fod_helpers.py drives a real game by option label); and the encounter rules session 13's walk
+found and fixed (the Hunter chooses what he discards)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,10 @@ from fod_helpers import (
     VAN_HELSING,
     answer,
     card_value,
+    edited,
     give,
     held,
+    into_reserve,
     play,
     policy,
     prompt,
@@ -113,3 +116,24 @@ def test_dracula_moves_only_to_a_place_whose_card_is_in_his_deck_but_may_double_
     assert "Constanta" not in labels and {"Sofia", "Black Sea", "Double Back"} <= set(labels)
     answer(g, "Double Back")
     assert prompt(g)[1:] == ("Double back to?", ["Constanta"])
+
+
+def test_a_hoax_in_the_east_lets_the_hunter_choose_the_event_he_discards(rules) -> None:  # type: ignore[no-untyped-def]
+    """Hoax: in Eastern Europe the Hunter discards one of his Events, his choice [L202]. Godalming waits in Galatz
+    while Dracula lays the Hoax on Constanta, then walks in holding Long Day and Forewarned and keeps Long Day.
+    (The ruleset discarded the first Event he held.)"""
+    g = rules.new_game(2, seed=4, check_invariants=True)
+    into_reserve(g, "Hoax")
+    pol = policy(["Bucharest", "Constanta", "Varna"], {**FAR, GODALMING: "galatz"},
+                 {"Which encounter goes on Constanta?": "Hoax"})
+    play(g, pol, lambda g: prompt(g)[1] == "Where does Dracula go?" and "Constanta" in zone_names(g, "trail", 0))
+    give(g, GODALMING, "Long Day")
+    give(g, GODALMING, "Forewarned")
+    edited(g)
+    play(g, pol, lambda g: prompt(g)[1] == f"Where does {GODALMING} go from Galatz?"
+         and len(zone_names(g, "trail", 0)) == 3)
+    answer(g, "constanta")
+    play(g, pol, lambda g: "discard" in prompt(g)[1])
+    assert prompt(g)[1:] == (f"{GODALMING} must discard an Event: which?", ["Long Day", "Forewarned"])
+    answer(g, "Forewarned")
+    assert held(g, "hevents", GODALMING) == ["Long Day"] and "Forewarned" in zone_names(g, "event_discard")
