@@ -23,7 +23,7 @@ from fod_helpers import (
     prompt,
     zone_names,
 )
-from liturgy.interpreter.engine import load_ruleset
+from liturgy.interpreter.engine import Game, load_ruleset
 from liturgy.interpreter.runtime.moves import move_card
 from scenario import card_ids, zone_index
 from test_fury_of_dracula_reactions import meet
@@ -137,3 +137,67 @@ def test_a_hoax_in_the_east_lets_the_hunter_choose_the_event_he_discards(rules) 
     assert prompt(g)[1:] == (f"{GODALMING} must discard an Event: which?", ["Long Day", "Forewarned"])
     answer(g, "Forewarned")
     assert held(g, "hevents", GODALMING) == ["Long Day"] and "Forewarned" in zone_names(g, "event_discard")
+
+
+# ---------------------------------------------------------------- Trade: a free exchange of Items [L205]
+
+
+def _in_paris(rules, players: int, items: dict[str, list[str]]) -> Game:  # type: ignore[no-untyped-def]
+    """Godalming and Seward in Paris, Godalming about to act, each holding ``items``."""
+    g: Game = rules.new_game(players, seed=5, check_invariants=True)
+    play(g, policy(["Bucharest", "Constanta", "Varna"], {**FAR, SEWARD: "paris"}),
+         lambda g: prompt(g)[1] == f"What does {GODALMING} do in Paris?")
+    for who, cards in items.items():
+        for c in cards:
+            give(g, who, c)
+    edited(g)
+    answer(g, "trade")
+    return g
+
+
+def test_a_trade_exchanges_items_both_ways_within_the_limits(rules) -> None:  # type: ignore[no-untyped-def]
+    """Hunters in one city exchange Items as they see fit, so long as nobody goes over his Item limit [L205]:
+    Godalming gives his Pistol and takes Seward's Knife in one Trade. (The Hunter who traded could only take one
+    Item.) Dracula reads only that an Item changed hands, and between whom."""
+    g = _in_paris(rules, 2, {GODALMING: ["Pistol"], SEWARD: ["Knife"]})
+    assert prompt(g)[1:] == ("Trade in Paris: who hands over an Item?", [GODALMING, SEWARD, "done trading"])
+    for giver, item, taker in ((GODALMING, "Pistol", SEWARD), (SEWARD, "Knife", GODALMING)):
+        answer(g, giver)
+        answer(g, item)
+        answer(g, taker)
+    assert held(g, "hitems", GODALMING) == ["Knife"] and held(g, "hitems", SEWARD) == ["Pistol"]
+    assert f"{GODALMING} hands Pistol to {SEWARD}" in g.log_lines(1)
+    assert f"{GODALMING} hands an Item to {SEWARD}" in g.log_lines(0)
+    assert not any("Pistol" in line or "Knife" in line for line in g.log_lines(0))
+
+
+def test_a_trade_gives_nothing_to_a_hunter_at_his_limit(rules) -> None:  # type: ignore[no-untyped-def]
+    """Godalming holds 3 Items, his limit: Seward's Knife has nobody to go to, and Seward is not offered as a
+    giver; Godalming may still give, and then take the Knife in the same Trade."""
+    g = _in_paris(rules, 2, {GODALMING: ["Pistol", "Rifle", "Crucifix"], SEWARD: ["Knife"]})
+    assert prompt(g)[2] == [GODALMING, "done trading"]
+    answer(g, GODALMING)
+    answer(g, "Rifle")
+    assert prompt(g)[1:] == ("Who takes Rifle?", [SEWARD])
+    answer(g, SEWARD)
+    assert prompt(g)[2] == [GODALMING, SEWARD, "done trading"]  # Godalming has room again for the Knife
+    answer(g, SEWARD)
+    assert prompt(g)[2] == ["Knife"]  # the Rifle has changed hands once this Trade: not again
+    answer(g, "Knife")
+    answer(g, GODALMING)
+    assert sorted(held(g, "hitems", GODALMING)) == ["Crucifix", "Knife", "Pistol"]
+    assert held(g, "hitems", SEWARD) == ["Rifle"]
+
+
+def test_another_players_hunter_hands_over_an_item_only_if_that_player_agrees(rules) -> None:  # type: ignore[no-untyped-def]
+    """With 3 players Godalming (P2) and Seward (P3) belong to different players: Seward's player is asked, and a
+    refusal keeps the Item where it is and ends the Trade."""
+    g = _in_paris(rules, 3, {SEWARD: ["Knife"]})
+    answer(g, SEWARD)
+    answer(g, "Knife")
+    answer(g, GODALMING)
+    p, text, labels = prompt(g)
+    assert (p, text, labels) == (2, f"Does {SEWARD} hand Knife to {GODALMING}?", ["yes", "no"])
+    answer(g, "no")
+    assert held(g, "hitems", SEWARD) == ["Knife"] and held(g, "hitems", GODALMING) == []
+    assert f"{SEWARD} keeps his Item" in g.log_lines(0)
