@@ -5,6 +5,8 @@ found and fixed (the Hunter chooses what he discards)."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from conftest import ROOT
 from fod_helpers import (
@@ -13,6 +15,7 @@ from fod_helpers import (
     SEWARD,
     VAN_HELSING,
     answer,
+    at_prompt,
     card_value,
     edited,
     give,
@@ -21,10 +24,14 @@ from fod_helpers import (
     play,
     policy,
     prompt,
+    to_allies,
+    value,
     zone_names,
 )
 from liturgy.interpreter.engine import Game, load_ruleset
+from liturgy.interpreter.engine.infosets import Knowledge
 from liturgy.interpreter.runtime.moves import move_card
+from liturgy.interpreter.tools import noninterference as ni
 from scenario import card_ids, zone_index
 from test_fury_of_dracula_reactions import meet
 
@@ -201,3 +208,41 @@ def test_another_players_hunter_hands_over_an_item_only_if_that_player_agrees(ru
     answer(g, "no")
     assert held(g, "hitems", SEWARD) == ["Knife"] and held(g, "hitems", GODALMING) == []
     assert f"{SEWARD} keeps his Item" in g.log_lines(0)
+
+
+# ---------------------------------------------------------------- an Item that wards off an effect is shown
+
+
+def test_a_crucifix_that_spares_the_group_from_lightning_is_shown_to_dracula(rules) -> None:  # type: ignore[no-untyped-def]
+    """Lightning spares a group that shows a Crucifix or Heavenly Host: the card is turned up to Dracula and
+    named. (Nothing was logged: Dracula saw the group spared, learning what it held without the card shown.)"""
+    g = meet(rules, ["Knife", "Crucifix"], tile="Lightning")
+    assert card_value(g, GODALMING, "hp") == 12
+    assert f"{GODALMING} shows Crucifix: the lightning spares the group" in g.log_lines(0)
+
+
+def test_the_weapons_that_keep_the_wolves_off_are_shown(rules) -> None:  # type: ignore[no-untyped-def]
+    """Wolves: 1 Health less for a Pistol in the group, 1 less for a Rifle; each is shown and named."""
+    g = meet(rules, ["Pistol"], tile="Wolves")
+    assert card_value(g, GODALMING, "hp") == 11
+    assert f"{GODALMING} shows Pistol to the wolves" in g.log_lines(0)
+    assert not any("Rifle" in line for line in g.log_lines(0))
+
+
+def test_the_world_probe_finds_no_leak_when_quincey_meets_a_crucifix(rules) -> None:  # type: ignore[no-untyped-def]
+    """`liturgy fuzz --examples 2 --seed 5` (session 13): in a world drawn from Dracula's information set another
+    Hunter held the Crucifix, and Quincey's hunt read "strikes Seward" in one world and "Seward shows a holy item"
+    in the other, no card shown: the rules told Dracula what Seward held without turning it up. Now the card is
+    shown, which ends the comparison. (The edited position does not replay, so the world is drawn with no record
+    of what Dracula saw: wider than his information set, never narrower.)"""
+    g = rules.new_game(2, seed=5, check_invariants=True)
+    pol = policy(["Bucharest", "Constanta", "Varna"], FAR)
+    play(g, pol, lambda g: prompt(g)[1] == "Where does Dracula go?" and value(g, "started"))
+    to_allies(g, "Quincey P. Morris")
+    give(g, SEWARD, "Crucifix")
+    give(g, GODALMING, "Knife")
+    give(g, MINA, "Pistol")
+    edited(g)
+    play(g, pol, at_prompt("Quincey P. Morris: which Hunter does he hunt?"))
+    found = [ni.check_world(g, 0, Knowledge(0, []), random.Random(k)) for k in range(20)]
+    assert found == [None] * 20
