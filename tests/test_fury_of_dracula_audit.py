@@ -542,8 +542,8 @@ def test_a_hunter_over_his_item_limit_chooses_what_to_discard_the_new_card_inclu
 
 
 def test_trade_hands_an_item_between_hunters_in_one_city(rules) -> None:  # type: ignore[no-untyped-def]
-    """Trade: Items only, between Hunters in the same city [L205] (simplified: the Hunter who trades takes one
-    Item of another's)."""
+    """Trade: Items only, between Hunters in the same city [L205] (the free exchange: *rows*
+    `test_a_trade_exchanges_items_both_ways_within_the_limits`)."""
     starts = {**FAR, SEWARD: "paris"}
     g = rules.new_game(2, seed=5, check_invariants=True)
     play(g, policy(EAST, starts), hunter_acting(GODALMING))
@@ -551,8 +551,10 @@ def test_trade_hands_an_item_between_hunters_in_one_city(rules) -> None:  # type
     give(g, SEWARD, "Long Day")
     edited(g)
     answer(g, "trade")
+    answer(g, SEWARD)
     assert prompt(g)[2] == ["Knife"]  # Events are not traded
     answer(g, "Knife")
+    answer(g, GODALMING)
     assert held(g, "hitems", GODALMING) == ["Knife"] and held(g, "hitems", SEWARD) == []
 
 

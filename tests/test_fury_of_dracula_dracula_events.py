@@ -215,6 +215,9 @@ def test_quincey_p_morris_wounds_the_hunter_dracula_picks_unless_he_shows_a_cruc
     play(g, pol, at_prompt("Quincey P. Morris: which Hunter does he hunt?"))
     answer(g, SEWARD)
     assert card_value(g, SEWARD, "hp") == 10  # (Seward's full Health: the Crucifix turns Quincey away)
+    # he shows it: Dracula is told which card turned Quincey away (he used to read only "a holy item", which said
+    # what Seward held without showing it: the fuzz's world probe took that for a leak)
+    assert f"{SEWARD} shows Crucifix and Quincey P. Morris turns away" in g.log_lines(0)
 
 
 def test_jonathan_harker_keeps_the_sixth_trail_card_face_up(rules) -> None:  # type: ignore[no-untyped-def]

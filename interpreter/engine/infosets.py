@@ -39,7 +39,13 @@ What it does not condition on (the limits, stated so nobody mistakes the sample 
 - cards the running code holds at this decision (a local variable naming "the card drawn", a loop over a
   hidden hand, a counter holding a card) stay where they are: the engine's locals are untyped ints, and moving
   a card the rules hold by its number would make a world the rules cannot reach;
-- per-card counters and zones attached to a card stay with that card's number.
+- per-card zones attached to a card, and its per-card counters holding a number, a flag or an enum value, stay
+  with that card's number (what the card *is*: upgraded, wounded); its per-card counters holding a player or a
+  card (``held_by``, ``lies_in``: *whose* or *where* it is) stay with its place, so a card dealt to another place
+  takes that place's holder (:func:`relation_slots`). Cards in one shared zone marked with their holder (Fury of
+  Dracula's Hunters' hands) then move between holders as cards between hands do, and a pending choice that names
+  the card at a place still names one its chooser may take. The knowledge follows zones, not holders: a card the
+  player once saw in one holder's hand may be dealt to another's while it is hidden.
 
 The sample is for search: its history (decisions, saves, digests) is the real one and does not replay to it.
 """
@@ -288,6 +294,7 @@ class WorldSampler:
                 self.free.append((members, cards))
             else:
                 self.groups.append(members)
+        self.relations = relation_slots(game)
         # hidden counter values the player may not see, by declaration: dealt afresh among their slots
         self.value_groups = [slots for _, slots in hidden_slots(game, player, grids=False) if len(slots) > 1]
         # secrets without cards (engine/worlddeal.py): hidden grid positions, cards of zones of hidden size
@@ -319,6 +326,8 @@ class WorldSampler:
         if moved:
             if s.shown:  # `reveal … to` another player follows the position, not the card
                 s.shown = {moved.get(c, c): m for c, m in s.shown.items()}
+            if self.relations:
+                keep_relations(s.counters, self.relations, moved)
             if self.card_choice:
                 _remap_pending(world, moved)
             if self.entries:
@@ -332,6 +341,30 @@ class WorldSampler:
             _redraw_commits(world, game, player, rng)
         world.state.rng = rng.getrandbits(64)
         return world
+
+
+def relation_slots(game: Game) -> list[tuple[int, int]]:
+    """The per-card counters holding a player or a card (``held_by``), as (first slot, stride): the slot of card
+    ``c`` is ``first + c * stride``. Such a counter says whose or where the card is, as its zone does, so it
+    belongs to the card's place: a card dealt to a hidden place takes the place's value (module doc)."""
+    cached: list[tuple[int, int]] | None = getattr(game.ruleset, "_relation_slots_cache", None)
+    if cached is not None:
+        return cached
+    lay = game.ruleset.compiled.layout
+    out = [(lay.card_base + lay.card_offsets[name], lay.card_stride)
+           for name, c in game.ruleset.program.counters.items()
+           if c.scope == "card" and c.held is not None and c.held.kind in ("player", "card")]
+    game.ruleset._relation_slots_cache = out  # type: ignore[attr-defined]
+    return out
+
+
+def keep_relations(counters: list[Any], relations: list[tuple[int, int]], moved: dict[int, int]) -> None:
+    """After cards traded places (``moved``: card -> the card now at its former place), each card takes the
+    player-or-card values of the place it now lies in (:func:`relation_slots`)."""
+    for first, stride in relations:
+        before = {old: counters[first + old * stride] for old in moved}
+        for old, new in moved.items():
+            counters[first + new * stride] = before[old]
 
 
 def _shuffle_values(counters: list[Any], groups: list[list[int]], rng: random.Random) -> bool:

@@ -39,7 +39,9 @@ the observer's information set by ``Game.sample_world`` (every hidden card dealt
 given what the observer has seen, other players' committed secret choices drawn again), with the real RNG kept
 (the RNG is hidden from everyone, so the real one is as possible as any, and public rolls then agree). The
 comparison stops when a card placed differently in the two worlds (now or at the decision before) becomes
-visible to the observer or is named to it, or the observer sees different cards. Another player
+visible to the observer or is named to it, or the observer sees different cards, or (when other players' commits
+to a pending simultaneous choice were drawn again) once that choice is resolved and the rules act on it in the
+open. Another player
 whose options differ between the worlds (it sees its own hand, dealt afresh) takes the option at the same place
 *as the observer sees the options*: a hidden card is offered as "hidden card 3" to the observer in both worlds,
 so picking it in both is a choice the observer cannot tell apart. Failing that, it takes an option offered in
@@ -54,7 +56,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from liturgy.interpreter.engine import Game
-from liturgy.interpreter.engine.infosets import Knowledge, _reask, hidden_slots, sample_world
+from liturgy.interpreter.engine.infosets import (Knowledge, _reask, hidden_slots, keep_relations, relation_slots,
+                                                   sample_world)
 from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.engine.outcome import _labels
 from liturgy.interpreter.engine.views import open_entry
@@ -195,7 +198,8 @@ def _referenced(game: Game) -> set[int]:
 
 
 def swapped(game: Game, swap: Swap) -> Game:
-    """A clone of ``game`` in which the two cards of ``swap`` trade places (zone and position)."""
+    """A clone of ``game`` in which the two cards of ``swap`` trade places (zone, position, and the players or
+    cards their per-card counters name: who holds each, infosets.relation_slots)."""
     world = game.clone()
     world.check = False  # the world is reachable for the observer's eyes, not necessarily for every invariant
     s = world.state
@@ -204,6 +208,7 @@ def swapped(game: Game, swap: Swap) -> Game:
     ia, ib = s.zones[za].index(a), s.zones[zb].index(b)
     s.zones[za][ia], s.zones[zb][ib] = b, a
     s.card_zone[a], s.card_zone[b] = zb, za
+    keep_relations(s.counters, relation_slots(game), {a: b, b: a})  # whose each card is goes with its place
     return world
 
 
@@ -304,10 +309,12 @@ def check_world(game: Game, observer: int, knowledge: Knowledge, rng: random.Ran
     real = game.clone()
     hidden = {i for _, group in hidden_slots(game, observer) for i in group}
     values = tuple(i for i in sorted(hidden) if real.state.counters[i] != world.state.counters[i])
-    if not _placed_differently(real, world) and world.state.commits == real.state.commits and not values:
+    redrawn = world.state.commits != real.state.commits
+    if not _placed_differently(real, world) and not redrawn and not values:
         return None  # nothing hidden from the observer could be varied here
     return _compare(real, world, observer, (), rng, horizon,
-                    f"a world drawn from P{observer + 1}'s information set (Game.sample_world)", slots=values)
+                    f"a world drawn from P{observer + 1}'s information set (Game.sample_world)", slots=values,
+                    until_revealed=redrawn)
 
 
 def _places(game: Game) -> dict[int, tuple[int, int]]:
@@ -321,13 +328,18 @@ def _placed_differently(real: Game, world: Game) -> set[int]:
 
 
 def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: random.Random, horizon: int,
-             what: str, start: tuple[int, int] | None = None, slots: tuple[int, ...] = ()) -> str | None:
+             what: str, start: tuple[int, int] | None = None, slots: tuple[int, ...] = (),
+             until_revealed: bool = False) -> str | None:
     """Play both worlds on with the same choices while neither ``cards`` (the varied ones) nor any card placed
     differently in the two worlds (at this decision or the one before: a difference moves other cards too, and a
     step can draw and show two cards that then lie alike) is visible to ``p``; the first difference in what ``p``
     observes, as a message. ``start``: the log lengths from which a line naming such a card readably counts as
     showing it (default: from now). ``slots``: the counter or grid slots varied; the comparison ends once one of
-    them is no longer hidden from ``p`` in either world (a stone ``p`` plays or finds there, a group it joins)."""
+    them is no longer hidden from ``p`` in either world (a stone ``p`` plays or finds there, a group it joins).
+    ``until_revealed``: the worlds differ in other players' commits to the pending simultaneous choice, so the
+    comparison ends when every player is in and the choice is resolved: the rules then act on the choices in the
+    open ("Lord Godalming plays Escape"), as they are meant to; until then, a difference is a commit leaking before
+    its time."""
     start = start or (len(real.state.log), len(world.state.log))
     # the cards placed differently now or before the last step: two cards in another order at the bottom of a
     # deck, both drawn in one step and shown (one discarded in the open, one handed over unseen), end in the same
@@ -340,6 +352,8 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
     told_to = list(start)  # how far each world's log has been read into ``told``
     log_at, lines_before = [0, 0], 0  # the first log step compares every line, later steps the new ones
     for step in range(horizon + 1):
+        if until_revealed and step and not (real.state.commits and world.state.commits):
+            return None  # the simultaneous choice is resolved: its choices are the rules' to show
         now = _placed_differently(real, world)
         varied = now.union(placed_before, cards)
         placed_before = now
