@@ -9,6 +9,7 @@ HP), so that what the change of Act does can be read from the state the real rul
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -202,16 +203,17 @@ def test_the_default_run_climbs_acts_i_to_iii_and_wins_at_the_act_iii_boss(playe
     assert g.error is None and not g.violations()
     assert g.result is not None and g.result["scores"] == [1] * players
     log = g.log_lines(None)
-    assert log.index("Act II begins") < log.index("the boss is beaten: Act II is complete") < log.index("Act III begins")
+    act2_done = log.index("the boss is beaten: Act II is complete")
+    assert log.index("Act II begins") < act2_done < log.index("Act III begins")
     act3 = log[log.index("Act III begins"):]
     assert gc(g, "current_act") == 3 and gc(g, "map_side") == 3
     assert act3[-2:] == ["the boss is beaten: the party wins the run", act3[-1]]
     act3_names = {c["name"] for f in ("encounters", "elites", "bosses", "summons")
                   for c in yaml.safe_load((CARDS / "act3" / f"{f}.yaml").read_text())["cards"]}
-    placed = {line.split(" (")[0] for line in act3 if "is in P" in line and "'s row" in line}
+    placed = {m.group(1) for line in act3 if (m := re.match(r"^(.*) \(\d+ HP\) is in P\d's row$", line))}
     assert placed and placed <= act3_names
     boss_lines = [line for line in act3 if line.startswith("the boss ") and "is in every row" in line]
-    assert boss_lines and {b.split(" (")[0][len("the boss "):] for b in boss_lines} <= act3_names
+    assert boss_lines and {re.sub(r" \(\d+ HP\).*", "", b)[len("the boss "):] for b in boss_lines} <= act3_names
 
 
 def test_the_act_iii_board_is_connected_from_its_bottom_room_to_the_boss() -> None:
