@@ -138,6 +138,7 @@ def test_a_run_climbs_act_ii_to_its_boss_and_wins(players: int) -> None:
     elites and boss, and the run is won only when the Act II boss is beaten."""
     rooms: Counter[str] = Counter()
     bosses = set()
+    events: set[str] = set()
     for seed in range(2):
         g = RULESET.new_game(players, seed, check_invariants=True, options={"acts": "2"})
         rng = random.Random(seed)
@@ -149,11 +150,14 @@ def test_a_run_climbs_act_ii_to_its_boss_and_wins(players: int) -> None:
         log = g.log_lines(None)
         act2 = log[log.index("Act II begins"):]
         rooms.update(line.split(": ")[-1] for line in act2 if "enters floor" in line)
+        events |= {line[len("event: "):] for line in act2 if line.startswith("event: ")}
         bosses |= {line.split(" (")[0][len("the boss "):] for line in act2
                    if line.startswith("the boss ") and "is in every row" in line}
         assert act2[-2:] == ["the boss is beaten: the party wins the run", act2[-1]]
     assert {"monster", "boss", "campfire", "event"} <= set(rooms)
     assert bosses and bosses <= {"The Collector", "Bronze Automaton", "The Champ", "The Champ (Fury)"}
+    act2_events = {c["name"] for c in yaml.safe_load((CARDS / "act2" / "events.yaml").read_text())["cards"]}
+    assert events and events <= act2_events  # Act II draws from its own Event deck
 
 
 def test_the_act_ii_board_is_connected_from_its_bottom_room_to_the_boss() -> None:
