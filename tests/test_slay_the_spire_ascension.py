@@ -152,3 +152,35 @@ def test_the_a1_gremlin_nob_gains_strength_with_its_aoe() -> None:
     refresh_decision(g)
     choose(g, 0, "end_turn")
     assert pc(g, "hp") == 10 - 3 and counter(g, nob, "e_str") == 1 and not g.violations()
+
+
+def test_ascension_13_brings_a_second_act_iii_boss() -> None:
+    """A13: beating the Act III boss brings another random Act III boss (not the one fought); beating that one wins
+    the run. The position: a run's first combat moved to Act III, with Time Eater fought and at 0 HP."""
+    for level in (12, 13):
+        g = RULESET.new_game(1, 3, check_invariants=True, options={"ascension": str(level)})
+        choose(g, 0, "Ironclad")
+        while g.decision is not None and "end_turn" not in g.decision.options[0]:
+            g.apply(0, 0)
+        g.state.counters[global_slot(g, "current_act")] = 3
+        act1_boss, = g.state.zones[zone_index(g, "boss_card")]  # (in a real climb the Act III boss left it)
+        _move(g, act1_boss, zone_index(g, "boss_deck"))
+        eater = card_ids(g, "Time Eater")[0]
+        _move(g, eater, zone_index(g, "foes"))
+        setc(g, eater, "fought", 1)
+        for e in foes(g):
+            setc(g, e, "life", 0)
+        refresh_decision(g)
+        choose(g, 0, "end_turn")
+        log = g.log_lines(None)
+        if level == 12:
+            assert g.finished and "the boss is beaten: the party wins the run" in log
+            continue
+        assert not g.finished and "Ascension 13: another Act III boss comes" in log
+        second = [ln for ln in log if ln.startswith("the boss ") and "is in every row" in ln]
+        assert second and not second[-1].startswith("the boss Time Eater")
+        for e in foes(g):
+            setc(g, e, "life", 0)
+        refresh_decision(g)
+        choose(g, 0, "end_turn")
+        assert g.finished and g.result is not None and g.result["scores"] == [1] and not g.violations()
