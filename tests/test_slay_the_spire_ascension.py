@@ -5,6 +5,8 @@ a game at its first decision, edited to the situation the level's rule speaks of
 
 from __future__ import annotations
 
+import random
+
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, choose, global_slot, refresh_decision, zone_index
@@ -33,6 +35,7 @@ def test_ascension_0_keeps_the_a0_decks_and_the_ascension_set_in_the_box() -> No
         assert deck(g, zone) == elites
     box = deck(g, "asc_box")
     assert [n for n in box if n.endswith("(A1)")] == sorted(f"{e} (A1)" for es in A0_ELITES.values() for e in es)
+    assert [n for n in box if n.endswith("(A12)")] == sorted(f"{e} (A12)" for es in A0_ELITES.values() for e in es)
     assert sorted(n for n in box if n.endswith("(A7)")) == [f"{n} (A7)" for n in REPLACED_AT_A7]
     assert "Ascender's Bane" not in cards_in(g, "draw") + cards_in(g, "hand") and pc(g, "max_hp") == 10
 
@@ -184,3 +187,28 @@ def test_ascension_13_brings_a_second_act_iii_boss() -> None:
         refresh_decision(g)
         choose(g, 0, "end_turn")
         assert g.finished and g.result is not None and g.result["scores"] == [1] and not g.violations()
+
+
+def test_ascension_12_replaces_the_a1_elites_with_the_a12_cards() -> None:
+    for level, face in ((11, "A1"), (12, "A12"), (20, "A12")):
+        g = start(level)
+        for zone, elites in A0_ELITES.items():
+            assert deck(g, zone) == [f"{e} ({face})" for e in elites], (level, zone)
+    hp = g.state.tables.fields["hp"]
+    assert hp[card_ids(g, "Nemesis (A12)")[0]] == [36, 74, 116, 162]
+    assert hp[card_ids(g, "Lagavulin (A12)")[0]] == [24, 49, 76, 105]
+
+
+def test_every_ascension_elite_and_encounter_plays_to_the_end_of_its_combat() -> None:
+    """Each A1, A12 and A7 card alone in P1's row of a combat, played out at random under the invariants: every
+    printed slot or face it reaches runs without an error."""
+    names = [f"{e} ({face})" for es in A0_ELITES.values() for e in es for face in ("A1", "A12")]
+    names += [f"{n} (A7)" for n in REPLACED_AT_A7]
+    for i, enemy in enumerate(names):
+        g = start(0, seed=i)
+        only(g, enemy)
+        set_pc(g, "max_hp", 20)
+        set_pc(g, "hp", 20)
+        refresh_decision(g)
+        g.random_playout(random.Random(i))
+        assert g.finished and g.error is None and not g.violations(), enemy
