@@ -17,6 +17,8 @@ A0_ELITES = {"elite_deck": ["Gremlin Nob", "Lagavulin", "Sentries"],
              "elite_deck_2": ["Book of Stabbing", "Gremlin Leader", "Taskmaster"],
              "elite_deck_3": ["Giant Head", "Nemesis", "Reptomancer"]}
 REPLACED_AT_A7 = ["Jaw Worm", "Large Slime", "Looter"]
+REPLACED_AT_A7_LATER = {"encounter_deck_2": ["Shelled Parasite", "Snake Plant", "Spheric Guardian"],
+                        "encounter_deck_3": ["Exploder", "Repulsor", "The Maw"]}
 
 
 def start(ascension: int, mode: str = "combat", hero: str = "Ironclad", seed: int = 3) -> Game:
@@ -36,7 +38,8 @@ def test_ascension_0_keeps_the_a0_decks_and_the_ascension_set_in_the_box() -> No
     box = deck(g, "asc_box")
     assert [n for n in box if n.endswith("(A1)")] == sorted(f"{e} (A1)" for es in A0_ELITES.values() for e in es)
     assert [n for n in box if n.endswith("(A12)")] == sorted(f"{e} (A12)" for es in A0_ELITES.values() for e in es)
-    assert sorted(n for n in box if n.endswith("(A7)")) == [f"{n} (A7)" for n in REPLACED_AT_A7]
+    assert sorted(n for n in box if n.endswith("(A7)")) == sorted(
+        f"{n} (A7)" for n in REPLACED_AT_A7 + [m for ms in REPLACED_AT_A7_LATER.values() for m in ms])
     assert "Ascender's Bane" not in cards_in(g, "draw") + cards_in(g, "hand") and pc(g, "max_hp") == 10
 
 
@@ -57,6 +60,9 @@ def test_ascension_7_swaps_the_act_i_encounters_and_keeps_the_lower_levels() -> 
     act1 = deck(g, "encounter_deck") + [name(g, c) for c in foes(g) if foe[c] == "encounter"]
     assert len(act1) == 12  # one for one
     assert not any(n in act1 for n in REPLACED_AT_A7) and all(f"{n} (A7)" in act1 for n in REPLACED_AT_A7)
+    for zone, names in REPLACED_AT_A7_LATER.items():  # Acts II and III: the same swap, deck size unchanged
+        assert len(deck(g, zone)) == (12 if zone == "encounter_deck_2" else 10)
+        assert not any(n in deck(g, zone) for n in names) and all(f"{n} (A7)" in deck(g, zone) for n in names)
     assert deck(g, "elite_deck") == [f"{e} (A1)" for e in A0_ELITES["elite_deck"]]  # A1 still applies
     assert pc(g, "max_hp") == 9  # A2 still applies
 
@@ -203,7 +209,7 @@ def test_every_ascension_elite_and_encounter_plays_to_the_end_of_its_combat() ->
     """Each A1, A12 and A7 card alone in P1's row of a combat, played out at random under the invariants: every
     printed slot or face it reaches runs without an error."""
     names = [f"{e} ({face})" for es in A0_ELITES.values() for e in es for face in ("A1", "A12")]
-    names += [f"{n} (A7)" for n in REPLACED_AT_A7]
+    names += [f"{n} (A7)" for n in REPLACED_AT_A7 + [m for ms in REPLACED_AT_A7_LATER.values() for m in ms]]
     for i, enemy in enumerate(names):
         g = start(0, seed=i)
         only(g, enemy)
