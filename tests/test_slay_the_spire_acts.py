@@ -9,13 +9,18 @@ HP), so that what the change of Act does can be read from the state the real rul
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
+import yaml
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import card_slot, global_slot, player_slot, zone_index
 from tests.test_slay_the_spire_faq import RULESET
+
+CARDS = Path(__file__).resolve().parents[1] / "cards" / "slay_the_spire"
 
 
 def field(g: Game, cid: int, name: str) -> object:
@@ -129,12 +134,13 @@ def test_acts_1_ends_the_run_at_the_act_i_boss() -> None:
 
 @pytest.mark.parametrize("players", [1, 2])
 def test_a_run_climbs_act_ii_to_its_boss_and_wins(players: int) -> None:
-    """Kept alive, a run crosses both Acts under the invariants: Act II's map rooms, its encounters, elites and
-    boss, and the run is won only when the Act II boss is beaten."""
+    """Kept alive, a run of `acts=2` crosses both Acts under the invariants: Act II's map rooms, its encounters,
+    elites and boss, and the run is won only when the Act II boss is beaten."""
     rooms: Counter[str] = Counter()
     bosses = set()
+    events: set[str] = set()
     for seed in range(2):
-        g = RULESET.new_game(players, seed, check_invariants=True)
+        g = RULESET.new_game(players, seed, check_invariants=True, options={"acts": "2"})
         rng = random.Random(seed)
         while not g.finished:
             step(g, rng)
@@ -144,11 +150,14 @@ def test_a_run_climbs_act_ii_to_its_boss_and_wins(players: int) -> None:
         log = g.log_lines(None)
         act2 = log[log.index("Act II begins"):]
         rooms.update(line.split(": ")[-1] for line in act2 if "enters floor" in line)
+        events |= {line[len("event: "):] for line in act2 if line.startswith("event: ")}
         bosses |= {line.split(" (")[0][len("the boss "):] for line in act2
                    if line.startswith("the boss ") and "is in every row" in line}
         assert act2[-2:] == ["the boss is beaten: the party wins the run", act2[-1]]
     assert {"monster", "boss", "campfire", "event"} <= set(rooms)
     assert bosses and bosses <= {"The Collector", "Bronze Automaton", "The Champ", "The Champ (Fury)"}
+    act2_events = {c["name"] for c in yaml.safe_load((CARDS / "act2" / "events.yaml").read_text())["cards"]}
+    assert events and events <= act2_events  # Act II draws from its own Event deck
 
 
 def test_the_act_ii_board_is_connected_from_its_bottom_room_to_the_boss() -> None:
@@ -182,5 +191,58 @@ def test_the_act_ii_board_is_connected_from_its_bottom_room_to_the_boss() -> Non
 
 
 def test_acts_takes_the_built_acts_only() -> None:
-    with pytest.raises(ValueError, match=r"option `acts` takes a whole number from 1 to 2, not `3`"):
-        RULESET.new_game(1, 1, options={"acts": "3"})
+    with pytest.raises(ValueError, match=r"option `acts` takes a whole number from 1 to 3, not `4`"):
+        RULESET.new_game(1, 1, options={"acts": "4"})
+
+
+@pytest.mark.parametrize("players", [1, 2])
+def test_the_default_run_climbs_acts_i_to_iii_and_wins_at_the_act_iii_boss(players: int) -> None:
+    """The default climb (acts=3), kept alive: Act II's boss starts Act III (its board, side 3, and its decks), and
+    only the Act III boss ends the run, won."""
+    g = RULESET.new_game(players, 1, check_invariants=True)
+    rng = random.Random(1)
+    while not g.finished:
+        step(g, rng)
+        keep_alive(g, players)
+    assert g.error is None and not g.violations()
+    assert g.result is not None and g.result["scores"] == [1] * players
+    log = g.log_lines(None)
+    act2_done = log.index("the boss is beaten: Act II is complete")
+    assert log.index("Act II begins") < act2_done < log.index("Act III begins")
+    act3 = log[log.index("Act III begins"):]
+    assert gc(g, "current_act") == 3 and gc(g, "map_side") == 3
+    assert act3[-2:] == ["the boss is beaten: the party wins the run", act3[-1]]
+    act3_names = {c["name"] for f in ("encounters", "elites", "bosses", "summons")
+                  for c in yaml.safe_load((CARDS / "act3" / f"{f}.yaml").read_text())["cards"]}
+    placed = {m.group(1) for line in act3 if (m := re.match(r"^(.*) \(\d+ HP\) is in P\d's row$", line))}
+    assert placed and placed <= act3_names
+    boss_lines = [line for line in act3 if line.startswith("the boss ") and "is in every row" in line]
+    assert boss_lines and {re.sub(r" \(\d+ HP\).*", "", b)[len("the boss "):] for b in boss_lines} <= act3_names
+
+
+def test_the_act_iii_board_is_connected_from_its_bottom_room_to_the_boss() -> None:
+    """act3/map.yaml (S2 BGTheBeyond): floors 1-7 of seven columns, every room reached from the bottom, every path
+    leading to a room of the next floor, the four campfires of floor 7 leading to the boss on floor 8."""
+    g = RULESET.new_game(1, 1)
+    rooms = {(field(g, r, "floor"), field(g, r, "col")): r for r in zone(g, "map") if field(g, r, "side") == 3}
+    assert len(rooms) == 29 and max(f for f, _ in rooms) == 8
+    reached = {k for k in rooms if k[0] == 1}
+    for f in range(1, 8):
+        for (ff, c) in sorted(rooms):
+            if ff == f and (ff, c) in reached:
+                nxt = field(g, rooms[(ff, c)], "next")
+                assert isinstance(nxt, list) and nxt
+                for col in nxt:
+                    assert (f + 1, col) in rooms
+                    reached.add((f + 1, col))
+    assert reached == set(rooms)
+    kinds = Counter(str(field(g, r, "room")) for r in rooms.values())
+    assert kinds["dark_token"] == 8 and kinds["light_token"] == 7
+    letter = {"monster": "M", "event": "?", "campfire": "R", "merchant": "$", "boss_room": "B",
+              "dark_token": "D", "light_token": "L"}
+    grid = [["."] * 7 for _ in range(9)]
+    grid[0][3] = "M"
+    for (f, c), r in rooms.items():
+        grid[f][c] = letter[str(field(g, r, "room"))]
+    assert ["".join(row) for row in reversed(grid)] == [  # S2 BGTheBeyond.java `quickmap`, top row = floor 8
+        "...B...", ".RR.RR.", "D.D.$D.", ".LL.L.?", "D.MDD.D", "?D.?.LL", ".L.L.M.", ".?.M.?.", "...M..."]
