@@ -56,8 +56,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from liturgy.interpreter.engine import Game
-from liturgy.interpreter.engine.infosets import (Knowledge, _reask, hidden_slots, keep_relations, relation_slots,
-                                                   sample_world)
+from liturgy.interpreter.engine.infosets import (
+    Knowledge,
+    _reask,
+    hidden_slots,
+    keep_relations,
+    relation_slots,
+    sample_world,
+)
 from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.engine.outcome import _labels
 from liturgy.interpreter.engine.views import open_entry
