@@ -4,6 +4,8 @@ derived from the engine's visibility masks so nothing hidden leaks."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.checker.graphs import is_overlay, overlay_name
@@ -342,7 +344,8 @@ def _counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int) 
 
     # the cards this viewer sees, listed once: a per-card counter is read for these only (reading every card for
     # every per-card counter was most of a view's cost in games with hundreds of cards and dozens of counters)
-    shown_ids = [cid for cid, yes in enumerate(seen) if yes]
+    shown_ids = list(compress(range(len(seen)), seen))
+    ncards = len(seen)
     counters: dict[str, Any] = {"first": f"P{s.counters[FIRST_SLOT] + 1}", "round": s.counters[ROUND_SLOT]}
     for name, c in prog.counters.items():
         if is_overlay(name):  # a graph's changes: under `graphs` below
@@ -370,13 +373,14 @@ def _counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int) 
                 for p in range(t.n)
             }
         else:
-            base, stride, values = lay.card_base + lay.card_offsets[name], lay.card_stride, s.counters
+            base, stride = lay.card_base + lay.card_offsets[name], lay.card_stride
             if labels is not None:
                 shown = {cid: v for cid in shown_ids if (v := read(base + cid * stride)) or c.held is not None}
-            elif c.held is not None:  # a typed counter shows even when empty (null)
-                shown = {cid: reader(values[base + cid * stride]) for cid in shown_ids}
-            else:  # a plain number or flag reads as itself, and shows when it is not 0
-                shown = {cid: v for cid in shown_ids if (v := values[base + cid * stride])}
+            else:  # this counter of every card is one slice; the seen cards' entries picked by `compress`
+                column = compress(enumerate(s.counters[base:base + ncards * stride:stride]), seen)
+                # a typed counter shows even when empty (null); a plain number or flag when it is not 0
+                shown = {cid: reader(v) for cid, v in column} if c.held is not None else dict(
+                    filter(itemgetter(1), column))
             counters[name] = card_keyed(s, shown)
     return counters
 
