@@ -246,9 +246,6 @@ class GameViews:
 
         seen = visible_cards(s, who)  # once per view: per-card counters ask for every card, for every counter
 
-        def visible(c: int) -> bool:
-            return seen[c]
-
         hide_sizes = {name for name, z in prog.zones.items() if z.size_hidden}
         sizeless = {zi for zi, name in enumerate(t.zone_names) if name.split(".", 1)[-1] in hide_sizes} \
             if hide_sizes else set()
@@ -258,7 +255,8 @@ class GameViews:
                 mask = t.zone_vis_mask[zi]
                 if not ((t.zone_group[zi](s) if mask < 0 else mask) >> who) & 1:
                     return HIDDEN
-            return [t.card_names[c] if visible(c) else hidden_card(t, c, "?") for c in s.zones[zi]]
+            names = t.card_names  # `seen[c]` inline: this list is built for every zone of every view
+            return [names[c] if seen[c] else hidden_card(t, c, "?") for c in s.zones[zi]]
 
         zones: dict[str, Any] = {}
         for name, z in prog.zones.items():
@@ -266,7 +264,7 @@ class GameViews:
                 base = lay.zone_card_base + lay.zone_card_offsets[name]
                 zones[name] = {t.card_names[c]: zone_view(base + c * lay.zone_card_stride)
                                for c in range(len(t.card_def))
-                               if s.zones[base + c * lay.zone_card_stride] and visible(c)}
+                               if s.zones[base + c * lay.zone_card_stride] and seen[c]}
             elif z.per_player:
                 zones[name] = {
                     f"P{p + 1}": zone_view(lay.zone_player_base + p * lay.zone_player_stride
