@@ -4,6 +4,8 @@ derived from the engine's visibility masks so nothing hidden leaks."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.checker.graphs import is_overlay, overlay_name
@@ -244,9 +246,6 @@ class GameViews:
 
         seen = visible_cards(s, who)  # once per view: per-card counters ask for every card, for every counter
 
-        def visible(c: int) -> bool:
-            return seen[c]
-
         hide_sizes = {name for name, z in prog.zones.items() if z.size_hidden}
         sizeless = {zi for zi, name in enumerate(t.zone_names) if name.split(".", 1)[-1] in hide_sizes} \
             if hide_sizes else set()
@@ -256,7 +255,8 @@ class GameViews:
                 mask = t.zone_vis_mask[zi]
                 if not ((t.zone_group[zi](s) if mask < 0 else mask) >> who) & 1:
                     return HIDDEN
-            return [t.card_names[c] if visible(c) else hidden_card(t, c, "?") for c in s.zones[zi]]
+            names = t.card_names  # `seen[c]` inline: this list is built for every zone of every view
+            return [names[c] if seen[c] else hidden_card(t, c, "?") for c in s.zones[zi]]
 
         zones: dict[str, Any] = {}
         for name, z in prog.zones.items():
@@ -264,7 +264,7 @@ class GameViews:
                 base = lay.zone_card_base + lay.zone_card_offsets[name]
                 zones[name] = {t.card_names[c]: zone_view(base + c * lay.zone_card_stride)
                                for c in range(len(t.card_def))
-                               if s.zones[base + c * lay.zone_card_stride] and visible(c)}
+                               if s.zones[base + c * lay.zone_card_stride] and seen[c]}
             elif z.per_player:
                 zones[name] = {
                     f"P{p + 1}": zone_view(lay.zone_player_base + p * lay.zone_player_stride
@@ -342,7 +342,8 @@ def _counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int) 
 
     # the cards this viewer sees, listed once: a per-card counter is read for these only (reading every card for
     # every per-card counter was most of a view's cost in games with hundreds of cards and dozens of counters)
-    shown_ids = [cid for cid, yes in enumerate(seen) if yes]
+    shown_ids = list(compress(range(len(seen)), seen))
+    ncards = len(seen)
     counters: dict[str, Any] = {"first": f"P{s.counters[FIRST_SLOT] + 1}", "round": s.counters[ROUND_SLOT]}
     for name, c in prog.counters.items():
         if is_overlay(name):  # a graph's changes: under `graphs` below
@@ -370,13 +371,14 @@ def _counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int) 
                 for p in range(t.n)
             }
         else:
-            base, stride, values = lay.card_base + lay.card_offsets[name], lay.card_stride, s.counters
+            base, stride = lay.card_base + lay.card_offsets[name], lay.card_stride
             if labels is not None:
                 shown = {cid: v for cid in shown_ids if (v := read(base + cid * stride)) or c.held is not None}
-            elif c.held is not None:  # a typed counter shows even when empty (null)
-                shown = {cid: reader(values[base + cid * stride]) for cid in shown_ids}
-            else:  # a plain number or flag reads as itself, and shows when it is not 0
-                shown = {cid: v for cid in shown_ids if (v := values[base + cid * stride])}
+            else:  # this counter of every card is one slice; the seen cards' entries picked by `compress`
+                column = compress(enumerate(s.counters[base:base + ncards * stride:stride]), seen)
+                # a typed counter shows even when empty (null); a plain number or flag when it is not 0
+                shown = {cid: reader(v) for cid, v in column} if c.held is not None else dict(
+                    filter(itemgetter(1), column))
             counters[name] = card_keyed(s, shown)
     return counters
 

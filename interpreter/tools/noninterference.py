@@ -328,9 +328,17 @@ def _places(game: Game) -> dict[int, tuple[int, int]]:
 
 
 def _placed_differently(real: Game, world: Game) -> set[int]:
-    """The cards whose zone or position differs between the two worlds."""
-    a, b = _places(real), _places(world)
-    return {c for c, at in a.items() if b.get(c) != at}
+    """The cards whose zone or position differs between the two worlds.
+
+    A card lies in one place, so card ``c`` at position ``i`` of zone ``z`` in the real world lies there in the
+    other exactly when that world's zone ``z`` holds ``c`` at ``i``: only zones that differ are looked into (the
+    probe asks this at every step, and most zones agree)."""
+    a, b = real.state.zones, world.state.zones
+    if len(a) != len(b):  # not the same ruleset's layout: compare every card's place
+        there = _places(world)
+        return {c for c, at in _places(real).items() if there.get(c) != at}
+    return {c for mine, theirs in zip(a, b, strict=True) if mine != theirs
+            for i, c in enumerate(mine) if i >= len(theirs) or theirs[i] != c}
 
 
 def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: random.Random, horizon: int,
