@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, drains, gridgen, letgen, loopvars, movegen
+from liturgy.interpreter.codegen import budgetgen, drains, gridgen, letgen, loopvars, movegen, promote
 from liturgy.interpreter.codegen.locals import Locals, _scan, hoist_counters
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
@@ -81,6 +81,7 @@ class StmtGen:
         self.depth = 0  # indentation level inside the function body
         self.loops = 0  # enclosing generated loops (a `break` outside one raises BreakLoop, as closures do)
         self.locals: Locals | None = None  # the function being written (None: reads go to ``env``)
+        self.scalar_slots: set[int] = set()  # the slots of the global counters of one slot written so far
         # id(instruction) -> (instruction, body text): a generated run's statements, indented one level and
         # without the frame's `env = fr[2]` / `fr[1] += 1`, so the fuser can write them into its functions
         self.run_texts: dict[int, tuple[Ins, str]] = {}
@@ -331,6 +332,7 @@ class StmtGen:
             steps = len(getattr(st.iterable, "args", ())) <= 2
             nonempty = steps and gridgen.loop_range(self.gen, st.iterable) is not None
             loopvars.defer(self, start, st.var, x, written, st.body, nonempty)
+            promote.promote(self, start, st.body)  # a global counter the loop updates: a local meanwhile
 
     def _repeat(self, st: A.RepeatWhile) -> None:
         if drains.drain(self, st):  # dealing from the top of one zone to another: one bulk move
@@ -399,6 +401,8 @@ class StmtGen:
                 self.emit(f"{self.write(var)}{old} {'+' if st.op == '+=' else '-'} ({value})")
             return
         slot = self.slot(tgt)
+        if isinstance(tgt, A.Name) and tgt.ref is not None and tgt.ref[0] == "counter" and slot.isdigit():
+            self.scalar_slots.add(int(slot))  # a global counter of one slot: promote.py may keep it in a local
         if not slot.isdigit():  # the closures compute the slot before the value; so do we
             i = self.tmp("_i")
             self.emit(f"{i} = {slot}")
