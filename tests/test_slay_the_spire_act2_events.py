@@ -1,7 +1,8 @@
-"""Slay the Spire, the Act II Event deck (issue 31 item 1; cards/slay_the_spire/act2/events.yaml, S1's transcription of
-the companion app's texts, provisional). Each scenario is a one-player run at its first combat, moved to Act II
-(`current_act` 2) with the event wanted on top of the Act II Event deck, then walked into floor 1's event room the
-way tests/test_slay_the_spire_faq.py's `enter_event` does for Act I.
+"""Slay the Spire, the Act II and Act III Event decks (issue 31 item 1; cards/slay_the_spire/act2/events.yaml and
+act3_events/events.yaml, S1's transcription of the companion app's texts, provisional). Each scenario is a
+one-player run at its first combat, moved to Act II or III (`current_act`) with the event wanted on top of that
+Act's Event deck, then walked into floor 1's event room the way tests/test_slay_the_spire_faq.py's `enter_event`
+does for Act I.
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ def deck_2(g: Game) -> list[str]:
     return [g.state.tables.card_names[c] for c in g.state.zones[zone_index(g, "event_deck_2")]]
 
 
-def enter_act2_event(g: Game, event: str) -> None:
+def enter_act2_event(g: Game, event: str, act: int = 2) -> None:
     s = g.state
     s.counters[global_slot(g, "map_side")] = 1
-    s.counters[global_slot(g, "current_act")] = 2
-    _move(g, card_ids(g, event)[0], zone_index(g, "event_deck_2"), "top")
+    s.counters[global_slot(g, "current_act")] = act
+    _move(g, card_ids(g, event)[0], zone_index(g, f"event_deck_{act}"), "top")
     e = only_enemy(g, life=1)
     own = next(c for c in card_ids(g, "Strike (Ironclad)") if c in owned_ids(g, 0))
     _move(g, own, zone_index(g, "hand", 0))
@@ -87,3 +88,47 @@ def test_the_old_beggar_removes_a_card_for_2_gold() -> None:
     choose(g, 0, "give")
     choose(g, 0, "Defend (Ironclad)")
     assert pc(g, "gold") == gold - 2 and pc(g, "owned") == owned - 1 and not g.violations()
+
+
+EVENTS_3 = EVENTS.parents[1] / "act3_events" / "events.yaml"
+
+
+def test_the_act_iii_event_deck_holds_its_nine_cards() -> None:
+    g = run_start()
+    names = sorted(c["name"] for c in yaml.safe_load(EVENTS_3.read_text())["cards"])
+    deck = sorted(g.state.tables.card_names[c] for c in g.state.zones[zone_index(g, "event_deck_3")])
+    assert deck == names and len(names) == 9
+
+
+def test_mind_bloom_is_one_choice_for_the_party_and_awake_upgrades_two_cards() -> None:
+    g = run_start()
+    enter_act2_event(g, "Mind Bloom", act=3)
+    set_pc(g, "hp", 9)
+    choose(g, 0, "awake")
+    choose(g, 0, "Bash")
+    choose(g, 0, "Defend (Ironclad)")
+    log = g.log_lines()
+    after = log[log.index("event: Mind Bloom"):]
+    assert pc(g, "hp") == 9 - 3 and sum(1 for ln in after if ln.startswith("P1 upgrades ")) == 2
+    assert not g.violations()
+
+
+def test_falling_removes_one_of_three_cards_revealed() -> None:
+    g = run_start()
+    enter_act2_event(g, "Falling", act=3)
+    d = g.decision
+    assert d is not None and len(d.options[0]) == 3
+    owned = pc(g, "owned")
+    g.apply(0, 0)
+    assert pc(g, "owned") == owned - 1 and not g.violations()
+
+
+def test_the_moai_head_pays_a_relics_price() -> None:
+    g = run_start()
+    enter_act2_event(g, "The Moai Head", act=3)
+    _move(g, card_ids(g, "Anchor")[0], zone_index(g, "relics", 0))
+    refresh_decision(g)
+    gold = pc(g, "gold")
+    choose(g, 0, "relic_for_gold")
+    choose(g, 0, "Anchor")
+    assert pc(g, "gold") == gold + 6 and not g.violations()  # Anchor's price (card_data.md 2.5)

@@ -218,6 +218,8 @@ def test_the_default_run_climbs_acts_i_to_iii_and_wins_at_the_act_iii_boss(playe
     assert placed and placed <= act3_names
     boss_lines = [line for line in act3 if line.startswith("the boss ") and "is in every row" in line]
     assert boss_lines and {re.sub(r" \(\d+ HP\).*", "", b)[len("the boss "):] for b in boss_lines} <= act3_names
+    act3_events = {c["name"] for c in yaml.safe_load((CARDS / "act3_events" / "events.yaml").read_text())["cards"]}
+    assert {line[len("event: "):] for line in act3 if line.startswith("event: ")} <= act3_events
 
 
 def test_the_act_iii_board_is_connected_from_its_bottom_room_to_the_boss() -> None:

@@ -234,6 +234,26 @@ def test_distilled_chaos_plays_drawn_cards_free_and_discards_what_cannot_be_play
     assert "Daze" not in zone(g, "discard")
 
 
+def test_distilled_chaos_discards_an_x_card_whose_least_x_cannot_be_paid() -> None:
+    """Reinforced Body (X, at least 1) drawn by Distilled Chaos with 0 energy cannot be played: it is discarded.
+    Before the fix the X question had no legal answer and the game stopped with an error (found by a kept-alive
+    climb in tests/test_slay_the_spire_acts.py)."""
+    g = combat("Defect")
+    only_enemy(g, life=40)
+    give(g, "Distilled Chaos", "potions")
+    body = give(g, "Reinforced Body", "draw")
+    _move(g, body, zone_index(g, "draw", 0), "top")
+    set_pc(g, "owned", pc(g, "owned") + 1)
+    set_pc(g, "energy", 0)
+    refresh_decision(g)
+    choose(g, 0, "use_potion")
+    choose(g, 0, "Distilled Chaos")
+    resolve_with_first_options(g)
+    assert g.error is None and not g.violations()
+    assert "P1 cannot play Reinforced Body and discards it" in g.log_lines()
+    assert g.state.card_zone[body] == zone_index(g, "discard", 0)
+
+
 def test_gamblers_brew_sets_the_die_before_relics_see_it() -> None:
     """Gambler's Brew is offered right after the roll; Happy Flower then sees the chosen face."""
     g = RULESET.new_game(1, 4, check_invariants=True, options={"mode": "combat"})
