@@ -306,21 +306,31 @@ class WorldSampler:
         self.card_choice = pend is not None and getattr(
             game.ruleset.compiled.choice_elems[pend[-1]], "kind", None) == "card"
         self.card_slots = bool(_card_slots(game))
-        # another player's options in a pending simultaneous choice (they are asked again in the sampled world)
-        self.others_choose = pend is not None and pend[0] == "simul" and any(q != player for q, _ in pend[1])
+        # another player's pending options (they are asked again in the sampled world: _reask)
+        self.others_choose = pend is not None and (
+            any(q != player for q, _ in pend[1]) if pend[0] == "simul" else pend[0] == "choose" and pend[1] != player)
         self.commits = pend is not None and pend[0] == "simul" and bool(s.commits)
 
-    def __call__(self, rng: random.Random) -> Game:
+    def __call__(self, rng: random.Random, narrow: bool = False) -> Game:
+        """A world; ``narrow``: one that differs from the real game in one free group's places only (needs
+        ``self.free``), the rest as it really is — a world of the information set too, for the noninterference
+        probe: a leak in the step that also shows the observer another varied card (its next draw from a deck
+        the full world shuffled) is only read in a world where that deck lies as it really does."""
         game, player = self.game, self.player
         world = game.clone()
         world.check = False  # reachable for the player's eyes, not necessarily for every invariant
         s = world.state
-        shuffled = _shuffle_values(s.counters, self.value_groups, rng) if self.value_groups else False
-        if self.cells:
-            shuffled = worlddeal.deal_cells(s.counters, self.cells, rng) or shuffled
-        moved = _shuffle_places(s.zones, s.card_zone, self.places, self.free, self.groups, self.possible, rng)
-        if self.sizes and worlddeal.deal_sizes(s.zones, s.card_zone, self.sizes, self.possible, rng):
-            shuffled = True  # the cards stay the same ones: only other players' options may change
+        if narrow:
+            one = [self.free[rng.randrange(len(self.free))]]
+            moved = _shuffle_places(s.zones, s.card_zone, self.places, one, [], self.possible, rng)
+            shuffled = False
+        else:
+            shuffled = _shuffle_values(s.counters, self.value_groups, rng) if self.value_groups else False
+            if self.cells:
+                shuffled = worlddeal.deal_cells(s.counters, self.cells, rng) or shuffled
+            moved = _shuffle_places(s.zones, s.card_zone, self.places, self.free, self.groups, self.possible, rng)
+            if self.sizes and worlddeal.deal_sizes(s.zones, s.card_zone, self.sizes, self.possible, rng):
+                shuffled = True  # the cards stay the same ones: only other players' options may change
         if shuffled and not moved and self.others_choose:  # their options may read their hidden values: ask again
             world = _reask(world, game, player)
         if moved:
@@ -337,7 +347,7 @@ class WorldSampler:
                 _remap_counters(world, moved)
             if self.others_choose:
                 world = _reask(world, game, player)
-        if self.commits:
+        if self.commits and not narrow:
             _redraw_commits(world, game, player, rng)
         world.state.rng = rng.getrandbits(64)
         return world

@@ -58,11 +58,12 @@ from typing import Any
 from liturgy.interpreter.engine import Game
 from liturgy.interpreter.engine.infosets import (
     Knowledge,
+    WorldSampler,
     _reask,
+    _redraw_commits,
     hidden_slots,
     keep_relations,
     relation_slots,
-    sample_world,
 )
 from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.engine.outcome import _labels
@@ -309,8 +310,10 @@ def check_world(game: Game, observer: int, knowledge: Knowledge, rng: random.Ran
     it has seen) against the real game: the observer's observation must stay the same until the rules show it
     a card placed differently in the two. The real RNG is kept: nobody knows it, so the real one is a possible
     world's, and public rolls and shuffles then agree. ``game`` itself is not changed."""
-    # each card dealt again within its zone declaration (infosets.sample_world, keep_declarations says why)
-    world = sample_world(game, observer, rng, knowledge, keep_declarations=True)
+    # each card dealt again within its zone declaration (infosets.sample_world, keep_declarations says why); one
+    # world in two, when the hidden cards fall in several groups, varies one group alone (WorldSampler's narrow)
+    sampler = WorldSampler(game, observer, knowledge, keep_declarations=True)
+    world = sampler(rng, narrow=len(sampler.free) > 1 and rng.random() < 0.5)
     world.state.rng = game.state.rng
     real = game.clone()
     hidden = {i for _, group in hidden_slots(game, observer) for i in group}
@@ -318,9 +321,50 @@ def check_world(game: Game, observer: int, knowledge: Knowledge, rng: random.Ran
     redrawn = world.state.commits != real.state.commits
     if not _placed_differently(real, world) and not redrawn and not values:
         return None  # nothing hidden from the observer could be varied here
-    return _compare(real, world, observer, (), rng, horizon,
-                    f"a world drawn from P{observer + 1}'s information set (Game.sample_world)", slots=values,
-                    until_revealed=redrawn)
+    what = f"a world drawn from P{observer + 1}'s information set (Game.sample_world)"
+    chosen = _committed_cards(real, world) if redrawn else None
+    found = _compare(real, world, observer, chosen or (), rng, horizon, what, slots=values,
+                     until_revealed=redrawn and chosen is None)
+    if found or not game.state.commits:
+        return found
+    return _check_commits_alone(game, observer, rng, horizon, what)
+
+
+def _check_commits_alone(game: Game, observer: int, rng: random.Random, horizon: int, what: str) -> str | None:
+    """The real game with only the other players' commits drawn again: a world of the observer's information
+    set too, and the sharper one for a commit's leak. In a world whose hidden cards were dealt afresh, the step
+    that resolves the choice often also shows the observer a card placed differently (its next draw from a deck
+    the world shuffled), which ends the comparison before the line that leaks the commit is read."""
+    real, world = game.clone(), game.clone()
+    _redraw_commits(world, game, observer, rng)
+    if world.state.commits == real.state.commits:
+        return None
+    chosen = _committed_cards(real, world)
+    return _compare(real, world, observer, chosen or (), rng, horizon, what, until_revealed=chosen is None)
+
+
+def _committed_cards(real: Game, world: Game) -> tuple[int, ...] | None:
+    """The cards committed in either world to a pending simultaneous choice among cards, or None when its
+    options are not cards.
+
+    Redrawn commits among cards are followed as varied cards: the comparison ends when the rules show or name
+    one of them to the observer (a card played face up, "Lord Godalming plays Escape"), and any other difference
+    after the choice resolves is a leak (the rank of a tile dropped face down, logged). Commits among other
+    options (an enum, a number) have no card to follow, so their comparison ends when the choice resolves and the
+    rules act on them in the open."""
+    pend = real.state.pending
+    if pend is None or pend[0] != "simul":
+        return None
+    if getattr(real.ruleset.compiled.choice_elems[pend[-1]], "kind", None) != "card":
+        return None
+    cards: set[int] = set()
+    for game in (real, world):
+        entries = game.state.pending[1] if game.state.pending is not None else ()
+        for i, k in game.state.commits.items():
+            options = entries[i][1] if i < len(entries) else ()
+            if 0 <= k < len(options) and isinstance(options[k], int):
+                cards.add(options[k])
+    return tuple(sorted(cards))
 
 
 def _places(game: Game) -> dict[int, tuple[int, int]]:
