@@ -359,7 +359,8 @@ def _committed_cards(real: Game, world: Game) -> tuple[int, ...] | None:
         return None
     cards: set[int] = set()
     for game in (real, world):
-        entries = game.state.pending[1] if game.state.pending is not None else ()
+        held = game.state.pending
+        entries: tuple[tuple[int, tuple[Any, ...]], ...] = held[1] if held is not None and held[0] == "simul" else ()
         for i, k in game.state.commits.items():
             options = entries[i][1] if i < len(entries) else ()
             if 0 <= k < len(options) and isinstance(options[k], int):
