@@ -196,10 +196,10 @@ def _world_probes(rules: Ruleset, seeds: range) -> list[str]:
 @pytest.mark.parametrize("leak", list(LEAKS))
 def test_a_world_from_sample_world_alone_finds_each_leak(tmp_path: Path, leak: str) -> None:
     rules = load_ruleset(_write(tmp_path, BASE.replace(*LEAKS[leak])))
-    # Whether a probe finds a leak depends on the worlds drawn: seeds 12-23 find all three with the one-shuffle
-    # deal of session 13 (0-11 did with the swap chain before it; over 150 seeds both found each leak about as
-    # often: 30/33, 19/23 and 8/9 games, docs/performance.md "Session 13 — search and invariants")
-    found = _world_probes(rules, range(12, 24))
+    # Whether a probe finds a leak depends on the worlds drawn. Seeds 0-11 and 12-23 both find all three since the
+    # session-13 merge (one world in two varies one group alone; another player's plain choice is asked again);
+    # with the one-shuffle deal alone only 12-23 did (docs/performance.md "Session 13 — search and invariants")
+    found = _world_probes(rules, range(24))
     assert found and all("a world drawn from P" in m and "information set" in m for m in found), leak
 
 
@@ -217,9 +217,9 @@ def test_fuzz_with_only_the_world_probe_shrinks_each_leak_to_a_replay(tmp_path: 
     monkeypatch.setattr(ni, "choose_swap", lambda *args, **kwargs: None)
     path = _write(tmp_path, BASE.replace(*LEAKS[leak]))
     replay = tmp_path / "leak.replay.json"
-    # run seed 3: 300 examples find all three leaks with session 13's world deal (run seed 1 did before it; which
-    # examples catch a leak depends on the worlds drawn, and with 100 examples the log leak was found in 2 of 6
-    # run seeds against 3 of 6 with the old deal)
+    # run seeds 1 and 3 both find all three leaks in 300 examples since the session-13 merge's sharper world probe
+    # (with 100 examples, 3-4 of 6 run seeds find each; 2 of 6 before it); which examples catch a leak depends on
+    # the worlds drawn
     report = fuzz_ruleset(load_ruleset(path), path, examples=300, run_seed=3, replay_path=str(replay))
     assert report.violation is not None and "a world drawn from P" in report.violation, (leak, report.violation)
     assert replay.exists() and report.shrunk_decisions is not None
