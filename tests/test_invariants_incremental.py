@@ -212,7 +212,8 @@ def test_checked_decisions_do_not_run_the_full_check(monkeypatch: pytest.MonkeyP
         game = rules.new_game(4, seed, check_invariants=True)
         game.random_playout(random.Random(seed))
         assert game.state.status == "finished" and len(game.state.decisions) > 10
-    assert len(calls) == 1
+    # the template's one full check, or none when an earlier test in this worker built the shared template
+    assert len(calls) <= 1
 
 
 def test_only_large_states_are_checked_incrementally() -> None:
