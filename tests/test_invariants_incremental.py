@@ -223,3 +223,35 @@ def test_only_large_states_are_checked_incrementally() -> None:
     assert big.new_game(1, 0, check_invariants=True)._certified is not None
     assert small.new_game(2, 0, check_invariants=True)._certified is None
     assert big.new_game(1, 0)._certified is None  # unchecked games pay nothing
+
+
+@pytest.mark.parametrize("bad", [-1, "past the end", True, "x", [0]],
+                         ids=["minus_one", "past_end", "true", "str", "list"])
+def test_a_zone_listing_no_card_id_is_a_named_violation_on_both_paths(bad: object) -> None:
+    """Issue 29: a zone listing -1 in place of the last card passed the full check (-1 is distinct in the set
+    and `card_zone[-1]` is the last card's place); `True` in place of card 1 passed both checks (it indexes card
+    1's place); a card past the end raised IndexError. Each is now the placement violation, naming the zone and
+    the position, whether the game checks in full or from its certificate (after a legal move of card 0, so the
+    corrupted zone is one the certificate must look at)."""
+    rules = load_ruleset(str(ROOT / "benchmarks" / "constructs" / "card_moves.rules"))
+    rules._build(1)[0].incremental_checks = True  # a small ruleset checks in full otherwise
+    for certified in (False, True):
+        game = rules.new_game(1, 1, check_invariants=True)
+        assert game._certified is not None
+        s = game.state
+        src = s.card_zone[0]
+        dst = (src + 1) % len(s.zones)
+        s.zones[src].remove(0)
+        s.zones[dst].append(0)
+        s.card_zone[0] = dst
+        card = 1 if bad is True else len(s.card_zone) - 1
+        value = len(s.card_zone) if bad == "past the end" else bad
+        zone = s.zones[s.card_zone[card]]
+        at = zone.index(card)
+        zone[at] = value
+        if not certified:
+            game._certified = None  # the full check
+        report = game.violations()
+        assert len(report) == 1 and report[0][0] == "every card in exactly one zone", (certified, report)
+        assert f"position {at + 1}, which is no card" in report[0][1], report
+        assert report == invariants.full(s)[0]

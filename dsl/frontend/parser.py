@@ -18,7 +18,7 @@ from typing import Any
 
 import lark
 from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedInput
+from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
 from liturgy.dsl.diagnostics import Diagnostic, LiturgyError, Span, remember_source
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
@@ -660,9 +660,39 @@ def _next_decl_line(lines: list[str], after: int) -> int | None:
     return None
 
 
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _keyword_as_name(err: UnexpectedInput) -> bool:
+    """Lark's ``on_error``: read a keyword as a name where, after the reductions its lookahead allowed, only a
+    name fits, and go on parsing (True); anything else stays an error (False).
+
+    LALR merges the state that ends an expression with the one that ends a declaration, so after
+    `let pool = 1` the contextual lexer also accepts the declaration word `pool` and reads the next statement's
+    `pool = 2` as that word; the parser then reduces the statement and finds no action for it, where a name
+    would fit. The fast driver (:func:`fast_parse`) retypes such a keyword to ``NAME`` at that point; doing the
+    same here keeps the reference path (used for every syntax error and as the fallback) in agreement with it,
+    so a user's name shadows any keyword the grammar does not need where it stands (issue 33). The token is
+    tried on a copy first, so a failure leaves the state that the original error describes.
+    """
+    if not isinstance(err, UnexpectedToken) or err.interactive_parser is None:
+        return False
+    tok = err.token
+    if tok.type == "NAME" or "NAME" not in err.expected or not _WORD.fullmatch(str(tok)):
+        return False
+    name = Token.new_borrow_pos("NAME", str(tok), tok)
+    interactive: Any = err.interactive_parser  # Lark leaves its `copy` untyped
+    try:
+        interactive.copy(deepcopy_values=False).feed_token(name)
+    except UnexpectedInput:
+        return False
+    interactive.feed_token(name)
+    return True
+
+
 def _parse_once(text: str, file: str, start: str) -> tuple[Any, Diagnostic | None]:
     try:
-        return _lark().parse(text, start=start), None
+        return _lark().parse(text, start=start, on_error=_keyword_as_name), None
     except UnexpectedInput as err:
         return None, _syntax_diag(err, file, text)
     except RecursionError:

@@ -200,10 +200,12 @@ class Certified:
         With D the zones of ``dz``, W the cards D listed when certified and M the cards D lists now: E is
         the certified card places with every card of W marked gone, then every card of M given the zone of
         D that lists it. Placement holds when the card places now are E, M lists as many cards as W and
-        none below 0. Why that is enough: no card of W is still marked gone, so every card of W is in M;
-        as many cards as W, so M is W, each listed once; every card of M names the zone that lists it;
-        every other card was listed outside D when certified, by a zone that has not changed since, and
-        still names it. (Below 0: card -1 would set E's last place, as Python indexes lists.)
+        none below 0 or other than an int. Why that is enough: no card of W is still marked gone, so every
+        card of W is in M; as many cards as W, so M is W, each listed once; every card of M names the zone
+        that lists it; every other card was listed outside D when certified, by a zone that has not changed
+        since, and still names it. (Below 0: card -1 would set E's last place, as Python indexes lists;
+        `True` would set card 1's. A card past the end raises IndexError, which :meth:`holds` turns into "not
+        proven".)
 
         Plain loops over W and M: cheaper than slicing off a common start or taking set differences
         per zone, measured on Bloodborne (callgrind), where a decision changes about six zones.
@@ -224,7 +226,7 @@ class Certified:
             n -= len(cards)
             for c in cards:
                 expected[c] = zi
-            if cards and min(cards) < 0:
+            if cards and (min(cards) < 0 or not _INT.issuperset(map(type, cards))):
                 return None
         if n or expected != cz:
             return None
@@ -281,11 +283,29 @@ def _placement(s: GameState, out: Violations) -> None:
     # All in C-level calls: the flat list of placed cards, and the zone each one is listed in,
     # must agree with the card -> zone index the engine keeps.
     placed = list(chain.from_iterable(zones))
-    if len(placed) != ncards or len(set(placed)) != ncards:
+    if placed and (not _INT.issuperset(map(type, placed)) or min(placed) < 0 or max(placed) >= ncards):
+        # Before the set and the index below: card -1 would pass both (distinct, and `card_zone[-1]` is the
+        # last card's place), a card past the end would raise IndexError, and a list in a zone TypeError.
+        out.append(("every card in exactly one zone", _bad_card(s, ncards)))
+    elif len(placed) != ncards or len(set(placed)) != ncards:
         out.append(("every card in exactly one zone", f"{len(placed)} card places for {ncards} cards"))
     elif list(map(cz.__getitem__, placed)) != list(chain.from_iterable(map(repeat, range(len(zones)),
                                                                              map(len, zones)))):
         out.append(("every card in exactly one zone", "a zone lists a card that is placed elsewhere"))
+
+
+_INT = frozenset({int})  # the one type a card id has (not bool, whose True would index card 1)
+
+
+def _bad_card(s: GameState, ncards: int) -> str:
+    """Where the first listed card that is no card id (an int in 0..ncards-1) is, in player-neutral words."""
+    for zi, zone in enumerate(s.zones):
+        for pos, c in enumerate(zone):
+            if type(c) is not int or not 0 <= c < ncards:
+                shown = repr(c) if type(c) is int else f"a {type(c).__name__} value"
+                return (f"{s.tables.zone_names[zi]} lists {shown} at position {pos + 1}, "
+                        f"which is no card (cards are 0..{ncards - 1})")
+    return "a zone lists something that is no card"  # pragma: no cover - only called after one was found
 
 
 def _capacity(s: GameState, out: Violations) -> None:
