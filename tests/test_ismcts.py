@@ -87,9 +87,10 @@ PINNED = {
     # the map display, the agents from before and after the speed-up were checked to choose alike); re-recorded in
     # session 13: the combat's rules are unchanged (random games play the same logs), but Act III, the Ascension
     # set and the Act II/III events added hidden cards, so the worlds the search samples differ; and
-    # re-recorded at the session-13 merge, which joined those cards with the search's new world sampler
+    # re-recorded at the session-13 merge, which joined those cards with the search's new world sampler, and again
+    # when Ascension 3's event cards joined the state (a hidden box at every level: the sampler deals them too)
     ("rulesets/slay_the_spire.rules", 1, 1): [
-        2, 0, 1, 0, 0, 2, 0, 0, 0, 0, 1, 0, 3, 0, 2, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0
+        3, 0, 0, 2, 1, 0, 1, 0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 2, 2, 0, 0, 2, 0, 2, 2, 0, 0, 0
     ],
 }
 
