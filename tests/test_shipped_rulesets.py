@@ -37,8 +37,8 @@ def test_shipped_ruleset_checks_clean_with_strict(path: Path, capsys: pytest.Cap
 
 # The four large games (conftest.LARGE) cost 1-3 s of CPU per fuzzed game (the leak check and the noninterference
 # probes render every view again and again): the test command plays 8 of each (Betrayal's 20 took a minute of CPU
-# alone), the long profile (HYPOTHESIS_PROFILE=thorough) 100; the classic games stay at 20. Slay the Spire, whose
-# games have no short variant, plays 4 (14.8 s of CPU for 8, 8.0 s for 4, compile included). Every game runs each
+# alone), the long profile (HYPOTHESIS_PROFILE=thorough) 100; the classic games stay at 20. Slay the Spire plays
+# 4 (14.8 s of CPU for 8, 8.0 s for 4, compile included). Every game runs each
 # of the harness's checks (invariants after every decision, the leak check, the noninterference probes, the end
 # with winners) through a whole game; its many cards, enemies and events are the long hunt's to cover: the run seed
 # is fixed, so the test command replays the same few games each time, and more of them cover more only under
