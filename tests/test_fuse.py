@@ -10,6 +10,7 @@ step, with the same message and the same saved state.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, load_ruleset
 from harness_options import short_options
 from liturgy.dsl.frontend.includes import main_rulesets
 from liturgy.dsl.loader import check_file
@@ -27,13 +28,22 @@ RULESETS = main_rulesets(sorted(str(p) for p in (ROOT / "rulesets").rglob("*.rul
     str(p) for p in (ROOT / "docs" / "examples").glob("*.rules"))
 
 
+@functools.cache
+def _unfused(path: str) -> Ruleset:
+    """The ruleset compiled without fusion, once per process: three tests of this file compare it, and compiling
+    a large game (Slay the Spire, Betrayal) costs 1-2 s of CPU each time. The tests leave it as they found it (a
+    step limit set for one run is restored in ``finally``)."""
+    program, _ = check_file(path)
+    assert program is not None
+    return Ruleset(program, fuse=False)
+
+
 def _pair(path: str) -> tuple[Ruleset, Ruleset]:
-    rules = []
-    for fuse in (True, False):
-        program, _ = check_file(path)
-        assert program is not None
-        rules.append(Ruleset(program, fuse=fuse))
-    return rules[0], rules[1]
+    """(fused, unfused). The fused one is the default compile, ``load_ruleset``'s, so it is conftest's shared copy:
+    a warm copy that other tests have played must still play exactly like the unfused one."""
+    fused = load_ruleset(path)
+    assert fused.compiled.fuse and fused.compiled.sgen is not None  # the default compile fuses
+    return fused, _unfused(path)
 
 
 def _play(rules: Ruleset, players: int, seed: int, check: bool,

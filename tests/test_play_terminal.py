@@ -8,14 +8,16 @@ boss room and ends with the ruleset's win or defeat line, with no traceback.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from human_driver import LabelPolicy, play
 
 RULES = "rulesets/slay_the_spire.rules"
 
 
-def _run_to_floor(players: int, heroes: list[str], seeds: range, floor: int = 12) -> tuple[int, str]:
-    """Play runs on successive seeds until one reaches `floor` (12: the boss's) and ends cleanly."""
+def _run_to_floor(players: int, heroes: list[str], seeds: Sequence[int], floor: int = 12) -> tuple[int, str]:
+    """Play runs on the given seeds in turn until one reaches `floor` (12: the boss's) and ends cleanly. Every run
+    played, reaching the floor or not, must end cleanly."""
     for seed in seeds:
         code, out = play(RULES, ["--seed", str(seed), "--players", str(players), "--seats", "human"],
                          LabelPolicy(heroes), timeout=90)
@@ -29,7 +31,10 @@ def _run_to_floor(players: int, heroes: list[str], seeds: range, floor: int = 12
 
 
 def test_a_solo_run_reaches_the_boss_at_the_terminal() -> None:
-    _, out = _run_to_floor(1, ["Defect"], range(1, 5))
+    # Seed 4 is tried first: it is the first of seeds 1-4 whose run reaches the boss today, and each run that falls
+    # short costs ~3 s of CPU (the `liturgy play` process compiles Slay the Spire anew). The others stay as the
+    # fallback for a ruleset change that moves seed 4's run; they are no longer played when it gets there.
+    _, out = _run_to_floor(1, ["Defect"], (4, 1, 2, 3))
     for room in ("monster", "boss"):
         assert f": {room}" in out
     assert "Combat round 1, the die shows" in out and "acts by" in out  # the status panel, enemy intents

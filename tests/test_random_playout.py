@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, load_ruleset
 from harness_options import short_options
 from liturgy.dsl.frontend.includes import main_rulesets
 from liturgy.dsl.loader import check_file
@@ -27,9 +27,7 @@ def _loop(game: Game, rng: random.Random) -> int:
 
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: Path(p).stem)
 def test_random_playout_matches_the_apply_loop(path: str) -> None:
-    program, _ = check_file(path)
-    assert program is not None
-    rules = Ruleset(program)
+    rules = load_ruleset(path)  # conftest's shared compile: a large game's costs 1-2 s of CPU
     counts = sorted({rules.min_players, min(4, rules.max_players)})
     for players in counts:
         for seed in range(8):
