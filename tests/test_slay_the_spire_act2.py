@@ -64,6 +64,19 @@ def only(g: Game, *enemies: str, seat: int = 0) -> list[int]:
     return placed
 
 
+def enemies_met(mode: str, games: int) -> set[str]:
+    """The enemies placed in ``games`` random combats of ``mode`` (seeds 0.., 1–4 players in turn), each played to
+    its end under the invariants without an error."""
+    seen: set[str] = set()
+    for seed in range(games):
+        g = RULESET.new_game(seed % 4 + 1, seed, check_invariants=True, options={"mode": mode})
+        g.random_playout(random.Random(seed))
+        ok(g)
+        assert g.finished
+        seen |= {m.group(1) for ln in g.log_lines() if (m := PLACED.match(ln))}
+    return seen
+
+
 def set_die(g: Game, face: int) -> None:
     g.state.counters[global_slot(g, "die_result")] = face
 
@@ -83,15 +96,7 @@ def test_the_deck_holds_the_twelve_act_ii_encounters() -> None:
 
 def test_every_act_ii_encounter_is_fought_to_the_end_for_1_to_4_players() -> None:
     """Random play of Act II combats under the invariants meets every encounter and every elite of the decks."""
-    seen: set[str] = set()
-    for seed in range(40):
-        players = seed % 4 + 1
-        g = RULESET.new_game(players, seed, check_invariants=True, options={"mode": "act2_combat"})
-        g.random_playout(random.Random(seed))
-        ok(g)
-        assert g.finished
-        seen |= {m.group(1) for ln in g.log_lines() if (m := PLACED.match(ln))}
-    assert set(ENCOUNTERS) | set(ELITES) <= seen
+    assert set(ENCOUNTERS) | set(ELITES) <= enemies_met("act2_combat", 40)
 
 
 def test_a_byrd_flies_one_damage_per_hit() -> None:
