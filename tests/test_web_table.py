@@ -1,17 +1,24 @@
 """The four seed games played through the web page in Chromium, a person clicking one seat (issue 32's "done when").
 
-For each game a human seat clicks (a seeded random option each time) from the first question to the result,
-the other seats are bots. Fury of Dracula and Betrayal are played in the short variants they declare as options
-(`length=skirmish`: the game ends at the first new day; `length=quick`: a round after the haunt, harness_options.py),
-which go through the same page, map and board in a fifth of the clicks; the full games under
-``HYPOTHESIS_PROFILE=thorough``. Along the way and at the end the page must show:
+For each game a person starts at the lobby (picks the game, the number of players, who sits where and the
+game's options, clicks "Create table", follows their seat's invite link) and clicks a seeded random option at
+every question of theirs from the first to the result; the other seats are bots. Short but whole games, through
+the options the rulesets declare (the full games under ``HYPOTHESIS_PROFILE=thorough``):
+- Fury of Dracula `length=skirmish`: the game ends at the first new day (harness_options.py);
+- Betrayal `length=quick`: the first omen starts the haunt, the game ends a round later;
+- Slay the Spire `acts=1`: a solo run that ends after Act I's boss (or earlier, when the party dies);
+- Bloodborne as it ships (a game is a few rounds).
+Along the way and at the end the page must show:
 - the narration of what changed for the seat ("What changed for you"), with Bloodborne's health losses said;
-- player-facing labels: no zone, counter, option or map label is a raw identifier (`upgrade_deck`);
+- player-facing labels: no zone, counter, option or map label (nor the lobby's) is a raw identifier
+  (`upgrade_deck`, `wound1`), and the checker's own rule for shown values (W090) finds nothing in the ruleset;
 - the picture of the board: an SVG map for Fury of Dracula (the graph, the Hunters on it) and for Slay the Spire
   (the Act map its ruleset lays out: rooms, paths, the party's room), an SVG board for Betrayal (the floor plan);
 - piles as stacks with counts, never rows of `?`.
-Screenshots for docs/web.md (the top of the table and the board) go into ``docs/web/`` when
-``LITURGY_WEB_SCREENSHOTS=1``, else into the test's temporary folder with the whole pages.
+Screenshots along the way (the lobby, mid-game, the end) go into the test's temporary folder; those for
+docs/web.md and docs/playing.md (the top of the table and the board) into ``docs/web/`` when
+``LITURGY_WEB_SCREENSHOTS=1``. The four games cost ~3 s of the test process's CPU (`--cpu-durations`; Chromium
+is a separate process): the bots answer at once (``bot_delay=0``) and the loop waits on the page, never sleeps.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not 
 
 from conftest import PROFILE  # noqa: E402
 from harness_options import HARNESS_OPTIONS  # noqa: E402
+from liturgy.dsl.loader import check_file  # noqa: E402
 from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Lobby, discover  # noqa: E402
 from test_web_browser import CHROMIUM, ROOT, Player, Server, browser  # noqa: E402, F401
@@ -42,8 +50,13 @@ GAMES = {  # ruleset key: (seats, the seat a person clicks, clicks allowed)
     "betrayal": (["human", "random", "random"], 0, 1500),
     "slay_the_spire": (["human"], 0, 1500),
 }
+SHORT = {**{Path(k).stem: v for k, v in HARNESS_OPTIONS.items()}, "slay_the_spire": {"acts": "1"}}
 RULESETS = discover([str(ROOT / f"rulesets/{key}.rules") for key in GAMES])
-IDENT = re.compile(r"\b[a-z]+_[a-z_]+\b")
+# a word a player would read as an identifier: snake_case, or lower-case letters with a digit glued on (`wound1`);
+# the same shape tests/test_terminal_full_games.py looks for on the terminal's screens
+IDENT = re.compile(r"(?<![\w./-])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[0-9]+)(?![\w/.-])")
+ASKED = """() => document.querySelector('#decision-card:not([hidden]) #options button:enabled') !== null
+  || document.getElementById('turn').textContent.includes('finished')"""
 
 # the labels a person reads: zone names, the hand's groups, counters, options, map and board labels
 LABELS = """() => Array.from(document.querySelectorAll(
@@ -51,8 +64,33 @@ LABELS = """() => Array.from(document.querySelectorAll(
   e => e.firstChild ? e.firstChild.textContent : e.textContent)"""
 
 
-def raw_labels(page: Any) -> list[str]:
-    return [t for t in page.evaluate(LABELS) if IDENT.search(t)]
+def raw_labels(page: Any, labels: str = LABELS) -> list[str]:
+    return [t for t in page.evaluate(labels) if IDENT.search(t)]
+
+
+def from_the_lobby(chromium: Any, server: Server, key: str, seats: list[str], options: dict[str, str],
+                   human: int, shots: Path) -> tuple[str, list[str]]:
+    """Create the table as a person does, on the lobby page: the game, the players, each seat, each option; then
+    the invite link of the seat ``human``. Returns that link and the lobby's raw labels (none expected)."""
+    page = chromium.new_page(viewport={"width": 1000, "height": 760})
+    page.goto(server.base + "/")
+    page.wait_for_selector("#ruleset option", state="attached")
+    page.select_option("#ruleset", key)
+    page.fill("#players", str(len(seats)))
+    page.dispatch_event("#players", "change")
+    for i, kind in enumerate(seats):
+        page.locator("#seats select").nth(i).select_option(kind)
+    for name, value in options.items():
+        page.locator(f"#options select[data-option={name}]").select_option(value)
+    raw = raw_labels(page, "() => Array.from(document.querySelectorAll('#create label'), "
+                           "e => e.firstChild.textContent)")
+    page.click("#create-button")
+    page.wait_for_selector("#links li a")
+    page.screenshot(path=str(shots / f"{key}-lobby.png"), full_page=True)
+    link = page.locator("#links li", has_text=f"P{human + 1} (person)").locator("a").get_attribute("href")
+    page.close()
+    assert link and link.startswith("/t/"), link
+    return link, raw
 
 
 def photograph(player: Player, shots: Path, docs: Path, key: str) -> None:
@@ -83,8 +121,8 @@ def play_through(player: Player, table: Any, clicks: int, seconds: float, shots:
                 seen["svg"].update(player.page.evaluate(
                     "() => Array.from(document.querySelectorAll('#maps svg'), s => s.getAttribute('class'))"))
                 seen["stack_rows"] = max(seen["stack_rows"], player.page.locator("#zones .cardname.hidden").count())
-        else:
-            time.sleep(0.05)
+        else:  # the bots' turn, or a state arriving: wait for the page to ask again (no sleeping)
+            player.page.wait_for_function(ASKED, timeout=30000)
     player.page.wait_for_function("() => document.getElementById('turn').textContent.includes('finished')",
                                   timeout=30000)
     seen["narration"].update(player.page.locator("#changes li div").all_inner_texts())
@@ -103,16 +141,18 @@ def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Pa
     seats, human, clicks = GAMES[key]
     server = Server(Lobby(RULESETS, Store(str(tmp_path / "t.db")), bot_delay=0.0))
     try:
-        options = {} if PROFILE == "thorough" else HARNESS_OPTIONS.get(f"{key}.rules", {})
-        made = server.create(key, seats, options)
-        table = server.lobby.tables[made["table"]]
-        player = Player(browser, f"{server.base}/t/{made['table']}#seat={made['seats'][human]['token']}", human)
+        options = {} if PROFILE == "thorough" else SHORT.get(key, {})
+        link, lobby_raw = from_the_lobby(browser, server, key, seats, options, human, shots)
+        table = server.lobby.tables[link.split("/")[2].split("#")[0]]
+        assert {k: str(v) for k, v in table.game.options.items() if k in options} == options
+        player = Player(browser, server.base + link, human)
         seen = play_through(player, table, clicks, 900, shots, key, docs)
         player.close()
     finally:
         server.stop()
+    assert not lobby_raw, lobby_raw
     assert table.game.state.status == "finished", table.game.error
-    assert seen["result"].startswith("Scores: P1: ") or seen["result"], seen["result"]
+    assert seen["result"].startswith("Scores: "), seen["result"]
     assert seen["narration"], "no narration was shown"
     assert not seen["raw"], f"raw identifiers in labels: {sorted(seen['raw'])[:10]}"
     assert seen["stack_rows"] == 0  # face-down cards are stacks with a count, not rows of `?`
@@ -122,6 +162,8 @@ def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Pa
         assert "map" in seen["svg"]
     if key == "betrayal":
         assert "board" in seen["svg"]
+    _, diags = check_file(str(ROOT / f"rulesets/{key}.rules"))  # the checker's rule for shown values, too
+    assert [d.message for d in diags if d.code == "W090"] == []
 
 
 def test_the_table_fits_a_phone(browser: Any, tmp_path: Path) -> None:  # noqa: F811

@@ -11,6 +11,9 @@ function el(tag, text, cls) {
   return e;
 }
 
+// an option's identifier as a person reads it (`final_boss_pick` → "Final boss pick"), as the table page does
+const displayName = (id) => { const t = String(id).replaceAll("_", " "); return t.charAt(0).toUpperCase() + t.slice(1); };
+
 function current() { return catalog.rulesets.find((r) => r.key === $("ruleset").value); }
 
 function drawSeats() {
@@ -34,9 +37,9 @@ function drawSeats() {
 function drawOptions() {
   const box = $("options"); box.replaceChildren();
   for (const [name, values] of Object.entries(current().options)) {
-    const label = el("label", `${name} `);
+    const label = el("label", `${displayName(name)} `);
     const sel = el("select"); sel.dataset.option = name;
-    for (const v of values) { const o = el("option", v); o.value = v; sel.append(o); }
+    for (const v of values) { const o = el("option", String(v).replaceAll("_", " ")); o.value = v; sel.append(o); }
     label.append(sel); box.append(label);
   }
 }
