@@ -51,7 +51,7 @@ GAMES = [
     ("fury_of_dracula", ["--players", "2", "--seats", "random,human", "--option", "length=skirmish"],
      RandomLabels(2), ["Clermont-Ferrand (town)", "Dracula's Trail"]),
     ("betrayal", ["--players", "3", "--seats", "human,random,random", "--option", "length=quick"],
-     RandomLabels(2), ["Entrance Hall"]),
+     RandomLabels(2), ["Entrance Hall", "=== ground floor ==="]),  # the house, drawn as text
     ("bloodborne", ["--players", "3", "--seats", "human,random,random"], RandomLabels(2), ["Final boss"]),
     ("slay_the_spire", ["--players", "1", "--seats", "human"], LabelPolicy(["Ironclad"]),
      ["The map (M monster"]),

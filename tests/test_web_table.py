@@ -13,7 +13,8 @@ Along the way and at the end the page must show:
 - player-facing labels: no zone, counter, option or map label (nor the lobby's) is a raw identifier
   (`upgrade_deck`, `wound1`), and the checker's own rule for shown values (W090) finds nothing in the ruleset;
 - the picture of the board: an SVG map for Fury of Dracula (the graph, the Hunters on it) and for Slay the Spire
-  (the Act map its ruleset lays out: rooms, paths, the party's room), an SVG board for Betrayal (the floor plan);
+  (the Act map its ruleset lays out: rooms, paths, the party's room, the map token on each token space), an SVG
+  board for Betrayal (the floor plan);
 - piles as stacks with counts, never rows of `?`.
 Screenshots along the way (the lobby, mid-game, the end) go into the test's temporary folder; those for
 docs/web.md and docs/playing.md (the top of the table and the board) into ``docs/web/`` when
@@ -121,6 +122,7 @@ def play_through(player: Player, table: Any, clicks: int, seconds: float, shots:
                 seen["svg"].update(player.page.evaluate(
                     "() => Array.from(document.querySelectorAll('#maps svg'), s => s.getAttribute('class'))"))
                 seen["stack_rows"] = max(seen["stack_rows"], player.page.locator("#zones .cardname.hidden").count())
+                seen["tokens"] = max(seen.get("tokens", 0), player.page.locator("#maps svg g.place.token").count())
         else:  # the bots' turn, or a state arriving: wait for the page to ask again (no sleeping)
             player.page.wait_for_function(ASKED, timeout=30000)
     player.page.wait_for_function("() => document.getElementById('turn').textContent.includes('finished')",
@@ -160,6 +162,8 @@ def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Pa
         assert any(re.search(r"(You lose|P\d loses) \d+ health", x) for x in seen["narration"]), seen["narration"]
     if key in ("fury_of_dracula", "slay_the_spire"):  # Europe; the Act map (`describe map { x = … }`)
         assert "map" in seen["svg"]
+    if key == "slay_the_spire":  # every token space labelled by its map token (`tokens = …`): 8 dark, 7 light
+        assert seen["tokens"] == 15, seen["tokens"]
     if key == "betrayal":
         assert "board" in seen["svg"]
     _, diags = check_file(str(ROOT / f"rulesets/{key}.rules"))  # the checker's rule for shown values, too

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from liturgy.dsl.loader import check_file
@@ -123,6 +124,16 @@ def test_the_duel_example_reads_in_words_at_the_terminal() -> None:
     ('describe map { x = "col", y = "floor", chosen = "side_now" }', "E101", "unknown counter `side_now`"),
     ('describe map { x = "col", y = "floor", colour = "room" }', "E101", "`colour` is not a key of a zone's map"),
     ('describe map { x = "col" }', "E101", "needs both `x` and `y`"),
+    ('describe map { x = "col", y = "floor", label = "room", slot = "col", tokens = "monster on map" }', "E101",
+     "does not read as `VALUE in ZONE, …`"),
+    ('describe map { x = "col", y = "floor", label = "room", slot = "col", tokens = "lair in map" }', "E101",
+     "`lair` is not a value of the map's `label` field"),
+    ('describe map { x = "col", y = "floor", label = "room", slot = "col", tokens = "monster in lairs" }', "E101",
+     "unknown zone `lairs`"),
+    ('describe map { x = "col", y = "floor", label = "room", tokens = "monster in visited" }', "E101",
+     "needs `slot` and `tokens` together"),
+    ('describe map { x = "col", y = "floor", label = "room", slot = "room", tokens = "monster in visited" }', "E102",
+     "`slot` needs a field of type int"),
 ])
 def test_mistakes_in_a_map_layout_are_located_errors(tmp_path: Path, block: str, code: str, words: str) -> None:
     text = (DUEL.parent / "delve.rules").read_text(encoding="utf-8")
@@ -152,3 +163,42 @@ def test_a_zone_laid_out_as_a_map_is_drawn_for_the_page() -> None:
     g.apply(0, 0)
     entered = g.view(0)["zones"]["visited"][-1]
     assert seat_extras(g, "delve-test", 0, g.view(0), False)["markers"]["map"] == [[entered, "here"]]
+
+
+def _sts_at_the_map() -> tuple[Any, Any]:
+    rules = load_ruleset("rulesets/slay_the_spire.rules")
+    return rules, rules.new_game(1, seed=2, options={"acts": "1"})
+
+
+def test_a_token_space_shows_the_token_lying_on_it() -> None:
+    """Slay the Spire's `describe map { slot = "slot", tokens = "dark_token in dark_tokens, …" }`: each dark or
+    light space of the side in play is labelled by the map token lying there, the `slot`-th of its back's row, as
+    the seat's view shows that row (issue 32)."""
+    from liturgy.interpreter.engine.seatview import seat_extras
+
+    rules, g = _sts_at_the_map()
+    view = g.view(0)
+    side = view["counters"]["map_side"]
+    labels = seat_extras(g, "sts-tokens", 0, view, True)["map_labels"]["map"]
+    spaces = [c for c in rules.program.cards if c.kind == "MapRoom" and c.values["side"] == side
+              and c.values["room"] in ("dark_token", "light_token")]
+    assert len(labels) == len(spaces) == len(view["zones"]["dark_tokens"]) + len(view["zones"]["light_tokens"])
+    for c in spaces:
+        row = view["zones"]["dark_tokens" if c.values["room"] == "dark_token" else "light_tokens"]
+        assert labels[c.name] == row[c.values["slot"]]
+
+
+def test_a_token_the_view_shows_face_down_is_not_named() -> None:
+    """The labels come from the seat's view alone: a row it sees face down (or not at all) names nothing, so the
+    map tells no more than the view (the space keeps its printed label)."""
+    from liturgy.interpreter.engine.seatview import zone_tokens
+
+    rules, g = _sts_at_the_map()
+    view = g.view(0)
+    hidden = {**view, "zones": {**view["zones"], "dark_tokens": ["?"] * len(view["zones"]["dark_tokens"])}}
+    labels = zone_tokens(rules.program, hidden)["map"]
+    assert labels and not any(name.startswith("?") for name in labels.values())
+    assert set(labels.values()) <= set(view["zones"]["light_tokens"])
+    gone = {k: v for k, v in view["zones"].items() if k != "light_tokens"}
+    assert set(zone_tokens(rules.program, {**hidden, "zones": {**gone, "dark_tokens": hidden["zones"]["dark_tokens"]}})
+               ["map"]) == set()

@@ -134,8 +134,38 @@ def _check_narration(prog: Program, d: A.DescribeNames, err: list[Diagnostic]) -
 
 # `describe ZONE { x = "col", y = "floor", links = "next", … }`: the zone's cards drawn as a map of rows (the web
 # page's SVG; engine/seatview.py). Each key names a field of the zone's card kind, a counter or a zone.
-LAYOUT_FIELDS = {"x": "int", "y": "int", "links": "list", "label": "enum", "group": "int"}
+LAYOUT_FIELDS = {"x": "int", "y": "int", "links": "list", "label": "enum", "group": "int", "slot": "int"}
 LAYOUT_OTHER = {"chosen": "counter", "here": "zone"}
+_TOKEN = re.compile(r"^\s*(\w+)\s+in\s+(\w+)\s*$")
+
+
+def token_spaces(text: str) -> dict[str, str] | None:
+    """`tokens = "dark_token in dark_tokens, light_token in light_tokens"`: per `label` value, the zone whose
+    `slot`-th card lies on a space of that label (Slay the Spire's map tokens); None when it does not parse."""
+    out = {}
+    for part in text.split(","):
+        m = _TOKEN.match(part)
+        if m is None:
+            return None
+        out[m.group(1)] = m.group(2)
+    return out
+
+
+def _check_tokens(prog: Program, d: A.DescribeNames, text: str, span: Span, label_enum: str | None,
+                  err: list[Diagnostic]) -> None:
+    """The `tokens` key: each `VALUE in ZONE` names a value of the label's enum and a zone (E101)."""
+    spaces = token_spaces(text)
+    if spaces is None:
+        err.append(Diagnostic("E101", "error", f"`tokens` of the map of `{d.enum}` does not read as "
+                              "`VALUE in ZONE, …`", span, 'e.g. tokens = "dark_token in dark_tokens"'))
+        return
+    values = prog.enums.get(label_enum or "", [])
+    for value, zone in spaces.items():
+        if value not in values:
+            err.append(Diagnostic("E101", "error", f"`{value}` is not a value of the map's `label` field", span,
+                                  "`tokens` needs `label` and names its values"))
+        if zone not in prog.zones:
+            err.append(Diagnostic("E101", "error", f"unknown zone `{zone}`", span))
 
 
 def _check_layout(prog: Program, d: A.DescribeNames, err: list[Diagnostic]) -> None:
@@ -155,16 +185,22 @@ def _check_layout(prog: Program, d: A.DescribeNames, err: list[Diagnostic]) -> N
             elif t.kind != LAYOUT_FIELDS[key] and not (key == "links" and t.kind == "list"):
                 err.append(Diagnostic("E102", "error", f"`{key}` needs a field of type {LAYOUT_FIELDS[key]}, and "
                                       f"`{name}` is {t}", span))
+        elif key == "tokens":
+            label = types.get(dict((k, n) for k, n, _ in d.names).get("label", ""))
+            _check_tokens(prog, d, name, span, str(label.arg) if label is not None else None, err)
         elif key in LAYOUT_OTHER:
             known = prog.counters if LAYOUT_OTHER[key] == "counter" else prog.zones
             if name not in known:
                 err.append(Diagnostic("E101", "error", f"unknown {LAYOUT_OTHER[key]} `{name}`", span))
         else:
             err.append(Diagnostic("E101", "error", f"`{key}` is not a key of a zone's map", span,
-                                  "a zone's map takes x, y, links, label, group, chosen and here"))
+                                  "a zone's map takes x, y, links, label, group, chosen, here, slot and tokens"))
         got[key] = name
     if "x" not in got or "y" not in got:
         err.append(Diagnostic("E101", "error", f"the map of `{d.enum}` needs both `x` and `y`", d.span))
+    elif ("tokens" in got) != ("slot" in got):
+        err.append(Diagnostic("E101", "error", f"the map of `{d.enum}` needs `slot` and `tokens` together", d.span,
+                              "`slot` is the int field numbering the spaces a zone's cards lie on"))
     else:
         prog.zone_layouts[d.enum] = got
 

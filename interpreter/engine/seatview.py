@@ -8,7 +8,8 @@ that rule in the engine, next to the view, lets the terminal and any other front
   table and seat for the move, so every connection of the seat is told the same lines.
 - ``cards``: the printed text and data of every card the view shows face up, for hover and tap.
 - ``maps``: each graph's places with a drawing position and its connections (public: the graph's file), sent
-  with a connection's first state; ``markers``: which counters the view shows holding which place, every state.
+  with a connection's first state; ``markers``: which counters the view shows holding which place, every state;
+  ``map_labels``: per map of cards, the cards its view shows lying on its spaces (`describe map { tokens = … }`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.checker.program import Program
+from liturgy.dsl.checker.wording import token_spaces
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.runtime.names import card_details, display_name, place_labels, place_names, value_labels, words
@@ -72,6 +74,7 @@ def seat_extras(game: Game, table: str, seat: int | None, view: dict[str, Any], 
         # seat's previous move (the page keeps what it was told)
         "cards": card_details(prog, face_up(view) if first else new),
         "markers": {**markers(prog, view), **zone_markers(prog, view)},
+        "map_labels": zone_tokens(prog, view),
     }
     if first:
         out["maps"] = {name: graph_picture(prog, name) for name, g in prog.graphs.items() if drawable(g)}
@@ -177,6 +180,48 @@ def zone_markers(prog: Program, view: dict[str, Any]) -> dict[str, list[list[str
         shown = [c for c in here if not c.startswith("?")] if isinstance(here, list) else []
         out[zone] = [[shown[-1], "here"]] if shown else []
     return out
+
+
+def zone_tokens(prog: Program, view: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Per zone laid out as a map with `slot` and `tokens`: each space's label as it lies now, the name of the card
+    lying on it (Slay the Spire's "Elite token" on a dark map space). A space labelled `V` with `tokens = "V in
+    ZONE"` holds the `slot`-th card of ZONE; read from the seat's view, so a card it sees face down (or a zone it
+    does not see) leaves the space its printed label: nothing is said that the view does not show."""
+    out: dict[str, dict[str, str]] = {}
+    zones, counters = view.get("zones", {}), view.get("counters", {})
+    for zone, spaces in _token_spaces(prog).items():
+        chosen = counters.get(prog.zone_layouts[zone].get("chosen", ""))  # only the side in play, as drawn
+        labels: dict[str, str] = {}
+        for space, group, on, slot in spaces:
+            cards = zones.get(on)
+            if chosen is not None and group != chosen or not isinstance(cards, list) or slot >= len(cards):
+                continue
+            if not cards[slot].startswith("?"):
+                labels[space] = cards[slot]
+        out[zone] = labels
+    return out
+
+
+Space = tuple[str, Any, str, int]  # a map's space: its card's name, its group, the zone lying on it, the slot
+_TOKEN_SPACES: dict[int, tuple[Program, dict[str, list[Space]]]] = {}
+
+
+def _token_spaces(prog: Program) -> dict[str, list[Space]]:
+    """Per map of cards with `tokens`: its token spaces (see :data:`Space`), found once per ruleset."""
+    got = _TOKEN_SPACES.get(id(prog))
+    if got is None or got[0] is not prog:
+        found: dict[str, list[Space]] = {}
+        for zone, lay in prog.zone_layouts.items():
+            spaces = token_spaces(lay.get("tokens", "")) if "slot" in lay else None
+            if not spaces:
+                continue
+            kind = prog.zones[zone].of_kind
+            found[zone] = [(c.name, c.values.get(lay.get("group", "")), spaces[label], slot)
+                           for c in prog.cards if c.kind == kind
+                           for label, slot in [(str(c.values.get(lay.get("label", ""))), c.values.get(lay["slot"]))]
+                           if label in spaces and isinstance(slot, int) and slot >= 0]
+        got = _TOKEN_SPACES[id(prog)] = (prog, found)
+    return got[1]
 
 
 def graph_picture(prog: Program, name: str) -> dict[str, Any]:

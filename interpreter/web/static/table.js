@@ -126,7 +126,7 @@ function svg(tag, attrs, text) {
   return e;
 }
 
-function graphSvg(name, m, markers, changes) {
+function graphSvg(name, m, markers, changes, lying) {
   const pic = svg("svg", { viewBox: "0 0 1000 1000", class: "map", role: "img", "aria-label": `map: ${displayName(name)}` });
   const at = (p) => m.places[p];
   const edge = (a, b, kind, extra) => {
@@ -137,8 +137,10 @@ function graphSvg(name, m, markers, changes) {
   for (const [a, b, kind] of (changes && changes.linked) || []) edge(a, b, kind, " made");
   const here = {};
   for (const [place, who] of markers || []) (here[place] = here[place] || []).push(who);
-  for (const [place, [x, y, label]] of Object.entries(m.places)) {
-    const g = svg("g", { class: "place" + (here[place] ? " occupied" : "") });
+  for (const [place, [x, y, printed]] of Object.entries(m.places)) {
+    // a space with a card lying on it (Slay the Spire's map token) is labelled by that card, as the seat sees it
+    const label = (lying && lying[place]) || printed;
+    const g = svg("g", { class: "place" + (here[place] ? " occupied" : "") + (label !== printed ? " token" : "") });
     g.append(svg("circle", { cx: x, cy: y, r: here[place] ? 13 : 6 }));
     g.append(svg("title", {}, label));
     g.append(svg("text", { x: x, y: y - 10, class: "label" }, label));
@@ -179,7 +181,8 @@ function boardSvg(name, rows, names, marks, links) {
 function drawMaps(s) {
   const box = $("maps"); box.replaceChildren();
   for (const [name, m] of Object.entries(maps)) {
-    box.append(el("h3", displayName(name)), graphSvg(name, m, (s.markers || {})[name], ((s.view.graphs || {})[name])));
+    box.append(el("h3", displayName(name)), graphSvg(name, m, (s.markers || {})[name], ((s.view.graphs || {})[name]),
+                                                     (s.map_labels || {})[name]));
   }
   for (const [name, names] of Object.entries(boards)) {
     const rows = (s.view.grids || {})[name];
