@@ -92,6 +92,9 @@ class Player:
         self.frames: list[str] = []
         self.doms: list[tuple[int, str]] = []
         self.final: tuple[int, list[str]] = (-1, [])  # at the end: the move shown and the log's lines
+        # how long (ms) a click may take to show its next state: a bound on a hang, not a speed test (a bot
+        # worker's first move compiles its ruleset, which takes long on a loaded machine)
+        self.patience = 20000
         self.page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: self.frames.append(
             payload if isinstance(payload, str) else payload.decode())))
         self.page.goto(url)
@@ -123,7 +126,7 @@ class Player:
             return False
         self.page.wait_for_function(
             "m => document.body.dataset.move !== m || document.getElementById('error').textContent !== ''",
-            arg=str(before), timeout=20000)
+            arg=str(before), timeout=self.patience)
         self.snapshot()
         return True
 

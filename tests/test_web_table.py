@@ -124,7 +124,7 @@ def play_through(player: Player, table: Any, clicks: int, seconds: float, shots:
                 seen["stack_rows"] = max(seen["stack_rows"], player.page.locator("#zones .cardname.hidden").count())
                 seen["tokens"] = max(seen.get("tokens", 0), player.page.locator("#maps svg g.place.token").count())
         else:  # the bots' turn, or a state arriving: wait for the page to ask again (no sleeping)
-            player.page.wait_for_function(ASKED, timeout=30000)
+            player.page.wait_for_function(ASKED, timeout=120000)
     player.page.wait_for_function("() => document.getElementById('turn').textContent.includes('finished')",
                                   timeout=30000)
     seen["narration"].update(player.page.locator("#changes li div").all_inner_texts())
@@ -148,6 +148,7 @@ def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Pa
         table = server.lobby.tables[link.split("/")[2].split("#")[0]]
         assert {k: str(v) for k, v in table.game.options.items() if k in options} == options
         player = Player(browser, server.base + link, human)
+        player.patience = 120000  # a bound on a hang: a bot's first move compiles the ruleset in its worker
         seen = play_through(player, table, clicks, 900, shots, key, docs)
         player.close()
     finally:
