@@ -74,7 +74,7 @@ def test_the_corpus_holds_every_version_of_the_shipped_rulesets_it_was_collected
         assert sorted(ns) == list(range(1, len(ns) + 1)), path
     for game in ("bloodborne", "slay_the_spire", "betrayal", "fury_of_dracula"):
         assert len(by_path[f"rulesets/{game}.rules"]) >= 7, game
-    assert len(CORPUS) >= 185
+    assert len(CORPUS) >= 195  # session 13's versions in (collected again in session 14)
     # games are played for a sample (tools/compat_corpus.py, ``mark_plays``): every file's newest version among it
     newest = {e["path"]: e for e in CORPUS}
     assert all(e["play"] for e in newest.values() if not e["errors"])

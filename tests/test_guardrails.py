@@ -2,7 +2,7 @@
 
 `ruff check .` (with complexity limits) and `python tools/typecheck.py` (mypy --strict) run before pytest in
 the README's test command; these checks cover what those tools cannot: no blanket suppression, no module over
-800 lines.
+800 lines, and no shipped ruleset file over 800 lines.
 """
 from __future__ import annotations
 
@@ -37,6 +37,19 @@ def test_no_blanket_suppression_and_no_long_module(path: Path) -> None:
     for number, line in enumerate(lines, 1):
         for pattern, what in BLANKET:
             assert not pattern.search(line), f"{path.name}:{number}: {what}"
+
+
+RULE_FILES = sorted((ROOT / "rulesets").rglob("*.rules"))
+
+
+def test_no_shipped_ruleset_file_is_over_800_lines() -> None:
+    """Issue 33 (item 5): a game is split into parts by `include` (its map, combat, each Act, each haunt), so
+    that no one file grows past what a person can read; Slay the Spire's, Betrayal's and Fury of Dracula's
+    single files had 2,000-2,500 lines. A part that grows past the limit is split again."""
+    assert len(RULE_FILES) > 10
+    long = {str(p.relative_to(ROOT)): n for p in RULE_FILES
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not long, f"split these rulesets' files by their parts (include): {long}"
 
 
 def test_typecheck_sees_every_module_once_under_its_import_name() -> None:

@@ -237,3 +237,41 @@ def test_sample_world_deals_hidden_values_afresh() -> None:
     assert all(w.state.counters[p1:p1 + 9] == real[p1:p1 + 9] for w in worlds)
     assert all(sorted(w.state.counters[p2:p2 + 9]) == sorted(real[p2:p2 + 9]) for w in worlds)
     assert any(w.state.counters[p2:p2 + 9] != real[p2:p2 + 9] for w in worlds)
+
+
+GRAPH_SECRETS = """game "Graph secrets" { players 2..2  step_limit 200 }
+enum Isle { dock, reed, moss, crag, dune, light }
+enum Crossing { ferry, bridge }
+graph sea: Isle by Crossing from "cards/isles.yaml"
+counter per player mines[Isle] 0..9 visible to owner
+counter treasure[Isle] 0..9 hidden
+round {
+  step hide "Hide" {
+    for p in players {
+      choose i from [x for x in Isle where adjacent(sea, dock, x)] by p prompt "Mine which isle?" { p.mines[i] += 1 }
+    }
+    treasure[reed] = 3
+    end game
+  }
+}
+score(p) = p.mines[reed] + 10 * treasure[reed]
+"""
+
+
+def test_a_graphs_per_node_values_are_hidden_without_cards(tmp_path: Path) -> None:
+    """Issue 33 item 2: per-node values of a graph are counters indexed by its places' enum, and `visible to
+    owner` / `hidden` hide them as they hide any counter: each player sees its own values at every node, the
+    other player and spectators `?`, and nobody the hidden treasure (which still decides the score)."""
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "isles.yaml").write_bytes((ROOT / "docs" / "examples" / "cards" / "isles.yaml").read_bytes())
+    (tmp_path / "g.rules").write_text(GRAPH_SECRETS, encoding="utf-8")
+    game = load_ruleset(str(tmp_path / "g.rules")).new_game(2, seed=1)
+    game.apply(0, 0)
+    game.apply(0, 1)
+    assert game.finished and game.result is not None and game.result["scores"] == [31, 31]
+    mine = {"dock": 0, "reed": 1, "moss": 0, "crag": 0, "dune": 0, "light": 0}
+    for seat, name, other in ((0, "P1", "P2"), (1, "P2", "P1")):
+        counters = game.view(seat)["counters"]
+        assert counters["mines"] == {name: mine, other: "?"} and counters["treasure"] == "?"
+    assert game.view(None)["counters"]["mines"] == {"P1": "?", "P2": "?"}
+    assert game.view(None)["counters"]["treasure"] == "?"

@@ -182,6 +182,15 @@ def test_the_language_server_goes_to_definitions_across_files(tmp_path: Path) ->
     assert [(s.file, s.line, s.column) for s in gold] == [(state, 1, 20)]
     uses = {(os.path.basename(s.file), s.line) for s in model.references(state, 1, 20)}
     assert uses == {("state.rules", 1), ("game.rules", 5), ("score.rules", 1)}
+    main_to_part = model.definition(str(split), 5, 27)  # `gold` in the main file: declared in a part
+    assert [(s.file, s.line, s.column) for s in main_to_part] == [(state, 1, 20)]
+    # on an include's quoted path: the part itself (its first line); a refused or missing path is no definition
+    assert [(s.file, s.line) for s in model.definition(str(split), 2, 10)] == [(state, 1)]
+    assert [(s.file, s.line) for s in model.definition(str(split), 9, 27)] == [(score, 1)]
+    assert model.definition(str(split), 2, 3) == []  # on the word `include`, not its path
+    model.open(str(split), MAIN.replace("split/state.rules", "../elsewhere.rules"), 2)
+    assert model.definition(str(split), 2, 12) == []
+    model.open(str(split), MAIN, 3)
     model.open(score, "score(p) = p.gold +\n", 2)  # an unsaved edit in the part: its own diagnostics
     analysis = model.analyse(model.ruleset_for(score) or "")
     assert [d.code for d in analysis.diagnostics[score]] == ["E001"] and analysis.diagnostics[str(split)] == []

@@ -98,6 +98,29 @@ def test_pettingzoo_observation_is_the_players_view_only(tmp_path: Path) -> None
     assert texts[0] == texts[1]
 
 
+def test_the_pettingzoo_environment_observes_the_same_after_unseen_tries(tmp_path: Path) -> None:
+    """The environment's own ``observe`` (the vector and the action mask an agent learns from, not only the
+    view's text) is equal for P2 whether P1 tried once or three times unseen."""
+    pytest.importorskip("pettingzoo")
+    import numpy as np
+    from liturgy.interpreter.interop.pettingzoo import LiturgyEnv
+
+    path = tmp_path / "secret_tries.rules"
+    path.write_text(SECRET_TRIES, encoding="utf-8")
+    seen = []
+    for tries in ([1], [0, 0, 1]):
+        env = LiturgyEnv(str(path), 2)
+        env.reset(seed=1)
+        for choice in tries:
+            assert env.agent_selection == "player_0"
+            env.step(choice)
+        assert env.agent_selection == "player_1"
+        seen.append(env.observe("player_1"))
+    assert (seen[0]["observation"] == seen[1]["observation"]).all()
+    assert (seen[0]["action_mask"] == seen[1]["action_mask"]).all() and seen[0]["action_mask"].sum() == 2
+    assert isinstance(seen[0]["observation"], np.ndarray)
+
+
 def test_the_information_state_tensor_holds_what_the_string_holds(tmp_path: Path) -> None:
     """The tensor (issue 33 item 4; the adapter had none) is a function of the string: P2's tensors agree where
     its strings agree (the unseen tries), P1's differ where its strings do, and the observation tensor is the

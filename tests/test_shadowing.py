@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from liturgy.dsl.checker.program import AGGREGATES, BUILTIN_FUNCS, BUILTIN_VALUES
+from liturgy.dsl.constructs.grids import DIRECTION_SETS, DIRECTIONS
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Ruleset
 from liturgy.interpreter.tools.cli import main as cli_main
@@ -168,3 +169,54 @@ score(p) = total
     _, diags = check_file(path)
     assert [(d.code, d.span.line) for d in diags] == [("W080", 2)]
     assert _run(path, True)["total"] == 10
+
+
+# Directions (`north`, …) and direction sets (`compass`, `hex`, …) are built-in values of the grids (language.md
+# §1.15) outside BUILTIN_VALUES: names as common as a user's `enum Wind { north, … }` or Betrayal's own
+# `fn compass`. They are shadowed silently (no note): the same promise, held here name by name.
+DIRECTION_NAMES = sorted(set(DIRECTIONS) | set(DIRECTION_SETS))
+
+
+def _grid_user(name: str, decl: str, use: str) -> str:
+    """A ruleset with a grid that still uses a built-in direction other than ``name``, plus the user's ``decl``
+    and ``use`` of ``name``: the shadowing must not disturb the built-ins it leaves alone."""
+    other = "south" if name in ("north", "orthogonal", "compass", "axes", "hex") else "north"
+    return f"""game "G" {{ players 2..2 }}
+grid board 3 by 3 of int
+counter total
+{decl}
+round {{ step s "S" {{
+  total = 1000 * dy({other}) + width(board) - 3
+  {use}
+  end game
+}} }}
+score(p) = total
+"""
+
+
+@pytest.mark.parametrize("name", DIRECTION_NAMES)
+@pytest.mark.parametrize("codegen", [False, True])
+def test_a_user_fn_and_parameter_shadow_every_direction_name(tmp_path: Path, name: str, codegen: bool) -> None:
+    """`fn north(…)` is called by `north(…)`, and a parameter named `east` is the argument, not the direction."""
+    base = 1000 * (-1 if name in ("north", "orthogonal", "compass", "axes", "hex") else 1)
+    path = _write(tmp_path, _grid_user(name, f"fn {name}({name}: int) -> int = {name} + 7",
+                                       f"total += {name}(1)"))
+    _, diags = check_file(path)
+    assert [d.code for d in diags if d.is_error or d.code != "W080"] == []
+    assert _run(path, codegen)["total"] == base + 8
+
+
+@pytest.mark.parametrize("name", DIRECTION_NAMES)
+def test_a_counter_enum_value_and_let_shadow_every_direction_name(tmp_path: Path, name: str) -> None:
+    """A counter, an enum value and a `let` named like a direction (or a set of them) are read as the user's."""
+    base = 1000 * (-1 if name in ("north", "orthogonal", "compass", "axes", "hex") else 1)
+    cases = [
+        (f"counter {name} = 40", f"{name} += 1  total += {name}", base + 41),
+        (f"enum Wind {{ calm, {name} }}", f"total += ord({name}) + size(Wind)", base + 3),
+        ("", f"let {name} = 5  total += {name} * 2", base + 10),
+    ]
+    for decl, use, expected in cases:
+        path = _write(tmp_path, _grid_user(name, decl, use))
+        _, diags = check_file(path)
+        assert [d.code for d in diags if d.is_error or d.code != "W080"] == [], (decl, [str(d) for d in diags])
+        assert _run(path, True)["total"] == expected, decl

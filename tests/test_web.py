@@ -23,7 +23,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("httpx2")
 
-from liturgy.interpreter.web.app import Hosts, create_app  # noqa: E402
+from liturgy.interpreter.web.app import Hosts, create_app, encode  # noqa: E402
 from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Limits, Lobby, discover, render  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
@@ -511,8 +511,10 @@ def test_every_shipped_ruleset_is_served_and_playable_from_a_seat(tmp_path: Path
 def test_spectators_and_a_seats_two_pages_share_one_rendering_per_state(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """A broadcast renders each (seat, log lines already sent) once: six spectators cost one rendering of the
-    public view, not six (each rendering is milliseconds on the event loop that answers every person), yet each
-    connection gets its own copy, and one that joined later (no log yet) its own rendering with the whole log."""
+    public view, not six (each rendering is milliseconds on the event loop that answers every person), and all
+    six are handed the same frame, encoded once for all of them; one that joined later (no log yet) gets its own
+    rendering with the whole log, and merging a later state into a frame not yet sent leaves the shared one as
+    it was."""
     from liturgy.interpreter.web import tables
     from liturgy.interpreter.web.tables import Watcher
 
@@ -537,9 +539,11 @@ def test_spectators_and_a_seats_two_pages_share_one_rendering_per_state(tmp_path
         lobby.broadcast(table)
         assert sorted(calls, key=str) == [0, None]
         got = [w.latest for w in spectators]
-        assert all(m == got[0] and m is not None for m in got) and pages[0].latest == pages[1].latest
-        assert len({id(m) for m in got}) == 6 and len({id(m["view"]) for m in got if m}) == 6  # copies
+        assert all(m is got[0] for m in got) and pages[0].latest is pages[1].latest  # one frame per group
         assert got[0] != pages[0].latest  # the seat's own rendering, not the spectators'
+        assert isinstance(got[0], tables.Frame) and encode(got[0]) is encode(got[0]) == got[0].text  # encoded once
+        assert json.loads(encode(got[0])) == dict(got[0])
+        shared_log = list(got[0]["view"]["log"])
 
         assert len(game.state.log) > 0 and not game.finished
         game.apply(0, game.waiting_for()[0])
@@ -551,5 +555,68 @@ def test_spectators_and_a_seats_two_pages_share_one_rendering_per_state(tmp_path
         assert late.latest is not None and late.latest["log_append"] is False
         assert all(w.latest is not None and w.latest["log_append"] is False for w in spectators)  # merged lines
         assert spectators[0].latest == spectators[5].latest
+        assert got[0]["view"]["log"] == shared_log and got[0]["log_append"] is False  # the first frame unchanged
+        assert len(spectators[0].latest["view"]["log"]) > len(shared_log)
     finally:
         asyncio.run(lobby.close())
+
+
+def test_bot_only_tables_move_one_at_a_time_within_one_shared_share_and_never_hold_up_a_person(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables of bots only are background work (issue 34: twenty of them, each within its own share, kept the
+    search worker on a whole core and doubled a person's p99 at another table). Their moves pass one at a time
+    through the lobby's gate, each waiting out the CPU the previous one cost (``Limits.bot_only_cpu`` for all
+    of them together), while a table where a person plays never queues behind them: here its bot moves while a
+    bot-only table's search is stuck in the worker."""
+    from liturgy.interpreter.web.tables import Watcher
+
+    async def send(msg: dict[str, Any]) -> None:
+        return None
+
+    async def main() -> None:
+        lobby = Lobby(RULESETS, Store(str(tmp_path / "t.db")), Limits(bot_cpu=1.0, bot_only_cpu=0.5), bot_delay=0)
+        release = asyncio.Event()
+        thinking: list[str] = []
+        entries: list[tuple[float, float]] = []  # (when a bot-only search began, the gate's time then)
+        most = 0
+
+        async def search(table: Any, seat: int) -> tuple[int, float]:
+            nonlocal most
+            if not table.bot_only:
+                return 0, 0.0
+            entries.append((time.monotonic(), lobby.background_until))
+            thinking.append(table.id)
+            most = max(most, len(thinking))
+            await release.wait()
+            thinking.remove(table.id)
+            return 0, 0.02  # charged as 20 ms of search: the next bot-only move waits at least 20 ms more
+
+        monkeypatch.setattr(lobby, "search", search)
+        try:
+            background = [(await lobby.create("kuhn_poker", 2, ["ismcts", "ismcts"], {}))["table"] for _ in range(3)]
+            mixed = lobby.tables[(await lobby.create("kuhn_poker", 2, ["ismcts", "human"], {}))["table"]]
+            for tid in background:
+                lobby.join(lobby.tables[tid], Watcher(None, send))
+            lobby.join(mixed, Watcher(None, send))
+            for _ in range(2000):
+                if thinking and mixed.moves:
+                    break
+                await asyncio.sleep(0.005)
+            # a bot-only search is stuck, the other two bot-only tables wait at the gate, the person's table moved
+            assert len(thinking) == 1 and mixed.moves == 1 and list(mixed.game.waiting_for()) == [1]
+            assert sum(lobby.tables[t].moves for t in background) == 0
+            release.set()
+            for _ in range(4000):
+                if len(entries) >= 6:
+                    break
+                await asyncio.sleep(0.005)
+            assert len(entries) >= 6 and most == 1  # never two bot-only tables' moves at once
+            for (_, until), (began, _) in zip(entries, entries[1:], strict=False):
+                assert until <= began + 0.001  # each began only after the gate's wait had passed
+            # each waited out the share of the one before
+            assert all(b[1] >= a[0] + 0.02 for a, b in zip(entries, entries[1:], strict=False))
+        finally:
+            release.set()
+            await lobby.close()
+
+    asyncio.run(main())

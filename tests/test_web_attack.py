@@ -319,7 +319,8 @@ def test_bots_pause_when_nobody_watches_and_search_runs_in_a_low_priority_proces
         assert lobby.pool.pool is not None
         workers = list(lobby.pool.pool._processes)  # noqa: SLF001 (the pool's worker pids)
         assert workers and os.getpid() not in workers
-        assert all(share == 0.5 for _, share in charged) and any(cpu > 0 for cpu, _ in charged)
+        # each table's own share, and the share all bot-only tables have together (these tables are bots only)
+        assert {share for _, share in charged} == {0.5, Limits().bot_only_cpu} and any(cpu > 0 for cpu, _ in charged)
     if os.path.isdir("/proc"):  # the server's shutdown stops its workers (none is left running on its own)
         wait_for(lambda: all(_gone(pid) for pid in workers), "a bot worker outlived its server")
     # a server's own pool: its worker runs at the lowest priority there is (a question it answers at once)

@@ -21,7 +21,7 @@ from liturgy.dsl.diagnostics import Diagnostic, Span
 from liturgy.dsl.files import FileRefused, read_limited
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend import cards as card_files
-from liturgy.dsl.frontend.includes import included_files, resolve
+from liturgy.dsl.frontend.includes import include_target, included_files, refusal, resolve
 from liturgy.dsl.frontend.parser import _lark
 from liturgy.dsl.frontend.reserved import grammar_words
 from liturgy.dsl.loader import MAX_RULESET_BYTES
@@ -29,6 +29,7 @@ from liturgy.dsl.lsp.symbols import BINDERS, WORD, Index, Occurrence, Symbol, bu
 
 _CARDS_LINE = re.compile(r'^\s*cards\s+"([^"\n]*)"', re.M)
 _TOP_DECL = re.compile(r"^\S", re.M)
+_INCLUDE_PATH = re.compile(r'^[ \t]*include[ \t]+"([^"\n]*)"')  # an include line and its quoted path
 CARD_BUILTIN_FIELDS = {"name": "text: the card's name", "text": "text: the card's rules text",
                        "provisional": "bool: whether the card's numbers are provisional"}
 
@@ -187,6 +188,9 @@ class Workspace:
             return []
         occ = self.occurrence_at(path, line, column)
         if occ is None:
+            part = self._included_at(index, path, line, column)
+            if part is not None:
+                return [part]
             for value, span in strings(self.text_of(path), path) if path.endswith(".rules") else []:
                 if span.line == line and span.column <= column < span.end_column and value in index.cards:
                     return [index.cards[value]]
@@ -200,6 +204,20 @@ class Workspace:
             return found
         local = self._local(index, path, occ)
         return [local] if local is not None else []
+
+    def _included_at(self, index: Index, path: str, line: int, column: int) -> Symbol | None:
+        """The file an `include "part.rules"` line names, when the position is on its quoted path: go to
+        definition there opens the part, as it opens any name declared in one. A refused or missing path is
+        no definition (the diagnostics say why)."""
+        lines = self.text_of(path).split("\n") if path.endswith(".rules") else []
+        m = _INCLUDE_PATH.match(lines[line - 1]) if 1 <= line <= len(lines) else None
+        if m is None or not m.start(1) <= column <= m.end(1) + 1:  # the quotes count (columns from 1)
+            return None
+        written = m.group(1)
+        target = include_target(index.path, written)
+        if refusal(index.path, written) is not None or not os.path.isfile(target):
+            return None
+        return Symbol(written, "file", Span.point(target, 1, 1), f'include "{written}"')
 
     def _local(self, index: Index, path: str, occ: Occurrence) -> Symbol | None:
         """A `let`, loop, choice or parameter name bound earlier in the same top-level declaration."""

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from liturgy.interpreter.web.tables import Bucket, Lobby, Refused, Watcher
+from liturgy.interpreter.web.tables import Bucket, Frame, Lobby, Refused, Watcher
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -264,7 +264,16 @@ async def _json_body(request: Request) -> Any:
 
 def encode(msg: dict[str, Any]) -> str:
     """A message as JSON text: orjson (a dependency already, for digests) where it can, several times faster
-    than ``json``, which takes over for what orjson refuses (an integer past 64 bits)."""
+    than ``json``, which takes over for what orjson refuses (an integer past 64 bits). A :class:`~.tables.Frame`
+    shared by several connections is encoded by the first that sends it; the others send the same text."""
+    if isinstance(msg, Frame):
+        if msg.text is None:
+            msg.text = _encode(msg)
+        return msg.text
+    return _encode(msg)
+
+
+def _encode(msg: dict[str, Any]) -> str:
     try:
         return orjson.dumps(msg).decode()
     except TypeError:

@@ -38,6 +38,9 @@ def add_parser(sub: Any) -> None:
                    help="spectator connections per table (default 32; seats never count against it)")
     s.add_argument("--bot-cpu", type=share, default=0.5, metavar="SHARE",
                    help="share of one core a table's search bots may use on average (default 0.5)")
+    s.add_argument("--bot-only-cpu", type=share, default=0.25, metavar="SHARE",
+                   help="share of one core the tables of bots only may use together, their moves one at a time "
+                        "(default 0.25): background work that people's tables never queue behind")
     s.add_argument("--sockets-per-client", type=A.whole(1, 1_000_000), default=256,
                    help="WebSocket connections one address may hold at once (default 256)")
     s.add_argument("--proxy-headers", metavar="ADDRESSES", default="",
@@ -78,7 +81,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     limits = Limits(max_tables=args.max_tables, creates_per_minute=args.creates_per_minute,
                     tables_per_client=args.tables_per_client, table_idle=float(args.table_idle),
-                    max_spectators=args.spectators, bot_cpu=args.bot_cpu,
+                    max_spectators=args.spectators, bot_cpu=args.bot_cpu, bot_only_cpu=args.bot_only_cpu,
                     sockets_per_client=args.sockets_per_client)
     lobby = Lobby(rulesets, Store(args.db), limits, bot_delay=args.bot_delay)
     name = socket.gethostname().lower()

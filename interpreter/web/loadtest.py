@@ -77,6 +77,7 @@ class Run:
     bot_games: int = 0
     feed: Any = None  # the background client's stdin: each new human table's id, for its spectators to watch
     server_cpu: float = 0.0  # CPU seconds the server process used while the clock ran (a run without a kill)
+    worker_cpu: float = 0.0  # ... and its search worker (its child processes)
 
 
 def free_port() -> int:
@@ -85,13 +86,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(ruleset: str, db: str, port: int, log: Any) -> subprocess.Popen[bytes]:
+def start_server(ruleset: str, db: str, port: int, log: Any, bot_only_cpu: float | None = None
+                 ) -> subprocess.Popen[bytes]:
     code = "import sys; from liturgy.interpreter.tools.cli import main; sys.exit(main(sys.argv[1:]))"
+    extra = ["--bot-only-cpu", str(bot_only_cpu)] if bot_only_cpu is not None else []
     return subprocess.Popen([sys.executable, "-c", code, "serve", ruleset, "--db", db, "--port", str(port),
                              "--max-tables", "100000", "--creates-per-minute", "1000000",
                              # every client of the load test is one address: the per-client limits step aside
                              "--tables-per-client", "100000", "--sockets-per-client", "1000000",
-                             "--spectators", "10000"],
+                             "--spectators", "10000", *extra],
                             stdout=log, stderr=log)
 
 
@@ -102,6 +105,19 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children_cpu(pid: int) -> float:
+    """CPU seconds used so far by the child processes of ``pid`` (the server's search worker), from /proc."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def wait_up(base: str, seconds: float = 120) -> None:
@@ -347,7 +363,7 @@ def percentile(values: list[float], q: float) -> float:
 async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    server = start_server(args.ruleset, db, port, log)
+    server = start_server(args.ruleset, db, port, log, args.bot_only_cpu)
     helper: subprocess.Popen[str] | None = None
     try:
         await asyncio.to_thread(wait_up, base)
@@ -367,7 +383,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
             await asyncio.sleep(0.1)
         active = len(run.acked)
         start = time.monotonic()
-        server_cpu = cpu_seconds(server.pid)
+        server_cpu, worker_cpu = cpu_seconds(server.pid), children_cpu(server.pid)
         run.decisions, run.stop_at = 0, start + args.seconds
         del run.latencies[:]
         bot_moves_at_start = sum(run.bot_moves.values())
@@ -378,6 +394,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
             await asyncio.gather(*tasks)
             serving = time.monotonic() - start
             run.server_cpu = cpu_seconds(server.pid) - server_cpu
+            run.worker_cpu = children_cpu(server.pid) - worker_cpu
             bot_moves = sum(run.bot_moves.values()) - bot_moves_at_start
             if helper is not None:
                 seen = await asyncio.to_thread(finish_background, helper)
@@ -396,7 +413,7 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         acked = dict(run.acked)
         killed_at = time.monotonic() - start
         t0 = time.monotonic()
-        server = start_server(args.ruleset, db, port, log)
+        server = start_server(args.ruleset, db, port, log, args.bot_only_cpu)
         await asyncio.to_thread(wait_up, base)
         restart = time.monotonic() - t0
         lost, missing = 0, 0
@@ -459,6 +476,8 @@ def _report(args: argparse.Namespace, run: Run, ramp: float, start: float, activ
             "decisions": run.decisions, "decisions_per_s": round(run.decisions / serving, 1),
             # the server's own CPU (its bot worker apart) per human decision: what the background load costs it
             "server_cpu_ms_per_decision": round(1000 * run.server_cpu / max(1, run.decisions), 2),
+            # the search worker's CPU while the clock ran, as a share of one core (bounded by --bot-only-cpu)
+            "bot_worker_core_share": round(run.worker_cpu / max(serving, 1e-9), 3),
             "decisions_after_restart": 0,
             "p50_ms": round(percentile(run.latencies, 0.50) * 1000, 1),
             "p99_ms": round(percentile(run.latencies, 0.99) * 1000, 1),
@@ -513,6 +532,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bot-tables", type=int, default=0,
                    help="tables of bots only playing in the background, each watched by one spectator")
     p.add_argument("--bot-kind", default="ismcts", help="the bots of those tables (default ismcts)")
+    p.add_argument("--bot-only-cpu", type=float, default=None, metavar="SHARE",
+                   help="the server's --bot-only-cpu (default: the server's own, 0.25): the share of one core "
+                        "all bot-only tables may use together; 64 lets their search worker take a whole core")
     p.add_argument("--think", type=float, default=0.0,
                    help="mean seconds a seat thinks before answering (uniform, half to 1.5 times it); 0: at once")
     p.add_argument("--compare", action="store_true",
@@ -531,7 +553,8 @@ def compare(args: argparse.Namespace) -> dict[str, Any]:
     879 ms (docs/web.md). ``--pairs N`` runs N pairs, alternating which of the two goes first so that a drift
     in the machine's other work favours neither, and reports each pair's ratio and their median.
     """
-    keys = ("decisions", "decisions_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_decision", "errors",
+    keys = ("decisions", "decisions_per_s", "p50_ms", "p99_ms", "server_cpu_ms_per_decision",
+            "bot_worker_core_share", "errors",
             "error_samples", "spectator_states",
             "bot_tables", "bot_moves_seen", "lost_decisions", "db_consistent", "tokens_in_server_log")
     pairs = []

@@ -72,6 +72,7 @@ class Limits:
     loads_per_minute: float = 60.0  # tables one client may have read back from the database (a replay each)
     sockets_per_client: int = 256  # WebSocket connections from one client address at once
     bot_cpu: float = 0.5  # share of one core a table's search bots may use on average (they wait out the rest)
+    bot_only_cpu: float = 0.25  # share of one core ALL bot-only tables' moves may use together (people come first)
     sweep_every: float = 60.0  # seconds between two looks for idle tables
 
 
@@ -100,6 +101,18 @@ def token_hash(token: str) -> str:
 def same_token(token: str, hashed: str) -> bool:
     """Whether ``token`` hashes to ``hashed``, in time independent of where they differ."""
     return hmac.compare_digest(token_hash(token), hashed)
+
+
+class Frame(dict[str, Any]):
+    """A state rendered once and handed as it is to every connection of its group (a table's spectators, a seat
+    open on two pages), so that it is also encoded once: ``text`` keeps the JSON the first sender made
+    (``app.encode``). Nothing changes a frame once it is broadcast."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, msg: dict[str, Any]) -> None:
+        super().__init__(msg)
+        self.text: str | None = None
 
 
 @dataclass
@@ -131,10 +144,12 @@ class Watcher:
         self.evicted = True
 
     def state(self, msg: dict[str, Any]) -> None:
+        """Queue ``msg``, the newest state, in place of one not sent yet. ``msg`` may be a :class:`Frame` shared
+        with other connections: it is never changed here (a merge makes a new message)."""
         old = self.latest
         if old is not None and msg["log_append"]:  # the lines of the state it replaces come first
-            msg["view"]["log"] = old["view"]["log"] + msg["view"]["log"]
-            msg["log_append"] = old["log_append"]
+            msg = {**msg, "view": {**msg["view"], "log": old["view"]["log"] + msg["view"]["log"]},
+                   "log_append": old["log_append"]}
         self.latest = msg
         self.wake.set()
 
@@ -319,6 +334,10 @@ class Lobby:
         self.tasks: set[asyncio.Task[None]] = set()
         self.pool = BotPool()  # search bots think there, at the lowest priority (bots.py says why)
         self.loading = asyncio.Semaphore(1)  # one table read back from the database (replayed) at a time
+        # bot-only tables move one at a time through this gate, and all of them together within
+        # ``Limits.bot_only_cpu`` (:meth:`_bots` says why)
+        self.background = asyncio.Lock()
+        self.background_until = 0.0
 
     # ------------------------------------------------------------ start-up
     def resume(self) -> tuple[int, list[str]]:
@@ -612,18 +631,19 @@ class Lobby:
 
     def broadcast(self, table: Table) -> None:
         """Send every watcher the new state, rendered once per (seat, log lines it already has): the spectators
-        of a table, and a seat open on two pages, are sent the same rendering (each its own copy of the two parts
-        :meth:`Watcher.state` may change). Rendered per connection, 32 spectators made a decision cost 32 more
-        renderings of the public view, on the event loop that answers every person (issue 34, item 3)."""
+        of a table, and a seat open on two pages, are sent the same :class:`Frame`, rendered and encoded once.
+        Rendered per connection, 32 spectators made a decision cost 32 more renderings of the public view, on
+        the event loop that answers every person (issue 34, item 3); encoded per connection, each still cost
+        an encoding of the whole state."""
         online = {w.seat for w in table.watchers if w.seat is not None}
         d = table.game.decision
         entries = len(table.game.state.log)
-        made: dict[tuple[int | None, int], dict[str, Any]] = {}
+        made: dict[tuple[int | None, int], Frame] = {}
         for w in table.watchers:
             msg = made.get((w.seat, w.log_at))
             if msg is None:
-                msg = made[w.seat, w.log_at] = render(table, w.seat, online, d, w.log_at)
-            w.state({**msg, "view": dict(msg["view"])})
+                msg = made[w.seat, w.log_at] = Frame(render(table, w.seat, online, d, w.log_at))
+            w.state(msg)
             w.log_at = entries
 
     # ------------------------------------------------------------ watchers
@@ -671,6 +691,14 @@ class Lobby:
         self._spawn(self._bots(table))
 
     async def _bots(self, table: Table) -> None:
+        """Play the table's bot seats while someone watches, each table within its CPU share (``bot_cpu``).
+
+        Bot-only tables are background work: their moves (the search in the worker, and the server's apply,
+        save and renderings) pass one at a time through :attr:`background`, and all of them together use at
+        most ``Limits.bot_only_cpu`` of one core. Each within its own share, twenty of them kept the search
+        worker on a whole core and a person's p99 at another table rose 2.2x on an idle 2-core machine (issue
+        34); a table where a person plays does not queue there, so its bots answer that person first.
+        """
         try:
             while table.status == "open" and not table.game.finished and self.tables.get(table.id) is table:
                 if self.bot_delay:
@@ -680,22 +708,18 @@ class Lobby:
                     await asyncio.sleep(rest)
                 if not table.watchers:
                     return  # paused: nobody is watching (join() starts the bots again)
-                cpu = 0.0
-                async with table.lock:
-                    due = [p for p in table.game.waiting_for() if table.seats[p] != "human"]
-                    if not due or table.status != "open":
-                        return
-                    for p in due:
-                        if p not in table.game.waiting_for():
-                            continue
-                        if table.seats[p] in INLINE_BOTS:
-                            start = time.thread_time()
-                            choice = table.agents[p].choose(table.game, p)
-                            cpu += time.thread_time() - start
-                        else:
-                            choice, spent = await self.search(table, p)
-                            cpu += spent
-                        cpu += await self._decide(table, p, choice)  # its rendering for every watcher too
+                if table.bot_only:
+                    async with self.background:
+                        wait = self.background_until - time.monotonic()
+                        if wait > 0:
+                            await asyncio.sleep(wait)
+                        cpu = await self._bot_moves(table)
+                        if cpu is not None:
+                            self.background_until = time.monotonic() + budget_pause(cpu, self.limits.bot_only_cpu)
+                else:
+                    cpu = await self._bot_moves(table)
+                if cpu is None:
+                    return
                 table.bots_rest_until = time.monotonic() + budget_pause(cpu, self.limits.bot_cpu)
         except Refused as err:
             log.error("table %s: a bot's decision failed: %s", table.id, err)
@@ -705,6 +729,29 @@ class Lobby:
         finally:
             table.bots_running = False
             self.settle(table)
+
+    async def _bot_moves(self, table: Table) -> float | None:
+        """The moves of every bot the table waits for, and the CPU seconds they cost (thinking, applying,
+        saving, rendering); None when no bot is due any more (a person's turn, the table ended or closed)."""
+        cpu = 0.0
+        async with table.lock:
+            if not table.watchers or table.status != "open" or self.tables.get(table.id) is not table:
+                return None
+            due = [p for p in table.game.waiting_for() if table.seats[p] != "human"]
+            if not due:
+                return None
+            for p in due:
+                if p not in table.game.waiting_for():
+                    continue
+                if table.seats[p] in INLINE_BOTS:
+                    start = time.thread_time()
+                    choice = table.agents[p].choose(table.game, p)
+                    cpu += time.thread_time() - start
+                else:
+                    choice, spent = await self.search(table, p)
+                    cpu += spent
+                cpu += await self._decide(table, p, choice)  # its rendering for every watcher too
+        return cpu
 
     async def search(self, table: Table, seat: int) -> tuple[int, float]:
         """A search bot's choice for ``seat``, made in the low-priority worker process (bots.py), and its CPU."""
