@@ -6,6 +6,8 @@ are put at 0 HP among the fallen, as the ruleset's `kill` leaves them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from liturgy.interpreter.engine import Game
 
@@ -16,11 +18,17 @@ from tests.test_slay_the_spire_options import to_first_combat
 
 
 def kill_all(g: Game) -> None:
+    kill_all_then(g, lambda g: g.finished or in_turn(g))
+
+
+def kill_all_then(g: Game, until: Callable[[Game], bool]) -> None:
+    """Every enemy killed, the turn ended, then the first offer taken (rewards, boss relics) until ``until(g)``."""
     for e in zone(g, "foes"):
         g.state.counters[card_slot(g, e, "life")] = 0
         _move(g, e, zone_index(g, "fallen"))
     beat_the_boss(g)
-    while not g.finished and not in_turn(g):  # the boss's rewards: take the first offer
+    while not until(g):
+        assert not g.finished
         first_or_move_on(g)
 
 
