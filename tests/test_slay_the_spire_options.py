@@ -14,7 +14,7 @@ import pytest
 import yaml
 from liturgy.interpreter.engine import Game
 
-from tests.scenario import _move, card_slot, player_slot, zone_index
+from tests.scenario import _move, card_ids, card_slot, global_slot, player_slot, zone_index
 from tests.test_slay_the_spire_acts import (
     beat_the_boss,
     field,
@@ -92,8 +92,8 @@ def test_quick_start_in_act_iv_is_refused_until_act_iv_exists() -> None:
 
 def test_the_quick_start_boss_relics_are_a_team_draft() -> None:
     """Boss relics go to the team as after a boss: players + 1 revealed, each takes one (solo: 3, §25.6)."""
-    for players, shown in ((2, 3), (1, 3), (3, 4)):
-        g = RULESET.new_game(players, 2, check_invariants=True, options={"start_act": "2"})
+    for players, shown, act in ((2, 3, "2"), (1, 3, "2"), (3, 4, "2"), (1, 3, "3")):
+        g = RULESET.new_game(players, 2, check_invariants=True, options={"start_act": act})
         while not (g.decision is not None and any("Boss relic" in g.decision.prompt_for(p) for p in g.waiting_for())):
             assert not g.finished
             first_or_move_on(g)
@@ -134,6 +134,20 @@ def test_to_the_last_a_character_falls_in_a_boss_fight_and_the_others_fight_on()
         to_turn += 1
     later = g.log_lines(None)[mark:]
     assert not any("attacks P1" in line for line in later) and hp(g, 0) == 0
+    # an enemy of the fallen P1's row (the top row) attacks the nearest row below with a character: P2's
+    louse = card_ids(g, "Green Louse 1")[0]
+    _move(g, louse, zone_index(g, "foes"))
+    for counter, value in (("life", 5), ("lane", 0), ("marker", 0)):
+        g.state.counters[card_slot(g, louse, counter)] = value
+    g.state.counters[global_slot(g, "die_result")] = 1  # its 1-2: hit its row for 1
+    mark = len(g.log_lines(None))
+    g.state.counters[player_slot(g, "hp", 1)] = 20
+    d = g.decision
+    assert d is not None and list(g.waiting_for()) == [1]
+    g.apply(d.options[1].index("end_turn"), 1)
+    while not in_turn(g) and not g.finished:  # end-of-turn questions (an orb's target): the first option
+        g.apply(0, g.waiting_for()[0])
+    assert any(line.startswith("Green Louse 1 attacks P2") for line in g.log_lines(None)[mark:])
     beat_the_boss(g)
     assert g.finished and g.result is not None and g.result["winners"] == []  # Act I complete, the run cannot go on
     assert ("the boss is beaten to the last: Act I is complete, but with a character fallen the party cannot go on"
