@@ -271,7 +271,12 @@ def test_nightmares_forbid_resting_and_dangerous_secrets_cost_2_hp_after_events(
     rng = random.Random(6)
     walk_until(g, rng, lambda g: g.decision is not None and any(
         "Campfire" in g.decision.prompt_for(p) for p in g.waiting_for()))
-    assert "rest" not in g.decision.options[0]  # type: ignore[union-attr]
+    d = g.decision
+    assert d is not None and "rest" not in d.options[0] and d.options[0]  # (smith only, or nothing to choose)
+    plain = RULESET.new_game(1, 6, check_invariants=True, options={"acts": "1"})  # the same walk, without it
+    walk_until(plain, random.Random(6), lambda g: g.decision is not None and any(
+        "Campfire" in g.decision.prompt_for(p) for p in g.waiting_for()))
+    assert plain.decision is not None and "rest" in plain.decision.options[0]
     s = RULESET.new_game(1, 6, check_invariants=True, options={"daily_penalty": "dangerous_secrets", "acts": "1"})
     walk_until(s, random.Random(6), lambda g: any(x.startswith("event: ") for x in g.log_lines(None))
                and "Dangerous Secrets: P1 loses 2 HP" in g.log_lines(None))

@@ -23,7 +23,8 @@ def combat(mode: str, players: int, seed: int) -> Game:
 
 
 def hp_scale(g: Game, e: int, players: int) -> int:
-    scale = list(field(g, e, "hp"))  # type: ignore[call-overload]
+    scale = field(g, e, "hp")
+    assert isinstance(scale, list)
     return int(scale[0] if len(scale) == 1 else scale[players - 1])
 
 
