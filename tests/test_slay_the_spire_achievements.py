@@ -138,3 +138,66 @@ def test_the_transient_killed_is_an_achievement_and_expired_is_not() -> None:
             g.state.counters[card_slot(g, transient, "expired")] = 1
         kill_all(g)
         assert ("Transient (the Transient killed before it killed itself)" in earned(g)) is want
+
+
+def test_catalyst_and_powerful_at_the_end_of_a_turn() -> None:
+    """30 poison on the enemies (the whole supply) and 7 Powers in play, looked at when the players' turn ends."""
+    g = RULESET.new_game(1, 3, check_invariants=True, options={"mode": "combat"})
+    to_first_combat(g)
+    foe = zone(g, "foes")[0]
+    g.state.counters[card_slot(g, foe, "life")] = 99
+    g.state.counters[global_slot(g, "poison_box")] -= 30
+    g.state.counters[card_slot(g, foe, "poison")] = 30
+    powers = [c for c in zone(g, "rewards", 0) if field(g, c, "type") == "power"][:7]
+    assert len(powers) == 7
+    for c in powers:
+        _move(g, c, zone_index(g, "powers", 0))
+    g.state.counters[player_slot(g, "owned", 0)] += 7
+    end_turns(g)
+    while not in_turn(g):
+        end_turns(g)
+    kill_all(g)
+    assert {"Catalyst (the poison limit of 30 reached)", "Powerful (7 Powers in play at once)"} <= set(earned(g))
+
+
+def act_iii_boss(seed: int = 2) -> Game:
+    g, _ = walk_to_boss(1, seed, {"start_act": "3"})
+    for p in range(g.players):  # (not Perfect: the walk keeps everyone at full HP)
+        g.state.counters[player_slot(g, "hp", p)] = 19
+    return g
+
+
+def test_minimalist_common_affair_and_who_needs_relics_on_an_act_iii_win() -> None:
+    """A deck of 5 starter cards (every other card removed) and only the starting relics, at the Act III boss."""
+    g = act_iii_boss()
+    held = [c for z in ("deck", "draw", "hand", "discard", "exhausted", "powers", "in_play") for c in zone(g, z, 0)]
+    starters = [c for c in held if field(g, c, "rarity") == "starter"][:5]
+    for c in held:
+        if c not in starters:
+            _move(g, c, zone_index(g, "removed", 0))
+    g.state.counters[player_slot(g, "owned", 0)] = 5
+    for r in zone(g, "relics", 0) + zone(g, "used_relics", 0):
+        if field(g, r, "starter") == "colorless" and not field(g, r, "solo"):
+            _move(g, r, zone_index(g, "boss_relic_deck" if field(g, r, "boss") else "relic_deck"))
+    kill_all(g)
+    assert g.finished and g.result is not None and g.result["winners"] == [0]
+    got = set(earned(g))
+    assert {"Minimalist (Act III won with a deck of at most 5 cards)",
+            "Common Affair (Act III won with no uncommon or rare cards)",
+            "Who Needs Relics? (Act III won with no relics but the starting ones)"} <= got
+    assert "Collector (Act III won with 12 relics for every player)" not in got
+
+
+def test_collector_on_an_act_iii_win_with_12_relics() -> None:
+    """14 relics held at the Act III boss (one may discard itself at the end of the combat): at least 12 at the end."""
+    g = act_iii_boss()
+    for r in zone(g, "relic_deck"):
+        if len(zone(g, "relics", 0)) + len(zone(g, "used_relics", 0)) >= 14:
+            break
+        if not field(g, r, "one_shot") and field(g, r, "perk") == "no_perk":
+            _move(g, r, zone_index(g, "relics", 0))
+    kill_all(g)
+    assert len(zone(g, "relics", 0)) >= 12
+    got = set(earned(g))
+    assert "Collector (Act III won with 12 relics for every player)" in got
+    assert "Who Needs Relics? (Act III won with no relics but the starting ones)" not in got

@@ -280,3 +280,14 @@ def test_nightmares_forbid_resting_and_dangerous_secrets_cost_2_hp_after_events(
     s = RULESET.new_game(1, 6, check_invariants=True, options={"daily_penalty": "dangerous_secrets", "acts": "1"})
     walk_until(s, random.Random(6), lambda g: any(x.startswith("event: ") for x in g.log_lines(None))
                and "Dangerous Secrets: P1 loses 2 HP" in g.log_lines(None))
+
+
+def test_insanity_transforms_a_random_card_at_the_end_of_each_combat() -> None:
+    g = RULESET.new_game(1, 3, check_invariants=True, options={"daily_penalty": "insanity"})
+    to_first_combat(g)
+    removed = len(zone(g, "removed", 0))
+    beat_the_boss(g)  # (any combat: every enemy at 0 HP, the turn ended)
+    log = g.log_lines(None)
+    lines = [x for x in log if x.startswith("Insanity: P1's ")]
+    assert len(lines) == 1 and log.index(lines[0]) > log.index("the combat is won")
+    assert len(zone(g, "removed", 0)) == removed + 1  # one card out, the top Card Reward in
