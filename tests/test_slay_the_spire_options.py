@@ -291,3 +291,25 @@ def test_insanity_transforms_a_random_card_at_the_end_of_each_combat() -> None:
     lines = [x for x in log if x.startswith("Insanity: P1's ")]
     assert len(lines) == 1 and log.index(lines[0]) > log.index("the combat is won")
     assert len(zone(g, "removed", 0)) == removed + 1  # one card out, the top Card Reward in
+
+
+def test_to_the_last_in_random_act_ii_and_iii_boss_fights() -> None:
+    """Random boss fights of Acts II and III (a quarter of `act2_combat`/`act3_combat` games) with 2-4 players under
+    the invariants: characters fall one by one, the others fight on, and the run ends only when the last one dies or
+    the boss does. Before the option, every such game ended at the first death."""
+    fell = 0
+    for mode in ("act2_combat", "act3_combat"):
+        for seed in range(1, 25):
+            g = RULESET.new_game(seed % 3 + 2, seed, check_invariants=True, options={"to_the_last": "on",
+                                                                                       "mode": mode})
+            g.random_playout(random.Random(seed))
+            assert g.error is None and not g.violations()
+            log = g.log_lines(None)
+            falls = [i for i, x in enumerate(log) if x.endswith("falls: the others fight on to the last")]
+            if falls:
+                fell += 1
+                assert any(" is in every row" in x for x in log)  # only in a boss fight
+                assert len(falls) < g.players  # the last one standing dies, not falls
+                assert "dies: the party is defeated" in log[-2] or "wins" in log[-2]
+                assert len(log) > falls[0] + 3  # the fight went on
+    assert fell >= 5
