@@ -499,3 +499,25 @@ def test_a_kept_alive_default_climb_takes_the_keys_and_wins_at_the_heart() -> No
     assert "the boss Corrupt Heart (100 HP) is in every row" in log[act4:]
     assert log[-2] == "the boss is beaten: the party wins the run" and g.result is not None
     assert g.result["scores"] == [1]
+
+
+def test_moving_into_an_empty_row_in_the_act_iv_elite_combat_is_allowed() -> None:
+    """FAQ §24.2: "Moving to an empty row during an Act IV elite combat: allowed." Three players against Spire Shield
+    (bottom row) and Spire Spear (top row): P2's row is empty, and P1's Leap switches P1 into it."""
+    g = act4(3, ELITE_SEED)
+    shield, spear = sorted(zone(g, "foes"), key=lambda c: name(g, c))
+    assert (counter(g, shield, "lane"), counter(g, spear, "lane")) == (2, 0)
+    face(g, {0: "Spire Spear", 1: "Spire Spear", 2: "Spire Shield"})
+    set_pc(g, "energy", 3)
+    d = g.decision
+    assert d is not None and 0 in d.options
+    to_hand(g, "Leap", gained=True)
+    refresh_decision(g)
+    play(g, "Leap")
+    choose(g, 0, "P1")  # the Block goes to P1
+    d = g.decision
+    assert d is not None and "P2" in d.options[0]  # the empty row is offered
+    choose(g, 0, "P2")
+    assert counter(g, spear, "lane") == 1 and counter(g, shield, "lane") == 2
+    assert not [c for c in zone(g, "foes") if counter(g, c, "lane") == 0]  # P1 now stands in the empty row
+    ok(g)
