@@ -66,9 +66,11 @@ marks a row where the ruleset got the ruling wrong and was corrected (in the rul
     test_wrist_blade_counts_attacks_that_cost_zero_for_now,
     test_wrist_blade_counts_a_copy_only_when_the_original_cost_zero
     [fix: an Attack made free by Swivel got no Wrist Blade bonus]
-- 24.2 Moving to an empty row in an Act IV elite combat: allowed. Act IV is out of scope; the mid-combat row
-  change that exists (Leap, Dash: "you may switch rows with another player") into an empty row is tested.
-    test_switching_into_an_empty_row_is_allowed
+- 24.2 Moving to an empty row in an Act IV elite combat: allowed. The mid-combat row change that exists (Leap,
+  Dash: "you may switch rows with another player") into an empty row, in a combat and against Spire Shield and Spire
+  Spear (three players, the middle row empty).
+    test_switching_into_an_empty_row_is_allowed,
+    act4::test_moving_into_an_empty_row_in_the_act_iv_elite_combat_is_allowed
 """
 
 from __future__ import annotations
@@ -627,8 +629,9 @@ def test_havoc_discards_tactician_without_its_discard_reward() -> None:
     assert "Tactician" in cards_in(g, "discard") and pc(g, "energy") == 0
 
 
-# §24.2 "Moving to an empty row during an Act IV elite combat: allowed." Act IV is out of scope; the mid-combat row
-# change that exists is Leap / Dash ("you may switch rows with another player"): switching into an empty row works.
+# §24.2 "Moving to an empty row during an Act IV elite combat: allowed." The mid-combat row change that exists is
+# Leap / Dash ("you may switch rows with another player"): switching into an empty row works (the Act IV elite
+# combat itself: tests/test_slay_the_spire_act4.py).
 
 
 def test_switching_into_an_empty_row_is_allowed() -> None:

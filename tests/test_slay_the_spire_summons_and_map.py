@@ -203,7 +203,8 @@ def test_a_room_on_a_token_space_is_what_its_token_says() -> None:
                     kind = t.fields["room"][token]
                     checked += 1
                 entered = [line for line in g.log_lines(None) if "enters floor" in line][-1]
-                said = {"elite_room": "elite", "boss_room": "boss"}.get(kind, kind)  # the log says the room in words
+                said = {"elite_room": "elite", "boss_room": "boss", "burning_elite": "Burning Elite"}.get(
+                    kind, kind)  # the log says the room in words
                 assert entered == f"the party enters floor {t.fields['floor'][r]}: {said}"
         assert g.error is None and g.result is not None and g.result["winners"] == [0]
     assert checked >= 4
