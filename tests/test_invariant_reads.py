@@ -247,3 +247,27 @@ def test_skipping_stops_where_checking_everything_stops(name: str, players: int)
     finally:
         tables.incremental_checks = was
         rules._certs.clear()
+
+
+def test_an_invariant_has_a_work_budget_of_its_own(write_ruleset: Callable[..., str]) -> None:
+    """Checking never changes the game's work count, and an invariant's outcome does not depend on how much of the
+    game's budget is left (so skipping one whose reads did not change is exact late in a game too)."""
+    text = WRITES.replace("step_limit 100000 }", "step_limit 100000\n  work_limit 2000 }").replace(
+        'invariant "board": board[1, 1] >= 0', 'invariant "board": board[1, 1] >= 0\ninvariant "heavy": '
+        'count(x for x in range(0, 300) where any(y == x + total for y in range(0, 3))) >= 0')
+    rules = load_ruleset(write_ruleset(text, {"tok.yaml": TOK}))
+    checked = rules.new_game(2, 7, check_invariants=True)
+    plain = rules.new_game(2, 7)
+    for k in (0, 3, 1, 0, 10):
+        checked.apply(k)
+        plain.apply(k)
+        assert checked.error is None and checked.state.work == plain.state.work
+    checked.state.work = 1990  # ten units left: the game's own next loop would run out, not the check
+    assert checked.violations() == []
+    assert checked.state.work == 1990
+    runaway = load_ruleset(write_ruleset(text.replace("range(0, 300)", "range(0, 3000)"), {"tok.yaml": TOK},
+                                         name="runaway.rules"))
+    game = runaway.new_game(2, 7)
+    game.check = True
+    assert [(name, detail.startswith("could not evaluate: ") and "work budget" in detail)
+            for name, detail in game.violations()] == [("heavy", True)]

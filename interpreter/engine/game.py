@@ -405,6 +405,7 @@ class Game(GameViews):
                     passed.append(False)  # not evaluated here: not known to hold
                     continue
             work = s.work
+            s.work = 0  # a budget of its own: its outcome depends on what it reads, not on when it runs
             try:
                 ok = fn(s, {})
             except RuleError as err:
