@@ -21,6 +21,7 @@ from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import ROUND_SLOT, Callable_, ExprFn
 from liturgy.interpreter.compiler.instructions import _ret, _suspends_block
 from liturgy.interpreter.compiler.machine import StepMachineCompiler
+from liturgy.interpreter.compiler.readsets import InvariantReads, read_set
 from liturgy.interpreter.runtime.state import GameState
 
 
@@ -69,6 +70,9 @@ class Compiler(StepMachineCompiler):
             self.winner = self._player_expr(prog.winner)
         self.invariants = [(inv.text, self.expr(inv.expr), frozenset(n for n, _ in inv.outside))
                            for inv in prog.invariants]
+        widths = {name: self._width(c) for name, c in prog.counters.items()}
+        self.invariant_reads = InvariantReads([read_set(inv.expr, self.layout, widths) for inv in prog.invariants],
+                                              self.layout)
         if self.fuse and self.sgen is not None and self.generators is not None:
             self.fuse_span = self.generators.fuse(self)
         return self

@@ -15,6 +15,7 @@ from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler import budgets
 from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Generators, Ins, Layout, LogFormat, StmtFn
 from liturgy.interpreter.compiler.instructions import _goto, _pack
+from liturgy.interpreter.compiler.readsets import InvariantReads
 from liturgy.interpreter.compiler.sizes import Sizes
 from liturgy.interpreter.runtime import budget
 from liturgy.interpreter.runtime.graphs import GraphWalk
@@ -81,6 +82,8 @@ class CompilerCore:
         self.tiebreaks: list[ExprFn] = []
         self.winner: ExprFn | None = None  # `winner(p)`: who wins, instead of the best score
         self.invariants: list[tuple[str, ExprFn, frozenset[str]]] = []
+        # per invariant, what it reads (readsets.py): a checked game skips one whose reads did not change
+        self.invariant_reads = InvariantReads([], Layout(max_players=0))
         self.choice_formats: list[Callable[[Any, Any], str]] = []
         # per choice (indexed like choice_formats): the label of the `optional` option
         self.choice_pass_labels: list[str] = []

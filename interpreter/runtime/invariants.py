@@ -123,7 +123,7 @@ class Certified:
     """Counters, zones and card places of a state in which every card was in exactly one zone (the
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
-    __slots__ = ("counters", "zones", "card_zone", "int_pools")
+    __slots__ = ("counters", "zones", "card_zone", "int_pools", "changed_slots", "changed_zones", "held")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool) -> None:
         self.counters = counters
@@ -131,6 +131,13 @@ class Certified:
         self.card_zone = card_zone  # a copy
         # every pool slot held a plain int: a pool's total then moves by exactly the changes of its slots
         self.int_pools = int_pools
+        # what the last :meth:`holds` found changed since the state before (the engine skips a declared
+        # invariant that held there and reads none of these: interpreter/compiler/readsets.py)
+        self.changed_slots: list[int] = []
+        self.changed_zones: list[int] = []
+        # which declared invariants held in the certified state (set by the engine after it evaluated them there;
+        # None: not known, as for a copy of a template's certificate or a certificate just taken)
+        self.held: list[bool] | None = None
 
     @staticmethod
     def take(s: GameState) -> Certified:
@@ -170,6 +177,8 @@ class Certified:
         if dz:
             self.zones.update(zones, dz, copy=True)
         self.card_zone = places
+        self.changed_slots = slots
+        self.changed_zones = dz
         return True
 
     def _counters_hold(self, t: Tables, counters: list[Any], slots: list[int]) -> bool:

@@ -1,0 +1,273 @@
+"""A checked game evaluates a declared invariant again only when something it can read changed.
+
+interpreter/compiler/readsets.py gives each `invariant` the counter slots and zones it can read (through the
+`fn`s it calls too); interpreter/engine/game.py ``violations`` skips one that held at the last check when the
+certificate found none of those changed. The first test writes through every kind of place (a counter, a
+per-player counter, a per-card counter, an enum-indexed counter, a typed counter, `first`, a grid cell, a card
+move, a shuffle) one decision at a time and checks that exactly the invariants reading it run again. The last
+one plays random games of every shipped ruleset with one planted violation each and checks that the skipping
+check stops at the same decision, with the same report, as evaluating every invariant at every check.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from conftest import ROOT
+from liturgy.interpreter.compiler.readsets import InvariantReads
+from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
+from liturgy.interpreter.runtime.errors import InvariantViolation
+
+WRITES = '''\
+game "Reads" { players 2..2
+  step_limit 100000 }
+enum Colour { red, blue }
+card Tok { v: int }
+cards "tok.yaml"
+zone bag: deck hidden of Tok
+zone pile: pile public of Tok
+zone shelf: row public of Tok
+zone hand: per player set owner of Tok
+counter total 0..1000
+counter per player score 0..1000
+counter per card heat 0..1000
+counter per player tint[Colour] 0..1000
+counter holder: player
+grid board 3 by 3 of int
+fn tally() -> int = total + 0
+invariant "total": total >= 0
+invariant "through a fn": tally() < 1000
+invariant "score": all(p.score >= 0 for p in players)
+invariant "heat": all(c.heat >= 0 for c in shelf)
+invariant "tint": all(p.tint[red] >= 0 for p in players)
+invariant "holder": holder == none or holder in players
+invariant "first": first in players
+invariant "board": board[1, 1] >= 0
+invariant "pile": size(pile) >= 0
+invariant "bag": size(bag) >= 0
+invariant "hands": all(size(p.hand) <= 20 for p in players)
+invariant "places": count(c for c in shelf where owner(c) == none) >= 0
+invariant "fields": all(c.v >= 0 for c in shelf)
+setup {
+  repeat while size(shelf) < 2 { move top(bag) to shelf }
+}
+round {
+  step s "S" {
+    for i in range(0, 60) {
+      choose k from range(0, 11) by first {
+        if k == 0 { total += 1 }
+        if k == 1 { first.score += 1 }
+        if k == 2 { top(shelf).heat += 1 }
+        if k == 3 { move top(bag) to pile }
+        if k == 4 { board[1, 1] += 1 }
+        if k == 5 { shuffle bag }
+        if k == 6 { if holder == none { holder = first } else { holder = none } }
+        if k == 7 { first.tint[red] += 1 }
+        if k == 8 { first = next_player(first) }
+        if k == 9 { log "nothing changes" }
+        if k == 10 { move top(bag) to first.hand }
+      }
+    }
+    end game
+  }
+}
+score(p) = p.score
+'''
+
+TOK = "kind: Tok\nstart: bag\ncards:\n  - name: Tok\n    count: 14\n    v: 1\n"
+
+PLACES = {"places"}  # `owner(c)` reads every card's place: any zone change
+# what each option writes, and the invariants that read it (beside those reading every zone)
+RUNS: dict[int, set[str]] = {
+    0: {"total", "through a fn"},
+    1: {"score"},
+    2: {"heat"},
+    3: {"bag", "pile"} | PLACES,
+    4: {"board"},
+    5: {"bag"} | PLACES,
+    6: {"holder"},
+    7: {"tint"},
+    8: {"first"},
+    9: set(),
+    10: {"bag", "hands"} | PLACES,
+}
+
+
+def _recording(rules: Ruleset) -> list[str]:
+    """Wrap every compiled invariant so each evaluation appends its text to the returned list."""
+    ran: list[str] = []
+    comp = rules.compiled
+
+    def wrap(text: str, fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+        def recorded(s: Any, env: Any) -> Any:
+            ran.append(text)
+            return fn(s, env)
+        return recorded
+
+    comp.invariants[:] = [(text, wrap(text, fn), outside) for text, fn, outside in comp.invariants]
+    return ran
+
+
+def test_a_write_runs_exactly_the_invariants_that_read_it(write_ruleset: Callable[..., str]) -> None:
+    rules = load_ruleset(write_ruleset(WRITES, {"tok.yaml": TOK}))
+    assert all(r is not None for r in rules.compiled.invariant_reads.sets)  # every reference kind here is listed
+    rules._build(2)[0].incremental_checks = True  # small rulesets check in full otherwise
+    ran = _recording(rules)
+    game = rules.new_game(2, 7, check_invariants=True)
+    texts = [text for text, _, _ in rules.compiled.invariants]
+    assert ran == texts  # the first check: nothing known yet, every invariant runs
+    bag = rules.compiled.layout.zone_global["bag"]
+    seen_shuffle_change = False
+    for k in [*RUNS, *RUNS]:
+        ran.clear()
+        before = game.state.zones[bag][:]
+        game.apply(k)
+        assert game.error is None
+        expected = RUNS[k]
+        if k == 5 and game.state.zones[bag] == before:
+            expected = set()  # the shuffle left the order as it was: nothing changed
+        seen_shuffle_change |= k == 5 and bool(expected)
+        assert set(ran) == expected, k
+        assert len(ran) == len(set(ran))
+    assert seen_shuffle_change
+
+
+def test_an_invariant_that_failed_runs_again_until_it_holds(write_ruleset: Callable[..., str]) -> None:
+    """Only an invariant that held is skipped: one that could not be evaluated or was false is evaluated again."""
+    text = WRITES.replace('invariant "board": board[1, 1] >= 0', 'invariant "board": board[1, 1] >= 0\n'
+                          'invariant "odd": (total + 1) / (total % 2) >= 0')
+    rules = load_ruleset(write_ruleset(text, {"tok.yaml": TOK}))
+    rules._build(2)[0].incremental_checks = True
+    ran = _recording(rules)
+    game = rules.new_game(2, 7)  # unchecked: the division by zero would stop a checked game
+    game.check = True
+    game._certified = None
+    assert [name for name, _ in game.violations()] == ["odd"]  # total is 0: could not be evaluated
+    ran.clear()
+    assert [name for name, _ in game.violations()] == ["odd"]
+    assert ran == ["odd"]  # nothing changed: everything else held and is skipped, "odd" runs again
+    game.apply(0)  # total 1: holds now
+    ran.clear()
+    assert game.violations() == []
+    assert ran == []  # "odd" held at the check inside apply; nothing changed since
+
+
+def test_unknown_reads_run_every_time(write_ruleset: Callable[..., str]) -> None:
+    """A reference kind the read sets do not list (here a card's function field) makes an invariant run always."""
+    text = WRITES.replace("card Tok { v: int }", "card Tok { v: int\n  f: function() -> int = 1 }").replace(
+        'invariant "fields": all(c.v >= 0 for c in shelf)', 'invariant "fields": all(c.f() >= 0 for c in shelf)')
+    rules = load_ruleset(write_ruleset(text, {"tok.yaml": TOK}))
+    sets = rules.compiled.invariant_reads.sets
+    texts = [t for t, _, _ in rules.compiled.invariants]
+    assert sets[texts.index("fields")] is None
+    rules._build(2)[0].incremental_checks = True
+    ran = _recording(rules)
+    game = rules.new_game(2, 7, check_invariants=True)
+    ran.clear()
+    game.apply(9)
+    assert ran == ["fields"]
+
+
+# ---------------------------------------------------------------- planted violations, every shipped ruleset
+
+SHIPPED = [("bloodborne.rules", 3), ("slay_the_spire.rules", 1), ("betrayal.rules", 3), ("fury_of_dracula.rules", 2),
+           ("classic/crazy_eights.rules", 3), ("classic/goofspiel.rules", 2), ("classic/kuhn_poker.rules", 2),
+           ("classic/leduc_poker.rules", 2), ("classic/liars_dice.rules", 2), ("classic/liars_poker.rules", 2),
+           ("classic/hex.rules", 2), ("classic/breakthrough.rules", 2), ("classic/connect_four.rules", 2),
+           ("classic/tic_tac_toe.rules", 2), ("classic/block_dominoes.rules", 2), ("classic/dark_hex.rules", 2)]
+
+
+def _plant(game: Game, rng: random.Random, sets: InvariantReads) -> None:
+    """Corrupt the state the way a faulty rule could: a counter slot a declared invariant reads (most of the time)
+    or any slot moved by a little or a lot, or a zone's order reversed. Some declared or built-in invariant may or
+    may not notice; both checks must agree on it."""
+    s = game.state
+    reads = [r for r in sets.resolved(s.tables.n, len(s.tables.card_def)) if r]
+    read_slots = sorted({i for r in reads for i in r[0]})
+    read_zones = sorted({z for r in reads for z in r[1]})
+    if rng.random() < 0.7:
+        if read_slots and (rng.random() < 0.5 or not read_zones):
+            i = rng.choice(read_slots)
+        elif read_zones:  # move a few cards into a zone an invariant reads, as the engine moves them
+            dst = rng.choice(read_zones)
+            for _ in range(rng.randint(1, 8)):
+                c = rng.randrange(len(s.card_zone))
+                if s.card_zone[c] != dst:
+                    s.zones[s.card_zone[c]].remove(c)
+                    s.zones[dst].append(c)
+                    s.card_zone[c] = dst
+            return
+        else:
+            i = rng.randrange(len(s.counters))
+    else:
+        i = rng.randrange(len(s.counters))
+    v = s.counters[i]
+    if type(v) is int:
+        s.counters[i] = v + rng.choice((-1, 1, 2, -50))
+
+
+def _run(rules: Ruleset, players: int, seed: int, every: bool) -> tuple[object, ...]:
+    """Play a random checked game, corrupting its state once early on; where and how it stopped."""
+    comp = rules.compiled
+    keep = comp.invariant_reads
+    if every:
+        comp.invariant_reads = InvariantReads([None] * len(keep.sets), keep.lay)
+    try:
+        game = rules.new_game(players, seed, check_invariants=True)
+        rng = random.Random(seed)
+        plant_at = rng.randrange(0, 4)
+        steps = 0
+        try:
+            while game.state.status == "running" and steps < 120:
+                if steps == plant_at:
+                    _plant(game, rng, keep)
+                for p in game.waiting_for():
+                    game.apply(rng.randrange(game.option_count(p)), p)
+                steps += 1
+        except InvariantViolation as err:
+            return ("raised", steps, str(err), game.digest())
+        return (steps, game.state.status, game.error, game.digest())
+    finally:
+        comp.invariant_reads = keep
+
+
+@pytest.mark.parametrize(("name", "players"), SHIPPED, ids=[n for n, _ in SHIPPED])
+def test_skipping_stops_where_checking_everything_stops(name: str, players: int) -> None:
+    rules = load_ruleset(str(ROOT / "rulesets" / name))
+    tables = rules._build(players)[0]
+    was = tables.incremental_checks
+    tables.incremental_checks = True  # the skip needs the certificate: use it everywhere (rulesets are shared)
+    rules._certs.clear()
+    try:
+        for seed in range(3 if players == 1 or name.startswith(("betrayal", "fury")) else 6):
+            assert _run(rules, players, seed, every=False) == _run(rules, players, seed, every=True), seed
+    finally:
+        tables.incremental_checks = was
+        rules._certs.clear()
+
+
+def test_an_invariant_has_a_work_budget_of_its_own(write_ruleset: Callable[..., str]) -> None:
+    """Checking never changes the game's work count, and an invariant's outcome does not depend on how much of the
+    game's budget is left (so skipping one whose reads did not change is exact late in a game too)."""
+    text = WRITES.replace("step_limit 100000 }", "step_limit 100000\n  work_limit 2000 }").replace(
+        'invariant "board": board[1, 1] >= 0', 'invariant "board": board[1, 1] >= 0\ninvariant "heavy": '
+        'count(x for x in range(0, 300) where any(y == x + total for y in range(0, 3))) >= 0')
+    rules = load_ruleset(write_ruleset(text, {"tok.yaml": TOK}))
+    checked = rules.new_game(2, 7, check_invariants=True)
+    plain = rules.new_game(2, 7)
+    for k in (0, 3, 1, 0, 10):
+        checked.apply(k)
+        plain.apply(k)
+        assert checked.error is None and checked.state.work == plain.state.work
+    checked.state.work = 1990  # ten units left: the game's own next loop would run out, not the check
+    assert checked.violations() == []
+    assert checked.state.work == 1990
+    runaway = load_ruleset(write_ruleset(text.replace("range(0, 300)", "range(0, 3000)"), {"tok.yaml": TOK},
+                                         name="runaway.rules"))
+    game = runaway.new_game(2, 7)
+    game.check = True
+    assert [(name, detail.startswith("could not evaluate: ") and "work budget" in detail)
+            for name, detail in game.violations()] == [("heavy", True)]
