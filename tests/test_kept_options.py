@@ -86,16 +86,24 @@ def test_a_clone_rebuilds_its_kept_options() -> None:
     assert copy.digest() == game.digest() and copy.state.kept == game.state.kept
 
 
-@pytest.mark.parametrize(("place", "kept"), [
-    ("board[m.c, m.r] = p", True),
-    ("board[m.c, m.r] = none", False),  # a cell can be freed: the options can grow again
-    ("let q = if m.c == 0 then none else p\n board[m.c, m.r] = q", False),  # a value that may be none
-    ("board[m.c, m.r] = p\n move m to spots", False),  # the zone's cards can move: not the dealt order
+SHRINK, RUNS = "items if _c is None else _c", "for _sl, _xs in _r"
+
+
+def _mode(path: str) -> str | None:
+    text = _filter_text(path)
+    return "shrink" if SHRINK in text else "runs" if RUNS in text else None
+
+
+@pytest.mark.parametrize(("place", "mode"), [
+    ("board[m.c, m.r] = p", "shrink"),
+    ("board[m.c, m.r] = none", "runs"),  # a cell can be freed: the options can grow again
+    ("let q = if m.c == 0 then none else p\n board[m.c, m.r] = q", "runs"),  # a value that may be none
+    ("board[m.c, m.r] = p\n move m to spots", None),  # the zone's cards can move: not the dealt order
 ])
 def test_kept_only_where_the_program_proves_the_options_shrink(write_ruleset: Callable[..., str], place: str,
-                                                               kept: bool) -> None:
+                                                               mode: str | None) -> None:
     path = write_ruleset(PLACE.replace("PLACE", place), {"spots.yaml": CELLS})
-    assert ("s.kept" in _filter_text(path)) is kept
+    assert _mode(path) == mode
     fast, slow = _compiled(path, True), _compiled(path, False)
     for seed in range(3):
         assert _options_played(fast, seed) == _options_played(slow, seed)
@@ -105,4 +113,29 @@ def test_only_a_player_of_a_loop_over_players_is_trusted(write_ruleset: Callable
     """`p` of `for p in [none]` is none: a write of it frees a cell."""
     shadow = PLACE.replace("PLACE", "board[m.c, m.r] = p").replace(
         "choose m from spots", "for p in [none] { board[0, 0] = p }\n choose m from spots")
-    assert "s.kept" not in _filter_text(write_ruleset(shadow, {"spots.yaml": CELLS}, name="shadow.rules"))
+    assert _mode(write_ruleset(shadow, {"spots.yaml": CELLS}, name="shadow.rules")) == "runs"
+
+
+# two cards on each cell, side by side, and one more card on the first cell at the end: runs of 2, then 1
+TWICE = "kind: Spot\nstart: spots\ncards:\n" + "".join(
+    f"  - name: \"s{c}{r}{k}\"\n    c: {c}\n    r: {r}\n" for r in range(3) for c in range(3) for k in "ab"
+) + "  - name: \"last\"\n    c: 0\n    r: 0\n"
+
+
+def test_runs_of_cards_on_one_cell_offer_what_the_closures_offer(write_ruleset: Callable[..., str]) -> None:
+    """A cell tested against a player, the rest of the test inlined: options in the zone's order."""
+    text = PLACE.replace("where board[m.c, m.r] == none", "where board[m.c, m.r] == none and m.r != 1").replace(
+        "PLACE", "board[m.c, m.r] = p\n if m.c == 2 { board[0, 0] = none }")
+    path = write_ruleset(text, {"spots.yaml": TWICE})
+    assert _mode(path) == "runs" and "_c = s.kept.get" not in _filter_text(path)
+    fast, slow = _compiled(path, True), _compiled(path, False)
+    for seed in range(6):
+        assert _options_played(fast, seed) == _options_played(slow, seed)
+
+
+def test_breakthrough_tests_each_cell_once_per_run() -> None:
+    path = str(ROOT / "rulesets" / "classic" / "breakthrough.rules")
+    assert _mode(path) == "runs"
+    fast, slow = _compiled(path, True), _compiled(path, False)
+    for seed in range(3):
+        assert _options_played(fast, seed) == _options_played(slow, seed)

@@ -34,6 +34,7 @@ from liturgy.dsl.checker.walk import all_statements, effect_bodies
 from liturgy.dsl.constructs.statements import child_blocks
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import cardtab
+from liturgy.interpreter.codegen.hoist import Hoist, function_text
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
@@ -41,15 +42,19 @@ if TYPE_CHECKING:
 _SITES = count(1)  # each kept filter's key in GameState.kept: unique in the process, so rulesets never share one
 
 
-def _cell_test(where: A.Expr) -> tuple[A.Cell, A.Expr | None] | None:
-    """(the cell of ``G[..] == none``, the rest of an `and`) when ``where`` starts with that test."""
+def _cell_test(where: A.Expr, var: str) -> tuple[A.Cell, A.Expr, A.Expr | None] | None:
+    """(the cell of ``G[..] == V``, ``V``, the rest of an `and`) when ``where`` starts with that test and ``V``
+    is `none`, a literal or a variable other than the choice's (the same for every item)."""
     rest: A.Expr | None = None
     test = where
     if isinstance(where, A.Binary) and where.op == "and":
         test, rest = where.left, where.right
-    if (isinstance(test, A.Binary) and test.op == "==" and isinstance(test.right, A.NoneLit)
-            and isinstance(test.left, A.Cell)):
-        return test.left, rest
+    if not (isinstance(test, A.Binary) and test.op == "==" and isinstance(test.left, A.Cell)):
+        return None
+    value = test.right
+    if isinstance(value, A.NoneLit | A.IntLit) or (
+            isinstance(value, A.Name) and value.id != var and value.ref == ("local", value.id)):
+        return test.left, value, rest
     return None
 
 
@@ -147,26 +152,62 @@ def _zone_fixed(prog: Program, zone: A.ZoneDecl) -> bool:
 
 
 def provable(prog: Program, source: A.Expr, where: A.Expr,
-             var: str) -> tuple[A.Cell, A.Expr | None, str] | None:
-    """The cell test, the rest of the `where` and the zone's card kind when the choice's options can only
-    shrink, else None."""
-    found = _cell_test(where)
-    ref = source.ref
-    if found is None or prog.modes or not (isinstance(ref, tuple) and ref and ref[0] == "zone"):
+             var: str) -> tuple[A.Cell, A.Expr, A.Expr | None, str, bool] | None:
+    """When the choice is over a fixed zone and its `where` starts with a test of the card's own cell: the
+    cell, the value it is compared with, the rest of the `where`, the zone's card kind and whether the options
+    can only shrink (the test is ``== none`` and no cell of the grid is ever set back to none). Else None."""
+    found = _cell_test(where, var)
+    zones = _zones_of(source)
+    if found is None or prog.modes or not zones or len({z.of_kind for z in zones}) != 1:
         return None
-    cell, _ = found
+    cell, value, rest = found
     gref = cell.ref
     if not (isinstance(gref, tuple) and gref and gref[0] == "gridcell"):
         return None
     grid = gref[1]
     if grid.seen_by or grid.reset_each_round or not (_field_of(cell.col, var) and _field_of(cell.row, var)):
         return None
-    zone = ref[1]
-    if not isinstance(zone, A.ZoneDecl) or zone.of_kind is None or not _zone_fixed(prog, zone):
+    if zones[0].of_kind is None or not all(_zone_fixed(prog, z) for z in zones):
         return None
-    if not all(_writes_fill(body, grid.name, frozenset()) for body in _bodies(prog)):
+    shrinks = isinstance(value, A.NoneLit) and all(
+        _writes_fill(body, grid.name, frozenset()) for body in _bodies(prog))
+    return cell, value, rest, zones[0].of_kind, shrinks
+
+
+def _zones_of(source: A.Expr) -> list[A.ZoneDecl]:
+    """The zones a choice's source names: one zone, or ``if … then Z1 else Z2`` of zones (empty: anything else)."""
+    ref = source.ref
+    if isinstance(ref, tuple) and ref and ref[0] == "zone" and isinstance(ref[1], A.ZoneDecl):
+        return [ref[1]]
+    if isinstance(source, A.Cond):
+        a, b = _zones_of(source.then), _zones_of(source.orelse)
+        return a + b if a and b else []
+    return []
+
+
+def runs(items: list[int], slots: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The zone's cards cut into runs of neighbours on the same cell: (the cell's slot, the run's cards)."""
+    out: list[tuple[int, list[int]]] = []
+    for x in items:
+        sl = slots[x]
+        if out and out[-1][0] == sl:
+            out[-1][1].append(x)
+        else:
+            out.append((sl, [x]))
+    return tuple((sl, tuple(xs)) for sl, xs in out)
+
+
+def _inline_test(gen: ExprGen, var: str, source: A.Expr, test: A.Expr, x: str, hoist: Hoist) -> str | None:
+    """``test`` as a comprehension's condition on ``x``, when the ordinary filter would write it as one (it
+    reads the choice's variable only as ``x`` and cannot fail): else None, and the ordinary filter is called."""
+    probe = A.ListComp(test.span, A.BoolLit(test.span, True), var, source, test)
+    before = gen.unsafe
+    with gen.fresh(hoist):
+        cond: str = gen._loop_parts(probe, x)[0]
+    if gen.unsafe != before or f"env[{var!r}]" in cond or ":=" in cond:
+        gen.unsafe = before
         return None
-    return cell, found[1], zone.of_kind
+    return cond
 
 
 def kept_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: bool) -> Any:
@@ -182,7 +223,7 @@ def kept_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: bool
     found = provable(prog, source, where, var)
     if found is None:
         return None
-    cell, rest, kind = found
+    cell, value, rest, kind, shrinks = found
     info = gen.comp.layout.grids[_grid_name(cell) or ""]
     cols, rows = cardtab.table(gen, cell.col, var), cardtab.table(gen, cell.row, var)
     if cols is None or rows is None:
@@ -195,16 +236,34 @@ def kept_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: bool
             slots.append(info.base + c + info.width * r)
         else:
             return None  # a card off the grid: the ordinary filter raises its error
+    # the key: this filter, and which zone's list it was given when the source chooses between zones (a zone's
+    # list is the same object for the state's whole life, and the kept entries live exactly as long)
     site = next(_SITES)
+    key = f"({site}, id(items))" if len(_zones_of(source)) > 1 else str(site)
     x = gen._name("_x")
     table = gen.const(tuple(slots))
-    lines = [f"_c = s.kept.get({site})", "_cs = s.counters",
-             f"_c = tuple([{x} for {x} in (items if _c is None else _c) if _cs[{table}[{x}]] is None])",
-             f"s.kept[{site}] = _c"]
+    hoist = Hoist(gen, frozenset({var}), eager=True)
+    if shrinks:
+        lines = [f"_c = s.kept.get({key})", "_cs = s.counters",
+                 f"_c = tuple([{x} for {x} in (items if _c is None else _c) if _cs[{table}[{x}]] is None])",
+                 f"s.kept[{key}] = _c"]
+    else:  # the runs of cards on one cell, made once per game: one test per run
+        trial = Hoist(gen, frozenset({var}), eager=True)  # thrown away: only whether the test can be inlined
+        inline = rest is not None and _inline_test(gen, var, source, rest, x, trial) is not None
+        with gen.fresh(hoist):
+            v = gen.src(value)  # read as the ordinary filter reads it (hoisted once, before the loop)
+        more = ""
+        if inline and rest is not None:
+            more = f" if {_inline_test(gen, var, source, rest, x, hoist)}"
+            rest = None
+        lines = [f"_r = s.kept.get({key})", "if _r is None:",
+                 f"    _r = s.kept[{key}] = {gen.const(runs)}(items, {table})",
+                 "_cs = s.counters", f"_v = {v}",
+                 f"_c = [{x} for _sl, _xs in _r if _cs[_sl] == _v for {x} in _xs{more}]"]
     if rest is None:
-        lines += [f"env.pop({var!r}, None)", "return _c"]
+        lines += [f"env.pop({var!r}, None)", "return tuple(_c)"]
     else:
         lines.append(f"return {gen.const(scans.plain_filter(gen, var, source, rest, pop))}(s, env, _c)")
     name = gen._name("_w")
-    code = f"def {name}(s, env, items):\n" + "".join(f"    {line}\n" for line in lines)
+    code = function_text(f"def {name}(s, env, items):", hoist, lines)
     return gen.sources.load(gen.ns, name, "filter", code, where.span)

@@ -110,7 +110,7 @@ class GameState:
         self.work = 0  # units of work done so far (interpreter/runtime/budget.py): calls, fires, loop items
         # a choice's kept options (interpreter/codegen/kept.py): derived from the counters and zones, so not in
         # digests, saves or views, and not copied by `clone` (the copy rebuilds it with one full scan)
-        self.kept: dict[int, tuple[Any, ...]] = {}
+        self.kept: dict[Any, Any] = {}
 
     @staticmethod
     def start(tables: Tables, counters: list[Any], zones: list[list[int]], card_zone: list[int],
