@@ -185,8 +185,16 @@ def _zones_of(source: A.Expr) -> list[A.ZoneDecl]:
     return []
 
 
-def runs(items: list[int], slots: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The zone's cards cut into runs of neighbours on the same cell: (the cell's slot, the run's cards)."""
+def runs(items: list[int], slots: tuple[int, ...],
+         cache: dict[tuple[int, ...], Any]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The zone's cards cut into runs of neighbours on the same cell: (the cell's slot, the run's cards).
+
+    Every game of a ruleset deals a fixed zone alike, so the runs are also kept per filter across games, by the
+    zone's cards (``cache``, at most 16 entries): a new game pays a copy of the zone, not the cutting."""
+    key = tuple(items)
+    found = cache.get(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
     out: list[tuple[int, list[int]]] = []
     for x in items:
         sl = slots[x]
@@ -194,7 +202,10 @@ def runs(items: list[int], slots: tuple[int, ...]) -> tuple[tuple[int, tuple[int
             out[-1][1].append(x)
         else:
             out.append((sl, [x]))
-    return tuple((sl, tuple(xs)) for sl, xs in out)
+    if len(cache) >= 16:
+        cache.clear()
+    made = cache[key] = tuple((sl, tuple(xs)) for sl, xs in out)
+    return made
 
 
 def _inline_test(gen: ExprGen, var: str, source: A.Expr, test: A.Expr, x: str, hoist: Hoist) -> str | None:
@@ -257,7 +268,7 @@ def kept_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: bool
             more = f" if {_inline_test(gen, var, source, rest, x, hoist)}"
             rest = None
         lines = [f"_r = s.kept.get({key})", "if _r is None:",
-                 f"    _r = s.kept[{key}] = {gen.const(runs)}(items, {table})",
+                 f"    _r = s.kept[{key}] = {gen.const(runs)}(items, {table}, {gen.const({})})",
                  "_cs = s.counters", f"_v = {v}",
                  f"_c = [{x} for _sl, _xs in _r if _cs[_sl] == _v for {x} in _xs{more}]"]
     if rest is None:
