@@ -133,6 +133,19 @@ def test_runs_of_cards_on_one_cell_offer_what_the_closures_offer(write_ruleset: 
         assert _options_played(fast, seed) == _options_played(slow, seed)
 
 
+def test_three_tests_joined_by_and_keep_their_order(write_ruleset: Callable[..., str]) -> None:
+    """`A and B and C` is `(A and B) and C`: the cell test is found first, `B and C` follow it in the runs."""
+    text = PLACE.replace("where board[m.c, m.r] == none",
+                         "where board[m.c, m.r] == none and m.r != 1 and m.c != 1").replace(
+        "PLACE", "board[m.c, m.r] = p\n if m.c == 2 { board[0, 0] = none }")
+    path = write_ruleset(text, {"spots.yaml": TWICE})
+    runs = [line for line in _filter_text(path).splitlines() if RUNS in line]
+    assert len(runs) == 1 and runs[0].count(" if ") == 2  # the cell per run, then `B and C` per card
+    fast, slow = _compiled(path, True), _compiled(path, False)
+    for seed in range(6):
+        assert _options_played(fast, seed) == _options_played(slow, seed)
+
+
 def test_breakthrough_tests_each_cell_once_per_run() -> None:
     path = str(ROOT / "rulesets" / "classic" / "breakthrough.rules")
     assert _mode(path) == "runs"

@@ -6,14 +6,19 @@ itself proves that, the cells that failed the test once fail it forever, so the 
 that passed last time: on average half a Hex board instead of all 121 cells, with the same options in the
 same order (the kept list is a subsequence of the zone, filtered by the same test).
 
+A second, weaker form needs no shrinking: when the test is ``G[m.f, m.g] == V`` for any `V` the same for every
+card (Breakthrough: `board[m.fc, m.fy] == p`), cards side by side on one cell (a square's three steps) are
+tested once per cell, from runs cut once per game; the rest of the `where` follows in the same comprehension.
+
 The proof, made once from the checked program (anything unproved compiles the ordinary filter of
-:mod:`.scans`):
+:mod:`.scans`; the second form needs the first two points only):
 
 * the choice is a `choose` (not `simultaneously`) over a zone named directly and public, in a program without
   rule modes; no `move` or `shuffle` statement of the program names a zone or a card of the zone's kind, so
   its cards and their order are the ones it was dealt;
-* its `where` is ``G[m.f, m.g] == none`` (or that, `and` more tests), with ``G`` a public grid not reset each
-  round and ``m.f``, ``m.g`` printed fields (data: they never change) that put every card on the grid;
+* its `where` is ``G[m.f, m.g] == none`` (the second form: ``== V``), or that `and` more tests, with ``G`` a
+  public grid not reset each round and ``m.f``, ``m.g`` printed fields (data: they never change) that put every
+  card on the grid;
 * every statement that writes a cell of ``G`` is ``G[c, r] = V`` with ``V`` that cannot be `none`: an
   integer, text or truth literal, or a player bound by an enclosing ``for p in players`` that nothing rebinds.
   No `transfer` names a cell of ``G``.
@@ -45,10 +50,15 @@ _SITES = count(1)  # each kept filter's key in GameState.kept: unique in the pro
 def _cell_test(where: A.Expr, var: str) -> tuple[A.Cell, A.Expr, A.Expr | None] | None:
     """(the cell of ``G[..] == V``, ``V``, the rest of an `and`) when ``where`` starts with that test and ``V``
     is `none`, a literal or a variable other than the choice's (the same for every item)."""
+    conj: list[A.Expr] = []  # `A and B and C` is `(A and B) and C`: its tests in the order they run
+    e = where
+    while isinstance(e, A.Binary) and e.op == "and":
+        conj.append(e.right)
+        e = e.left
+    test, conj = e, conj[::-1]
     rest: A.Expr | None = None
-    test = where
-    if isinstance(where, A.Binary) and where.op == "and":
-        test, rest = where.left, where.right
+    for more in conj:  # the same tests after the first, in the same order (`and` runs them left to right)
+        rest = more if rest is None else _and(rest, more, where)
     if not (isinstance(test, A.Binary) and test.op == "==" and isinstance(test.left, A.Cell)):
         return None
     value = test.right
@@ -56,6 +66,12 @@ def _cell_test(where: A.Expr, var: str) -> tuple[A.Cell, A.Expr, A.Expr | None] 
             isinstance(value, A.Name) and value.id != var and value.ref == ("local", value.id)):
         return test.left, value, rest
     return None
+
+
+def _and(left: A.Expr, right: A.Expr, like: A.Expr) -> A.Expr:
+    both = A.Binary(left.span, "and", left, right)
+    both.ty, both.ref = like.ty, like.ref
+    return both
 
 
 def _field_of(e: A.Expr, var: str) -> bool:
