@@ -23,6 +23,15 @@ _CALL = re.compile(r"[A-Za-z0-9_\]\)]\s*\(")
 
 
 def filter_function(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: bool) -> Any:
+    """The option filter: kept options (:mod:`.kept`) where the program proves they only shrink, else
+    :func:`plain_filter`."""
+    from liturgy.interpreter.codegen.kept import kept_filter
+
+    kept = kept_filter(gen, var, source, where, pop)
+    return kept if kept is not None else plain_filter(gen, var, source, where, pop)
+
+
+def plain_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: bool) -> Any:
     """``f(s, env, items)``: the items for which ``where`` holds with ``var`` bound to each, as a tuple.
 
     The step machine's option lists (`choose … where`, `simultaneously … where`). Like the closures, the

@@ -85,6 +85,7 @@ class GameState:
         "fire_stack",
         "removed_count",
         "work",
+        "kept",
     )
 
     def __init__(self, tables: Tables) -> None:
@@ -107,6 +108,9 @@ class GameState:
         self.fire_stack: list[str] = []  # windows being handled right now (empty at every decision)
         self.removed_count = 0
         self.work = 0  # units of work done so far (interpreter/runtime/budget.py): calls, fires, loop items
+        # a choice's kept options (interpreter/codegen/kept.py): derived from the counters and zones, so not in
+        # digests, saves or views, and not copied by `clone` (the copy rebuilds it with one full scan)
+        self.kept: dict[Any, Any] = {}
 
     @staticmethod
     def start(tables: Tables, counters: list[Any], zones: list[list[int]], card_zone: list[int],
@@ -136,6 +140,7 @@ class GameState:
         c.fire_stack = []
         c.removed_count = 0
         c.work = 0
+        c.kept = {}
         return c
 
     def clone(self) -> GameState:
@@ -159,6 +164,7 @@ class GameState:
         c.fire_stack = []
         c.removed_count = self.removed_count
         c.work = self.work
+        c.kept = {}
         return c
 
 

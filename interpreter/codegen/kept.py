@@ -1,0 +1,296 @@
+"""Kept options: a choice whose options can only shrink is filtered from its last options, not from every item.
+
+Why: in a placement game (Hex, Gomoku, Go-like fills) the choice `choose m from cells where board[m.c, m.r] ==
+none` scans every cell at every decision, though a taken cell never becomes free again. When the program
+itself proves that, the cells that failed the test once fail it forever, so the scan can start from the cells
+that passed last time: on average half a Hex board instead of all 121 cells, with the same options in the
+same order (the kept list is a subsequence of the zone, filtered by the same test).
+
+A second, weaker form needs no shrinking: when the test is ``G[m.f, m.g] == V`` for any `V` the same for every
+card (Breakthrough: `board[m.fc, m.fy] == p`), cards side by side on one cell (a square's three steps) are
+tested once per cell, from runs cut once per game; the rest of the `where` follows in the same comprehension.
+
+The proof, made once from the checked program (anything unproved compiles the ordinary filter of
+:mod:`.scans`; the second form needs the first two points only):
+
+* the choice is a `choose` (not `simultaneously`) over a zone named directly and public, in a program without
+  rule modes; no `move` or `shuffle` statement of the program names a zone or a card of the zone's kind, so
+  its cards and their order are the ones it was dealt;
+* its `where` is ``G[m.f, m.g] == none`` (the second form: ``== V``), or that `and` more tests, with ``G`` a
+  public grid not reset each round and ``m.f``, ``m.g`` printed fields (data: they never change) that put every
+  card on the grid;
+* every statement that writes a cell of ``G`` is ``G[c, r] = V`` with ``V`` that cannot be `none`: an
+  integer, text or truth literal, or a player bound by an enclosing ``for p in players`` that nothing rebinds.
+  No `transfer` names a cell of ``G``.
+
+The kept list lives in :attr:`GameState.kept` (derived data, keyed by the choice's filter): it is not part of
+the game's digest, saves or views, and a clone, a loaded save or a sampled world starts without it and makes it
+with one full scan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import count
+from typing import TYPE_CHECKING, Any
+
+from liturgy.dsl.checker.program import Program
+from liturgy.dsl.checker.walk import all_statements, effect_bodies
+from liturgy.dsl.constructs.statements import child_blocks
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen import cardtab
+from liturgy.interpreter.codegen.hoist import Hoist, function_text
+
+if TYPE_CHECKING:
+    from liturgy.interpreter.codegen.exprgen import ExprGen
+
+_SITES = count(1)  # each kept filter's key in GameState.kept: unique in the process, so rulesets never share one
+
+
+def _cell_test(where: A.Expr, var: str) -> tuple[A.Cell, A.Expr, A.Expr | None] | None:
+    """(the cell of ``G[..] == V``, ``V``, the rest of an `and`) when ``where`` starts with that test and ``V``
+    is `none`, a literal or a variable other than the choice's (the same for every item)."""
+    conj: list[A.Expr] = []  # `A and B and C` is `(A and B) and C`: its tests in the order they run
+    e = where
+    while isinstance(e, A.Binary) and e.op == "and":
+        conj.append(e.right)
+        e = e.left
+    test, conj = e, conj[::-1]
+    rest: A.Expr | None = None
+    for more in conj:  # the same tests after the first, in the same order (`and` runs them left to right)
+        rest = more if rest is None else _and(rest, more, where)
+    if not (isinstance(test, A.Binary) and test.op == "==" and isinstance(test.left, A.Cell)):
+        return None
+    value = test.right
+    if isinstance(value, A.NoneLit | A.IntLit) or (
+            isinstance(value, A.Name) and value.id != var and value.ref == ("local", value.id)):
+        return test.left, value, rest
+    return None
+
+
+def _and(left: A.Expr, right: A.Expr, like: A.Expr) -> A.Expr:
+    both = A.Binary(left.span, "and", left, right)
+    both.ty, both.ref = like.ty, like.ref
+    return both
+
+
+def _field_of(e: A.Expr, var: str) -> bool:
+    """Whether ``e`` is ``var.f`` with ``f`` a printed field (data that never changes)."""
+    return (isinstance(e, A.Attr) and e.ref is not None and e.ref[0] == "field" and isinstance(e.obj, A.Name)
+            and e.obj.id == var and e.obj.ref == ("local", var))
+
+
+def _never_none(value: A.Expr, players: frozenset[str]) -> bool:
+    if isinstance(value, A.IntLit | A.StrLit | A.BoolLit):
+        return True
+    return isinstance(value, A.Name) and value.ref == ("local", value.id) and value.id in players
+
+
+def _rebinds(stmts: list[A.Stmt], name: str) -> bool:
+    """Whether a statement in ``stmts`` (nested ones included) can give ``name`` another value."""
+    for s in _walk(stmts):
+        if isinstance(s, A.Let) and s.name == name:
+            return True
+        if isinstance(s, A.Assign) and isinstance(s.target, A.Name) and s.target.id == name:
+            return True
+        if isinstance(s, A.For | A.Choose) and s.var == name:
+            return True
+        if isinstance(s, A.Simultaneous) and name in (s.var, s.player_var):
+            return True
+        if isinstance(s, A.Transfer) and s.bind == name:
+            return True
+    return False
+
+
+def _walk(stmts: list[A.Stmt]) -> Iterator[A.Stmt]:
+    for s in stmts:
+        yield s
+        for block in child_blocks(s):
+            yield from _walk(block)
+
+
+def _writes_fill(stmts: list[A.Stmt], grid: str, players: frozenset[str]) -> bool:
+    """Whether every write to a cell of ``grid`` in ``stmts`` sets a value that cannot be `none`."""
+    for s in stmts:
+        if (isinstance(s, A.Assign) and isinstance(s.target, A.Cell) and _grid_name(s.target) == grid
+                and (s.op != "=" or not _never_none(s.value, players))):
+            return False
+        if isinstance(s, A.Transfer) and grid in (_grid_name(s.source), _grid_name(s.dest)):
+            return False
+        inner = players
+        if (isinstance(s, A.For) and isinstance(s.iterable, A.Name) and s.iterable.ref == ("builtin", "players")
+                and not _rebinds(s.body, s.var)):
+            inner = players | {s.var}
+        elif isinstance(s, A.For | A.Choose):
+            inner = players - {s.var}  # a loop or choice variable of another kind hides an outer player
+        elif isinstance(s, A.Simultaneous):
+            inner = players - {s.var, s.player_var}
+        for block in child_blocks(s):
+            if not _writes_fill(block, grid, inner):
+                return False
+    return True
+
+
+def _grid_name(e: A.Expr | None) -> str | None:
+    ref = e.ref if isinstance(e, A.Cell) else None
+    return ref[1].name if isinstance(ref, tuple) and ref and ref[0] == "gridcell" else None
+
+
+def _bodies(prog: Program) -> list[list[A.Stmt]]:
+    """Every statement block of the program at its top (as :func:`all_statements` walks them)."""
+    bodies: list[list[A.Stmt]] = [prog.setup, prog.finish]
+    bodies += [s.body for s in prog.steps]
+    bodies += [p.body for p in prog.procs.values()]
+    bodies += [h.body for hs in prog.handlers.values() for h in hs]
+    for c in prog.cards:
+        bodies += effect_bodies(prog, c)
+    return bodies
+
+
+def _zone_fixed(prog: Program, zone: A.ZoneDecl) -> bool:
+    """Whether no statement can move, add or reorder a card of the zone's kind (or the zone itself)."""
+    kind = zone.of_kind
+    if kind is None or zone.visibility != "public" or zone.per_player or zone.per_card:
+        return False
+    for s in all_statements(prog):
+        if isinstance(s, A.Move):
+            for e in (s.what, s.dest):
+                t = e.ty
+                arg = t.elem.arg if t is not None and t.kind == "list" and t.elem is not None else (
+                    t.arg if t is not None else None)
+                if t is None or arg is None or arg == kind:
+                    return False
+        if isinstance(s, A.Shuffle):
+            t = s.zone.ty
+            if t is None or t.arg is None or t.arg == kind:
+                return False
+    return True
+
+
+def provable(prog: Program, source: A.Expr, where: A.Expr,
+             var: str) -> tuple[A.Cell, A.Expr, A.Expr | None, str, bool] | None:
+    """When the choice is over a fixed zone and its `where` starts with a test of the card's own cell: the
+    cell, the value it is compared with, the rest of the `where`, the zone's card kind and whether the options
+    can only shrink (the test is ``== none`` and no cell of the grid is ever set back to none). Else None."""
+    found = _cell_test(where, var)
+    zones = _zones_of(source)
+    if found is None or prog.modes or not zones or len({z.of_kind for z in zones}) != 1:
+        return None
+    cell, value, rest = found
+    gref = cell.ref
+    if not (isinstance(gref, tuple) and gref and gref[0] == "gridcell"):
+        return None
+    grid = gref[1]
+    if grid.seen_by or grid.reset_each_round or not (_field_of(cell.col, var) and _field_of(cell.row, var)):
+        return None
+    if zones[0].of_kind is None or not all(_zone_fixed(prog, z) for z in zones):
+        return None
+    shrinks = isinstance(value, A.NoneLit) and all(
+        _writes_fill(body, grid.name, frozenset()) for body in _bodies(prog))
+    return cell, value, rest, zones[0].of_kind, shrinks
+
+
+def _zones_of(source: A.Expr) -> list[A.ZoneDecl]:
+    """The zones a choice's source names: one zone, or ``if … then Z1 else Z2`` of zones (empty: anything else)."""
+    ref = source.ref
+    if isinstance(ref, tuple) and ref and ref[0] == "zone" and isinstance(ref[1], A.ZoneDecl):
+        return [ref[1]]
+    if isinstance(source, A.Cond):
+        a, b = _zones_of(source.then), _zones_of(source.orelse)
+        return a + b if a and b else []
+    return []
+
+
+def runs(items: list[int], slots: tuple[int, ...],
+         cache: dict[tuple[int, ...], Any]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The zone's cards cut into runs of neighbours on the same cell: (the cell's slot, the run's cards).
+
+    Every game of a ruleset deals a fixed zone alike, so the runs are also kept per filter across games, by the
+    zone's cards (``cache``, at most 16 entries): a new game pays a copy of the zone, not the cutting."""
+    key = tuple(items)
+    found = cache.get(key)
+    if found is not None:
+        return found  # type: ignore[no-any-return]
+    out: list[tuple[int, list[int]]] = []
+    for x in items:
+        sl = slots[x]
+        if out and out[-1][0] == sl:
+            out[-1][1].append(x)
+        else:
+            out.append((sl, [x]))
+    if len(cache) >= 16:
+        cache.clear()
+    made = cache[key] = tuple((sl, tuple(xs)) for sl, xs in out)
+    return made
+
+
+def _inline_test(gen: ExprGen, var: str, source: A.Expr, test: A.Expr, x: str, hoist: Hoist) -> str | None:
+    """``test`` as a comprehension's condition on ``x``, when the ordinary filter would write it as one (it
+    reads the choice's variable only as ``x`` and cannot fail): else None, and the ordinary filter is called."""
+    probe = A.ListComp(test.span, A.BoolLit(test.span, True), var, source, test)
+    before = gen.unsafe
+    with gen.fresh(hoist):
+        cond: str = gen._loop_parts(probe, x)[0]
+    if gen.unsafe != before or f"env[{var!r}]" in cond or ":=" in cond:
+        gen.unsafe = before
+        return None
+    return cond
+
+
+def kept_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: bool) -> Any:
+    """A `choose` filter that starts from the options it kept last time, or None where that is not proved.
+
+    ``plain(where)`` is the ordinary filter (:func:`.scans.filter_function`) for the rest of the test.
+    """
+    from liturgy.interpreter.codegen import scans
+
+    if not pop:
+        return None  # `simultaneously`: its variable stays bound after the filter, as the ordinary one leaves it
+    prog, card_def = gen.comp.prog, gen.comp.card_def
+    found = provable(prog, source, where, var)
+    if found is None:
+        return None
+    cell, value, rest, kind, shrinks = found
+    info = gen.comp.layout.grids[_grid_name(cell) or ""]
+    cols, rows = cardtab.table(gen, cell.col, var), cardtab.table(gen, cell.row, var)
+    if cols is None or rows is None:
+        return None
+    slots = []
+    for cid, (c, r) in enumerate(zip(cols, rows, strict=True)):
+        if prog.cards[card_def[cid]].kind != kind:
+            slots.append(-1)  # never in the zone
+        elif c.__class__ is int and r.__class__ is int and 0 <= c < info.width and 0 <= r < info.height:
+            slots.append(info.base + c + info.width * r)
+        else:
+            return None  # a card off the grid: the ordinary filter raises its error
+    # the key: this filter, and which zone's list it was given when the source chooses between zones (a zone's
+    # list is the same object for the state's whole life, and the kept entries live exactly as long)
+    site = next(_SITES)
+    key = f"({site}, id(items))" if len(_zones_of(source)) > 1 else str(site)
+    x = gen._name("_x")
+    table = gen.const(tuple(slots))
+    hoist = Hoist(gen, frozenset({var}), eager=True)
+    if shrinks:
+        lines = [f"_c = s.kept.get({key})", "_cs = s.counters",
+                 f"_c = tuple([{x} for {x} in (items if _c is None else _c) if _cs[{table}[{x}]] is None])",
+                 f"s.kept[{key}] = _c"]
+    else:  # the runs of cards on one cell, made once per game: one test per run
+        trial = Hoist(gen, frozenset({var}), eager=True)  # thrown away: only whether the test can be inlined
+        inline = rest is not None and _inline_test(gen, var, source, rest, x, trial) is not None
+        with gen.fresh(hoist):
+            v = gen.src(value)  # read as the ordinary filter reads it (hoisted once, before the loop)
+        more = ""
+        if inline and rest is not None:
+            more = f" if {_inline_test(gen, var, source, rest, x, hoist)}"
+            rest = None
+        lines = [f"_r = s.kept.get({key})", "if _r is None:",
+                 f"    _r = s.kept[{key}] = {gen.const(runs)}(items, {table}, {gen.const({})})",
+                 "_cs = s.counters", f"_v = {v}",
+                 f"_c = [{x} for _sl, _xs in _r if _cs[_sl] == _v for {x} in _xs{more}]"]
+    if rest is None:
+        lines += [f"env.pop({var!r}, None)", "return tuple(_c)"]
+    else:
+        lines.append(f"return {gen.const(scans.plain_filter(gen, var, source, rest, pop))}(s, env, _c)")
+    name = gen._name("_w")
+    code = function_text(f"def {name}(s, env, items):", hoist, lines)
+    return gen.sources.load(gen.ns, name, "filter", code, where.span)

@@ -1,0 +1,154 @@
+"""Kept options (interpreter/codegen/kept.py): a choice whose options the program proves can only shrink is
+filtered from its last options, and must offer exactly what the full scan offers, in the same order."""
+
+from __future__ import annotations
+
+import random
+import textwrap
+from collections.abc import Callable
+
+import pytest
+from conftest import ROOT
+from liturgy.dsl.loader import check_file
+from liturgy.interpreter.engine import Ruleset, load_ruleset
+
+CELLS = "kind: Spot\nstart: spots\ncards:\n" + "".join(
+    f"  - name: \"s{c}{r}\"\n    c: {c}\n    r: {r}\n" for r in range(3) for c in range(3))
+
+PLACE = textwrap.dedent('''\
+    game "Fill" { players 2..2 }
+    card Spot { c: int
+                r: int }
+    cards "spots.yaml"
+    zone spots: row public of Spot
+    grid board 3 by 3 of player
+    round {
+      step place "Place" {
+        for p in players {
+          choose m from spots where board[m.c, m.r] == none by p { PLACE }
+        }
+      }
+    }
+    score(p) = 0
+    ''')
+
+
+def _filter_text(path: str) -> str:
+    program, _ = check_file(path)
+    assert program is not None
+    gen = Ruleset(program).compiled.gen
+    assert gen is not None
+    return gen.sources.dump()
+
+
+def _options_played(rules: Ruleset, seed: int) -> list[tuple[int, ...]]:
+    """Every decision's option list in one random game."""
+    game = rules.new_game(2, seed)
+    rng = random.Random(seed)
+    seen = []
+    while not game.finished:
+        p = game.waiting_for()[0]
+        state = game.state
+        assert state.pending is not None
+        seen.append(tuple(state.pending[2]))
+        game.apply(rng.randrange(game.option_count(p)), p)
+    return seen
+
+
+def _compiled(path: str, codegen: bool) -> Ruleset:
+    program, _ = check_file(path)
+    assert program is not None
+    return Ruleset(program, codegen=codegen, stmtgen=codegen)
+
+
+def test_hex_keeps_its_options_and_offers_what_the_closures_offer() -> None:
+    path = str(ROOT / "rulesets" / "classic" / "hex.rules")
+    fast, slow = _compiled(path, True), _compiled(path, False)
+    assert "s.kept" in _filter_text(path)
+    for seed in range(4):
+        assert _options_played(fast, seed) == _options_played(slow, seed)
+
+
+def test_a_clone_rebuilds_its_kept_options() -> None:
+    """The kept list is not copied: a clone (and a sampled world) starts from a full scan and agrees."""
+    rules = load_ruleset(str(ROOT / "rulesets" / "classic" / "hex.rules"))
+    game = rules.new_game(2, 3)
+    rng = random.Random(3)
+    for _ in range(20):
+        p = game.waiting_for()[0]
+        game.apply(rng.randrange(game.option_count(p)), p)
+    assert game.state.kept
+    copy = game.clone()
+    assert copy.state.kept == {}
+    for g in (game, copy):
+        p = g.waiting_for()[0]
+        g.apply(5, p)
+    assert copy.digest() == game.digest() and copy.state.kept == game.state.kept
+
+
+SHRINK, RUNS = "items if _c is None else _c", "for _sl, _xs in _r"
+
+
+def _mode(path: str) -> str | None:
+    text = _filter_text(path)
+    return "shrink" if SHRINK in text else "runs" if RUNS in text else None
+
+
+@pytest.mark.parametrize(("place", "mode"), [
+    ("board[m.c, m.r] = p", "shrink"),
+    ("board[m.c, m.r] = none", "runs"),  # a cell can be freed: the options can grow again
+    ("let q = if m.c == 0 then none else p\n board[m.c, m.r] = q", "runs"),  # a value that may be none
+    ("board[m.c, m.r] = p\n move m to spots", None),  # the zone's cards can move: not the dealt order
+])
+def test_kept_only_where_the_program_proves_the_options_shrink(write_ruleset: Callable[..., str], place: str,
+                                                               mode: str | None) -> None:
+    path = write_ruleset(PLACE.replace("PLACE", place), {"spots.yaml": CELLS})
+    assert _mode(path) == mode
+    fast, slow = _compiled(path, True), _compiled(path, False)
+    for seed in range(3):
+        assert _options_played(fast, seed) == _options_played(slow, seed)
+
+
+def test_only_a_player_of_a_loop_over_players_is_trusted(write_ruleset: Callable[..., str]) -> None:
+    """`p` of `for p in [none]` is none: a write of it frees a cell."""
+    shadow = PLACE.replace("PLACE", "board[m.c, m.r] = p").replace(
+        "choose m from spots", "for p in [none] { board[0, 0] = p }\n choose m from spots")
+    assert _mode(write_ruleset(shadow, {"spots.yaml": CELLS}, name="shadow.rules")) == "runs"
+
+
+# two cards on each cell, side by side, and one more card on the first cell at the end: runs of 2, then 1
+TWICE = "kind: Spot\nstart: spots\ncards:\n" + "".join(
+    f"  - name: \"s{c}{r}{k}\"\n    c: {c}\n    r: {r}\n" for r in range(3) for c in range(3) for k in "ab"
+) + "  - name: \"last\"\n    c: 0\n    r: 0\n"
+
+
+def test_runs_of_cards_on_one_cell_offer_what_the_closures_offer(write_ruleset: Callable[..., str]) -> None:
+    """A cell tested against a player, the rest of the test inlined: options in the zone's order."""
+    text = PLACE.replace("where board[m.c, m.r] == none", "where board[m.c, m.r] == none and m.r != 1").replace(
+        "PLACE", "board[m.c, m.r] = p\n if m.c == 2 { board[0, 0] = none }")
+    path = write_ruleset(text, {"spots.yaml": TWICE})
+    assert _mode(path) == "runs" and "_c = s.kept.get" not in _filter_text(path)
+    fast, slow = _compiled(path, True), _compiled(path, False)
+    for seed in range(6):
+        assert _options_played(fast, seed) == _options_played(slow, seed)
+
+
+def test_three_tests_joined_by_and_keep_their_order(write_ruleset: Callable[..., str]) -> None:
+    """`A and B and C` is `(A and B) and C`: the cell test is found first, `B and C` follow it in the runs."""
+    text = PLACE.replace("where board[m.c, m.r] == none",
+                         "where board[m.c, m.r] == none and m.r != 1 and m.c != 1").replace(
+        "PLACE", "board[m.c, m.r] = p\n if m.c == 2 { board[0, 0] = none }")
+    path = write_ruleset(text, {"spots.yaml": TWICE})
+    runs = [line for line in _filter_text(path).splitlines() if RUNS in line]
+    assert len(runs) == 1 and runs[0].count(" if ") == 2  # the cell per run, then `B and C` per card
+    fast, slow = _compiled(path, True), _compiled(path, False)
+    for seed in range(6):
+        assert _options_played(fast, seed) == _options_played(slow, seed)
+
+
+def test_breakthrough_tests_each_cell_once_per_run() -> None:
+    path = str(ROOT / "rulesets" / "classic" / "breakthrough.rules")
+    assert _mode(path) == "runs"
+    fast, slow = _compiled(path, True), _compiled(path, False)
+    for seed in range(3):
+        assert _options_played(fast, seed) == _options_played(slow, seed)
