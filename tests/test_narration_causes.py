@@ -1,0 +1,119 @@
+"""Narration names its cause (issue 32): each change a player is told is said under the log line they saw before
+it ("P2 rolls the red die: 3 damage" → "You lose 4 health"), never under a line only another seat sees.
+
+- engine/causes.py snapshots a watching player's view before each log entry that player may see; the changes
+  between two snapshots follow the first entry's line;
+- a line logged only to another seat neither splits the timeline nor is named (its effects are said under the
+  last line the player saw);
+- the seat that sees the private line has its changes split there;
+- the fuzz's noninterference probe compares the timeline (tools/noninterference.py `_observe`);
+- games nobody narrates keep the plain log (bench and simulate pay nothing).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from liturgy.interpreter.engine import Game, load_ruleset
+from liturgy.interpreter.engine.causes import (
+    TIMELINE_LINES,
+    Caused,
+    WatchedLog,
+    _bounded,
+    caused_lines,
+    narrate_caused,
+    watch,
+)
+from liturgy.interpreter.tools import noninterference as ni
+
+RULES = '''game "Hits" { players 2..2 }
+counter per player health 0..20
+setup { for p in players { p.health = 10 } }
+round {
+  step hit "Hit" {
+    for p in players {
+      choose k from ["hit", "rest"] by p {
+        if k == "hit" {
+          log "{} rolls the red die: 3 damage", p
+          for q in players where q != p { q.health -= 3 }
+          log to p "{} poisons the blade in secret", p
+          for q in players where q != p { q.health -= 1 }
+        }
+      }
+    }
+    if round >= 2 { end game }
+  }
+}
+score(p) = p.health
+'''
+
+
+@pytest.fixture
+def hits(tmp_path: Path) -> Game:
+    path = tmp_path / "hits.rules"
+    path.write_text(RULES, encoding="utf-8")
+    return load_ruleset(str(path)).new_game(2, seed=1)
+
+
+def test_a_change_is_said_under_the_line_before_it_and_a_hidden_line_is_never_named(hits: Game) -> None:
+    game = hits
+    before = {p: narrate_caused(game, p, None)[1] for p in (0, 1)}
+    for p in (0, 1):
+        watch(game, p)
+    game.apply(0, 0)  # P1 hits: 3, then 1 more after a line only P1 sees
+    game.apply(0, 1)  # P2 hits the same way
+    p1, _ = narrate_caused(game, 0, before[0])
+    p2, _ = narrate_caused(game, 1, before[1])
+    # P1 sees its own secret line: P2's two losses are split there
+    assert p1 == [(None, []), ("P1 rolls the red die: 3 damage", ["P2 loses 3 health (now 7)"]),
+                  ("P1 poisons the blade in secret", ["P2 loses 1 health (now 6)"]),
+                  ("P2 rolls the red die: 3 damage", ["You lose 4 health (now 6)"])]
+    # P2 never sees P1's secret line: nothing splits at it and it is named nowhere, in any form
+    assert p2 == [(None, []), ("P1 rolls the red die: 3 damage", ["You lose 4 health (now 6)"]),
+                  ("P2 rolls the red die: 3 damage", ["P1 loses 3 health (now 7)"]),
+                  ("P2 poisons the blade in secret", ["P1 loses 1 health (now 6)"])]
+    told = "\n".join(caused_lines(p2))
+    assert "P1 poisons" not in told and "After “P1 rolls the red die: 3 damage”:\n  You lose 4 health (now 6)" in told
+
+
+def test_without_watching_it_is_plain_narration_and_the_log_stays_a_list(hits: Game) -> None:
+    game = hits
+    before = game.view(1, log_from=0)
+    game.apply(0, 0)
+    game.apply(0, 1)
+    assert type(game.state.log) is list  # nobody narrates: the executors append to the plain list
+    parts, _ = narrate_caused(game, 1, before)
+    assert parts == [(None, ["P1 loses 4 health (now 6)", "You lose 4 health (now 6)"])]
+
+
+def test_a_watched_log_is_a_plain_list_in_a_clone_and_in_the_digest(hits: Game) -> None:
+    plain = hits.clone()
+    watch(hits, 0)
+    assert isinstance(hits.state.log, WatchedLog)
+    for g in (hits, plain):
+        g.apply(0, 0)
+        g.apply(0, 1)
+    assert type(hits.clone().state.log) is list  # a bot's copy never snapshots
+    assert hits.digest() == plain.digest() and hits.to_json() == plain.to_json()
+
+
+def test_a_long_timeline_is_cut_with_a_count() -> None:
+    parts: list[Caused] = [(None, ["a"] * 5), ("line 1", []), ("line 2", ["b"] * 30)]
+    cut = _bounded(parts)
+    lines = [line for _, ls in cut for line in ls]
+    assert len(lines) == TIMELINE_LINES and lines[-1] == f"… and {35 - TIMELINE_LINES + 1} more changes"
+    assert [c for c, _ in cut] == [None, "line 1", "line 2"]  # the causes kept: the terminal matches them to lines
+
+
+def test_the_noninterference_probe_compares_the_timeline(hits: Game) -> None:
+    """The probe's observation of P2 holds the timeline, cause and all, and the game passes the probe."""
+    real, world = hits.clone(), hits.clone()
+    first = ni._observe(real, 1, None, 0)
+    assert first[5] == ()
+    for g in (real, world):
+        g.apply(0, 0)
+        g.apply(0, 1)
+    seen = ni._observe(real, 1, first[-1], 0)
+    assert "After “P1 rolls the red die: 3 damage”:" in seen[5] and "  You lose 4 health (now 6)" in seen[5]
+    assert not any("P1 poisons" in line for line in seen[5])  # P1's secret line is not P2's to read
