@@ -12,6 +12,7 @@ it ("P2 rolls the red die: 3 damage" → "You lose 4 health"), never under a lin
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,26 @@ def test_the_noninterference_probe_compares_the_timeline(hits: Game) -> None:
     seen = ni._observe(real, 1, first[-1], 0)
     assert "After “P1 rolls the red die: 3 damage”:" in seen[5] and "  You lose 4 health (now 6)" in seen[5]
     assert not any("P1 poisons" in line for line in seen[5])  # P1's secret line is not P2's to read
+
+
+def test_a_fury_of_dracula_event_is_narrated_after_its_line() -> None:
+    """Hunters (P2) play Mystic Research: Dracula's events it shows are said under the line that played it.
+    Seeded choices (random.Random(1)) make the same game every run: the 72nd decision plays it."""
+    game = load_ruleset("rulesets/fury_of_dracula.rules").new_game(2, seed=1)
+    rng = random.Random(1)
+    before = narrate_caused(game, 1, None)[1]
+    watch(game, 1)
+    found: list[Caused] = []
+    for _ in range(100):
+        d = game.decision
+        assert d is not None
+        for p in d.players:
+            if game.decision is not None and p in game.decision.players:
+                game.apply(rng.randrange(len(game.decision.options[p])), p)
+        parts, before = narrate_caused(game, 1, before)
+        watch(game, 1)
+        found += [part for part in parts if part[0] == "Prof. Abraham Van Helsing plays Mystic Research"]
+        if found:
+            break
+    assert found == [("Prof. Abraham Van Helsing plays Mystic Research",
+                      ["False Tip-off, Seduction come into P1's devents", "Face-down cards: P1's devents 2 → 0"])]
