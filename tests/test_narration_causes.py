@@ -26,6 +26,7 @@ from liturgy.interpreter.engine.causes import (
     narrate_caused,
     watch,
 )
+from liturgy.interpreter.engine.seatview import seat_extras
 from liturgy.interpreter.tools import noninterference as ni
 
 RULES = '''game "Hits" { players 2..2 }
@@ -141,3 +142,14 @@ def test_a_fury_of_dracula_event_is_narrated_after_its_line() -> None:
             break
     assert found == [("Prof. Abraham Van Helsing plays Mystic Research",
                       ["False Tip-off, Seduction come into P1's devents", "Face-down cards: P1's devents 2 → 0"])]
+
+
+def test_the_web_seat_is_told_each_change_after_its_line(hits: Game) -> None:
+    """The page's narration (engine/seatview.py) is the same timeline, as lines: causes quoted, hidden ones not."""
+    game = hits
+    assert seat_extras(game, "t-causes", 1, game.view(1), True)["narration"] == []
+    game.apply(0, 0)
+    game.apply(0, 1)
+    told = seat_extras(game, "t-causes", 1, game.view(1), False)["narration"]
+    assert told[:2] == ["After “P1 rolls the red die: 3 damage”:", "  You lose 4 health (now 6)"]
+    assert not any("P1 poisons" in line for line in told)

@@ -9,8 +9,8 @@ rolls the red die: 4 damage" → "You lose 4 health"), and a change with no line
 nothing) is still said, under the last line before it.
 
 Why it leaks nothing: the timeline is split only at entries the player may see, each part compares the
-player's own views at those moments; a line only another seat sees neither splits the narration nor names a cause. The fuzz's
-noninterference probe compares the caused narration in both worlds (tools/noninterference.py).
+player's own views at those moments; a line only another seat sees neither splits the narration nor names a
+cause. The fuzz's noninterference probe compares the caused narration in both worlds (tools/noninterference.py).
 
 Why a list subclass and not a hook in the executors: the log is appended to by compiled closures and by generated
 code alike (`s.log.append(...)`); a :class:`WatchedLog` put in place of a game's log by a narrating front end
