@@ -104,12 +104,22 @@ def _seen(game: Game, log: WatchedLog, player: int | None) -> list[tuple[int, di
         return []
     bit = log.bits[player]
     shell = copy.copy(game)
-    out = []
+    out: list[tuple[int, dict[str, Any]]] = []
+    last: GameState | None = None
     for index, state in log.snaps[log.since[player]:]:
         if log[index][2] == -1 or (log[index][0] >> bit) & 1:
-            shell.state = state
+            if last is not None and _alike(last, state):  # nothing happened between two lines: the same view
+                out.append((index, out[-1][1]))
+                continue
+            shell.state = last = state
             out.append((index, shell.view(player)))
     return out
+
+
+def _alike(a: GameState, b: GameState) -> bool:
+    """Whether two copies hold the same counters and cards (compared in C, far cheaper than a view): lines
+    logged one after another with nothing done between them share one view."""
+    return a.counters == b.counters and a.zones == b.zones and a.face_up == b.face_up and a.shown == b.shown
 
 
 def narrate_caused(game: Game, player: int | None, before: dict[str, Any] | None,
@@ -130,7 +140,7 @@ def narrate_caused(game: Game, player: int | None, before: dict[str, Any] | None
     parts: list[Caused] = []
     prev, cause = before, None
     for index, view in [*seen, (len(log), now)]:
-        parts.append((cause, narrate(prog, prev, view)))
+        parts.append((cause, [] if view is prev else narrate(prog, prev, view)))
         if index < len(log):
             cause = game.log_line(index, player)
         prev = view
