@@ -12,11 +12,12 @@ it ("P2 rolls the red die: 3 damage" → "You lose 4 health"), never under a lin
 
 from __future__ import annotations
 
+import copy
 import random
 from pathlib import Path
 
 import pytest
-from liturgy.interpreter.engine import Game, load_ruleset
+from liturgy.interpreter.engine import Game, causes, load_ruleset
 from liturgy.interpreter.engine.causes import (
     TIMELINE_LINES,
     Caused,
@@ -153,3 +154,66 @@ def test_the_web_seat_is_told_each_change_after_its_line(hits: Game) -> None:
     told = seat_extras(game, "t-causes", 1, game.view(1), False)["narration"]
     assert told[:2] == ["After “P1 rolls the red die: 3 damage”:", "  You lose 4 health (now 6)"]
     assert not any("P1 poisons" in line for line in told)
+
+
+DRAWS = '''game "Draws" { players 2..2 }
+card Tile { rank: int }
+cards "tiles.yaml"
+zone bag: deck hidden of Tile
+zone hand: per player set owner of Tile
+counter per player points 0..100
+round {
+  step draw "Draw" {
+    for p in players {
+      choose k from ["draw", "pass"] by p {
+        if k == "draw" {
+          let c = top(bag)
+          move c to p.hand
+          log to p "you draw {}", c
+          p.points += 1
+          log "{} scores", p
+        }
+      }
+    }
+    if round >= 3 { end game }
+  }
+}
+score(p) = p.points
+'''
+
+
+def test_the_probe_catches_a_narration_that_names_a_hidden_line(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A broken cause that quotes a line only another seat sees ("you draw T3") differs between two worlds whose
+    hidden bag differs: the probe says so. The working one is clean in the same worlds."""
+    (tmp_path / "tiles.yaml").write_text("kind: Tile\nstart: bag\ncards:\n" + "".join(
+        f"  - {{name: T{i}, rank: {i}}}\n" for i in range(12)), encoding="utf-8")
+    (tmp_path / "draws.rules").write_text(DRAWS, encoding="utf-8")
+    game = load_ruleset(str(tmp_path / "draws.rules")).new_game(2, seed=1)
+    bag = game.state.zones[game.ruleset.compiled.layout.zone_global["bag"]]
+    swap = ni.Swap(0, bag[-1], bag[-2])  # P1 draws from the top first: P2 draws the next, hidden from P1
+    assert not ni._sees(game, 0, swap.first) and not ni._sees(game, 0, swap.second)
+
+    def probe() -> list[str]:
+        found = [ni.check_swap(game, ni.Swap(0, bag[i], bag[j]), random.Random(seed))
+                 for i in range(-3, 0) for j in range(-3, 0) if i < j for seed in range(4)]
+        return [f for f in found if f]
+
+    assert probe() == []
+
+    def every_entry(self: WatchedLog, entry: tuple[object, ...], /) -> None:  # broken: a copy at every line
+        self.snaps.append((len(self), causes._copy(self.game.state)))
+        list.append(self, entry)
+
+    def every_line(game: Game, log: WatchedLog, player: int | None) -> list[tuple[int, dict[str, object]]]:
+        shell = copy.copy(game)  # broken: splits at every line, visible or not, and quotes it as P2 reads it
+        out = []
+        for index, state in log.snaps[log.since[player]:]:
+            shell.state = state
+            out.append((index, shell.view(player)))
+        return out
+
+    monkeypatch.setattr(WatchedLog, "append", every_entry)
+    monkeypatch.setattr(causes, "_seen", every_line)
+    monkeypatch.setattr(Game, "log_line", lambda self, i, viewer: self._render(self.state.log[i], 1))
+    assert any("narration" in f for f in probe())
