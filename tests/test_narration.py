@@ -160,12 +160,13 @@ def test_the_terminal_narrates_and_answers_one_option_questions(drops: str, monk
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
     out = _play([drops, "--players", "2", "--seats", "human,random", "--seed", "3", "--bot-seed", "1"],
                 "1\n1\nq\n", monkeypatch, capsys)
-    assert "What changed for you:\n    You gain 1 points (now 1)\n    P2 gains 1 points (now 1)" in out
+    # said where it happened: before the only line logged since ("P1 goes on"), so first
+    assert "decide =====\n    • You gain 1 points (now 1)\n    • P2 gains 1 points (now 1)\n" in out
     assert "P1, Keep going: choose: go on (the only choice)" in out
     assert "[1] go on" not in out
     quiet = _play([drops, "--players", "2", "--seats", "human,random", "--seed", "3", "--bot-seed", "1",
                    "--no-narration", "--ask-all"], "1\n1\nq\n", monkeypatch, capsys)
-    assert "What changed" not in quiet and "(the only choice)" not in quiet
+    assert "• " not in quiet and "What changed" not in quiet and "(the only choice)" not in quiet
     assert "[1] go on" in quiet
 
 
@@ -174,5 +175,11 @@ def test_bloodborne_damage_is_narrated_at_the_terminal(monkeypatch: pytest.Monke
     """The issue's first complaint: damage took health away and nothing said so."""
     out = _play(["rulesets/bloodborne.rules", "--players", "3", "--seats", "human,random,random", "--seed", "1",
                  "--bot-seed", "1"], "1\nq\n", monkeypatch, capsys)
-    assert "P3 rolls the yellow die: 2 damage" in out
-    assert "You lose 1 health (7 left)" in out and "P3 loses 5 health (3 left)" in out  # the ruleset's words
+    # each loss said under the line the player saw before it (engine/causes.py): the die's damage under the die,
+    # then the 3 the fleeing Snatcher deals (no line of its own) under "Snatcher flees", not one loss of 5
+    die = out.index("  P3 rolls the yellow die: 2 damage\n")
+    block = out[die:out.index("  P3 hits Snatcher with Saw Cleaver", die)]
+    assert "    • You lose 1 health (7 left)\n" in block and "    • P3 loses 2 health (6 left)\n" in block
+    flees = out.index("  Snatcher flees\n", die)
+    assert out.index("    • P3 loses 3 health (3 left)\n", flees) < out.index("Slain: Snatcher", flees)
+    assert "P3 loses 5 health" not in out

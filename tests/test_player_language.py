@@ -84,7 +84,7 @@ def test_each_seed_game_at_the_terminal_speaks_player_language(rules: str, seats
     out = _play([f"rulesets/{rules}.rules", "--players", players, "--seats", seats, "--seed", "2",
                  "--bot-seed", "2"], "1\n" * 40 + "q\n", monkeypatch, capsys)
     assert "Traceback" not in out and "(display:" not in out
-    assert "What changed for you:" in out
+    assert "\n    • " in out or "What changed for you:" in out
     assert re.search(r"P\d: P\d:", out) is None
     if rules == "betrayal":
         assert "=== ground floor ===" in out and "Entrance Hall" in out

@@ -67,7 +67,7 @@ def test_a_whole_game_at_the_terminal_speaks_player_language(game: str, args: li
     assert code == 0, out[-3000:]
     assert re.search(r"^Game over after \d+ rounds?\. Scores: ", out, re.M), out[-2000:]  # a result, not a stop
     assert "(display:" not in out
-    assert "What changed for you:" in out  # narration between questions
+    assert "\n    • " in out or "What changed for you:" in out  # narration between questions
     for text in shown:
         assert text in out, text
     raw = raw_words(out)

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 
 from liturgy.dsl.checker.program import Program
 from liturgy.interpreter.engine import Game, replay_decisions
-from liturgy.interpreter.engine.narration import narrate
+from liturgy.interpreter.engine.causes import Caused, caused_lines, narrate_caused, watch
 from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.grids import render
 from liturgy.interpreter.runtime.names import card_fields, display_name, place_labels, value_text, words
@@ -150,23 +150,37 @@ class HumanAgent:
             start = max(0, len(lines) + start) if start < 0 else start
             self._print()
             self._print(f"===== P{player + 1}: the end of the game =====")
-            for line in lines[start:]:
-                self._print(f"  {line}")
+            self._tell(game, player, lines[start:])
             self.seen_log[player] = len(lines)
-            self._narrate(game, player)
             status = status_text(game, player)
             if status.strip():
                 self._print(status)
 
-    def _narrate(self, game: Game, player: int) -> None:
-        """What changed for ``player`` since their last question, in words, under the log lines that say why."""
-        now = game.view(player)
-        lines = narrate(game.ruleset.program, self.last_view.get(player), now)
-        self.last_view[player] = now
-        if lines and self.session.narration:
+    def _tell(self, game: Game, player: int, new: list[str]) -> None:
+        """The log lines ``player`` has not read, with what changed for them since their last question said
+        where it happened: each change under the line logged before it (the die roll that took the health), the
+        changes before any line first (engine/causes.py); all of them after the lines when the timeline does
+        not match the lines (the log was not watched since the last question)."""
+        parts: list[Caused] = []
+        if self.session.narration:
+            parts, self.last_view[player] = narrate_caused(game, player, self.last_view.get(player))
+            if not game.finished:
+                watch(game, player)  # the next question's narration is split at the lines logged from here on
+        timeline = len(parts) == len(new) + 1
+        if timeline:
+            self._changes(parts[0][1])
+        for i, line in enumerate(new):
+            self._print(f"  {line}")
+            if timeline:
+                self._changes(parts[i + 1][1])
+        if parts and not timeline:
             self._print("  What changed for you:")
-            for line in lines:
+            for line in caused_lines(parts):
                 self._print(f"    {line}")
+
+    def _changes(self, changes: list[str]) -> None:
+        for change in changes:
+            self._print(f"    • {change}")
 
     def skip_log(self, player: int, keep: int) -> None:
         """After a resume: treat all but the last ``keep`` log lines as already read."""
@@ -205,10 +219,8 @@ class HumanAgent:
             start = max(0, len(lines) + start)
         self._print()
         self._print(f"===== P{player + 1}'s turn to decide =====")
-        for line in lines[start:]:
-            self._print(f"  {line}")
+        self._tell(game, player, lines[start:])
         self.seen_log[player] = len(lines)
-        self._narrate(game, player)
         status = status_text(game, player)
         if self.shown_status.get(player) != status:
             # the status is reprinted only when something in it changed: a follow-up choice (a target for the

@@ -4,8 +4,9 @@ Why here and not in the web server: each part is computed from the seat's own vi
 rules' card definitions and graph files), so the page is told nothing its view does not already show; keeping
 that rule in the engine, next to the view, lets the terminal and any other front end use the same parts.
 
-- ``narration``: what changed for the seat since the previous move it was sent (engine/narration.py), kept per
-  table and seat for the move, so every connection of the seat is told the same lines.
+- ``narration``: what changed for the seat since the previous move it was sent (engine/narration.py), each change
+  after the log line the seat saw before it (engine/causes.py), kept per table and seat for the move, so every
+  connection of the seat is told the same lines.
 - ``cards``: the printed text and data of every card the view shows face up, for hover and tap.
 - ``maps``: each graph's places with a drawing position and its connections (public: the graph's file), sent
   with a connection's first state; ``markers``: which counters the view shows holding which place, every state;
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.wording import token_spaces
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.engine.causes import caused_lines, narrate_caused, watch
 from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.runtime.names import card_details, display_name, place_labels, place_names, value_labels, words
 
@@ -34,21 +36,25 @@ SENT_LIMIT = 4096  # tables × seats remembered; the oldest are forgotten (their
 
 
 def since_sent(key: tuple[str, int | None], moves: int, view: dict[str, Any],
-               prog: Program) -> tuple[list[str], list[str]]:
+               prog: Program, game: Game | None = None) -> tuple[list[str], list[str]]:
     """For move ``moves`` of one seat of one table: the narration of what changed since the last move it was
     sent, and the card names face up now that were not then. A second connection of the same seat at the same
-    move gets the same answer."""
+    move gets the same answer. With ``game``, each change is said after the log line the seat saw before it
+    (engine/causes.py: the game's log is watched for the seat from the move sent on)."""
     sent = _SENT.get(key)
     if sent is not None and sent[0] == moves:
         _SENT.move_to_end(key)
         return sent[2], sent[3]
     if sent is not None and sent[0] < moves:
-        lines = narrate(prog, sent[1], view)
+        lines = caused_lines(narrate_caused(game, key[1], sent[1], view)[0]) if game is not None \
+            else narrate(prog, sent[1], view)
         before = set(face_up(sent[1]))
         new = [c for c in face_up(view) if c not in before]
     else:
         lines, new = [], face_up(view)
     _SENT[key] = (moves, view, lines, new)
+    if game is not None and not game.finished:
+        watch(game, key[1])  # the next move's narration is split at the lines logged from this one on
     _SENT.move_to_end(key)
     while len(_SENT) > SENT_LIMIT:
         _SENT.popitem(last=False)
@@ -67,7 +73,7 @@ def face_up(view: dict[str, Any]) -> list[str]:
 def seat_extras(game: Game, table: str, seat: int | None, view: dict[str, Any], first: bool) -> dict[str, Any]:
     """The parts of a seat's state message beside its view (see the module's docstring)."""
     prog = game.ruleset.program
-    lines, new = since_sent((table, seat), len(game.state.decisions), view, prog)
+    lines, new = since_sent((table, seat), len(game.state.decisions), view, prog, game)
     out: dict[str, Any] = {
         "narration": lines,
         # a connection's first state describes every card it shows; later ones only the cards new since the

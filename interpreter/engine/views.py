@@ -223,6 +223,14 @@ class GameViews:
             out.append(parts[i + 1] if i + 1 < len(parts) else "")
         return "".join(out)
 
+    def log_line(self, index: int, viewer: int | None) -> str | None:
+        """Log entry ``index`` as ``viewer`` reads it (None when they may not see it): narration names it as the
+        cause of the changes after it (engine/causes.py)."""
+        entry = self.state.log[index]
+        if viewer is None and not (entry[0] >> self.state.tables.n) & 1:
+            return None
+        return self._render(entry, viewer)
+
     def log_lines(self, viewer: int | None = None, start: int = 0) -> list[str]:
         """The event log as text; ``viewer`` None is the public (spectator) view. ``start``: only the lines of
         log entries from that index on (a line, once written, never changes: web play sends only new ones)."""

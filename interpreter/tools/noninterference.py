@@ -13,7 +13,8 @@ observer, in its own choice. Both worlds then take the same decisions, and the o
 identical in both:
 - its view (zones, counters, the decision);
 - its log lines, its option labels, their `describe` details and its `display` panel;
-- the narration of what changed for it since the previous decision compared (engine/narration.py).
+- the narration of what changed for it since the previous decision compared, as a timeline under the log lines
+  it saw (engine/causes.py: where each change is said, and which line it follows).
 
 The comparison ends when the rules legitimately tell the worlds apart: one of the two cards becomes visible to
 the observer, or the observer is shown different cards in the two worlds (a draw from a hidden deck whose
@@ -56,6 +57,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from liturgy.interpreter.engine import Game
+from liturgy.interpreter.engine.causes import caused_lines, narrate_caused, watch
 from liturgy.interpreter.engine.infosets import (
     Knowledge,
     WorldSampler,
@@ -109,10 +111,15 @@ def _observe(game: Game, player: int, before: dict[str, Any] | None, since: int)
     d = game.decision
     options = tuple(d.options.get(player, ())) if d is not None else ()
     prompt = d.prompts.get(player) if d is not None else None
-    view = game.view(player, log_from=len(game.state.log))  # its log: none (the lines are compared before it)
+    # the narration as the terminal and the page tell it: each change after the line the player saw before it
+    # (engine/causes.py), so where a change is said, and which line is named as its cause, are compared too; the
+    # view is the one the page would show (its log: none, the lines are compared before it)
+    parts, view = narrate_caused(game, player, before)
+    if not game.finished:
+        watch(game, player)
     return (tuple(game.log_lines(player, since)), options, prompt,
             tuple(game.option_details(player)) if options else (), tuple(game.display(player) or ()),
-            tuple(narrate(game.ruleset.program, before, view)), view)
+            tuple(caused_lines(parts)), view)
 
 
 def _sees(game: Game, player: int, card: int) -> bool:

@@ -209,7 +209,10 @@ function drawChanges(s) {
   if (!s.log_append) list.replaceChildren();
   if ((s.narration || []).length) {
     const li = el("li", undefined, "move");
-    for (const line of s.narration) li.append(el("div", line));
+    // a quoted log line heads the changes after it (indented two spaces): engine/causes.py
+    for (const line of s.narration) {
+      li.append(el("div", line.trimStart(), line.startsWith("  ") ? "caused" : line.startsWith("After “") ? "cause" : undefined));
+    }
     list.append(li);
     while (list.childElementCount > 40) list.firstChild.remove();
   }
