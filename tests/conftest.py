@@ -8,6 +8,10 @@ within CI's budget) and ``thorough`` (thousands of examples, for local hunts:
 ``-n`` works), to catch tests that pass only after, or only without, another: ``python -m pytest -q
 tests/test_web*.py --shuffle 7``. The seed is printed in the header; the same seed gives the same order again.
 
+Without ``--shuffle`` the test files that hold the suite's longest tests run first (tests/slow_first.py, from
+the measured ``tests/durations.json``), so neither xdist worker is left running a long test started late;
+``--save-durations`` refreshes that file from the run's own figures.
+
 ``--cpu-durations N`` lists the N tests that used the most CPU (set-up, call and tear-down; the test's process
 and the child processes it waited for), and the sum over all tests. Unlike ``--durations`` (wall time) it hardly
 moves with the machine's other work, so it is how the suite's cost is compared before and after a change.
@@ -15,6 +19,7 @@ moves with the machine's other work, so it is how the suite's cost is compared b
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import resource
@@ -26,6 +31,7 @@ from typing import Any
 
 import liturgy.interpreter.engine as engine
 import pytest
+import slow_first
 from hypothesis import HealthCheck, settings
 from liturgy.interpreter.engine import Ruleset
 
@@ -74,6 +80,13 @@ def _load_shared(path: str) -> Ruleset:
     key = (str(real), real.stat().st_mtime_ns)
     if key not in _shared:
         _shared[key] = _compile(path)
+        # A shared compile lives as long as the worker, and the cyclic collector's full passes (about 8 in a run
+        # of test_fuse.py and test_codegen.py, and pytest's 5 at the session's end) re-scanned every compiled
+        # program each time: ~1 s a pass in a warm worker. Frozen, the collector skips it and all else alive
+        # now (modules, other long-lived caches); objects are still freed by reference counting as ever, and
+        # only garbage cycles alive at this moment are kept for good. No result, digest or log depends on when
+        # the collector runs.
+        gc.freeze()
     return _shared[key]
 
 
@@ -107,6 +120,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="run the tests in an order shuffled by SEED (an integer; the same seed, the same order)")
     parser.addoption("--cpu-durations", type=int, default=None, metavar="N",
                      help="list the N tests that used the most CPU (0: all), and the sum over every test")
+    parser.addoption("--save-durations", action="store_true",
+                     help="update tests/durations.json (which orders the test files) with this run's tests")
 
 
 def pytest_report_header(config: pytest.Config) -> str | None:
@@ -120,6 +135,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     seed = config.getoption("--shuffle")
     if seed is not None:
         random.Random(seed).shuffle(items)
+    else:  # the files of the longest tests first (tests/slow_first.py: why, and why whole files)
+        items[:] = slow_first.order(items, slow_first.load())
+
+
+def _measuring(config: pytest.Config) -> bool:
+    return config.getoption("--cpu-durations") is not None or bool(config.getoption("--save-durations"))
 
 
 def _cpu() -> float:
@@ -133,7 +154,7 @@ _CPU_KEY = pytest.StashKey[float]()
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
-    if item.config.getoption("--cpu-durations") is not None:  # measured only when asked for
+    if _measuring(item.config):  # measured only when asked for
         item.stash[_CPU_KEY] = _cpu()
     yield
 
@@ -147,17 +168,29 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 _cpu_seen: dict[str, float] = {}
+_wall_seen: dict[str, float] = {}
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    _wall_seen[report.nodeid] = _wall_seen.get(report.nodeid, 0.0) + report.duration
     if report.when == "teardown":
         for key, value in report.user_properties:
             if key == "cpu_s":
                 _cpu_seen[report.nodeid] = float(value)  # type: ignore[arg-type]
 
 
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if not session.config.getoption("--save-durations") or not _cpu_seen or hasattr(session.config, "workerinput"):
+        return  # only the controller (or a run without xdist) writes the file
+    measured = {k: (cpu, _wall_seen.get(k, 0.0)) for k, cpu in _cpu_seen.items()}
+    files = [str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob("test_*.py")]
+    slow_first.save(slow_first.merge(slow_first.load(), measured, files))
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     n = config.getoption("--cpu-durations")
+    if config.getoption("--save-durations"):
+        terminalreporter.write_line(f"tests/durations.json updated from {len(_cpu_seen)} tests")
     if n is None or not _cpu_seen:
         return
     ranked = sorted(_cpu_seen.items(), key=lambda kv: -kv[1])

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import sized
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from liturgy.dsl.lsp.workspace import Workspace
@@ -41,7 +42,8 @@ def _query_everything(w: Workspace, path: str, line: int, column: int) -> None:
 JUNK = ["", "{", "}", '"', ".", "x.", "let", "(", "#"]
 
 
-@settings(max_examples=60)
+# Each example analyses the ruleset twice (~45 ms): 30 examples in the test command, 600 under `thorough`
+@settings(max_examples=sized(ci=30, thorough=600))
 @given(cut=st.tuples(st.integers(0, len(TEXT)), st.integers(0, 40)), junk=st.sampled_from(JUNK),
        line=st.integers(-2, 140), column=st.integers(-2, 130))
 def test_queries_on_a_broken_ruleset_never_raise(cut: tuple[int, int], junk: str, line: int, column: int) -> None:
@@ -58,7 +60,7 @@ def test_queries_on_a_broken_ruleset_never_raise(cut: tuple[int, int], junk: str
     model.open(MARKET, TEXT, 3)
 
 
-@settings(max_examples=40)
+@settings(max_examples=sized(ci=20, thorough=400))
 @given(line=st.integers(0, CARDS.count("\n") + 3), column=st.integers(0, 90))
 def test_queries_in_a_card_file_never_raise(line: int, column: int) -> None:
     model = _Model.workspace or Workspace()
