@@ -85,9 +85,89 @@ def test_quick_start_takes_the_table_row_by_row_and_begins_the_act(act: int, wor
     assert not g.violations()
 
 
-def test_quick_start_in_act_iv_is_refused_until_act_iv_exists() -> None:
+def to_act_iv(g: Game) -> list[str]:
+    """First options (moving on) until Act IV begins; the log so far."""
+    while not any(ln.startswith("Act IV begins") for ln in g.log_lines(None)):
+        assert not g.finished, g.log_lines(None)[-5:]
+        first_or_move_on(g)
+    return g.log_lines(None)
+
+
+def climb_to_the_heart(g: Game) -> list[str]:
+    """Enemies beaten, first options taken, to the Corrupt Heart's fight; the rooms entered on the way."""
+    start = len(g.log_lines(None))
+    for _ in range(400):
+        if in_turn(g) and any(field(g, e, "foe") == "boss" for e in zone(g, "foes")):
+            return [ln.split(": ")[1] for ln in g.log_lines(None)[start:] if ln.startswith("the party enters floor")]
+        if in_turn(g):
+            beat_the_boss(g)
+        else:
+            first_or_move_on(g)
+    raise AssertionError("the Heart was never reached")
+
+
+@pytest.mark.parametrize(("ascension", "side", "heart"), [(0, 4, "Corrupt Heart"), (11, 5, "Corrupt Heart (A11)")])
+def test_quick_start_in_act_iv_takes_the_act_iv_column_and_the_three_keys(ascension: int, side: int,
+                                                                          heart: str) -> None:
+    """§25.5 with §25.7: the table's Act IV column row by row, the team's merchant, the three keys Act IV needs,
+    then Act IV as after the Act III boss: its map (with the elite from A11), the Corrupt Heart (its A11 face)."""
+    rows = yaml.safe_load(TABLE.read_text())["cards"]
+    g = RULESET.new_game(2, 5, check_invariants=True, options={"start_act": "4", "ascension": str(ascension)})
+    log = to_act_iv(g)
+    assert "Quick start: the party begins in Act IV" in log
+    taken = [line for line in log if line.startswith("Quick start: ") and " x" in line]
+    want = [r["counts"][2] for r in rows if r["reward"] not in ("neow_bonus", "merchant_visit") and r["counts"][2]]
+    assert [int(t.rsplit(" x", 1)[1]) for t in taken] == want  # every row of the Act IV column, top to bottom
+    assert sum("on the quick-start table" in line for line in log) == 2 * 3  # per player, per die symbol
+    keys = "the Ruby Key, the Sapphire Key, the Emerald Key"
+    assert log.index(taken[-1]) < log.index(f"Quick start: the party holds {keys}")
+    begins = log.index(f"Act IV begins: the party holds {keys}")
+    assert log[begins - 1] == f"Quick start: the party holds {keys}"
+    assert not any(ln.startswith(("Act II begins", "Act III begins")) for ln in log)
+    assert gc(g, "current_act") == 4 and gc(g, "map_side") == side and gc(g, "floor") == 0
+    boss, = zone(g, "boss_card")
+    assert field(g, boss, "name") == heart
+    rooms = climb_to_the_heart(g)
+    assert rooms == (["campfire", "merchant", "elite", "boss"] if ascension >= 11 else ["campfire", "merchant", "boss"])
+    assert [field(g, e, "name") for e in zone(g, "foes") if field(g, e, "foe") == "boss"] == [heart]
+    assert not g.violations()
+
+
+def test_quick_start_in_act_iv_is_won_at_the_heart() -> None:
+    g = RULESET.new_game(1, 3, check_invariants=True, options={"start_act": "4"})
+    to_act_iv(g)
+    climb_to_the_heart(g)
+    beat_the_boss(g)
+    while not g.finished:
+        first_or_move_on(g)
+    assert "the boss is beaten: the party wins the run" in g.log_lines(None)
+    assert g.result is not None and g.result["scores"] == [1]
+    assert not g.violations()
+
+
+@pytest.mark.parametrize(("start", "acts", "word"), [("4", "2", "IV"), ("3", "1", "III")])
+def test_a_quick_start_past_the_last_act_plays_its_starting_act_only(start: str, acts: str, word: str) -> None:
+    """`start_act` greater than `acts`: the starting Act is played, and its boss wins the run (our reading)."""
+    g = RULESET.new_game(1, 3, check_invariants=True, options={"start_act": start, "acts": acts})
+    while not (in_turn(g) and any(field(g, e, "foe") == "boss" for e in zone(g, "foes"))):
+        assert not g.finished, g.log_lines(None)[-5:]
+        if in_turn(g):
+            beat_the_boss(g)
+        else:
+            first_or_move_on(g)
+    assert gc(g, "current_act") == int(start)
+    beat_the_boss(g)
+    while not g.finished:
+        first_or_move_on(g)
+    log = g.log_lines(None)
+    assert f"Quick start: the party begins in Act {word}" in log
+    assert "the boss is beaten: the party wins the run" in log
+    assert g.result is not None and g.result["scores"] == [1]
+
+
+def test_start_act_takes_1_to_4() -> None:
     with pytest.raises(ValueError, match="start_act"):
-        RULESET.new_game(2, 1, options={"start_act": "4"})
+        RULESET.new_game(2, 1, options={"start_act": "5"})
 
 
 def test_the_quick_start_boss_relics_are_a_team_draft() -> None:
