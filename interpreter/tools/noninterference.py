@@ -98,21 +98,65 @@ def observation(game: Game, player: int, before: dict[str, Any] | None = None) -
             tuple(game.display(player) or ()), tuple(narrate(game.ruleset.program, before, view)), view)
 
 
-def _observe(game: Game, player: int, before: dict[str, Any] | None, since: int) -> tuple[Any, ...]:
-    """:func:`observation` with its log lines only from log entry ``since`` on, and the view's log left out.
+def _observe(game: Game, player: int, since: int, counters: bool = True) -> tuple[Any, ...]:
+    """What :func:`observation` shows, for comparing two worlds step by step: log lines only from log entry
+    ``since`` on, the view without its log, no narration, and the view's counters only when ``counters``.
 
-    Why: the probe compares both worlds' observations at every decision for up to :data:`HORIZON` decisions,
-    and rendering the whole log twice each time (once as the log, once inside the view) was most of its cost.
-    Nothing is compared less: a log line, once written, never changes (entries are kept as written and render
-    from their own values), so when two worlds' lines agreed up to the last comparison, they agree in full
-    exactly when their new lines agree; and the view's log is the same lines again."""
+    Why: the probe compares both worlds' observations at every decision for up to :data:`HORIZON` decisions, and
+    rendering is nearly all of its cost. Nothing is compared less:
+    - a log line, once written, never changes (entries are kept as written and render from their own values), so
+      when two worlds' lines agreed up to the last comparison, they agree in full exactly when their new lines
+      agree; and the view's log is the same lines again;
+    - the narration is a function of the viewer's view now and at the decision before (engine/narration.py), and
+      both were compared: when they agreed, the narrations agree;
+    - the counters and grids are left out only when :func:`_counters_alike` shows they render alike in both
+      worlds."""
     d = game.decision
     options = tuple(d.options.get(player, ())) if d is not None else ()
     prompt = d.prompts.get(player) if d is not None else None
-    view = game.view(player, log_from=len(game.state.log))  # its log: none (the lines are compared before it)
+    # its log: none (the lines are compared before it)
+    view = game.view(player, log_from=len(game.state.log), counters=counters)
     return (tuple(game.log_lines(player, since)), options, prompt,
-            tuple(game.option_details(player)) if options else (), tuple(game.display(player) or ()),
-            tuple(narrate(game.ruleset.program, before, view)), view)
+            tuple(game.option_details(player)) if options else (), tuple(game.display(player) or ()), view)
+
+
+def _counters_alike(real: Game, world: Game, seen: list[bool]) -> bool:
+    """Whether both worlds' counters and grids read alike to a viewer that sees the cards ``seen`` in both: every
+    slot equal but the per-card slots of cards it does not see, the cards it sees in the same zones, and no
+    counter or grid shown to a `visible to` group (whose members the rules work out from the whole state).
+
+    Why that is enough: a view reads the per-card counters of the cards its viewer sees only, and tells two seen
+    copies of one card apart by their zones (engine/views.py, ``_counter_values``); every other counter and every
+    grid cell it reads by its slot, and who sees a value `visible to owner` or `hidden` does not depend on the
+    rest of the state. So the two views' counters and grids are then equal, and need not be rendered: rendering
+    them was most of the probe's cost in Fury of Dracula (hundreds of cards, dozens of per-card counters) and a
+    good part of it in Betrayal (its map's grids). When this says no, both are rendered and compared."""
+    a, b = real.state.counters, world.state.counters
+    if a == b:
+        return _seen_alike(real, world, seen) and not _group_counters(real)
+    lay = real.ruleset.compiled.layout
+    first, stride = lay.card_base, lay.card_stride
+    end = first + stride * len(seen)
+    if len(a) != len(b) or a[:first] != b[:first] or a[end:] != b[end:] or _group_counters(real):
+        return False
+    for c, yes in enumerate(seen):
+        if yes:
+            at = first + c * stride
+            if a[at:at + stride] != b[at:at + stride]:
+                return False
+    return _seen_alike(real, world, seen)
+
+
+def _seen_alike(real: Game, world: Game, seen: list[bool]) -> bool:
+    """Whether every card in ``seen`` lies in the same zone in both worlds."""
+    a, b = real.state.card_zone, world.state.card_zone
+    return all(a[c] == b[c] for c, yes in enumerate(seen) if yes)
+
+
+def _group_counters(game: Game) -> bool:
+    """Whether a counter or grid is shown to a `visible to` group (worked out from the state, so it may differ)."""
+    prog = game.ruleset.program
+    return any(c.seen_by not in ("", "hidden", "owner") for c in [*prog.counters.values(), *prog.grids.values()])
 
 
 def _sees(game: Game, player: int, card: int) -> bool:
@@ -130,12 +174,6 @@ def _told(game: Game, player: int, since: int) -> set[int]:
                 v = values[i]
                 told.update(c for c in (v if isinstance(v, tuple) else (v,)) if isinstance(c, int))
     return told
-
-
-def _visible(game: Game, player: int) -> frozenset[int]:
-    """The cards ``player`` can see now (by identity): when the two worlds show it different cards, the rules
-    have told them apart in the open, and what follows may differ."""
-    return frozenset(c for c, yes in enumerate(visible_cards(game.state, player)) if yes)
 
 
 def choose_swap(game: Game, observer: int, seen: list[int], rng: random.Random) -> Swap | None:
@@ -240,8 +278,7 @@ def _view_difference(real: Any, world: Any, path: str) -> str | None:
 def _first_difference(real: tuple[Any, ...], world: tuple[Any, ...], lines_before: int = 0) -> str:
     """What differs first, in words; ``lines_before``: how many of the observer's log lines came before the
     first line of the log part (:func:`_observe` compares only new lines), so items are numbered in the log."""
-    parts = ("its log", "its option labels", "its prompt", "its option details", "its display", "its narration",
-             "its view")
+    parts = ("its log", "its option labels", "its prompt", "its option details", "its display", "its view")
     for name, x, y in zip(parts, real, world, strict=True):
         if x != y:
             if name == "its view":
@@ -405,7 +442,6 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
     # places in both worlds, yet the order of their draws was the rules telling the worlds apart (Fury of
     # Dracula's Rest). A card that has lain alike for a whole step no longer tells them apart when shown.
     placed_before: set[int] = set()
-    before: tuple[dict[str, Any] | None, dict[str, Any] | None] = (None, None)  # the narration baselines
     worlds = (real, world)
     told: tuple[set[int], set[int]] = (set(), set())  # cards named to p since ``start``, in each world
     told_to = list(start)  # how far each world's log has been read into ``told``
@@ -421,12 +457,13 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
             told_to[k] = len(g.state.log)
         if any(_sees(g, p, c) for g in worlds for c in varied) or not varied.isdisjoint(told[0] | told[1]):
             return None  # revealed by the rules (now, or for a moment in a log line): the worlds may differ
-        if _visible(real, p) != _visible(world, p):
+        seen = visible_cards(real.state, p)
+        if seen != visible_cards(world.state, p):
             return None  # the rules show the observer different cards (a draw, a random pick from a hidden zone)
         if slots and not all(_still_hidden(g, p, slots) for g in (real, world)):
             return None  # the rules now show the observer a varied value: the worlds may differ from here on
-        mine, theirs = _observe(real, p, before[0], log_at[0]), _observe(world, p, before[1], log_at[1])
-        before = (mine[-1], theirs[-1])  # the next step narrates what changed since this one, in each world
+        counters = not _counters_alike(real, world, seen)  # render them only when they may differ
+        mine, theirs = _observe(real, p, log_at[0], counters), _observe(world, p, log_at[1], counters)
         if mine != theirs:
             return (f"P{p + 1} is told what it may not see: {what} (hidden from P{p + 1}) changes "
                     f"{_first_difference(mine, theirs, lines_before)}, {step} decision(s) later")
