@@ -45,7 +45,9 @@ def test_a_solo_run_reaches_the_boss_at_the_terminal() -> None:
 
 def test_a_hot_seat_run_for_two_climbs_the_map() -> None:
     """Two players at one terminal. The printed Act I map has 11 floors of rooms below the boss (issue 22); a pair
-    of cautious beginners rarely survives them all (none of seeds 1-18), so this run must get past floor 8."""
-    _, out = _run_to_floor(2, ["Silent", "Watcher"], range(3, 7), floor=9)
+    of cautious beginners rarely survives them all (none of seeds 1-18), so this run must get past floor 8. Seed 16
+    is tried first: since Act IV's keys joined the climb (session 14: the Burning Elite token changes the token
+    shuffle) it is the first of seeds 1-16 to get there (floor 10); 3-6, which did before, are the fallback."""
+    _, out = _run_to_floor(2, ["Silent", "Watcher"], (16, 3, 4, 5, 6), floor=9)
     assert "===== P2's turn to decide =====" in out
     assert "P1 (you) Silent" in out and "P2 (you) Watcher" in out
