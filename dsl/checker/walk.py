@@ -26,15 +26,20 @@ def describable(prog: Program, name: str) -> Ty | None:
     return {"player": T.PLAYER, "bool": T.BOOL, "int": T.INT}.get(name)
 
 
-def all_statements(prog: Program) -> Iterator[A.Stmt]:
-    """Every statement of the program, nested ones and card effects included."""
+def top_bodies(prog: Program) -> list[list[A.Stmt]]:
+    """Every statement block of the program at its top: setup, finish, steps, procs, handlers and card effects."""
     bodies: list[list[A.Stmt]] = [prog.setup, prog.finish]
     bodies += [s.body for s in prog.steps]
     bodies += [p.body for p in prog.procs.values()]
     bodies += [h.body for hs in prog.handlers.values() for h in hs]
     for c in prog.cards:
         bodies += effect_bodies(prog, c)
-    for b in bodies:
+    return bodies
+
+
+def all_statements(prog: Program) -> Iterator[A.Stmt]:
+    """Every statement of the program, nested ones and card effects included."""
+    for b in top_bodies(prog):
         yield from walk_statements(b)
 
 

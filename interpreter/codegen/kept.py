@@ -35,7 +35,7 @@ from itertools import count
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.checker.program import Program
-from liturgy.dsl.checker.walk import all_statements, effect_bodies
+from liturgy.dsl.checker.walk import all_statements, top_bodies
 from liturgy.dsl.constructs.statements import child_blocks
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import cardtab
@@ -136,17 +136,6 @@ def _grid_name(e: A.Expr | None) -> str | None:
     return ref[1].name if isinstance(ref, tuple) and ref and ref[0] == "gridcell" else None
 
 
-def _bodies(prog: Program) -> list[list[A.Stmt]]:
-    """Every statement block of the program at its top (as :func:`all_statements` walks them)."""
-    bodies: list[list[A.Stmt]] = [prog.setup, prog.finish]
-    bodies += [s.body for s in prog.steps]
-    bodies += [p.body for p in prog.procs.values()]
-    bodies += [h.body for hs in prog.handlers.values() for h in hs]
-    for c in prog.cards:
-        bodies += effect_bodies(prog, c)
-    return bodies
-
-
 def _zone_fixed(prog: Program, zone: A.ZoneDecl) -> bool:
     """Whether no statement can move, add or reorder a card of the zone's kind (or the zone itself)."""
     kind = zone.of_kind
@@ -186,7 +175,7 @@ def provable(prog: Program, source: A.Expr, where: A.Expr,
     if zones[0].of_kind is None or not all(_zone_fixed(prog, z) for z in zones):
         return None
     shrinks = isinstance(value, A.NoneLit) and all(
-        _writes_fill(body, grid.name, frozenset()) for body in _bodies(prog))
+        _writes_fill(body, grid.name, frozenset()) for body in top_bodies(prog))
     return cell, value, rest, zones[0].of_kind, shrinks
 
 
