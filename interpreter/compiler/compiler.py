@@ -21,7 +21,7 @@ from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import ROUND_SLOT, Callable_, ExprFn
 from liturgy.interpreter.compiler.instructions import _ret, _suspends_block
 from liturgy.interpreter.compiler.machine import StepMachineCompiler
-from liturgy.interpreter.compiler.readsets import InvariantReads, PerPlayer, Term, per_player, read_set
+from liturgy.interpreter.compiler.readsets import InvariantReads, read_set
 from liturgy.interpreter.runtime.state import GameState
 
 
@@ -71,20 +71,11 @@ class Compiler(StepMachineCompiler):
         self.invariants = [(inv.text, self.expr(inv.expr), frozenset(n for n, _ in inv.outside))
                            for inv in prog.invariants]
         widths = {name: self._width(c) for name, c in prog.counters.items()}
-        sets = [read_set(inv.expr, self.layout, widths) for inv in prog.invariants]
-        self.invariant_reads = InvariantReads(sets, self.layout, [
-            self._term(per_player(inv.expr, self.layout, widths)) if r is not None else None
-            for inv, r in zip(prog.invariants, sets, strict=True)])
+        self.invariant_reads = InvariantReads([read_set(inv.expr, self.layout, widths) for inv in prog.invariants],
+                                              self.layout)
         if self.fuse and self.sgen is not None and self.generators is not None:
             self.fuse_span = self.generators.fuse(self)
         return self
-
-    def _term(self, split: PerPlayer | None) -> Term | None:
-        """A per-player invariant's term compiled (engine/declared.py re-evaluates it per changed player)."""
-        if split is None:
-            return None
-        where = self.expr(split.where) if split.where is not None else None
-        return Term(split.var, where, self.expr(split.elem), split)
 
     def _compile_cards(self) -> None:
         prog = self.prog

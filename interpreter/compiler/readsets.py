@@ -28,9 +28,7 @@ skipping check stops at the same first violation as evaluating every invariant e
 """
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from liturgy.dsl.constructs import expressions as constructs
 from liturgy.dsl.frontend import ast as A
@@ -162,153 +160,13 @@ def _counter(kind: str, decl: A.CounterDecl, out: ReadSet, lay: Layout, widths: 
         out.card_counters.add((lay.card_offsets[decl.name], width))
 
 
-@dataclass
-class PerPlayer:
-    """An invariant ``all(TERM for VAR in players [where COND])`` split into one term per player.
-
-    ``own_counters`` and ``own_zones`` are the per-player counters and zones a term reads only through ``VAR``
-    itself (``p.hand``, ``p.health``, or a `fn` parameter ``VAR`` is passed to): player p's term reads them in p's
-    block alone. ``rest`` is everything else it reads, for every player. A decision that changes no slot or zone
-    of ``rest`` changes only the terms of the players whose own places changed; the others keep their value.
-    """
-
-    var: str
-    where: A.Expr | None
-    elem: A.Expr
-    rest: ReadSet
-    own_counters: set[tuple[int, int]] = field(default_factory=set)  # (offset, width) in each player's block
-    own_zones: set[int] = field(default_factory=set)  # offsets in each player's block of zones
-
-
-def per_player(e: A.Expr, lay: Layout, widths: dict[str, int]) -> PerPlayer | None:
-    """``e`` split into per-player terms, or None when it is not ``all(… for VAR in players …)`` or its terms
-    read something unknown. A name bound again inside the term (a nested comprehension, a `let`, a `fn` parameter
-    it is not passed to) is not ``VAR`` there: only the places read through ``VAR`` itself are a player's own."""
-    if not (isinstance(e, A.Aggregate) and e.func == "all" and e.key is None and isinstance(e.iterable, A.Name)
-            and e.iterable.ref == ("builtin", "players")):
-        return None
-    out = PerPlayer(e.var, e.where, e.elem, ReadSet())
-    seen: set[tuple[str, frozenset[str]]] = set()
-    bound = frozenset({e.var})
-    stack: list[tuple[A.Expr, frozenset[str]]] = [(e.elem, bound)]
-    if e.where is not None:
-        stack.append((e.where, bound))
-    try:
-        while stack:
-            n, names = stack.pop()
-            _term_node(n, names, out, lay, widths, stack, seen)
-    except _Unknown:
-        return None
-    return out
-
-
-def _term_node(n: A.Expr, names: frozenset[str], out: PerPlayer, lay: Layout, widths: dict[str, int],
-               stack: list[tuple[A.Expr, frozenset[str]]], seen: set[tuple[str, frozenset[str]]]) -> None:
-    """One node of a term: its own read (through ``names``, the locals holding the term's player, or not), and
-    its children pushed with the locals that still hold that player inside them."""
-    if isinstance(n, A.Call):
-        for a in n.args:
-            stack.append((a, names))
-        fn = _call(n, out.rest)
-        if fn is not None:
-            if len(fn.params) != len(n.args):
-                raise _Unknown
-            inner = frozenset(p.name for p, a in zip(fn.params, n.args, strict=True) if _is_local(a, names))
-            if (fn.name, inner) not in seen:
-                seen.add((fn.name, inner))
-                stack.append((fn.body, inner))
-        return
-    ref = n.ref
-    if isinstance(n, A.Attr) and ref is not None and ref[0] in ("pzone", "pcounter") and _is_local(n.obj, names):
-        if ref[0] == "pzone":
-            out.own_zones.add(lay.zone_player_offsets[ref[1].name])
-        else:
-            decl = ref[1]
-            out.own_counters.add((lay.player_offsets[decl.name], widths[decl.name]))
-        return  # its child is the local itself, which reads nothing
-    if ref is not None:
-        _ref(ref, out.rest, lay, widths)
-    kids = constructs.children(n)
-    if isinstance(n, A.Aggregate | A.ListComp):  # the loop variable hides an outer name inside the loop
-        inner = names - {n.var}
-        stack.extend((k, names if k is n.iterable else inner) for k in kids)
-    elif isinstance(n, A.LetIn):
-        stack.append((n.value, names))
-        stack.append((n.body, names - {n.name}))
-    else:
-        stack.extend((k, names) for k in kids)
-
-
-def _is_local(e: A.Expr, names: frozenset[str]) -> bool:
-    return isinstance(e, A.Name) and e.ref is not None and e.ref[0] == "local" and e.ref[1] in names
-
-
-@dataclass
-class Term:
-    """A per-player invariant compiled: its condition (None: every player) and its element, each a function of
-    the state and an environment holding ``var``; and what a player's term reads."""
-
-    var: str
-    where: Callable[[Any, dict[str, Any]], Any] | None
-    elem: Callable[[Any, dict[str, Any]], Any]
-    split: PerPlayer
-
-
-@dataclass
-class Plan:
-    """Which declared invariants (and which players' terms of a per-player one) each counter slot and zone
-    feeds, for one player and card count. ``touch_slot[i]``: ``(invariant, player)`` pairs, player -1 meaning
-    the whole invariant. ``known[k]``: invariant k has a read set (else it runs at every check)."""
-
-    touch_slot: dict[int, tuple[tuple[int, int], ...]]
-    touch_zone: dict[int, tuple[tuple[int, int], ...]]
-    known: list[bool]
-
-
 class InvariantReads:
-    """Each declared invariant's read set (None: unknown), resolved per player and card count on first use, and
-    its per-player terms where it has them (``terms``; None: evaluated whole)."""
+    """Each declared invariant's read set (None: unknown), resolved per player and card count on first use."""
 
-    def __init__(self, sets: list[ReadSet | None], lay: Layout, terms: list[Term | None] | None = None) -> None:
+    def __init__(self, sets: list[ReadSet | None], lay: Layout) -> None:
         self.sets = sets
         self.lay = lay
-        self.terms: list[Term | None] = terms if terms is not None else [None] * len(sets)
         self._resolved: dict[tuple[int, int], list[tuple[frozenset[int], frozenset[int]] | None]] = {}
-        self._plans: dict[tuple[int, int], Plan] = {}
-
-    def plan(self, players: int, cards: int) -> Plan:
-        """The :class:`Plan` of games with ``players`` players and ``cards`` cards (made once)."""
-        key = (players, cards)
-        got = self._plans.get(key)
-        if got is None:
-            got = self._plans[key] = self._make_plan(players, cards)
-        return got
-
-    def _make_plan(self, players: int, cards: int) -> Plan:
-        lay = self.lay
-        slot: dict[int, list[tuple[int, int]]] = {}
-        zone: dict[int, list[tuple[int, int]]] = {}
-        known: list[bool] = []
-        for k, (r, term) in enumerate(zip(self.sets, self.terms, strict=True)):
-            known.append(r is not None)
-            if r is None:
-                continue
-            whole = term.split.rest if term is not None else r
-            slots, zones = whole.resolve(lay, players, cards)
-            for i in slots:
-                slot.setdefault(i, []).append((k, -1))
-            for z in zones:
-                zone.setdefault(z, []).append((k, -1))
-            if term is None:
-                continue
-            for p in range(players):
-                for off, width in term.split.own_counters:
-                    base = lay.player_base + p * lay.player_stride + off
-                    for i in range(base, base + width):
-                        slot.setdefault(i, []).append((k, p))
-                for off in term.split.own_zones:
-                    zone.setdefault(lay.zone_player_base + p * lay.zone_player_stride + off, []).append((k, p))
-        return Plan({i: tuple(v) for i, v in slot.items()}, {z: tuple(v) for z, v in zone.items()}, known)
 
     def resolved(self, players: int, cards: int) -> list[tuple[frozenset[int], frozenset[int]] | None]:
         """Per invariant: the counter slots and zones it reads in such a game, or None (evaluate every time)."""

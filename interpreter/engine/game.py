@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from liturgy.interpreter.compiler.code import ROUND_SLOT, UNITS
-from liturgy.interpreter.engine import declared
 from liturgy.interpreter.engine.views import GameViews, open_entry, waiting_players
 from liturgy.interpreter.runtime import digest as digestmod
 from liturgy.interpreter.runtime import invariants
@@ -375,24 +374,51 @@ class Game(GameViews):
         The built-in ones are checked against the last state where they held when there is one
         (:mod:`.invariants`: exact, and much cheaper for rulesets with many cards or counters). A declared
         invariant that held in that state is not evaluated again when none of the counter slots and zones it
-        can read (interpreter/compiler/readsets.py) changed since, and a per-player one only for the players
-        whose places changed (:mod:`.declared`).
+        can read (interpreter/compiler/readsets.py) changed since: its value is the one it had.
         """
         s = self.state
         cert = self._certified
-        before = None
+        before: list[bool] | None = None  # which declared invariants held in the certified state before this one
+        slots: list[int] = []
+        zones: list[int] = []
         if cert is not None and cert.holds(s):
             out = invariants.others(s)
-            if cert.held is not None:
-                before = declared.Before(cert.held, cert.works, cert.changed_slots, cert.changed_zones)
+            before, slots, zones = cert.held, cert.changed_slots, cert.changed_zones
             cert.held = None  # until this check's answers are known (an exception leaves nothing to trust)
         else:
             out, certifiable = invariants.full(s)
             self._certified = invariants.Certified.take(s) if certifiable and s.tables.incremental_checks else None
-        passed, works = declared.check(self.ruleset.compiled, s, self.step_name, before, out)
+        compiled = self.ruleset.compiled
+        passed: list[bool] = []
+        reads = compiled.invariant_reads.resolved(s.tables.n, len(s.tables.card_def)) if before is not None else []
+        step = None  # worked out only for an invariant that names steps it does not hold in
+        for i, (text, fn, outside) in enumerate(compiled.invariants):
+            if before is not None and before[i]:  # held in the last checked state: holds still if its reads are as then
+                r = reads[i]
+                if r is not None and r[0].isdisjoint(slots) and r[1].isdisjoint(zones):
+                    passed.append(True)  # whichever step this is: its value is the one it had
+                    continue
+            if outside:
+                if step is None:
+                    step = self.step_name()
+                if step in outside:
+                    passed.append(False)  # not evaluated here: not known to hold
+                    continue
+            work = s.work
+            s.work = 0  # a budget of its own: its outcome depends on what it reads, not on when it runs
+            try:
+                ok = fn(s, {})
+            except RuleError as err:
+                out.append((text, f"could not evaluate: {err}"))
+                passed.append(False)
+                continue
+            finally:
+                s.work = work  # checking is not playing: a checked game's work stays the unchecked game's
+            passed.append(bool(ok))
+            if not ok:
+                out.append((text, ""))
         if self._certified is not None:
             self._certified.held = passed
-            self._certified.works = works
         return out
 
     def _check_invariants(self) -> None:

@@ -123,7 +123,7 @@ class Certified:
     """Counters, zones and card places of a state in which every card was in exactly one zone (the
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
-    __slots__ = ("counters", "zones", "card_zone", "int_pools", "changed_slots", "changed_zones", "held", "works")
+    __slots__ = ("counters", "zones", "card_zone", "int_pools", "changed_slots", "changed_zones", "held")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool) -> None:
         self.counters = counters
@@ -138,8 +138,6 @@ class Certified:
         # which declared invariants held in the certified state (set by the engine after it evaluated them there;
         # None: not known, as for a copy of a template's certificate or a certificate just taken)
         self.held: list[bool] | None = None
-        # per declared invariant split per player: the work each player's term used there (engine/declared.py)
-        self.works: list[list[int] | None] = []
 
     @staticmethod
     def take(s: GameState) -> Certified:
