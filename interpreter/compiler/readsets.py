@@ -167,6 +167,7 @@ class InvariantReads:
         self.sets = sets
         self.lay = lay
         self._resolved: dict[tuple[int, int], list[tuple[frozenset[int], frozenset[int]] | None]] = {}
+        self._masks: dict[tuple[int, int], tuple[dict[int, int], dict[int, int], int]] = {}
 
     def resolved(self, players: int, cards: int) -> list[tuple[frozenset[int], frozenset[int]] | None]:
         """Per invariant: the counter slots and zones it reads in such a game, or None (evaluate every time)."""
@@ -176,3 +177,24 @@ class InvariantReads:
             out = self._resolved[key] = [None if r is None else r.resolve(self.lay, players, cards)
                                          for r in self.sets]
         return out
+
+    def masks(self, players: int, cards: int) -> tuple[dict[int, int], dict[int, int], int]:
+        """Per counter slot and per zone, the invariants reading it as a bit mask (bit k: invariant k), and the
+        mask of the invariants whose read set is unknown: what changed tells at once which invariants to evaluate
+        again, without a set test per invariant (interpreter/engine/game.py ``violations``)."""
+        key = (players, cards)
+        got = self._masks.get(key)
+        if got is None:
+            slot: dict[int, int] = {}
+            zone: dict[int, int] = {}
+            unknown = 0
+            for k, r in enumerate(self.resolved(players, cards)):
+                if r is None:
+                    unknown |= 1 << k
+                    continue
+                for i in r[0]:
+                    slot[i] = slot.get(i, 0) | 1 << k
+                for z in r[1]:
+                    zone[z] = zone.get(z, 0) | 1 << k
+            got = self._masks[key] = (slot, zone, unknown)
+        return got

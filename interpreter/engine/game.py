@@ -378,47 +378,53 @@ class Game(GameViews):
         """
         s = self.state
         cert = self._certified
-        before: list[bool] | None = None  # which declared invariants held in the certified state before this one
-        slots: list[int] = []
-        zones: list[int] = []
+        compiled = self.ruleset.compiled
+        invs = compiled.invariants
+        dirty = -1  # bit k set: evaluate invariant k (every one, unless the certificate tells which held)
         if cert is not None and cert.holds(s):
             out = invariants.others(s)
-            before, slots, zones = cert.held, cert.changed_slots, cert.changed_zones
+            held = cert.held
+            if held is not None:  # which held in the last checked state, and what changed since
+                slot_mask, zone_mask, unknown = compiled.invariant_reads.masks(s.tables.n, len(s.tables.card_def))
+                dirty = unknown | ~held
+                for m in map(slot_mask.get, cert.changed_slots):
+                    if m:
+                        dirty |= m
+                for m in map(zone_mask.get, cert.changed_zones):
+                    if m:
+                        dirty |= m
+                if not dirty & ((1 << len(invs)) - 1):
+                    return out  # every one held, and none reads anything that changed: they all hold still
             cert.held = None  # until this check's answers are known (an exception leaves nothing to trust)
         else:
             out, certifiable = invariants.full(s)
             self._certified = invariants.Certified.take(s) if certifiable and s.tables.incremental_checks else None
-        compiled = self.ruleset.compiled
-        passed: list[bool] = []
-        reads = compiled.invariant_reads.resolved(s.tables.n, len(s.tables.card_def)) if before is not None else []
+        held = 0
         step = None  # worked out only for an invariant that names steps it does not hold in
-        for i, (text, fn, outside) in enumerate(compiled.invariants):
-            if before is not None and before[i]:  # held in the last checked state: holds still if its reads are as then
-                r = reads[i]
-                if r is not None and r[0].isdisjoint(slots) and r[1].isdisjoint(zones):
-                    passed.append(True)  # whichever step this is: its value is the one it had
-                    continue
+        for k, (text, fn, outside) in enumerate(invs):
+            if not dirty >> k & 1:  # held in the last checked state and reads nothing that changed: holds still
+                held |= 1 << k
+                continue
             if outside:
                 if step is None:
                     step = self.step_name()
                 if step in outside:
-                    passed.append(False)  # not evaluated here: not known to hold
-                    continue
+                    continue  # not evaluated here: not known to hold
             work = s.work
             s.work = 0  # a budget of its own: its outcome depends on what it reads, not on when it runs
             try:
                 ok = fn(s, {})
             except RuleError as err:
                 out.append((text, f"could not evaluate: {err}"))
-                passed.append(False)
                 continue
             finally:
                 s.work = work  # checking is not playing: a checked game's work stays the unchecked game's
-            passed.append(bool(ok))
-            if not ok:
+            if ok:
+                held |= 1 << k
+            else:
                 out.append((text, ""))
         if self._certified is not None:
-            self._certified.held = passed
+            self._certified.held = held
         return out
 
     def _check_invariants(self) -> None:

@@ -135,9 +135,9 @@ class Certified:
         # invariant that held there and reads none of these: interpreter/compiler/readsets.py)
         self.changed_slots: list[int] = []
         self.changed_zones: list[int] = []
-        # which declared invariants held in the certified state (set by the engine after it evaluated them there;
-        # None: not known, as for a copy of a template's certificate or a certificate just taken)
-        self.held: list[bool] | None = None
+        # which declared invariants held in the certified state, bit k for invariant k (set by the engine after it
+        # evaluated them there; None: not known, as for a copy of a template's certificate or one just taken)
+        self.held: int | None = None
 
     @staticmethod
     def take(s: GameState) -> Certified:
