@@ -271,3 +271,24 @@ def test_an_invariant_has_a_work_budget_of_its_own(write_ruleset: Callable[..., 
     game.check = True
     assert [(name, detail.startswith("could not evaluate: ") and "work budget" in detail)
             for name, detail in game.violations()] == [("heavy", True)]
+
+
+def test_masks_say_exactly_which_invariants_read_each_place(write_ruleset: Callable[..., str]) -> None:
+    """The bit masks the check uses are the read sets turned around: invariant k's bit is set for a slot or zone
+    exactly when its read set holds it, and an invariant with an unknown read set has its bit in ``unknown``."""
+    text = WRITES.replace("card Tok { v: int }", "card Tok { v: int\n  f: function() -> int = 1 }").replace(
+        'invariant "fields": all(c.v >= 0 for c in shelf)', 'invariant "fields": all(c.f() >= 0 for c in shelf)')
+    rules = load_ruleset(write_ruleset(text, {"tok.yaml": TOK}))
+    reads = rules.compiled.invariant_reads
+    game = rules.new_game(2, 7)
+    cards = len(game.state.card_zone)
+    slot_mask, zone_mask, unknown = reads.masks(2, cards)
+    resolved = reads.resolved(2, cards)
+    texts = [t for t, _, _ in rules.compiled.invariants]
+    assert unknown == 1 << texts.index("fields")
+    for k, r in enumerate(resolved):
+        if r is None:
+            continue
+        assert {i for i, m in slot_mask.items() if m >> k & 1} == set(r[0])
+        assert {z for z, m in zone_mask.items() if m >> k & 1} == set(r[1])
+    assert all(m for m in slot_mask.values()) and all(m for m in zone_mask.values())
