@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from functools import reduce
-from operator import or_
 from typing import TYPE_CHECKING, Any
 
 from liturgy.interpreter.compiler.code import ROUND_SLOT, UNITS
@@ -388,9 +386,13 @@ class Game(GameViews):
             held = cert.held
             if held is not None:  # which held in the last checked state, and what changed since
                 slot_mask, zone_mask, unknown = compiled.invariant_reads.masks(s.tables.n, len(s.tables.card_def))
-                # C-level passes: a round's reset can change thousands of slots (Slay the Spire)
-                dirty = (unknown | ~held | reduce(or_, filter(None, map(slot_mask.get, cert.changed_slots)), 0)
-                         | reduce(or_, filter(None, map(zone_mask.get, cert.changed_zones)), 0))
+                dirty = unknown | ~held
+                for m in map(slot_mask.get, cert.changed_slots):
+                    if m:
+                        dirty |= m
+                for m in map(zone_mask.get, cert.changed_zones):
+                    if m:
+                        dirty |= m
                 if not dirty & ((1 << len(invs)) - 1):
                     return out  # every one held, and none reads anything that changed: they all hold still
             cert.held = None  # until this check's answers are known (an exception leaves nothing to trust)
