@@ -243,9 +243,11 @@ class GameViews:
                 lines.append(text)
         return lines
 
-    def view(self, player: int | None, log_from: int = 0) -> dict[str, Any]:
+    def view(self, player: int | None, log_from: int = 0, counters: bool = True) -> dict[str, Any]:
         """What ``player`` may see (None: a spectator). Hidden cards appear as ``?``. ``log_from``: the log holds
-        only the lines of entries from that index of the state's log on (see :meth:`log_lines`)."""
+        only the lines of entries from that index of the state's log on (see :meth:`log_lines`). ``counters``:
+        False leaves the values kept in counter slots out (``counters`` None, no ``grids``): the noninterference
+        probe compares two worlds' slots first (tools/alike.py) and renders them only where they may differ."""
         s = self.state
         t = s.tables
         prog = self.ruleset.program
@@ -281,7 +283,7 @@ class GameViews:
                 }
             else:
                 zones[name] = zone_view(lay.zone_global[name])
-        counters = _counter_values(s, self.ruleset, seen, who)
+        values = _counter_values(s, self.ruleset, seen, who) if counters else None
         decision: dict[str, Any] | None = None
         d = self.decision
         if d is not None:
@@ -300,21 +302,23 @@ class GameViews:
             "viewer": "spectator" if player is None else f"P{player + 1}",
             "status": s.status,
             "zones": zones,
-            "counters": counters,
+            "counters": values,
             "decision": decision,
             "log": self.log_lines(player, log_from),
             "result": s.result,
         }
-        self._boards(out)
+        self._boards(out, grids=counters)
         return out
 
 
-    def _boards(self, out: dict[str, Any]) -> None:
-        """The public parts of a view beside zones and counters: grids, graphs changed in play, active modes."""
+    def _boards(self, out: dict[str, Any], grids: bool = True) -> None:
+        """The public parts of a view beside zones and counters: grids (unless not ``grids``), graphs changed in
+        play, active modes."""
         s = self.state
         prog = self.ruleset.program
         lay = self.ruleset.compiled.layout
-        if lay.grids:  # every viewer sees every cell (north row first), but of a `hidden` or `visible to owner` grid
+        # every viewer sees every cell (north row first), but of a `hidden` or `visible to owner` grid
+        if lay.grids and grids:
             who = s.tables.n if out["viewer"] == "spectator" else int(out["viewer"][1:]) - 1
             out["grids"] = {name: [[cell_label(kind, v) if seen(v) else HIDDEN for v in row]
                                    for row in g.rows(s.counters)]
