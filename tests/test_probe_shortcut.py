@@ -38,6 +38,8 @@ PLANTED = {
                                                 + "      last = 0\n"),
     "a hidden pile's size by a rank": (DROP, "      if t.rank > 3 { move t to heap } else { move t to pit }\n"
                                        + DROP_LOG),
+    "a hidden pile's size by a rank, after the last line": (DROP, DROP_LOG + "      if t.rank > 3 { move t to heap }"
+                                                             " else { move t to pit }\n"),
     "a hidden pile's size for a moment": (DROP, "      if t.rank > 3 { move t to heap }\n" + DROP_LOG
                                           + "      move t to pit\n"),
 }

@@ -159,7 +159,7 @@ def _observe_both(worlds: tuple[Game, Game], player: int, before: tuple[Baseline
     if plain[0] != plain[1]:
         return (*plain[0], (), None), (*plain[1], (), None), before
     if alike is not None and (before[0] is None or alike.timelines(worlds[0], worlds[1], player)) \
-            and alike.states(worlds[0].state, worlds[1].state, zones=False):
+            and alike.states(worlds[0].state, worlds[1].state):  # zones too: the timeline's last part reads them
         views = [g.view(player, log_from=len(g.state.log), counters=False) for g in worlds]
         kept: list[Baseline] = []
         for g in worlds:
