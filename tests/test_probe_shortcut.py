@@ -43,13 +43,23 @@ PLANTED = {
     "a hidden pile's size for a moment": (DROP, "      if t.rank > 3 { move t to heap }\n" + DROP_LOG
                                           + "      move t to pit\n"),
 }
+# a value shown to a `visible to` group (who is in it is worked out from the state): clean, and leaking a rank
+GROUP = ("counter last 0..10\n", "counter last 0..10 visible to [p for p in players where p.points > 0]\n")
+CLEAN = {"a value shown to a group": [GROUP]}
+PLANTED["the rank copied into a value shown to a group"] = (DROP, DROP + "      last = t.rank\n")
+GROUPED = {"the rank copied into a value shown to a group"}
 # games played per comparison: each variant's leak is found in the first four
 GAMES = 4
 MOMENTS = ("a rank in a public counter for a moment", "a hidden pile's size for a moment")
 
 
 def _rules(tmp_path: Path, leak: str | None) -> Ruleset:
-    return load_ruleset(_write(tmp_path, MARKED if leak is None else MARKED.replace(*PLANTED[leak])))
+    text = MARKED
+    changes = [] if leak is None else CLEAN[leak] if leak in CLEAN else [PLANTED[leak]]
+    for old, new in changes + ([GROUP] if leak in GROUPED else []):
+        assert old in text
+        text = text.replace(old, new)
+    return load_ruleset(_write(tmp_path, text))
 
 
 def _probes(rules: Ruleset, games: int) -> list[str | None]:
@@ -141,7 +151,7 @@ def test_a_baseline_copy_renders_the_view_the_narration_compared_with(tmp_path: 
                                                                          for k in ("viewer", "zones", "counters")}
 
 
-@pytest.mark.parametrize("leak", [None, *PLANTED])
+@pytest.mark.parametrize("leak", [None, *CLEAN, *PLANTED])
 def test_the_probe_says_the_same_with_and_without_the_shortcut(tmp_path: Path, leak: str | None,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Every probe of 4 games, at every decision, reports the same message (or none) either way; the leaky games
@@ -160,7 +170,7 @@ def test_the_probe_says_the_same_with_and_without_the_shortcut(tmp_path: Path, l
     monkeypatch.setattr(alike, "ENABLED", False)
     without = _probes(rules, GAMES)
     assert with_shortcut == without
-    assert (leak is None) == all(v is None for v in without), without
+    assert (leak is None or leak in CLEAN) == all(v is None for v in without), without
     assert leak not in MOMENTS or all("its narration" in v for v in without if v)
     assert taken.count(True) > len(taken) // 2
 
