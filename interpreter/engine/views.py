@@ -243,9 +243,11 @@ class GameViews:
                 lines.append(text)
         return lines
 
-    def view(self, player: int | None, log_from: int = 0) -> dict[str, Any]:
+    def view(self, player: int | None, log_from: int = 0, counters: bool = True) -> dict[str, Any]:
         """What ``player`` may see (None: a spectator). Hidden cards appear as ``?``. ``log_from``: the log holds
-        only the lines of entries from that index of the state's log on (see :meth:`log_lines`)."""
+        only the lines of entries from that index of the state's log on (see :meth:`log_lines`). ``counters``:
+        False leaves the values kept in counter slots out (``counters`` None, no ``grids``): the noninterference
+        probe compares two worlds' slots first (tools/alike.py) and renders them only where they may differ."""
         s = self.state
         t = s.tables
         prog = self.ruleset.program
@@ -281,7 +283,7 @@ class GameViews:
                 }
             else:
                 zones[name] = zone_view(lay.zone_global[name])
-        counters = _counter_values(s, self.ruleset, seen, who)
+        values = _counter_values(s, self.ruleset, seen, who) if counters else None
         decision: dict[str, Any] | None = None
         d = self.decision
         if d is not None:
@@ -300,21 +302,23 @@ class GameViews:
             "viewer": "spectator" if player is None else f"P{player + 1}",
             "status": s.status,
             "zones": zones,
-            "counters": counters,
+            "counters": values,
             "decision": decision,
             "log": self.log_lines(player, log_from),
             "result": s.result,
         }
-        self._boards(out)
+        self._boards(out, grids=counters)
         return out
 
 
-    def _boards(self, out: dict[str, Any]) -> None:
-        """The public parts of a view beside zones and counters: grids, graphs changed in play, active modes."""
+    def _boards(self, out: dict[str, Any], grids: bool = True) -> None:
+        """The public parts of a view beside zones and counters: grids (unless not ``grids``), graphs changed in
+        play, active modes."""
         s = self.state
         prog = self.ruleset.program
         lay = self.ruleset.compiled.layout
-        if lay.grids:  # every viewer sees every cell (north row first), but of a `hidden` or `visible to owner` grid
+        # every viewer sees every cell (north row first), but of a `hidden` or `visible to owner` grid
+        if lay.grids and grids:
             who = s.tables.n if out["viewer"] == "spectator" else int(out["viewer"][1:]) - 1
             out["grids"] = {name: [[cell_label(kind, v) if seen(v) else HIDDEN for v in row]
                                    for row in g.rows(s.counters)]
@@ -352,6 +356,9 @@ def _counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int) 
     # every per-card counter was most of a view's cost in games with hundreds of cards and dozens of counters)
     shown_ids = list(compress(range(len(seen)), seen))
     ncards = len(seen)
+    # the keys of a per-card counter shown for every seen card (a typed one), worked out once per view: by name,
+    # or as card_keyed tells copies apart when two seen cards share one
+    every_seen: list[str] | None = None
     counters: dict[str, Any] = {"first": f"P{s.counters[FIRST_SLOT] + 1}", "round": s.counters[ROUND_SLOT]}
     for name, c in prog.counters.items():
         if is_overlay(name):  # a graph's changes: under `graphs` below
@@ -365,7 +372,7 @@ def _counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int) 
                  shown_as: Callable[[Any], Any] = reader) -> Any:
             if labels is None:
                 return shown_as(s.counters[base])
-            return {labels[k]: s.counters[base + k] for k in range(width)}
+            return dict(zip(labels, s.counters[base:base + width], strict=True))
 
         sees = _seer(ruleset, c, s, who)
         if c.scope != "player" and not sees(None):  # nobody sees it: not even whether it changed
@@ -382,11 +389,18 @@ def _counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int) 
             base, stride = lay.card_base + lay.card_offsets[name], lay.card_stride
             if labels is not None:
                 shown = {cid: v for cid in shown_ids if (v := read(base + cid * stride)) or c.held is not None}
+            elif c.held is not None:  # a typed counter shows even when empty (null): every seen card, in order
+                if every_seen is None:
+                    every_seen = list(card_keyed(s, dict.fromkeys(shown_ids)))
+                values = compress(s.counters[base:base + ncards * stride:stride], seen)
+                # an enum value reads as itself: no call per card
+                counters[name] = dict(zip(every_seen, values if c.held.kind == "enum" else map(reader, values),
+                                          strict=True))
+                continue
             else:  # this counter of every card is one slice; the seen cards' entries picked by `compress`
-                column = compress(enumerate(s.counters[base:base + ncards * stride:stride]), seen)
-                # a typed counter shows even when empty (null); a plain number or flag when it is not 0
-                shown = {cid: reader(v) for cid, v in column} if c.held is not None else dict(
-                    filter(itemgetter(1), column))
+                # a plain number or flag shows when it is not 0
+                shown = dict(filter(itemgetter(1), compress(enumerate(s.counters[base:base + ncards * stride:stride]),
+                                                            seen)))
             counters[name] = card_keyed(s, shown)
     return counters
 
@@ -405,7 +419,7 @@ def card_keyed(s: GameState, values: dict[int, Any]) -> dict[str, Any]:
     """A per-card counter's values by card name; copies of one card shown together are told apart by where each
     lies (``Ember (P1.hand)``), so two players' copies keep their owners instead of merging into one entry."""
     names = s.tables.card_names
-    plain = {names[cid]: v for cid, v in values.items()}
+    plain = dict(zip(map(names.__getitem__, values), values.values(), strict=True))
     if len(plain) == len(values):  # no two copies of one card: by name, as always
         return plain
     count: dict[str, int] = {}

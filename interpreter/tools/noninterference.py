@@ -52,12 +52,13 @@ with none in common, the comparison ends.
 
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from liturgy.interpreter.engine import Game
-from liturgy.interpreter.engine.causes import caused_lines, narrate_caused, watch
+from liturgy.interpreter.engine.causes import _copy, caused_lines, narrate_caused, watch
 from liturgy.interpreter.engine.infosets import (
     Knowledge,
     WorldSampler,
@@ -71,6 +72,9 @@ from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.engine.outcome import _labels
 from liturgy.interpreter.engine.views import open_entry
 from liturgy.interpreter.runtime.moves import card_visibility, visible_cards
+from liturgy.interpreter.runtime.state import GameState
+from liturgy.interpreter.tools import alike as probe_alike
+from liturgy.interpreter.tools.alike import Alike
 
 # how many decisions both worlds play on after the swap before the check stops comparing
 HORIZON = 16
@@ -120,6 +124,67 @@ def _observe(game: Game, player: int, before: dict[str, Any] | None, since: int)
     return (tuple(game.log_lines(player, since)), options, prompt,
             tuple(game.option_details(player)) if options else (), tuple(game.display(player) or ()),
             tuple(caused_lines(parts)), view)
+
+
+# what the probe keeps of an observation for the next one's narration: nothing yet, the view, or a copy of the
+# state to render the view from should the narration be needed (tools/alike.py found the worlds alike)
+Baseline = dict[str, Any] | GameState | None
+
+
+def _plain(game: Game, player: int, since: int) -> tuple[Any, ...]:
+    """The parts of :func:`_observe` that come before the narration: new log lines, options, prompt, details,
+    display panel."""
+    d = game.decision
+    options = tuple(d.options.get(player, ())) if d is not None else ()
+    prompt = d.prompts.get(player) if d is not None else None
+    return (tuple(game.log_lines(player, since)), options, prompt,
+            tuple(game.option_details(player)) if options else (), tuple(game.display(player) or ()))
+
+
+def _observe_both(worlds: tuple[Game, Game], player: int, before: tuple[Baseline, Baseline],
+                  since: list[int], alike: Alike | None) -> tuple[tuple[Any, ...], tuple[Any, ...],
+                                                                 tuple[Baseline, Baseline]]:
+    """Both worlds' :func:`_observe`, equal exactly when theirs are and first differing in the same part, and the
+    baselines of the next narration.
+
+    Why it can skip the costly parts: the parts before the narration are compared first, and when they differ
+    the report names one of them, so the narration and the view need not be made. When they agree and
+    ``alike`` (tools/alike.py) finds every state the narration timeline is made of alike in both worlds (each
+    copy since the last decision, under lines read alike, and the state now), the timelines are equal (each is
+    a function of those views and lines, and the baselines agreed at the last comparison, or there were none)
+    and so are the views' counters and grids: those are left out in both (an empty narration, views without
+    counters), and the next baseline is a copy of the state, rendered only if a later timeline needs it.
+    Otherwise both are rendered as :func:`_observe` renders them."""
+    plain = (_plain(worlds[0], player, since[0]), _plain(worlds[1], player, since[1]))
+    if plain[0] != plain[1]:
+        return (*plain[0], (), None), (*plain[1], (), None), before
+    if alike is not None and (before[0] is None or alike.timelines(worlds[0], worlds[1], player)) \
+            and alike.states(worlds[0].state, worlds[1].state):  # zones too: the timeline's last part reads them
+        views = [g.view(player, log_from=len(g.state.log), counters=False) for g in worlds]
+        kept: list[Baseline] = []
+        for g in worlds:
+            state = _copy(g.state)
+            state.pending = None  # a baseline is rendered for its zones and counters; the decision is gone
+            kept.append(state)
+            if not g.finished:
+                watch(g, player)
+        return (*plain[0], (), views[0]), (*plain[1], (), views[1]), (kept[0], kept[1])
+    out = []
+    for k, g in enumerate(worlds):
+        parts, view = narrate_caused(g, player, _rendered(g, player, before[k]))
+        if not g.finished:
+            watch(g, player)
+        out.append((*plain[k], tuple(caused_lines(parts)), view))
+    return out[0], out[1], (out[0][-1], out[1][-1])
+
+
+def _rendered(game: Game, player: int, baseline: Baseline) -> dict[str, Any] | None:
+    """A baseline as the view the narration compares with (a copied state's view, rendered now)."""
+    if not isinstance(baseline, GameState):
+        return baseline
+    shell = copy.copy(game)
+    shell.state = baseline
+    return shell.view(player)
 
 
 def _sees(game: Game, player: int, card: int) -> bool:
@@ -412,7 +477,8 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
     # places in both worlds, yet the order of their draws was the rules telling the worlds apart (Fury of
     # Dracula's Rest). A card that has lain alike for a whole step no longer tells them apart when shown.
     placed_before: set[int] = set()
-    before: tuple[dict[str, Any] | None, dict[str, Any] | None] = (None, None)  # the narration baselines
+    before: tuple[Baseline, Baseline] = (None, None)  # the narration baselines
+    alike = Alike(real.ruleset, p) if probe_alike.ENABLED else None
     worlds = (real, world)
     told: tuple[set[int], set[int]] = (set(), set())  # cards named to p since ``start``, in each world
     told_to = list(start)  # how far each world's log has been read into ``told``
@@ -432,8 +498,8 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
             return None  # the rules show the observer different cards (a draw, a random pick from a hidden zone)
         if slots and not all(_still_hidden(g, p, slots) for g in (real, world)):
             return None  # the rules now show the observer a varied value: the worlds may differ from here on
-        mine, theirs = _observe(real, p, before[0], log_at[0]), _observe(world, p, before[1], log_at[1])
-        before = (mine[-1], theirs[-1])  # the next step narrates what changed since this one, in each world
+        # the next step narrates what changed since this one, in each world
+        mine, theirs, before = _observe_both(worlds, p, before, log_at, alike)
         if mine != theirs:
             return (f"P{p + 1} is told what it may not see: {what} (hidden from P{p + 1}) changes "
                     f"{_first_difference(mine, theirs, lines_before)}, {step} decision(s) later")
