@@ -16,6 +16,8 @@ from liturgy.interpreter.codegen.text import rename
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
 
+_CS = re.compile(r"\b_cs\b")
+_LOOP = re.compile(r"\b(for|while)\b")
 _NAME = re.compile(r"\(*(?:[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00)\)*")
 
 
@@ -97,8 +99,14 @@ class Params:
 
 
 def function_text(head: str, hoist: Hoist, lines: list[str]) -> str:
-    """A generated function's source: ``head``, the hoisted loads, then ``lines``, markers resolved."""
+    """A generated function's source: ``head``, the hoisted loads, then ``lines``, markers resolved; the state's
+    counter list read once at the top where the text reads it three times or more (locals.hoist_counters: an
+    aggregate's or a filter's loop then indexes a local, not an attribute, for each item)."""
+    from liturgy.interpreter.codegen.locals import hoist_counters
+
     loads, body = hoist.finish("".join(f"    {line}\n" for line in lines))
+    if not _CS.search(body):  # a text that names ``_cs`` itself (a kept filter) reads its counters its own way
+        loads, body = hoist_counters(loads, body, 1 if _LOOP.search(body) else 3)
     text = head + "\n" + "".join(f"    {line}\n" for line in loads) + body
     assert "\x00" not in text, text  # every marker belongs to this function
     return text
