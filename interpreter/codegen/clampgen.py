@@ -26,13 +26,22 @@ The result is the same value the two tests would give, so digests are unchanged 
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import fields as _dc_fields
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen.gridgen import fingerprint
+from liturgy.interpreter.codegen.locals import _scan
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
+    from liturgy.interpreter.compiler.compiler import Compiler
+
+
+def fields(e: A.Expr) -> list[str]:
+    """The dataclass fields of an expression node that may hold sub-expressions."""
+    return [f.name for f in _dc_fields(e) if f.name not in ("span", "ty", "ref")]
 
 Bounds = tuple[int | None, int | None]  # a least and a greatest value, each None when not known
 _MIRROR = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "==": "=="}
@@ -80,6 +89,27 @@ def test_facts(test: A.Expr) -> dict[Any, Bounds]:
     bounds: Bounds = {">": (k + 1, None), ">=": (k, None), "<": (None, k - 1), "<=": (None, k),
                       "==": (k, k)}[op]
     return {cell: bounds}
+
+
+def _names(e: Any, out: set[str]) -> set[str]:
+    """The local names an expression reads (every `Name` in it, whatever it refers to: a superset is safe)."""
+    if isinstance(e, A.Name):
+        out.add(e.id)
+    if isinstance(e, A.Expr):
+        for k in fields(e):
+            _names(getattr(e, k, None), out)
+    elif isinstance(e, list | tuple):
+        for x in e:
+            _names(x, out)
+    return out
+
+
+def names_kept(test: A.Expr, body: Sequence[A.Stmt], comp: Compiler) -> bool:
+    """Whether a statement `if`'s body leaves every name its test reads as it was (so what the test proves of
+    those names, gridgen.narrowed's ranges, holds throughout the body): no `let`, assignment, loop or `as` of
+    those names in it, and nothing left to the closure compiler (locals._scan)."""
+    written, invalid = _scan(body, comp)
+    return not invalid and not (written & _names(test, set()))
 
 
 def keeps_facts(st: A.Stmt) -> bool:

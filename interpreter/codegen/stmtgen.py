@@ -193,8 +193,17 @@ class StmtGen:
         if not stmts:
             self.emit("pass")
             return
-        for st in stmts:
-            self.stmt(st)
+        saved = self.gen.var_ranges
+        try:
+            for i, st in enumerate(stmts):
+                self.stmt(st)
+                if isinstance(st, A.Let):  # the rest of the block knows its value's range, if nothing rebinds it
+                    names, invalid = _scan(stmts[i + 1:], self.comp)
+                    if not invalid and st.name not in names:
+                        is_int = st.value.ty is not None and st.value.ty.kind == "int"
+                        self.gen.bind_range(st.name, None, self.gen.int_range(st.value) if is_int else None)
+        finally:
+            self.gen.var_ranges = saved  # a `let` is seen to the end of its block
 
     def nested(self, stmts: Sequence[A.Stmt]) -> None:
         """An indented body; past the nesting Python allows, a call to a separately generated function."""
@@ -288,7 +297,8 @@ class StmtGen:
             self.emit(f"{'if' if i == 0 else 'elif'} {self.gen.cond(cond)}:")
             fall = dict(loc.state) if loc is not None else {}
             self.cell_facts = clampgen.test_facts(cond)
-            self.nested(body)
+            with self.gen.narrowed(cond if clampgen.names_kept(cond, body, self.comp) else None):
+                self.nested(body)  # `on_grid(g, x, y)`: x and y on the grid while the body keeps them
             self.cell_facts = {}
             if loc is not None:
                 ends.append(loc.state)
