@@ -52,8 +52,10 @@ def _is_on_grid(e: A.Expr) -> bool:
 
 def _pure_operand(e: A.Expr) -> bool:
     """Whether evaluating ``e`` can neither fail nor draw from the RNG: a literal or a variable (a divisor like
-    that may be read after the dividend, where the closures read it first)."""
-    return isinstance(e, A.IntLit) or (isinstance(e, A.Name) and e.ref is not None and e.ref[0] == "local")
+    that may be read after the dividend, where the closures read it first), or a named grid's `width`/`height`."""
+    return isinstance(e, A.IntLit) or (isinstance(e, A.Name) and e.ref is not None and e.ref[0] == "local") or (
+        isinstance(e, A.Call) and e.ref in (("call_builtin", "width"), ("call_builtin", "height"))
+        and len(e.args) == 1 and e.args[0].ref is not None and e.args[0].ref[0] == "grid")
 
 
 def _none_positional(s: Any, *args: Any) -> None:

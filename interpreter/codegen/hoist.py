@@ -16,6 +16,9 @@ from liturgy.interpreter.codegen.text import rename
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
 
+_CS = re.compile(r"\b_cs\b")
+_LOOKUP = re.compile(r"(?<![A-Za-z0-9_])(_k[0-9]+)\[(\x00_E[0-9]+\x00)\]")
+_LOOP = re.compile(r"\b(for|while)\b")
 _NAME = re.compile(r"\(*(?:[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00)\)*")
 
 
@@ -96,9 +99,50 @@ class Params:
         return src
 
 
+def invariant_lookups(hoist: Hoist, lines: list[str]) -> list[str]:
+    """``lines`` of a function that loops, with each constant table read at a variable the function reads from
+    ``env`` (``_kT[m]``: a card's field or per-card table, a constant tuple at a proven index) read once, before
+    the loop, into a local.
+
+    Why it is exact: a :class:`Hoist` variable does not change while the function runs (the class's contract), and
+    the table is a constant tuple or a printed field's list of card values (card data: never changed while a game
+    runs), so every read gives the value read first. The read before the loop is guarded
+    (an int index inside the tuple, else None) because the generator writes an unguarded read only where it proved
+    the index valid at that point, which may be inside the loop (behind a test); where the read in the loop runs,
+    the index is valid and the local holds its value. Hex's `touches` read `m.c` and `m.r` three times in each of
+    six turns."""
+    markers = set(hoist.names.values())
+    text = "\n".join(lines)
+    if not markers or not _LOOP.search(text):
+        return lines
+    ns = hoist.gen.ns
+    fields = {id(v) for v in getattr(hoist.gen.comp, "field_lists", {}).values()}
+    found: dict[str, tuple[str, str]] = {}
+    for m in _LOOKUP.finditer(text):
+        table, marker = m.group(1), m.group(2)
+        value = ns.get(table)
+        if marker in markers and (type(value) is tuple or (type(value) is list and id(value) in fields)):
+            found.setdefault(m.group(0), (table, marker))
+    head = []
+    for lookup, (table, marker) in found.items():
+        name = hoist.gen._name("_h")
+        head.append(f"{name} = {table}[{marker}] if {marker}.__class__ is int and 0 <= {marker} < len({table}) "
+                    "else None")
+        lines = [line.replace(lookup, name) for line in lines]
+    return head + lines
+
+
 def function_text(head: str, hoist: Hoist, lines: list[str]) -> str:
-    """A generated function's source: ``head``, the hoisted loads, then ``lines``, markers resolved."""
+    """A generated function's source: ``head``, the hoisted loads, then ``lines``, markers resolved; the state's
+    counter list read once at the top where the text reads it three times or more (locals.hoist_counters: an
+    aggregate's or a filter's loop then indexes a local, not an attribute, for each item)."""
+    from liturgy.interpreter.codegen.locals import hoist_counters
+
+    if isinstance(hoist, Hoist):
+        lines = invariant_lookups(hoist, lines)
     loads, body = hoist.finish("".join(f"    {line}\n" for line in lines))
+    if not _CS.search(body):  # a text that names ``_cs`` itself (a kept filter) reads its counters its own way
+        loads, body = hoist_counters(loads, body, 1 if _LOOP.search(body) else 3)
     text = head + "\n" + "".join(f"    {line}\n" for line in loads) + body
     assert "\x00" not in text, text  # every marker belongs to this function
     return text

@@ -30,6 +30,7 @@ with one full scan.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from itertools import count
 from typing import TYPE_CHECKING, Any
@@ -44,6 +45,10 @@ from liturgy.interpreter.codegen.hoist import Hoist, function_text
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
 
+# ``s.counters`` in the inlined test, read from the filter's ``_cs`` instead (left alone where a string literal,
+# a ruleset's own text, is in the test)
+_COUNTERS = re.compile(r"(?<![\w.])s\.counters\b")
+_STRING = re.compile(r"'|\"")
 _SITES = count(1)  # each kept filter's key in GameState.kept: unique in the process, so rulesets never share one
 
 
@@ -270,7 +275,9 @@ def kept_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: bool
             v = gen.src(value)  # read as the ordinary filter reads it (hoisted once, before the loop)
         more = ""
         if inline and rest is not None:
-            more = f" if {_inline_test(gen, var, source, rest, x, hoist)}"
+            test = _inline_test(gen, var, source, rest, x, hoist)
+            assert test is not None  # as in the trial: the same text
+            more = f" if {_COUNTERS.sub('_cs', test)}" if not _STRING.search(test) else f" if {test}"
             rest = None
         lines = [f"_r = s.kept.get({key})", "if _r is None:",
                  f"    _r = s.kept[{key}] = {gen.const(runs)}(items, {table}, {gen.const({})})",

@@ -166,12 +166,13 @@ _COUNTERS = re.compile(r"(?<![\w.])s\.counters\b")
 _STRING = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
 
 
-def hoist_counters(loads: list[str], body: str) -> tuple[list[str], str]:
+def hoist_counters(loads: list[str], body: str, least: int = 3) -> tuple[list[str], str]:
     """``s.counters`` read once at the top of a function that uses it three times or more (``_cs``): a local
     costs less than an attribute on every read and write. The state's counter list is never replaced while a
     rule runs (only a clone gets a new one, as a new state), so the local names the same list throughout.
-    Left as it is where a string literal in the text holds ``s.counters`` (a ruleset's own text)."""
+    ``least``: the reads that make it worth a local (one read in a loop is many). Left as it is where a string
+    literal in the text holds ``s.counters`` (a ruleset's own text)."""
     found = len(_COUNTERS.findall(body))
-    if found < 3 or len(_COUNTERS.findall(_STRING.sub("''", body))) != found:
+    if found < least or len(_COUNTERS.findall(_STRING.sub("''", body))) != found:
         return loads, body
     return ["_cs = s.counters", *loads], _COUNTERS.sub("_cs", body)

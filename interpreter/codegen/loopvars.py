@@ -15,6 +15,10 @@ loop is written
         if _x is not _NOTHING:
             env['k'] = _x
 
+(over a constant sequence that is never empty, ``for k_local in items:`` and ``env['k'] = k_local`` in the
+``finally``: the loop always binds the local before its body runs, and the body never writes it, so the local
+holds the last item on every exit, as ``_x`` would)
+
 which leaves ``env`` exactly as the per-turn writes would, on every exit: the end of the loop, a `break`,
 and an error or `end game` raised inside it (``try`` costs nothing in Python 3.11 until something raises).
 Where the body writes the variable itself (its own ``env`` write would be overwritten), or reads ``env`` in
@@ -73,6 +77,12 @@ def defer(gen: StmtGen, start: int, var: str, x: str, written: set[str], body_st
             return
     pad = "    " * gen.depth
     lines[start + 1] = lines[start + 1].replace(prefix, "", 1)
+    target = head[len(prefix):].split(" = ")[0]
+    if nonempty and target.startswith("\x00") and target.endswith("\x00"):
+        # the loop binds the variable's local itself (the body never writes it): no copy per turn
+        lines[start] = lines[start].replace(f"for {x} in ", f"for {target} in ", 1)
+        del lines[start + 1]
+        x = target
     body = ["    " + line for line in lines[start:]]
     del lines[start:]
     if not nonempty:

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, drains, gridgen, letgen, loopvars, movegen, promote
+from liturgy.interpreter.codegen import budgetgen, clampgen, drains, gridgen, letgen, loopvars, movegen, promote
 from liturgy.interpreter.codegen.locals import Locals, _scan, hoist_counters
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
@@ -82,6 +82,8 @@ class StmtGen:
         self.loops = 0  # enclosing generated loops (a `break` outside one raises BreakLoop, as closures do)
         self.locals: Locals | None = None  # the function being written (None: reads go to ``env``)
         self.scalar_slots: set[int] = set()  # the slots of the global counters of one slot written so far
+        # what the enclosing statement `if`'s test proves about grid cells, while it holds (codegen/clampgen.py)
+        self.cell_facts: dict[Any, clampgen.Bounds] = {}
         # id(instruction) -> (instruction, body text): a generated run's statements, indented one level and
         # without the frame's `env = fr[2]` / `fr[1] += 1`, so the fuser can write them into its functions
         self.run_texts: dict[int, tuple[Ins, str]] = {}
@@ -101,9 +103,9 @@ class StmtGen:
     def _function(self, stmts: Sequence[A.Stmt], instruction: bool, params: Sequence[str] | None = None,
                   nonnull: Sequence[str] = ()) -> Any:
         comp = self.comp
-        saved = self.lines, self.depth, self.loops, self.locals
+        saved = self.lines, self.depth, self.loops, self.locals, self.cell_facts
         marks = len(comp.log_formats)
-        self.lines, self.depth, self.loops = [], 1, 0
+        self.lines, self.depth, self.loops, self.cell_facts = [], 1, 0, {}
         self.locals = Locals(self.gen)
         for p in params or ():
             self.locals._name(p)  # every parameter has its Python local, the positional version's parameter
@@ -138,7 +140,7 @@ class StmtGen:
                 self.run_texts[id(fn)] = (fn, "".join(f"    {line}\n" for line in loads) + body[:-len(end)])
             return fn
         finally:
-            self.lines, self.depth, self.loops, self.locals = saved
+            self.lines, self.depth, self.loops, self.locals, self.cell_facts = saved
 
     def block_positional(self, stmts: Sequence[A.Stmt], params: Sequence[str]) -> tuple[StmtFn, Any] | None:
         """A pure proc's or handler's body twice: ``f(s, env)``, and ``f(s, *args)`` taking its parameters by
@@ -191,8 +193,17 @@ class StmtGen:
         if not stmts:
             self.emit("pass")
             return
-        for st in stmts:
-            self.stmt(st)
+        saved = self.gen.var_ranges
+        try:
+            for i, st in enumerate(stmts):
+                self.stmt(st)
+                if isinstance(st, A.Let):  # the rest of the block knows its value's range, if nothing rebinds it
+                    names, invalid = _scan(stmts[i + 1:], self.comp)
+                    if not invalid and st.name not in names:
+                        is_int = st.value.ty is not None and st.value.ty.kind == "int"
+                        self.gen.bind_range(st.name, None, self.gen.int_range(st.value) if is_int else None)
+        finally:
+            self.gen.var_ranges = saved  # a `let` is seen to the end of its block
 
     def nested(self, stmts: Sequence[A.Stmt]) -> None:
         """An indented body; past the nesting Python allows, a call to a separately generated function."""
@@ -266,6 +277,8 @@ class StmtGen:
         if writer is None:
             raise AssertionError(f"the statement generator has no writer for {type(st).__name__}: add one to "
                                  "STMT_WRITERS (StmtGen._closure leaves it to the closure compiler)")
+        if self.cell_facts and not clampgen.keeps_facts(st):
+            self.cell_facts = {}  # it may change a tested cell or a name its coordinates read
         writer(self, st)
 
     def _let(self, st: A.Let) -> None:
@@ -283,7 +296,10 @@ class StmtGen:
         for i, (cond, body) in enumerate(st.branches):
             self.emit(f"{'if' if i == 0 else 'elif'} {self.gen.cond(cond)}:")
             fall = dict(loc.state) if loc is not None else {}
-            self.nested(body)
+            self.cell_facts = clampgen.test_facts(cond)
+            with self.gen.narrowed(cond if clampgen.names_kept(cond, body, self.comp) else None):
+                self.nested(body)  # `on_grid(g, x, y)`: x and y on the grid while the body keeps them
+            self.cell_facts = {}
             if loc is not None:
                 ends.append(loc.state)
                 loc.state = fall
@@ -426,17 +442,19 @@ class StmtGen:
             self.emit(f"s.counters[{slot}] = {k!r}")
             return
         v = self.tmp()
-        if st.op != "=" and isinstance(st.value, A.IntLit):
-            self.emit(f"{v} = s.counters[{slot}] {'+' if st.op == '+=' else '-'} {value}")
+        if st.op != "=" and (isinstance(st.value, A.IntLit) or value not in self.gen.let_forms):
+            # the value cannot write counters (only statements do), so reading the old value first is the same
+            self.emit(f"{v} = s.counters[{slot}] {'+' if st.op == '+=' else '-'} ({value})")
         else:
             self.assign_value(f"{v} = ", value)
             if st.op != "=":
                 self.emit(f"{v} = s.counters[{slot}] {'+' if st.op == '+=' else '-'} {v}")
-        if lo is not None:
+        low, high = clampgen.clamp_tests(decl, st.op, clampgen.value_bounds(self.gen, st.value, self.cell_facts))
+        if low:
             self.emit(f"if {v} < {lo!r}:")
             self.emit(f"    {v} = {lo!r}")
-        if hi is not None:
-            self.emit(f"{'elif' if lo is not None else 'if'} {v} > {hi!r}:")
+        if high:
+            self.emit(f"{'elif' if low else 'if'} {v} > {hi!r}:")
             self.emit(f"    {v} = {hi!r}")
         self.emit(f"s.counters[{slot}] = {v}")
 
@@ -578,8 +596,8 @@ class StmtGen:
     # ------------------------------------------------------------ step-machine instructions
     def _instruction(self, body: Any, origin: Span | None = None) -> Ins:
         """Compile ``def _sN(s, fr): env = fr[2]; <body()>``; ``body`` writes the rest, ``return`` included."""
-        saved = self.lines, self.depth, self.loops, self.locals
-        self.lines, self.depth, self.loops, self.locals = [], 1, 0, None
+        saved = self.lines, self.depth, self.loops, self.locals, self.cell_facts
+        self.lines, self.depth, self.loops, self.locals, self.cell_facts = [], 1, 0, None, {}
         try:
             self.emit("env = fr[2]")
             with self.gen.fresh(None):
@@ -589,7 +607,7 @@ class StmtGen:
             ins: Ins = self.gen.sources.load(self.gen.ns, name, "stmt", code, origin)
             return ins
         finally:
-            self.lines, self.depth, self.loops, self.locals = saved
+            self.lines, self.depth, self.loops, self.locals, self.cell_facts = saved
 
     def branch(self, cond: A.Expr, then_pc: int, else_pc: int) -> Ins:
         """Jump to ``then_pc`` when ``cond`` holds, else to ``else_pc`` (the step machine's `if`/`repeat while`)."""
