@@ -60,6 +60,15 @@ def sized(ci: int, thorough: int) -> int:
 if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
     sys.dont_write_bytecode = False
 
+# The cyclic collector's youngest generation is scanned after every 700 net allocations by default; a test that
+# plays games allocates millions of short-lived objects (states, views, log lines) that reference counting frees
+# anyway, and those scans were a few per cent of the suite's CPU. Scanned every 20,000, with the older generations
+# each after 20 of the one below: the same garbage is collected, later, in fewer passes. Measured on twelve files
+# (1,254 tests, -p no:xdist, old and new run at once on a loaded machine): 87.6 s -> 79.8 s of CPU, most of it in
+# test_compat.py's compiles and games. No result, digest or log depends on when the collector runs; only the
+# suite's own processes are tuned, never the package.
+gc.set_threshold(20_000, 20, 20)
+
 ROOT = Path(__file__).resolve().parent.parent
 BLOODBORNE = ROOT / "rulesets" / "bloodborne.rules"
 

@@ -8,6 +8,7 @@ card kind, and every shipped card (which must all take the fast answer).
 
 from __future__ import annotations
 
+import functools
 import glob
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,12 @@ ROOT = Path(__file__).resolve().parent.parent
 RULESETS = main_rulesets(sorted(glob.glob(str(ROOT / "rulesets" / "**" / "*.rules"), recursive=True)))
 
 
+@functools.cache
 def _schemas_and_cards() -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any], dict[str, Any]]]]:
-    """Every shipped schema, and (schema, card) for the first few shipped cards of each card schema."""
+    """Every shipped schema, and (schema, card) for the first few shipped cards of each card schema.
+
+    Built on first use, not at import: checking every shipped ruleset costs about 2 s of CPU, and every xdist
+    worker imports this module to collect it while only one of them runs its tests."""
     schemas = []
     seen: list[tuple[dict[str, Any], Any]] = []
     real = cards.certainly_valid
@@ -54,9 +59,6 @@ def _schemas_and_cards() -> tuple[list[dict[str, Any]], list[tuple[dict[str, Any
     return schemas, samples
 
 
-SHIPPED_SCHEMAS, SHIPPED_CARDS = _schemas_and_cards()
-
-
 def _with_parts(schemas: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The schemas and every schema inside them (field types, list items), each distinct one once."""
     out: dict[str, dict[str, Any]] = {}
@@ -70,7 +72,9 @@ def _with_parts(schemas: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [out[k] for k in sorted(out)]
 
 
-SCHEMAS = _with_parts(SHIPPED_SCHEMAS)
+@functools.cache
+def _schemas() -> list[dict[str, Any]]:
+    return _with_parts(_schemas_and_cards()[0])
 
 
 def _words(schemas: list[dict[str, Any]]) -> list[str]:
@@ -93,17 +97,22 @@ def _words(schemas: list[dict[str, Any]]) -> list[str]:
     return sorted(found)
 
 
-WORDS = _words(SCHEMAS)
+@functools.cache
+def _words_of_schemas() -> list[str]:
+    return _words(_schemas())
+
+
+words = st.deferred(lambda: st.sampled_from(_words_of_schemas()))  # deferred: the schemas are built on first use
 scalars = st.one_of(
     st.integers(-3, 1_200), st.booleans(), st.none(), st.floats(allow_nan=False, allow_infinity=False),
-    st.sampled_from([1.0, 0.0, 3.0]), st.sampled_from(WORDS), st.text(max_size=3),
+    st.sampled_from([1.0, 0.0, 3.0]), words, st.text(max_size=3),
 )
 values = st.recursive(
     scalars,
     lambda inner: st.one_of(
         st.lists(inner, max_size=4),
-        st.lists(st.sampled_from(WORDS), max_size=4),
-        st.dictionaries(st.sampled_from(WORDS + ["zzz"]), inner, max_size=6),
+        st.lists(words, max_size=4),
+        st.dictionaries(st.deferred(lambda: st.sampled_from([*_words_of_schemas(), "zzz"])), inner, max_size=6),
     ),
     max_leaves=12,
 )
@@ -119,26 +128,29 @@ def _card_like(schema: dict[str, Any]) -> Any:
 @settings(max_examples=sized(ci=50, thorough=1000))
 @given(st.data())
 def test_never_vouches_for_an_invalid_instance(data: st.DataObject) -> None:
-    schema = data.draw(st.sampled_from(SCHEMAS))
+    schema = data.draw(st.sampled_from(_schemas()))
     instance = data.draw(st.one_of(values, _card_like(schema)))
     if cards.certainly_valid(schema, instance):
         assert list(jsonschema.Draft202012Validator(schema).iter_errors(instance)) == []
 
 
-TRICKY: list[Any] = [
-    True, False, 0, 1, -1, 1.0, 2.5, None, "", "x", [], {}, ["x", "x"], [1], [True], 1_000, 1_001, -5,
-    *WORDS[:40], [w for w in WORDS[:3]], [WORDS[0], WORDS[0]],
-]
+def _tricky() -> list[Any]:
+    words = _words_of_schemas()
+    return [
+        True, False, 0, 1, -1, 1.0, 2.5, None, "", "x", [], {}, ["x", "x"], [1], [True], 1_000, 1_001, -5,
+        *words[:40], [w for w in words[:3]], [words[0], words[0]],
+    ]
 
 
 def test_each_field_of_shipped_cards_replaced_by_tricky_values() -> None:
     """Real cards with one field changed, or removed, or one unknown field added: the answers must agree."""
     checked = 0
-    for schema, card in SHIPPED_CARDS:
+    tricky = _tricky()
+    for schema, card in _schemas_and_cards()[1]:
         validator = jsonschema.Draft202012Validator(schema)
         variants = [{**card, "zzz": 1}] + [{k: v for k, v in card.items() if k != name} for name in card]
         for name in schema["properties"]:
-            variants += [{**card, name: value} for value in TRICKY]
+            variants += [{**card, name: value} for value in tricky]
         for variant in variants:
             if cards.certainly_valid(schema, variant):
                 assert list(validator.iter_errors(variant)) == [], variant

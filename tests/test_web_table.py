@@ -24,6 +24,7 @@ is a separate process): the bots answer at once (``bot_delay=0``) and the loop w
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import time
@@ -39,6 +40,7 @@ pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not 
 from conftest import PROFILE  # noqa: E402
 from harness_options import HARNESS_OPTIONS  # noqa: E402
 from liturgy.dsl.loader import check_file  # noqa: E402
+from liturgy.interpreter.engine import Ruleset  # noqa: E402
 from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Lobby, discover  # noqa: E402
 from test_web_browser import CHROMIUM, ROOT, Player, Server, browser  # noqa: E402, F401
@@ -52,7 +54,15 @@ GAMES = {  # ruleset key: (seats, the seat a person clicks, clicks allowed)
     "slay_the_spire": (["human"], 0, 1500),
 }
 SHORT = {**{Path(k).stem: v for k, v in HARNESS_OPTIONS.items()}, "slay_the_spire": {"acts": "1"}}
-RULESETS = discover([str(ROOT / f"rulesets/{key}.rules") for key in GAMES])
+
+
+@functools.cache
+def _rulesets() -> dict[str, Ruleset]:
+    """The four games' rulesets, compiled on first use: every xdist worker imports this module to collect it, and
+    compiling them at import cost the worker that runs none of its tests (or all of them when Chromium is
+    missing) about 5 s of CPU."""
+    return discover([str(ROOT / f"rulesets/{key}.rules") for key in GAMES])
+
 # a word a player would read as an identifier: snake_case, or lower-case letters with a digit glued on (`wound1`);
 # the same shape tests/test_terminal_full_games.py looks for on the terminal's screens
 IDENT = re.compile(r"(?<![\w./-])(?:[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+[0-9]+)(?![\w/.-])")
@@ -141,7 +151,7 @@ def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Pa
     docs.mkdir(exist_ok=True)
     shots = tmp_path
     seats, human, clicks = GAMES[key]
-    server = Server(Lobby(RULESETS, Store(str(tmp_path / "t.db")), bot_delay=0.0))
+    server = Server(Lobby(_rulesets(), Store(str(tmp_path / "t.db")), bot_delay=0.0))
     try:
         options = {} if PROFILE == "thorough" else SHORT.get(key, {})
         link, lobby_raw = from_the_lobby(browser, server, key, seats, options, human, shots)
@@ -175,7 +185,7 @@ def test_the_table_fits_a_phone(browser: Any, tmp_path: Path) -> None:  # noqa: 
     """A phone-sized screen: nothing wider than the screen (no sideways scrolling), the options one under another."""
     docs = ROOT / "docs" / "web" if os.environ.get("LITURGY_WEB_SCREENSHOTS") else tmp_path
     docs.mkdir(exist_ok=True)
-    server = Server(Lobby(RULESETS, Store(str(tmp_path / "p.db")), bot_delay=0.0))
+    server = Server(Lobby(_rulesets(), Store(str(tmp_path / "p.db")), bot_delay=0.0))
     try:
         for key, seats in (("bloodborne", ["human", "random", "random"]), ("fury_of_dracula", ["random", "human"])):
             made = server.create(key, seats)
