@@ -52,6 +52,8 @@ def test_a_boss_beaten_on_its_first_turn_at_full_hp_is_you_are_nothing_and_perfe
                          "Perfect (a boss beaten with every player at full HP)"]
     assert g.log_lines(None)[-2] == "2 achievements earned in this run"
     assert not g.violations()
+    # the result reports them by name (`report achievements`), so tools need not read the log
+    assert g.result["reports"] == {"achievements": ["you_are_nothing", "perfect"]}
 
 
 def test_a_boss_beaten_later_and_hurt_earns_neither() -> None:
@@ -67,6 +69,7 @@ def test_a_boss_beaten_later_and_hurt_earns_neither() -> None:
     kill_all(g)
     assert g.finished and earned(g) == []
     assert not any("achievement" in line for line in g.log_lines(None))  # a run without any: no line
+    assert g.result is not None and g.result["reports"] == {"achievements": []}
 
 
 @pytest.mark.parametrize(("what", "words"), [
