@@ -61,6 +61,13 @@ def test_simulate_tallies_the_reports() -> None:
     assert "coins" not in data["counter_totals"] and "feats[greedy]" not in data["counter_totals"]
 
 
+def test_a_total_of_nothing_is_listed_as_0() -> None:
+    # `first` takes 1 coin every time: nobody is greedy in any game, and the tallies still say so
+    t = simulate(FEATS, 5, 2, 1, seats=("first", "first")).to_json()["report_totals"]
+    assert t == {"coins": 10, "feats[all_greedy]": 0, "feats[greedy]": 0, "greedy": 0, "mood[poor]": 5,
+                 "takers[P1]": 0, "takers[P2]": 0}
+
+
 def test_a_ruleset_without_reports_keeps_its_result_and_json() -> None:
     path = str(ROOT / "docs" / "examples" / "lantern_keepers.rules")
     data = simulate(path, 5, 2, 1).to_json()

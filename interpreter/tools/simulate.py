@@ -111,8 +111,11 @@ def _report_json(totals: dict[str, int]) -> dict[str, Any]:
 def report_tallies(game: Game) -> dict[str, int]:
     """A finished game's `report` values as numbers to add over games: a number is summed under its name, a yes
     counts 1, a text or enum value ``v`` counts 1 under ``name[v]``, a seat under ``name[P1]``…, and a list counts
-    each of its items so (a list of the achievements earned counts, per achievement, the games that earned it)."""
+    each of its items so (a list of the achievements earned counts, per achievement, the games that earned it).
+    Every value of a reported enum, and every seat, is listed from 0, as `counter_totals` lists an indexed counter's
+    values: a total of 0 is a result too (no run earned it), not a missing key."""
     reports = (game.result or {}).get("reports") or {}
+    prog = game.ruleset.program
     out: dict[str, int] = {}
 
     def add(name: str, v: Any, seat: bool) -> None:
@@ -126,16 +129,19 @@ def report_tallies(game: Game) -> dict[str, int]:
                else REPORT + name)
         out[key] = out.get(key, 0) + (1 if isinstance(v, str) or seat else int(v))  # a no adds 0
 
-    for r in game.ruleset.program.reports:
-        add(r.name, reports.get(r.name), _seats(r.expr.ty))
+    for r in prog.reports:
+        t = r.expr.ty
+        while t is not None and t.kind == "list":
+            t = t.elem
+        kind = t.kind if t is not None else "any"
+        if kind == "enum" and t is not None and t.arg in prog.enums:
+            out.update({f"{REPORT}{r.name}[{v}]": 0 for v in prog.enums[t.arg]})
+        elif kind == "player":
+            out.update({f"{REPORT}{r.name}[P{p + 1}]": 0 for p in range(game.players)})
+        elif kind in ("int", "bool"):
+            out[REPORT + r.name] = 0
+        add(r.name, reports.get(r.name), kind == "player")
     return out
-
-
-def _seats(t: Any) -> bool:
-    """A report of players (or lists of them): tallied per seat, not summed as numbers."""
-    while t is not None and t.kind == "list":
-        t = t.elem
-    return t is not None and t.kind == "player"
 
 
 def run_one(
