@@ -12,8 +12,8 @@ import pytest
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_slot, global_slot, player_slot, zone_index
-from tests.test_slay_the_spire_acts import beat_the_boss, field, first_or_move_on, in_turn, walk_to_boss, zone
-from tests.test_slay_the_spire_faq import RULESET
+from tests.sts_setup import RULESET, field, zone
+from tests.test_slay_the_spire_acts import beat_the_boss, first_or_move_on, in_turn, walk_to_boss
 from tests.test_slay_the_spire_options import to_first_combat
 
 
