@@ -10,9 +10,9 @@ import pytest
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, choose, player_slot, refresh_decision, zone_index
-from tests.sts_setup import RULESET, pc, set_pc, setc, zone
+from tests.sts_setup import RULESET, pc, set_pc, setc
 from tests.test_slay_the_spire_faq import combat, foes, only_enemy
-from tests.test_slay_the_spire_items import give
+from tests.test_slay_the_spire_items import give, zone
 
 
 def alone_in_row(g: Game, enemy: str, seat: int, marker: int = 0) -> int:
