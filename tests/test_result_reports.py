@@ -96,3 +96,15 @@ def test_a_report_that_cannot_be_a_result_is_refused(write_ruleset: Callable[...
             'round { step s "S" { end game } }\nscore(p) = 0\n' + line + "\n")
     _, diags = check_file(write_ruleset(text))
     assert [d.code for d in diags if d.severity == "error"] == [code]
+
+
+def test_a_report_of_hidden_cards_is_warned_about(write_ruleset: Callable[..., str]) -> None:
+    """The result is every player's at the end, so a hidden card's field in a report tells them about it (W076,
+    as a public log line); the count of a hidden pile does not."""
+    text = ('game "G" { players 1..2 }\ncard C { rank: int }\nzone pile: deck hidden of C\n'
+            'round { step s "S" { end game } }\nscore(p) = 0\n'
+            'report ranks = [c.rank for c in pile]\nreport count = size(pile)\n')
+    _, diags = check_file(write_ruleset(text))
+    assert [(d.code, d.span.line) for d in diags] == [("W076", 6)]
+    assert "`report ranks`" in diags[0].message
+
