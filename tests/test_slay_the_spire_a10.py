@@ -13,11 +13,11 @@ import re
 import pytest
 from liturgy.interpreter.engine import Game
 
-from tests.scenario import _move, choose, player_slot, refresh_decision, zone_index
-from tests.test_slay_the_spire_act2 import HEROES, ok, only, set_die
-from tests.test_slay_the_spire_act4 import end_all, fresh, php
-from tests.test_slay_the_spire_acts import beat_the_boss, first_or_move_on, walk_to_boss, zone
-from tests.test_slay_the_spire_faq import RULESET, counter, setc
+from tests.scenario import _move, player_slot, refresh_decision, zone_index
+from tests.sts_setup import counter, fresh, ok, php, set_die, setc, started, to_first_play, zone
+from tests.test_slay_the_spire_act2 import only
+from tests.test_slay_the_spire_act4 import end_all
+from tests.test_slay_the_spire_acts import beat_the_boss, first_or_move_on, walk_to_boss
 
 BOSS = re.compile(r"^the boss (.*) \((\d+) HP\) is in every row$")
 
@@ -37,9 +37,7 @@ def bosses_placed(ascension: int, players: int) -> dict[str, int]:
     seen: dict[str, int] = {}
     for mode in ("act2_combat", "act3_combat"):
         for seed in range(60):
-            g = RULESET.new_game(players, seed, options={"mode": mode, "ascension": str(ascension)})
-            for s in range(players):
-                choose(g, s, HEROES[s])
+            g = started(players, seed, check=False, mode=mode, ascension=ascension)
             for ln in g.log_lines(None):
                 if m := BOSS.match(ln):
                     seen[m.group(1)] = int(m.group(2))
@@ -53,10 +51,7 @@ def test_the_act_ii_and_iii_bosses_have_their_a10_hp_from_ascension_10(players: 
 
 
 def boss_alone(ascension: int, boss: str, seed: int = 3) -> tuple[Game, int]:
-    g = RULESET.new_game(1, seed, check_invariants=True, options={"mode": "act3_combat", "ascension": str(ascension)})
-    choose(g, 0, "Ironclad")
-    while g.decision is not None and "end_turn" not in g.decision.options[0]:
-        g.apply(0, 0)
+    g = to_first_play(started(1, seed, mode="act3_combat", ascension=ascension))
     b, = only(g, boss)
     fresh(g)
     return g, b

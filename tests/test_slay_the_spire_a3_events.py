@@ -15,9 +15,10 @@ from pathlib import Path
 import yaml
 from liturgy.interpreter.engine import Game
 
-from tests.scenario import _move, card_ids, choose, global_slot, zone_index
+from tests.scenario import _move, card_ids, global_slot, zone_index
+from tests.sts_setup import RULESET, set_pc, started, to_first_play
 from tests.test_slay_the_spire_act2_events import enter_act2_event
-from tests.test_slay_the_spire_faq import RULESET, enter_event, set_pc
+from tests.test_slay_the_spire_faq import enter_event
 
 A3_FILE = Path(__file__).resolve().parents[1] / "cards" / "slay_the_spire" / "ascension_events" / "events_a3.yaml"
 A3_CARDS = yaml.safe_load(A3_FILE.read_text())["cards"]
@@ -39,11 +40,7 @@ def a3_names(act: int) -> list[str]:
 
 def run_at(ascension: int, seed: int = 3) -> Game:
     """A one-player Ironclad run at the first play decision of its first combat, at this Ascension."""
-    g = RULESET.new_game(1, seed, check_invariants=True, options={"ascension": str(ascension)})
-    choose(g, 0, "Ironclad")
-    while g.decision is not None and "end_turn" not in g.decision.options[0]:
-        g.apply(0, 0)
-    return g
+    return to_first_play(started(1, seed, ascension=ascension))
 
 
 def test_ascension_3_puts_exactly_the_a3_events_in_each_acts_deck() -> None:

@@ -12,8 +12,8 @@ import pytest
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_slot, global_slot, player_slot, zone_index
-from tests.test_slay_the_spire_acts import beat_the_boss, field, first_or_move_on, in_turn, walk_to_boss, zone
-from tests.test_slay_the_spire_faq import RULESET
+from tests.sts_setup import RULESET, field, zone
+from tests.test_slay_the_spire_acts import beat_the_boss, first_or_move_on, in_turn, walk_to_boss
 from tests.test_slay_the_spire_options import to_first_combat
 
 
@@ -52,6 +52,8 @@ def test_a_boss_beaten_on_its_first_turn_at_full_hp_is_you_are_nothing_and_perfe
                          "Perfect (a boss beaten with every player at full HP)"]
     assert g.log_lines(None)[-2] == "2 achievements earned in this run"
     assert not g.violations()
+    # the result reports them by name (`report achievements`), so tools need not read the log
+    assert g.result["reports"] == {"achievements": ["you_are_nothing", "perfect"]}
 
 
 def test_a_boss_beaten_later_and_hurt_earns_neither() -> None:
@@ -67,6 +69,7 @@ def test_a_boss_beaten_later_and_hurt_earns_neither() -> None:
     kill_all(g)
     assert g.finished and earned(g) == []
     assert not any("achievement" in line for line in g.log_lines(None))  # a run without any: no line
+    assert g.result is not None and g.result["reports"] == {"achievements": []}
 
 
 @pytest.mark.parametrize(("what", "words"), [

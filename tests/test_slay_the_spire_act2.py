@@ -17,19 +17,8 @@ import yaml
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, choose, global_slot, player_slot, refresh_decision, zone_index
-from tests.test_slay_the_spire_faq import (
-    RULESET,
-    counter,
-    end_turn,
-    foes,
-    name,
-    pc,
-    play,
-    set_pc,
-    set_strength,
-    setc,
-    to_hand,
-)
+from tests.sts_setup import HEROES, RULESET, counter, name, ok, pc, set_die, set_pc, setc, started
+from tests.test_slay_the_spire_faq import end_turn, foes, play, set_strength, to_hand
 
 CARDS = Path(__file__).resolve().parents[1] / "cards" / "slay_the_spire"
 PLACED = re.compile(r"^(.*) \(\d+ HP\) is in P\d's row$")
@@ -37,13 +26,10 @@ ENCOUNTERS = sorted({c["name"] for c in yaml.safe_load((CARDS / "enemies_act2.ya
 ELITES = sorted(c["name"] for c in yaml.safe_load((CARDS / "enemies_act2_elites.yaml").read_text())["cards"])
 
 
-HEROES = ("Ironclad", "Silent", "Defect", "Watcher")
 
 
 def act2(players: int = 1, seed: int = 3, heroes: tuple[str, ...] = HEROES) -> Game:
-    g = RULESET.new_game(players, seed, check_invariants=True, options={"mode": "act2_combat"})
-    for seat in range(players):
-        choose(g, seat, heroes[seat])
+    g = started(players, seed, heroes, mode="act2_combat")
     assert g.decision is not None and "end_turn" in g.decision.options[0]
     return g
 
@@ -75,15 +61,6 @@ def enemies_met(mode: str, games: int) -> set[str]:
         assert g.finished
         seen |= {m.group(1) for ln in g.log_lines() if (m := PLACED.match(ln))}
     return seen
-
-
-def set_die(g: Game, face: int) -> None:
-    g.state.counters[global_slot(g, "die_result")] = face
-
-
-def ok(g: Game) -> None:
-    assert g.error is None, g.error
-    assert not g.violations(), g.violations()
 
 
 def test_the_deck_holds_the_twelve_act_ii_encounters() -> None:

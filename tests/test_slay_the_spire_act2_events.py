@@ -13,7 +13,8 @@ import yaml
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, choose, global_slot, refresh_decision, zone_index
-from tests.test_slay_the_spire_faq import only_enemy, owned_ids, pc, play, run_start, set_pc
+from tests.sts_setup import pc, set_pc
+from tests.test_slay_the_spire_faq import only_enemy, owned_ids, play, run_start
 
 EVENTS = Path(__file__).resolve().parents[1] / "cards" / "slay_the_spire" / "act2" / "events.yaml"
 

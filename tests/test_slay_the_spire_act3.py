@@ -15,8 +15,9 @@ import yaml
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, choose, player_slot, refresh_decision, zone_index
-from tests.test_slay_the_spire_act2 import HEROES, enemies_met, ok, only, set_die
-from tests.test_slay_the_spire_faq import RULESET, counter, end_turn, foes, give, name, pc, play, set_pc, setc, to_hand
+from tests.sts_setup import HEROES, RULESET, counter, name, ok, pc, set_die, set_pc, setc
+from tests.test_slay_the_spire_act2 import enemies_met, only
+from tests.test_slay_the_spire_faq import end_turn, foes, give, play, to_hand
 
 ACT3 = Path(__file__).resolve().parents[1] / "cards" / "slay_the_spire" / "act3"
 

@@ -15,46 +15,37 @@ import pytest
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, choose, global_slot, player_slot, refresh_decision, zone_index
-from tests.test_slay_the_spire_act2 import HEROES, ok
-from tests.test_slay_the_spire_acts import (
-    beat_the_boss,
+from tests.sts_setup import (
+    RULESET,
+    counter,
     field,
-    first_or_move_on,
+    flag,
+    fresh,
     gc,
-    in_turn,
-    keep_alive,
-    step,
-    walk_to_boss,
+    name,
+    ok,
+    pc,
+    php,
+    set_flag,
+    set_pc,
+    setc,
+    started,
     zone,
 )
-from tests.test_slay_the_spire_faq import RULESET, counter, name, pc, play, set_pc, setc, to_hand
+from tests.test_slay_the_spire_acts import beat_the_boss, first_or_move_on, in_turn, keep_alive, step, walk_to_boss
+from tests.test_slay_the_spire_faq import play, to_hand
 
 HEART_SEED = 3  # act4_combat: seed 3 starts with the Corrupt Heart, seed 1 with Spire Shield and Spire Spear
 ELITE_SEED = 1
 
 
 def act4(players: int = 1, seed: int = HEART_SEED, ascension: int = 0) -> Game:
-    g = RULESET.new_game(players, seed, check_invariants=True,
-                         options={"mode": "act4_combat", "ascension": str(ascension)})
-    for seat in range(players):
-        choose(g, seat, HEROES[seat])
-    return g
+    return started(players, seed, mode="act4_combat", ascension=ascension)
 
 
 def heart(g: Game) -> int:
     h, = [c for c in zone(g, "foes") if name(g, c).startswith("Corrupt Heart")]
     return h
-
-
-def fresh(g: Game, hp: int = 20) -> None:
-    for p in range(g.players):
-        g.state.counters[player_slot(g, "max_hp", p)] = 20
-        g.state.counters[player_slot(g, "hp", p)] = hp
-    refresh_decision(g)
-
-
-def php(g: Game, p: int, what: str = "hp") -> int:
-    return int(g.state.counters[player_slot(g, what, p)])
 
 
 def end_all(g: Game) -> None:
@@ -279,14 +270,6 @@ def test_act_iv_combats_play_to_the_end_under_the_invariants(players: int) -> No
 
 
 # ---------------------------------------------------------------- the keys
-
-
-def flag(g: Game, f: str) -> bool:
-    return bool(g.state.counters[global_slot(g, f)])
-
-
-def set_flag(g: Game, f: str, v: bool = True) -> None:
-    g.state.counters[global_slot(g, f)] = int(v)
 
 
 def test_the_burning_elite_token_replaces_a_dark_monster_token_only_when_act_iv_can_be_reached() -> None:

@@ -17,22 +17,10 @@ import pytest
 import yaml
 from liturgy.interpreter.engine import Game
 
-from tests.scenario import card_slot, global_slot, player_slot, zone_index
-from tests.test_slay_the_spire_faq import RULESET
+from tests.scenario import card_slot, global_slot, player_slot
+from tests.sts_setup import RULESET, field, gc, zone
 
 CARDS = Path(__file__).resolve().parents[1] / "cards" / "slay_the_spire"
-
-
-def field(g: Game, cid: int, name: str) -> object:
-    return g.state.tables.fields[name][cid]
-
-
-def gc(g: Game, name: str) -> int:
-    return int(g.state.counters[global_slot(g, name)])
-
-
-def zone(g: Game, name: str, player: int | None = None) -> list[int]:
-    return list(g.state.zones[zone_index(g, name, player)])
 
 
 def keep_alive(g: Game, players: int) -> None:

@@ -13,7 +13,8 @@ import random
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, card_slot, choose, global_slot, player_slot, refresh_decision, zone_index
-from tests.test_slay_the_spire_faq import combat, counter, end_turn, foes, name, pc, play, set_pc, setc, to_hand
+from tests.sts_setup import counter, name, pc, set_pc, setc
+from tests.test_slay_the_spire_faq import combat, end_turn, foes, play, to_hand
 from tests.test_slay_the_spire_rewards import hand, resolve_with_first_options, upgrade, zone
 
 

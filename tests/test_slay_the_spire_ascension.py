@@ -10,8 +10,9 @@ import random
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, choose, global_slot, refresh_decision, zone_index
+from tests.sts_setup import RULESET, counter, name, pc, set_pc, setc
 from tests.test_slay_the_spire_act2 import only
-from tests.test_slay_the_spire_faq import RULESET, cards_in, counter, foes, name, pc, set_pc, setc
+from tests.test_slay_the_spire_faq import cards_in, foes
 
 A0_ELITES = {"elite_deck": ["Gremlin Nob", "Lagavulin", "Sentries"],
              "elite_deck_2": ["Book of Stabbing", "Gremlin Leader", "Taskmaster"],

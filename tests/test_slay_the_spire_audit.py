@@ -11,7 +11,8 @@ import pytest
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import choose, refresh_decision
-from tests.test_slay_the_spire_faq import RULESET, combat, counter, foes, pc, play, set_pc, setc, to_hand
+from tests.sts_setup import RULESET, counter, pc, set_pc, setc
+from tests.test_slay_the_spire_faq import combat, foes, play, to_hand
 
 
 def two_enemies_in_a_row(hero: str) -> tuple[Game, list[int]]:

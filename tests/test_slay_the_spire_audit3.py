@@ -10,7 +10,8 @@ import pytest
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, choose, player_slot, refresh_decision, zone_index
-from tests.test_slay_the_spire_faq import RULESET, combat, foes, only_enemy, pc, set_pc, setc
+from tests.sts_setup import RULESET, pc, set_pc, setc
+from tests.test_slay_the_spire_faq import combat, foes, only_enemy
 from tests.test_slay_the_spire_items import give, zone
 
 

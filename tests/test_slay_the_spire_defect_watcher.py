@@ -13,18 +13,8 @@ import yaml
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, card_slot, choose, global_slot, player_slot, refresh_decision, zone_index
-from tests.test_slay_the_spire_faq import (
-    combat,
-    counter,
-    end_turn,
-    idle_enemy,
-    name,
-    only_enemy,
-    pc,
-    play,
-    set_pc,
-    setc,
-)
+from tests.sts_setup import counter, name, pc, set_pc, setc
+from tests.test_slay_the_spire_faq import combat, end_turn, idle_enemy, only_enemy, play
 
 CARDS = Path(__file__).resolve().parents[1] / "cards" / "slay_the_spire"
 

@@ -78,17 +78,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from liturgy.interpreter.engine import Game, load_ruleset
+from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, card_slot, choose, global_slot, player_slot, refresh_decision, zone_index
-
-RULES = str(Path(__file__).resolve().parents[1] / "rulesets" / "slay_the_spire.rules")
-RULESET = load_ruleset(RULES)
+from tests.sts_setup import RULESET, counter, name, pc, set_pc, setc, started, to_first_play
 
 
 def combat(hero: str, seed: int = 3) -> Game:
-    g = RULESET.new_game(1, seed, check_invariants=True, options={"mode": "combat"})
-    choose(g, 0, hero)
+    g = started(1, seed, (hero,), mode="combat")
     assert g.decision is not None and "end_turn" in g.decision.options[0]
     return g
 
@@ -96,22 +93,6 @@ def combat(hero: str, seed: int = 3) -> Game:
 def foes(g: Game) -> list[int]:
     s = g.state
     return [c for c in s.zones[zone_index(g, "foes")] if s.counters[card_slot(g, c, "life")] > 0]
-
-
-def counter(g: Game, cid: int, name: str) -> int:
-    return int(g.state.counters[card_slot(g, cid, name)])
-
-
-def setc(g: Game, cid: int, name: str, value: int) -> None:
-    g.state.counters[card_slot(g, cid, name)] = value
-
-
-def pc(g: Game, name: str) -> int:
-    return int(g.state.counters[player_slot(g, name, 0)])
-
-
-def set_pc(g: Game, name: str, value: int) -> None:
-    g.state.counters[player_slot(g, name, 0)] = value
 
 
 def only_enemy(g: Game, life: int = 50) -> int:
@@ -148,10 +129,6 @@ def play(g: Game, card: str, target: str | None = None) -> None:
     choose(g, 0, card)
     if target is not None:
         choose(g, 0, target)
-
-
-def name(g: Game, cid: int) -> str:
-    return g.state.tables.card_names[cid]
 
 
 def set_strength(g: Game, n: int) -> None:
@@ -459,11 +436,7 @@ def test_perfected_strike_counts_every_card_containing_strike_starter_strikes_to
 
 def run_start(hero: str = "Ironclad", seed: int = 3) -> Game:
     """A one-player run at the first play decision of its first combat."""
-    g = RULESET.new_game(1, seed, check_invariants=True)
-    choose(g, 0, hero)
-    while g.decision is not None and "end_turn" not in g.decision.options[0]:
-        g.apply(0, 0)  # whatever comes before the first combat (Neow's Blessing): its first option
-    return g
+    return to_first_play(started(1, seed, (hero,)))  # before the first combat (Neow's Blessing): first options
 
 
 def enter_event(g: Game, event: str) -> None:

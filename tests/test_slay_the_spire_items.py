@@ -15,18 +15,8 @@ import pytest
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, card_slot, choose, global_slot, player_slot, refresh_decision, zone_index
-from tests.test_slay_the_spire_faq import (
-    RULESET,
-    combat,
-    counter,
-    end_turn,
-    name,
-    only_enemy,
-    pc,
-    play,
-    set_pc,
-    to_hand,
-)
+from tests.sts_setup import RULESET, counter, name, pc, set_pc
+from tests.test_slay_the_spire_faq import combat, end_turn, only_enemy, play, to_hand
 from tests.test_slay_the_spire_rewards import at_action, resolve_with_first_options
 
 
@@ -87,10 +77,6 @@ def target(g: Game, life: int = 30) -> int:
     g.state.counters[card_slot(g, e, "curled")] = 1
     g.state.counters[card_slot(g, e, "e_block")] = 0
     return e
-
-
-def set_die(g: Game, face: int) -> None:
-    g.state.counters[global_slot(g, "die_result")] = face
 
 
 # ---------------------------------------------------------------- the data is complete

@@ -11,7 +11,7 @@ import yaml
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, choose, player_slot, refresh_decision, zone_index
-from tests.test_slay_the_spire_faq import RULESET
+from tests.sts_setup import RULESET
 
 CARDS = Path(__file__).resolve().parents[1] / "cards" / "slay_the_spire"
 

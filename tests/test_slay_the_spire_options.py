@@ -15,18 +15,8 @@ import yaml
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, card_slot, global_slot, player_slot, zone_index
-from tests.test_slay_the_spire_acts import (
-    beat_the_boss,
-    field,
-    first_or_move_on,
-    gc,
-    in_turn,
-    keep_alive,
-    step,
-    walk_to_boss,
-    zone,
-)
-from tests.test_slay_the_spire_faq import RULESET
+from tests.sts_setup import RULESET, field, gc, names, php, zone
+from tests.test_slay_the_spire_acts import beat_the_boss, first_or_move_on, in_turn, keep_alive, step, walk_to_boss
 
 TABLE = Path(__file__).resolve().parents[1] / "cards" / "slay_the_spire" / "options" / "quick_start.yaml"
 
@@ -47,14 +37,6 @@ def walk_until(g: Game, rng: random.Random, done: object, limit: int = 20000) ->
         step(g, rng)
         keep_alive(g, g.players)
     raise AssertionError("not reached")
-
-
-def hp(g: Game, p: int) -> int:
-    return int(g.state.counters[player_slot(g, "hp", p)])
-
-
-def names(g: Game, zone_name: str, p: int | None = None) -> list[str]:
-    return [str(field(g, c, "name")) for c in zone(g, zone_name, p)]
 
 
 # ---------------------------------------------------------------- quick start (§25.5)
@@ -185,7 +167,7 @@ def test_the_quick_start_boss_relics_are_a_team_draft() -> None:
 
 def fall_in_boss_fight(acts: int) -> Game:
     g, rng = walk_to_boss(2, 1, {"to_the_last": "on", "acts": str(acts)})
-    while hp(g, 0) > 0:
+    while php(g, 0) > 0:
         assert not g.finished, g.log_lines(None)[-5:]
         g.state.counters[player_slot(g, "hp", 0)] = 1
         g.state.counters[player_slot(g, "block", 0)] = 0
@@ -213,7 +195,7 @@ def test_to_the_last_a_character_falls_in_a_boss_fight_and_the_others_fight_on()
             g.apply(d.options[p].index("end_turn") if "end_turn" in d.options[p] else 0, p)
         to_turn += 1
     later = g.log_lines(None)[mark:]
-    assert not any("attacks P1" in line for line in later) and hp(g, 0) == 0
+    assert not any("attacks P1" in line for line in later) and php(g, 0) == 0
     # an enemy of the fallen P1's row (the top row) attacks the nearest row below with a character: P2's
     louse = card_ids(g, "Green Louse 1")[0]
     _move(g, louse, zone_index(g, "foes"))

@@ -11,19 +11,8 @@ import pytest
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, card_slot, choose, global_slot, player_slot, refresh_decision, zone_index
-from tests.test_slay_the_spire_faq import (
-    RULESET,
-    combat,
-    counter,
-    end_turn,
-    idle_enemy,
-    name,
-    only_enemy,
-    pc,
-    play,
-    set_pc,
-    to_hand,
-)
+from tests.sts_setup import RULESET, counter, name, pc, set_pc
+from tests.test_slay_the_spire_faq import combat, end_turn, idle_enemy, only_enemy, play, to_hand
 
 
 def reward_cards(cls: str) -> list[str]:

@@ -10,9 +10,9 @@ import pytest
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import card_slot, global_slot
+from tests.sts_setup import RULESET, field, zone
 from tests.test_slay_the_spire_achievements import kill_all_then
-from tests.test_slay_the_spire_acts import field, walk_to_boss, zone
-from tests.test_slay_the_spire_faq import RULESET
+from tests.test_slay_the_spire_acts import walk_to_boss
 from tests.test_slay_the_spire_options import to_first_combat
 
 

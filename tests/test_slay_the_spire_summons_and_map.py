@@ -20,7 +20,8 @@ import pytest
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_slot, choose, global_slot, player_slot, zone_index
-from tests.test_slay_the_spire_faq import RULESET, combat, foes, pc, set_pc, setc
+from tests.sts_setup import RULESET, pc, set_pc, setc
+from tests.test_slay_the_spire_faq import combat, foes
 
 # What each die pair (1-2, 3-4, 5-6) does, per copy, as S1 and S2 print them.
 ACID = {"A": "hit 2", "W": "1 Weak", "D": "hit 2 + 1 Daze"}

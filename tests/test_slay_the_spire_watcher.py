@@ -14,9 +14,10 @@ import random
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, choose, global_slot, player_slot, refresh_decision, zone_index
+from tests.sts_setup import RULESET, counter, name, ok, pc, set_pc, setc
 from tests.test_slay_the_spire_additions import random_combat_with
-from tests.test_slay_the_spire_defect_watcher import gain, ok, own_to_hand, settle, stack_draw, zone
-from tests.test_slay_the_spire_faq import RULESET, combat, counter, end_turn, name, only_enemy, pc, play, set_pc, setc
+from tests.test_slay_the_spire_defect_watcher import gain, own_to_hand, settle, stack_draw, zone
+from tests.test_slay_the_spire_faq import combat, end_turn, only_enemy, play
 
 
 def watcher(energy: int = 6) -> tuple[Game, int]:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from liturgy.interpreter.engine import Game
 
 from tests.scenario import _move, card_ids, choose, player_slot, refresh_decision, zone_index
-from tests.test_slay_the_spire_defect_watcher import gain, ok, own_to_hand, zone
-from tests.test_slay_the_spire_faq import RULESET, combat, counter, foes, name, pc, play, set_pc, setc
+from tests.sts_setup import RULESET, counter, name, ok, pc, set_pc, setc
+from tests.test_slay_the_spire_defect_watcher import gain, own_to_hand, zone
+from tests.test_slay_the_spire_faq import combat, foes, play
 from tests.test_slay_the_spire_watcher import give_miracles, in_zone, next_turn, set_stance, stance, watcher
 
 

@@ -25,8 +25,8 @@ OPERATORS = {"and", "or", "not", "in"}
 TYPES = {"int", "bool", "text", "player", "card", "set", "list", "effect", "function", "of"}
 DECLARATIONS = {
     "game", "enum", "die", "card", "cards", "zone", "graph", "counter", "flag", "option", "track", "pool",
-    "window", "on", "proc", "fn", "setup", "round", "step", "finish", "score", "tiebreak", "winner", "invariant",
-    "display", "describe", "grid", "mode",
+    "window", "on", "proc", "fn", "setup", "round", "step", "finish", "score", "tiebreak", "winner", "report",
+    "invariant", "display", "describe", "grid", "mode",
 }
 BUILTIN_VALUES = {"players", "first", "player_count", "round", "self"}
 

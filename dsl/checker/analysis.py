@@ -28,8 +28,9 @@ class AnalysisChecker(StatementChecker):
                     changed = True
         prog.suspending = susp
         spans = {"finish": next((d.span for d in self.rs.decls if isinstance(d, A.FinishDecl)), None),
-                 "score": next((d.span for d in self.rs.decls if isinstance(d, A.ScoreDecl | A.WinnerDecl)), None)}
-        for owner, what in (("finish", "`finish`"), ("score", "`score`, `tiebreak` and `winner`")):
+                 "score": next((d.span for d in self.rs.decls
+                                if isinstance(d, A.ScoreDecl | A.WinnerDecl | A.ReportDecl)), None)}
+        for owner, what in (("finish", "`finish`"), ("score", "`score`, `tiebreak`, `winner` and `report`")):
             if owner in susp:
                 self.err("E151", f"{what} cannot ask for decisions", spans[owner] or Span.point(self.rs.path, 1, 1),
                          hint="make the choice in a round step before `end game`")

@@ -401,6 +401,13 @@ class DeclarationChecker(CheckerCore):
         else:
             prog.winner = d
 
+    def _decl_report(self, prog: Program, d: A.ReportDecl, names: _Names) -> None:
+        """Reports have a namespace of their own (the keys of the result's ``reports``): a name twice is E103."""
+        if any(r.name == d.name for r in prog.reports):
+            self.err("E103", f"`{d.name}` is reported twice", d.span, hint="give each `report` its own name")
+        else:
+            prog.reports.append(d)
+
     def _decl_invariant(self, prog: Program, d: A.InvariantDecl, names: _Names) -> None:
         prog.invariants.append(d)
 
@@ -496,6 +503,7 @@ _DECLARE: dict[type[A.Decl], Callable[[DeclarationChecker, Program, Any, _Names]
     A.FinishDecl: DeclarationChecker._decl_finish,
     A.ScoreDecl: DeclarationChecker._decl_score,
     A.WinnerDecl: DeclarationChecker._decl_winner,
+    A.ReportDecl: DeclarationChecker._decl_report,
     A.InvariantDecl: DeclarationChecker._decl_invariant,
     A.DisplayDecl: DeclarationChecker._decl_display,
     A.DescribeDecl: DeclarationChecker._decl_describe,

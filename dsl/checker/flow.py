@@ -13,10 +13,11 @@ each block, in order:
   counter or grid cell declared `hidden`, `visible to owner` (another player's) or `visible to` a group, or a
   local holding such a value; assigning it to a counter that is itself hidden is no sink;
 - sinks: a counter assigned a tainted value (W075: counters are public); a `log` line (to everyone) with a
-  tainted argument (W076); a choice's prompt or options computed from a tainted value (W077: the labels and the
-  prompt are what the chooser reads; a `display` `show` line of hidden cards the viewer does not hold is the
-  same, W077); a choice's `where` filter reading a card hidden from the chooser (W078: how many options there
-  are, and which, tells the chooser about it). A zone `owner`'s cards read by the owner's own choice or display
+  tainted argument (W076), and so does a `report` (the result every player reads at the end); a choice's
+  prompt or options computed from a tainted value (W077: the labels and the prompt are what the chooser reads; a
+  `display` `show` line of hidden cards the viewer does not hold is the same, W077); a choice's `where` filter
+  reading a card hidden from the chooser (W078: how many options there are, and which, tells the chooser about
+  it). A zone `owner`'s cards read by the owner's own choice or display
   (``p.hand`` in ``choose … by p``) are the chooser's to see.
 
 A `log to P` line is read by P: its arguments may read only what P may see (P's own zones, zones `visible to`
@@ -645,3 +646,9 @@ def check_flow(prog: Program, warn: Warn) -> None:
         fc.block(body, _Env())
     if prog.display is not None:
         fc.display(prog.display)
+    for r in prog.reports:  # the result is every player's once the game ends: a sink like a public log line
+        found = fc.tainted(r.expr, _Env())
+        if found is not None:
+            fc._report("W076", found.span, f"a field of a card some player cannot see is put in the game's result "
+                       f"(`report {r.name}`), which every player reads", "report what the game makes public at its "
+                       "end, such as a count (`size(z)`); this check does not see a `reveal` made in `finish`")

@@ -45,6 +45,7 @@ class Program:
     score: A.ScoreDecl | None = None
     tiebreaks: list[A.ScoreDecl] = field(default_factory=list)
     winner: A.WinnerDecl | None = None
+    reports: list[A.ReportDecl] = field(default_factory=list)  # `report NAME = EXPR`, in the order written
     invariants: list[A.InvariantDecl] = field(default_factory=list)
     display: A.DisplayDecl | None = None
     describes: dict[str, A.DescribeDecl] = field(default_factory=dict)

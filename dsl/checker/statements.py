@@ -91,6 +91,12 @@ class StatementChecker(ExpressionChecker):
         elif prog.score is None:
             self.warn("W020", "the ruleset declares no `score`; every finished game is a shared win",
                       Span.point(self.rs.path, 1, 1), hint="add: score(p) = ...")
+        for r in prog.reports:  # read with the outcome, once the game has ended: the same owner
+            got = self.expr(r.expr, _Scope())
+            if not _reportable(got):
+                self.err("E175", f"`report {r.name}` has type `{got}`: a result holds plain values only", r.expr.span,
+                         hint="report numbers, yes/no, text, enum values or players, or lists of them "
+                              "(a card's name: `c.name`; a zone's size: `size(z)`)")
 
     def _check_card_values(self, prog: Program) -> None:
         """Card files' field values: effects are checked as blocks, functions as expressions, in the card's
@@ -526,3 +532,11 @@ STMT_HANDLERS: dict[type[A.Stmt], Callable[[StatementChecker, Any, _Scope], None
     A.ModeSwitch: StatementChecker.mode_switch,
     A.GraphLink: StatementChecker.graph_link,
 }
+
+
+def _reportable(t: T.Ty) -> bool:
+    """What a `report` may hold: values that go into a result (JSON, a save) as they are, so no card or zone
+    (numbers standing for things only the game's tables can name) and no effect or function."""
+    if t.kind == "list":
+        return t.elem is None or _reportable(t.elem)
+    return t.kind in ("int", "bool", "text", "enum", "player", "none", "any")

@@ -527,6 +527,15 @@ class WinnerDecl(Decl):
 
 
 @dataclass(eq=False)
+class ReportDecl(Decl):
+    """`report NAME = EXPR`: a value of the final state put in the game's result under ``name``, so tools read
+    what a ruleset counts (a run's achievements) without parsing its log."""
+
+    name: str
+    expr: Expr
+
+
+@dataclass(eq=False)
 class InvariantDecl(Decl):
     text: str
     expr: Expr

@@ -572,6 +572,9 @@ class _AstBuilder(ModeBuilder):
     def winner_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         return A.WinnerDecl(self._s(meta), str(c[0]), c[1])
 
+    def report_decl(self, meta: Any, c: list[Any]) -> A.Decl:
+        return A.ReportDecl(self._s(meta), str(c[0]), c[1])
+
     def invariant_decl(self, meta: Any, c: list[Any]) -> A.Decl:
         return A.InvariantDecl(self._s(meta), _unquote(c[0]), c[2], c[1] or [])
 
@@ -646,7 +649,7 @@ def _tables() -> Tables | None:
 
 _DECL_KEYWORDS = (
     "game", "enum", "die", "card", "cards", "zone", "counter", "flag", "track", "pool", "window", "option",
-    "on", "proc", "fn", "setup", "round", "finish", "score", "tiebreak", "winner", "invariant",
+    "on", "proc", "fn", "setup", "round", "finish", "score", "tiebreak", "winner", "report", "invariant",
     "display", "describe", "mode",
 )
 

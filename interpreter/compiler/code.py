@@ -117,6 +117,18 @@ def formatter_for(t: Ty | None, names: Mapping[str, str] | None = None) -> Calla
     return _fmt_plain
 
 
+def plain_value(t: Ty | None) -> Callable[[Any], Any]:
+    """How a value of type ``t`` goes into a game's result (`report`): a list (a tuple here) as a list, a yes/no
+    (a flag is stored as 0 or 1) as ``True``/``False``, anything else (numbers, text, enum names, seats) as it is,
+    so the result is JSON and compares equal after a save and a load."""
+    if t is not None and t.kind == "bool":
+        return lambda v: None if v is None else bool(v)
+    if t is not None and t.kind == "list":
+        inner = plain_value(t.elem)
+        return lambda v: [inner(x) for x in v]
+    return lambda v: v
+
+
 def nests_cards(t: Ty | None) -> bool:
     """A list (of lists…) of cards: each card inside must be shown by name only to those who see it."""
     return t is not None and t.kind in ("list", "set") and t.elem is not None and (

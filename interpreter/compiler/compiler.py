@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.compiler.code import ROUND_SLOT, Callable_, ExprFn
+from liturgy.interpreter.compiler.code import ROUND_SLOT, Callable_, ExprFn, plain_value
 from liturgy.interpreter.compiler.instructions import _ret, _suspends_block
 from liturgy.interpreter.compiler.machine import StepMachineCompiler
 from liturgy.interpreter.compiler.readsets import InvariantReads, read_set
@@ -68,6 +68,7 @@ class Compiler(StepMachineCompiler):
         self.tiebreaks = [self._player_expr(t) for t in prog.tiebreaks]
         if prog.winner is not None:
             self.winner = self._player_expr(prog.winner)
+        self.reports = [(r.name, self._report(r)) for r in prog.reports]
         self.invariants = [(inv.text, self.expr(inv.expr), frozenset(n for n, _ in inv.outside))
                            for inv in prog.invariants]
         widths = {name: self._width(c) for name, c in prog.counters.items()}
@@ -142,6 +143,15 @@ class Compiler(StepMachineCompiler):
             return body(s, {var: env["player"]})
 
         return score
+
+    def _report(self, r: A.ReportDecl) -> ExprFn:
+        body = self.expr(r.expr)
+        plain = plain_value(r.expr.ty)
+
+        def report(s: GameState, env: dict[str, Any]) -> Any:
+            return plain(body(s, env))
+
+        return report
 
     def _fill(self, target: Callable_, body: list[A.Stmt]) -> None:
         if target.code is not None:

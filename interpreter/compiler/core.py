@@ -81,6 +81,7 @@ class CompilerCore:
         self.score: ExprFn | None = None
         self.tiebreaks: list[ExprFn] = []
         self.winner: ExprFn | None = None  # `winner(p)`: who wins, instead of the best score
+        self.reports: list[tuple[str, ExprFn]] = []  # `report NAME = EXPR`: the result's ``reports``, in order
         self.invariants: list[tuple[str, ExprFn, frozenset[str]]] = []
         # per invariant, what it reads (readsets.py): a checked game skips one whose reads did not change
         self.invariant_reads = InvariantReads([], Layout(max_players=0))

@@ -287,6 +287,8 @@ class Game(GameViews):
             "winners": winners,
             "rounds": s.counters[ROUND_SLOT],
         }
+        if comp.reports:  # only a ruleset that reports anything adds the key: other results stay as they were
+            s.result["reports"] = {name: fn(s, {}) for name, fn in comp.reports}
         s.status = "finished"
         everyone = (2 << s.tables.n) - 1
         # the last log line; a ruleset with `winner` also names the winners (nobody is news there)
@@ -497,3 +499,4 @@ def replay_decisions(game: Game, decisions: Iterable[tuple[int, int]]) -> Game:
             raise IllegalChoice("the log has more decisions than the game")
         game.apply(int(i), int(p))
     return game
+

@@ -6,7 +6,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from liturgy.dsl.checker.types import Ty
-from liturgy.interpreter.compiler.code import _fmt_card, nests_cards, seen_text
+from liturgy.dsl.checker.wording import words
+from liturgy.interpreter.compiler.code import _fmt_card, formatter_for, nests_cards, seen_text
 from liturgy.interpreter.runtime.moves import card_visibility
 from liturgy.interpreter.runtime.state import GameState, hidden_card
 
@@ -39,3 +40,17 @@ def winners_text(winners: Iterable[int]) -> str:
     if not names:
         return "Nobody wins."
     return ("Winner: " if len(names) == 1 else "Winners: ") + ", ".join(names) + "."
+
+
+def reports_text(game: Any) -> list[str]:
+    """A finished game's `report` values in player language, one line each (`achievements: Perfect (...)`): the
+    name as words and each value as the ruleset words it (enum values through `describe`), for `play`/`replay`."""
+    reports = (game.result or {}).get("reports")
+    if not reports:
+        return []
+    prog = game.ruleset.program
+    lines = []
+    for r in prog.reports:
+        fmt = formatter_for(r.expr.ty, prog.value_names)
+        lines.append(f"{words(r.name)}: {fmt(game.state, reports[r.name])}")
+    return lines

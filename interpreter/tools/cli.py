@@ -29,7 +29,7 @@ from liturgy.interpreter.engine.logs import (
     read_decision_log,
     write_decision_log,
 )
-from liturgy.interpreter.engine.outcome import winners_text
+from liturgy.interpreter.engine.outcome import reports_text, winners_text
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.tools import arguments as A
 from liturgy.interpreter.tools import mutate
@@ -149,9 +149,11 @@ def _print_result(game: Game) -> None:
         scores = ", ".join(f"P{p + 1}: {s}" for p, s in enumerate(r["scores"]))
         if game.ruleset.compiled.winner is not None:  # the ruleset says who wins, possibly nobody
             print(f"Game over after {_rounds(r['rounds'])}. Scores: {scores}. {winners_text(r['winners'])}")
-            return
-        winners = ", ".join(f"P{p + 1}" for p in r["winners"]) or "nobody"
-        print(f"Game over after {_rounds(r['rounds'])}. Scores: {scores}. Winner(s): {winners}.")
+        else:
+            winners = ", ".join(f"P{p + 1}" for p in r["winners"]) or "nobody"
+            print(f"Game over after {_rounds(r['rounds'])}. Scores: {scores}. Winner(s): {winners}.")
+        for line in reports_text(game):  # the ruleset's `report` values
+            print(line)
     elif game.state.status == "running":
         print(f"The log ends before the game does (after {len(game.state.decisions)} decisions).")
     else:

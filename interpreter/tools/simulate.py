@@ -93,8 +93,55 @@ class Summary:
             "no_winner": self.no_winner,
             "digest": self.digest,
             "errors": self.errors[:10],
-            "counter_totals": self.totals,
+            "counter_totals": {k: v for k, v in self.totals.items() if not k.startswith(REPORT)},
+            **_report_json(self.totals),
         }
+
+
+REPORT = "report:"  # the prefix that keeps a game's `report` tallies apart from its counters in ``totals``
+
+
+def _report_json(totals: dict[str, int]) -> dict[str, Any]:
+    """``report_totals``: the games' `report` values tallied (only when a ruleset reports anything, so other
+    rulesets' JSON is as it was), sorted by name so the order does not depend on which game reported first."""
+    reports = {k.removeprefix(REPORT): v for k, v in totals.items() if k.startswith(REPORT)}
+    return {"report_totals": dict(sorted(reports.items()))} if reports else {}
+
+
+def report_tallies(game: Game) -> dict[str, int]:
+    """A finished game's `report` values as numbers to add over games: a number is summed under its name, a yes
+    counts 1, a text or enum value ``v`` counts 1 under ``name[v]``, a seat under ``name[P1]``…, and a list counts
+    each of its items so (a list of the achievements earned counts, per achievement, the games that earned it).
+    Every value of a reported enum, and every seat, is listed from 0, as `counter_totals` lists an indexed counter's
+    values: a total of 0 is a result too (no run earned it), not a missing key."""
+    reports = (game.result or {}).get("reports") or {}
+    prog = game.ruleset.program
+    out: dict[str, int] = {}
+
+    def add(name: str, v: Any, seat: bool) -> None:
+        if isinstance(v, list):
+            for x in v:
+                add(name, x, seat)
+            return
+        if v is None:
+            return
+        key = (f"{REPORT}{name}[P{v + 1}]" if seat else f"{REPORT}{name}[{v}]" if isinstance(v, str)
+               else REPORT + name)
+        out[key] = out.get(key, 0) + (1 if isinstance(v, str) or seat else int(v))  # a no adds 0
+
+    for r in prog.reports:
+        t = r.expr.ty
+        while t is not None and t.kind == "list":
+            t = t.elem
+        kind = t.kind if t is not None else "any"
+        if kind == "enum" and t is not None and t.arg in prog.enums:
+            out.update({f"{REPORT}{r.name}[{v}]": 0 for v in prog.enums[t.arg]})
+        elif kind == "player":
+            out.update({f"{REPORT}{r.name}[P{p + 1}]": 0 for p in range(game.players)})
+        elif kind in ("int", "bool"):
+            out[REPORT + r.name] = 0
+        add(r.name, reports.get(r.name), kind == "player")
+    return out
 
 
 def run_one(
@@ -120,7 +167,9 @@ def run_one(
     err = game.error
     violation = err is not None and err.startswith("invariant violated")
     winners = list(game.result["winners"]) if game.result else []
-    return GameOutcome(index, game.state.status, n, winners, game.digest(), err, violation, global_counters(game))
+    totals = global_counters(game)
+    totals.update(report_tallies(game))
+    return GameOutcome(index, game.state.status, n, winners, game.digest(), err, violation, totals)
 
 
 _worker_ruleset: Ruleset | None = None
