@@ -279,24 +279,24 @@ def rulesets(draw: st.DrawFn) -> str:
     return Writer(_Draws(draw)).ruleset()
 
 
-def filled_samples(node: type, rnd: random.Random) -> list[str]:
-    """Each sample of one registered kind, filled in once and placed in a ruleset where it may stand (inside a
-    loop over the players when it needs a loop or a player variable): how a test shows a kind is writable."""
+def filled_samples(node: type, rnd: random.Random) -> list[tuple[list[str], list[str]]]:
+    """Each sample of one registered kind, filled in once, as (declarations, lines of step `s`) for
+    :func:`world_ruleset`; the lines stand in a loop over the players (a loop and a player variable for the
+    samples that need them): how a test shows a kind is writable."""
     c = constructs.STATEMENTS.get(node) or constructs.EXPRESSIONS.get(node)  # type: ignore[call-overload]
     assert c is not None, node
-    out = []
-    for sample in c.samples:
+    out: list[tuple[list[str], list[str]]] = []
+    for i, sample in enumerate(c.samples):
         w = Writer(_Rolls(rnd))
         scope = Scope(["v0"], "p", True, True)
-        head = ["let v0 = 2", "for p in players {"]
         if sample.ty == "fnbody":
-            decl = f"fn fb0(k: int) -> int {w.fill(sample, Scope(['k'], None, False, False), 2, False)}"
-            out.append(world_ruleset(["g0 = fb0(g1)"], [decl]))
+            name = f"fb_{node.__name__.lower()}{i}"
+            decl = f"fn {name}(k: int) -> int {w.fill(sample, Scope(['k'], None, False, False), 2, False)}"
+            out.append(([decl], [f"g0 = {name}(g1)"]))
             continue
         if sample.ty == "stmt":
             line = w.fill(sample, scope, 2, True, after=Scope())
         else:
             line = f"log \"{{}}\", {w.fill(sample, scope, 2, False)}"
-        out.append(world_ruleset([*head, *line.split("\n"), "}"]))
+        out.append(([], ["let v0 = 2", "for p in players {", *line.split("\n"), "}"]))
     return out
-

@@ -128,13 +128,19 @@ def test_the_formatter_and_the_leak_analysis_take_it_without_a_rule_of_their_own
 
 
 def test_the_fuzzer_writes_a_registered_construct_without_being_edited(added: None, tmp_path: Path) -> None:
-    from ruleset_strategies import filled_samples
+    from ruleset_strategies import Writer, _Rolls, filled_samples, world_ruleset
 
     for kind in (Swap, Unless):
-        texts = filled_samples(kind, random.Random(1))
-        assert texts
-        for text in texts:
-            _play_alike(text, tmp_path)
+        filled = filled_samples(kind, random.Random(1))
+        assert filled
+        for decls, lines in filled:
+            _play_alike(world_ruleset(lines, decls), tmp_path)
+    seen: set[type] = set()
+    for seed in range(40):  # and the generator draws them among the others
+        writer = Writer(_Rolls(random.Random(seed)))
+        writer.ruleset()
+        seen |= writer.kinds_used
+    assert {Swap, Unless} <= seen
 
 
 def _play_alike(text: str, tmp_path: Path) -> Any:
