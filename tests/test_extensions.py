@@ -44,7 +44,7 @@ def _lower_swap(s: Swap, fresh: Fresh) -> list[A.Stmt]:
 
 
 SWAP = constructs.StmtConstruct(
-    Swap, "swap TARGET, TARGET", exprs=lambda s: [s.a, s.b], samples=(stmt("swap g0, {p}.sc"),),
+    Swap, "swap TARGET, TARGET", exprs=lambda s: [s.a, s.b], samples=(stmt("swap g0, {p}.sc"), stmt("swap f0, f1")),
     extension=Extension("swap", 'expr "," expr', lambda span, v: Swap(span, v[0], v[1]), _lower_swap))
 
 
