@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 from liturgy.dsl import constructs
-from liturgy.dsl.constructs.extensions import Extension, Fresh, registered
+from liturgy.dsl.constructs.extensions import registered
+from liturgy.dsl.constructs.lowering import Extension, Fresh
 from liturgy.dsl.constructs.sample import expr, stmt
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A

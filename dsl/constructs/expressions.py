@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from liturgy.dsl.constructs.lowering import Extension
 from liturgy.dsl.constructs.sample import Sample, expr
 from liturgy.dsl.frontend import ast as A
-
-if TYPE_CHECKING:
-    from liturgy.dsl.constructs.extensions import Extension
 
 
 def _leaf(e: Any) -> list[A.Expr]:

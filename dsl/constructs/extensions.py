@@ -1,55 +1,33 @@
 """Constructs registered with their own syntax and meaning: one registry entry is the whole construct.
 
-An extension statement or expression declares, in one :class:`Extension`, the word that starts it, the rest of
-its grammar (Lark notation over ``expr``, ``block``, ``NAME`` and ``STRING``), how its node is built from what
-that grammar matched, and its meaning as a **lowering** into the core constructs. The parser builds the node and
-lowers it at once (dsl/frontend/extbuild.py), so the checker, the leak analysis, the closure compiler, the
-generated code, the step machine, `fuse`, the formatter and the language server all treat it through the
-constructs it lowers to: no pass needs a handler of its own, and none can skip it. Errors in what an author
-wrote are reported at the spans the lowering copies from the author's text.
+An extension statement or expression declares, in one :class:`~.lowering.Extension`, the word that starts it,
+the rest of its grammar (Lark notation over ``expr``, ``block``, ``NAME`` and ``STRING``), how its node is built
+from what that grammar matched, and its meaning as a **lowering** into the core constructs. The parser builds
+the node and lowers it at once (dsl/frontend/extbuild.py), so the checker, the leak analysis, the closure
+compiler, the generated code, the step machine, `fuse`, the formatter and the language server all treat it
+through the constructs it lowers to: no pass needs a handler of its own, and none can skip it. Errors in what
+an author wrote are reported at the spans the lowering copies from the author's text.
 
-Registering one (:func:`registered`) changes the grammar; the parser keys its cached grammar and tables by
+An entry with an ``extension`` in the shipped tables (dsl/constructs/statements.py, expressions.py) is part of
+the language; :func:`registered` adds some for a while (tests, tools) and withdraws them. The grammar is the
+file's plus every registered extension's rule, and the parser keys its cached grammar and tables by
 :func:`grammar_key`, so a registration is seen by the next parse and forgotten after it is withdrawn.
-tests/test_registry.py registers a throwaway `swap a, b` statement and `unless C then A else B` expression this
-way and plays them in every compile mode; docs/language.md ("Adding a construct") is the contributor's guide.
+tests/test_extensions.py registers a throwaway `swap a, b` statement and `unless C then A else B` expression
+this way and plays them in every compile mode; docs/language.md ("Adding a construct") is the guide.
 """
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any
 
 from liturgy.dsl.constructs import expressions as E
 from liturgy.dsl.constructs import statements as S
-from liturgy.dsl.diagnostics import Span
-from liturgy.dsl.frontend import ast as A
+from liturgy.dsl.constructs.lowering import Extension
 
-# a fresh name for a variable the lowering introduces: `#` starts a comment, so no author can write one
-Fresh = Callable[[str], str]
-_WORD = re.compile(r"[a-z][a-z0-9_]*")
-
-
-@dataclass(frozen=True)
-class Extension:
-    """A construct's syntax and meaning, all in its registry entry.
-
-    ``rule`` follows the keyword: ``expr "," expr`` for `swap a, b`. ``build`` gets the node's span and the
-    values the rule matched (expressions, blocks, names as text), in order; ``lower`` gets the node and a maker
-    of fresh names and returns the core statements (a statement) or the core expression (an expression) with
-    the same meaning.
-    """
-
-    keyword: str
-    rule: str
-    build: Callable[[Span, list[Any]], Any]
-    lower: Callable[[Any, Fresh], Any]
-
-    @property
-    def terminal(self) -> str:
-        return "EXT_" + self.keyword.upper()
+_WORD = re.compile(r"[a-z][a-z0-9_]*")  # a keyword: a lower-case word
 
 
 def grammar_key() -> str:
@@ -117,25 +95,3 @@ def registered(*entries: S.StmtConstruct | E.ExprConstruct) -> Iterator[None]:
                 S.unregister(c.node)
             else:
                 E.unregister(c.node)
-
-
-def fresh_maker(number: int) -> Fresh:
-    """Fresh names for the ``number``-th extension node of a file: the same on every parse of the same text, and
-    under any layout (`liturgy fmt` compares the program before and after)."""
-    count = [0]
-
-    def fresh(stem: str) -> str:
-        count[0] += 1
-        return f"{stem}#{number}.{count[0]}"
-
-    return fresh
-
-
-def lower_stmt(node: A.Stmt, ext: Extension, number: int) -> list[A.Stmt]:
-    lowered = ext.lower(node, fresh_maker(number))
-    return list(lowered) if isinstance(lowered, list) else [lowered]
-
-
-def lower_expr(node: A.Expr, ext: Extension, number: int) -> A.Expr:
-    lowered: A.Expr = ext.lower(node, fresh_maker(number))
-    return lowered

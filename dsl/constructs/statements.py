@@ -10,13 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
+from liturgy.dsl.constructs.lowering import Extension
 from liturgy.dsl.constructs.sample import Sample, stmt
 from liturgy.dsl.frontend import ast as A
-
-if TYPE_CHECKING:
-    from liturgy.dsl.constructs.extensions import Extension
 
 
 class SuspendFacts(Protocol):

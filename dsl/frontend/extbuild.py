@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from lark import Token
-from liturgy.dsl.constructs.extensions import find, lower_expr, lower_stmt
+from liturgy.dsl.constructs.extensions import find
+from liturgy.dsl.constructs.lowering import lower_expr, lower_stmt
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
 

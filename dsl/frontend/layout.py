@@ -64,8 +64,8 @@ class FormatError(Exception):
 @lru_cache(maxsize=2)
 def _lark_all_tokens(key: str = "") -> Lark:
     """The language's grammar with every token kept in the tree (keywords, punctuation), for layout; ``key``:
-    the registered extensions' (dsl/constructs/extensions.py), whose grammar is not cached in a file."""
-    cache = grammar_cache_file() if not key else False  # the analysed tables, kept like the main parser's
+    the registered extensions' (dsl/constructs/extensions.py)."""
+    cache = grammar_cache_file(key)  # the analysed tables, kept like the main parser's (a file of its own)
     return Lark(_grammar(key), parser="lalr", propagate_positions=True, maybe_placeholders=True, keep_all_tokens=True,
                 start="start", cache=cache[:-len(".cache")] + "-layout.cache" if isinstance(cache, str) else False)
 

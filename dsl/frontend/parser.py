@@ -49,7 +49,7 @@ _LARK_OPTIONS: dict[str, Any] = {
 @lru_cache(maxsize=2)
 def _lark(key: str | None = None) -> Lark:
     key = grammar_key() if key is None else key
-    return Lark(_grammar(key), cache=grammar_cache_file() if not key else False, **_LARK_OPTIONS)
+    return Lark(_grammar(key), cache=grammar_cache_file(key), **_LARK_OPTIONS)
 
 
 def _syntax_diag(err: UnexpectedInput, file: str, text: str = "") -> Diagnostic:
