@@ -124,8 +124,9 @@ def _eligible(sample: Sample, scope: Scope, depth: int) -> bool:
 class Writer:
     """Writes one ruleset from the registry's samples; ``kinds_used`` records which kind each sample came from."""
 
-    def __init__(self, choose: Chooser) -> None:
+    def __init__(self, choose: Chooser, depth: int = 2, width: int = 4) -> None:
         self.c = choose
+        self.depth, self.width = depth, width  # nesting of blocks, statements per block (at most)
         self.fresh_count = 0
         self.used: set[str] = set()
         self.fns: list[str] = []  # generated `fn NAME(k: int) -> int` (their bodies are fnbody samples)
@@ -220,7 +221,7 @@ class Writer:
     def block(self, scope: Scope, depth: int = 2) -> list[str]:
         lines: list[str] = []
         inner = Scope(list(scope.ints), scope.player, scope.loop, scope.step)
-        for _ in range(self.c.integer(1, 4)):
+        for _ in range(self.c.integer(1, self.width)):
             lines += self.statement(inner, depth)
         return lines
 
@@ -238,7 +239,7 @@ class Writer:
     def ruleset(self) -> str:
         """A whole ruleset over :data:`WORLD` (its files: :data:`WORLD_FILES`)."""
         decls = self.fnbodies()
-        body = self.block(Scope(), 2)
+        body = self.block(Scope(), self.depth)
         if self.c.integer(0, 4) == 0:  # a long chain: at most the checker's limit runs, past it is a located E003
             n = self.c.integer(40, 130)
             body.append("g1 = " + " + ".join(["1"] * n) + " - " + str(n - 3))
