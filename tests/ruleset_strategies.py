@@ -129,13 +129,18 @@ class Writer:
         self.depth, self.width = depth, width  # nesting of blocks, statements per block (at most)
         self.fresh_count = 0
         self.used: set[str] = set()
+        self.ints_used: set[str] = set()  # of those, the names of ints (a player's or a card's is never reused)
         self.fns: list[str] = []  # generated `fn NAME(k: int) -> int` (their bodies are fnbody samples)
         self.kinds_used: set[type] = set()
 
     def pick(self, items: list[str]) -> str:
         return items[self.c.integer(0, len(items) - 1)]
 
-    def fresh(self) -> str:
+    def fresh(self, int_name: bool = False) -> str:
+        """A new name; an int one is sometimes a name used before (a `let` again, or one that shadows a name
+        in scope: the language allows both, and generated code must keep them apart)."""
+        if int_name and self.ints_used and self.c.integer(0, 3) == 0:
+            return self.pick(sorted(self.ints_used))
         free = [n for n in LOCALS if n not in self.used]
         if free and self.c.integer(0, 2) == 0:
             name = self.pick(free)
@@ -143,6 +148,8 @@ class Writer:
             self.fresh_count += 1
             name = f"v{self.fresh_count}"
         self.used.add(name)
+        if int_name:
+            self.ints_used.add(name)
         return name
 
     # ------------------------------------------------------------ expressions
@@ -183,7 +190,7 @@ class Writer:
         loop = is_stmt and any(c.loop and sample in c.samples for c in constructs.STATEMENTS.values())
         for hole, _ in HOLE.findall(sample.text):  # the names first: a starred hole sees them wherever it stands
             if hole in ("var", "player", "bind", "name") and hole not in names:
-                names[hole] = self.fresh()
+                names[hole] = self.fresh(hole in ("var", "bind"))
                 if hole == "var":
                     bound.append(names[hole])
                 elif hole == "player":

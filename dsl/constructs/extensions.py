@@ -21,6 +21,7 @@ import hashlib
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any
 
 from liturgy.dsl.constructs import expressions as E
@@ -30,8 +31,17 @@ from liturgy.dsl.constructs.lowering import Extension
 _WORD = re.compile(r"[a-z][a-z0-9_]*")  # a keyword: a lower-case word
 
 
+_changes = [0]  # registrations and withdrawals so far: the key is computed again only after one
+
+
 def grammar_key() -> str:
-    """What the grammar depends on beyond its file: the registered extensions (empty when there are none)."""
+    """What the grammar depends on beyond its file: the registered extensions (empty when there are none).
+    Called on every parse (card effects are parsed one by one), so it is remembered between changes."""
+    return _key(_changes[0])
+
+
+@lru_cache(maxsize=4)
+def _key(changes: int) -> str:
     rules = _rules()
     return hashlib.sha256(rules.encode()).hexdigest()[:16] if rules else ""
 
@@ -88,6 +98,7 @@ def registered(*entries: S.StmtConstruct | E.ExprConstruct) -> Iterator[None]:
             else:
                 E.register(c)
             done.append(c)
+            _changes[0] += 1
         yield
     finally:
         for c in done:
@@ -95,3 +106,4 @@ def registered(*entries: S.StmtConstruct | E.ExprConstruct) -> Iterator[None]:
                 S.unregister(c.node)
             else:
                 E.unregister(c.node)
+            _changes[0] += 1
