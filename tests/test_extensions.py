@@ -156,3 +156,15 @@ def _play_alike(text: str, tmp_path: Path) -> Any:
         game.random_playout(random.Random(3))
         seen.append((game.digest(), game.error))
     assert all(s == seen[0] for s in seen), text
+
+
+@pytest.mark.parametrize("keyword", ["move", "if", "Swap", "swap"])
+def test_an_extension_cannot_take_a_word_of_the_language(keyword: str) -> None:
+    """A keyword the grammar already has would make the grammar ambiguous: refused when registered."""
+    import dataclasses
+
+    clash = dataclasses.replace(SWAP, node=type("Clash", (A.Stmt,), {}),
+                                extension=dataclasses.replace(SWAP.extension, keyword=keyword))  # type: ignore[arg-type]
+    with registered(SWAP), pytest.raises(ValueError), registered(clash):
+        pass  # pragma: no cover - refused before the body runs
+    assert Swap not in constructs.STATEMENTS

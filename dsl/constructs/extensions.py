@@ -22,6 +22,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 from liturgy.dsl.constructs import expressions as E
@@ -74,6 +75,13 @@ def extend_grammar(text: str) -> str:
     return text + "\n" + rules + "\n"
 
 
+@lru_cache(maxsize=1)
+def _core_words() -> frozenset[str]:
+    """The words the grammar file quotes (`move`, `if`…): an extension may not start with one (LALR conflicts)."""
+    text = resources.files("liturgy.dsl.frontend").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return frozenset(re.findall(r'"([a-z_]+)"', text))
+
+
 def find(keyword: str, kind: str) -> tuple[type, Extension]:
     """The registered extension a keyword starts (the parser's builder calls this)."""
     table: Any = S.STATEMENTS if kind == "stmt" else E.EXPRESSIONS
@@ -86,10 +94,14 @@ def find(keyword: str, kind: str) -> tuple[type, Extension]:
 @contextmanager
 def registered(*entries: S.StmtConstruct | E.ExprConstruct) -> Iterator[None]:
     """Register extension constructs for the duration of a ``with`` block (tests, tools); withdrawn after."""
+    taken = set(_core_words()) | {x.keyword for kind in ("stmt", "expr") for x in _extensions(kind)}
     for c in entries:
         x = c.extension
         if x is None or not _WORD.fullmatch(x.keyword):
             raise ValueError(f"{c.node.__name__}: an extension needs a lower-case keyword")
+        if x.keyword in taken:
+            raise ValueError(f"{c.node.__name__}: `{x.keyword}` is already a word of the language")
+        taken.add(x.keyword)
     done: list[S.StmtConstruct | E.ExprConstruct] = []
     try:
         for c in entries:
