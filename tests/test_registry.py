@@ -2,9 +2,11 @@
 
 dsl/constructs/ declares each statement kind, expression kind and built-in once; dsl/checker/declarations.py
 dispatches each declaration kind from one table. These tests fail when the AST has a node class the registry
-does not declare, when a pass lacks a handler for a kind the registry declares, when the registry's child
-accessors miss a child of a node, or when the registry and a pass disagree about a built-in — and they play
-the registered built-in `range`, added through the registry alone, in every compile mode.
+does not declare, when a pass lacks a handler (or a declared fallback) for a core kind the registry declares,
+when fuse meets an instruction kind it has no rule for or the formatter changes a kind's samples, when the
+registry's child accessors miss a child of a node, or when the registry and a pass disagree about a built-in —
+and they play the registered built-in `range`, added through the registry alone, in every compile mode
+(tests/test_extensions.py does the same for a statement and an expression registered at test time).
 """
 from __future__ import annotations
 
