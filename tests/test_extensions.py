@@ -168,3 +168,15 @@ def test_an_extension_cannot_take_a_word_of_the_language(keyword: str) -> None:
     with registered(SWAP), pytest.raises(ValueError), registered(clash):
         pass  # pragma: no cover - refused before the body runs
     assert Swap not in constructs.STATEMENTS
+
+
+def test_the_language_server_and_the_reserved_words_know_a_registered_keyword(
+        added: None, write_ruleset: Callable[..., str]) -> None:
+    """Completion offers the grammar's words (dsl/lsp/workspace.py ``keywords``), and a registered keyword used as
+    a name is the located E300 any keyword gets, not a traceback."""
+    from liturgy.dsl.lsp.workspace import keywords
+
+    assert {"swap", "unless"} <= set(keywords())
+    program, diags = check_file(write_ruleset(RULES.replace("  a = 3\n", "  swap = 3\n")))
+    assert program is None
+    assert [d.code for d in diags if d.is_error] == ["E300"] and diags[0].span.line == 6, [str(d) for d in diags]
