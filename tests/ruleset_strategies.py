@@ -104,7 +104,7 @@ class Scope:
         return Scope([*self.ints, *ints], player or self.player, self.loop or loop, self.step and step)
 
 
-HOLE = re.compile(r"\{(int|bool|text|block|var|player|bind|name|local|p)(\*?)\}")
+HOLE = re.compile(r"\{(int|bool|text|block|var|player|bind|name|local|p|proc)(\*?)\}")
 _EXPR_TYPES = ("int", "bool", "text")
 
 
@@ -131,6 +131,7 @@ class Writer:
         self.used: set[str] = set()
         self.ints_used: set[str] = set()  # of those, the names of ints (a player's or a card's is never reused)
         self.fns: list[str] = []  # generated `fn NAME(k: int) -> int` (their bodies are fnbody samples)
+        self.procs: list[str] = []  # generated `proc NAME(k: int)` whose bodies are generated blocks
         self.kinds_used: set[type] = set()
 
     def pick(self, items: list[str]) -> str:
@@ -204,6 +205,8 @@ class Writer:
                 return self.pick(scope.ints)
             if hole == "p":
                 return scope.player or "first"
+            if hole == "proc":  # a generated procedure (none inside one: no recursion), else the world's
+                return self.pick(["bump", *self.procs * 3]) if scope.step else "bump"
             inner = scope.inner(bound if star else [], player if star else None, loop, True)
             if hole == "block":
                 return "\n".join(self.block(inner, depth - 1))
@@ -243,10 +246,22 @@ class Writer:
             self.fns.append(f"fb{i}")
         return decls
 
+    def procedures(self) -> list[str]:
+        """A `proc` declaration with a generated body (`k` in scope; no `skip to`, no call of a generated proc),
+        or none, so the samples run in a called frame too, and suspend there when a choice is drawn."""
+        if self.c.integer(0, 1) == 0:
+            return []
+        body = self.block(Scope(["k"], None, False, False), 1)
+        self.procs.append("gp0")
+        return ["proc gp0(k: int) {", *body, "}"]
+
     def ruleset(self) -> str:
         """A whole ruleset over :data:`WORLD` (its files: :data:`WORLD_FILES`)."""
         decls = self.fnbodies()
+        decls += self.procedures()
         body = self.block(Scope(), self.depth)
+        if self.procs:  # called at least once
+            body.insert(self.c.integer(0, len(body)), f"do gp0({self.expr('int', Scope(), 1)})")
         if self.c.integer(0, 4) == 0:  # a long chain: at most the checker's limit runs, past it is a located E003
             n = self.c.integer(40, 130)
             body.append("g1 = " + " + ".join(["1"] * n) + " - " + str(n - 3))

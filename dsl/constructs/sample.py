@@ -16,7 +16,8 @@ to skip to). Holes, filled left to right:
   ``{bind}``: a new int name that stays bound after the statement (`let`, `transfer … as`);
   ``{name}``: a new name the sample uses itself (a card, a counter of its own) and nothing generated reads;
 - ``{local}``: an int name the enclosing scope already binds and may assign (the sample is not drawn where
-  there is none); ``{p}``: the innermost player variable (likewise).
+  there is none); ``{p}``: the innermost player variable (likewise);
+- ``{proc}``: a procedure taking one int: ``bump``, or one the fuzzer declared with a generated body.
 
 ``needs`` names where a statement sample may stand: ``loop`` (inside a loop: `break`), ``step`` (in a step,
 not a `fn` body: `skip to`). An expression sample has a type (``ty``); a sample of type ``fnbody`` is the body

@@ -157,7 +157,7 @@ STATEMENTS: dict[type[A.Stmt], StmtConstruct] = {
                       samples=(stmt("simultaneously {player} in players choose {var} from [1, 2, 3] "
                                     "where {var} != {int} {\n{player}.sc += {var}\n{block*}\n}"),)),
         StmtConstruct(A.Do, "do PROC(ARGS) | do CARD.EFFECT(ARGS)", exprs=lambda s: [s.call],
-                      suspends_when=_do_suspends, samples=(stmt("do bump({int})"), stmt("do ask()"))),
+                      suspends_when=_do_suspends, samples=(stmt("do {proc}({int})"), stmt("do ask()"))),
         StmtConstruct(A.Fire, "fire WINDOW(ARGS)", exprs=lambda s: list(s.args), suspends_when=_fire_suspends,
                       samples=(stmt("fire poked({int})"),)),
         StmtConstruct(A.EndGame, "end game", samples=(stmt("if {bool} and g1 > 20 { end game }"),)),
