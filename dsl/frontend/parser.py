@@ -26,7 +26,7 @@ from liturgy.dsl.frontend.extbuild import ExtensionBuilder, flat_block
 from liturgy.dsl.frontend.fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
 from liturgy.dsl.frontend.grammar_cache import grammar_cache_file, load_json, store_json
 from liturgy.dsl.frontend.modebuild import ModeBuilder
-from liturgy.dsl.frontend.syntaxerrors import syntax_diagnostic
+from liturgy.dsl.frontend.syntaxerrors import next_decl_line, syntax_diagnostic
 
 MAX_SYNTAX_ERRORS = 20
 
@@ -46,9 +46,13 @@ _LARK_OPTIONS: dict[str, Any] = {
 }
 
 
-@lru_cache(maxsize=2)
 def _lark(key: str | None = None) -> Lark:
-    key = grammar_key() if key is None else key
+    """The Lark parser of the grammar with the extensions registered now (or those ``key`` names)."""
+    return _lark_for(grammar_key() if key is None else key)
+
+
+@lru_cache(maxsize=2)
+def _lark_for(key: str) -> Lark:
     return Lark(_grammar(key), cache=grammar_cache_file(key), **_LARK_OPTIONS)
 
 
@@ -648,22 +652,6 @@ def _tables(key: str = "") -> Tables | None:
     return tables
 
 
-_DECL_KEYWORDS = (
-    "game", "enum", "die", "card", "cards", "zone", "counter", "flag", "track", "pool", "window", "option",
-    "on", "proc", "fn", "setup", "round", "finish", "score", "tiebreak", "winner", "invariant",
-    "display", "describe", "mode",
-)
-
-
-def _next_decl_line(lines: list[str], after: int) -> int | None:
-    """Index of the first line after ``after`` that starts a top-level declaration."""
-    for i in range(after + 1, len(lines)):
-        word = lines[i].split(" ", 1)[0].split("{", 1)[0]
-        if word in _DECL_KEYWORDS and not lines[i][:1].isspace():
-            return i
-    return None
-
-
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -735,7 +723,7 @@ def _parse(text: str, file: str, start: str, builder: _AstBuilder | None = None)
         return None, errors
     lines = text.split("\n")
     while len(errors) < MAX_SYNTAX_ERRORS:
-        resume = _next_decl_line(lines, errors[-1].span.line - 1)
+        resume = next_decl_line(lines, errors[-1].span.line - 1)
         if resume is None:
             break
         rest = "\n" * resume + "\n".join(lines[resume:])
