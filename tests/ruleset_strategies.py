@@ -62,8 +62,6 @@ cards:
 '''
 
 
-
-
 def _lit_text(value: str) -> str:
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 

@@ -65,7 +65,9 @@ EXPRESSIONS: dict[type[A.Expr], ExprConstruct] = {
                       binds=lambda e: (e.var,),
                       samples=(expr("int", "sum({int*} for {var} in [1, 2, {int}] where {bool*})"),
                                expr("int", "count({var} for {var} in [1, 2, {int}] where {bool*})"),
-                               expr("bool", "any({var} > {int} for {var} in [g0, {int}])"))),
+                               expr("bool", "any({var} > {int} for {var} in [g0, {int}])"),
+                               # an inlined `fn` called with the loop's item beside a literal (the literal bug)
+                               expr("int", "sum(pick({name}, {text}) for {name} in [{text}, {text}])"))),
         ExprConstruct(A.ListLit, "[EXPR, …]", children=lambda e: list(e.items),
                       samples=(expr("int", "size([{int}, {int}])"),)),
         ExprConstruct(A.ListComp, "[EXPR for NAME in ITEMS [where COND]]", children=_comprehension,
