@@ -2,9 +2,11 @@
 
 dsl/constructs/ declares each statement kind, expression kind and built-in once; dsl/checker/declarations.py
 dispatches each declaration kind from one table. These tests fail when the AST has a node class the registry
-does not declare, when a pass lacks a handler for a kind the registry declares, when the registry's child
-accessors miss a child of a node, or when the registry and a pass disagree about a built-in — and they play
-the registered built-in `range`, added through the registry alone, in every compile mode.
+does not declare, when a pass lacks a handler (or a declared fallback) for a core kind the registry declares,
+when fuse meets an instruction kind it has no rule for or the formatter changes a kind's samples, when the
+registry's child accessors miss a child of a node, or when the registry and a pass disagree about a built-in —
+and they play the registered built-in `range`, added through the registry alone, in every compile mode
+(tests/test_extensions.py does the same for a statement and an expression registered at test time).
 """
 from __future__ import annotations
 
@@ -27,8 +29,13 @@ from liturgy.dsl.constructs import statements as construct_stmts
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.includes import main_rulesets
 from liturgy.dsl.loader import check_file
+from liturgy.interpreter.codegen.fuse import FUSED
+from liturgy.interpreter.codegen.kinds import EXPR_SOURCES
+from liturgy.interpreter.codegen.locals import SCAN
 from liturgy.interpreter.codegen.stmtgen import STMT_WRITERS
 from liturgy.interpreter.compiler.expressions import EXPR_HANDLERS as CLOSURE_EXPR_HANDLERS
+from liturgy.interpreter.compiler.machine import CONTROL_HANDLERS
+from liturgy.interpreter.compiler.statements import STMT_HANDLERS as CLOSURE_STMT_HANDLERS
 from liturgy.interpreter.engine import Ruleset
 from liturgy.interpreter.runtime.builtins import pure_function
 
@@ -40,15 +47,29 @@ SHIPPED = [Path(p) for p in main_rulesets(
     [str(p) for p in sorted((Path(__file__).resolve().parent.parent / "rulesets").rglob("*.rules"))])]
 
 # Every pass's handler table, keyed by node class, beside the registry table it must cover: a pass that
-# dispatches on statement or expression kinds adds one line here.
+# dispatches on statement or expression kinds adds one line here. Each table spells out what it does with every
+# core kind, a slower path included (the code generators' closure fallbacks are named per kind); extension
+# constructs (dsl/constructs/extensions.py) are lowered by the parser, so no pass has, or needs, a line for one.
+# Passes that dispatch on no kind: `fuse` (on instruction kinds: FUSED, checked below), the formatter (on
+# grammar rules: every `*_stmt` and `*_decl` rule starts a line, dsl/frontend/layout.py; checked below on every
+# kind's samples), the language server (declarations by kind, expressions through the registry's walkers).
 Construct = constructs.StmtConstruct | constructs.ExprConstruct
 PASSES: list[tuple[str, Mapping[type, Construct], Mapping[type, object]]] = [
     ("checker: statements", constructs.STATEMENTS, STMT_HANDLERS),
     ("checker: expressions", constructs.EXPRESSIONS, EXPR_HANDLERS),
     ("closure compiler: expressions", constructs.EXPRESSIONS, CLOSURE_EXPR_HANDLERS),
+    # pure statements by their closure, the others by their step-machine instructions (both for `if`, `for`…)
+    ("closure compiler: statements", constructs.STATEMENTS, {**CONTROL_HANDLERS, **CLOSURE_STMT_HANDLERS}),
     ("leak analysis: statements", constructs.STATEMENTS, FLOW_STMTS),
     ("code generator: statements", constructs.STATEMENTS, STMT_WRITERS),
+    ("code generator: expressions", constructs.EXPRESSIONS, EXPR_SOURCES),
+    ("code generator: locals cache", constructs.STATEMENTS, SCAN),
 ]
+
+
+def _core(registry: Mapping[type, Construct]) -> set[type]:
+    """The kinds a pass handles itself: all but the extensions, which the parser lowers to core kinds."""
+    return {node for node, c in registry.items() if c.extension is None}
 
 
 def _subclasses(base: type) -> set[type]:
@@ -67,7 +88,7 @@ def test_every_declaration_kind_has_exactly_one_place_in_the_checker() -> None:
 def test_every_node_class_is_declared_in_the_registry(base: type, registry: Mapping[type, Construct]) -> None:
     nodes = _subclasses(base)
     assert nodes - set(registry) == set(), f"not in the registry: {sorted(c.__name__ for c in nodes - set(registry))}"
-    assert set(registry) - nodes == set()
+    assert set(registry) - nodes == set(registry) - _core(registry)  # an extension's node may live with its entry
     for node, c in registry.items():
         assert c.node is node and c.syntax
 
@@ -75,11 +96,49 @@ def test_every_node_class_is_declared_in_the_registry(base: type, registry: Mapp
 @pytest.mark.parametrize(("name", "registry", "handlers"), PASSES, ids=[p[0] for p in PASSES])
 def test_every_pass_has_a_handler_for_every_registered_kind(name: str, registry: Mapping[type, Construct],
                                                             handlers: Mapping[type, object]) -> None:
-    missing = sorted(c.__name__ for c in set(registry) - set(handlers))
-    extra = sorted(c.__name__ for c in set(handlers) - set(registry))
+    missing = sorted(c.__name__ for c in _core(registry) - set(handlers))
+    extra = sorted(c.__name__ for c in set(handlers) - _core(registry))
     assert not missing, f"{name} has no handler for {missing}"
-    assert not extra, f"{name} handles kinds the registry does not declare: {extra}"
-    assert all(callable(h) for h in handlers.values())
+    assert not extra, f"{name} handles kinds the registry does not declare (or an extension's): {extra}"
+    assert all(callable(h) or (isinstance(h, str) and h) for h in handlers.values())
+
+
+def test_the_closure_compiler_leaves_only_suspending_statements_to_the_step_machine() -> None:
+    """A statement without a closure is one that always suspends (`choose`, `simultaneously`)."""
+    facts = type("Facts", (), {"suspending": frozenset(), "kinds": {}})()
+    for node in _core(constructs.STATEMENTS) - set(CLOSURE_STMT_HANDLERS):
+        c = constructs.STATEMENTS[node]
+        assert node in CONTROL_HANDLERS and c.suspends_when is not None and c.suspends_when(None, facts), node
+
+
+def _all_samples_ruleset(tmp_path: Path) -> str:
+    import random
+
+    from ruleset_strategies import filled_samples, world_ruleset, write_world
+
+    decls: list[str] = []
+    body: list[str] = []
+    for table in (constructs.STATEMENTS, constructs.EXPRESSIONS):
+        for node in table:
+            for more, lines in filled_samples(node, random.Random(11)):
+                decls += more
+                body += ["if true {", *lines, "}"]
+    return write_world(tmp_path, world_ruleset(body, decls))
+
+
+def test_fuse_and_the_formatter_take_every_kind(tmp_path: Path) -> None:
+    """Every construct's samples in one ruleset: each instruction kind its compiled code holds has a rule in
+    fuse's FUSED table, and `liturgy fmt` lays it out without changing the program (it refuses otherwise)."""
+    from liturgy.dsl.frontend.layout import format_text
+
+    path = _all_samples_ruleset(tmp_path)
+    program, diags = check_file(path)
+    assert program is not None, [str(d) for d in diags]
+    compiled = Ruleset(program).compiled
+    kinds = {info[1] for info in compiled.ins_info.values()}
+    assert kinds and kinds <= set(FUSED), kinds - set(FUSED)
+    text = Path(path).read_text(encoding="utf-8")
+    assert format_text(format_text(text, path), path) == format_text(text, path)
 
 
 def _fields_of(node: object, kind: type) -> list[object]:

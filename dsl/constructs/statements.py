@@ -12,6 +12,8 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from liturgy.dsl.constructs.lowering import Extension
+from liturgy.dsl.constructs.sample import Sample, stmt
 from liturgy.dsl.frontend import ast as A
 
 
@@ -48,6 +50,9 @@ class StmtConstruct:
     # can a decision happen inside? None: exactly when one can inside a child block (see :func:`suspends`)
     suspends_when: Callable[[Any, SuspendFacts], bool] | None = None
     loop: bool = False  # `break` inside leaves this statement
+    samples: tuple[Sample, ...] = ()  # how the cross-mode fuzzer writes it (dsl/constructs/sample.py)
+    # a construct registered with its own syntax and meaning (dsl/constructs/extensions.py), else None
+    extension: Extension | None = None
 
 
 def _always(s: Any, facts: SuspendFacts) -> bool:
@@ -104,39 +109,83 @@ def _simultaneous_exprs(s: A.Simultaneous) -> list[A.Expr]:
 STATEMENTS: dict[type[A.Stmt], StmtConstruct] = {
     c.node: c
     for c in (
-        StmtConstruct(A.Let, "let NAME = EXPR", exprs=lambda s: [s.value], binds=lambda s: (s.name,)),
+        StmtConstruct(A.Let, "let NAME = EXPR", exprs=lambda s: [s.value], binds=lambda s: (s.name,),
+                      samples=(stmt("let {bind} = {int}"),)),
         StmtConstruct(A.Assign, "TARGET = EXPR | TARGET += EXPR | TARGET -= EXPR",
-                      exprs=lambda s: [s.target, s.value]),
-        StmtConstruct(A.Move, "move WHAT to ZONE [top | bottom]", exprs=lambda s: [s.what, s.dest]),
-        StmtConstruct(A.Shuffle, "shuffle ZONE", exprs=lambda s: [s.zone]),
-        StmtConstruct(A.Reveal, "reveal ZONE-OR-CARD [to PLAYERS]", exprs=lambda s: _present(s.target, s.to)),
+                      exprs=lambda s: [s.target, s.value],
+                      samples=(stmt("g0 = {int}"), stmt("g1 += {int}"), stmt("f0 = {bool}"), stmt("{p}.sc -= {int}"),
+                               stmt("{local} = {int}"), stmt("cells[g1 % 3, 1] = {int}"), stmt("first = {p}"))),
+        StmtConstruct(A.Move, "move WHAT to ZONE [top | bottom]", exprs=lambda s: [s.what, s.dest],
+                      samples=(stmt("if size(bag) > 0 { move top(bag) to row }"),
+                               stmt("move [c for c in row where c.v > {int}] to bag bottom"),
+                               stmt("if size(bag) > 0 { move top(bag) to {p}.hand }"))),
+        StmtConstruct(A.Shuffle, "shuffle ZONE", exprs=lambda s: [s.zone], samples=(stmt("shuffle bag"),)),
+        StmtConstruct(A.Reveal, "reveal ZONE-OR-CARD [to PLAYERS]", exprs=lambda s: _present(s.target, s.to),
+                      samples=(stmt("reveal row"), stmt("if size(bag) > 0 { reveal top(bag) to [first] }"))),
         StmtConstruct(A.Transfer, "transfer [AMOUNT | all] from HOLDER to HOLDER [as NAME]",
                       exprs=lambda s: _present(s.amount, s.source, s.dest),
-                      binds=lambda s: (s.bind,) if s.bind else ()),
-        StmtConstruct(A.If, "if COND { … } elif COND { … } else { … }", blocks=_if_blocks, exprs=_if_exprs),
+                      binds=lambda s: (s.bind,) if s.bind else (),
+                      samples=(stmt("transfer {int} from bank to heap as {bind}"),
+                               stmt("transfer all from heap to bank"))),
+        StmtConstruct(A.If, "if COND { … } elif COND { … } else { … }", blocks=_if_blocks, exprs=_if_exprs,
+                      samples=(stmt("if {bool} {\n{block}\n} elif {bool} {\n{block}\n} else {\n{block}\n}"),
+                               stmt("if {bool} {\n{block}\n}"))),
         # `for NAME in ITEMS where COND { … }` is parsed as `for NAME in ITEMS { if COND { … } }`
         StmtConstruct(A.For, "for NAME in ITEMS [where COND] { … }", blocks=lambda s: [s.body],
-                      exprs=lambda s: [s.iterable], binds_inside=lambda s: (s.var,), loop=True),
+                      exprs=lambda s: [s.iterable], binds_inside=lambda s: (s.var,), loop=True,
+                      samples=(stmt("for {var} in [{int}, {int}, 2] {\n{block*}\n}"),
+                               stmt("for {player} in players {\n{block*}\n{player}.sc += {int*}\n}"),
+                               stmt("for {name} in row where {name}.v > {int} {\ng1 += {name}.v\n{block}\n}"),
+                               stmt("for {name} in row {\nif {name}.v > {int} {\nmove {name} to bag\n}\n{block}\n}"))),
         StmtConstruct(A.RepeatWhile, "repeat while COND { … }", blocks=lambda s: [s.body],
-                      exprs=lambda s: [s.cond], loop=True),
-        StmtConstruct(A.Break, "break"),
+                      exprs=lambda s: [s.cond], loop=True,
+                      samples=(stmt("let {name} = 0\nrepeat while {name} < 3 {\n{name} += 1\n{block}\n}"),
+                               stmt("repeat while size(bag) > 0 and size(row) < {int} {\nmove top(bag) to row\n}"),
+                               stmt("repeat while size(row) > {int} {\nchoose {name} from row where {name}.v > 1 "
+                                    "by first optional {\nmove {name} to bag\n} otherwise {\nbreak\n}\n}"))),
+        StmtConstruct(A.Break, "break", samples=(stmt("if {bool} { break }", "loop"),)),
         StmtConstruct(A.Choose, 'choose NAME from ITEMS [where COND] by PLAYER [optional ["LABEL"]] [prompt "…"] '
-                      "{ … } [none { … }]", blocks=_choose_blocks, exprs=_choose_exprs,
-                      binds_inside=lambda s: (s.var,), suspends_when=_always),
+                      "{ … } [otherwise { … }]", blocks=_choose_blocks, exprs=_choose_exprs,
+                      binds_inside=lambda s: (s.var,), suspends_when=_always,
+                      samples=(stmt("choose {name} from row by first optional {\nmove {name} to bag bottom\n"
+                                    "{block}\n}"),
+                               stmt('choose {var} from [1, 2, {int}] where {var} != {int} by {p} prompt "{}?", {text} '
+                                    "{\ng0 = {var}\n{block*}\n} otherwise {\n{block}\n}"))),
         StmtConstruct(A.Simultaneous, 'simultaneously NAME in ITEMS choose NAME from ITEMS [where COND] '
                       '[by PLAYER] [prompt "…"] { … }', blocks=lambda s: [s.body], exprs=_simultaneous_exprs,
-                      binds_inside=lambda s: (s.player_var, s.var), suspends_when=_always),
+                      binds_inside=lambda s: (s.player_var, s.var), suspends_when=_always,
+                      samples=(stmt("simultaneously {player} in players choose {var} from [1, 2, 3] "
+                                    "where {var} != {int} {\n{player}.sc += {var}\n{block*}\n}"),)),
         StmtConstruct(A.Do, "do PROC(ARGS) | do CARD.EFFECT(ARGS)", exprs=lambda s: [s.call],
-                      suspends_when=_do_suspends),
-        StmtConstruct(A.Fire, "fire WINDOW(ARGS)", exprs=lambda s: list(s.args), suspends_when=_fire_suspends),
-        StmtConstruct(A.EndGame, "end game"),
-        StmtConstruct(A.SkipTo, "skip to STEP"),
-        StmtConstruct(A.Log, 'log [to PLAYERS] "TEXT", ARGS', exprs=lambda s: _present(s.to, *s.args)),
-        StmtConstruct(A.ModeSwitch, "enter MODE | leave MODE", exprs=lambda s: [s.mode]),
+                      suspends_when=_do_suspends, samples=(stmt("do {proc}({int})"), stmt("do ask()"))),
+        StmtConstruct(A.Fire, "fire WINDOW(ARGS)", exprs=lambda s: list(s.args), suspends_when=_fire_suspends,
+                      samples=(stmt("fire poked({int})"),)),
+        StmtConstruct(A.EndGame, "end game", samples=(stmt("if {bool} and g1 > 20 { end game }"),)),
+        StmtConstruct(A.SkipTo, "skip to STEP", samples=(stmt("if {bool} { skip to t }", "step"),)),
+        StmtConstruct(A.Log, 'log [to PLAYERS] "TEXT", ARGS', exprs=lambda s: _present(s.to, *s.args),
+                      samples=(stmt('log "{} / {} / {}", {text}, {int}, {text}'),
+                               stmt('log to [{p}] "{} sees {}", {p}, {int}'),
+                               stmt('log "{} / {} / {}", top(bag), row, {p}.hand'))),
+        StmtConstruct(A.ModeSwitch, "enter MODE | leave MODE", exprs=lambda s: [s.mode],
+                      samples=(stmt("if active(alert) {\nleave alert\n} else {\nenter alert\n"
+                                    "alert.level = {int}\n}"),)),
         StmtConstruct(A.GraphLink, "link A to B on GRAPH by KIND | unlink A from B on GRAPH [by KIND]",
-                      exprs=lambda s: _present(s.a, s.b, s.kind)),
+                      exprs=lambda s: _present(s.a, s.b, s.kind),
+                      samples=(stmt("unlink mill from ford on roads\nlink mill to ford on roads by road"),
+                               stmt("unlink ford from abbey on roads by road"))),
     )
 }
+
+
+def register(c: StmtConstruct) -> None:
+    """Add a statement kind (an extension: dsl/constructs/extensions.py registers through here)."""
+    if c.node in STATEMENTS:
+        raise ValueError(f"statement {c.node.__name__} is already registered")
+    STATEMENTS[c.node] = c
+
+
+def unregister(node: type[A.Stmt]) -> None:
+    del STATEMENTS[node]
 
 
 def construct(s: A.Stmt) -> StmtConstruct:

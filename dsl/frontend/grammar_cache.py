@@ -52,13 +52,14 @@ def cache_dir() -> Path | None:
     return base
 
 
-def grammar_cache_file() -> str | bool:
-    """The value for Lark's ``cache`` option: a private file path, or False (no cache)."""
+def grammar_cache_file(key: str = "") -> str | bool:
+    """The value for Lark's ``cache`` option: a private file path, or False (no cache). ``key`` names the
+    registered extension constructs (dsl/constructs/extensions.py): a grammar with them has a file of its own."""
     base = cache_dir()
     if base is None:
         return False
     v = sys.version_info
-    return str(base / f"grammar-lark{lark.__version__}-py{v.major}{v.minor}.cache")
+    return str(base / f"grammar-lark{lark.__version__}-py{v.major}{v.minor}{'-' + key if key else ''}.cache")
 
 
 def load_json(name: str, key: str) -> Any:

@@ -24,6 +24,7 @@ from typing import Any
 
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
+from liturgy.dsl.constructs.extensions import grammar_key
 from liturgy.dsl.diagnostics import Diagnostic, Span
 from liturgy.dsl.frontend.grammar_cache import grammar_cache_file
 from liturgy.dsl.frontend.parser import _grammar, _syntax_diag, parse_ruleset_text
@@ -60,11 +61,12 @@ class FormatError(Exception):
         self.diagnostics = diagnostics
 
 
-@lru_cache(maxsize=1)
-def _lark_all_tokens() -> Lark:
-    """The language's grammar with every token kept in the tree (keywords, punctuation), for layout."""
-    cache = grammar_cache_file()  # the analysed tables, kept like the main parser's (a file of its own)
-    return Lark(_grammar(), parser="lalr", propagate_positions=True, maybe_placeholders=True, keep_all_tokens=True,
+@lru_cache(maxsize=2)
+def _lark_all_tokens(key: str = "") -> Lark:
+    """The language's grammar with every token kept in the tree (keywords, punctuation), for layout; ``key``:
+    the registered extensions' (dsl/constructs/extensions.py)."""
+    cache = grammar_cache_file(key)  # the analysed tables, kept like the main parser's (a file of its own)
+    return Lark(_grammar(key), parser="lalr", propagate_positions=True, maybe_placeholders=True, keep_all_tokens=True,
                 start="start", cache=cache[:-len(".cache")] + "-layout.cache" if isinstance(cache, str) else False)
 
 
@@ -134,7 +136,7 @@ def _comments(text: str) -> list[tuple[int, int, str]]:
 def _parse(text: str, file: str) -> Tree[Any]:
     """The parse tree with every token kept; a syntax error is the parser's own diagnostic."""
     try:
-        return _lark_all_tokens().parse(text)
+        return _lark_all_tokens(grammar_key()).parse(text)
     except UnexpectedInput as err:
         raise FormatError([_syntax_diag(err, file, text)]) from err
     except (LarkError, RecursionError) as err:

@@ -19,19 +19,22 @@ from typing import Any
 import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
+from liturgy.dsl.constructs.extensions import extend_grammar, grammar_key
 from liturgy.dsl.diagnostics import Diagnostic, LiturgyError, Span, remember_source
 from liturgy.dsl.frontend import ast as A
+from liturgy.dsl.frontend.extbuild import ExtensionBuilder, flat_block
 from liturgy.dsl.frontend.fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
 from liturgy.dsl.frontend.grammar_cache import grammar_cache_file, load_json, store_json
 from liturgy.dsl.frontend.modebuild import ModeBuilder
-from liturgy.dsl.frontend.syntaxerrors import syntax_diagnostic
+from liturgy.dsl.frontend.syntaxerrors import next_decl_line, syntax_diagnostic
 
 MAX_SYNTAX_ERRORS = 20
 
 
-@lru_cache(maxsize=1)
-def _grammar() -> str:
-    return resources.files("liturgy.dsl.frontend").joinpath("grammar.lark").read_text(encoding="utf-8")
+@lru_cache(maxsize=2)
+def _grammar(key: str = "") -> str:  # key: the registered extensions' (dsl/constructs/extensions.py), "" for none
+    text = resources.files("liturgy.dsl.frontend").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return extend_grammar(text) if key else text
 
 
 # Lark's parser options; the fast driver's cached tables are keyed by them too.
@@ -43,9 +46,14 @@ _LARK_OPTIONS: dict[str, Any] = {
 }
 
 
-@lru_cache(maxsize=1)
-def _lark() -> Lark:
-    return Lark(_grammar(), cache=grammar_cache_file(), **_LARK_OPTIONS)
+def _lark(key: str | None = None) -> Lark:
+    """The Lark parser of the grammar with the extensions registered now (or those ``key`` names)."""
+    return _lark_for(grammar_key() if key is None else key)
+
+
+@lru_cache(maxsize=2)
+def _lark_for(key: str) -> Lark:
+    return Lark(_grammar(key), cache=grammar_cache_file(key), **_LARK_OPTIONS)
 
 
 def _syntax_diag(err: UnexpectedInput, file: str, text: str = "") -> Diagnostic:
@@ -74,7 +82,7 @@ def _unquote(tok: Token) -> str:
     return str(value)
 
 
-class _AstBuilder(ModeBuilder):
+class _AstBuilder(ModeBuilder, ExtensionBuilder):
     """Build AST nodes; each method is named after the grammar rule or alias.
 
     The methods take the node's position (``meta``, a :data:`Pos`) and its
@@ -228,10 +236,10 @@ class _AstBuilder(ModeBuilder):
 
     # ---- statements
     def block(self, meta: Any, c: list[Any]) -> list[A.Stmt]:
-        return list(c)
+        return flat_block(c)  # an extension statement is built as the list of statements it lowers to
 
     def effect_body(self, meta: Any, c: list[Any]) -> list[A.Stmt]:
-        return list(c)
+        return flat_block(c)
 
     def expr_only(self, meta: Any, c: list[Any]) -> A.Expr:
         return c[0]  # type: ignore[no-any-return]
@@ -620,8 +628,8 @@ def _tree_to_ast(tree: Any, builder: _AstBuilder) -> Any:
     return method(builder, _meta_pos(tree.meta), children)
 
 
-@lru_cache(maxsize=1)
-def _tables() -> Tables | None:
+@lru_cache(maxsize=2)
+def _tables(key: str = "") -> Tables | None:
     """The fast driver's tables, or None if the grammar needs something it lacks.
 
     They come from the private cache when it holds them for this grammar, Lark
@@ -629,7 +637,7 @@ def _tables() -> Tables | None:
     syntax error); otherwise they are derived from the Lark parser and cached.
     """
     key = hashlib.sha256(
-        f"{_grammar()}\0lark {lark.__version__}\0{sorted(_LARK_OPTIONS.items())}\0format {FORMAT}".encode()
+        f"{_grammar(key)}\0lark {lark.__version__}\0{sorted(_LARK_OPTIONS.items())}\0format {FORMAT}".encode()
     ).hexdigest()
     name = f"fastparse-{key[:16]}.json"  # one file per grammar: worktrees with different grammars share the directory
     data = load_json(name, key)
@@ -639,28 +647,12 @@ def _tables() -> Tables | None:
         except (Unsupported, KeyError, TypeError, ValueError, AttributeError, re.error):
             pass  # a damaged cache file: derive the tables again
     try:
-        data = tables_data(_lark())
+        data = tables_data(_lark(key))
         tables = Tables(data, _AstBuilder)
     except Unsupported:  # pragma: no cover - the shipped grammar is supported
         return None
     store_json(name, key, data)
     return tables
-
-
-_DECL_KEYWORDS = (
-    "game", "enum", "die", "card", "cards", "zone", "counter", "flag", "track", "pool", "window", "option",
-    "on", "proc", "fn", "setup", "round", "finish", "score", "tiebreak", "winner", "report", "invariant",
-    "display", "describe", "mode",
-)
-
-
-def _next_decl_line(lines: list[str], after: int) -> int | None:
-    """Index of the first line after ``after`` that starts a top-level declaration."""
-    for i in range(after + 1, len(lines)):
-        word = lines[i].split(" ", 1)[0].split("{", 1)[0]
-        if word in _DECL_KEYWORDS and not lines[i][:1].isspace():
-            return i
-    return None
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -715,7 +707,7 @@ def _parse(text: str, file: str, start: str, builder: _AstBuilder | None = None)
     """
     if builder is None:
         builder = _AstBuilder(file)
-    tables = _tables()
+    tables = _tables(grammar_key())
     if tables is not None:
         fast = fast_parse(tables, text, start, builder)
         if fast is not None:
@@ -734,7 +726,7 @@ def _parse(text: str, file: str, start: str, builder: _AstBuilder | None = None)
         return None, errors
     lines = text.split("\n")
     while len(errors) < MAX_SYNTAX_ERRORS:
-        resume = _next_decl_line(lines, errors[-1].span.line - 1)
+        resume = next_decl_line(lines, errors[-1].span.line - 1)
         if resume is None:
             break
         rest = "\n" * resume + "\n".join(lines[resume:])

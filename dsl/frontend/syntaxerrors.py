@@ -52,3 +52,21 @@ def syntax_diagnostic(err: UnexpectedInput, file: str, text: str, lark: Lark) ->
             hint="a `{` may be missing its closing `}`",
         )
     return Diagnostic("E001", "error", str(err).splitlines()[0], Span.point(file, line, col))
+
+
+# The words that start a top-level declaration at the start of a line.
+_DECL_KEYWORDS = (
+    "game", "enum", "die", "card", "cards", "zone", "counter", "flag", "track", "pool", "window", "option",
+    "on", "proc", "fn", "setup", "round", "finish", "score", "tiebreak", "winner", "report", "invariant",
+    "display", "describe", "mode",
+)
+
+
+def next_decl_line(lines: list[str], after: int) -> int | None:
+    """Index of the first line after ``after`` that starts a top-level declaration: where the parser resumes
+    after a syntax error, so one run reports several independent mistakes."""
+    for i in range(after + 1, len(lines)):
+        word = lines[i].split(" ", 1)[0].split("{", 1)[0]
+        if word in _DECL_KEYWORDS and not lines[i][:1].isspace():
+            return i
+    return None

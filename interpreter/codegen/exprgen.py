@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, cardtab, gridgen, letgen, scans
+from liturgy.interpreter.codegen import budgetgen, cardtab, gridgen, kinds, letgen, scans
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.source import Refused, Sources
@@ -414,7 +414,7 @@ class ExprGen:
             return f"{self.const(self._loop_function(e))}(s, env)"
         if isinstance(e, A.LetIn):
             return letgen.let_source(self, e)
-        return self.closure(e)
+        return kinds.fallback(self, e)  # only where the kind declares it (codegen/kinds.py)
 
     def cond(self, e: A.Expr) -> str:
         """Source for ``e`` where only its truth matters (`if`, `where`, `not`): no `bool(…)` wrappers.

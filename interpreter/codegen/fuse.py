@@ -51,6 +51,23 @@ MAX_RUN_LINES = 40
 MAX_INLINE_LINES = 240
 
 
+# Every instruction kind the step machine notes (compiler/core.py ``note``) and what a fused function does with
+# it, spelled out (tests/test_registry.py compiles every construct's samples and checks each kind met is here;
+# :meth:`_Path.walk` refuses any other). A statement reaches fuse only through these: pure statements are
+# "run" instructions, control flow is branches, jumps and loop steps, `do`/`fire` end in "call_end", and
+# `choose`/`simultaneously` are "stop".
+FUSED: dict[str, str] = {
+    "run": "its statements inlined (their generated text) or called",
+    "goto": "followed",
+    "branch": "an if/else, both ways followed",
+    "for_init": "the loop's items stored in the frame",
+    "for_next": "the loop's next item, or its end",
+    "call_end": "called (it pushes the callee's frame); the path ends",
+    "ret": "the frame popped; the path ends",
+    "stop": "the path ends before it: it may ask for a decision, the engine runs it",
+}
+
+
 class _Trace:
     """Writes one fused function, entered at ``head`` of ``code``."""
 
@@ -160,9 +177,11 @@ class _Trace:
             self.emit("s.frames.pop()")
             self.emit(f"return {k}")
             self.longest = max(self.longest, k + 1)
-        else:  # "stop": may ask for a decision, so the engine runs it
+        elif kind == "stop":  # may ask for a decision, so the engine runs it
             self.nodes -= 1
             self.leave(pc, k, frpc)
+        else:
+            raise AssertionError(f"fuse has no rule for the instruction kind {kind!r}: declare it in FUSED")
 
     def source(self) -> tuple[str, str, int] | None:
         """The fused function's name, text and longest path, or None when it would run a single instruction."""

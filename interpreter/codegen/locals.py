@@ -156,9 +156,30 @@ def _scan(stmts: Sequence[A.Stmt], comp: Compiler) -> tuple[set[str], bool]:
             if (isinstance(call, A.Call) and A.ref_of(call)[0] != "call_proc" and isinstance(call.func, A.Attr)
                     and comp._field_params(call.func.name) is None):
                 invalid = True  # left to the closure compiler
-        elif not isinstance(st, A.Move | A.Shuffle | A.Reveal | A.Log | A.EndGame | A.SkipTo | A.Fire | A.Break):
+        elif _treatment(st) == "closure":
             invalid = True  # a statement this module leaves to the closure compiler
     return names, invalid
+
+
+# What each statement kind does to the locals held in Python variables (tests/test_registry.py checks that it
+# covers the registry; a kind it lacks is an error here, not a silent guess): "binds" a local, runs "nested"
+# blocks (scanned), "keeps" them (writes no local, runs as generated text), "do" (invalid when a card effect is
+# left to the closures), or runs as the closure compiler's function, which reads and writes ``env``: "closure"
+# (the cache is invalid after it). `choose` and `simultaneously` suspend: never in a generated run.
+SCAN: dict[type[A.Stmt], str] = {
+    A.Let: "binds", A.Assign: "binds", A.Transfer: "binds", A.If: "nested", A.For: "nested",
+    A.RepeatWhile: "nested", A.Do: "do", A.Move: "keeps", A.Shuffle: "keeps", A.Reveal: "keeps", A.Log: "keeps",
+    A.EndGame: "keeps", A.SkipTo: "keeps", A.Fire: "keeps", A.Break: "keeps", A.ModeSwitch: "closure",
+    A.GraphLink: "closure", A.Choose: "closure", A.Simultaneous: "closure",
+}
+
+
+def _treatment(st: A.Stmt) -> str:
+    how = SCAN.get(type(st))
+    if how is None:
+        raise AssertionError(f"the locals cache has no rule for {type(st).__name__}: declare it in "
+                             "interpreter/codegen/locals.py SCAN")
+    return how
 
 
 # ``s.counters`` in code (not inside a string literal written with ``repr``), and those literals.

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from liturgy.dsl.checker.program import Program
+from liturgy.dsl.constructs import STATEMENTS
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Ins
 from liturgy.interpreter.runtime.errors import RuleError
@@ -175,9 +176,12 @@ def _has_effects(e: A.Expr) -> bool:
 
 
 def _has_break(stmts: Sequence[A.Stmt]) -> bool:
+    """Does a `break` in ``stmts`` leave the loop around them? Through the registry: a `break` inside a loop
+    statement (``loop`` in dsl/constructs/statements.py) leaves that loop instead."""
     for s in stmts:
         if isinstance(s, A.Break):
             return True
-        if isinstance(s, A.If) and (any(_has_break(b) for _, b in s.branches) or _has_break(s.orelse)):
+        c = STATEMENTS[type(s)]
+        if not c.loop and any(_has_break(b) for b in c.blocks(s)):
             return True
     return False
