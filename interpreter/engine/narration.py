@@ -178,7 +178,10 @@ def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any],
             if not seen:
                 seen.append(_in_sight(before) & _in_sight(after))
             both = seen[0]
-            old = {k: old.get(k, 0) for k in (set(old) | set(new)) if k in both or k in old and k in new}
+            # in the views' order (a set's order changes with the process's string hashing: two servers, or a
+            # server and its restart, told a seat the same changes in different orders)
+            keys = [*old, *(k for k in new if k not in old)]
+            old = {k: old.get(k, 0) for k in keys if k in both or k in old and k in new}
             new = {k: new.get(k, 0) for k in old}
         # per player (keyed P1, P2 …) or per card (keyed by the names of the cards this viewer sees)
         for key in [k for k in new if k in old]:
