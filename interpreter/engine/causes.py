@@ -79,6 +79,10 @@ def _copy(s: GameState) -> GameState:
     c.shown = dict(s.shown)
     c.commits = dict(s.commits)
     c.log = []
+    # narration reads a copy's zones and counters only: without its pending question, a view of it skips the
+    # question's labels and prompt (a third of a view's cost in some games), and the zones and counters are
+    # built exactly as from the state itself
+    c.pending = None
     return c
 
 

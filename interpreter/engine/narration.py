@@ -54,11 +54,17 @@ def _card_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me
     now: dict[str, Counter[str]] = {}
     down_was: dict[str, int] = {}
     down_now: dict[str, int] = {}
-    old_places = dict(_zone_places(prog, before, me))
-    new_places = dict(_zone_places(prog, after, me))
-    order = {place: i for i, place in enumerate(list(old_places) + [p for p in new_places if p not in old_places])}
     # only zones whose cards changed can tell a move: a card lying in an unchanged zone did not move (and copies
-    # of one name there cancel out on both sides), so the many quiet zones of a big game cost one comparison each
+    # of one name there cancel out on both sides). Each zone is compared whole first (in C), so the many quiet
+    # zones of a big game are never walked; a place belongs to one zone, so the places of the changed zones keep
+    # the order they have among all places, and what follows reads exactly as if every zone had been walked
+    old_zones, new_zones = before.get("zones", {}), after.get("zones", {})
+    moved_zones = {name for name in (*old_zones, *new_zones) if old_zones.get(name) != new_zones.get(name)}
+    if not moved_zones:
+        return []
+    old_places = dict(_zone_places(prog, {"zones": {n: z for n, z in old_zones.items() if n in moved_zones}}, me))
+    new_places = dict(_zone_places(prog, {"zones": {n: z for n, z in new_zones.items() if n in moved_zones}}, me))
+    order = {place: i for i, place in enumerate(list(old_places) + [p for p in new_places if p not in old_places])}
     changed = [p for p in order if old_places.get(p) != new_places.get(p)]
     for places, where, down in ((old_places, was, down_was), (new_places, now, down_now)):
         for place in changed:
@@ -156,8 +162,10 @@ def _fill(template: str, who: str, n: int, now: str, was: str) -> str:
 
 
 def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me: str) -> list[str]:
-    out = []
+    out: list[str] = []
     old_all, new_all = before.get("counters", {}), after.get("counters", {})
+    if old_all == new_all:  # compared in C: most parts of a timeline change cards or nothing
+        return out
     seen: list[set[str]] = []  # the cards in sight in both views, computed when a per-card counter changed
     places = place_labels(prog)
     for name, decl in prog.counters.items():
