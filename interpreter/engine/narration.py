@@ -183,13 +183,13 @@ def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any],
         if decl.scope == "card" and decl.held is None:
             # a per-card counter lists only the cards it is not 0 on: one in sight on both sides that is missing
             # on one side is 0 there (a card out of sight says nothing)
-            if not seen:
-                seen.append(_in_sight(before) & _in_sight(after))
-            both = seen[0]
             # in the views' order (a set's order changes with the process's string hashing: two servers, or a
-            # server and its restart, told a seat the same changes in different orders)
+            # server and its restart, told a seat the same changes in different orders); the cards in sight are
+            # gathered only when a card is missing on one side (walking every zone of both views is costly)
             keys = [*old, *(k for k in new if k not in old)]
-            old = {k: old.get(k, 0) for k in keys if k in both or k in old and k in new}
+            if not seen and any(k not in old or k not in new for k in keys):
+                seen.append(_in_sight(before) & _in_sight(after))
+            old = {k: old.get(k, 0) for k in keys if k in old and k in new or k in seen[0]}
             new = {k: new.get(k, 0) for k in old}
         # per player (keyed P1, P2 …) or per card (keyed by the names of the cards this viewer sees)
         for key in [k for k in new if k in old]:
