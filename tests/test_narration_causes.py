@@ -205,7 +205,8 @@ def test_the_probe_catches_a_narration_that_names_a_hidden_line(tmp_path: Path,
         self.snaps.append((len(self), causes._copy(self.game.state)))
         list.append(self, entry)
 
-    def every_line(game: Game, log: WatchedLog, player: int | None) -> list[tuple[int, dict[str, object]]]:
+    def every_line(game: Game, log: WatchedLog, player: int | None, before: object,
+                   now: object) -> list[tuple[int, dict[str, object]]]:
         shell = copy.copy(game)  # broken: splits at every line, visible or not, and quotes it as P2 reads it
         out = []
         for index, state in log.snaps[log.since[player]:]:

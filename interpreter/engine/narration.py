@@ -59,9 +59,10 @@ def _card_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me
     # zones of a big game are never walked; a place belongs to one zone, so the places of the changed zones keep
     # the order they have among all places, and what follows reads exactly as if every zone had been walked
     old_zones, new_zones = before.get("zones", {}), after.get("zones", {})
-    moved_zones = {name for name in (*old_zones, *new_zones) if old_zones.get(name) != new_zones.get(name)}
-    if not moved_zones:
+    if old_zones == new_zones:
         return []
+    moved_zones = {name for name, z in old_zones.items() if new_zones.get(name) != z}
+    moved_zones.update(name for name in new_zones if name not in old_zones)
     old_places = dict(_zone_places(prog, {"zones": {n: z for n, z in old_zones.items() if n in moved_zones}}, me))
     new_places = dict(_zone_places(prog, {"zones": {n: z for n, z in new_zones.items() if n in moved_zones}}, me))
     order = {place: i for i, place in enumerate(list(old_places) + [p for p in new_places if p not in old_places])}
