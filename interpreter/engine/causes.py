@@ -93,6 +93,8 @@ def watch(game: Game, player: int | None) -> None:
     """From now on, keep what ``player`` (None: a spectator) sees before each log entry they may see (the
     narration's baseline is their view now). Cheap to call at every question: the watched log is put in place
     once per game state, and copies no seat needs any more are let go."""
+    if not game.ruleset.program.narration_causes:  # `describe narration { causes = "off" }`: no copies at all
+        return
     log = game.state.log
     if not isinstance(log, WatchedLog) or log.game is not game:
         log = WatchedLog(log, game)
