@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import itertools
 import json
 import random
 from typing import Any
@@ -27,11 +28,15 @@ GAMES: dict[str, tuple[str, int, dict[str, str], int, int]] = {
 }
 
 
+_TABLES = itertools.count()
+
+
 def new_table(name: str) -> Table:
     """A table of the named seed game at its first decision, every seat a person's."""
     path, players, options, seed, _ = GAMES[name]
     game: Game = load_ruleset(path).new_game(players, seed=seed, options=options)
-    return Table(id=f"frames-{name}", key=name, game=game, seats=["human"] * players, seat_hashes=[],
+    # a table id of its own per call: the narration sent to each (table, seat) is remembered per process
+    return Table(id=f"frames-{name}-{next(_TABLES)}", key=name, game=game, seats=["human"] * players, seat_hashes=[],
                  host_hash="", created=0.0)
 
 
