@@ -126,6 +126,19 @@ def test_per_card_counters_read_zero_when_gone_from_a_card_in_sight() -> None:
     assert narrate(prog, before, after)[0] == "Snatcher gives up 6 blood echoes"  # the ruleset's words
 
 
+def test_per_card_counters_are_told_in_the_views_order() -> None:
+    """A per-card counter's changes were listed in the order of a set of card names, which Python's string
+    hashing changes from one process to the next: a restarted server told the same seat the same changes in
+    another order (found by tests/test_narration_frames.py). They follow the view's order now."""
+    prog = load_ruleset("rulesets/bloodborne.rules").program
+    names = [f"Monster {i}" for i in range(12)]
+    before = {"viewer": "P1", "zones": {"current": names}, "counters": {"echoes": dict.fromkeys(names, 6)}}
+    after = {"viewer": "P1", "zones": {"current": names}, "counters": {"echoes": dict.fromkeys(names[1:], 2)}}
+    lines = narrate(prog, before, after)
+    told = [next(n for n in names if line.startswith(n + " ")) for line in lines]
+    assert told == names[:len(lines)] and len(lines) > 2
+
+
 def test_narration_is_the_same_in_a_world_p1_cannot_tell_apart(drops: str) -> None:
     """P2's hand is hidden from P1: in a world where two of its cards traded places, P2's first tile is another
     card, and P1 is narrated the same (its view before and after are the same); the probe, which now compares

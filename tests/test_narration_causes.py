@@ -17,6 +17,7 @@ import random
 from pathlib import Path
 
 import pytest
+from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Game, causes, load_ruleset
 from liturgy.interpreter.engine.causes import (
     TIMELINE_LINES,
@@ -205,7 +206,8 @@ def test_the_probe_catches_a_narration_that_names_a_hidden_line(tmp_path: Path,
         self.snaps.append((len(self), causes._copy(self.game.state)))
         list.append(self, entry)
 
-    def every_line(game: Game, log: WatchedLog, player: int | None) -> list[tuple[int, dict[str, object]]]:
+    def every_line(game: Game, log: WatchedLog, player: int | None, before: object,
+                   now: object) -> list[tuple[int, dict[str, object]]]:
         shell = copy.copy(game)  # broken: splits at every line, visible or not, and quotes it as P2 reads it
         out = []
         for index, state in log.snaps[log.since[player]:]:
@@ -217,3 +219,29 @@ def test_the_probe_catches_a_narration_that_names_a_hidden_line(tmp_path: Path,
     monkeypatch.setattr(causes, "_seen", every_line)
     monkeypatch.setattr(Game, "log_line", lambda self, i, viewer: self._render(self.state.log[i], 1))
     assert any("narration" in f for f in probe())
+
+
+def test_a_ruleset_can_turn_the_causes_off(tmp_path: Path) -> None:
+    """`describe narration { causes = "off" }`: the changes are said as one plain narration, not split at the log
+    lines, and no state copies are kept (the log stays a plain list); any other setting is a located error."""
+    path = tmp_path / "quiet.rules"
+    path.write_text(RULES + 'describe narration { causes = "off" }\n', encoding="utf-8")
+    game = load_ruleset(str(path)).new_game(2, seed=1)
+    assert not game.ruleset.program.narration_causes
+    before = narrate_caused(game, 1, None)[1]
+    watch(game, 1)
+    game.apply(0, 0)
+    game.apply(0, 1)
+    assert type(game.state.log) is list
+    parts, _ = narrate_caused(game, 1, before)
+    assert parts == [(None, ["P1 loses 4 health (now 6)", "You lose 4 health (now 6)"])]
+    on = tmp_path / "on.rules"
+    on.write_text(RULES + 'describe narration { causes = "on" }\n', encoding="utf-8")
+    assert load_ruleset(str(on)).program.narration_causes
+    for bad, said in (('causes = "maybe"', "not 'maybe'"), ('quiet = "on"', "`quiet` is not a narration setting")):
+        wrong = tmp_path / "wrong.rules"
+        wrong.write_text(RULES + f"describe narration {{ {bad} }}\n", encoding="utf-8")
+        _, diags = check_file(str(wrong))
+        errors = [d for d in diags if d.is_error]
+        assert errors and errors[0].code == "E101" and said in errors[0].message
+        assert errors[0].span.line == RULES.count("\n") + 1  # the line of the setting

@@ -55,6 +55,9 @@ class Program:
     value_names: dict[str, str] = field(default_factory=dict)
     # `describe COUNTER { lose = "{who} lose{s} {n} Health" }`: how narration words a counter's changes
     narration_words: dict[str, dict[str, str]] = field(default_factory=dict)
+    # `describe narration { causes = "off" }`: narration says what changed, not under which log line it happened
+    # (engine/causes.py keeps no state copies for such a ruleset)
+    narration_causes: bool = True
     # `describe ZONE { x = "col", y = "floor", links = "next" }`: the zone's cards drawn as a map (the web page)
     zone_layouts: dict[str, dict[str, str]] = field(default_factory=dict)
     cards: list[CardDef] = field(default_factory=list)

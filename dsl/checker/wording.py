@@ -96,6 +96,9 @@ def check_names(prog: Program, err: list[Diagnostic]) -> None:
         if values is None and d.enum in prog.zones:
             _check_layout(prog, d, err)
             continue
+        if values is None and d.enum == "narration":
+            _check_narration_switches(prog, d, err)
+            continue
         if values is None:
             err.append(Diagnostic("E101", "error", f"unknown enum or counter `{d.enum}`", d.span,
                                   "`describe NAME { value = \"words\" }` names the values of an enum, words a "
@@ -130,6 +133,20 @@ def _check_narration(prog: Program, d: A.DescribeNames, err: list[Diagnostic]) -
                                       "the holes are {who}, {s} (\"s\" unless the reader is who changed), "
                                       "{n} (by how much), {now} and {was}"))
             words_for[key] = text
+
+
+def _check_narration_switches(prog: Program, d: A.DescribeNames, err: list[Diagnostic]) -> None:
+    """`describe narration { causes = "off" }`: the ruleset's narration without its causes (each change said
+    under the log line before it is the default). Why a switch: a ruleset whose log lines do not precede their
+    effects would have every change quoted under the wrong line."""
+    for key, text, span in d.names:
+        if key != "causes":
+            err.append(Diagnostic("E101", "error", f"`{key}` is not a narration setting", span,
+                                  "`describe narration { causes = \"off\" }` is the one setting"))
+        elif text not in ("on", "off"):
+            err.append(Diagnostic("E101", "error", f"narration causes are \"on\" or \"off\", not {text!r}", span))
+        else:
+            prog.narration_causes = text == "on"
 
 
 # `describe ZONE { x = "col", y = "floor", links = "next", … }`: the zone's cards drawn as a map of rows (the web

@@ -55,6 +55,9 @@ class WatchedLog(list[tuple[Any, ...]]):
         # per watching seat (None: a spectator): its visibility bit, and where in ``snaps`` its narration starts
         self.bits: dict[int | None, int] = {}
         self.since: dict[int | None, int] = {}
+        # per watching seat: the state when it was last watched (its narration's baseline, whose view the caller
+        # holds): a first line logged before anything changed needs no view of its own
+        self.base: dict[int | None, GameState] = {}
 
     def append(self, entry: tuple[Any, ...], /) -> None:
         if self.bits and (entry[2] == -1 or any((entry[0] >> b) & 1 for b in self.bits.values())):
@@ -79,6 +82,10 @@ def _copy(s: GameState) -> GameState:
     c.shown = dict(s.shown)
     c.commits = dict(s.commits)
     c.log = []
+    # narration reads a copy's zones and counters only: without its pending question, a view of it skips the
+    # question's labels and prompt (a third of a view's cost in some games), and the zones and counters are
+    # built exactly as from the state itself
+    c.pending = None
     return c
 
 
@@ -86,33 +93,46 @@ def watch(game: Game, player: int | None) -> None:
     """From now on, keep what ``player`` (None: a spectator) sees before each log entry they may see (the
     narration's baseline is their view now). Cheap to call at every question: the watched log is put in place
     once per game state, and copies no seat needs any more are let go."""
+    if not game.ruleset.program.narration_causes:  # `describe narration { causes = "off" }`: no copies at all
+        return
     log = game.state.log
     if not isinstance(log, WatchedLog) or log.game is not game:
         log = WatchedLog(log, game)
         game.state.log = log
     log.bits[player] = game.state.tables.n if player is None else player
     log.since[player] = len(log.snaps)
+    log.base[player] = _copy(game.state)
     drop = min(log.since.values())
     if drop:
         del log.snaps[:drop]
         log.since = {k: v - drop for k, v in log.since.items()}
 
 
-def _seen(game: Game, log: WatchedLog, player: int | None) -> list[tuple[int, dict[str, Any]]]:
-    """``player``'s view just before each entry they may see, logged since :func:`watch` was last called."""
+def _seen(game: Game, log: WatchedLog, player: int | None, before: dict[str, Any],
+          now: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """``player``'s view just before each entry they may see, logged since :func:`watch` was last called.
+
+    Narration reads a view's zones and counters, which a state's counters and cards decide: a copy alike to the
+    one before it (nothing happened between two lines) shares its view, one alike to the baseline (a line
+    logged before anything changed) shares ``before``, and one alike to the state now shares ``now``. Only the
+    others are viewed: a view is the costliest part of narration, and each seat needs its own."""
     if player not in log.since:
         return []
     bit = log.bits[player]
     shell = copy.copy(game)
     out: list[tuple[int, dict[str, Any]]] = []
-    last: GameState | None = None
+    last = log.base.get(player)
+    view = before
     for index, state in log.snaps[log.since[player]:]:
         if log[index][2] == -1 or (log[index][0] >> bit) & 1:
-            if last is not None and _alike(last, state):  # nothing happened between two lines: the same view
-                out.append((index, out[-1][1]))
-                continue
-            shell.state = last = state
-            out.append((index, shell.view(player)))
+            if last is None or not _alike(last, state):
+                if _alike(state, game.state):
+                    view = now
+                else:
+                    shell.state = state
+                    view = shell.view(player)
+                last = state
+            out.append((index, view))
     return out
 
 
@@ -136,7 +156,7 @@ def narrate_caused(game: Game, player: int | None, before: dict[str, Any] | None
         now = game.view(player, log_from=len(log))
     if before is None:
         return [], now
-    seen = _seen(game, log, player) if isinstance(log, WatchedLog) else []
+    seen = _seen(game, log, player, before, now) if isinstance(log, WatchedLog) else []
     parts: list[Caused] = []
     prev, cause = before, None
     for index, view in [*seen, (len(log), now)]:

@@ -54,11 +54,18 @@ def _card_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me
     now: dict[str, Counter[str]] = {}
     down_was: dict[str, int] = {}
     down_now: dict[str, int] = {}
-    old_places = dict(_zone_places(prog, before, me))
-    new_places = dict(_zone_places(prog, after, me))
-    order = {place: i for i, place in enumerate(list(old_places) + [p for p in new_places if p not in old_places])}
     # only zones whose cards changed can tell a move: a card lying in an unchanged zone did not move (and copies
-    # of one name there cancel out on both sides), so the many quiet zones of a big game cost one comparison each
+    # of one name there cancel out on both sides). Each zone is compared whole first (in C), so the many quiet
+    # zones of a big game are never walked; a place belongs to one zone, so the places of the changed zones keep
+    # the order they have among all places, and what follows reads exactly as if every zone had been walked
+    old_zones, new_zones = before.get("zones", {}), after.get("zones", {})
+    if old_zones == new_zones:
+        return []
+    moved_zones = {name for name, z in old_zones.items() if new_zones.get(name) != z}
+    moved_zones.update(name for name in new_zones if name not in old_zones)
+    old_places = dict(_zone_places(prog, {"zones": {n: z for n, z in old_zones.items() if n in moved_zones}}, me))
+    new_places = dict(_zone_places(prog, {"zones": {n: z for n, z in new_zones.items() if n in moved_zones}}, me))
+    order = {place: i for i, place in enumerate(list(old_places) + [p for p in new_places if p not in old_places])}
     changed = [p for p in order if old_places.get(p) != new_places.get(p)]
     for places, where, down in ((old_places, was, down_was), (new_places, now, down_now)):
         for place in changed:
@@ -156,8 +163,10 @@ def _fill(template: str, who: str, n: int, now: str, was: str) -> str:
 
 
 def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me: str) -> list[str]:
-    out = []
+    out: list[str] = []
     old_all, new_all = before.get("counters", {}), after.get("counters", {})
+    if old_all == new_all:  # compared in C: most parts of a timeline change cards or nothing
+        return out
     seen: list[set[str]] = []  # the cards in sight in both views, computed when a per-card counter changed
     places = place_labels(prog)
     for name, decl in prog.counters.items():
@@ -175,10 +184,13 @@ def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any],
         if decl.scope == "card" and decl.held is None:
             # a per-card counter lists only the cards it is not 0 on: one in sight on both sides that is missing
             # on one side is 0 there (a card out of sight says nothing)
-            if not seen:
+            # in the views' order (a set's order changes with the process's string hashing: two servers, or a
+            # server and its restart, told a seat the same changes in different orders); the cards in sight are
+            # gathered only when a card is missing on one side (walking every zone of both views is costly)
+            keys = [*old, *(k for k in new if k not in old)]
+            if not seen and any(k not in old or k not in new for k in keys):
                 seen.append(_in_sight(before) & _in_sight(after))
-            both = seen[0]
-            old = {k: old.get(k, 0) for k in (set(old) | set(new)) if k in both or k in old and k in new}
+            old = {k: old.get(k, 0) for k in keys if k in old and k in new or k in seen[0]}
             new = {k: new.get(k, 0) for k in old}
         # per player (keyed P1, P2 …) or per card (keyed by the names of the cards this viewer sees)
         for key in [k for k in new if k in old]:

@@ -30,8 +30,9 @@ from liturgy.interpreter.runtime.names import card_details, display_name, place_
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.game import Game
 
-# per (table, seat): the move and view last sent, and what that move narrated and newly showed face up
-_SENT: OrderedDict[tuple[str, int | None], tuple[int, dict[str, Any], list[str], list[str]]] = OrderedDict()
+# per (table, seat): the move and view last sent, what that move narrated and newly showed face up, and the names
+# face up in that view (kept, not found again in the view at the next move)
+_SENT: OrderedDict[tuple[str, int | None], tuple[int, dict[str, Any], list[str], list[str], set[str]]] = OrderedDict()
 SENT_LIMIT = 4096  # tables × seats remembered; the oldest are forgotten (their next state narrates nothing)
 
 
@@ -45,14 +46,14 @@ def since_sent(key: tuple[str, int | None], moves: int, view: dict[str, Any],
     if sent is not None and sent[0] == moves:
         _SENT.move_to_end(key)
         return sent[2], sent[3]
+    up = face_up(view)
     if sent is not None and sent[0] < moves:
         lines = caused_lines(narrate_caused(game, key[1], sent[1], view)[0]) if game is not None \
             else narrate(prog, sent[1], view)
-        before = set(face_up(sent[1]))
-        new = [c for c in face_up(view) if c not in before]
+        new = [c for c in up if c not in sent[4]]
     else:
-        lines, new = [], face_up(view)
-    _SENT[key] = (moves, view, lines, new)
+        lines, new = [], up
+    _SENT[key] = (moves, view, lines, new, set(up))
     if game is not None and not game.finished:
         watch(game, key[1])  # the next move's narration is split at the lines logged from this one on
     _SENT.move_to_end(key)

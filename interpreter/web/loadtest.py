@@ -427,8 +427,15 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         # the second half is played in full after the restart, however long the restart took (on a starved
         # machine it took longer than the half, and the run ended without a decision after the kill)
         down = time.monotonic() - down_at
-        run.stop_at = time.monotonic() + args.seconds * (1 - args.kill_at)
+        run.stop_at = time.monotonic() + args.ramp + args.seconds  # until the clock below is set
         run.up.set()
+        # and its clock starts once the clients are back, as the first half's does once every table started: on
+        # a starved machine the seats' reconnecting (each table read back from the database) took the whole half,
+        # and the run ended with no decision after the kill (the CI-sized test failed at load average 17)
+        back = time.monotonic()
+        while len(run.latencies) - run.steady < args.tables and time.monotonic() - back < args.ramp:
+            await asyncio.sleep(0.1)
+        run.stop_at = time.monotonic() + args.seconds * (1 - args.kill_at)
         await asyncio.gather(*tasks)
         serving = time.monotonic() - start - down
         bot_moves = sum(run.bot_moves.values()) - bot_moves_at_start
