@@ -405,6 +405,9 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
                 bot_moves += seen.get("bot_moves", 0)
             return _report(args, run, ramp, start, active, serving, bot_moves)
         await asyncio.sleep(args.seconds * args.kill_at)
+        # nobody leaves while the server is down: the first half's end must not pass during the restart (on a
+        # starved machine it did, every client ended, and the second half waited --ramp seconds for none)
+        run.stop_at = time.monotonic() + args.ramp + 3600
         run.up.clear()
         run.steady = len(run.latencies)
         down_at = time.monotonic()
@@ -433,7 +436,8 @@ async def _drive(args: argparse.Namespace, db: str, log: Any) -> dict[str, Any]:
         # a starved machine the seats' reconnecting (each table read back from the database) took the whole half,
         # and the run ended with no decision after the kill (the CI-sized test failed at load average 17)
         back = time.monotonic()
-        while len(run.latencies) - run.steady < args.tables and time.monotonic() - back < args.ramp:
+        while (len(run.latencies) - run.steady < args.tables and time.monotonic() - back < args.ramp
+               and not all(task.done() for task in tasks)):
             await asyncio.sleep(0.1)
         run.stop_at = time.monotonic() + args.seconds * (1 - args.kill_at)
         await asyncio.gather(*tasks)
