@@ -206,6 +206,20 @@ def test_tables_cache_round_trip_and_damage(tmp_path: Path, monkeypatch: pytest.
     assert _fresh_tables(monkeypatch, "off") is not None  # no cache at all still parses
 
 
+def test_tables_are_derived_from_the_parser_of_their_own_grammar(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a cache miss the tables come from the Lark parser of the grammar asked for (no extensions: key ""),
+    the one a syntax error later needs too, so one parser is built and cached, not a second one named by the
+    tables' digest (the digest used to shadow the key: a second Lark build and a stray cache file)."""
+    asked: list[str | None] = []
+    real = parser._lark
+    monkeypatch.setattr(parser, "_lark", lambda key=None: asked.append(key) or real(key))
+    assert _fresh_tables(monkeypatch, str(tmp_path)) is not None
+    assert asked == [""]
+    assert not [p.name for p in tmp_path.iterdir() if len(p.name) > 80]  # no grammar file named by a full digest
+
+
 def _grammar_words() -> list[str]:
     tables = parser._tables()
     assert tables is not None

@@ -41,6 +41,12 @@ def grammar_key() -> str:
     return _key(_changes[0])
 
 
+def generation() -> int:
+    """How many registrations and withdrawals there have been: what the parser's builder makes may change at each
+    (a new lowering under the same grammar), so caches of parsed trees (dsl/frontend/snippetcache.py) key by it."""
+    return _changes[0]
+
+
 @lru_cache(maxsize=4)
 def _key(changes: int) -> str:
     rules = _rules()

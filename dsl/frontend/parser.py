@@ -18,15 +18,16 @@ from typing import Any
 
 import lark
 from lark import Lark, Token, Tree
-from lark.exceptions import LarkError, UnexpectedInput, UnexpectedToken
-from liturgy.dsl.constructs.extensions import extend_grammar, grammar_key
+from lark.exceptions import LarkError, UnexpectedInput
+from liturgy.dsl.constructs.extensions import extend_grammar, generation, grammar_key
 from liturgy.dsl.diagnostics import Diagnostic, LiturgyError, Span, remember_source
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.extbuild import ExtensionBuilder, flat_block
 from liturgy.dsl.frontend.fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
 from liturgy.dsl.frontend.grammar_cache import grammar_cache_file, load_json, store_json
 from liturgy.dsl.frontend.modebuild import ModeBuilder
-from liturgy.dsl.frontend.syntaxerrors import next_decl_line, syntax_diagnostic
+from liturgy.dsl.frontend.snippetcache import MAX_TEXT, PLACEHOLDER, SNIPPETS, Uncopyable, relocated
+from liturgy.dsl.frontend.syntaxerrors import keyword_as_name, next_decl_line, syntax_diagnostic
 
 MAX_SYNTAX_ERRORS = 20
 
@@ -636,11 +637,11 @@ def _tables(key: str = "") -> Tables | None:
     and table format (a fresh process then never loads Lark unless it meets a
     syntax error); otherwise they are derived from the Lark parser and cached.
     """
-    key = hashlib.sha256(
+    digest = hashlib.sha256(  # not `key`: Lark's parser below is the one of the extensions' key, not of this digest
         f"{_grammar(key)}\0lark {lark.__version__}\0{sorted(_LARK_OPTIONS.items())}\0format {FORMAT}".encode()
     ).hexdigest()
-    name = f"fastparse-{key[:16]}.json"  # one file per grammar: worktrees with different grammars share the directory
-    data = load_json(name, key)
+    name = f"fastparse-{digest[:16]}.json"  # one file per grammar: worktrees with different grammars share the folder
+    data = load_json(name, digest)
     if data is not None:
         try:
             return Tables(data, _AstBuilder)
@@ -651,43 +652,13 @@ def _tables(key: str = "") -> Tables | None:
         tables = Tables(data, _AstBuilder)
     except Unsupported:  # pragma: no cover - the shipped grammar is supported
         return None
-    store_json(name, key, data)
+    store_json(name, digest, data)
     return tables
-
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
-
-def _keyword_as_name(err: UnexpectedInput) -> bool:
-    """Lark's ``on_error``: read a keyword as a name where, after the reductions its lookahead allowed, only a
-    name fits, and go on parsing (True); anything else stays an error (False).
-
-    LALR merges the state that ends an expression with the one that ends a declaration, so after
-    `let pool = 1` the contextual lexer also accepts the declaration word `pool` and reads the next statement's
-    `pool = 2` as that word; the parser then reduces the statement and finds no action for it, where a name
-    would fit. The fast driver (:func:`fast_parse`) retypes such a keyword to ``NAME`` at that point; doing the
-    same here keeps the reference path (used for every syntax error and as the fallback) in agreement with it,
-    so a user's name shadows any keyword the grammar does not need where it stands (issue 33). The token is
-    tried on a copy first, so a failure leaves the state that the original error describes.
-    """
-    if not isinstance(err, UnexpectedToken) or err.interactive_parser is None:
-        return False
-    tok = err.token
-    if tok.type == "NAME" or "NAME" not in err.expected or not _WORD.fullmatch(str(tok)):
-        return False
-    name = Token.new_borrow_pos("NAME", str(tok), tok)
-    interactive: Any = err.interactive_parser  # Lark leaves its `copy` untyped
-    try:
-        interactive.copy(deepcopy_values=False).feed_token(name)
-    except UnexpectedInput:
-        return False
-    interactive.feed_token(name)
-    return True
 
 
 def _parse_once(text: str, file: str, start: str) -> tuple[Any, Diagnostic | None]:
     try:
-        return _lark().parse(text, start=start, on_error=_keyword_as_name), None
+        return _lark().parse(text, start=start, on_error=keyword_as_name), None
     except UnexpectedInput as err:
         return None, _syntax_diag(err, file, text)
     except RecursionError:
@@ -762,19 +733,38 @@ def parse_effect_text(
     text: str, file: str, line: int, column: int, indent: int = 0
 ) -> tuple[list[A.Stmt] | None, list[Diagnostic]]:
     """Parse a card's effect string; spans are mapped into the host file."""
-    body, errors = _parse(text, "<effect>", "effect_body", _AstBuilder(file, line, column, indent))
-    if body is None:
-        return None, [_relocate(d, file, line, column, indent) for d in errors]
-    return body, []
+    return _parse_snippet(text, "<effect>", "effect_body", file, line, column, indent)
 
 
 def parse_expr_text(
     text: str, file: str, line: int, column: int, indent: int = 0
 ) -> tuple[A.Expr | None, list[Diagnostic]]:
-    expr, errors = _parse(text, "<expr>", "expr_only", _AstBuilder(file, line, column, indent))
-    if expr is None:
+    return _parse_snippet(text, "<expr>", "expr_only", file, line, column, indent)
+
+
+def _parse_snippet(
+    text: str, label: str, start: str, file: str, line: int, column: int, indent: int
+) -> tuple[Any, list[Diagnostic]]:
+    """A snippet's tree placed at ``file:line:column``, through the cache of dsl/frontend/snippetcache.py: a text
+    seen before is copied, not parsed again (same tree, same spans, same diagnostics)."""
+    key = (start, text, generation()) if SNIPPETS.enabled and len(text) <= MAX_TEXT else None
+    entry = SNIPPETS.get(key) if key is not None else None
+    fresh = entry is None and key is not None and SNIPPETS.worth_storing(key)
+    if fresh:
+        entry = _parse(text, label, start, _AstBuilder(PLACEHOLDER))
+        if any(d.code == "E003" for d in entry[1]):  # too deep: that depends on the stack, so never kept
+            entry = None
+    try:
+        if entry is None:
+            raise Uncopyable("not cached")
+        tree, errors = relocated(entry[0], file, line, column, indent), entry[1]
+        if fresh and key is not None:
+            SNIPPETS.put(key, *entry)
+    except (Uncopyable, RecursionError):
+        tree, errors = _parse(text, label, start, _AstBuilder(file, line, column, indent))
+    if tree is None:
         return None, [_relocate(d, file, line, column, indent) for d in errors]
-    return expr, []
+    return tree, []
 
 
 def _relocate(d: Diagnostic, file: str, line: int, column: int, indent: int) -> Diagnostic:

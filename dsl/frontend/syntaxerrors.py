@@ -6,7 +6,10 @@ name, what was expected, a missing closing brace) can grow without the AST build
 
 from __future__ import annotations
 
-from lark import Lark
+import re
+from typing import Any
+
+from lark import Lark, Token
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from liturgy.dsl.diagnostics import Diagnostic, Span
 from liturgy.dsl.frontend.expected import describe_expected
@@ -70,3 +73,33 @@ def next_decl_line(lines: list[str], after: int) -> int | None:
         if word in _DECL_KEYWORDS and not lines[i][:1].isspace():
             return i
     return None
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def keyword_as_name(err: UnexpectedInput) -> bool:
+    """Lark's ``on_error``: read a keyword as a name where, after the reductions its lookahead allowed, only a
+    name fits, and go on parsing (True); anything else stays an error (False).
+
+    LALR merges the state that ends an expression with the one that ends a declaration, so after
+    `let pool = 1` the contextual lexer also accepts the declaration word `pool` and reads the next statement's
+    `pool = 2` as that word; the parser then reduces the statement and finds no action for it, where a name
+    would fit. The fast driver (:func:`fast_parse`) retypes such a keyword to ``NAME`` at that point; doing the
+    same here keeps the reference path (used for every syntax error and as the fallback) in agreement with it,
+    so a user's name shadows any keyword the grammar does not need where it stands (issue 33). The token is
+    tried on a copy first, so a failure leaves the state that the original error describes.
+    """
+    if not isinstance(err, UnexpectedToken) or err.interactive_parser is None:
+        return False
+    tok = err.token
+    if tok.type == "NAME" or "NAME" not in err.expected or not _WORD.fullmatch(str(tok)):
+        return False
+    name = Token.new_borrow_pos("NAME", str(tok), tok)
+    interactive: Any = err.interactive_parser  # Lark leaves its `copy` untyped
+    try:
+        interactive.copy(deepcopy_values=False).feed_token(name)
+    except UnexpectedInput:
+        return False
+    interactive.feed_token(name)
+    return True
