@@ -33,8 +33,8 @@ from typing import Any
 
 from liturgy.interpreter.compiler.code import FIRST_SLOT
 from liturgy.interpreter.engine import Game
-from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.runtime.moves import move_card
+from rng_search import first_state
 
 # ---------------------------------------------------------------- addressing
 
@@ -407,16 +407,12 @@ def force_roll(g: Game, die: str, faces: Sequence[str], start: int = 0) -> int:
             raise ValueError(f"only the last face can be without '+': {faces}")
     if faces[-1].endswith("+"):
         raise ValueError(f"a roll ends with a face without '+': {faces}")
-    for x in range(start, start + 10_000_000):
-        state = x
-        for f in faces:
-            state, i = rng.below(state, len(die_faces))
-            if die_faces[i] != f:
-                break
-        else:
-            g.state.rng = x
-            return x
-    raise RuntimeError(f"no RNG state found for {die} {faces}")
+    x = first_state(start, start + 10_000_000, len(die_faces),
+                    [[i for i, label in enumerate(die_faces) if label == f] for f in faces])
+    if x is None:
+        raise RuntimeError(f"no RNG state found for {die} {faces}")
+    g.state.rng = x
+    return x
 
 
 # ---------------------------------------------------------------- one-call setup

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
-from liturgy.interpreter.runtime import rng
+from rng_search import first_state
 from scenario import _move as move_to_zone
 from scenario import card_ids, card_slot, choose, field, global_slot, player_slot, refresh_decision, zone_index
 
@@ -80,16 +80,11 @@ def value(g: Game, p: int, trait: str) -> int:
 def force_dice(g: Game, values: Sequence[int], start_at: int = 0) -> None:
     """Make the next len(values) rolls of the die `bd` show these values (0, 1 or 2 each)."""
     faces = [f[0] for f in g.ruleset.program.dice["bd"].faces]
-    for x in range(start_at, start_at + 20_000_000):
-        state = x
-        for v in values:
-            state, i = rng.below(state, len(faces))
-            if faces[i] != v:
-                break
-        else:
-            g.state.rng = x
-            return
-    raise RuntimeError(f"no RNG state gives {values}")
+    x = first_state(start_at, start_at + 20_000_000, len(faces), [[i for i, f in enumerate(faces) if f == v]
+                                                                  for v in values])
+    if x is None:
+        raise RuntimeError(f"no RNG state gives {values}")
+    g.state.rng = x
 
 
 def put_on_top(g: Game, name: str, zone: str) -> int:

@@ -15,8 +15,8 @@ import scenario as sc  # tests/scenario.py
 import yaml
 from conftest import ROOT
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
-from liturgy.interpreter.runtime import rng
 from liturgy.interpreter.tools.noninterference import check_choice, observation
+from rng_search import first_state
 
 RULES = ROOT / "rulesets" / "fury_of_dracula.rules"
 TABLE = ROOT / "cards" / "fury_of_dracula" / "combat_results.yaml"
@@ -78,17 +78,10 @@ def items(g: Game, hunter: str) -> list[str]:
 def force_d6(g: Game, faces: Iterable[int]) -> None:
     """Make the next rolls of the d6 show ``faces`` (the enemy's roll first, then each Hunter's in turn order)."""
     wanted = list(faces)
-    for x in range(1, 5_000_000):
-        state, ok = x, True
-        for f in wanted:
-            state, i = rng.below(state, 6)
-            if i + 1 != f:
-                ok = False
-                break
-        if ok:
-            g.state.rng = x
-            return
-    raise RuntimeError(f"no random state rolls {wanted}")
+    x = first_state(1, 5_000_000, 6, [[f - 1] for f in wanted])
+    if x is None:
+        raise RuntimeError(f"no random state rolls {wanted}")
+    g.state.rng = x
 
 
 # ---------------------------------------------------------------- driving a game

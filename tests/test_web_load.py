@@ -18,7 +18,10 @@ from liturgy.interpreter.web.loadtest import build_parser, run_load  # noqa: E40
 
 
 def test_twenty_tables_survive_kill_minus_nine_with_nothing_lost() -> None:
-    report = run_load(build_parser().parse_args(["--tables", "20", "--seconds", "12", "--seed", "3"]))
+    # 6 s of clock, the kill at its middle (was 12 s): the clients keep to the server's message rate, so the test
+    # process mostly waits and its core idles; 6 s still gave 452 decisions, 155 of them after the restart, on a
+    # machine at load 9 (12 s: 796 and 386), far above what is asserted below
+    report = run_load(build_parser().parse_args(["--tables", "20", "--seconds", "6", "--seed", "3"]))
     assert report["errors"] == 0, report["error_samples"]
     assert report["decisions"] > 20 and report["decisions_after_restart"] > 0, report
     assert report["tables_active_at_start"] == 20 and report["tables_checked_after_restart"] >= 20, report
