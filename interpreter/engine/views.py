@@ -373,10 +373,10 @@ def counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int, p
     every_seen: list[str] | None = None
     counters: dict[str, Any] = {"first": f"P{s.counters[FIRST_SLOT] + 1}", "round": s.counters[ROUND_SLOT]}
     for name, c in prog.counters.items():
-        if is_overlay(name):  # a graph's changes: under `graphs` below
-            continue
-        if prev is not None and name in keep:
+        if prev is not None and name in keep:  # (never a graph's changes: a view has none among its counters)
             counters[name] = prev[name]
+            continue
+        if is_overlay(name):  # a graph's changes: under `graphs` below
             continue
         width = len(prog.enums[c.index_enum]) if c.index_enum else 1
         labels = prog.enums[c.index_enum] if c.index_enum else None
