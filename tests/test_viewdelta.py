@@ -175,3 +175,27 @@ def test_other_names_are_built_whole() -> None:
     _same(derived, _full(game, renamed, 0))
     assert _shared(derived, view) == 0 or not any(c for z in view["zones"].values() for c in
                                                   (z.values() if isinstance(z, dict) else [z]) if c)
+
+
+@pytest.mark.parametrize("name,moves", [("bloodborne", 60), ("fury_of_dracula", 40), ("betrayal", 30)])
+def test_the_view_a_seat_is_sent_is_built_from_its_last_and_is_the_view(name: str, moves: int) -> None:
+    """The web server builds each seat's view from the one it last sent that seat (seatview.seat_view): what
+    every seat and a spectator is sent is, move after move, the view built whole."""
+    from narration_frames import GAMES, new_table
+    from liturgy.interpreter.web.tables import render
+
+    table = new_table(name)
+    game = table.game
+    rng = random.Random(GAMES[name][3])
+    online = set(range(game.players))
+    log_at: dict[int | None, int] = {}
+    for _ in range(moves):
+        d = game.decision
+        for seat in [*range(game.players), None]:
+            sent = render(table, seat, online, d, log_at.get(seat, 0))["view"]
+            assert json.dumps(sent) == json.dumps(game.view(seat, log_at.get(seat, 0))), (seat, len(game.state.log))
+            log_at[seat] = len(game.state.log)
+        if d is None or game.finished:
+            break
+        p = d.players[0]
+        game.apply(rng.randrange(len(d.options[p])), p)

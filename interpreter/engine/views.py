@@ -243,17 +243,24 @@ class GameViews:
                 lines.append(text)
         return lines
 
-    def view(self, player: int | None, log_from: int = 0, counters: bool = True) -> dict[str, Any]:
+    def view(self, player: int | None, log_from: int = 0, counters: bool = True,
+             parts: tuple[dict[str, Any], dict[str, Any]] | None = None) -> dict[str, Any]:
         """What ``player`` may see (None: a spectator). Hidden cards appear as ``?``. ``log_from``: the log holds
         only the lines of entries from that index of the state's log on (see :meth:`log_lines`). ``counters``:
         False leaves the values kept in counter slots out (``counters`` None, no ``grids``): the noninterference
-        probe compares two worlds' slots first (tools/alike.py) and renders them only where they may differ."""
+        probe compares two worlds' slots first (tools/alike.py) and renders them only where they may differ.
+        ``parts``: this player's zones and counters of this state, already built from their view of an earlier
+        state (engine/viewdelta.py, engine/seatview.py's :func:`seat_view`)."""
         s = self.state
         who = s.tables.n if player is None else player  # bit n of a visibility mask: the spectator
 
-        seen = visible_cards(s, who)  # once per view: per-card counters ask for every card, for every counter
-        zones = zone_views(s, self.ruleset, seen, who)
-        values = counter_values(s, self.ruleset, seen, who) if counters else None
+        values: dict[str, Any] | None
+        if parts is not None:
+            zones, values = parts
+        else:
+            seen = visible_cards(s, who)  # once per view: per-card counters ask for every card, for every counter
+            zones = zone_views(s, self.ruleset, seen, who)
+            values = counter_values(s, self.ruleset, seen, who) if counters else None
         decision: dict[str, Any] | None = None
         d = self.decision
         if d is not None:
