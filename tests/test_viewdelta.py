@@ -181,8 +181,8 @@ def test_other_names_are_built_whole() -> None:
 def test_the_view_a_seat_is_sent_is_built_from_its_last_and_is_the_view(name: str, moves: int) -> None:
     """The web server builds each seat's view from the one it last sent that seat (seatview.seat_view): what
     every seat and a spectator is sent is, move after move, the view built whole."""
-    from narration_frames import GAMES, new_table
     from liturgy.interpreter.web.tables import render
+    from narration_frames import GAMES, new_table
 
     table = new_table(name)
     game = table.game
