@@ -25,6 +25,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from liturgy.interpreter.engine.narration import narrate
+from liturgy.interpreter.engine.viewdelta import derive_view
 
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.game import Game
@@ -115,22 +116,29 @@ def _seen(game: Game, log: WatchedLog, player: int | None, before: dict[str, Any
     Narration reads a view's zones and counters, which a state's counters and cards decide: a copy alike to the
     one before it (nothing happened between two lines) shares its view, one alike to the baseline (a line
     logged before anything changed) shares ``before``, and one alike to the state now shares ``now``. Only the
-    others are viewed: a view is the costliest part of narration, and each seat needs its own."""
+    others are viewed, each built from the view before it (engine/viewdelta.py: only the zones and counters that
+    changed are built again), since a view is the costliest part of narration and each seat needs its own."""
     if player not in log.since:
         return []
     bit = log.bits[player]
-    shell = copy.copy(game)
     out: list[tuple[int, dict[str, Any]]] = []
     last = log.base.get(player)
+    # the state ``view`` is of (the baseline copy, a copy, or the game's state for ``now``: its names are the ones
+    # the view was built with) and which cards the viewer sees there, once known
+    basis, seen = last, None
     view = before
     for index, state in log.snaps[log.since[player]:]:
         if log[index][2] == -1 or (log[index][0] >> bit) & 1:
             if last is None or not _alike(last, state):
                 if _alike(state, game.state):
-                    view = now
-                else:
+                    view, basis, seen = now, game.state, None
+                elif basis is None:
+                    shell = copy.copy(game)
                     shell.state = state
-                    view = shell.view(player)
+                    view, basis, seen = shell.view(player), state, None
+                else:  # built from the view before it: only what changed (engine/viewdelta.py)
+                    view, seen = derive_view(game.ruleset, player, state, basis, view, seen)
+                    basis = state
                 last = state
             out.append((index, view))
     return out

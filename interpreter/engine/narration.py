@@ -67,13 +67,27 @@ def _card_lines(prog: Program, before: dict[str, Any], after: dict[str, Any], me
     new_places = dict(_zone_places(prog, {"zones": {n: z for n, z in new_zones.items() if n in moved_zones}}, me))
     order = {place: i for i, place in enumerate(list(old_places) + [p for p in new_places if p not in old_places])}
     changed = [p for p in order if old_places.get(p) != new_places.get(p)]
-    for places, where, down in ((old_places, was, down_was), (new_places, now, down_now)):
-        for place in changed:
-            for c in places.get(place, ()):
-                if _hidden(c):
-                    down[place] = down.get(place, 0) + 1
-                else:
-                    where.setdefault(c, Counter())[place] += 1
+    # a card held as many times in each changed place before as after says nothing (its moves cancel out): only
+    # the others are gathered, each with its places in the order walked, so what is said and its order are as if
+    # every card had been. The names of a place are compared as sets (in C); counted only where copies repeat
+    counted = []
+    telling: set[str] = set()
+    for place in changed:
+        lw, ln = old_places.get(place, ()), new_places.get(place, ())
+        sw, sn = set(lw), set(ln)
+        for names, held, down in ((sw, lw, down_was), (sn, ln, down_now)):
+            hidden = [c for c in names if _hidden(c)]
+            if hidden:
+                down[place] = sum(map(held.count, hidden))
+        differ = sw ^ sn
+        if len(sw) < len(lw) or len(sn) < len(ln):  # copies of one name: the same names, other numbers
+            differ.update(c for c in sw & sn if lw.count(c) != ln.count(c))
+        telling.update(c for c in differ if not _hidden(c))
+        counted.append((place, lw, ln, sw, sn))
+    for place, lw, ln, sw, sn in counted if telling else ():
+        for held, names, where in ((lw, sw, was), (ln, sn, now)):
+            for c in telling & names:
+                where.setdefault(c, Counter())[place] = held.count(c)
     # what went where, grouped: one line per route, per place reached and per place left ("Strike ×4")
     moved: dict[tuple[str, str], Counter[str]] = {}
     came_in: dict[str, Counter[str]] = {}

@@ -23,16 +23,21 @@ from typing import TYPE_CHECKING, Any
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.wording import token_spaces
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.engine.causes import caused_lines, narrate_caused, watch
+from liturgy.interpreter.engine.causes import WatchedLog, caused_lines, narrate_caused, watch
 from liturgy.interpreter.engine.narration import narrate
+from liturgy.interpreter.engine.viewdelta import derive_view
 from liturgy.interpreter.runtime.names import card_details, display_name, place_labels, place_names, value_labels, words
 
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.game import Game
+    from liturgy.interpreter.runtime.state import GameState
 
-# per (table, seat): the move and view last sent, what that move narrated and newly showed face up, and the names
-# face up in that view (kept, not found again in the view at the next move)
-_SENT: OrderedDict[tuple[str, int | None], tuple[int, dict[str, Any], list[str], list[str], set[str]]] = OrderedDict()
+# per (table, seat): the move and view last sent, what that move narrated and newly showed face up, the names
+# face up in that view (kept, not found again in the view at the next move), and the copy of the state that view
+# was built from (the narration's baseline, engine/causes.py; None once the game is over): the next move's view is
+# built from it (:func:`seat_view`)
+_SENT: OrderedDict[tuple[str, int | None],
+                   tuple[int, dict[str, Any], list[str], list[str], set[str], GameState | None]] = OrderedDict()
 SENT_LIMIT = 4096  # tables × seats remembered; the oldest are forgotten (their next state narrates nothing)
 
 
@@ -53,13 +58,27 @@ def since_sent(key: tuple[str, int | None], moves: int, view: dict[str, Any],
         new = [c for c in up if c not in sent[4]]
     else:
         lines, new = [], up
-    _SENT[key] = (moves, view, lines, new, set(up))
+    basis = None
     if game is not None and not game.finished:
         watch(game, key[1])  # the next move's narration is split at the lines logged from this one on
+        log = game.state.log
+        basis = log.base.get(key[1]) if isinstance(log, WatchedLog) else None
+    _SENT[key] = (moves, view, lines, new, set(up), basis)
     _SENT.move_to_end(key)
     while len(_SENT) > SENT_LIMIT:
         _SENT.popitem(last=False)
     return lines, new
+
+
+def seat_view(game: Game, table: str, seat: int | None, log_from: int = 0) -> dict[str, Any]:
+    """``game.view(seat, log_from)``, its zones and counters built from the view this seat of this table was last
+    sent (engine/viewdelta.py: only what changed since is built again), when the state that view was built from
+    is known; else built whole. The same dict either way: a view is a function of the state and the seat."""
+    sent = _SENT.get((table, seat))
+    if sent is None or sent[5] is None:
+        return game.view(seat, log_from)
+    derived, _ = derive_view(game.ruleset, seat, game.state, sent[5], sent[1])
+    return game.view(seat, log_from, parts=(derived["zones"], derived["counters"]))
 
 
 def face_up(view: dict[str, Any]) -> list[str]:

@@ -243,47 +243,24 @@ class GameViews:
                 lines.append(text)
         return lines
 
-    def view(self, player: int | None, log_from: int = 0, counters: bool = True) -> dict[str, Any]:
+    def view(self, player: int | None, log_from: int = 0, counters: bool = True,
+             parts: tuple[dict[str, Any], dict[str, Any]] | None = None) -> dict[str, Any]:
         """What ``player`` may see (None: a spectator). Hidden cards appear as ``?``. ``log_from``: the log holds
         only the lines of entries from that index of the state's log on (see :meth:`log_lines`). ``counters``:
         False leaves the values kept in counter slots out (``counters`` None, no ``grids``): the noninterference
-        probe compares two worlds' slots first (tools/alike.py) and renders them only where they may differ."""
+        probe compares two worlds' slots first (tools/alike.py) and renders them only where they may differ.
+        ``parts``: this player's zones and counters of this state, already built from their view of an earlier
+        state (engine/viewdelta.py, engine/seatview.py's :func:`seat_view`)."""
         s = self.state
-        t = s.tables
-        prog = self.ruleset.program
-        lay = self.ruleset.compiled.layout
-        who = t.n if player is None else player  # bit n of a visibility mask: the spectator
+        who = s.tables.n if player is None else player  # bit n of a visibility mask: the spectator
 
-        seen = visible_cards(s, who)  # once per view: per-card counters ask for every card, for every counter
-
-        hide_sizes = {name for name, z in prog.zones.items() if z.size_hidden}
-        sizeless = {zi for zi, name in enumerate(t.zone_names) if name.split(".", 1)[-1] in hide_sizes} \
-            if hide_sizes else set()
-
-        def zone_view(zi: int) -> list[str] | str:
-            if zi in sizeless:  # `size hidden`: one who may not see its cards sees neither them nor their number
-                mask = t.zone_vis_mask[zi]
-                if not ((t.zone_group[zi](s) if mask < 0 else mask) >> who) & 1:
-                    return HIDDEN
-            names = t.card_names  # `seen[c]` inline: this list is built for every zone of every view
-            return [names[c] if seen[c] else hidden_card(t, c, "?") for c in s.zones[zi]]
-
-        zones: dict[str, Any] = {}
-        for name, z in prog.zones.items():
-            if z.per_card:  # by host, for the hosts this viewer sees, when something lies there
-                base = lay.zone_card_base + lay.zone_card_offsets[name]
-                zones[name] = {t.card_names[c]: zone_view(base + c * lay.zone_card_stride)
-                               for c in range(len(t.card_def))
-                               if s.zones[base + c * lay.zone_card_stride] and seen[c]}
-            elif z.per_player:
-                zones[name] = {
-                    f"P{p + 1}": zone_view(lay.zone_player_base + p * lay.zone_player_stride
-                                          + lay.zone_player_offsets[name])
-                    for p in range(t.n)
-                }
-            else:
-                zones[name] = zone_view(lay.zone_global[name])
-        values = _counter_values(s, self.ruleset, seen, who) if counters else None
+        values: dict[str, Any] | None
+        if parts is not None:
+            zones, values = parts
+        else:
+            seen = visible_cards(s, who)  # once per view: per-card counters ask for every card, for every counter
+            zones = zone_views(s, self.ruleset, seen, who)
+            values = counter_values(s, self.ruleset, seen, who) if counters else None
         decision: dict[str, Any] | None = None
         d = self.decision
         if d is not None:
@@ -334,6 +311,46 @@ class GameViews:
             out["modes"] = modes.active_names(slots, s.counters)
 
 
+def zone_views(s: GameState, ruleset: Ruleset, seen: list[bool], who: int, prev: dict[str, Any] | None = None,
+               keep: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
+    """Every zone as viewer ``who`` sees it: hidden cards as ``?`` (with their backs), a `size hidden` zone the
+    viewer may not see as ``?`` whole. The zones named in ``keep`` are taken from ``prev`` (a view of an earlier
+    state, whose parts the caller knows to be unchanged: engine/viewdelta.py), not built again."""
+    t = s.tables
+    prog = ruleset.program
+    lay = ruleset.compiled.layout
+    hide_sizes = {name for name, z in prog.zones.items() if z.size_hidden}
+    sizeless = {zi for zi, name in enumerate(t.zone_names) if name.split(".", 1)[-1] in hide_sizes} \
+        if hide_sizes else set()
+
+    def zone_view(zi: int) -> list[str] | str:
+        if zi in sizeless:  # `size hidden`: one who may not see its cards sees neither them nor their number
+            mask = t.zone_vis_mask[zi]
+            if not ((t.zone_group[zi](s) if mask < 0 else mask) >> who) & 1:
+                return HIDDEN
+        names = t.card_names  # `seen[c]` inline: this list is built for every zone of every view
+        return [names[c] if seen[c] else hidden_card(t, c, "?") for c in s.zones[zi]]
+
+    zones: dict[str, Any] = {}
+    for name, z in prog.zones.items():
+        if prev is not None and name in keep:
+            zones[name] = prev[name]
+        elif z.per_card:  # by host, for the hosts this viewer sees, when something lies there
+            base = lay.zone_card_base + lay.zone_card_offsets[name]
+            zones[name] = {t.card_names[c]: zone_view(base + c * lay.zone_card_stride)
+                           for c in range(len(t.card_def))
+                           if s.zones[base + c * lay.zone_card_stride] and seen[c]}
+        elif z.per_player:
+            zones[name] = {
+                f"P{p + 1}": zone_view(lay.zone_player_base + p * lay.zone_player_stride
+                                      + lay.zone_player_offsets[name])
+                for p in range(t.n)
+            }
+        else:
+            zones[name] = zone_view(lay.zone_global[name])
+    return zones
+
+
 def _seer(ruleset: Ruleset, c: A.CounterDecl, s: GameState, who: int) -> Callable[[int | None], bool]:
     """Whether ``who`` sees the value of counter ``c`` belonging to a player (None: a global or per-card one)."""
     if not c.seen_by:
@@ -346,9 +363,11 @@ def _seer(ruleset: Ruleset, c: A.CounterDecl, s: GameState, who: int) -> Callabl
     return lambda p: bool((players_mask(fn(s, {} if p is None else {"owner": p})) >> who) & 1)
 
 
-def _counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int) -> dict[str, Any]:
+def counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int, prev: dict[str, Any] | None = None,
+                   keep: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
     """Every counter as viewer ``who`` sees it: ``?`` for a value it may not see (`visible to owner`, `hidden`,
-    `visible to` a group it is not in now), per-card counters of the cards it sees only (``seen``)."""
+    `visible to` a group it is not in now), per-card counters of the cards it sees only (``seen``). The counters
+    named in ``keep`` are taken from ``prev``, as :func:`zone_views` takes zones."""
     t = s.tables
     prog, lay = ruleset.program, ruleset.compiled.layout
 
@@ -361,6 +380,9 @@ def _counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int) 
     every_seen: list[str] | None = None
     counters: dict[str, Any] = {"first": f"P{s.counters[FIRST_SLOT] + 1}", "round": s.counters[ROUND_SLOT]}
     for name, c in prog.counters.items():
+        if prev is not None and name in keep:  # (never a graph's changes: a view has none among its counters)
+            counters[name] = prev[name]
+            continue
         if is_overlay(name):  # a graph's changes: under `graphs` below
             continue
         width = len(prog.enums[c.index_enum]) if c.index_enum else 1

@@ -34,7 +34,7 @@ from liturgy.interpreter.agents.agents import Agent, make_agent
 from liturgy.interpreter.engine import Decision, Game, Ruleset, load_ruleset
 from liturgy.interpreter.engine.logs import BadDecisionLog, _decisions, _options
 from liturgy.interpreter.engine.outcome import winners_text
-from liturgy.interpreter.engine.seatview import seat_extras
+from liturgy.interpreter.engine.seatview import seat_extras, seat_view
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.runtime.state import Tables
 from liturgy.interpreter.tools.leaks import _sentinel_tables
@@ -292,7 +292,7 @@ def render(table: Table, seat: int | None, online: set[int], d: Decision | None 
     """
     g = table.game
     with rendered_names(table):
-        view = g.view(seat, log_from)
+        view = seat_view(g, table.id, seat, log_from)  # built from the seat's last view: only what changed
         extras = seat_extras(g, table.id, seat, view, log_from == 0)  # narration, card details, maps
         panel = g.display(seat) if seat is not None else None
         if d is None or table.sentinel is not None:  # the labels name cards: sentinel names need their own
