@@ -1,0 +1,298 @@
+"""Slay the Spire, the climb's last events and options (issue 31): A Note for Yourself (Acts II and III), Secret
+Portal and Mind Bloom's War (Act III), the Daily Climb's Uncertain Future and the Infinity achievement
+(rulesets/slay_the_spire/climb_events.rules, cards/slay_the_spire/climb_events/). Each scenario builds the position
+its rule needs: a run at its first combat, moved to the Act wanted with the event on top of that Act's Event deck,
+then walked into floor 1's event room (tests/test_slay_the_spire_act2_events.py's `enter_act2_event`).
+"""
+
+from __future__ import annotations
+
+from liturgy.interpreter.engine import Game
+
+from tests.scenario import _move, card_ids, card_slot, choose, global_slot, player_slot, refresh_decision, zone_index
+from tests.sts_setup import RULESET, field, flag, gc, name, names, pc, set_pc, started, to_first_play, zone
+from tests.test_slay_the_spire_act2_events import enter_act2_event
+from tests.test_slay_the_spire_acts import beat_the_boss, in_turn
+from tests.test_slay_the_spire_faq import only_enemy, owned_ids, play, run_start
+from tests.test_slay_the_spire_options import to_first_combat
+
+
+def kill_all(g: Game) -> None:
+    """Every enemy killed (at 0 HP among the fallen, as the ruleset's `kill` leaves them), then the turn ended."""
+    for e in zone(g, "foes"):
+        g.state.counters[card_slot(g, e, "life")] = 0
+        _move(g, e, zone_index(g, "fallen"))
+    beat_the_boss(g)
+
+
+def options(g: Game, p: int = 0) -> list[str]:
+    d = g.decision
+    assert d is not None, g.error
+    return list(d.options[p])
+
+
+def take_until(g: Game, wanted: str, p: int = 0, limit: int = 60) -> None:
+    """Take the first option (or pass) for whoever waits until ``wanted`` is one of ``p``'s options."""
+    for _ in range(limit):
+        d = g.decision
+        assert d is not None, g.error
+        if p in d.options and wanted in d.options[p]:
+            return
+        q = d.players[0]
+        opts = d.options[q]
+        g.apply(opts.index("move_on") if "move_on" in opts else opts.index("pass") if "pass" in opts else 0, q)
+    raise AssertionError(f"{wanted} never offered")
+
+
+# ---------------------------------------------------------------- the decks
+
+
+def test_the_act_ii_and_iii_event_decks_are_complete() -> None:
+    """S1 lists 14 Ascension-0 events for Act II and 11 for Act III: all are in now."""
+    g = run_start()
+    assert len(zone(g, "event_deck_2")) == 14 and "A Note for Yourself" in names(g, "event_deck_2")
+    deck_3 = names(g, "event_deck_3")
+    assert len(deck_3) == 11 and {"A Note for Yourself (Act III)", "Secret Portal", "Mind Bloom"} <= set(deck_3)
+
+
+# ---------------------------------------------------------------- Mind Bloom's War
+
+
+def act_iii_boss_in_slot(g: Game) -> int:
+    """The Act III boss in the boss slot (the run was moved to Act III by hand: its Act I boss goes back)."""
+    for b in zone(g, "boss_card"):
+        _move(g, b, zone_index(g, "boss_deck"))
+    eater = card_ids(g, "Time Eater")[0]
+    _move(g, eater, zone_index(g, "boss_card"))
+    return eater
+
+
+def test_mind_bloom_war_fights_an_act_i_boss_outside_the_boss_slot() -> None:
+    g = run_start()
+    enter_act2_event(g, "Mind Bloom", act=3)
+    eater = act_iii_boss_in_slot(g)
+    refresh_decision(g)
+    assert "war" in options(g)
+    gold = pc(g, "gold")
+    choose(g, 0, "war")
+    bosses = [e for e in zone(g, "foes") if field(g, e, "foe") == "boss"]
+    assert len(bosses) == 1 and field(g, bosses[0], "act_no") == 1 and in_turn(g)
+    log = g.log_lines(None)
+    assert log[log.index("Mind Bloom: the party goes to war against a boss of Act I") + 1] == (
+        f"the boss {name(g, bosses[0])} ({g.state.counters[card_slot(g, bosses[0], 'life')]} HP) is in every row")
+    assert zone(g, "boss_card") == [eater] and not zone(g, "boss_wait")  # the Act's boss keeps its slot
+    kill_all(g)
+    # the event's rewards: a relic reward, then a card reward; no gold from the boss card
+    d = g.decision
+    assert d is not None and d.prompt_for(0).startswith("Relic reward: keep")
+    choose(g, 0, "no")
+    assert zone(g, "offer", 0) and "pass" in options(g)
+    choose(g, 0, "pass")
+    log = g.log_lines(None)
+    assert "the combat is won" in log and not any(line.startswith("the boss is beaten") for line in log)
+    assert pc(g, "gold") == gold and gc(g, "current_act") == 3 and not flag(g, "boss_beaten") and not g.finished
+    assert bosses[0] in zone(g, "boss_deck") and zone(g, "boss_card") == [eater]
+    assert not g.state.counters[card_slot(g, bosses[0], "side_fight")]
+    assert not g.violations()
+
+
+def test_mind_bloom_war_is_not_a_last_stand() -> None:
+    """To the Last lets a character fall in the Act's boss fight only: in Mind Bloom's War a death ends the run."""
+    g = two_player_event("Mind Bloom", act=3, to_the_last="on")
+    act_iii_boss_in_slot(g)
+    for other in ("Hexaghost", "Slime Boss"):  # The Guardian is the Act I boss drawn: its first step hits 2
+        _move(g, card_ids(g, other)[0], zone_index(g, "asc_box"))
+    refresh_decision(g)
+    choose(g, 0, "war")
+    assert names(g, "foes") == ["The Guardian"] and in_turn(g)
+    g.state.counters[player_slot(g, "hp", 1)] = 1
+    refresh_decision(g)
+    while in_turn(g):
+        for p in list(g.waiting_for()):
+            d = g.decision
+            assert d is not None
+            g.apply(d.options[p].index("end_turn"), p)
+    assert g.finished and g.result is not None and g.result["winners"] == []
+    assert not g.state.counters[player_slot(g, "dead", 1)]
+    assert not any("falls: the others fight on" in line for line in g.log_lines(None))
+
+
+# ---------------------------------------------------------------- Secret Portal
+
+
+def test_secret_portal_moves_the_party_up_to_any_higher_room_ignoring_paths() -> None:
+    g = run_start()
+    enter_act2_event(g, "Secret Portal", act=3)
+    offered = options(g)
+    assert "Side 1 floor 1 room 3" not in offered and "Side 1 floor 12 room 3" in offered  # up only, the boss too
+    assert all(int(o.split()[3]) > 1 for o in offered)
+    choose(g, 0, "Side 1 floor 6 room 3")  # a treasure room, no path leads there from floor 1
+    log = g.log_lines(None)
+    assert "the Secret Portal opens onto floor 6" in log
+    assert log.index("the party enters floor 6: treasure") > log.index("event: Secret Portal")
+    assert gc(g, "floor") == 6 and not zone(g, "portal_room")
+    take_until(g, "Side 1 floor 7 room 3")
+    assert [o for o in options(g) if o.startswith("Side ")] == ["Side 1 floor 7 room 3"]  # on from the new room
+    assert not g.violations()
+
+
+# ---------------------------------------------------------------- A Note for Yourself
+
+
+def test_a_note_for_yourself_alone_takes_a_card_reward_of_a_character_nobody_plays() -> None:
+    g = run_start()
+    enter_act2_event(g, "A Note for Yourself")
+    assert options(g) == ["take_reward"]  # no other player: nobody to exchange with
+    choose(g, 0, "take_reward")
+    assert sorted(options(g)) == ["Defect", "Silent", "Watcher"]
+    owned = pc(g, "owned")
+    library = len(zone(g, "library"))
+    choose(g, 0, "Silent")
+    offer = zone(g, "offer", 0)
+    assert len(offer) == 3
+    assert all(field(g, c, "class") == "silent" and field(g, c, "rarity") in ("common", "uncommon") for c in offer)
+    taken = offer[0]
+    g.apply(0, 0)
+    assert taken in zone(g, "deck", 0) and pc(g, "owned") == owned + 1
+    assert len(zone(g, "library")) == library - 1 and not zone(g, "note_pool") and not zone(g, "offer", 0)
+    assert not g.violations()
+
+
+def two_player_event(event: str, act: int = 2, **opts: object) -> Game:
+    """A two-player run (Ironclad, Silent) at floor 1's event room, ``event`` drawn, in Act ``act``."""
+    g = started(2, 3, ("Ironclad", "Silent"), **opts)
+    to_first_combat(g)
+    g.state.counters[global_slot(g, "map_side")] = 1
+    g.state.counters[global_slot(g, "current_act")] = act
+    _move(g, card_ids(g, event)[0], zone_index(g, f"event_deck_{act}"), "top")
+    e = only_enemy(g, life=1)
+    own = next(c for c in card_ids(g, "Strike (Ironclad)") if c in owned_ids(g, 0))
+    _move(g, own, zone_index(g, "hand", 0))
+    refresh_decision(g)
+    play(g, "Strike (Ironclad)", name(g, e))
+    take_until(g, "Side 1 floor 1 room 1")
+    choose(g, 0, "Side 1 floor 1 room 1")
+    assert f"event: {event}" in g.log_lines(None)
+    return g
+
+
+def test_a_note_for_yourself_exchanges_a_card_with_another_player() -> None:
+    g = two_player_event("A Note for Yourself (Act III)", act=3)
+    assert sorted(options(g)) == ["take_reward", "trade_cards"]
+    owned = (pc(g, "owned"), g.state.counters[player_slot(g, "owned", 1)])
+    choose(g, 0, "trade_cards")
+    choose(g, 0, "P2")
+    choose(g, 0, "Bash")
+    assert g.waiting_for() == (1,) and "Neutralize" in options(g, 1)  # P2 gives one of their own deck
+    choose(g, 1, "Neutralize")
+    assert "Neutralize" in names(g, "deck", 0) and "Bash" in names(g, "deck", 1)
+    assert (pc(g, "owned"), g.state.counters[player_slot(g, "owned", 1)]) == owned
+    assert "P1 and P2 exchange a card" in g.log_lines(None)
+    assert "P1 receives Neutralize from P2" in g.log_lines(0) and "P2 receives Bash from P1" in g.log_lines(1)
+    assert not any("receives" in line for line in g.log_lines(None))  # the spectator reads only the exchange
+    assert not g.violations()
+
+
+def test_a_note_for_yourself_takes_from_another_players_card_rewards() -> None:
+    g = two_player_event("A Note for Yourself")
+    choose(g, 0, "take_reward")
+    assert "Silent" in options(g) and "Ironclad" not in options(g)
+    top3 = zone(g, "rewards", 1)[-3:]  # (a zone lists its cards bottom to top)
+    size = len(zone(g, "rewards", 1))
+    choose(g, 0, "Silent")
+    assert sorted(zone(g, "offer", 0)) == sorted(top3)  # the top of P2's Card Rewards deck, offered to P1
+    taken = zone(g, "offer", 0)[0]
+    g.apply(0, 0)
+    assert taken in zone(g, "deck", 0) and taken not in owned_ids(g, 1)
+    rest = [c for c in top3 if c != taken]
+    assert len(zone(g, "rewards", 1)) == size - 1 and zone(g, "rewards", 1)[:2] == sorted(rest, key=zone(
+        g, "rewards", 1).index)  # the two others at the bottom of P2's deck
+    assert not g.violations()
+
+
+# ---------------------------------------------------------------- Daily Climb: Uncertain Future
+
+
+def test_uncertain_future_deals_the_tokens_face_down_and_turns_each_when_reached() -> None:
+    g = RULESET.new_game(1, 3, check_invariants=True, options={"daily_penalty": "uncertain_future"})
+    plain = RULESET.new_game(1, 3, check_invariants=True)
+    assert not zone(g, "dark_tokens") and not zone(g, "light_tokens")
+    assert zone(g, "dark_hidden") == zone(plain, "dark_tokens")  # the same deal, in the same order, face down
+    assert zone(g, "light_hidden") == zone(plain, "light_tokens")
+    to_first_play(g)
+    side = gc(g, "map_side")
+    rooms = [r for r in zone(g, "map") if field(g, r, "side") == side]
+    space = next(r for r in rooms if field(g, r, "room") == "light_token" and field(g, r, "floor") >= 2)
+    floor, col = field(g, space, "floor"), field(g, space, "col")
+    below = next(r for r in rooms if field(g, r, "floor") == floor - 1 and col in field(g, r, "next"))
+    token = zone(g, "light_hidden")[field(g, space, "slot")]
+    kind = str(field(g, token, "room"))
+    kind = {"elite_room": "elite", "burning_elite": "Burning Elite"}.get(kind, kind)
+    # a test-only edit: the party stands in the room below the space when the combat ends
+    _move(g, below, zone_index(g, "visited"), "top")
+    g.state.counters[global_slot(g, "floor")] = floor - 1
+    e = only_enemy(g, life=1)
+    own = next(c for c in card_ids(g, "Strike (Ironclad)") if c in owned_ids(g, 0))
+    _move(g, own, zone_index(g, "hand", 0))
+    refresh_decision(g)
+    play(g, "Strike (Ironclad)", name(g, e))
+    room = name(g, space)
+    take_until(g, room)
+    details = dict(zip(options(g), g.option_details(0), strict=True))
+    assert details[room] == f"floor {floor} column {col + 1}: light map token"  # its back, not its token
+    panel = "\n".join(g.display(0) or [])
+    assert "o a map token still face down" in panel and "[o]" in panel  # the next room, shown as its back
+    hidden_view = g.view(None)
+    assert name(g, token) not in str(hidden_view)
+    choose(g, 0, room)
+    assert f"the party enters floor {floor}: {kind}" in g.log_lines(None)
+    assert name(g, token) in str(g.view(None))  # turned face up for everyone
+    assert not g.violations()
+
+
+# ---------------------------------------------------------------- Infinity
+
+
+def play_again(g: Game, cid: int) -> None:
+    """Put the played card back into the hand, alone there (a test-only edit, as a card returning to the hand
+    would), and play it."""
+    for c in zone(g, "hand", 0):
+        _move(g, c, zone_index(g, "discard", 0))
+    _move(g, cid, zone_index(g, "hand", 0))
+    set_pc(g, "energy", 3)
+    refresh_decision(g)
+    choose(g, 0, "play_card")
+    choose(g, 0, name(g, cid))
+    if g.decision is not None and any(name(g, e) in options(g) for e in zone(g, "foes")):
+        g.apply(0, 0)
+
+
+def test_infinity_is_a_card_played_a_third_time_in_one_turn() -> None:
+    g = started(1, 3, ("Ironclad",), mode="combat")
+    only_enemy(g, life=99)
+    defend = next(c for c in card_ids(g, "Defend (Ironclad)") if c in owned_ids(g, 0))
+    earned = global_slot(g, "earned") + RULESET.compiled.layout.enum_index["Feat"]["infinity"]
+    play_again(g, defend)
+    play_again(g, defend)
+    assert not g.state.counters[earned]  # twice in a turn: no loop shown yet
+    play_again(g, defend)
+    assert g.state.counters[earned]
+    assert g.state.counters[card_slot(g, defend, "turn_plays")] == 3
+    assert not g.violations()
+
+
+def test_plays_in_different_turns_are_not_infinity() -> None:
+    g = started(1, 3, ("Ironclad",), mode="combat")
+    only_enemy(g, life=99)
+    defend = next(c for c in card_ids(g, "Defend (Ironclad)") if c in owned_ids(g, 0))
+    earned = global_slot(g, "earned") + RULESET.compiled.layout.enum_index["Feat"]["infinity"]
+    play_again(g, defend)
+    play_again(g, defend)
+    choose(g, 0, "end_turn")
+    for _ in range(10):
+        if in_turn(g):
+            break
+        g.apply(0, 0)
+    play_again(g, defend)
+    assert not g.state.counters[earned] and g.state.counters[card_slot(g, defend, "turn_plays")] == 1
+    assert not g.violations()
