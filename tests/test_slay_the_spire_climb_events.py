@@ -296,3 +296,19 @@ def test_plays_in_different_turns_are_not_infinity() -> None:
     play_again(g, defend)
     assert not g.state.counters[earned] and g.state.counters[card_slot(g, defend, "turn_plays")] == 1
     assert not g.violations()
+
+
+def test_a_golden_ticket_in_another_characters_card_reward_takes_from_their_rares() -> None:
+    """§23: a Golden Ticket revealed from another character's Card Rewards deck adds a card of that character's
+    Rare Rewards deck to the offer."""
+    g = two_player_event("A Note for Yourself")
+    ticket = card_ids(g, "Golden Ticket (Silent)")[0]
+    _move(g, ticket, zone_index(g, "rewards", 1), "top")
+    rare = zone(g, "rares", 1)[-1]
+    choose(g, 0, "take_reward")
+    choose(g, 0, "Silent")
+    offer = zone(g, "offer", 0)
+    assert ticket in offer and rare in offer and len(offer) == 4
+    assert name(g, rare) in options(g) and name(g, ticket) not in options(g)  # the Ticket itself is not taken
+    choose(g, 0, name(g, rare))
+    assert rare in zone(g, "deck", 0) and ticket in zone(g, "rewards", 1) and not g.violations()
