@@ -312,3 +312,34 @@ def test_a_golden_ticket_in_another_characters_card_reward_takes_from_their_rare
     assert name(g, rare) in options(g) and name(g, ticket) not in options(g)  # the Ticket itself is not taken
     choose(g, 0, name(g, rare))
     assert rare in zone(g, "deck", 0) and ticket in zone(g, "rewards", 1) and not g.violations()
+
+
+def test_a_kept_alive_climb_meets_the_new_events_under_the_invariants() -> None:
+    """Two players climb Acts I-III at random, kept alive; at the start of Acts II and III the new events are put on
+    top of that Act's Event deck (a test-only edit after the deck's shuffle), so the walk resolves them with random
+    choices under every invariant, and the run still ends only at the Act III boss."""
+    import random
+
+    from tests.test_slay_the_spire_acts import keep_alive, step
+
+    g = RULESET.new_game(2, 1, check_invariants=True, options={"acts": "3"})
+    rng = random.Random(1)
+    stacked = {1}
+    while not g.finished:
+        act = gc(g, "current_act")
+        if act not in stacked and act in (2, 3):
+            stacked.add(act)
+            # (the last one moved lies on top: in Act III the Note, then the Portal, then Mind Bloom)
+            new = ["A Note for Yourself"] if act == 2 else [
+                "Mind Bloom", "Secret Portal", "A Note for Yourself (Act III)"]
+            for event in new:
+                _move(g, card_ids(g, event)[0], zone_index(g, f"event_deck_{act}"), "top")
+        step(g, rng)
+        keep_alive(g, 2)
+    assert g.error is None and not g.violations()
+    assert g.result is not None and g.result["scores"] == [1, 1]
+    log = g.log_lines(None)
+    met = {line[len("event: "):] for line in log if line.startswith("event: ")}
+    assert {"A Note for Yourself", "A Note for Yourself (Act III)", "Secret Portal"} <= met
+    assert any(line.startswith("the Secret Portal opens onto floor ") for line in log)
+    assert [x for x in log if "chievement" not in x][-2] == "the boss is beaten: the party wins the run"
