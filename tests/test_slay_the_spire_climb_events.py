@@ -343,3 +343,113 @@ def test_a_kept_alive_climb_meets_the_new_events_under_the_invariants() -> None:
     assert {"A Note for Yourself", "A Note for Yourself (Act III)", "Secret Portal"} <= met
     assert any(line.startswith("the Secret Portal opens onto floor ") for line in log)
     assert [x for x in log if "chievement" not in x][-2] == "the boss is beaten: the party wins the run"
+
+
+# ---------------------------------------------------------------- the Colorless Rewards deck and All Star
+
+COLORLESS = [
+    "Finesse", "Flash of Steel", "Good Instincts", "Swift Strike", "Blind", "Dramatic Entrance", "Master of Strategy",
+    "Trip", "Impatience", "Mind Blast", "Hand of Greed", "Panacea", "Purity", "Apparition", "Dark Shackles", "Madness",
+    "Panache", "Apotheosis", "The Bomb", "Sadistic Nature", "Thinking Ahead", "Mayhem",
+]
+
+
+def test_the_colorless_deck_holds_s1s_22_cards_and_stays_out_of_a_plain_run() -> None:
+    g = run_start()
+    assert sorted(names(g, "colorless_deck")) == sorted(COLORLESS)
+    assert all(field(g, c, "class") == "colorless" for c in zone(g, "colorless_deck"))
+    assert not any(field(g, c, "class") == "colorless" for c in owned_ids(g, 0))
+
+
+def test_all_star_gives_each_player_five_random_colorless_cards() -> None:
+    g = RULESET.new_game(2, 4, check_invariants=True, options={"daily_bonus": "all_star"})
+    to_first_combat(g)
+    assert "Daily Climb: All Star" in g.log_lines(None)
+    for p in range(2):
+        mine = [c for c in owned_ids(g, p) if field(g, c, "class") == "colorless"]
+        assert len(mine) == 5, p
+    assert len(zone(g, "colorless_deck")) == 22 - 10 and not g.violations()
+
+
+def test_random_combats_with_every_colorless_card_keep_every_invariant() -> None:
+    """All 22 colorless cards (each upgraded at random) shuffled into the draw pile of each character, then random
+    decisions to the end of the combat: no runtime error, every invariant, and the cards really get played."""
+    import random
+
+    from tests.test_slay_the_spire_additions import random_combat_with
+    from tests.test_slay_the_spire_faq import combat
+
+    played = 0
+    for seed in range(16):
+        rng = random.Random(seed)
+        g = combat(("Ironclad", "Silent", "Defect", "Watcher")[seed % 4], seed)
+        played += random_combat_with(g, COLORLESS, rng, seed, shuffle=True)
+    assert played >= 40, played
+
+
+def colorless_combat(card: str) -> tuple[Game, int]:
+    """A one-player Ironclad combat against one enemy of 40 HP, ``card`` (owned) alone in the hand, 3 energy."""
+    g = started(1, 3, ("Ironclad",), mode="combat")
+    e = only_enemy(g, life=40)
+    for c in zone(g, "hand", 0):
+        _move(g, c, zone_index(g, "discard", 0))
+    cid = card_ids(g, card)[0]
+    _move(g, cid, zone_index(g, "hand", 0))
+    set_pc(g, "owned", pc(g, "owned") + 1)
+    set_pc(g, "energy", 3)
+    refresh_decision(g)
+    return g, e
+
+
+def test_sadistic_nature_hurts_an_enemy_for_each_token_it_gains() -> None:
+    g, e = colorless_combat("Sadistic Nature")
+    g.state.counters[card_slot(g, card_ids(g, "Sadistic Nature")[0], "upgraded")] = 1
+    play(g, "Sadistic Nature")
+    blind = card_ids(g, "Blind")[0]
+    _move(g, blind, zone_index(g, "hand", 0))
+    set_pc(g, "owned", pc(g, "owned") + 1)
+    refresh_decision(g)
+    life = g.state.counters[card_slot(g, e, "life")]
+    play(g, "Blind", name(g, e))  # 1 Weak: 2 damage with the upgraded Power
+    assert g.state.counters[card_slot(g, e, "life")] == life - 2
+    assert f"Sadistic Nature: {name(g, e)} takes 2 damage" in g.log_lines(None) and not g.violations()
+
+
+def test_the_bomb_goes_off_at_the_end_of_the_third_turn() -> None:
+    g, e = colorless_combat("The Bomb")
+    g.state.counters[card_slot(g, e, "life")] = 99
+    bomb = card_ids(g, "The Bomb")[0]
+    play(g, "The Bomb")
+    lives = []
+    for _ in range(3):
+        assert in_turn(g)
+        g.state.counters[player_slot(g, "hp", 0)] = 10  # (kept alive: the enemies' turns are not the point)
+        choose(g, 0, "end_turn")
+        lives.append(g.state.counters[card_slot(g, e, "life")])
+        for _ in range(10):
+            if in_turn(g) or g.finished:
+                break
+            g.apply(0, 0)
+    assert lives[0] == lives[1] == 99 and lives[2] == 99 - 10  # 10 damage at the third end of turn
+    assert bomb in zone(g, "exhausted", 0) and not g.violations()
+
+
+def test_apotheosis_adds_to_the_starter_defends_and_madness_makes_the_next_card_free() -> None:
+    g, _ = colorless_combat("Apotheosis")
+    play(g, "Apotheosis")
+    defend = next(c for c in card_ids(g, "Defend (Ironclad)") if c in owned_ids(g, 0))
+    _move(g, defend, zone_index(g, "hand", 0))
+    refresh_decision(g)
+    block = pc(g, "block")
+    play(g, "Defend (Ironclad)")
+    assert pc(g, "block") == block + 2  # 1, and 1 more this combat
+    m, _ = colorless_combat("Madness")
+    trip = card_ids(m, "Trip")[0]
+    _move(m, trip, zone_index(m, "hand", 0))
+    set_pc(m, "owned", pc(m, "owned") + 1)
+    refresh_decision(m)
+    play(m, "Madness")
+    energy = pc(m, "energy")
+    choose(m, 0, "play_card")
+    choose(m, 0, "Trip")  # costs 2, free after Madness
+    assert pc(m, "energy") == energy and not m.violations()
