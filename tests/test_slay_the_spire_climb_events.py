@@ -453,3 +453,51 @@ def test_apotheosis_adds_to_the_starter_defends_and_madness_makes_the_next_card_
     choose(m, 0, "play_card")
     choose(m, 0, "Trip")  # costs 2, free after Madness
     assert pc(m, "energy") == energy and not m.violations()
+
+
+# ---------------------------------------------------------------- Daily Climb: Prismatic Shard
+
+
+def until_prompt(g: Game, prefix: str, limit: int = 400) -> None:
+    """The first option (or moving on) for whoever waits, until P1 is asked a question starting with ``prefix``."""
+    for _ in range(limit):
+        d = g.decision
+        assert d is not None and not g.finished, g.error
+        if 0 in d.options and d.prompt_for(0).startswith(prefix):
+            return
+        q = d.players[0]
+        g.apply(d.options[q].index("move_on") if "move_on" in d.options[q] else 0, q)
+    raise AssertionError(f"never asked {prefix!r}")
+
+
+def test_prismatic_shard_card_rewards_come_from_three_decks_of_the_players_choice() -> None:
+    g = RULESET.new_game(1, 3, check_invariants=True, options={"daily_bonus": "prismatic_shard"})
+    until_prompt(g, "Prismatic Shard: reveal card 1 of 3")  # Neow's red reward: a card reward
+    assert sorted(options(g)) == sorted(["ironclad_cards", "silent_cards", "defect_cards", "watcher_cards",
+                                         "colorless_cards"])
+    choose(g, 0, "silent_cards")
+    assert "silent_cards" not in options(g)  # each card from a different deck
+    choose(g, 0, "colorless_cards")
+    choose(g, 0, "ironclad_cards")
+    offer = zone(g, "offer", 0)
+    assert [field(g, c, "class") for c in offer] == ["silent", "colorless", "ironclad"]
+    silent, colorless, ironclad = offer
+    choose(g, 0, name(g, colorless))
+    assert colorless in zone(g, "deck", 0)
+    assert zone(g, "rewards", 0)[0] == ironclad and silent in zone(g, "library")  # back where each came from
+    to_first_combat(g)  # (the starting items of the Daily Climb come after Neow's blessing)
+    assert "Prismatic Shard" in names(g, "relics", 0) and "Daily Climb: Prismatic Shard" in g.log_lines(None)
+    assert not g.violations()
+
+
+def test_prismatic_shard_rare_rewards_come_from_different_characters() -> None:
+    g = RULESET.new_game(1, 3, check_invariants=True, options={"daily_bonus": "prismatic_shard", "start_act": "2"})
+    until_prompt(g, "Prismatic Shard: reveal rare 1 of 3")  # the quick start's rare-rewards row
+    assert "colorless_cards" not in options(g)
+    for deck in ("watcher_cards", "defect_cards", "ironclad_cards"):
+        choose(g, 0, deck)
+    offer = zone(g, "offer", 0)
+    assert [field(g, c, "class") for c in offer] == ["watcher", "defect", "ironclad"]
+    assert all(field(g, c, "rarity") == "rare" for c in offer)
+    choose(g, 0, "pass")
+    assert offer[2] == zone(g, "rares", 0)[0] and offer[0] in zone(g, "library") and not g.violations()
