@@ -501,3 +501,18 @@ def test_prismatic_shard_rare_rewards_come_from_different_characters() -> None:
     assert all(field(g, c, "rarity") == "rare" for c in offer)
     choose(g, 0, "pass")
     assert offer[2] == zone(g, "rares", 0)[0] and offer[0] in zone(g, "library") and not g.violations()
+
+
+def test_the_prismatic_shard_does_not_spoil_who_needs_relics() -> None:
+    """The Shard a Daily Climb hands out is not a relic the party chose: like the starting relics, no achievement
+    counts it (the relic is `special`)."""
+    from tests.test_slay_the_spire_achievements import act_iii_boss, earned
+    from tests.test_slay_the_spire_achievements import kill_all as kill_all_and_take
+
+    g = act_iii_boss()
+    for r in zone(g, "relics", 0) + zone(g, "used_relics", 0):
+        if field(g, r, "starter") == "colorless" and not field(g, r, "solo"):
+            _move(g, r, zone_index(g, "boss_relic_deck" if field(g, r, "boss") else "relic_deck"))
+    _move(g, zone(g, "shard_box")[0], zone_index(g, "relics", 0))
+    kill_all_and_take(g)
+    assert g.finished and "Who Needs Relics? (Act III won with no relics but the starting ones)" in earned(g)
