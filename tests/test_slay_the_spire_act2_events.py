@@ -45,10 +45,14 @@ def enter_act2_event(g: Game, event: str, act: int = 2) -> None:
     assert f"event: {event}" in g.log_lines()
 
 
-def test_the_act_ii_event_deck_holds_its_thirteen_cards() -> None:
+LATE = EVENTS.parents[1] / "climb_events"  # A Note for Yourself and Secret Portal, loaded last
+
+
+def test_the_act_ii_event_deck_holds_its_fourteen_cards() -> None:
+    """S1's 14 Ascension-0 Act II events: 13 in act2/, A Note for Yourself in climb_events/."""
     g = run_start()
-    names = sorted(c["name"] for c in yaml.safe_load(EVENTS.read_text())["cards"])
-    assert sorted(deck_2(g)) == names and len(names) == 13
+    names = sorted(c["name"] for f in (EVENTS, LATE / "act2.yaml") for c in yaml.safe_load(f.read_text())["cards"])
+    assert sorted(deck_2(g)) == names and len(names) == 14
 
 
 def test_golden_shrine_desecrated_gives_7_gold_and_a_curse() -> None:
@@ -94,11 +98,12 @@ def test_the_old_beggar_removes_a_card_for_2_gold() -> None:
 EVENTS_3 = EVENTS.parents[1] / "act3_events" / "events.yaml"
 
 
-def test_the_act_iii_event_deck_holds_its_nine_cards() -> None:
+def test_the_act_iii_event_deck_holds_its_eleven_cards() -> None:
+    """S1's 11 Ascension-0 Act III events: 9 in act3_events/, A Note for Yourself and Secret Portal in climb_events/."""
     g = run_start()
-    names = sorted(c["name"] for c in yaml.safe_load(EVENTS_3.read_text())["cards"])
+    names = sorted(c["name"] for f in (EVENTS_3, LATE / "act3.yaml") for c in yaml.safe_load(f.read_text())["cards"])
     deck = sorted(g.state.tables.card_names[c] for c in g.state.zones[zone_index(g, "event_deck_3")])
-    assert deck == names and len(names) == 9
+    assert deck == names and len(names) == 11
 
 
 def test_mind_bloom_is_one_choice_for_the_party_and_awake_upgrades_two_cards() -> None:
