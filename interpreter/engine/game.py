@@ -310,7 +310,8 @@ class Game(GameViews):
         s.frames = []
         s.pending = None
         assert comp.finish is not None
-        comp.finish(s, {})
+        if self.ruleset.has_finish:  # most rulesets have no `finish` block: its empty function is not called
+            comp.finish(s, {})
         players = s.tables.players
         score = comp.score
         scores = [score(s, {"player": p}) for p in players] if score is not None else [0] * len(players)
@@ -540,9 +541,11 @@ class Game(GameViews):
 
 def replay_decisions(game: Game, decisions: Iterable[tuple[int, int]]) -> Game:
     """Apply a recorded decision sequence to a fresh game."""
+    s = game.state
     for p, i in decisions:
-        if game.finished:
+        if s.status != "running":
             raise IllegalChoice("the log has more decisions than the game")
-        game.apply(int(i), int(p))
+        # a checked log's entries are plain ints already (logs._decisions); anything else is converted as before
+        game.apply(i if i.__class__ is int else int(i), p if p.__class__ is int else int(p))
     return game
 
