@@ -88,6 +88,9 @@ class Game(GameViews):
         # the check reads lags behind: only ``s.steps`` is settled after the loop, and no invariant reads it)
         inline = pick is not None
         check = self.check
+        # `end game` (GameOver) is caught where the instructions run and the game is scored after the loop, not
+        # raised again through this frame: one game in a playout ends so, and a re-raise costs a traceback entry
+        over = False
         try:
             while True:
                 calls = (stop - 2 - s.steps) // span if span else 0
@@ -110,7 +113,20 @@ class Game(GameViews):
                                     if check:
                                         self._check_invariants()
                                     extra -= 1
-                                    self._pick(pick)  # type: ignore[arg-type]
+                                    pend = s.pending
+                                    if pend[0] == "choose":  # type: ignore[index] # a suspension always leaves one
+                                        # _pick's first case, written here: most decisions of a playout are
+                                        # one player's, and the call was a fifth of the loop's cost per pick.
+                                        # ``fr`` is the frame that suspended (a `choose` pushes nothing)
+                                        _, p, options, var, body_pc, end_pc, _ = pend  # type: ignore[misc]
+                                        choice = pick(len(options))  # type: ignore[misc] # not None: inline
+                                        value = options[choice]
+                                        fr[2][var] = value
+                                        fr[1] = end_pc if value is None else body_pc
+                                        s.pending = None
+                                        s.decisions.append((p, choice))
+                                    else:
+                                        self._pick(pick)  # type: ignore[arg-type]
                                     continue
                                 extra += r
                         else:
@@ -120,6 +136,10 @@ class Game(GameViews):
                         del frames[1:]
                         frames[0][1] = skip.pc
                         continue
+                    except GameOver:
+                        s.steps += i + extra
+                        over = True
+                        break
                     except BaseException:
                         s.steps += i + extra
                         raise
@@ -147,6 +167,10 @@ class Game(GameViews):
                     del frames[1:]
                     frames[0][1] = skip.pc
                     continue
+                except GameOver:
+                    s.steps = steps - 1
+                    over = True
+                    break
                 except BaseException:
                     s.steps = steps - 1
                     raise
@@ -160,30 +184,8 @@ class Game(GameViews):
                 if pick is None:
                     return
                 self._pick(pick)
-        except GameOver:
-            try:
-                self._finish()
-            except (GameOver, SkipTo):
-                s.status = "aborted"
-                s.error = "`end game` or `skip to` inside `finish`"
-                s.pending = None
-                return
-            except RuleError as err:
-                s.status = "aborted"
-                s.error = f"{err} [while scoring the game]"
-                s.pending = None
-                return
-            except (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError) as err:
-                s.status = "aborted"
-                s.error = f"internal error ({type(err).__name__}: {err}) [while scoring the game]"
-                s.pending = None
-                return
-            if self.check:
-                try:
-                    self._check_invariants()
-                except RuleError as err:
-                    s.status = "aborted"
-                    s.error = str(err)
+        except GameOver:  # not raised outside the loops above, which catch it: kept as the last word
+            self._game_over()
         except RuleError as err:
             s.status = "aborted"
             s.error = f"{err} [{self.position()}]" if not isinstance(err, StepLimitError) else str(err)
@@ -202,6 +204,35 @@ class Game(GameViews):
             s.status = "aborted"
             s.error = f"internal error ({type(err).__name__}: {err}) [{self.position()}]"
             s.pending = None
+        if over:  # outside the handlers above: what scoring raises is handled by _game_over alone
+            self._game_over()
+
+    def _game_over(self) -> None:
+        """`end game` was reached: score the game (``_finish``), and check the invariants on the final state."""
+        s = self.state
+        try:
+            self._finish()
+        except (GameOver, SkipTo):
+            s.status = "aborted"
+            s.error = "`end game` or `skip to` inside `finish`"
+            s.pending = None
+            return
+        except RuleError as err:
+            s.status = "aborted"
+            s.error = f"{err} [while scoring the game]"
+            s.pending = None
+            return
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError, ZeroDivisionError) as err:
+            s.status = "aborted"
+            s.error = f"internal error ({type(err).__name__}: {err}) [while scoring the game]"
+            s.pending = None
+            return
+        if self.check:
+            try:
+                self._check_invariants()
+            except RuleError as err:
+                s.status = "aborted"
+                s.error = str(err)
 
     def _pick(self, pick: Callable[[int], int]) -> None:
         """Decide the pending choice with ``pick(option count)`` for each waiting chooser, in seat order.
@@ -222,10 +253,25 @@ class Game(GameViews):
             s.pending = None
             s.decisions.append((p, choice))
             return
-        _, per, key, _, _ = pend
-        commits = dict(s.commits)
+        _, per, key, next_pc, _ = pend
         decisions = s.decisions
-        if key + UNITS not in s.frames[-1][2]:  # one entry per player: one round, in the list's order
+        fr = s.frames[-1]
+        env = fr[2]
+        if not s.commits and key + UNITS not in env:
+            # Nobody has committed yet and each entry is a player's own (no `by`): every choice is picked in the
+            # list's order, exactly as below, and bound at once, with no commits dictionary in between. This is
+            # every simultaneous choice of a random playout, so it is the path simulations take.
+            chosen = []
+            for p, opts in per:
+                choice = pick(len(opts))
+                decisions.append((p, choice))
+                chosen.append((p, opts[choice]))
+            env[key] = (tuple(chosen), 0)
+            fr[1] = next_pc
+            s.pending = None
+            return
+        commits = dict(s.commits)
+        if key + UNITS not in env:  # one entry per player: one round, in the list's order
             for i, (p, opts) in enumerate(per):
                 if i not in commits:
                     commits[i] = choice = pick(len(opts))
@@ -251,7 +297,7 @@ class Game(GameViews):
         env = fr[2]
         units = env.pop(key + UNITS, None)
         if units is None:
-            env[key] = (tuple((p, o[commits[i]]) for i, (p, o) in enumerate(per)), 0)
+            env[key] = (tuple([(p, o[commits[i]]) for i, (p, o) in enumerate(per)]), 0)
         else:  # `simultaneously … by`: the body binds each unit, not its decider
             env[key] = (tuple((u, o[commits[i]]) for i, (u, (_, o)) in enumerate(zip(units, per, strict=True))), 0)
         fr[1] = next_pc
@@ -264,7 +310,8 @@ class Game(GameViews):
         s.frames = []
         s.pending = None
         assert comp.finish is not None
-        comp.finish(s, {})
+        if self.ruleset.has_finish:  # most rulesets have no `finish` block: its empty function is not called
+            comp.finish(s, {})
         players = s.tables.players
         score = comp.score
         scores = [score(s, {"player": p}) for p in players] if score is not None else [0] * len(players)
@@ -494,9 +541,11 @@ class Game(GameViews):
 
 def replay_decisions(game: Game, decisions: Iterable[tuple[int, int]]) -> Game:
     """Apply a recorded decision sequence to a fresh game."""
+    s = game.state
     for p, i in decisions:
-        if game.finished:
+        if s.status != "running":
             raise IllegalChoice("the log has more decisions than the game")
-        game.apply(int(i), int(p))
+        # a checked log's entries are plain ints already (logs._decisions); anything else is converted as before
+        game.apply(i if i.__class__ is int else int(i), p if p.__class__ is int else int(p))
     return game
 

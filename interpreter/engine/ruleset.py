@@ -47,6 +47,8 @@ class Ruleset:
         self._fill_card_data()
         self.compiled.compile()
         self.step_limit = program.game.step_limit
+        # whether the ruleset has a `finish` block (Game._finish calls its function only then)
+        self.has_finish = bool(program.finish)
         self._tables: dict[int, tuple[Tables, list[Any], list[list[int]], list[int]]] = {}
         self._templates: dict[TemplateKey, Template] = {}
         self._certs: dict[TemplateKey, invariants.Certified | None] = {}
