@@ -39,7 +39,7 @@ from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.walk import all_statements, top_bodies
 from liturgy.dsl.constructs.statements import child_blocks
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import cardtab
+from liturgy.interpreter.codegen import cardtab, cse
 from liturgy.interpreter.codegen.hoist import Hoist, function_text
 
 if TYPE_CHECKING:
@@ -225,7 +225,7 @@ def _inline_test(gen: ExprGen, var: str, source: A.Expr, test: A.Expr, x: str, h
     before = gen.unsafe
     with gen.fresh(hoist):
         cond: str = gen._loop_parts(probe, x)[0]
-    if gen.unsafe != before or f"env[{var!r}]" in cond or ":=" in cond:
+    if gen.unsafe != before or f"env[{var!r}]" in cond or cse.binds_temporary(cond):
         gen.unsafe = before
         return None
     return cond
