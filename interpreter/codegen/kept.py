@@ -292,7 +292,7 @@ def kept_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: bool
         inline = rest is not None and _inline_test(gen, var, source, rest, x, trial) is not None
         with gen.fresh(hoist):
             v = gen.src(value)  # read as the ordinary filter reads it (hoisted once, before the loop)
-        more, names, tables = "", [], []
+        more, names, tables = "", list[str](), list[str]()
         if inline and rest is not None:
             test = _inline_test(gen, var, source, rest, x, hoist)
             assert test is not None  # as in the trial: the same text
