@@ -227,13 +227,16 @@ def _card_reads(gen: ExprGen, test: str, x: str) -> tuple[str, list[str], list[s
     ncards = len(gen.comp.card_def)
     names: list[str] = []
     tables: list[str] = []
+    seen: dict[tuple[Any, ...], str] = {}  # equal tables (one field read twice) share one name
     for k in dict.fromkeys(re.findall(rf"\b(_k[0-9]+)\[{x}\]", test)):
         table = gen.ns.get(k)
         if isinstance(table, tuple) and len(table) == ncards:
-            name = gen._name("_p")
+            name = seen.get(table)
+            if name is None:
+                name = seen[table] = gen._name("_p")
+                names.append(name)
+                tables.append(k)
             test = re.sub(rf"\b{k}\[{x}\]", name, test)
-            names.append(name)
-            tables.append(k)
     return test, names, tables
 
 
