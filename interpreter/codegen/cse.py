@@ -100,28 +100,32 @@ def certain(e: A.Expr, truthy: bool) -> Iterator[A.Expr]:
         yield from always(e)
 
 
-def occurrences(e: A.Expr) -> Iterator[A.Expr]:
-    """``e`` and its parts reached through expressions that bind no name (see the module's docstring)."""
-    yield e
+def _parts(e: A.Expr) -> list[A.Expr]:
+    """The parts of ``e`` that mean the same names as ``e`` (none of an expression that binds a name)."""
     if isinstance(e, A.Binary):
-        yield from occurrences(e.left)
-        yield from occurrences(e.right)
-    elif isinstance(e, A.Unary):
-        yield from occurrences(e.operand)
-    elif isinstance(e, A.Cond):
-        for part in (e.test, e.then, e.orelse):
-            yield from occurrences(part)
-    elif isinstance(e, A.Cell):
-        yield from occurrences(e.col)
-        yield from occurrences(e.row)
-    elif isinstance(e, A.Attr):
-        yield from occurrences(e.obj)
-    elif isinstance(e, A.Call):
-        for a in e.args:
-            yield from occurrences(a)
-    elif isinstance(e, A.Index):
-        yield from occurrences(e.obj)
-        yield from occurrences(e.index)
+        return [e.left, e.right]
+    if isinstance(e, A.Unary):
+        return [e.operand]
+    if isinstance(e, A.Cond):
+        return [e.test, e.then, e.orelse]
+    if isinstance(e, A.Cell):
+        return [e.col, e.row]
+    if isinstance(e, A.Attr):
+        return [e.obj]
+    if isinstance(e, A.Call):
+        return list(e.args)
+    if isinstance(e, A.Index):
+        return [e.obj, e.index]
+    return []
+
+
+def occurrences(e: A.Expr, stop: Callable[[A.Expr], bool] = lambda e: False) -> Iterator[A.Expr]:
+    """``e`` and its parts reached through expressions that bind no name (see the module's docstring), not
+    below a node for which ``stop`` holds (a shared value read whole: its parts are never computed)."""
+    yield e
+    if not stop(e):
+        for part in _parts(e):
+            yield from occurrences(part, stop)
 
 
 def plan(first: A.Expr, then: A.Expr, truthy: bool) -> dict[Any, tuple[list[A.Expr], list[A.Expr]]]:
@@ -133,7 +137,7 @@ def plan(first: A.Expr, then: A.Expr, truthy: bool) -> dict[Any, tuple[list[A.Ex
         if k is not None:
             left.setdefault(k, []).append(n)
     out: dict[Any, tuple[list[A.Expr], list[A.Expr]]] = {}
-    for n in occurrences(then):
+    for n in occurrences(then, lambda n: key(n) in left):
         k = key(n)
         if k is not None and k in left:
             out.setdefault(k, (left[k], []))[1].append(n)
