@@ -107,6 +107,12 @@ def test_nothing_is_shared_into_a_comprehension_or_a_let() -> None:
     same = cmp("<", plus("x"), 9)
     found = cse.plan(left, same, True)
     assert len(found) == 1 and len(next(iter(found.values()))[1]) == 1
+    # `(x + 1) * 2` on both sides: shared whole; `x + 1` inside it is never computed on the right, so not bound
+    def twice() -> A.Binary:
+        return A.Binary(NOWHERE, op="*", left=plus("x"), right=A.IntLit(NOWHERE, value=2))
+
+    whole = cse.plan(cmp(">", twice(), 0), cmp("<", twice(), 9), True)
+    assert list(whole) == [cse.key(twice())]
     # `a or b` on the left of an `and`: only `a` surely ran
     either = A.Binary(NOWHERE, op="or", left=A.BoolLit(NOWHERE, value=True), right=left)
     assert cse.plan(either, same, True) == {}
