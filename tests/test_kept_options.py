@@ -4,6 +4,7 @@ filtered from its last options, and must offer exactly what the full scan offers
 from __future__ import annotations
 
 import random
+import re
 import textwrap
 from collections.abc import Callable
 
@@ -149,6 +150,8 @@ def test_three_tests_joined_by_and_keep_their_order(write_ruleset: Callable[...,
 def test_breakthrough_tests_each_cell_once_per_run() -> None:
     path = str(ROOT / "rulesets" / "classic" / "breakthrough.rules")
     assert _mode(path) == "runs"
+    # each step card comes with its target's slot and its diagonal test, read from the run, not from tables
+    assert re.search(r"for \(_x[0-9]+, _p[0-9]+, _p[0-9]+\) in _xs if", _filter_text(path)), _filter_text(path)
     fast, slow = _compiled(path, True), _compiled(path, False)
     for seed in range(3):
         assert _options_played(fast, seed) == _options_played(slow, seed)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, cardtab, gridgen, kinds, letgen, scans
+from liturgy.interpreter.codegen import budgetgen, cardtab, cse, gridgen, kinds, letgen, scans
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.source import Refused, Sources
@@ -105,6 +105,7 @@ class ExprGen:
         self.var_ranges: dict[str, tuple[int, int] | None] = {}
         # ranges proven for coordinate expressions (gridgen.narrowed), valid while var_ranges is the dict paired here
         self.expr_facts: tuple[dict[str, Any], dict[Any, tuple[int, int]]] | None = None
+        self.cse_on, self.cse_nodes, self.cse_names = cse.initial()  # shared subexpressions (codegen/cse.py)
 
     def int_range(self, e: A.Expr) -> tuple[int, int] | None:
         """The interval the int expression ``e`` provably stays in here (compiler/sizes.py), or None."""
@@ -302,11 +303,13 @@ class ExprGen:
     # ------------------------------------------------------------ expressions
     def src(self, e: A.Expr) -> str:
         """Python source for ``e``; past :data:`MAX_TEXT_DEPTH` levels, a call of the subtree's closure."""
+        if self.cse_nodes and (name := cse.src(self, e)) is not None:
+            return name  # a value an `and`'s left side bound (codegen/cse.py)
         if self.depth >= MAX_TEXT_DEPTH:
             return self.closure(e)
         self.depth += 1
         try:
-            return self._src(e)
+            return cse.bind(self, e, self._src(e)) if self.cse_nodes else self._src(e)
         finally:
             self.depth -= 1
 
@@ -426,9 +429,10 @@ class ExprGen:
             if tab is not None:
                 return tab
         if isinstance(e, A.Binary) and e.op in ("and", "or"):
-            left = self.cond(e.left)
-            with self.narrowed(e.left if e.op == "and" else None):
-                return f"({left} {e.op} {self.cond(e.right)})"
+            with cse.shared(self, e) as bound:
+                bound(left := self.cond(e.left))
+                with self.narrowed(e.left if e.op == "and" else None):
+                    return f"({left} {e.op} {self.cond(e.right)})"
         if isinstance(e, A.Unary) and e.op == "not":
             return f"(not {self.cond(e.operand)})"
         if isinstance(e, A.Cond):  # the test as before; only the chosen branch's truth matters
@@ -473,11 +477,9 @@ class ExprGen:
         """One function per aggregate: the loop, its filter and its element inline. When the filter and element are
         written out completely (no closure or nested function is called from them), the loop variable is a Python
         local and ``env`` is never touched. Otherwise the loop variable lives in ``env`` (closures called from the
-        loop read it there) and is restored afterwards, exactly as the closure compiler does.
-
-        With ``passed`` (names -> the caller's sources, :meth:`_passed`), the function takes those names as Python
-        parameters after ``s, env``; it is None when that cannot be done (something would read one through
-        ``env``), and the caller writes the loop without them."""
+        loop read it there) and is restored afterwards, exactly as the closure compiler does. With ``passed``
+        (names -> the caller's sources, :meth:`_passed`), the function takes those names as Python parameters
+        after ``s, env``; it is None when that cannot be done (something would read one through ``env``)."""
         comp = self.comp
         if isinstance(e, A.Aggregate) and e.func == "sort":  # rare: the closure compiler's loop, not a generated one
             return None if passed else comp.expr_closure(e)
@@ -576,13 +578,11 @@ class ExprGen:
 
     def _loop_parts(self, e: A.Aggregate | A.ListComp, local: str | None,
                     in_env: str | None = None) -> tuple[str, str]:
-        """Sources of the filter and element; the loop variable read as Python local ``local`` if given.
-
-        With ``local``, the loop variable is an inlined name whose closure must never run: the caller
-        throws the text away if any closure call (``(s, env)``) made it into the text.  With ``in_env``
-        instead, the loop also binds the variable in ``env`` for the closures it calls, and the generated
-        text reads the Python local ``in_env``, which holds the same value.
-        """
+        """Sources of the filter and element; the loop variable read as Python local ``local`` if given. With
+        ``local``, the loop variable is an inlined name whose closure must never run: the caller throws the text
+        away if any closure call (``(s, env)``) made it into the text.  With ``in_env`` instead, the loop also
+        binds the variable in ``env`` for the closures it calls, and the generated text reads the Python local
+        ``in_env``, which holds the same value."""
         comp = self.comp
         saved = comp.subst, self.subst_src, self.subst_owner
         saved_var_src, saved_names, saved_ranges = self.var_src, comp.subst_names, self.var_ranges
@@ -610,10 +610,11 @@ class ExprGen:
             if e.iterable.ty is not None and e.iterable.ty.kind == "zone":
                 self.nonnull.add(local)  # a zone holds card ids, never `none`
         try:
-            where = self.cond(e.where) if e.where is not None else "True"
-            with self.narrowed(e.where):  # the element is evaluated only for items that pass the filter
-                elem = (self.cond(e.elem) if isinstance(e, A.Aggregate) and e.func in ("any", "all")
-                        else self.src(e.elem))
+            with cse.sequence(self, e.where, e.elem) as bound:  # the element runs only where the filter held
+                bound(where := self.cond(e.where) if e.where is not None else "True")
+                with self.narrowed(e.where):  # the element is evaluated only for items that pass the filter
+                    elem = (self.cond(e.elem) if isinstance(e, A.Aggregate) and e.func in ("any", "all")
+                            else self.src(e.elem))
             return where, elem
         finally:
             comp.subst, self.subst_src, self.subst_owner = saved
@@ -629,9 +630,10 @@ class ExprGen:
                 return f"({self.src(e.left)} {op} {self.src(e.right)})"
             return self.closure(e)
         if op in ("and", "or"):
-            left = self._as_bool(e.left)
-            with self.narrowed(e.left if op == "and" else None):
-                return f"({left} {op} {self._as_bool(e.right)})"
+            with cse.shared(self, e) as bound:
+                bound(left := self._as_bool(e.left))
+                with self.narrowed(e.left if op == "and" else None):
+                    return f"({left} {op} {self._as_bool(e.right)})"
         if op in ("==", "!=") and (isinstance(e.left, A.NoneLit) or isinstance(e.right, A.NoneLit)):
             # the engine's values are plain data (ints, texts, tuples, `none`): equal to None exactly when they are
             # None, and `is` spares int.__eq__'s NotImplemented round trip (a grid scan for empty cells)

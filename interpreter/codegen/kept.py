@@ -39,7 +39,7 @@ from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.walk import all_statements, top_bodies
 from liturgy.dsl.constructs.statements import child_blocks
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import cardtab
+from liturgy.interpreter.codegen import cardtab, cse
 from liturgy.interpreter.codegen.hoist import Hoist, function_text
 
 if TYPE_CHECKING:
@@ -195,9 +195,11 @@ def _zones_of(source: A.Expr) -> list[A.ZoneDecl]:
     return []
 
 
-def runs(items: list[int], slots: tuple[int, ...],
-         cache: dict[tuple[int, ...], Any]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The zone's cards cut into runs of neighbours on the same cell: (the cell's slot, the run's cards).
+def runs(items: list[int], slots: tuple[int, ...], cache: dict[tuple[int, ...], Any],
+         tables: tuple[tuple[Any, ...], ...] = ()) -> tuple[tuple[int, tuple[Any, ...]], ...]:
+    """The zone's cards cut into runs of neighbours on the same cell: (the cell's slot, the run's cards). With
+    ``tables`` (per-card tables the rest of the test reads at the card), each card comes as ``(card, its entry
+    in each table…)``: the test reads them from the run, not from the tables, at every decision.
 
     Every game of a ruleset deals a fixed zone alike, so the runs are also kept per filter across games, by the
     zone's cards (``cache``, at most 16 entries): a new game pays a copy of the zone, not the cutting."""
@@ -205,17 +207,37 @@ def runs(items: list[int], slots: tuple[int, ...],
     found = cache.get(key)
     if found is not None:
         return found  # type: ignore[no-any-return]
-    out: list[tuple[int, list[int]]] = []
+    out: list[tuple[int, list[Any]]] = []
     for x in items:
         sl = slots[x]
+        entry = (x, *(t[x] for t in tables)) if tables else x
         if out and out[-1][0] == sl:
-            out[-1][1].append(x)
+            out[-1][1].append(entry)
         else:
-            out.append((sl, [x]))
+            out.append((sl, [entry]))
     if len(cache) >= 16:
         cache.clear()
     made = cache[key] = tuple((sl, tuple(xs)) for sl, xs in out)
     return made
+
+
+def _card_reads(gen: ExprGen, test: str, x: str) -> tuple[str, list[str], list[str]]:
+    """``test`` with each read ``_kN[x]`` of a per-card table (a tuple with an entry for every card, so the read
+    cannot fail) replaced by a name the loop binds from the run: (the test, the names, the tables)."""
+    ncards = len(gen.comp.card_def)
+    names: list[str] = []
+    tables: list[str] = []
+    seen: dict[tuple[Any, ...], str] = {}  # equal tables (one field read twice) share one name
+    for k in dict.fromkeys(re.findall(rf"\b(_k[0-9]+)\[{x}\]", test)):
+        table = gen.ns.get(k)
+        if isinstance(table, tuple) and len(table) == ncards:
+            name = seen.get(table)
+            if name is None:
+                name = seen[table] = gen._name("_p")
+                names.append(name)
+                tables.append(k)
+            test = re.sub(rf"\b{k}\[{x}\]", name, test)
+    return test, names, tables
 
 
 def _inline_test(gen: ExprGen, var: str, source: A.Expr, test: A.Expr, x: str, hoist: Hoist) -> str | None:
@@ -225,7 +247,7 @@ def _inline_test(gen: ExprGen, var: str, source: A.Expr, test: A.Expr, x: str, h
     before = gen.unsafe
     with gen.fresh(hoist):
         cond: str = gen._loop_parts(probe, x)[0]
-    if gen.unsafe != before or f"env[{var!r}]" in cond or ":=" in cond:
+    if gen.unsafe != before or f"env[{var!r}]" in cond or cse.binds_temporary(cond):
         gen.unsafe = before
         return None
     return cond
@@ -273,16 +295,20 @@ def kept_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: bool
         inline = rest is not None and _inline_test(gen, var, source, rest, x, trial) is not None
         with gen.fresh(hoist):
             v = gen.src(value)  # read as the ordinary filter reads it (hoisted once, before the loop)
-        more = ""
+        more, names, tables = "", list[str](), list[str]()
         if inline and rest is not None:
             test = _inline_test(gen, var, source, rest, x, hoist)
             assert test is not None  # as in the trial: the same text
-            more = f" if {_COUNTERS.sub('_cs', test)}" if not _STRING.search(test) else f" if {test}"
+            if not _STRING.search(test):
+                test, names, tables = _card_reads(gen, _COUNTERS.sub("_cs", test), x)
+            more = f" if {test}"
             rest = None
+        extra = f", ({''.join(t + ', ' for t in tables)})" if tables else ""
+        each = f"({x}, {', '.join(names)})" if names else x
         lines = [f"_r = s.kept.get({key})", "if _r is None:",
-                 f"    _r = s.kept[{key}] = {gen.const(runs)}(items, {table}, {gen.const({})})",
+                 f"    _r = s.kept[{key}] = {gen.const(runs)}(items, {table}, {gen.const({})}{extra})",
                  "_cs = s.counters", f"_v = {v}",
-                 f"_c = [{x} for _sl, _xs in _r if _cs[_sl] == _v for {x} in _xs{more}]"]
+                 f"_c = [{x} for _sl, _xs in _r if _cs[_sl] == _v for {each} in _xs{more}]"]
     if rest is None:
         lines += [f"env.pop({var!r}, None)", "return tuple(_c)"]
     else:

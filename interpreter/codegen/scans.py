@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen import cse
 from liturgy.interpreter.codegen.hoist import Hoist, function_text
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def plain_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: boo
             cond = gen._loop_parts(probe, None, x)[0]
         lines = ["_out = []", f"for {x} in items:", f"    env[{v}] = {x}", f"    if {cond}:",
                  f"        _out.append({x})"]
-    elif pop and ":=" not in fast[0]:
+    elif pop and not cse.binds_temporary(fast[0]):
         # a comprehension: no `append` call per kept item (the filter of a choice over every cell or card)
         lines = [f"_out = [{x} for {x} in items if {fast[0]}]"]
     else:
