@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 from conftest import ROOT, load_ruleset
 from harness_options import short_options
@@ -46,15 +47,27 @@ def _pair(path: str) -> tuple[Ruleset, Ruleset]:
     return fused, _unfused(path)
 
 
+def _saved(game: Game) -> bytes | str:
+    """The whole saved game as JSON text with sorted keys: what is compared, fused against unfused, after every
+    decision. orjson (a dependency of the package) writes it several times faster than ``json.dumps``, which was
+    three quarters of these games' CPU; a save orjson refuses (an integer past 64 bits, a key that is not a text)
+    is written by ``json`` as before."""
+    data = game.to_json()
+    try:
+        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return json.dumps(data, sort_keys=True)
+
+
 def _play(rules: Ruleset, players: int, seed: int, check: bool,
-          options: dict[str, str] | None = None) -> tuple[Game, list[tuple[int, str]]]:
+          options: dict[str, str] | None = None) -> tuple[Game, list[tuple[int, bytes | str]]]:
     game = rules.new_game(players, seed, check_invariants=check, options=options)
     rng = random.Random(seed)
-    seen = [(game.state.steps, json.dumps(game.to_json(), sort_keys=True))]
+    seen = [(game.state.steps, _saved(game))]
     while not game.finished:
         for p in game.waiting_for():
             game.apply(rng.randrange(game.option_count(p)), p)
-            seen.append((game.state.steps, json.dumps(game.to_json(), sort_keys=True)))
+            seen.append((game.state.steps, _saved(game)))
     return game, seen
 
 
