@@ -2,7 +2,8 @@
 last line written before it, so a line written after its change leaves the change under the wrong cause.
 
 interpreter/tools/logorder.py finds such lines from the checked program alone; this holds what it finds and does
-not find, and that the shipped rulesets it was run over and fixed (Bloodborne, Fury of Dracula) have none.
+not find, and that the shipped rulesets it was run over and fixed (Bloodborne, Fury of Dracula, Betrayal) have
+none.
 """
 
 from __future__ import annotations
@@ -80,7 +81,8 @@ def test_the_line_moved_up_is_not_found_and_names_the_change(tmp_path: Path) -> 
     assert told["fixed"][0] == (None, []) and told["fixed"][1] == ("P2 is hurt", ["You lose 3 health (now 7)"])
 
 
-@pytest.mark.parametrize("path", ["rulesets/bloodborne.rules", "rulesets/fury_of_dracula.rules"])
+@pytest.mark.parametrize("path", ["rulesets/bloodborne.rules", "rulesets/fury_of_dracula.rules",
+                                  "rulesets/betrayal.rules"])
 def test_the_shipped_rulesets_log_before_they_change(path: str) -> None:
     prog, diags = check_file(str(ROOT / path))
     assert prog is not None, diags
