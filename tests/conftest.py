@@ -23,10 +23,9 @@ import gc
 import os
 import random
 import resource
-import shutil
 import sys
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import Any
 
@@ -107,28 +106,6 @@ load_ruleset = _load_shared
 @pytest.fixture(scope="session")
 def bloodborne() -> Ruleset:
     return load_ruleset(str(BLOODBORNE))
-
-
-# Debian's Chromium, where the real-browser tests look for it (they never download one; without it they skip)
-CHROMIUM = next((b for b in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or "")
-                 if b and os.path.exists(b)), None)
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    """One headless Chromium for all the real-browser tests a worker runs (tests/test_web_browser.py,
-    test_web_table.py, test_web_token_page.py), started when the first of them asks for it.
-
-    Each of those files started its own (Playwright's driver and Chromium: ~1.3 s of CPU and seconds of wall
-    each). A test's state stays its own: every test opens its own browser contexts (no shared cookies, storage or
-    pages) against its own server."""
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
-    if CHROMIUM is None:
-        pytest.skip("no system Chromium (apt-get install chromium); the browser tests never download one")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture

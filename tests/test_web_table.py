@@ -43,7 +43,7 @@ from liturgy.dsl.loader import check_file  # noqa: E402
 from liturgy.interpreter.engine import Ruleset  # noqa: E402
 from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Lobby, discover  # noqa: E402
-from test_web_browser import CHROMIUM, ROOT, Player, Server  # noqa: E402
+from test_web_browser import CHROMIUM, ROOT, Player, Server, browser  # noqa: E402, F401
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (apt-get install chromium); "
                                                           "the browser test never downloads one")
@@ -146,7 +146,7 @@ def play_through(player: Player, table: Any, clicks: int, seconds: float, shots:
 
 
 @pytest.mark.parametrize("key", list(GAMES))
-def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Path, key: str) -> None:
+def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Path, key: str) -> None:  # noqa: F811
     docs = ROOT / "docs" / "web" if os.environ.get("LITURGY_WEB_SCREENSHOTS") else tmp_path
     docs.mkdir(exist_ok=True)
     shots = tmp_path
@@ -181,7 +181,7 @@ def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Pa
     assert [d.message for d in diags if d.code == "W090"] == []
 
 
-def test_the_table_fits_a_phone(browser: Any, tmp_path: Path) -> None:
+def test_the_table_fits_a_phone(browser: Any, tmp_path: Path) -> None:  # noqa: F811
     """A phone-sized screen: nothing wider than the screen (no sideways scrolling), the options one under another."""
     docs = ROOT / "docs" / "web" if os.environ.get("LITURGY_WEB_SCREENSHOTS") else tmp_path
     docs.mkdir(exist_ok=True)

@@ -51,7 +51,7 @@ def server(tmp_path: Path) -> Iterator[tuple[Lobby, str]]:
         sock.close()
 
 
-def test_the_token_leaves_the_address_bar_and_the_seat_can_renew_it(server: tuple[Lobby, str], browser: Any) -> None:
+def test_the_token_leaves_the_address_bar_and_the_seat_can_renew_it(server: tuple[Lobby, str]) -> None:
     lobby, base = server
     req = urllib.request.Request(base + "/api/tables", headers={"content-type": "application/json"},
                                  data=json.dumps({"ruleset": "kuhn_poker", "players": 2,
@@ -59,20 +59,22 @@ def test_the_token_leaves_the_address_bar_and_the_seat_can_renew_it(server: tupl
     with urllib.request.urlopen(req, timeout=30) as r:
         made: dict[str, Any] = json.loads(r.read())
     tid, token = made["table"], made["seats"][0]["token"]
-    page = browser.new_context().new_page()  # conftest's Chromium, shared by the worker's browser tests
-    try:
-        page.goto(f"{base}/t/{tid}#seat={token}")
-        page.wait_for_function("() => document.getElementById('who').textContent.includes('P1')", timeout=30000)
-        assert page.url == f"{base}/t/{tid}" and token not in page.url  # out of the address bar and history
-        assert page.evaluate(f"() => sessionStorage.getItem('liturgy-seat:{tid}')") == token
-        page.reload()  # the tab still holds its seat
-        page.wait_for_function("() => document.getElementById('who').textContent.includes('P1')", timeout=30000)
-        page.get_by_role("button", name="New seat link").click()
-        page.wait_for_function("() => document.getElementById('error').textContent.includes('#seat=')",
-                               timeout=30000)
-        new = str(page.evaluate(f"() => sessionStorage.getItem('liturgy-seat:{tid}')"))
-        assert new != token and new in page.inner_text("#error")
-        assert same_token(new, lobby.tables[tid].seat_hashes[0])
-        assert not same_token(token, lobby.tables[tid].seat_hashes[0])
-    finally:
-        page.context.close()
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        try:
+            page = browser.new_context().new_page()
+            page.goto(f"{base}/t/{tid}#seat={token}")
+            page.wait_for_function("() => document.getElementById('who').textContent.includes('P1')", timeout=30000)
+            assert page.url == f"{base}/t/{tid}" and token not in page.url  # out of the address bar and history
+            assert page.evaluate(f"() => sessionStorage.getItem('liturgy-seat:{tid}')") == token
+            page.reload()  # the tab still holds its seat
+            page.wait_for_function("() => document.getElementById('who').textContent.includes('P1')", timeout=30000)
+            page.get_by_role("button", name="New seat link").click()
+            page.wait_for_function("() => document.getElementById('error').textContent.includes('#seat=')",
+                                   timeout=30000)
+            new = str(page.evaluate(f"() => sessionStorage.getItem('liturgy-seat:{tid}')"))
+            assert new != token and new in page.inner_text("#error")
+            assert same_token(new, lobby.tables[tid].seat_hashes[0])
+            assert not same_token(token, lobby.tables[tid].seat_hashes[0])
+        finally:
+            browser.close()
