@@ -122,3 +122,43 @@ def test_nothing_is_shared_into_a_comprehension_or_a_let() -> None:
 def test_only_shared_bindings_may_sit_in_a_comprehension() -> None:
     assert not cse.binds_temporary("(_u12 := _cs[_k3[_x1]]) is None or _u12 != p")
     assert cse.binds_temporary("(_t4 := env['m']) is not None")
+
+
+FN_ARGUMENT = '''game "FnArgument" { players 2..2
+  step_limit 2000 }
+card Spot { c: int
+  r: int }
+cards "spots.yaml"
+zone spots: row public of Spot
+grid board 3 by 9 of int
+counter total 0..1000000
+fn seen(v: int) -> bool = any(s.c == v for s in spots)
+round {
+  step s "S" {
+    for p in players {
+      choose m from spots by p {
+        if board[m.c, m.r * 3 + 1] == 0 or not seen(board[m.c, m.r * 3 + 1]) { total += 1 }
+        board[m.c, m.r * 3 + 1] = board[m.c, m.r * 3 + 1] + 1
+        log "{} {}", p, total
+      }
+    }
+    if round >= 6 { end game }
+  }
+}
+score(p) = total
+'''
+
+
+def test_a_fn_arguments_text_is_never_a_read_of_a_shared_value(write_ruleset: Callable[..., str]) -> None:
+    # Betrayal's `plan[c, f * 9 + r] == none or not placed(plan[c, f * 9 + r])`: the argument's text is put into
+    # `placed`'s inlined body, a loop of its own (another Python function), where a name bound on the left of the
+    # `or` is unbound (NameError at play before the fix): a call's arguments are not searched for shared values
+    path = write_ruleset(FN_ARGUMENT, {"spots.yaml": SPOTS})
+    gen = compiled(path, {}).compiled.gen
+    assert gen is not None
+    for block in gen.sources.dump().split("\n\n"):
+        assert set(re.findall(r"\b(_u[0-9]+)\b", block)) <= set(re.findall(r"\((_u[0-9]+) := ", block)), block
+    for seed in range(3):
+        seen = _played(path, seed)
+        assert all(x == seen[0] for x in seen), seed
+        assert seen[0][1] is None, seen[0]

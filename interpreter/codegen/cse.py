@@ -17,8 +17,10 @@ The proof, for ``L and R`` (``L or R`` is the mirror: the right runs only when t
   so its value is the same wherever in the expression it is computed;
 * both occurrences mean the same names: nothing between them binds one. The right side's occurrences are
   looked for only through expressions that bind nothing (arithmetic, comparisons, conditions, cells, fields,
-  calls' arguments, indexes), never inside a comprehension, an aggregate or a `let`; an inlined `fn`'s body
-  is not part of its call's expression tree, so its nodes are never matched.
+  a grid built-in's arguments, indexes), never inside a comprehension, an aggregate, a `let` or a `fn` call's
+  arguments (their text is substituted into the inlined body, which may be a loop of its own: another Python
+  function, where the name would be unbound; found by Betrayal's `placed(plan[c, f * 9 + r])`); an inlined
+  `fn`'s body is not part of its call's expression tree, so its nodes are never matched.
 
 The binding is written only where the generated text of ``L`` really holds it (a per-card table may have
 absorbed the part): the right side is generated afterwards, reading the names bound, else computing the value
@@ -113,7 +115,10 @@ def _parts(e: A.Expr) -> list[A.Expr]:
     if isinstance(e, A.Attr):
         return [e.obj]
     if isinstance(e, A.Call):
-        return list(e.args)
+        # only a grid built-in's arguments are generated in place: a `fn`'s argument text is substituted into
+        # its inlined body, which may be a loop of its own (another Python function, where the name is unbound)
+        ref: Any = e.ref
+        return list(e.args) if ref is not None and ref[:1] == ("call_builtin",) and ref[1] in _GRID_CALLS else []
     if isinstance(e, A.Index):
         return [e.obj, e.index]
     return []
