@@ -91,8 +91,11 @@ PINNED = {
     # when Ascension 3's event cards joined the state (a hidden box at every level: the sampler deals them too);
     # and in session 14, when Act IV's cards and the quick start's start table joined it (each of the two branches
     # alone changed these picks; the combat rules themselves are unchanged)
+    # re-recorded in session 16: the ruleset gained the Colorless Rewards deck, the climb events and Infinity's
+    # counters (other hidden cards and state to sample worlds from); the s16-sts tree alone, without any
+    # speed-up of that session, chooses exactly these
     ("rulesets/slay_the_spire.rules", 1, 1): [
-        3, 1, 0, 2, 0, 1, 1, 0, 0, 1, 0, 0, 2, 0, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0
+        1, 0, 0, 0, 1, 0, 2, 0, 0, 2, 0, 0, 2, 0, 0, 0, 2, 0, 3, 2, 0, 0, 0, 0, 1, 1, 0, 1, 0, 0
     ],
 }
 
