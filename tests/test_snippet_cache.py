@@ -17,7 +17,7 @@ from liturgy.dsl.constructs.extensions import registered
 from liturgy.dsl.diagnostics import NOWHERE, Span
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend import parser
-from liturgy.dsl.frontend.snippetcache import PLACEHOLDER, SNIPPETS, SnippetCache, relocated
+from liturgy.dsl.frontend.snippetcache import PLACEHOLDER, SNIPPETS, SnippetCache, freeze, thaw
 from liturgy.dsl.loader import check_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -172,11 +172,22 @@ def test_the_copy_keeps_sharing_and_leaves_other_spans() -> None:
     """A node used twice stays one node used twice; a span that is not the snippet's (a default) is kept."""
     shared = A.Name(Span(PLACEHOLDER, 1, 3, 1, 4), id="a")
     tree = [A.Assign(Span(PLACEHOLDER, 2, 1, 2, 9), shared, "=", shared), A.Name(NOWHERE, id="b")]
-    copy = relocated(tree, "f.yaml", 10, 5, 2)
+    frozen = freeze(tree)
+    assert frozen is not None
+    copy = thaw(frozen, "f.yaml", 10, 5, 2)
     assert copy[0].target is copy[0].value and copy[0].target is not shared
     assert copy[0].target.span == Span("f.yaml", 10, 7, 10, 8)
     assert copy[0].span == Span("f.yaml", 11, 3, 11, 11)
     assert copy[1].span is NOWHERE
+
+
+def test_a_tree_that_cannot_be_kept_is_not_cached() -> None:
+    """An object that does not pickle (a local class, here) leaves the tree out of the cache: parsed each time."""
+
+    class Local:
+        pass
+
+    assert freeze([A.Name(Span(PLACEHOLDER, 1, 1, 1, 2), id="a"), Local()]) is None
 
 
 def test_the_cache_is_bounded() -> None:
