@@ -60,12 +60,17 @@ PLACES = [("cards/a.yaml", 1, 1, 0), ("cards/b.yaml", 12, 14, 6), ("deep/c.yaml"
 
 
 def _same_everywhere(start: str, text: str) -> None:
-    """Parsed uncached, then three times cached (seen, stored, served) at each place: all alike."""
-    for where in PLACES:
-        reference = _parse(start, text, where, cached=False)
-        for _ in range(3):
-            assert _parse(start, text, where, cached=True) == reference, (text, where)
-    assert SNIPPETS.hits > 0
+    """Kept in the cache from a parse at one place (its second sighting), then served at every place: each
+    tree and each diagnostic is the uncached parse's at that place."""
+    references = {where: _parse(start, text, where, cached=False) for where in PLACES}
+    for kept_at in PLACES:
+        SNIPPETS.clear()
+        for _ in range(2):  # seen, then parsed in place and kept
+            assert _parse(start, text, kept_at, cached=True) == references[kept_at], (text, kept_at)
+        assert len(SNIPPETS) == 1
+        for where in PLACES:
+            assert _parse(start, text, where, cached=True) == references[where], (text, kept_at, where)
+        assert SNIPPETS.hits == len(PLACES)
 
 
 EFFECTS = [

@@ -26,7 +26,7 @@ from liturgy.dsl.frontend.extbuild import ExtensionBuilder, flat_block
 from liturgy.dsl.frontend.fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
 from liturgy.dsl.frontend.grammar_cache import grammar_cache_file, load_json, store_json
 from liturgy.dsl.frontend.modebuild import ModeBuilder
-from liturgy.dsl.frontend.snippetcache import MAX_TEXT, PLACEHOLDER, SNIPPETS, freeze, thaw
+from liturgy.dsl.frontend.snippetcache import MAX_TEXT, SNIPPETS, freeze, thaw
 from liturgy.dsl.frontend.syntaxerrors import keyword_as_name, next_decl_line, syntax_diagnostic
 
 MAX_SYNTAX_ERRORS = 20
@@ -749,17 +749,15 @@ def _parse_snippet(
     seen before is thawed, not parsed again (same tree, same spans, same diagnostics)."""
     key = (start, text, generation()) if SNIPPETS.enabled and len(text) <= MAX_TEXT else None
     entry = SNIPPETS.get(key) if key is not None else None
-    if entry is None and key is not None and SNIPPETS.worth_storing(key):
-        tree, errors = _parse(text, label, start, _AstBuilder(PLACEHOLDER))
-        frozen = freeze(tree) if tree is not None else None
-        # too deep (E003) depends on the stack, so it is never kept; nor is a tree that does not freeze
-        if not any(d.code == "E003" for d in errors) and (tree is None or frozen is not None):
-            entry = (frozen, errors)
-            SNIPPETS.put(key, *entry)
-    if entry is None:
-        tree, errors = _parse(text, label, start, _AstBuilder(file, line, column, indent))
-    else:
+    if entry is not None:
         tree, errors = (thaw(entry[0], file, line, column, indent) if entry[0] is not None else None), entry[1]
+    else:
+        tree, errors = _parse(text, label, start, _AstBuilder(file, line, column, indent))
+        if key is not None and SNIPPETS.worth_storing(key):  # seen before: kept for the next sightings
+            frozen = freeze(tree, file, line, column, indent) if tree is not None else None
+            # too deep (E003) depends on the stack, so it is never kept; nor is a tree that does not freeze
+            if not any(d.code == "E003" for d in errors) and (tree is None or frozen is not None):
+                SNIPPETS.put(key, frozen, errors)
     if tree is None:
         return None, [_relocate(d, file, line, column, indent) for d in errors]
     return tree, []

@@ -12,12 +12,12 @@ by them, are exactly those of an uncached parse. Other spans (``NOWHERE`` defaul
 are, as the builder leaves them. The tree keeps its sharing (a lowered extension may use one node twice)
 and is the caller's to mutate (the checker fills in ``ty`` and ``ref``).
 
-How the fresh tree is made: the cached tree is kept as an in-memory pickle whose placeholder spans are
-"persistent ids" (:mod:`pickle`'s hook for objects kept outside the stream); unpickling builds the nodes in
-C and asks :class:`_Thaw` for each span, which places it. That is about three times faster than parsing
-(a generic Python deep copy was under twice). The bytes are made here from trees the parser has just built
-and never leave the process, so no outside data is ever unpickled; a tree that does not pickle is simply
-not cached.
+How the fresh tree is made: the cached tree is kept as an in-memory pickle in which each span is a call of a
+stand-in function (a ``dispatch_table`` entry, so only spans cost Python time); unpickling builds the nodes in
+C and :class:`_Thaw` answers the stand-in with its own method, which places the span. That is about three times
+faster than parsing (a generic Python deep copy was under twice). The bytes are made here from trees the
+parser has just built and never leave the process, so no outside data is ever unpickled; a tree that does not
+pickle is simply not cached.
 
 A text is cached on its *second* sighting (the first is remembered as seen): a text met once, the common
 case in a single ruleset load, costs one parse as before and nothing more. The key is the exact text, the
@@ -33,7 +33,7 @@ import pickle
 from collections import OrderedDict
 from typing import Any
 
-from liturgy.dsl.diagnostics import Span
+from liturgy.dsl.diagnostics import NOWHERE, Span
 
 PLACEHOLDER = "\0snippet"  # the file of a snippet parsed on its own: no real file can have this name
 MAX_ENTRIES = 4096  # parsed snippets kept; the seen-once marks are bounded by the same number
@@ -50,25 +50,39 @@ class Frozen:
         self.kept = kept
 
 
-class _Freeze(pickle.Pickler):
-    """Writes every span aside: a placeholder span as its four numbers, any other as an index into ``kept``."""
+def _placed(line: int, column: int, end_line: int, end_column: int) -> Span:  # pragma: no cover - never called
+    """What a frozen placeholder span reduces to; :class:`_Thaw` answers this name with its own ``place``."""
+    raise AssertionError("a frozen snippet is thawed only by _Thaw")
 
-    def __init__(self, out: io.BytesIO) -> None:
+
+def _kept(index: int) -> Span:  # pragma: no cover - never called
+    """What a frozen span from elsewhere reduces to; :class:`_Thaw` answers with the span itself."""
+    raise AssertionError("a frozen snippet is thawed only by _Thaw")
+
+
+class _Freeze(pickle.Pickler):
+    """Writes every span as a call: a placeholder span as ``_placed`` of its four numbers, any other as ``_kept``
+    of its index in ``kept``. Only spans go through Python (a ``dispatch_table`` entry), the rest is C."""
+
+    def __init__(self, out: io.BytesIO, file: str, line: int, column: int, indent: int) -> None:
         super().__init__(out, protocol=pickle.HIGHEST_PROTOCOL)
         self.kept: list[Span] = []
+        self.dispatch_table = {Span: self._span}
+        self.file, self.line0, self.first, self.indent = file, line - 1, column - 1, indent
 
-    def persistent_id(self, obj: Any) -> Any:
-        if type(obj) is not Span:
-            return None
-        if obj.file == PLACEHOLDER:
-            return (obj.line, obj.column, obj.end_line, obj.end_column)
-        self.kept.append(obj)
-        return len(self.kept) - 1
+    def _span(self, span: Span) -> tuple[Any, tuple[int, ...]]:
+        if span.file == self.file:  # back to where it stands in the snippet: the inverse of _Thaw.place
+            line, end = span.line - self.line0, span.end_line - self.line0
+            return _placed, (line, span.column - (self.first if line == 1 else self.indent),
+                             end, span.end_column - (self.first if end == 1 else self.indent))
+        self.kept.append(span)
+        return _kept, (len(self.kept) - 1,)
 
 
 class _Thaw(pickle.Unpickler):
     """Reads a :class:`Frozen` tree back, each placeholder span placed at ``file:line:column`` (``indent``
-    for the snippet's later lines), each kept span the very object it was."""
+    for the snippet's later lines), each kept span the very object it was. The frozen bytes name only this
+    module's two span functions and the tree's node classes (made in-process by :class:`_Freeze`)."""
 
     def __init__(self, frozen: Frozen, file: str, line: int, column: int, indent: int) -> None:
         super().__init__(io.BytesIO(frozen.data))
@@ -78,19 +92,26 @@ class _Thaw(pickle.Unpickler):
         self.first = column - 1  # the shift of the snippet's first line; later lines shift by ``indent``
         self.indent = indent
 
-    def persistent_load(self, pid: Any) -> Span:
-        if type(pid) is int:
-            return self.kept[pid]
-        line, column, end_line, end_column = pid
+    def find_class(self, module: str, name: str) -> Any:
+        if module == __name__ and name == "_placed":
+            return self.place
+        if module == __name__ and name == "_kept":
+            return self.kept.__getitem__
+        return super().find_class(module, name)
+
+    def place(self, line: int, column: int, end_line: int, end_column: int) -> Span:
         return Span(self.file, self.line0 + line, column + (self.first if line == 1 else self.indent),
                     self.line0 + end_line, end_column + (self.first if end_line == 1 else self.indent))
 
 
-def freeze(tree: Any) -> Frozen | None:
-    """``tree`` (a snippet parsed in :data:`PLACEHOLDER`) as kept, or None if it cannot be (then it is not
-    cached: an object that does not pickle, or a tree too deep)."""
+def freeze(tree: Any, file: str = PLACEHOLDER, line: int = 1, column: int = 1, indent: int = 0) -> Frozen | None:
+    """``tree``, a snippet parsed at ``file:line:column`` (by default on its own), as kept, or None if it cannot
+    be (then it is not cached: an object that does not pickle, or a tree too deep). The spans in ``file`` are
+    the snippet's own; any other span is kept as it is."""
+    if not file or file == NOWHERE.file:  # a span of the snippet must never be confused with a default one
+        return None
     out = io.BytesIO()
-    freezer = _Freeze(out)
+    freezer = _Freeze(out, file, line, column, indent)
     try:
         freezer.dump(tree)
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
