@@ -753,7 +753,7 @@ def _parse_snippet(
         tree, errors = (thaw(entry[0], file, line, column, indent) if entry[0] is not None else None), entry[1]
     else:
         tree, errors = _parse(text, label, start, _AstBuilder(file, line, column, indent))
-        if key is not None and SNIPPETS.worth_storing(key):  # seen before: kept for the next sightings
+        if key is not None and SNIPPETS.worth_storing(key):  # met often enough: kept for the next sightings
             frozen = freeze(tree, file, line, column, indent) if tree is not None else None
             # too deep (E003) depends on the stack, so it is never kept; nor is a tree that does not freeze
             if not any(d.code == "E003" for d in errors) and (tree is None or frozen is not None):

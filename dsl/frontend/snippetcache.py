@@ -19,8 +19,8 @@ faster than parsing (a generic Python deep copy was under twice). The bytes are 
 parser has just built and never leave the process, so no outside data is ever unpickled; a tree that does not
 pickle is simply not cached.
 
-A text is cached on its *second* sighting (the first is remembered as seen): a text met once, the common
-case in a single ruleset load, costs one parse as before and nothing more. The key is the exact text, the
+A text is cached on its :data:`ADMIT`-th sighting (the earlier ones are counted): a text met once or twice, the
+common case in a single ruleset load, costs its parses as before and nothing more. The key is the exact text, the
 grammar start symbol and the generation of the extension registry (dsl/constructs/extensions.py: each
 registration or withdrawal can change both the grammar and the nodes built). Entries are bounded (least
 recently used out), and so is the length of a text that is cached.
@@ -37,6 +37,7 @@ from liturgy.dsl.diagnostics import NOWHERE, Span
 
 PLACEHOLDER = "\0snippet"  # the file of a snippet parsed on its own: no real file can have this name
 MAX_ENTRIES = 4096  # parsed snippets kept; the seen-once marks are bounded by the same number
+ADMIT = 3  # the sighting of a text at which it is kept: a text met once or twice costs nothing extra
 MAX_TEXT = 20_000  # characters: a longer snippet is never cached (it is rare, and would hold much memory)
 
 
@@ -131,7 +132,7 @@ class SnippetCache:
         self.max_entries = max_entries
         self.enabled = True  # False: every snippet is parsed (tests compare the two)
         self._entries: OrderedDict[tuple[Any, ...], tuple[Frozen | None, list[Any]]] = OrderedDict()
-        self._seen: OrderedDict[tuple[Any, ...], None] = OrderedDict()  # keys met once, not parsed for the cache
+        self._seen: OrderedDict[tuple[Any, ...], int] = OrderedDict()  # keys met, not kept yet: how often
         self.hits = 0
         self.misses = 0
 
@@ -155,11 +156,11 @@ class SnippetCache:
         return entry
 
     def worth_storing(self, key: tuple[Any, ...]) -> bool:
-        """True if ``key`` was seen before (store it now); otherwise mark it as seen and say False."""
-        if key in self._seen:
-            del self._seen[key]
+        """True if this is the :data:`ADMIT`-th sighting of ``key`` (store it now); otherwise count it, False."""
+        n = self._seen.pop(key, 0) + 1
+        if n >= ADMIT:
             return True
-        self._seen[key] = None
+        self._seen[key] = n
         if len(self._seen) > self.max_entries:
             self._seen.popitem(last=False)
         return False
