@@ -17,7 +17,7 @@ from liturgy.dsl.constructs.extensions import registered
 from liturgy.dsl.diagnostics import NOWHERE, Span
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend import parser
-from liturgy.dsl.frontend.snippetcache import PLACEHOLDER, SNIPPETS, SnippetCache, relocated
+from liturgy.dsl.frontend.snippetcache import ADMIT, PLACEHOLDER, SNIPPETS, SnippetCache, freeze, thaw
 from liturgy.dsl.loader import check_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,12 +60,17 @@ PLACES = [("cards/a.yaml", 1, 1, 0), ("cards/b.yaml", 12, 14, 6), ("deep/c.yaml"
 
 
 def _same_everywhere(start: str, text: str) -> None:
-    """Parsed uncached, then three times cached (seen, stored, served) at each place: all alike."""
-    for where in PLACES:
-        reference = _parse(start, text, where, cached=False)
-        for _ in range(3):
-            assert _parse(start, text, where, cached=True) == reference, (text, where)
-    assert SNIPPETS.hits > 0
+    """Kept in the cache from a parse at one place (its ADMIT-th sighting), then served at every place: each
+    tree and each diagnostic is the uncached parse's at that place."""
+    references = {where: _parse(start, text, where, cached=False) for where in PLACES}
+    for kept_at in PLACES:
+        SNIPPETS.clear()
+        for _ in range(ADMIT):  # seen, then parsed in place and kept
+            assert _parse(start, text, kept_at, cached=True) == references[kept_at], (text, kept_at)
+        assert len(SNIPPETS) == 1
+        for where in PLACES:
+            assert _parse(start, text, where, cached=True) == references[where], (text, kept_at, where)
+        assert SNIPPETS.hits == len(PLACES)
 
 
 EFFECTS = [
@@ -94,7 +99,7 @@ def test_a_cached_expression_is_the_parsed_one(fresh_cache: None, text: str) -> 
 
 def test_syntax_errors_from_the_cache_point_into_the_callers_file(fresh_cache: None) -> None:
     text = "let n = 2\n  if n > { hp = 1 }"
-    for _ in range(2):
+    for _ in range(ADMIT):
         parser.parse_effect_text(text, "first.yaml", 5, 10, 4)
     _, errors = parser.parse_effect_text(text, "second.yaml", 40, 12, 6)
     assert SNIPPETS.hits >= 1
@@ -106,8 +111,10 @@ def test_each_caller_gets_a_tree_of_its_own(fresh_cache: None) -> None:
     """The checker writes `ty` and `ref` into the nodes and passes may edit lists: nothing reaches the cache."""
     text = 'let n = 2\nlog "{n}", n'
     reference = _parse("effect_body", text, PLACES[1], cached=False)
-    first, _ = parser.parse_effect_text(text, *PLACES[1])
+    for _ in range(ADMIT):
+        first, _ = parser.parse_effect_text(text, *PLACES[1])
     second, _ = parser.parse_effect_text(text, *PLACES[1])
+    assert SNIPPETS.hits == 1
     assert second is not first and second[0] is not first[0]
     second[0].value.ty = "spoiled"  # type: ignore[union-attr]
     second.append(second[0])  # type: ignore[union-attr]
@@ -137,7 +144,7 @@ round { step s "S" { end game } }
     SNIPPETS.enabled = False
     plain = check_file(path)[1]
     SNIPPETS.enabled = True
-    for _ in range(2):
+    for _ in range(ADMIT):
         cached = check_file(path)[1]
         assert cached == plain
     assert SNIPPETS.hits > 0
@@ -172,18 +179,29 @@ def test_the_copy_keeps_sharing_and_leaves_other_spans() -> None:
     """A node used twice stays one node used twice; a span that is not the snippet's (a default) is kept."""
     shared = A.Name(Span(PLACEHOLDER, 1, 3, 1, 4), id="a")
     tree = [A.Assign(Span(PLACEHOLDER, 2, 1, 2, 9), shared, "=", shared), A.Name(NOWHERE, id="b")]
-    copy = relocated(tree, "f.yaml", 10, 5, 2)
+    frozen = freeze(tree)
+    assert frozen is not None
+    copy = thaw(frozen, "f.yaml", 10, 5, 2)
     assert copy[0].target is copy[0].value and copy[0].target is not shared
     assert copy[0].target.span == Span("f.yaml", 10, 7, 10, 8)
     assert copy[0].span == Span("f.yaml", 11, 3, 11, 11)
     assert copy[1].span is NOWHERE
 
 
+def test_a_tree_that_cannot_be_kept_is_not_cached() -> None:
+    """An object that does not pickle (a local class, here) leaves the tree out of the cache: parsed each time."""
+
+    class Local:
+        pass
+
+    assert freeze([A.Name(Span(PLACEHOLDER, 1, 1, 1, 2), id="a"), Local()]) is None
+
+
 def test_the_cache_is_bounded() -> None:
     cache = SnippetCache(max_entries=3)
     for i in range(10):
         key = ("effect_body", f"hp -= {i}", 0)
-        assert not cache.worth_storing(key)
+        assert not any(cache.worth_storing(key) for _ in range(ADMIT - 1))
         assert cache.worth_storing(key)
         cache.put(key, [], [])
     assert len(cache) == 3 and len(cache._seen) <= 3

@@ -26,7 +26,7 @@ from liturgy.dsl.frontend.extbuild import ExtensionBuilder, flat_block
 from liturgy.dsl.frontend.fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
 from liturgy.dsl.frontend.grammar_cache import grammar_cache_file, load_json, store_json
 from liturgy.dsl.frontend.modebuild import ModeBuilder
-from liturgy.dsl.frontend.snippetcache import MAX_TEXT, PLACEHOLDER, SNIPPETS, Uncopyable, relocated
+from liturgy.dsl.frontend.snippetcache import MAX_TEXT, SNIPPETS, freeze, thaw
 from liturgy.dsl.frontend.syntaxerrors import keyword_as_name, next_decl_line, syntax_diagnostic
 
 MAX_SYNTAX_ERRORS = 20
@@ -746,22 +746,18 @@ def _parse_snippet(
     text: str, label: str, start: str, file: str, line: int, column: int, indent: int
 ) -> tuple[Any, list[Diagnostic]]:
     """A snippet's tree placed at ``file:line:column``, through the cache of dsl/frontend/snippetcache.py: a text
-    seen before is copied, not parsed again (same tree, same spans, same diagnostics)."""
+    seen before is thawed, not parsed again (same tree, same spans, same diagnostics)."""
     key = (start, text, generation()) if SNIPPETS.enabled and len(text) <= MAX_TEXT else None
     entry = SNIPPETS.get(key) if key is not None else None
-    fresh = entry is None and key is not None and SNIPPETS.worth_storing(key)
-    if fresh:
-        entry = _parse(text, label, start, _AstBuilder(PLACEHOLDER))
-        if any(d.code == "E003" for d in entry[1]):  # too deep: that depends on the stack, so never kept
-            entry = None
-    try:
-        if entry is None:
-            raise Uncopyable("not cached")
-        tree, errors = relocated(entry[0], file, line, column, indent), entry[1]
-        if fresh and key is not None:
-            SNIPPETS.put(key, *entry)
-    except (Uncopyable, RecursionError):
+    if entry is not None:
+        tree, errors = (thaw(entry[0], file, line, column, indent) if entry[0] is not None else None), entry[1]
+    else:
         tree, errors = _parse(text, label, start, _AstBuilder(file, line, column, indent))
+        if key is not None and SNIPPETS.worth_storing(key):  # met often enough: kept for the next sightings
+            frozen = freeze(tree, file, line, column, indent) if tree is not None else None
+            # too deep (E003) depends on the stack, so it is never kept; nor is a tree that does not freeze
+            if not any(d.code == "E003" for d in errors) and (tree is None or frozen is not None):
+                SNIPPETS.put(key, frozen, errors)
     if tree is None:
         return None, [_relocate(d, file, line, column, indent) for d in errors]
     return tree, []

@@ -2,91 +2,127 @@
 
 Why: card effects repeat. One card file gives the same effect text to many cards, several card files share
 texts, and a program that checks many versions of a ruleset (tests/test_compat.py's corpus, the language
-server re-checking at every pause in typing) reads the same card files again and again. Parsing a snippet
-costs far more than copying its tree.
+server re-checking at every pause in typing) reads the same card files again and again.
 
 What is cached is the snippet parsed *where it stands alone*: every span it made is in a placeholder file at
-line 1, column 1. A hit hands the caller a fresh deep copy with each such span mapped into the caller's file
-at the caller's line, column and indent by :meth:`~liturgy.dsl.diagnostics.Span.shifted` — the same
-arithmetic the parser's builder does when it parses a snippet in place, so spans, and every diagnostic
-located by them, are exactly those of an uncached parse. Spans from elsewhere (``NOWHERE`` defaults) are
-kept as they are, as the builder keeps them. The copy keeps the tree's sharing (a lowered extension may
-use one node twice) and is the caller's to mutate (the checker fills in ``ty`` and ``ref``).
+line 1, column 1. A hit hands the caller a fresh tree with each such span mapped into the caller's file at
+the caller's line, column and indent — the arithmetic of :meth:`~liturgy.dsl.diagnostics.Span.shifted`,
+which is the parser's builder's when it parses a snippet in place — so spans, and every diagnostic located
+by them, are exactly those of an uncached parse. Other spans (``NOWHERE`` defaults) are handed back as they
+are, as the builder leaves them. The tree keeps its sharing (a lowered extension may use one node twice)
+and is the caller's to mutate (the checker fills in ``ty`` and ``ref``).
 
-A text is cached on its *second* sighting (the first is remembered as seen): a text met once, the common
-case in a single ruleset load, costs one parse as before and no copy. The key is the exact text, the
+How the fresh tree is made: the cached tree is kept as an in-memory pickle in which each span is a call of a
+stand-in function (a ``dispatch_table`` entry, so only spans cost Python time); unpickling builds the nodes in
+C and :class:`_Thaw` answers the stand-in with its own method, which places the span. That is about three times
+faster than parsing (a generic Python deep copy was under twice). The bytes are made here from trees the
+parser has just built and never leave the process, so no outside data is ever unpickled; a tree that does not
+pickle is simply not cached.
+
+A text is cached on its :data:`ADMIT`-th sighting (the earlier ones are counted): a text met once or twice, the
+common case in a single ruleset load, costs its parses as before and nothing more. The key is the exact text, the
 grammar start symbol and the generation of the extension registry (dsl/constructs/extensions.py: each
 registration or withdrawal can change both the grammar and the nodes built). Entries are bounded (least
-recently used out). A tree with an object the copier does not know is never cached, so the cache can only
-save time, never change a result.
+recently used out), and so is the length of a text that is cached.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import io
+import pickle
 from collections import OrderedDict
 from typing import Any
 
-from liturgy.dsl.diagnostics import Span
+from liturgy.dsl.diagnostics import NOWHERE, Span
 
 PLACEHOLDER = "\0snippet"  # the file of a snippet parsed on its own: no real file can have this name
 MAX_ENTRIES = 4096  # parsed snippets kept; the seen-once marks are bounded by the same number
+ADMIT = 3  # the sighting of a text at which it is kept: a text met once or twice costs nothing extra
 MAX_TEXT = 20_000  # characters: a longer snippet is never cached (it is rare, and would hold much memory)
 
-_ATOMS = (str, int, float, bool, type(None), frozenset)  # immutable leaves: shared by the copies
+
+class Frozen:
+    """A snippet's tree as kept: the pickle's bytes and the spans it kept aside as they are."""
+
+    __slots__ = ("data", "kept")
+
+    def __init__(self, data: bytes, kept: list[Span]) -> None:
+        self.data = data
+        self.kept = kept
 
 
-class Uncopyable(Exception):
-    """The tree holds an object the copier does not know (or there is no tree to copy): parse instead."""
+def _placed(line: int, column: int, end_line: int, end_column: int) -> Span:  # pragma: no cover - never called
+    """What a frozen placeholder span reduces to; :class:`_Thaw` answers this name with its own ``place``."""
+    raise AssertionError("a frozen snippet is thawed only by _Thaw")
 
 
-class _Copier:
-    """One relocating deep copy: node for node, every placeholder span moved to ``(file, line, column, indent)``.
-
-    Sharing is kept (``memo`` by identity), so a node that appears twice in the tree appears twice in the copy.
-    """
-
-    def __init__(self, file: str, line: int, column: int, indent: int) -> None:
-        self.at = (file, line, column, indent)
-        self.memo: dict[int, Any] = {}
-
-    def copy(self, v: Any) -> Any:  # noqa: C901 - one dispatch on the value's type, hot (every node of a hit)
-        if isinstance(v, Span):
-            return v.shifted(*self.at) if v.file == PLACEHOLDER else v
-        if isinstance(v, _ATOMS):
-            return v
-        done = self.memo.get(id(v))
-        if done is not None:
-            return done
-        out: Any
-        if isinstance(v, list):
-            out = []
-            self.memo[id(v)] = out
-            out.extend(self.copy(x) for x in v)
-        elif type(v) is tuple:
-            out = tuple(self.copy(x) for x in v)
-            self.memo[id(v)] = out
-        elif isinstance(v, dict) and type(v) is dict:
-            out = {}
-            self.memo[id(v)] = out
-            for k, x in v.items():
-                out[self.copy(k)] = self.copy(x)
-        elif dataclasses.is_dataclass(v) and not isinstance(v, type) and hasattr(v, "__dict__"):
-            cls = type(v)
-            out = cls.__new__(cls)
-            self.memo[id(v)] = out
-            out.__dict__.update({k: self.copy(x) for k, x in v.__dict__.items()})
-        else:
-            raise Uncopyable(type(v).__name__)
-        return out
+def _kept(index: int) -> Span:  # pragma: no cover - never called
+    """What a frozen span from elsewhere reduces to; :class:`_Thaw` answers with the span itself."""
+    raise AssertionError("a frozen snippet is thawed only by _Thaw")
 
 
-def relocated(tree: Any, file: str, line: int, column: int, indent: int) -> Any:
-    """A fresh copy of ``tree`` (a snippet parsed in :data:`PLACEHOLDER`) placed at ``file:line:column``.
+class _Freeze(pickle.Pickler):
+    """Writes every span as a call: a placeholder span as ``_placed`` of its four numbers, any other as ``_kept``
+    of its index in ``kept``. Only spans go through Python (a ``dispatch_table`` entry), the rest is C."""
 
-    Raises :class:`Uncopyable` for an object it does not know, RecursionError for a tree too deep to copy (the
-    caller then parses the snippet in place, as without a cache)."""
-    return _Copier(file, line, column, indent).copy(tree)
+    def __init__(self, out: io.BytesIO, file: str, line: int, column: int, indent: int) -> None:
+        super().__init__(out, protocol=pickle.HIGHEST_PROTOCOL)
+        self.kept: list[Span] = []
+        self.dispatch_table = {Span: self._span}
+        self.file, self.line0, self.first, self.indent = file, line - 1, column - 1, indent
+
+    def _span(self, span: Span) -> tuple[Any, tuple[int, ...]]:
+        if span.file == self.file:  # back to where it stands in the snippet: the inverse of _Thaw.place
+            line, end = span.line - self.line0, span.end_line - self.line0
+            return _placed, (line, span.column - (self.first if line == 1 else self.indent),
+                             end, span.end_column - (self.first if end == 1 else self.indent))
+        self.kept.append(span)
+        return _kept, (len(self.kept) - 1,)
+
+
+class _Thaw(pickle.Unpickler):
+    """Reads a :class:`Frozen` tree back, each placeholder span placed at ``file:line:column`` (``indent``
+    for the snippet's later lines), each kept span the very object it was. The frozen bytes name only this
+    module's two span functions and the tree's node classes (made in-process by :class:`_Freeze`)."""
+
+    def __init__(self, frozen: Frozen, file: str, line: int, column: int, indent: int) -> None:
+        super().__init__(io.BytesIO(frozen.data))
+        self.kept = frozen.kept
+        self.file = file
+        self.line0 = line - 1
+        self.first = column - 1  # the shift of the snippet's first line; later lines shift by ``indent``
+        self.indent = indent
+
+    def find_class(self, module: str, name: str) -> Any:
+        if module == __name__ and name == "_placed":
+            return self.place
+        if module == __name__ and name == "_kept":
+            return self.kept.__getitem__
+        return super().find_class(module, name)
+
+    def place(self, line: int, column: int, end_line: int, end_column: int) -> Span:
+        return Span(self.file, self.line0 + line, column + (self.first if line == 1 else self.indent),
+                    self.line0 + end_line, end_column + (self.first if end_line == 1 else self.indent))
+
+
+def freeze(tree: Any, file: str = PLACEHOLDER, line: int = 1, column: int = 1, indent: int = 0) -> Frozen | None:
+    """``tree``, a snippet parsed at ``file:line:column`` (by default on its own), as kept, or None if it cannot
+    be (then it is not cached: an object that does not pickle, or a tree too deep). The spans in ``file`` are
+    the snippet's own; any other span is kept as it is."""
+    if not file or file == NOWHERE.file:  # a span of the snippet must never be confused with a default one
+        return None
+    out = io.BytesIO()
+    freezer = _Freeze(out, file, line, column, indent)
+    try:
+        freezer.dump(tree)
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        return None
+    return Frozen(out.getvalue(), freezer.kept)
+
+
+def thaw(frozen: Frozen, file: str, line: int, column: int, indent: int) -> Any:
+    """A fresh copy of a frozen tree placed at ``file:line:column``: the tree parsing there would have built."""
+    return _Thaw(frozen, file, line, column, indent).load()
 
 
 class SnippetCache:
@@ -95,8 +131,8 @@ class SnippetCache:
     def __init__(self, max_entries: int = MAX_ENTRIES) -> None:
         self.max_entries = max_entries
         self.enabled = True  # False: every snippet is parsed (tests compare the two)
-        self._entries: OrderedDict[tuple[Any, ...], tuple[Any, list[Any]]] = OrderedDict()
-        self._seen: OrderedDict[tuple[Any, ...], None] = OrderedDict()  # keys met once, not parsed for the cache
+        self._entries: OrderedDict[tuple[Any, ...], tuple[Frozen | None, list[Any]]] = OrderedDict()
+        self._seen: OrderedDict[tuple[Any, ...], int] = OrderedDict()  # keys met, not kept yet: how often
         self.hits = 0
         self.misses = 0
 
@@ -108,8 +144,8 @@ class SnippetCache:
         self._seen.clear()
         self.hits = self.misses = 0
 
-    def get(self, key: tuple[Any, ...]) -> tuple[Any, list[Any]] | None:
-        """The cached (tree in the placeholder file, diagnostics) for ``key``, or None (then
+    def get(self, key: tuple[Any, ...]) -> tuple[Frozen | None, list[Any]] | None:
+        """The cached (frozen tree or None, diagnostics) for ``key``, or None (then
         :meth:`worth_storing` says whether the caller should parse it for the cache)."""
         entry = self._entries.get(key)
         if entry is None:
@@ -120,18 +156,17 @@ class SnippetCache:
         return entry
 
     def worth_storing(self, key: tuple[Any, ...]) -> bool:
-        """True if ``key`` was seen before (store it now); otherwise mark it as seen and say False."""
-        if key in self._seen:
-            del self._seen[key]
+        """True if this is the :data:`ADMIT`-th sighting of ``key`` (store it now); otherwise count it, False."""
+        n = self._seen.pop(key, 0) + 1
+        if n >= ADMIT:
             return True
-        self._seen[key] = None
+        self._seen[key] = n
         if len(self._seen) > self.max_entries:
             self._seen.popitem(last=False)
         return False
 
-    def put(self, key: tuple[Any, ...], tree: Any, diagnostics: list[Any]) -> None:
-        """Keep (or refresh) a snippet's tree, parsed in :data:`PLACEHOLDER` and never handed out itself (only
-        its copies), and its diagnostics. The caller has copied it once, so :func:`relocated` can copy it."""
+    def put(self, key: tuple[Any, ...], tree: Frozen | None, diagnostics: list[Any]) -> None:
+        """Keep (or refresh) a snippet's frozen tree (None: it did not parse) and its diagnostics."""
         self._entries[key] = (tree, diagnostics)
         self._entries.move_to_end(key)
         while len(self._entries) > self.max_entries:
