@@ -82,7 +82,7 @@ def test_the_line_moved_up_is_not_found_and_names_the_change(tmp_path: Path) -> 
 
 
 @pytest.mark.parametrize("path", ["rulesets/bloodborne.rules", "rulesets/fury_of_dracula.rules",
-                                  "rulesets/betrayal.rules"])
+                                  "rulesets/betrayal.rules", "rulesets/slay_the_spire.rules"])
 def test_the_shipped_rulesets_log_before_they_change(path: str) -> None:
     prog, diags = check_file(str(ROOT / path))
     assert prog is not None, diags
