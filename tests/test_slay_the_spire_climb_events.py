@@ -267,11 +267,17 @@ def play_again(g: Game, cid: int) -> None:
         g.apply(0, 0)
 
 
-def test_infinity_is_a_card_played_a_third_time_in_one_turn() -> None:
+def _infinity_combat() -> tuple[Game, int, int]:
+    """A solo Ironclad combat against one enemy too strong to die, one of the player's Defends and the slot of
+    the Infinity achievement."""
     g = started(1, 3, ("Ironclad",), mode="combat")
     only_enemy(g, life=99)
     defend = next(c for c in card_ids(g, "Defend (Ironclad)") if c in owned_ids(g, 0))
-    earned = global_slot(g, "earned") + RULESET.compiled.layout.enum_index["Feat"]["infinity"]
+    return g, defend, global_slot(g, "earned") + RULESET.compiled.layout.enum_index["Feat"]["infinity"]
+
+
+def test_infinity_is_a_card_played_a_third_time_in_one_turn() -> None:
+    g, defend, earned = _infinity_combat()
     play_again(g, defend)
     play_again(g, defend)
     assert not g.state.counters[earned]  # twice in a turn: no loop shown yet
@@ -282,10 +288,7 @@ def test_infinity_is_a_card_played_a_third_time_in_one_turn() -> None:
 
 
 def test_plays_in_different_turns_are_not_infinity() -> None:
-    g = started(1, 3, ("Ironclad",), mode="combat")
-    only_enemy(g, life=99)
-    defend = next(c for c in card_ids(g, "Defend (Ironclad)") if c in owned_ids(g, 0))
-    earned = global_slot(g, "earned") + RULESET.compiled.layout.enum_index["Feat"]["infinity"]
+    g, defend, earned = _infinity_combat()
     play_again(g, defend)
     play_again(g, defend)
     choose(g, 0, "end_turn")
