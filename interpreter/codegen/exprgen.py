@@ -1,13 +1,10 @@
 """Expressions compiled to Python source, once per ruleset: one function call instead of a tree of closures.
 
-The closure compiler turns ``p.health > 0 and not p.dead`` into five nested
-closures, each a Python call at run time. For the common, simple expression
-shapes this module writes one Python expression instead, e.g.
-``(bool(s.counters[4 + env['p'] * 9] > 0) and bool(not s.counters[...]))``,
-and compiles it once into a single function. Anything it does not know (an
-aggregate, a division, a list index, a language feature added later) is
-compiled by the closure compiler as before and called from the generated code,
-so both paths always agree and new features need no code here.
+The closure compiler turns ``p.health > 0 and not p.dead`` into five nested closures, each a Python call at run
+time. For the common, simple expression shapes this module writes one Python expression instead, e.g.
+``(bool(s.counters[4 + env['p'] * 9] > 0) and bool(not s.counters[...]))``, and compiles it once into a single
+function. Anything it does not know (a language feature added later) is compiled by the closure compiler as
+before and called from the generated code, so both paths always agree and new features need no code here.
 
 Safety: the generated text is built only from this module's templates, integer
 slot numbers computed by the compiler, and string literals written with
@@ -408,6 +405,8 @@ class ExprGen:
         if isinstance(e, A.Call) and self._call_ok(e):
             return budgetgen.call(self, e)
         if isinstance(e, A.Aggregate | A.ListComp):
+            if (reach := gridgen.spans_reach(self, e)) is not None:
+                return reach  # the n-in-a-row test, one call
             passed = self._passed(e)
             if passed:
                 fn = self._loop_function(e, passed)

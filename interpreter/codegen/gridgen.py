@@ -14,9 +14,10 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
-from liturgy.dsl.constructs.grids import DIRECTIONS, OPPOSITE
+from liturgy.dsl.constructs.grids import DIRECTION_SETS, DIRECTIONS, OPPOSITE
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import cardtab
+from liturgy.interpreter.compiler import budgets
 from liturgy.interpreter.runtime.graphs import overlay_of
 from liturgy.interpreter.runtime.grids import GridInfo, off_grid
 
@@ -242,5 +243,70 @@ def builtin(gen: ExprGen, name: str, e: A.Call) -> str:
     c, r = gen.src(e.args[1]), gen.src(e.args[2])
     if name == "on_grid":
         return f"((0 <= ({c}) < {g.width}) & (0 <= ({r}) < {g.height}))"
+    d = gen.src(e.args[3])
+    toward = gen.ns.get(d) if d.startswith("_k") else None  # a direction named in the rules: a constant
+    if name == "span" and g.rays is not None and toward in DIRECTIONS:
+        return f"{gen.const(g.span_toward(toward))}(s.counters, {c}, {r})"
     fn = g.line_function() if name == "line" else g.span_function()
-    return f"{gen.const(fn)}(s.counters, {c}, {r}, {gen.src(e.args[3])})"
+    return f"{gen.const(fn)}(s.counters, {c}, {r}, {d})"
+
+
+def spans_reach(gen: ExprGen, e: A.Aggregate | A.ListComp) -> str | None:
+    """``any(span(g, c, r, d) >= n for d in DIRS)`` (the n-in-a-row test) as one call of the grid's
+    :meth:`~GridInfo.spans_reach`: one call instead of a loop calling `span` per direction, and each line's rays
+    read no further than n decides. Written only where it means the same as the loop: a named grid with rays, n
+    a constant, DIRS a constant non-empty list of directions (so the first item always runs), no filter, and
+    c and r plain arithmetic of variables, fields and constants that do not read ``d`` -- pure, drawing
+    nothing and costing no work, so computing them once gives what every item computed (an error in them
+    surfaces at the first item either way). A flat loop over at most SMALL_LOOP constant items counts no
+    work (compiler/budgets.py), so none is dropped; anything else is left to the loop. None when it does not apply."""
+    if not isinstance(e, A.Aggregate) or e.func != "any" or e.where is not None:
+        return None
+    el = e.elem
+    if not (isinstance(el, A.Binary) and el.op in (">=", ">")) or not budgets.is_flat(el):
+        return None
+    call, bound = el.left, constant(gen, el.right)
+    ref: Any = call.ref
+    if bound is None or not (isinstance(call, A.Call) and ref is not None and ref[:2] == ("call_builtin", "span")
+                             and len(call.args) == 4):
+        return None
+    g, d = _static(gen, call.args[0]), call.args[3]
+    dirs = _directions(e.iterable)
+    if (g is None or g.rays is None or not dirs or len(dirs) > budgets.SMALL_LOOP
+            or not (isinstance(d, A.Name) and d.id == e.var) or not all(_plain(a, e.var) for a in call.args[1:3])):
+        return None
+    fn = g.spans_reach(dirs, bound if el.op == ">=" else bound + 1)
+    return f"{gen.const(fn)}(s.counters, {gen.src(call.args[1])}, {gen.src(call.args[2])})"
+
+
+def _directions(e: A.Expr) -> tuple[str, ...] | None:
+    """The directions of a constant direction list: a named set (`axes`) or a list of direction names."""
+    ref: Any = e.ref
+    if isinstance(e, A.Name) and ref is not None and ref[0] == "directions" and ref[1] in DIRECTION_SETS:
+        return DIRECTION_SETS[ref[1]]
+    if isinstance(e, A.ListLit):
+        names = [x.ref[1] for x in e.items if isinstance(x, A.Name) and x.ref is not None
+                 and x.ref[0] == "direction" and x.ref[1] in DIRECTIONS]
+        return tuple(names) if len(names) == len(e.items) else None
+    return None
+
+
+_PLAIN_OPS = frozenset({"+", "-", "*", "/", "%"})
+
+
+def _plain(e: A.Expr, var: str) -> bool:
+    """Whether ``e`` is arithmetic of literals, local variables other than ``var``, printed fields and a named
+    grid's size: it reads no state that the loop could see change, draws nothing and costs no work."""
+    ref: Any = e.ref
+    if isinstance(e, A.IntLit):
+        return True
+    if isinstance(e, A.Name):
+        return ref is not None and ref[0] == "local" and e.id != var
+    if isinstance(e, A.Attr):
+        return ref is not None and ref[0] == "field" and _plain(e.obj, var)
+    if isinstance(e, A.Unary):
+        return e.op == "-" and _plain(e.operand, var)
+    if isinstance(e, A.Binary):
+        return e.op in _PLAIN_OPS and _plain(e.left, var) and _plain(e.right, var)
+    return isinstance(e, A.Call) and ref is not None and ref[:1] == ("call_builtin",) and ref[1] in (
+        "width", "height") and len(e.args) == 1 and e.args[0].ref is not None and e.args[0].ref[0] == "grid"

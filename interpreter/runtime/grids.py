@@ -105,6 +105,68 @@ class GridInfo:
 
         return span
 
+    def span_toward(self, d: str) -> Callable[[list[Any], Any, Any], int]:
+        """:meth:`span` along the constant direction ``d``, its two rays' tables bound (no lookup by direction)."""
+        rays = self.rays
+        assert rays is not None  # asked for only where the rays were made (gridgen.span_source)
+        ahead, behind = rays[d], rays[OPPOSITE[d]]
+        base, w, h = self.base, self.width, self.height
+
+        def span_toward(counters: list[Any], c: Any, r: Any) -> int:
+            if 0 <= c < w and 0 <= r < h:
+                i = c + w * r
+                v = counters[base + i]
+                n = 1
+                for slot in ahead[i]:
+                    if counters[slot] != v:
+                        break
+                    n += 1
+                for slot in behind[i]:
+                    if counters[slot] != v:
+                        break
+                    n += 1
+                return n
+            return 0
+
+        return span_toward
+
+    def spans_reach(self, dirs: tuple[str, ...], need: int) -> Callable[[list[Any], Any, Any], bool]:
+        """``any(span(g, c, r, d) >= need for d in dirs)`` as one function (what generated code calls for the
+        n-in-a-row test): per cell, only the lines through it long enough to hold ``need`` cells, each ray cut
+        to its first ``need - 1`` slots (a run that long already decides), so a test stops as soon as it knows.
+        The same answer as the loop: the run through (c, r) along d reaches ``need`` exactly when the runs
+        counted within the cut rays do; off the grid every span is 0."""
+        rays = self.rays
+        assert rays is not None  # asked for only where the rays were made (gridgen.span_source)
+        base, w, h = self.base, self.width, self.height
+        keep = max(need - 1, 0)
+        lines = tuple(
+            tuple((rays[d][i][:keep], rays[OPPOSITE[d]][i][:keep]) for d in dirs
+                  if len(rays[d][i]) + len(rays[OPPOSITE[d]][i]) + 1 >= need)
+            for i in range(w * h))
+        off = need <= 0
+
+        def spans_reach(counters: list[Any], c: Any, r: Any) -> bool:
+            if 0 <= c < w and 0 <= r < h:
+                i = c + w * r
+                v = counters[base + i]
+                for ahead, behind in lines[i]:
+                    n = 1
+                    for slot in ahead:
+                        if counters[slot] != v:
+                            break
+                        n += 1
+                    for slot in behind:
+                        if counters[slot] != v:
+                            break
+                        n += 1
+                    if n >= need:
+                        return True
+                return False
+            return off
+
+        return spans_reach
+
     def line_function(self) -> Callable[[list[Any], Any, Any, str], int]:
         """:meth:`line` as a plain function with the grid's numbers and rays bound (what generated code calls)."""
         rays = self.rays
