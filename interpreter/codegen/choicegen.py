@@ -14,10 +14,14 @@ literals; every other value is passed in the namespace under a generated name.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen import gridgen
+from liturgy.interpreter.codegen.locals import _scan
 from liturgy.interpreter.compiler.code import UNITS
 
 if TYPE_CHECKING:
@@ -30,6 +34,21 @@ class ChoiceGen:
 
     def __init__(self, gen: ExprGen) -> None:
         self.gen = gen
+
+    @contextmanager
+    def body(self, st: A.Choose) -> Iterator[None]:
+        """Generate the choice's body knowing the chosen value's range: the option is an item of the source
+        (``apply`` takes an index into the options, and a save is replayed through it), so a choice from a
+        constant ``range`` binds a variable inside it while the body writes it nowhere (as a `for` loop's)."""
+        gen = self.gen
+        saved = gen.var_ranges
+        written, invalid = _scan(st.body, gen.comp)
+        known = None if invalid or st.var in written else gridgen.loop_range(gen, st.source)
+        gen.bind_range(st.var, None, known)
+        try:
+            yield
+        finally:
+            gen.var_ranges = saved
 
     def _items(self, e: A.Expr) -> str:
         """Source for what a choice draws its options from: a zone's live list, or the list value."""

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, cardtab, cse, gridgen, kinds, letgen, scans
+from liturgy.interpreter.codegen import budgetgen, cardtab, cse, gridgen, kinds, letgen, scans, unroll
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.source import Refused, Sources
@@ -405,8 +405,8 @@ class ExprGen:
         if isinstance(e, A.Call) and self._call_ok(e):
             return budgetgen.call(self, e)
         if isinstance(e, A.Aggregate | A.ListComp):
-            if (reach := gridgen.spans_reach(self, e)) is not None:
-                return reach  # the n-in-a-row test, one call
+            if (short := gridgen.spans_reach(self, e) or unroll.unrolled(self, e)) is not None:
+                return short  # the n-in-a-row test, one call; a few constant items, written out
             passed = self._passed(e)
             if passed:
                 fn = self._loop_function(e, passed)
@@ -655,7 +655,7 @@ class ExprGen:
 
     def _builtin(self, name: str, e: A.Call) -> str:
         if name in gridgen.DIRECTION_TABLES:
-            return f"{self.const(gridgen.DIRECTION_TABLES[name])}[{self.src(e.args[0])}]"
+            return gridgen.direction_lookup(self, name, self.src(e.args[0]))
         if name in constructs.PURE:  # the registry's function, the very one the closures call
             srcs = [self.src(a) for a in e.args]
             folded = gridgen.fold_pure(name, srcs)

@@ -36,6 +36,20 @@ DIRECTION_TABLES: dict[str, dict[str, object]] = {
 NAMESPACE = {"_off_grid": off_grid}
 
 
+def direction_lookup(gen: ExprGen, name: str, d: str) -> str:
+    """`dx(d)`, `dy(d)`, `opposite(d)`: a lookup in the table, or the value itself when ``d`` is a known direction
+    (an unrolled loop's item, codegen/unroll.py)."""
+    table = DIRECTION_TABLES[name]
+    known = _direction(gen, d)
+    return repr(table[known]) if known is not None else f"{gen.const(table)}[{d}]"
+
+
+def _direction(gen: ExprGen, src: str) -> str | None:
+    """The direction ``src`` always is: a direction name written as a constant of the generated code or a literal."""
+    value = gen.ns.get(src) if src.startswith("_k") else src[1:-1] if src[:1] == "'" and src[-1:] == "'" else None
+    return value if isinstance(value, str) and value in DIRECTIONS else None
+
+
 def _static(gen: ExprGen, e: A.Expr) -> GridInfo | None:
     ref = e.ref
     if isinstance(ref, tuple) and ref and ref[0] == "grid":
@@ -80,6 +94,10 @@ def slot(gen: ExprGen, e: A.Cell) -> str:
             return tab
     c_src = str(cc) if cc is not None else gen.src(e.col)
     r_src = str(rc) if rc is not None else gen.src(e.row)
+    cc = int(c_src) if cc is None and _INT_SRC.fullmatch(c_src) else cc  # an unrolled loop's item (unroll.py)
+    rc = int(r_src) if rc is None and _INT_SRC.fullmatch(r_src) else rc
+    if cc is not None and rc is not None and 0 <= cc < w and 0 <= rc < h:
+        return str(b + cc + w * rc)
     tests = []
     tc, tr = c_src, r_src
     if not _on(gen, cc, c_src, w, e.col):
@@ -244,8 +262,8 @@ def builtin(gen: ExprGen, name: str, e: A.Call) -> str:
     if name == "on_grid":
         return f"((0 <= ({c}) < {g.width}) & (0 <= ({r}) < {g.height}))"
     d = gen.src(e.args[3])
-    toward = gen.ns.get(d) if d.startswith("_k") else None  # a direction named in the rules: a constant
-    if name == "span" and g.rays is not None and toward in DIRECTIONS:
+    toward = _direction(gen, d)  # a direction named in the rules, or an unrolled loop's
+    if name == "span" and g.rays is not None and toward is not None:
         return f"{gen.const(g.span_toward(toward))}(s.counters, {c}, {r})"
     fn = g.line_function() if name == "line" else g.span_function()
     return f"{gen.const(fn)}(s.counters, {c}, {r}, {d})"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 from liturgy.dsl.frontend import ast as A
@@ -172,7 +173,8 @@ class StepMachineCompiler(StatementCompiler):
         always_ask = st.label is not None
         at = len(ins)
         ins.append(_jump_placeholder())
-        self.emit(st.body, code, loops, var)
+        with self.cgen.body(st) if self.cgen is not None else nullcontext():  # the chosen value's range
+            self.emit(st.body, code, loops, var)
         skip_none = len(ins)
         ins.append(_jump_placeholder())
         none_pc = len(ins)
