@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from liturgy.dsl.loader import check_file
+from liturgy.interpreter.codegen import unroll
 from liturgy.interpreter.engine import Ruleset
 from mode_helpers import MODES, compiled, played_in_every_mode
 
@@ -44,7 +45,11 @@ SPOTS = "kind: Spot\nstart: spots\ncards:\n" + "".join(
 
 def test_field_reads_leave_the_loop(write_ruleset: Callable[..., str]) -> None:
     path = write_ruleset(RULES, {"spots.yaml": SPOTS})
-    gen = compiled(path, {}).compiled.gen
+    unroll.ENABLED = False  # eight constant directions are written out item by item (codegen/unroll.py) otherwise
+    try:
+        gen = compiled(path, {}).compiled.gen
+    finally:
+        unroll.ENABLED = True
     assert gen is not None
     loops = [t for t in gen.sources.dump().split("\n\n") if "liturgy loop" in t]
     # `near` inlined in the choice's body: `m.c`, `m.r` read once per call (the fn's own function reads c, r)
@@ -58,8 +63,13 @@ def test_field_reads_leave_the_loop(write_ruleset: Callable[..., str]) -> None:
 def test_hex_plays_alike_in_every_mode() -> None:
     program, _ = check_file(HEX)
     assert program is not None
-    text = Ruleset(program).compiled.gen.sources.dump()  # type: ignore[union-attr]
+    unroll.ENABLED = False  # `touches` is written out item by item (codegen/unroll.py) otherwise
+    try:
+        text = Ruleset(program).compiled.gen.sources.dump()  # type: ignore[union-attr]
+    finally:
+        unroll.ENABLED = True
     assert text.count(" else None\n") >= 4  # `m.c`, `m.r` in each of the two `touches` loops
+    assert "(True if " in Ruleset(program).compiled.gen.sources.dump()  # type: ignore[union-attr]
     for seed in range(3):
         seen = []
         for mode in MODES:
