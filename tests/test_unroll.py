@@ -5,8 +5,11 @@ errors."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
+from pathlib import Path
 
+from liturgy.interpreter.engine import load_ruleset
 from mode_helpers import MODES, compiled, played_in_every_mode
 
 RULES = '''game "Unrolled" { players 2..2
@@ -121,3 +124,15 @@ def test_a_chosen_value_written_in_the_body_keeps_its_test(write_ruleset: Callab
         assert all(x == seen[0] for x in seen), seen
         outcomes.add(seen[0][0] is None)
     assert outcomes == {True, False}  # some games step off the grid (c = 2, 3), some do not
+
+
+def test_hex_touches_reads_the_cell_fields_once() -> None:
+    """Hex's `touches(p, m.c, m.r, k)`: six directions written out, `m.c` and `m.r` read from their tables once
+    before them (bound first: a list is always true), `dx`/`dy` folded to numbers."""
+    rules = load_ruleset(str(Path(__file__).resolve().parent.parent / "rulesets" / "classic" / "hex.rules"))
+    gen = rules.compiled.gen
+    assert gen is not None
+    text = gen.sources.dump()
+    binds = re.findall(r"else False\) if \[\(_u[0-9]+ := \(_k[0-9]+\[_E[0-9]+\]\)\), \(_u[0-9]+ := ", text)
+    assert len(binds) >= 2, text  # both `touches` calls
+    assert re.search(r":= \(_u[0-9]+ \+ -1\)\)", text), text  # `m.c + dx(west)`: the bound value, minus 1

@@ -17,11 +17,12 @@ nothing is unrolled.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.constructs.grids import DIRECTION_SETS
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import gridgen
+from liturgy.interpreter.codegen import gridgen, letgen
 from liturgy.interpreter.compiler import budgets
 
 if TYPE_CHECKING:
@@ -53,18 +54,46 @@ def unrolled(gen: ExprGen, e: A.Expr) -> str | None:
     values = items(gen, e.iterable)
     if not values or len(values) > MAX_ITEMS or not budgets.is_flat(e.elem, e.where):
         return None
-    start = gen.unsafe
+    start, saved = gen.unsafe, gen.subst_src
+    binds = _invariants(gen, e)
+    if binds:
+        gen.subst_src = {**saved, **{n: u for n, (u, _) in binds.items()}}
     parts = []
-    for value in values:
-        where, elem = gen._loop_parts(e, value)
-        if gen.unsafe != start or f"env[{e.var!r}]" in where + elem:
-            gen.unsafe = start  # the texts are thrown away
-            return None
-        parts.append((where, elem))
+    try:
+        for value in values:
+            where, elem = gen._loop_parts(e, value)
+            if gen.unsafe != start or f"env[{e.var!r}]" in where + elem:
+                gen.unsafe = start  # the texts are thrown away
+                return None
+            parts.append((where, elem))
+    finally:
+        gen.subst_src = saved
     if e.func == "count":
         text = " + ".join(f"(1 if ({w}) else 0)" for w, _ in parts)
     else:
         neg = "not " if e.func == "all" else ""
         tests = " or ".join(f"({neg}({x}))" if w == "True" else f"(({w}) and {neg}({x}))" for w, x in parts)
         text = f"(False if {tests} else True)" if neg else f"(True if {tests} else False)"
+    if binds:  # the parameters' values first (a list is always true), then the items reading them
+        text = f"({text} if [{', '.join(f'({u} := {src})' for u, src in binds.values())}] else None)"
     return f"({text})" if len(text) <= MAX_TEXT else None
+
+
+def _invariants(gen: ExprGen, e: A.Aggregate) -> dict[str, tuple[str, str]]:
+    """The inlined `fn` parameters the items read whose text is a table read (Hex's `touches(p, m.c, m.r, 1)`:
+    `m.c` is ``_k62[m]``), each with a fresh local to hold it: read once before the items instead of in each.
+    Only an unguarded read of a constant table at a plain name: the generator writes one only where it proved
+    the read valid (a card's field at a card, a direction's entry), no variable changes while an expression is
+    evaluated, so reading it first can neither fail nor give another value."""
+    if gen.subst_owner is not gen.comp.subst:
+        return {}
+    names = letgen.free_locals(e.elem) | (letgen.free_locals(e.where) if e.where is not None else set())
+    out = {}
+    for n in sorted(names - {e.var}):
+        src = gen.subst_src.get(n)
+        if n in gen.comp.subst and src is not None and _TABLE_READ.fullmatch(src):
+            out[n] = (gen._name("_u"), src)
+    return out
+
+
+_TABLE_READ = re.compile(r"\(?_k[0-9]+\[(?:[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00)\]\)?")
