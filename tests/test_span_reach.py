@@ -27,15 +27,22 @@ def _boards(info: GridInfo, rng: random.Random) -> list[list[Any]]:
 def test_spans_reach_is_any_span_at_least(size: tuple[int, int]) -> None:
     info = GridInfo("g", 3, *size)
     rng = random.Random(sum(size))
-    sets = [*DIRECTION_SETS.values(), ("east",), ("northwest", "south")]
+    sets = [*DIRECTION_SETS.values(), ("east",), ("northwest", "south"), ("north", "north", "east")]
     coords = [(c, r) for c in range(-1, size[0] + 1) for r in range(-1, size[1] + 1)]
     for counters in _boards(info, rng):
         for dirs in sets:
-            for need in range(-1, 9):
+            for need in (*range(-1, 9), 10**18):
                 test = info.spans_reach(dirs, need)
                 for c, r in coords:
                     want = any(info.span(counters, c, r, d) >= need for d in dirs)
                     assert test(counters, c, r) is want, (dirs, need, c, r)
+
+
+def test_one_function_per_grid_directions_and_n() -> None:
+    info = GridInfo("g", 0, 7, 6)
+    made = info.spans_reach(("east", "north"), 4)
+    assert info.spans_reach(("east", "north", "east"), 4) is made  # the same directions: made once
+    assert info.spans_reach(("north", "east"), 4) is not made  # another order: tested in that order
 
 
 def test_span_toward_is_span() -> None:

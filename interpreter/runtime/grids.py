@@ -29,6 +29,9 @@ class GridInfo:
     height: int
     # direction -> per cell index (c + W * r): the slots from the next cell in that direction to the edge
     rays: dict[str, tuple[tuple[int, ...], ...]] | None = field(default=None, repr=False)
+    # (directions, n) -> :meth:`spans_reach`'s function, made once per grid however often the rules ask for it
+    reach: dict[tuple[tuple[str, ...], int], Callable[[list[Any], Any, Any], bool]] = field(
+        default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         w, h = self.width, self.height
@@ -108,7 +111,7 @@ class GridInfo:
     def span_toward(self, d: str) -> Callable[[list[Any], Any, Any], int]:
         """:meth:`span` along the constant direction ``d``, its two rays' tables bound (no lookup by direction)."""
         rays = self.rays
-        assert rays is not None  # asked for only where the rays were made (gridgen.span_source)
+        assert rays is not None  # asked for only where the rays were made (gridgen.builtin)
         ahead, behind = rays[d], rays[OPPOSITE[d]]
         base, w, h = self.base, self.width, self.height
 
@@ -136,8 +139,12 @@ class GridInfo:
         to its first ``need - 1`` slots (a run that long already decides), so a test stops as soon as it knows.
         The same answer as the loop: the run through (c, r) along d reaches ``need`` exactly when the runs
         counted within the cut rays do; off the grid every span is 0."""
+        dirs = tuple(dict.fromkeys(dirs))  # a direction named twice tests nothing new
+        made = self.reach.get((dirs, need))
+        if made is not None:
+            return made
         rays = self.rays
-        assert rays is not None  # asked for only where the rays were made (gridgen.span_source)
+        assert rays is not None  # asked for only where the rays were made (gridgen.spans_reach)
         base, w, h = self.base, self.width, self.height
         keep = max(need - 1, 0)
         lines = tuple(
@@ -165,6 +172,7 @@ class GridInfo:
                 return False
             return off
 
+        self.reach[(dirs, need)] = spans_reach
         return spans_reach
 
     def line_function(self) -> Callable[[list[Any], Any, Any, str], int]:
