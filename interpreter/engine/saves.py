@@ -11,7 +11,10 @@ one. Editing a save alone therefore never yields a game the rules would not, wit
 Why replay rather than a signature: it needs no key to keep or share, it holds for saves from any machine, and
 it also proves the save consistent with the ruleset as it is now. It costs a replay of the game (about a
 millisecond for a whole Bloodborne game) where reading the fields cost a fifth of that; loading is rare next to
-playing.
+playing. What a load does besides playing the game is kept small (docs/performance.md, session 17): its replay
+loop takes the checked decisions without ``apply``'s re-checks, and a genuine save passes one cheap comparison.
+A checked load (``check_invariants``) checks every step of the replay, as play did: the final comparison cannot
+see an invariant that failed on the way and holds again at the end.
 """
 
 from __future__ import annotations
