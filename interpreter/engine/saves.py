@@ -11,7 +11,10 @@ one. Editing a save alone therefore never yields a game the rules would not, wit
 Why replay rather than a signature: it needs no key to keep or share, it holds for saves from any machine, and
 it also proves the save consistent with the ruleset as it is now. It costs a replay of the game (about a
 millisecond for a whole Bloodborne game) where reading the fields cost a fifth of that; loading is rare next to
-playing.
+playing. What a load does besides playing the game is kept small (docs/performance.md, session 17): its replay
+loop takes the checked decisions without ``apply``'s re-checks, and a genuine save passes one cheap comparison.
+A checked load (``check_invariants``) checks every step of the replay, as play did: the final comparison cannot
+see an invariant that failed on the way and holds again at the end.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from liturgy.interpreter.engine.game import SAVE_FORMAT, Game, replay_decisions
 from liturgy.interpreter.engine.logs import BadDecisionLog, _decisions, _integer, _options, _text
+from liturgy.interpreter.engine.views import open_entry
 
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.ruleset import Ruleset
@@ -29,6 +33,8 @@ if TYPE_CHECKING:
 # Every field of a save that the replayed game must reproduce exactly (the rest say which game it is).
 STATE_FIELDS = ("counters", "zones", "face_up", "shown", "rng", "frames", "pending", "commits", "log", "steps",
                 "status", "result", "error", "removed_count")
+# The fields compared with ``==`` first (saves._identical): all but the log, whose entries the game keeps as tuples
+PLAIN_FIELDS = tuple(name for name in STATE_FIELDS if name != "log")
 
 
 class CorruptSave(ValueError):
@@ -46,6 +52,30 @@ def _canonical(value: Any) -> bytes:
     return out
 
 
+def _identical(data: dict[str, Any], mine: dict[str, Any]) -> bool:
+    """Whether the save's state fields are exactly the replayed game's (``mine``, which holds no float): the test
+    every genuine save passes, in a few C-level passes instead of 28 canonical encodings.
+
+    Python's ``==`` alone would take ``1.0`` or ``True`` for ``1``, and the JSON encoding alone writes NaN and
+    the infinities as ``null``; together they leave nothing: equal JSON text means the same lists, objects,
+    strings and numbers of the same kinds, and ``==`` refuses a non-finite number where ours has ``null``
+    (ours holds no float, and NaN equals nothing). The log is the exception: its entries are tuples in the
+    game, so ``==`` cannot compare it with the save's lists, and it is compared canonically, as before.
+    ``False`` only sends the save to the field-by-field comparison, which finds the field that differs or, for
+    a save whose objects list their keys in another order, accepts it.
+    """
+    theirs = [data.get(name) for name in PLAIN_FIELDS]
+    ours = [mine[name] for name in PLAIN_FIELDS]
+    if theirs != ours:
+        return False
+    try:
+        if orjson.dumps(theirs) != orjson.dumps(ours):
+            return False
+    except (TypeError, orjson.JSONEncodeError):  # not JSON (a huge int, a set): compared field by field
+        return False
+    return _canonical(data.get("log")) == _canonical(mine["log"])
+
+
 def _non_finite(value: Any) -> bool:
     """Whether a NaN or an infinity hides anywhere in ``value`` (found by `liturgy mutate`)."""
     todo = [value]
@@ -58,6 +88,63 @@ def _non_finite(value: Any) -> bool:
         elif isinstance(v, list | tuple):
             todo.extend(v)
     return False
+
+
+def _replay(game: Game, decisions: list[tuple[int, int]]) -> None:
+    """``replay_decisions(game, decisions)`` for a decision list ``logs._decisions`` accepted (exact ints, players
+    in range, options not negative), with the same outcome: the same state, the same errors.
+
+    Each decision is taken as ``Game.apply`` takes it, without what that call re-checks of a checked list (the
+    types of both numbers), and a `simultaneously` round's commits are gathered in one dictionary instead of a
+    new copy per player (``apply`` copies, because a clone may share the one it replaces; nothing clones the game
+    while it loads). Whatever is not the plain legal case (a decision for a player who is not asked, an option
+    out of range, a decision after the end) is handed to ``replay_decisions`` at that decision, so ``apply``
+    raises exactly the error it always did, from the same state.
+    """
+    s = game.state
+    advance = game._advance
+    record = s.decisions.append
+    n = len(decisions)
+    k = 0
+    while k < n:
+        pend = s.pending
+        if pend is None or s.status != "running":
+            break
+        p, i = decisions[k]
+        if pend[0] == "choose":
+            _, chooser, options, var, body_pc, end_pc, _ = pend
+            if p != chooser or i >= len(options):
+                break
+            fr = s.frames[-1]
+            value = options[i]
+            fr[2][var] = value
+            fr[1] = end_pc if value is None else body_pc
+            s.pending = None
+            record((p, i))
+            k += 1
+            advance()
+            continue
+        per = pend[1]
+        commits = dict(s.commits)
+        while True:  # the round's decisions, in the order they were sent, until everyone has committed
+            at = open_entry(per, commits, p)
+            if at is None or i >= len(per[at][1]):
+                break
+            commits[at] = i
+            record((p, i))
+            k += 1
+            if len(commits) == len(per) or k == n:
+                break
+            p, i = decisions[k]
+        s.commits = commits
+        if len(commits) < len(per):
+            if k == n:
+                return  # saved while the round waits for other players
+            break
+        game._pick_pending()
+        advance()
+    if k < n:
+        replay_decisions(game, decisions[k:])
 
 
 def load_verified(ruleset: Ruleset, data: Any, check_invariants: bool, force: bool) -> Game:
@@ -86,11 +173,13 @@ def load_verified(ruleset: Ruleset, data: Any, check_invariants: bool, force: bo
             "saved with, or replay its decisions instead")
     try:
         game = ruleset.new_game(players, seed, check_invariants, options=options)
-        replay_decisions(game, decisions)
+        _replay(game, decisions)
     except ValueError as err:  # IllegalChoice, RuleError at setup: the decisions are not this game's
         raise CorruptSave(f"corrupt save: its decisions do not replay: {err}") from err
     mine = game.to_json()
-    for name in STATE_FIELDS:
+    if _identical(data, mine):
+        return game
+    for name in STATE_FIELDS:  # something differs, or may: which field, each compared in its canonical form
         if _canonical(data.get(name)) != _canonical(mine[name]):
             raise CorruptSave(f"corrupt save: its `{name}` is not what its own decisions lead to "
                               "(the save was edited, or made by other rules)")
