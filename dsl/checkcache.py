@@ -6,12 +6,14 @@ does, from an entry of the compile cache (:mod:`liturgy.dsl.diskcache`: private 
 entries, ``LITURGY_CACHE=off``) when one matches.
 
 **What an entry depends on.** Its name is the hash of the path as given (spans and diagnostics name files by it),
-the absolute path, and :func:`~liturgy.dsl.diskcache.code_version` (the whole language's source and the
-Python). Which files a ruleset reads is known only after checking it (its includes, card and graph files, what
-its card patterns match), so the entry lists every file the check read with its SHA-256, and every card pattern
-with the files it named (recorded through :data:`liturgy.dsl.files.READS`); it is used only when each file still
-reads the same and each pattern still names the same files. Only clean checks (no error) are stored, with their
-warnings and the source lines those quote.
+the absolute path, and :func:`~liturgy.dsl.diskcache.language_version` (the language's source and the Python).
+While extension constructs are registered from Python (dsl/constructs/extensions.py) nothing is cached: their
+lowering is code, which no hash of files covers. Which files a ruleset reads is known only after checking it
+(its includes, card and graph files, what its card patterns match), so the entry lists every file the check read
+with its SHA-256, and every card pattern with the files it named (recorded through
+:data:`liturgy.dsl.files.READS`); it is used only when each file still reads the same and each pattern still
+names the same files. Only clean checks (no error) are stored, with their warnings and the source lines those
+quote.
 
 **Why pickle is safe here.** The payload is pickled (the checked program is a graph of the syntax tree's
 dataclasses), but it is read only from the private folder, only after its SHA-256 matched, and through an
@@ -30,6 +32,7 @@ from typing import Any
 
 from liturgy.dsl import diagnostics, diskcache
 from liturgy.dsl.checker.program import Program
+from liturgy.dsl.constructs.extensions import grammar_key
 from liturgy.dsl.diagnostics import Diagnostic
 from liturgy.dsl.files import READS, FileRefused, read_limited
 from liturgy.dsl.frontend.discovery import resolve_pattern
@@ -53,9 +56,9 @@ class _OnlyLiturgy(pickle.Unpickler):
 def check_cached(path: str) -> tuple[Program | None, list[Diagnostic]]:
     """:func:`~liturgy.dsl.loader.check_file`'s answer for ``path``, from the compile cache when its entry
     still matches every file it read; else checked, and stored when clean."""
-    if not diskcache.enabled():
+    if not diskcache.enabled() or grammar_key():  # extensions registered from Python: their lowering is code
         return check_file(path)
-    name = diskcache.key("check", diskcache.code_version(), path, os.path.abspath(path))
+    name = diskcache.key("check", diskcache.language_version(), path, os.path.abspath(path))
     found = _load(name, path)
     if found is not None:
         return found

@@ -53,25 +53,29 @@ def _folder() -> Path | None:
     return folder
 
 
+def python_tag() -> str:
+    """The Python that runs: bytecode and pickles of one are not entries for another."""
+    return f"{sys.version}|{importlib.util.MAGIC_NUMBER.hex()}|{sys.flags.optimize}"
+
+
 @cache
-def code_version() -> str:
-    """SHA-256 of the package's own source (every ``.py`` and ``.lark`` file of the language and the
-    interpreter) and of the Python that runs it: any edit to Liturgy, or another Python, names other entries.
+def language_version() -> str:
+    """SHA-256 of the language's own source (every ``.py`` and ``.lark`` file of ``liturgy.dsl``: the parser
+    and the checker) and of the Python that runs it: any edit to the language names other entries.
 
     Content, not modification times or the version number: a checkout switched to another branch and back, or an
-    edited file with the same version, must never read an entry made by other code. About 300 files, read once
-    per process (a few milliseconds)."""
+    edited file with the same version, must never read an entry made by other code. Only the language's files:
+    a checked program does not depend on the interpreter, so an edit there (the common case) keeps the checks'
+    entries. About 50 files, read once per process (a few milliseconds)."""
     import liturgy.dsl
-    import liturgy.interpreter
 
-    h = hashlib.sha256(sys.version.encode() + importlib.util.MAGIC_NUMBER + bytes([sys.flags.optimize]))
-    for package in (liturgy.dsl, liturgy.interpreter):
-        for root in package.__path__:
-            for path in sorted(Path(root).rglob("*")):
-                if path.suffix in (".py", ".lark") and "__pycache__" not in path.parts:
-                    data = path.read_bytes()
-                    h.update(str(path.relative_to(root)).encode() + b"\0" + len(data).to_bytes(8, "little"))
-                    h.update(data)
+    h = hashlib.sha256(python_tag().encode())
+    for root in liturgy.dsl.__path__:
+        for path in sorted(Path(root).rglob("*")):
+            if path.suffix in (".py", ".lark") and "__pycache__" not in path.parts:
+                data = path.read_bytes()
+                h.update(str(path.relative_to(root)).encode() + b"\0" + len(data).to_bytes(8, "little"))
+                h.update(data)
     return h.hexdigest()
 
 
@@ -121,14 +125,19 @@ def write(name: str, payload: bytes) -> None:
         finally:
             if os.path.exists(tmp):
                 os.unlink(tmp)
-        _prune(folder)
+        _writes[0] += 1
+        if _writes[0] % 64 == 1:  # the first store of a process, then every 64th: listing the folder is not free
+            _prune(folder)
     except OSError:
         return
 
 
+_writes = [0]
+
+
 def _prune(folder: Path) -> None:
     """Remove the least recently used entries while the folder holds more than :data:`LIMIT_BYTES`, down to
-    three quarters of it (a few hundred files at most to list: only on a store, never on a load)."""
+    three quarters of it (only on a store, never on a load)."""
     entries = []
     for entry in os.scandir(folder):
         try:

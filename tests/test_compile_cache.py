@@ -127,7 +127,7 @@ def test_an_entry_that_would_build_anything_but_the_languages_data_is_refused(ca
         def __reduce__(self) -> tuple[object, tuple[str, str]]:
             return (Path.write_text, (str(planted), "ran"))  # type: ignore[return-value]
 
-    name = diskcache.key("check", diskcache.code_version(), path, os.path.abspath(path))
+    name = diskcache.key("check", diskcache.language_version(), path, os.path.abspath(path))
     assert diskcache.read(name) is not None
     diskcache.write(name, pickle.dumps(([], {}, Plant(), [])))
     program, diags = checkcache.check_cached(path)
@@ -200,3 +200,12 @@ def test_bytecode_from_the_cache_takes_each_compiles_own_file_name(cache: Path) 
     ns: dict[str, object] = {}
     exec(second, ns)
     assert [g() for g in ns["f"]([1, 2])] == [2, 2]  # type: ignore[operator]
+
+
+def test_nothing_is_cached_while_extension_constructs_are_registered(cache: Path, tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """An extension's lowering is Python code (dsl/constructs/extensions.py), which no hash of files covers."""
+    monkeypatch.setattr(checkcache, "grammar_key", lambda: "registered")
+    program, _ = checkcache.check_cached(str(_gems(tmp_path)))
+    assert program is not None
+    assert not cache.exists() or not list(cache.iterdir())

@@ -5,9 +5,10 @@ Python's own ``compile`` of the generated functions was about a third of compili
 :func:`bundle` is open (``load_ruleset`` opens one around the compile), :func:`compiled` answers each text from
 the bundle stored by an earlier process, and the bundle is stored again, whole, when texts were missing.
 
-What a code object depends on is its text alone (and the Python that compiled it, part of every entry's name),
+What a code object depends on is its text alone (and the Python that compiled it, part of the bundle's name),
 so the bundle is a map from each text's SHA-256 to its ``marshal``'d code: a text generated differently (another
-compile mode, an edited ruleset, a changed generator) simply misses. The file name in tracebacks, unique per
+compile mode, an edited ruleset, a changed generator) simply misses, and an edit to the interpreter that leaves
+most texts as they were keeps most of the bundle. The file name in tracebacks, unique per
 compiled ruleset (codegen/source.py), is put into the code objects after loading. Entries live in the compile
 cache (:mod:`liturgy.dsl.diskcache`: private, SHA-256-verified, ``LITURGY_CACHE=off``); marshal data is read
 only from there and only after its hash matched.
@@ -44,7 +45,7 @@ def bundle(name: str) -> Iterator[None]:
     if not diskcache.enabled() or _OPEN.get() is not None:
         yield
         return
-    entry = diskcache.key("code", diskcache.code_version(), name)
+    entry = diskcache.key("code", diskcache.python_tag(), name)
     opened = _Bundle(_load(entry))
     token = _OPEN.set(opened)
     try:
