@@ -24,6 +24,9 @@ import importlib.util
 import os
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
 
@@ -41,8 +44,23 @@ def enabled() -> bool:
     return os.environ.get("LITURGY_CACHE", "").strip().lower() not in _OFF
 
 
+# Set while a caller wants nothing written or read on disk (the test suite's throw-away rulesets under tmp_path:
+# entries named by paths that are never loaded again would only fill the folder)
+_MEMORY_ONLY: ContextVar[bool] = ContextVar("liturgy_cache_memory_only", default=False)
+
+
+@contextmanager
+def memory_only() -> Iterator[None]:
+    """Within: the compile cache neither reads nor writes entries (a process's own memo still works)."""
+    token = _MEMORY_ONLY.set(True)
+    try:
+        yield
+    finally:
+        _MEMORY_ONLY.reset(token)
+
+
 def _folder() -> Path | None:
-    base = cache_dir() if enabled() else None
+    base = cache_dir() if enabled() and not _MEMORY_ONLY.get() else None
     if base is None:
         return None
     folder = base / "compiled"

@@ -188,6 +188,7 @@ def test_bytecode_from_the_cache_takes_each_compiles_own_file_name(cache: Path) 
 
     with codecache.bundle("test"):
         first = codecache.compiled(text, "<liturgy one>", lambda: build("<liturgy one>"))
+    codecache._MEMO.clear()  # a fresh process, as far as the code is concerned: only the stored bundle has it
     with codecache.bundle("test"):
         second = codecache.compiled(text, "<liturgy two>", lambda: build("<liturgy two>"))
     assert compiles == ["<liturgy one>"]  # the second came from the stored bundle
@@ -209,3 +210,12 @@ def test_nothing_is_cached_while_extension_constructs_are_registered(cache: Path
     program, _ = checkcache.check_cached(str(_gems(tmp_path)))
     assert program is not None
     assert not cache.exists() or not list(cache.iterdir())
+
+
+def test_memory_only_reads_and_writes_no_entry(cache: Path, tmp_path: Path) -> None:
+    """What tests/conftest.py uses for each test's own throw-away rulesets: nothing on disk, the same result."""
+    path = str(_gems(tmp_path))
+    with diskcache.memory_only():
+        inside = _played(load_through_cache(path), 4)
+    assert not cache.exists() or not list(cache.iterdir())
+    assert _played(load_through_cache(path), 4) == inside and list(cache.iterdir())

@@ -3,7 +3,8 @@
 Python's own ``compile`` of the generated functions was about a third of compiling a large ruleset (Betrayal
 0.8 s of 2.3 s, Slay the Spire 0.75 of 2.0, Fury of Dracula 0.4 of 1.2), paid again by every process. While
 :func:`bundle` is open (``load_ruleset`` opens one around the compile), :func:`compiled` answers each text from
-the bundle stored by an earlier process, and the bundle is stored again, whole, when texts were missing.
+the bundle stored by an earlier process, and the bundle is stored again, whole, when texts were missing. Outside a
+bundle too, a text this process compiled before is not compiled again (:data:`MEMO_MAX`).
 
 What a code object depends on is its text alone (and the Python that compiled it, part of the bundle's name),
 so the bundle is a map from each text's SHA-256 to its ``marshal``'d code: a text generated differently (another
@@ -70,20 +71,35 @@ def _load(entry: str) -> dict[str, CodeType]:
 
 
 def compiled(text: str, filename: str, build: Callable[[], CodeType]) -> CodeType:
-    """The code of ``text`` named ``filename``: from the open bundle when it holds the text, else ``build()``
-    (Python's ``compile``, whose errors pass through to the caller)."""
-    opened = _OPEN.get()
-    if opened is None:
+    """The code of ``text`` named ``filename``: from this process's memo or the open bundle when either holds
+    the text, else ``build()`` (Python's ``compile``, whose errors pass through to the caller)."""
+    if not diskcache.enabled():
         return build()
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-    code = opened.codes.get(digest)
+    opened = _OPEN.get()
+    code = _MEMO.get(text)
+    digest = ""
+    if opened is not None:
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        code = code or opened.codes.get(digest)
     if code is None:
         code = build()
-        opened.missed += 1
+        if opened is not None:
+            opened.missed += 1
     else:
         code = _renamed(code, filename)
-    opened.used[digest] = code
+    if len(_MEMO) >= MEMO_MAX:
+        _MEMO.clear()
+    _MEMO[text] = code
+    if opened is not None:
+        opened.used[digest] = code
     return code
+
+
+# This process's code by text: the same ruleset compiled again (another compile mode shares most of its texts, a
+# test compiles a ruleset fused and unfused, a fuzzer near-identical rulesets) is byte-compiled once. Bounded:
+# cleared whole when full (the four large games make about 8,000 texts).
+MEMO_MAX = 12_000
+_MEMO: dict[str, CodeType] = {}
 
 
 def _renamed(code: CodeType, filename: str) -> CodeType:
