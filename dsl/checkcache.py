@@ -17,17 +17,17 @@ quote.
 
 **Why pickle is safe here.** The payload is pickled (the checked program is a graph of the syntax tree's
 dataclasses), but it is read only from the private folder, only after its SHA-256 matched, and through an
-unpickler that builds nothing but classes of ``liturgy.dsl`` (no function of any module is ever called), so even
-an entry that someone managed to write there cannot run code.
+unpickler that builds nothing but the syntax tree's and the checker's own data classes (no function of any module
+is ever called), so even an entry that someone managed to write there cannot run code.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import io
 import os
 import pickle
-import sys
 from typing import Any
 
 from liturgy.dsl import diagnostics, diskcache
@@ -42,15 +42,22 @@ _VERIFY_LIMIT = 64 * 1024 * 1024  # a recorded file grown past any reader's limi
 _Inputs = list[tuple[str, str, str]]
 
 
+# The modules whose classes make up a checked program and its diagnostics (every shipped ruleset, docs example
+# and compatibility ruleset pickles classes of these alone); a class from anywhere else makes the entry a miss
+_DATA_MODULES = frozenset({"liturgy.dsl.frontend.ast", "liturgy.dsl.frontend.cards", "liturgy.dsl.checker.program",
+                           "liturgy.dsl.checker.modes", "liturgy.dsl.diagnostics", "liturgy.dsl.types"})
+
+
 class _OnlyLiturgy(pickle.Unpickler):
-    """Builds instances of the language's own classes and nothing else: no function, no other module."""
+    """Builds instances of the syntax tree's and the checker's own data classes and nothing else: no function,
+    no class of any other module (not even one those modules import)."""
 
     def find_class(self, module: str, name: str) -> Any:
-        if module.startswith("liturgy.dsl.") and module in sys.modules:
-            found = getattr(sys.modules[module], name, None)
-            if isinstance(found, type):
+        if module in _DATA_MODULES:
+            found = getattr(importlib.import_module(module), name, None)
+            if isinstance(found, type) and found.__module__ == module:
                 return found
-        raise pickle.UnpicklingError(f"{module}.{name} is not a class of the language")
+        raise pickle.UnpicklingError(f"{module}.{name} is not a class of the language's data")
 
 
 def check_cached(path: str) -> tuple[Program | None, list[Diagnostic]]:

@@ -118,7 +118,7 @@ def test_a_damaged_entry_is_ignored_and_rebuilt(cache: Path, tmp_path: Path, dam
 def test_an_entry_that_would_build_anything_but_the_languages_data_is_refused(cache: Path, tmp_path: Path,
                                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Even an entry with a correct hash (written by someone who could write the private folder) cannot make the
-    loader call a function: only classes of ``liturgy.dsl`` are built."""
+    loader call a function: only the syntax tree's and the checker's own data classes are built."""
     path = str(_gems(tmp_path))
     load_through_cache(path)
     planted = tmp_path / "planted"
