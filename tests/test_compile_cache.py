@@ -219,3 +219,18 @@ def test_memory_only_reads_and_writes_no_entry(cache: Path, tmp_path: Path) -> N
         inside = _played(load_through_cache(path), 4)
     assert not cache.exists() or not list(cache.iterdir())
     assert _played(load_through_cache(path), 4) == inside and list(cache.iterdir())
+
+
+def test_a_folder_others_may_write_to_is_never_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Entries are read and written only in a folder nobody else can plant one in (as the grammar's tables)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "compiled").mkdir()
+    monkeypatch.setenv("LITURGY_CACHE_DIR", str(shared))
+    monkeypatch.delenv("LITURGY_CACHE", raising=False)
+    diskcache.write("entry", b"payload")
+    assert diskcache.read("entry") == b"payload"  # a private folder: used
+    shared.chmod(0o777)
+    assert diskcache.read("entry") is None
+    diskcache.write("other", b"payload")
+    assert not (shared / "compiled" / "other").exists()
