@@ -8,8 +8,22 @@ it and reads at most one byte past the limit.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import stat
+from contextvars import ContextVar
+
+# While a check is recorded for the compile cache (dsl/checkcache.py), every file read and every card-file
+# pattern resolved, so a cached check is reused only while all of them still read the same
+READS: ContextVar[list[tuple[str, str, str]] | None] = ContextVar("liturgy_reads", default=None)
+
+
+def note(kind: str, what: str, result: str) -> None:
+    """Record one input of the check being recorded (``read``: a path and its bytes' SHA-256; ``pattern``: a
+    card pattern and the files it named); nothing when no check is recorded."""
+    seen = READS.get()
+    if seen is not None:
+        seen.append((kind, what, result))
 
 
 class FileRefused(OSError):
@@ -25,6 +39,16 @@ class FileRefused(OSError):
 def read_limited(path: str, limit: int) -> bytes:
     """The bytes of the regular file ``path``: :class:`FileRefused` when it is something else or holds more than
     ``limit`` bytes; ``OSError`` as usual when it cannot be opened."""
+    try:
+        data = _read(path, limit)
+    except OSError:
+        note("read", path, "")  # what could not be read is an input too: a cached check needs it unreadable still
+        raise
+    note("read", path, hashlib.sha256(data).hexdigest())
+    return data
+
+
+def _read(path: str, limit: int) -> bytes:
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)  # opening a FIFO must not wait for a writer
     fd = os.open(path, flags)
     try:

@@ -33,6 +33,7 @@ import liturgy.interpreter.engine as engine
 import pytest
 import slow_first
 from hypothesis import HealthCheck, settings
+from liturgy.dsl import diskcache
 from liturgy.interpreter.engine import Ruleset
 
 settings.register_profile(
@@ -85,7 +86,10 @@ _shared: dict[tuple[str, int], Ruleset] = {}
 def _load_shared(path: str) -> Ruleset:
     real = Path(path).resolve()
     if not any(real.is_relative_to(d) for d in _SHARED_DIRS) or not real.is_file():
-        return _compile(path)
+        # a test's own ruleset (under tmp_path) is loaded once: kept out of the compile cache's folder
+        # (dsl/diskcache.py), where its entries would only be written, never read again
+        with diskcache.memory_only():
+            return _compile(path)
     key = (str(real), real.stat().st_mtime_ns)
     if key not in _shared:
         _shared[key] = _compile(path)

@@ -23,6 +23,7 @@ import os
 from pathlib import Path
 
 from liturgy.dsl.diagnostics import Diagnostic, Span
+from liturgy.dsl.files import note
 
 MAX_VISITED = 20_000  # directory entries one pattern may look at
 MAX_FILES = 200  # files one pattern may name (as many as card files a ruleset may load)
@@ -74,6 +75,7 @@ def resolve_pattern(ruleset_path: str, pattern: str, span: Span) -> tuple[list[s
     if len(found) > MAX_FILES:
         diags.append(Diagnostic("E212", "error", f"too many card files ({len(found)} > {MAX_FILES})", span))
         found = found[:MAX_FILES]
+    note("pattern", f"{ruleset_path}\0{pattern}", "\0".join(found))
     return found, diags
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from liturgy.dsl.diagnostics import Span
+from liturgy.interpreter.codegen import codecache
 
 _unique = itertools.count(1)
 
@@ -49,7 +50,7 @@ class Sources:
         where = f" {origin.file}:{origin.line}" if origin is not None and origin.file else ""
         filename = f"<liturgy {kind} {name}{where} #{self.tag}>"
         try:
-            code = compile(text, filename, "exec")
+            code = codecache.compiled(text, filename, lambda: compile(text, filename, "exec"))
         except (SyntaxError, RecursionError, MemoryError) as err:  # e.g. more than 200 nested parentheses
             raise Refused(f"{kind} {name}: {type(err).__name__}") from err
         linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)

@@ -7,13 +7,13 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
+from liturgy.dsl.checkcache import check_cached
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.checker.types import Ty
 from liturgy.dsl.constructs.grids import cell_start
 from liturgy.dsl.diagnostics import LiturgyError
 from liturgy.dsl.frontend import ast as A
-from liturgy.dsl.loader import check_file
-from liturgy.interpreter.codegen import GENERATORS
+from liturgy.interpreter.codegen import GENERATORS, codecache
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, Code
 from liturgy.interpreter.compiler.compiler import Compiler
 from liturgy.interpreter.compiler.display import Display
@@ -420,11 +420,13 @@ def _group_mask(fn: Callable[[GameState, dict[str, Any]], Any], env: dict[str, A
 
 
 def load_ruleset(path: str) -> Ruleset:
-    """Parse, check and compile a ruleset file once; raise LiturgyError on any error."""
-    program, diags = check_file(path)
+    """Parse, check and compile a ruleset file once; raise LiturgyError on any error. Through the compile cache
+    (dsl/checkcache.py, codegen/codecache.py): a ruleset another process loaded is checked and byte-compiled once."""
+    program, diags = check_cached(path)
     if program is None:
         raise LiturgyError([d for d in diags if d.is_error] or diags)
-    return Ruleset(program)
+    with codecache.bundle(program.fingerprint):
+        return Ruleset(program)
 
 
 def _whole(text: str) -> int | None:

@@ -1,0 +1,108 @@
+"""Generated code's bytecode kept between processes: Python compiles each generated text once per cache.
+
+Python's own ``compile`` of the generated functions was about a third of compiling a large ruleset (Betrayal
+0.8 s of 2.3 s, Slay the Spire 0.75 of 2.0, Fury of Dracula 0.4 of 1.2), paid again by every process. While
+:func:`bundle` is open (``load_ruleset`` opens one around the compile), :func:`compiled` answers each text from
+the bundle stored by an earlier process, and the bundle is stored again, whole, when texts were missing. Outside a
+bundle too, a text this process compiled before is not compiled again (:data:`MEMO_MAX`).
+
+What a code object depends on is its text alone (and the Python that compiled it, part of the bundle's name),
+so the bundle is a map from each text's SHA-256 to its ``marshal``'d code: a text generated differently (another
+compile mode, an edited ruleset, a changed generator) simply misses, and an edit to the interpreter that leaves
+most texts as they were keeps most of the bundle. The file name in tracebacks, unique per
+compiled ruleset (codegen/source.py), is put into the code objects after loading. Entries live in the compile
+cache (:mod:`liturgy.dsl.diskcache`: private, SHA-256-verified, ``LITURGY_CACHE=off``); marshal data is read
+only from there and only after its hash matched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from types import CodeType
+
+from liturgy.dsl import diskcache
+
+
+class _Bundle:
+    """The code objects of one ruleset's compile, by the SHA-256 of their text."""
+
+    def __init__(self, codes: dict[str, CodeType]) -> None:
+        self.codes = codes
+        self.used: dict[str, CodeType] = {}
+        self.missed = 0
+
+
+_OPEN: ContextVar[_Bundle | None] = ContextVar("liturgy_code_bundle", default=None)
+
+
+@contextmanager
+def bundle(name: str) -> Iterator[None]:
+    """Answer :func:`compiled` from the bundle ``name`` (a content hash the caller chose: the ruleset's
+    fingerprint and compile options) while open; store it again on leaving when any text was missing."""
+    if not diskcache.enabled() or _OPEN.get() is not None:
+        yield
+        return
+    entry = diskcache.key("code", diskcache.python_tag(), name)
+    opened = _Bundle(_load(entry))
+    token = _OPEN.set(opened)
+    try:
+        yield
+    finally:
+        _OPEN.reset(token)
+    if opened.missed:
+        diskcache.write(entry, marshal.dumps({k: c for k, c in opened.used.items()}))
+
+
+def _load(entry: str) -> dict[str, CodeType]:
+    payload = diskcache.read(entry)
+    if payload is None:
+        return {}
+    try:
+        codes = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return {}
+    if not isinstance(codes, dict) or not all(isinstance(c, CodeType) for c in codes.values()):
+        return {}
+    return codes
+
+
+def compiled(text: str, filename: str, build: Callable[[], CodeType]) -> CodeType:
+    """The code of ``text`` named ``filename``: from this process's memo or the open bundle when either holds
+    the text, else ``build()`` (Python's ``compile``, whose errors pass through to the caller)."""
+    if not diskcache.enabled():
+        return build()
+    opened = _OPEN.get()
+    code = _MEMO.get(text)
+    digest = ""
+    if opened is not None:
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        code = code or opened.codes.get(digest)
+    if code is None:
+        code = build()
+        if opened is not None:
+            opened.missed += 1
+    else:
+        code = _renamed(code, filename)
+    if len(_MEMO) >= MEMO_MAX:
+        _MEMO.clear()
+    _MEMO[text] = code
+    if opened is not None:
+        opened.used[digest] = code
+    return code
+
+
+# This process's code by text: the same ruleset compiled again (another compile mode shares most of its texts, a
+# test compiles a ruleset fused and unfused, a fuzzer near-identical rulesets) is byte-compiled once. Bounded:
+# cleared whole when full (the four large games make about 8,000 texts).
+MEMO_MAX = 12_000
+_MEMO: dict[str, CodeType] = {}
+
+
+def _renamed(code: CodeType, filename: str) -> CodeType:
+    """``code`` and every function and comprehension inside it, named ``filename`` for tracebacks."""
+    consts = tuple(_renamed(c, filename) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
