@@ -33,12 +33,13 @@ sequence sources :mod:`.codegen` wrote for the original instructions, and the st
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from liturgy.interpreter.codegen.source import Refused
+from liturgy.interpreter.compiler.code import Code
 
 if TYPE_CHECKING:
-    from liturgy.interpreter.compiler.code import Code, Ins
+    from liturgy.interpreter.compiler.code import Ins
     from liturgy.interpreter.compiler.compiler import Compiler
 
 # The most original instructions on one path through a fused function (the engine's margin).
@@ -49,6 +50,8 @@ MAX_NODES = 48
 MAX_RUN_LINES = 40
 # The most statement-run lines written into one fused function (each copy counts); past it, runs are called.
 MAX_INLINE_LINES = 240
+# The most calls one fused function runs on into (a `do` inside a callee it entered counts twice).
+MAX_CALLS = 2
 
 
 # Every instruction kind the step machine notes (compiler/core.py ``note``) and what a fused function does with
@@ -62,14 +65,33 @@ FUSED: dict[str, str] = {
     "branch": "an if/else, both ways followed",
     "for_init": "the loop's items stored in the frame",
     "for_next": "the loop's next item, or its end",
-    "call_end": "called (it pushes the callee's frame); the path ends",
-    "ret": "the frame popped; the path ends",
-    "stop": "the path ends before it: it may ask for a decision, the engine runs it",
+    "call_end": "called (it pushes the callee's frame); a proc's call runs on into the callee (its call site's "
+                "copy of the callee's Code), while a card effect's, a `fire`, a recursive call and calls nested "
+                "past MAX_CALLS end the path",
+    "ret": "the frame popped; on into the caller's code where the caller is known (a call this function ran "
+           "into, or a call site's copy), else the path ends",
+    "stop": "at a path's head the engine runs it; after other instructions it is called here and the path ends "
+            "(True: the decision is asked for, the instructions before it counted)",
 }
 
 
+class _At(NamedTuple):
+    """Where a trace stands: the code whose instructions it reads, and what the engine would run next there."""
+
+    code: Code  # the ruleset's Code (a call site's copy shares its instructions)
+    fast: Code | None  # the Code object in the frame (its ``fast`` is run at an exit); None: base or a copy
+    up: _At | None  # the caller, when this trace knows it (a `do` it ran through, or a call site's copy)
+    ret: int  # where the caller goes on after the call
+
+    def depth(self) -> int:
+        return 0 if self.up is None else 1 + self.up.depth()
+
+    def chain(self) -> set[int]:
+        return {id(self.code)} | (self.up.chain() if self.up is not None else set())
+
+
 class _Trace:
-    """Writes one fused function, entered at ``head`` of ``code``."""
+    """Writes one fused function, entered at ``head`` of ``code`` (a ruleset's Code or a call site's copy)."""
 
     def __init__(self, fuser: Fuser, code: Code, head: int, inline: bool = True) -> None:
         self.fuser = fuser
@@ -81,7 +103,7 @@ class _Trace:
         self.depth = 2
         self.nodes = 0
         self.longest = 0
-        self.exits: set[int] = set()
+        self.exits: list[tuple[Code, int]] = []
         self.tmp = 0
 
     def emit(self, line: str) -> None:
@@ -91,12 +113,12 @@ class _Trace:
         self.tmp += 1
         return f"_F{prefix}{self.tmp}"
 
-    def leave(self, pc: int, k: int, frpc: int) -> None:
+    def leave(self, at: _At, pc: int, k: int, frpc: int) -> None:
         """Stop before instruction ``pc`` after ``k`` instructions: the engine runs ``pc`` next."""
         if frpc != pc:
             self.emit(f"fr[1] = {pc}")
         self.emit(f"return {k - 1}")
-        self.exits.add(pc)
+        self.exits.append((at.fast if at.fast is not None else at.code, pc))
         self.longest = max(self.longest, k)
 
     def sync(self, pc: int, k: int, frpc: int, kv: int) -> int:
@@ -107,17 +129,18 @@ class _Trace:
             self.emit(f"_Fk = {k}")
         return k
 
-    def walk(self, pc: int, k: int, frpc: int, kv: int, path: frozenset[int]) -> None:
-        """Write instruction ``pc`` and what follows; ``k`` instructions done, ``frpc`` in the frame."""
+    def walk(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int]]) -> None:
+        """Write instruction ``pc`` of ``at.code`` and what follows; ``k`` instructions done, ``frpc`` in the frame."""
         fuser = self.fuser
-        fn = self.code.ins[pc]
+        fn = at.code.ins[pc]
         info = fuser.info(fn)
-        if info is None or k >= MAX_PATH or pc in path or self.nodes >= MAX_NODES:
-            self.leave(pc, k, frpc)
+        here = (id(at.code), pc, at.depth())
+        if info is None or k >= MAX_PATH or here in path or self.nodes >= MAX_NODES:
+            self.leave(at, pc, k, frpc)
             return
         self.nodes += 1
         kind = info[1]
-        path = path | {pc}
+        path = path | {here}
         if kind == "run":
             kv = self.sync(pc, k, frpc, kv)
             body = fuser.run_text(fn) if self.inline else None
@@ -128,64 +151,116 @@ class _Trace:
                 self.inlined += len(body)
                 pad = "    " * (self.depth - 1)
                 self.lines.extend(pad + line for line in body)
-                self.walk(pc + 1, k + 1, pc, kv, path)
+                self.walk(at, pc + 1, k + 1, pc, kv, path)
             else:
                 self.emit(f"{fuser.const(fn)}(s, fr)")
-                self.walk(pc + 1, k + 1, pc + 1, kv, path)
+                self.walk(at, pc + 1, k + 1, pc + 1, kv, path)
         elif kind == "goto":
-            self.walk(info[2], k + 1, frpc, kv, path)
+            self.walk(at, info[2], k + 1, frpc, kv, path)
         elif kind == "branch":
             _, _, cond, then_pc, else_pc = info
             kv = self.sync(pc, k, frpc, kv)
             self.emit(f"if {cond}:")
             self.depth += 1
-            self.walk(then_pc, k + 1, pc, kv, path)
+            self.walk(at, then_pc, k + 1, pc, kv, path)
             self.depth -= 1
             self.emit("else:")
             self.depth += 1
-            self.walk(else_pc, k + 1, pc, kv, path)
+            self.walk(at, else_pc, k + 1, pc, kv, path)
             self.depth -= 1
         elif kind == "for_init":
             _, _, seq, key = info
             kv = self.sync(pc, k, frpc, kv)
             self.emit(f"env[{key!r}] = (tuple({seq}), 0)")
-            self.walk(pc + 1, k + 1, pc, kv, path)
+            self.walk(at, pc + 1, k + 1, pc, kv, path)
         elif kind == "for_next":
-            _, _, key, names, end = info
-            if len(names) > 1:  # unpacking a pair may raise, as in the original
-                kv = self.sync(pc, k, frpc, kv)
-                frpc = pc
-            items, i = self.name("items"), self.name("i")
-            self.emit(f"{items}, {i} = env[{key!r}]")
-            self.emit(f"if {i} >= len({items}):")
-            self.depth += 1
-            self.emit(f"del env[{key!r}]")
-            self.walk(end, k + 1, frpc, kv, path)
-            self.depth -= 1
-            if len(names) == 1:
-                self.emit(f"env[{names[0]!r}] = {items}[{i}]")
-            else:
-                self.emit(f"{', '.join(f'env[{n!r}]' for n in names)}, = {items}[{i}]")
-            self.emit(f"env[{key!r}] = ({items}, {i} + 1)")
-            self.walk(pc + 1, k + 1, frpc, kv, path)
+            self.for_next(at, pc, k, frpc, kv, path, info)
         elif kind == "call_end":  # `do`/`fire`: it moves the pc on itself, then pushes the callee's frame
-            self.sync(pc, k, frpc, kv)
-            self.emit(f"{fuser.const(fn)}(s, fr)")
-            self.emit(f"return {k}")
-            self.longest = max(self.longest, k + 1)
+            self.call(at, pc, k, frpc, kv, path, info)
         elif kind == "ret":
             self.emit("s.frames.pop()")
-            self.emit(f"return {k}")
-            self.longest = max(self.longest, k + 1)
-        elif kind == "stop":  # may ask for a decision, so the engine runs it
-            self.nodes -= 1
-            self.leave(pc, k, frpc)
+            if at.up is None:
+                self.emit(f"return {k}")
+                self.longest = max(self.longest, k + 1)
+                return
+            # the caller is known: on into its code after the call, in its frame
+            self.emit("fr = s.frames[-1]")
+            self.emit("env = fr[2]")
+            self.walk(at.up, at.ret, k + 1, at.ret, kv, path)
+        elif kind == "stop":  # may ask for a decision: the engine runs it at a path's head
+            self.stop(at, pc, k, frpc, kv)
         else:
             raise AssertionError(f"fuse has no rule for the instruction kind {kind!r}: declare it in FUSED")
 
+    def for_next(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int]],
+                 info: tuple[Any, ...]) -> None:
+        """A loop's next item (into the frame's variable, as the original does), or its end."""
+        _, _, key, names, end = info
+        if len(names) > 1:  # unpacking a pair may raise, as in the original
+            kv = self.sync(pc, k, frpc, kv)
+            frpc = pc
+        items, i = self.name("items"), self.name("i")
+        self.emit(f"{items}, {i} = env[{key!r}]")
+        self.emit(f"if {i} >= len({items}):")
+        self.depth += 1
+        self.emit(f"del env[{key!r}]")
+        self.walk(at, end, k + 1, frpc, kv, path)
+        self.depth -= 1
+        if len(names) == 1:
+            self.emit(f"env[{names[0]!r}] = {items}[{i}]")
+        else:
+            self.emit(f"{', '.join(f'env[{n!r}]' for n in names)}, = {items}[{i}]")
+        self.emit(f"env[{key!r}] = ({items}, {i} + 1)")
+        self.walk(at, pc + 1, k + 1, frpc, kv, path)
+
+    def call(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int]],
+             info: tuple[Any, ...]) -> None:
+        """A `do` or `fire`: the instruction pushes the callee's frame. A proc's call runs on into the callee.
+
+        The callee's frame is the one the instruction pushed (same pc, same environment: saves and errors see
+        the step machine's frames), given the call site's copy of the callee's Code, whose fused functions
+        return into this caller's code after the call rather than to the engine. A card effect's call (its
+        callee is found per call), a `fire`, a recursive call and calls nested past ``MAX_CALLS`` end the path.
+        """
+        fuser = self.fuser
+        self.sync(pc, k, frpc, kv)
+        self.emit(f"{fuser.const(info[0])}(s, fr)")
+        target = info[2].code if len(info) > 2 else None
+        if target is None or at.depth() >= MAX_CALLS or id(target) in at.chain():
+            self.emit(f"return {k}")
+            self.longest = max(self.longest, k + 1)
+            return
+        site = fuser.call_site(target, at.code, pc + 1)
+        self.emit("fr = s.frames[-1]")
+        self.emit(f"fr[0] = {fuser.const(site)}")
+        self.emit("env = fr[2]")
+        self.walk(_At(target, site, at, pc + 1), 0, k + 1, 0, k, path)
+
+    def stop(self, at: _At, pc: int, k: int, frpc: int, kv: int) -> None:
+        """A `choose` or `simultaneously` after other instructions: run it here rather than return to the engine.
+
+        It returns True when it asks for a decision: it ran no instruction (the engine takes back the call's
+        turn), so the ``k`` before it are added to the step count here. Otherwise it moved the frame's pc (no
+        option: on to its `otherwise` or its end), one more instruction; the engine runs on from there.
+        """
+        if k == 0:  # at the head: the engine runs it as it is
+            self.nodes -= 1
+            self.leave(at, pc, k, frpc)
+            return
+        self.sync(pc, k, frpc, kv)
+        self.emit(f"if {self.fuser.const(at.code.ins[pc])}(s, fr):")
+        self.emit(f"    s.steps += {k}")
+        self.emit("    return True")
+        self.emit(f"return {k}")
+        self.longest = max(self.longest, k + 1)
+
     def source(self) -> tuple[str, str, int] | None:
         """The fused function's name, text and longest path, or None when it would run a single instruction."""
-        self.walk(self.head, 0, self.head, 0, frozenset())
+        code = self.code
+        site = self.fuser.sites.get(id(code))
+        up = _At(site[0], None, None, 0) if site is not None else None
+        base = self.fuser.base.get(id(code), code)
+        self.walk(_At(base, code, up, site[1] if site is not None else 0), self.head, 0, self.head, 0, frozenset())
         if self.longest < 2:
             return None
         gen = self.fuser.comp.gen
@@ -230,6 +305,13 @@ class Fuser:
         self.comp = comp
         self.ns = comp.gen.ns
         self._ret = _ret
+        # a call site's copy of a callee's Code: id(copy) -> (the caller's Code, where it goes on); and the
+        # ruleset's Code each copy stands for. Copies by (callee, caller, return pc): finitely many.
+        self.sites: dict[int, tuple[Code, int]] = {}
+        self.base: dict[int, Code] = {}
+        self.copies: dict[tuple[int, int, int], Code] = {}
+        self.todo: list[tuple[Code, int]] = []
+        self.done: set[tuple[int, int]] = set()
 
     def build(self, name: str, text: str, code: Code, head: int, inlined: bool) -> Ins:
         """Compile a fused function's text; if Python refuses it, the same trace calling its statement runs."""
@@ -264,6 +346,23 @@ class Fuser:
             return None
         return lines
 
+    def call_site(self, callee: Code, caller: Code, ret: int) -> Code:
+        """The copy of ``callee``'s Code for a call from ``caller`` that goes on at ``ret``: same id, name and
+        instructions (saves, errors and the single-stepping engine cannot tell it from the callee), its own
+        fused functions, whose `return` runs on into the caller."""
+        key = (id(callee), id(caller), ret)
+        site = self.copies.get(key)
+        if site is None:
+            site = Code(callee.id, callee.name)
+            site.ins = callee.ins
+            site.fast = list(callee.ins)
+            self.copies[key] = site
+            self.sites[id(site)] = (caller, ret)
+            self.base[id(site)] = callee
+            self.comp.call_sites.append(site)
+            self.enter(site, self.entries(callee))
+        return site
+
     def entries(self, code: Code) -> set[int]:
         """Where execution enters ``code`` other than by falling through: its start, after calls and choices."""
         found = {0}
@@ -279,33 +378,38 @@ class Fuser:
             found.update(self.comp.step_pcs.values())  # `skip to`
         return {pc for pc in found if pc < len(code.ins)}
 
-    def fuse(self, code: Code) -> int:
-        """Fill ``code.fast``; the longest path of any fused function in it (0: none)."""
-        fast = list(code.ins)
-        todo = sorted(self.entries(code))
-        done: set[int] = set()
+    def enter(self, code: Code, pcs: set[int]) -> None:
+        """Fuse ``code`` at these pcs (its ``fast`` made a list of its own first)."""
+        if code.fast is code.ins:
+            code.fast = list(code.ins)
+        self.todo.extend((code, pc) for pc in sorted(pcs))
+
+    def fuse_all(self) -> int:
+        """Fill every ``fast`` list (call sites' copies too); the longest path of any fused function (0: none)."""
+        for code in reversed(self.comp.codes):
+            self.enter(code, self.entries(code))
         longest = 0
-        while todo:
-            pc = todo.pop()
-            if pc in done or pc >= len(code.ins):
+        while self.todo:
+            code, pc = self.todo.pop()
+            if (id(code), pc) in self.done or pc >= len(code.ins):
                 continue
-            done.add(pc)
+            self.done.add((id(code), pc))
             trace = _Trace(self, code, pc)
             made = trace.function()
             if made is None:
                 continue
-            fast[pc], span = made
+            code.fast[pc], span = made
             longest = max(longest, span)
-            todo.extend(x for x in trace.exits if x not in done)
-        if longest:
-            code.fast = fast
+            for where, at in trace.exits:
+                if (id(where), at) not in self.done:
+                    self.enter(where, {at})
         return longest
 
 
 def build_all(comp: Compiler) -> int:
     """Compile every fused function not yet called (for a complete ``liturgy dump``); how many were built."""
     built = 0
-    for code in comp.codes:
+    for code in [*comp.codes, *comp.call_sites]:
         for fn in list(code.fast):
             build = getattr(fn, "build", None)
             if build is not None:
@@ -316,5 +420,4 @@ def build_all(comp: Compiler) -> int:
 
 def fuse_codes(comp: Compiler) -> int:
     """Fuse every code block of ``comp``; the engine's margin (longest fused path), 0 when nothing fused."""
-    fuser = Fuser(comp)
-    return max((fuser.fuse(code) for code in comp.codes), default=0)
+    return Fuser(comp).fuse_all()
