@@ -50,6 +50,12 @@ MAX_NODES = 48
 MAX_RUN_LINES = 40
 # The most statement-run lines written into one fused function (each copy counts); past it, runs are called.
 MAX_INLINE_LINES = 240
+# How many times one path through a fused function may pass the same instruction (a loop's next turn is written
+# into the same function up to this many times; past it, a new call starts there).
+MAX_TURNS = 2
+# The most instructions of a callee a fused function runs on into: each call site of it gets a copy of its code,
+# with fused functions of its own (compiled when a game gets there), so a long callee is called as before.
+MAX_CALLEE = 8
 # The most calls one fused function runs on into (a `do` inside a callee it entered counts twice).
 MAX_CALLS = 2
 
@@ -129,18 +135,19 @@ class _Trace:
             self.emit(f"_Fk = {k}")
         return k
 
-    def walk(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int]]) -> None:
+    def walk(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]]) -> None:
         """Write instruction ``pc`` of ``at.code`` and what follows; ``k`` instructions done, ``frpc`` in the frame."""
         fuser = self.fuser
         fn = at.code.ins[pc]
         info = fuser.info(fn)
-        here = (id(at.code), pc, at.depth())
-        if info is None or k >= MAX_PATH or here in path or self.nodes >= MAX_NODES:
+        # an instruction is written at most MAX_TURNS times on one path: a loop's body that many turns
+        turn = next((n for n in range(MAX_TURNS) if (id(at.code), pc, at.depth(), n) not in path), None)
+        if info is None or k >= MAX_PATH or turn is None or self.nodes >= MAX_NODES:
             self.leave(at, pc, k, frpc)
             return
         self.nodes += 1
         kind = info[1]
-        path = path | {here}
+        path = path | {(id(at.code), pc, at.depth(), turn)}
         if kind == "run":
             kv = self.sync(pc, k, frpc, kv)
             body = fuser.run_text(fn) if self.inline else None
@@ -192,7 +199,7 @@ class _Trace:
         else:
             raise AssertionError(f"fuse has no rule for the instruction kind {kind!r}: declare it in FUSED")
 
-    def for_next(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int]],
+    def for_next(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]],
                  info: tuple[Any, ...]) -> None:
         """A loop's next item (into the frame's variable, as the original does), or its end."""
         _, _, key, names, end = info
@@ -213,20 +220,21 @@ class _Trace:
         self.emit(f"env[{key!r}] = ({items}, {i} + 1)")
         self.walk(at, pc + 1, k + 1, frpc, kv, path)
 
-    def call(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int]],
+    def call(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]],
              info: tuple[Any, ...]) -> None:
         """A `do` or `fire`: the instruction pushes the callee's frame. A proc's call runs on into the callee.
 
         The callee's frame is the one the instruction pushed (same pc, same environment: saves and errors see
         the step machine's frames), given the call site's copy of the callee's Code, whose fused functions
         return into this caller's code after the call rather than to the engine. A card effect's call (its
-        callee is found per call), a `fire`, a recursive call and calls nested past ``MAX_CALLS`` end the path.
+        callee is found per call), a `fire`, a callee not worth a copy per call site (:meth:`Fuser.asks`), a
+        recursive call and calls nested past ``MAX_CALLS`` end the path.
         """
         fuser = self.fuser
         self.sync(pc, k, frpc, kv)
         self.emit(f"{fuser.const(info[0])}(s, fr)")
         target = info[2].code if len(info) > 2 else None
-        if target is None or at.depth() >= MAX_CALLS or id(target) in at.chain():
+        if (target is None or not fuser.asks(target) or at.depth() >= MAX_CALLS or id(target) in at.chain()):
             self.emit(f"return {k}")
             self.longest = max(self.longest, k + 1)
             return
@@ -310,8 +318,8 @@ class Fuser:
         self.sites: dict[int, tuple[Code, int]] = {}
         self.base: dict[int, Code] = {}
         self.copies: dict[tuple[int, int, int], Code] = {}
-        self.todo: list[tuple[Code, int]] = []
         self.done: set[tuple[int, int]] = set()
+        self.asking: dict[int, bool] = {}  # id(Code) -> worth a copy per call site (:meth:`asks`)
 
     def build(self, name: str, text: str, code: Code, head: int, inlined: bool) -> Ins:
         """Compile a fused function's text; if Python refuses it, the same trace calling its statement runs."""
@@ -346,6 +354,16 @@ class Fuser:
             return None
         return lines
 
+    def asks(self, callee: Code) -> bool:
+        """Is ``callee`` worth a copy per call site: at most ``MAX_CALLEE`` instructions, one of them a `choose`
+        or `simultaneously` of its own (where the decision's body can then return into the caller in one call;
+        a callee that only calls others that ask is called as before)."""
+        got = self.asking.get(id(callee))
+        if got is None:
+            got = self.asking[id(callee)] = len(callee.ins) <= MAX_CALLEE and any(
+                (info := self.info(fn)) is not None and info[1] == "stop" for fn in callee.ins)
+        return got
+
     def call_site(self, callee: Code, caller: Code, ret: int) -> Code:
         """The copy of ``callee``'s Code for a call from ``caller`` that goes on at ``ret``: same id, name and
         instructions (saves, errors and the single-stepping engine cannot tell it from the callee), its own
@@ -360,8 +378,33 @@ class Fuser:
             self.sites[id(site)] = (caller, ret)
             self.base[id(site)] = callee
             self.comp.call_sites.append(site)
-            self.enter(site, self.entries(callee))
+            for pc in self.entries(callee):
+                site.fast[pc] = self.lazy(site, pc)
         return site
+
+    def lazy(self, code: Code, pc: int) -> Ins:
+        """A stand-in that traces ``code`` at ``pc`` on its first call, then compiles and runs the trace.
+
+        Tracing waits for a game to get there: a large ruleset has thousands of entries (a call site's copy of
+        a callee has all of the callee's), and its games reach few of them, so walking every one as the ruleset
+        loads would cost more than the games that follow (Slay the Spire: 1.0 s of a 1.8 s compile). The
+        engine's margin cannot wait for these paths: :meth:`fuse_all` reports ``MAX_PATH``, which every path is
+        within.
+        """
+        def traced() -> Ins:
+            self.done.add((id(code), pc))
+            trace = _Trace(self, code, pc)
+            made = trace.function()
+            fn: Ins = code.ins[pc] if made is None else made[0].build()  # type: ignore[attr-defined]
+            code.fast[pc] = fn
+            self.enter(trace.exits)
+            return fn
+
+        def first_trace(s: Any, fr: list[Any]) -> bool:
+            return traced()(s, fr)
+
+        first_trace.build = traced  # type: ignore[attr-defined]  # `liturgy dump` traces and compiles it up front
+        return first_trace
 
     def entries(self, code: Code) -> set[int]:
         """Where execution enters ``code`` other than by falling through: its start, after calls and choices."""
@@ -378,44 +421,45 @@ class Fuser:
             found.update(self.comp.step_pcs.values())  # `skip to`
         return {pc for pc in found if pc < len(code.ins)}
 
-    def enter(self, code: Code, pcs: set[int]) -> None:
-        """Fuse ``code`` at these pcs (its ``fast`` made a list of its own first)."""
-        if code.fast is code.ins:
-            code.fast = list(code.ins)
-        self.todo.extend((code, pc) for pc in sorted(pcs))
+    def enter(self, where: list[tuple[Code, int]]) -> None:
+        """Fuse these (code, pc) entries on their first call (see :meth:`lazy`)."""
+        for code, pc in where:
+            if (id(code), pc) in self.done:
+                continue
+            if code.fast is code.ins:
+                code.fast = list(code.ins)
+            if code.fast[pc] is code.ins[pc]:
+                code.fast[pc] = self.lazy(code, pc)
 
     def fuse_all(self) -> int:
-        """Fill every ``fast`` list (call sites' copies too); the longest path of any fused function (0: none)."""
-        for code in reversed(self.comp.codes):
-            self.enter(code, self.entries(code))
-        longest = 0
-        while self.todo:
-            code, pc = self.todo.pop()
-            if (id(code), pc) in self.done or pc >= len(code.ins):
-                continue
-            self.done.add((id(code), pc))
-            trace = _Trace(self, code, pc)
-            made = trace.function()
-            if made is None:
-                continue
-            code.fast[pc], span = made
-            longest = max(longest, span)
-            for where, at in trace.exits:
-                if (id(where), at) not in self.done:
-                    self.enter(where, {at})
-        return longest
+        """Put a stand-in at every entry of every code block; the engine's margin (0: nothing to fuse).
+
+        Every kind met is checked against :data:`FUSED` now, so a kind without a rule fails as the ruleset is
+        compiled, not in a game.
+        """
+        for code in self.comp.codes:
+            for fn in code.ins:
+                info = self.info(fn)
+                if info is not None and info[1] not in FUSED:
+                    raise AssertionError(f"fuse has no rule for the instruction kind {info[1]!r}: declare it in FUSED")
+            if len(code.ins) > 1:
+                self.enter([(code, pc) for pc in sorted(self.entries(code))])
+        return MAX_PATH if any(code.fast is not code.ins for code in self.comp.codes) else 0
 
 
 def build_all(comp: Compiler) -> int:
     """Compile every fused function not yet called (for a complete ``liturgy dump``); how many were built."""
-    built = 0
-    for code in [*comp.codes, *comp.call_sites]:
-        for fn in list(code.fast):
-            build = getattr(fn, "build", None)
-            if build is not None:
-                build()
-                built += 1
-    return built
+    built = more = 0
+    while True:  # a call site's copy is traced as it is built, which may add stand-ins for its exits
+        for code in [*comp.codes, *comp.call_sites]:
+            for fn in list(code.fast):
+                build = getattr(fn, "build", None)
+                if build is not None:
+                    build()
+                    more += 1
+        if more == built:
+            return built
+        built = more
 
 
 def fuse_codes(comp: Compiler) -> int:
