@@ -2,13 +2,23 @@
 
 The step machine (:mod:`.engine`) runs one instruction per loop turn: a run of statements, a
 branch, a jump, a loop's next step, a call.  Most turns do very little, so the loop and the call
-around each cost as much as the work.  Here, once per ruleset, each place where execution enters
-a stretch of instructions gets a *fused* instruction: one Python function that does what the
-instructions from there do, one after another, following branches and jumps in Python control
-flow, until it meets one that may ask for a decision (`choose`, `simultaneously`), a call that
-pushes a frame (`do`, `fire`: called, then it returns), a return, a path of ``MAX_PATH``
-instructions, or a jump back to an instruction already on its path (a loop's next turn starts a
-new call).
+around each cost as much as the work.  Here each place where execution enters a stretch of
+instructions gets a *fused* instruction: one Python function that does what the instructions
+from there do, one after another, following branches and jumps in Python control flow, until
+it meets one that may ask for a decision (`choose`, `simultaneously`: called at the end of the
+path, it returns True when it asks), a return to a caller it does not know, a call it does not
+run into (`fire`, a card effect's `do`), a path of ``MAX_PATH`` instructions, or an instruction
+it already passed ``MAX_TURNS`` times on this path (a loop's later turns start a new call).
+
+Calls (session 17): a proc's `do` pushes the callee's frame and the function goes on in it,
+through the callee's instructions (in its frame, with its environment); the callee's `return`
+pops it and the function goes on in the caller after the call. When the callee asks for a
+decision the path ends there, and the frame the `do` pushed holds the *call site's copy* of the
+callee's Code: the same id, name and instructions (saves store the id; the single-stepping
+engine reads the instructions), with fused functions of its own whose `return` runs on into this
+caller. So after a decision the callee's body, the return and the caller's next turn up to the
+next decision are one call: Kuhn poker's `do act(p)` in a loop costs one generated call a
+decision (it was three: the callee's body, the caller's continuation, the `choose`).
 
 Nothing a game can observe changes:
 
@@ -16,19 +26,27 @@ Nothing a game can observe changes:
   ``int``, never ``True``, which still means "suspended"), and the engine adds that to the count.
   If one raises (a rule error, `end game`, `skip to`), it first adds the instructions completed
   before it to ``s.steps``, so the count is what single-stepping gives.
-* **The step limit.** A fused call runs at most ``MAX_PATH`` instructions. The engine only runs the
-  fused array while that many steps cannot pass the limit; near it, it single-steps the original
+* **The step limit.** A fused call runs at most ``MAX_PATH`` instructions (the engine's margin, since
+  paths are walked on their first call). The engine only runs the fused array while that many
+  steps cannot pass the limit; near it, it single-steps the original
   instructions, so the limit error comes at the same step, at the same place.
 * **Program counters.** The fused code writes the frame's pc whenever an original instruction
   would be seen with it: before anything that may raise or reads it, and on leaving. Every exit is
   an original instruction's pc, never inside one, and no fused call spans a decision, so saved
   games (which store frames' pcs) and error positions are the same.
+* **Frames.** A call run into pushes and pops exactly the frames the `do` and the `return` do,
+  with the same environments; the only difference is the Code object in a frame (a call site's
+  copy), which nothing that saves, clones, digests or reports reads beyond its id and name.
+  A suspended `choose` inside a callee leaves that frame on top, as single-stepping does (the
+  engine's in-loop pick binds the top frame).
 
-The original arrays (``Code.ins``) are kept unchanged; ``Code.fast`` is a copy with fused functions
-at the entry points, each compiled on its first call (a game reaches only some of them).  Safety, as
-in :mod:`.stmtgen`: the text is built from this module's templates, integer pcs, the condition and
-sequence sources :mod:`.codegen` wrote for the original instructions, and the statement runs' text
-:mod:`.stmtgen` wrote; the original instructions are passed by name.
+The original arrays (``Code.ins``) are kept unchanged; ``Code.fast`` is a copy with a stand-in at
+every entry point, which walks the path on its first call, then compiles it (a game reaches only
+some entries, and a large ruleset has thousands: walking them all as it loads cost Slay the Spire
+more than its games' first calls do). Safety, as in :mod:`.stmtgen`: the text is built from this
+module's templates, integer pcs, the condition and sequence sources :mod:`.codegen` wrote for the
+original instructions, and the statement runs' text :mod:`.stmtgen` wrote; the original
+instructions are passed by name.
 """
 
 from __future__ import annotations
