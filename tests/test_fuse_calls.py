@@ -149,3 +149,21 @@ def test_a_kuhn_decision_is_one_generated_call() -> None:
             sys.setprofile(None)
         decisions += len(game.state.decisions) - before
     assert decisions > 20 and calls == decisions
+
+
+def test_the_deepest_call_chain_stops_the_same(write_ruleset: Callable[..., str]) -> None:
+    """A recursive proc calling a proc that asks: the frames grow until the chain passes 500 frames, and the
+    fused call that pushes the frame past it (written into the function, not the `do` instruction) stops the game
+    with the step machine's error, at the same step and with the same frames."""
+    path = write_ruleset('game "Deep" { players 2..2\n step_limit 100000 }\nenum Move { a, b }\ncounter turns\n'
+                         'proc ask(p: player) {\n  choose m from Move by p { turns += 1 }\n}\n'
+                         'proc deep(p: player) {\n  do ask(p)\n  do deep(p)\n}\n'
+                         'round { step play "Play" { do deep(players[0]) } }\nscore(p) = turns\n')
+    fused, plain = _pair(path)
+    runs = []
+    for rules in (fused, plain):
+        game = rules.new_game(2, 0)
+        n = game.random_playout(random.Random(0))
+        runs.append((n, game.state.steps, game.error, game.to_json()))
+    assert runs[0] == runs[1]
+    assert runs[0][2] is not None and "call chain deeper than 500 frames" in runs[0][2]

@@ -55,6 +55,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler.code import Code
+from liturgy.interpreter.compiler.instructions import MAX_FRAMES, _push
 
 if TYPE_CHECKING:
     from liturgy.interpreter.compiler.code import Ins
@@ -250,16 +251,32 @@ class _Trace:
         """
         fuser = self.fuser
         self.sync(pc, k, frpc, kv)
-        self.emit(f"{fuser.const(info[0])}(s, fr)")
         target = info[2].code if len(info) > 2 else None
         if (target is None or not fuser.asks(target) or at.depth() >= MAX_CALLS or id(target) in at.chain()):
+            self.emit(f"{fuser.const(info[0])}(s, fr)")
             self.emit(f"return {k}")
             self.longest = max(self.longest, k + 1)
             return
         site = fuser.call_site(target, at.code, pc + 1)
-        self.emit("fr = s.frames[-1]")
-        self.emit(f"fr[0] = {fuser.const(site)}")
-        self.emit("env = fr[2]")
+        pushed = fuser.call_text(info[0]) if self.inline else None
+        if pushed is not None and self.inlined + len(pushed[0]) <= MAX_INLINE_LINES:
+            # the instruction's own lines bind the callee's environment; then what it does, the frame pushed here
+            # (past the deepest chain, ``_push`` raises the same error)
+            lines, env2 = pushed
+            self.inlined += len(lines)
+            pad = "    " * (self.depth - 1)
+            self.lines.extend(pad + line for line in lines)
+            self.emit(f"fr[1] = {pc + 1}")
+            self.emit(f"if len(s.frames) > {MAX_FRAMES}:")
+            self.emit(f"    {fuser.const(_push)}(s, {fuser.const(target)}, {env2})")
+            self.emit(f"fr = [{fuser.const(site)}, 0, {env2}]")
+            self.emit("s.frames.append(fr)")
+            self.emit(f"env = {env2}")
+        else:
+            self.emit(f"{fuser.const(info[0])}(s, fr)")
+            self.emit("fr = s.frames[-1]")
+            self.emit(f"fr[0] = {fuser.const(site)}")
+            self.emit("env = fr[2]")
         self.walk(_At(target, site, at, pc + 1), 0, k + 1, 0, k, path)
 
     def stop(self, at: _At, pc: int, k: int, frpc: int, kv: int) -> None:
@@ -371,6 +388,14 @@ class Fuser:
         if len(lines) > MAX_RUN_LINES or any(line.lstrip().startswith(("return", "yield")) for line in lines):
             return None
         return lines
+
+    def call_text(self, fn: Ins) -> tuple[list[str], str] | None:
+        """The lines of a proc's generated `do` that bind the callee's environment, and its name (None: call it)."""
+        sgen = self.comp.sgen
+        got = sgen.call_texts.get(id(fn)) if sgen is not None else None
+        if got is None or got[0] is not fn or len(got[1]) > MAX_RUN_LINES:
+            return None
+        return got[1], got[2]
 
     def asks(self, callee: Code) -> bool:
         """Is ``callee`` worth a copy per call site: at most ``MAX_CALLEE`` instructions, one of them a `choose`
