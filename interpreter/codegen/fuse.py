@@ -291,11 +291,25 @@ class _Trace:
             self.leave(at, pc, k, frpc)
             return
         self.sync(pc, k, frpc, kv)
+        self.longest = max(self.longest, k + 1)
+        lines = self.fuser.choice_text(at.code.ins[pc]) if self.inline else None
+        if lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES:
+            # the choice's own text (it reads ``env``, ``fr`` and ``s`` like this function), its returns made ours
+            self.inlined += len(lines)
+            for line in lines:
+                body = line.lstrip()
+                pad = "    " * self.depth + line[:len(line) - len(body)]
+                if body == "return True":
+                    self.lines += [f"{pad}s.steps += {k}", f"{pad}return True"]
+                elif body == "return False":
+                    self.lines.append(f"{pad}return {k}")
+                else:
+                    self.lines.append(pad + body)
+            return
         self.emit(f"if {self.fuser.const(at.code.ins[pc])}(s, fr):")
         self.emit(f"    s.steps += {k}")
         self.emit("    return True")
         self.emit(f"return {k}")
-        self.longest = max(self.longest, k + 1)
 
     def source(self) -> tuple[str, str, int] | None:
         """The fused function's name, text and longest path, or None when it would run a single instruction."""
@@ -388,6 +402,15 @@ class Fuser:
         if len(lines) > MAX_RUN_LINES or any(line.lstrip().startswith(("return", "yield")) for line in lines):
             return None
         return lines
+
+    def choice_text(self, fn: Ins) -> list[str] | None:
+        """The lines of a generated `choose` or `simultaneously` (None: call it). Every path through them ends in
+        ``return True`` (asked), ``return False`` (no option: the pc moved on) or a raise."""
+        cgen = self.comp.cgen
+        got = cgen.texts.get(id(fn)) if cgen is not None else None
+        if got is None or got[0] is not fn or len(got[1]) > MAX_RUN_LINES:
+            return None
+        return got[1]
 
     def call_text(self, fn: Ins) -> tuple[list[str], str] | None:
         """The lines of a proc's generated `do` that bind the callee's environment, and its name (None: call it)."""
