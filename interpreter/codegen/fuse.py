@@ -7,18 +7,22 @@ a stretch of instructions gets a *fused* instruction: one Python function that d
 instructions from there do, one after another, following branches and jumps in Python control
 flow, until it meets one that may ask for a decision (`choose`, `simultaneously`), a call that
 pushes a frame (`do`, `fire`: called, then it returns), a return, a path of ``MAX_PATH``
-instructions, or a jump back to an instruction already on its path (a loop's next turn starts a
-new call).
+instructions, or a jump back to an instruction already on its path.  A jump back to the function's
+own entry (the next turn of a loop that starts there: a `for` whose body did not call, choose or
+return) runs that turn in the same call, as long as the turns together stay within ``MAX_CALL``
+instructions; any other jump back starts a new call.
 
 Nothing a game can observe changes:
 
 * **Step counts.** A fused call returns how many original instructions it ran, minus one (an
   ``int``, never ``True``, which still means "suspended"), and the engine adds that to the count.
   If one raises (a rule error, `end game`, `skip to`), it first adds the instructions completed
-  before it to ``s.steps``, so the count is what single-stepping gives.
-* **The step limit.** A fused call runs at most ``MAX_PATH`` instructions. The engine only runs the
-  fused array while that many steps cannot pass the limit; near it, it single-steps the original
-  instructions, so the limit error comes at the same step, at the same place.
+  before it to ``s.steps``, so the count is what single-stepping gives.  A function that turns back
+  to its entry keeps the instructions of its completed turns in ``_Fn`` and adds them to both.
+* **The step limit.** A fused call runs at most ``MAX_PATH`` instructions, or ``MAX_CALL`` when it
+  turns back to its entry (a turn is taken only when the longest path through the function still fits).
+  The engine only runs the fused array while that many steps cannot pass the limit; near it, it
+  single-steps the original instructions, so the limit error comes at the same step, at the same place.
 * **Program counters.** The fused code writes the frame's pc whenever an original instruction
   would be seen with it: before anything that may raise or reads it, and on leaving. Every exit is
   an original instruction's pc, never inside one, and no fused call spans a decision, so saved
@@ -43,6 +47,8 @@ if TYPE_CHECKING:
 
 # The most original instructions on one path through a fused function (the engine's margin).
 MAX_PATH = 16
+# The most original instructions one call runs, turns back to its entry included (the engine's margin then).
+MAX_CALL = 4 * MAX_PATH
 # The most original instructions written into one fused function (branches copy what follows).
 MAX_NODES = 48
 # A generated statement run with more lines than this is called from the fused function, not written into it.
@@ -71,11 +77,16 @@ FUSED: dict[str, str] = {
 class _Trace:
     """Writes one fused function, entered at ``head`` of ``code``."""
 
-    def __init__(self, fuser: Fuser, code: Code, head: int, inline: bool = True) -> None:
+    def __init__(self, fuser: Fuser, code: Code, head: int, inline: bool = True, turn: int = 0) -> None:
         self.fuser = fuser
         self.code = code
         self.head = head
         self.inline = inline  # write statement runs' text into the function (else: call them)
+        # > 0: a jump back to ``head`` runs the next turn in this call (``while True``), this being the longest
+        # path of one turn (the first walk's); 0: it leaves, as every other jump back does
+        self.turn = turn
+        self.back = False  # a path ended at a jump back to ``head`` (a loop that starts where the function does)
+        self.looped = False  # the text is the walk again with those jumps turned into a loop's next turn
         self.inlined = 0  # lines of statement runs written so far
         self.lines: list[str] = []
         self.depth = 2
@@ -91,11 +102,31 @@ class _Trace:
         self.tmp += 1
         return f"_F{prefix}{self.tmp}"
 
-    def leave(self, pc: int, k: int, frpc: int) -> None:
-        """Stop before instruction ``pc`` after ``k`` instructions: the engine runs ``pc`` next."""
+    def done(self, k: int) -> str:
+        """The return value after ``k`` instructions of this turn: with the completed turns' count in a loop."""
+        return f"_Fn + {k}" if self.turn else str(k)
+
+    def leave(self, pc: int, k: int, frpc: int, kv: int = 0) -> None:
+        """Stop before instruction ``pc`` after ``k`` instructions: the engine runs ``pc`` next.
+
+        A jump back to the function's own entry instead runs the next turn here when the turns so far, this
+        one and a longest next one stay within ``MAX_CALL``: the engine's call and dispatch per turn of a
+        loop whose body neither calls nor chooses (a filter over a hand that mostly does nothing) cost more
+        than the turn itself.  The pc and completed count are set as a fresh call would find them."""
+        if pc == self.head and k > 0:
+            self.back = True
+            room = MAX_CALL - self.turn - k
+            if self.turn and room >= 0:
+                self.emit(f"if _Fn <= {room}:")
+                self.emit(f"    _Fn += {k}")
+                if frpc != pc:
+                    self.emit(f"    fr[1] = {pc}")
+                if kv:
+                    self.emit("    _Fk = 0")
+                self.emit("    continue")
         if frpc != pc:
             self.emit(f"fr[1] = {pc}")
-        self.emit(f"return {k - 1}")
+        self.emit(f"return {self.done(k - 1)}")
         self.exits.add(pc)
         self.longest = max(self.longest, k)
 
@@ -113,7 +144,7 @@ class _Trace:
         fn = self.code.ins[pc]
         info = fuser.info(fn)
         if info is None or k >= MAX_PATH or pc in path or self.nodes >= MAX_NODES:
-            self.leave(pc, k, frpc)
+            self.leave(pc, k, frpc, kv)
             return
         self.nodes += 1
         kind = info[1]
@@ -171,25 +202,40 @@ class _Trace:
         elif kind == "call_end":  # `do`/`fire`: it moves the pc on itself, then pushes the callee's frame
             self.sync(pc, k, frpc, kv)
             self.emit(f"{fuser.const(fn)}(s, fr)")
-            self.emit(f"return {k}")
+            self.emit(f"return {self.done(k)}")
             self.longest = max(self.longest, k + 1)
         elif kind == "ret":
             self.emit("s.frames.pop()")
-            self.emit(f"return {k}")
+            self.emit(f"return {self.done(k)}")
             self.longest = max(self.longest, k + 1)
         elif kind == "stop":  # may ask for a decision, so the engine runs it
             self.nodes -= 1
-            self.leave(pc, k, frpc)
+            self.leave(pc, k, frpc, kv)
         else:
             raise AssertionError(f"fuse has no rule for the instruction kind {kind!r}: declare it in FUSED")
 
-    def source(self) -> tuple[str, str, int] | None:
-        """The fused function's name, text and longest path, or None when it would run a single instruction."""
+    def source(self, turns: bool = True) -> tuple[str, str, int] | None:
+        """The fused function's name, text and longest run of one call, or None when it would run a single
+        instruction.  With ``turns``, a function some of whose paths jump back to its entry is walked again
+        with those jumps turned into the next turn of a ``while`` loop (:meth:`leave`); its calls then run up
+        to ``MAX_CALL`` instructions, which is what it reports as its longest."""
         self.walk(self.head, 0, self.head, 0, frozenset())
         if self.longest < 2:
             return None
+        if turns and self.back and not self.turn and MAX_CALL - 2 * self.longest >= 0:
+            again = _Trace(self.fuser, self.code, self.head, self.inline, turn=self.longest)
+            made = again.source(turns=False)
+            assert made is not None and again.exits == self.exits  # the same walk, the same ways out
+            self.inlined = again.inlined
+            self.looped = True
+            return made
         gen = self.fuser.comp.gen
         name = gen._name("_fused") if gen is not None else "_fused"
+        if self.turn:
+            body = "\n".join("    " + line for line in self.lines)
+            text = (f"def {name}(s, fr):\n    env = fr[2]\n    _Fk = _Fn = 0\n    try:\n        while True:\n"
+                    + body + "\n    except BaseException:\n        s.steps += _Fn + _Fk\n        raise\n")
+            return name, text, MAX_CALL
         text = (f"def {name}(s, fr):\n    env = fr[2]\n    _Fk = 0\n    try:\n" + "\n".join(self.lines)
                 + "\n    except BaseException:\n        s.steps += _Fk\n        raise\n")
         return name, text, self.longest
@@ -206,7 +252,8 @@ class _Trace:
         if made is None:
             return None
         name, text, longest = made
-        fuser, code, head, inlined = self.fuser, self.code, self.head, self.inlined > 0
+        # what Python may refuse (nesting past its limit) and a plain walk may not: runs written in, the loop
+        fuser, code, head, inlined = self.fuser, self.code, self.head, self.inlined > 0 or self.looped
 
         def build() -> Ins:
             fn = fuser.build(name, text, code, head, inlined)
@@ -232,13 +279,14 @@ class Fuser:
         self._ret = _ret
 
     def build(self, name: str, text: str, code: Code, head: int, inlined: bool) -> Ins:
-        """Compile a fused function's text; if Python refuses it, the same trace calling its statement runs."""
+        """Compile a fused function's text; if Python refuses it, the same trace calling its statement runs
+        (and leaving at a jump back to its entry: the ``while`` is one more nested block)."""
         try:
             fn: Ins = self.comp.gen.sources.load(self.ns, name, "fused", text)  # type: ignore[union-attr]
         except Refused:  # runs' nested blocks past Python's limit of 20
             if not inlined:
                 raise
-            made = _Trace(self, code, head, inline=False).source()
+            made = _Trace(self, code, head, inline=False).source(turns=False)
             assert made is not None  # the same walk, with calls in place of the runs' text
             return self.build(made[0], made[1], code, head, False)
         return fn
