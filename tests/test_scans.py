@@ -85,3 +85,43 @@ def test_a_test_that_may_fail_builds_the_whole_list(write_ruleset: Callable[...,
     for seed in range(3):
         seen = _play(write_ruleset, body, seed)
         assert all(x == seen[0] for x in seen), seed
+
+
+SEATS = '''
+flag per player out
+round {
+  step s "S" {
+    for p in players {
+      choose k from [0, 1] by p { p.out = k == 1 }
+    }
+    got += 1
+    first = [q for q in players_from(next_player(first)) where TEST][0]
+    log "{} goes first", first
+    if round >= 6 { end game }
+  }
+}
+score(p) = got
+'''
+
+
+def test_seat_counters_scan_and_play_alike(write_ruleset: Callable[..., str]) -> None:
+    """``[q for q in players_from(…) where not q.out][0]``: a seat is never `none`, so its counter cannot fail and
+    the scan stops at the first match (Bloodborne's next first player). Where no seat matches, every mode fails
+    with the empty list's error."""
+    body = SEATS.replace("TEST", "not q.out")
+    assert "return _x" in _loop_text(write_ruleset, body)  # the scan, not the list
+    errors = 0
+    for seed in range(8):
+        seen = _play(write_ruleset, body, seed)
+        assert all(x == seen[0] for x in seen), seed
+        errors += seen[0][1] is not None
+    assert errors  # some seeds put every player out: the empty list's error, in every mode
+
+
+def test_another_players_counter_builds_the_whole_list(write_ruleset: Callable[..., str]) -> None:
+    # `first.out`: a player read where the text tests nothing for `none`, so every seat is tested, as the list is
+    body = SEATS.replace("TEST", "not q.out or first.out")
+    assert "return _x" not in _loop_text(write_ruleset, body)
+    for seed in range(3):
+        seen = _play(write_ruleset, body, seed)
+        assert all(x == seen[0] for x in seen), seed

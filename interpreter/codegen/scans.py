@@ -67,27 +67,45 @@ def plain_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: boo
     return gen.sources.load(gen.ns, name, "filter", code, where.span)
 
 
-def _cannot_fail(e: A.Expr | None) -> bool:
+def _cannot_fail(e: A.Expr | None, seat: str | None = None) -> bool:
     """Whether ``e`` is built only from parts that neither fail nor draw: literals, variables, printed fields,
-    ``==``/``!=``, `and`/`or`/`not` (a field of something that may be `none` is caught by the text's test)."""
+    ``==``/``!=``, `and`/`or`/`not` (a field of something that may be `none` is caught by the text's test).
+
+    With ``seat`` (a comprehension's variable that runs over seats only: ``players``, ``players_from(…)``), a
+    counter of that player (``q.eliminated``) is such a part too: a seat is never `none`, so its slot is read
+    without a test. A player counter of any other player may read `none`'s slot, which the text does not test
+    (a player variable read from ``env`` is written without one), so it still builds the whole list."""
     if e is None or isinstance(e, A.IntLit | A.BoolLit | A.StrLit | A.NoneLit):
         return True
     if isinstance(e, A.Name):
         return e.ref is not None and e.ref[0] == "local"
     if isinstance(e, A.Attr):
-        return e.ref is not None and e.ref[0] == "field" and _cannot_fail(e.obj)
+        if (seat is not None and e.ref is not None and e.ref[0] == "pcounter" and isinstance(e.obj, A.Name)
+                and e.obj.id == seat and e.obj.ref is not None and e.obj.ref[0] == "local"):
+            return True
+        return e.ref is not None and e.ref[0] == "field" and _cannot_fail(e.obj, seat)
     if isinstance(e, A.Binary):
-        return e.op in ("==", "!=", "and", "or") and _cannot_fail(e.left) and _cannot_fail(e.right)
+        return e.op in ("==", "!=", "and", "or") and _cannot_fail(e.left, seat) and _cannot_fail(e.right, seat)
     if isinstance(e, A.Unary):
-        return e.op == "not" and _cannot_fail(e.operand)
+        return e.op == "not" and _cannot_fail(e.operand, seat)
     return False
+
+
+def _seats(e: A.Expr) -> bool:
+    """Whether ``e`` is a list of seats, none of them `none`: ``players`` or ``players_from(…)``."""
+    if isinstance(e, A.Name):
+        return e.ref == ("builtin", "players")
+    return isinstance(e, A.Call) and e.ref is not None and tuple(e.ref[:2]) == ("call_builtin", "players_from")
 
 
 def first_match(e: A.Index) -> bool:
     """Whether ``e`` is ``[… for … where …][0]`` whose test and element neither fail nor draw."""
     lc = e.obj
-    return (isinstance(lc, A.ListComp) and isinstance(e.index, A.IntLit) and e.index.value == 0
-            and not isinstance(e.index.value, bool) and _cannot_fail(lc.where) and _cannot_fail(lc.elem))
+    if not (isinstance(lc, A.ListComp) and isinstance(e.index, A.IntLit) and e.index.value == 0
+            and not isinstance(e.index.value, bool)):
+        return False
+    seat = lc.var if _seats(lc.iterable) else None
+    return _cannot_fail(lc.where, seat) and _cannot_fail(lc.elem, seat)
 
 
 def first_lines(x: str, items: str, where: str, elem: str) -> list[str] | None:
