@@ -125,3 +125,46 @@ def test_another_players_counter_builds_the_whole_list(write_ruleset: Callable[.
     for seed in range(3):
         seen = _play(write_ruleset, body, seed)
         assert all(x == seen[0] for x in seen), seed
+
+
+FILTERS = '''
+flag per player out
+flag per player busy
+fn alive() -> list of player = [p for p in players_from(first) where not p.out]
+fn ready() -> list of player = [p for p in alive() where not p.busy]
+round {
+  step s "S" {
+    for p in players {
+      choose k from [0, 1, 2, 3] by p { p.out = k == 1
+        p.busy = k == 2 }
+    }
+    got += USE
+    log "{} ready", size(ready())
+    if round >= 8 or size(alive()) == 0 { end game }
+  }
+}
+score(p) = got
+'''
+
+
+def test_a_filter_of_a_filter_of_the_seats_is_one_loop(write_ruleset: Callable[..., str]) -> None:
+    """``ready()`` filters ``alive()``, which filters the seats: the generated code loops over the seats once,
+    testing both (scans.seat_filters), and plays as the closures do."""
+    body = FILTERS.replace("USE", "size([q for q in ready() where q != first])")
+    rules = _rules(write_ruleset, body, {})
+    assert rules.compiled.gen is not None
+    text = rules.compiled.gen.sources.dump()
+    assert "(not _cs[" in text and " and (not _cs[" in text  # out and busy tested in one loop's test
+    for seed in range(6):
+        seen = _play(write_ruleset, body, seed)
+        assert all(x == seen[0] for x in seen), seed
+
+
+def test_filters_that_charge_work_or_rename_stay_apart(write_ruleset: Callable[..., str]) -> None:
+    # the outer test nests an aggregate (a counted loop) or binds another name: the lists are built as before
+    for use in ["count(p for p in ready() where count(r for r in players where r == p) > 0)",
+                "size([q for q in alive() where not q.busy])"]:
+        body = FILTERS.replace("USE", use)
+        for seed in range(3):
+            seen = _play(write_ruleset, body, seed)
+            assert all(x == seen[0] for x in seen), (use, seed)
