@@ -168,3 +168,26 @@ def test_filters_that_charge_work_or_rename_stay_apart(write_ruleset: Callable[.
         for seed in range(3):
             seen = _play(write_ruleset, body, seed)
             assert all(x == seen[0] for x in seen), (use, seed)
+
+
+def test_a_seat_scan_of_a_parameter_from_an_outer_loop(write_ruleset: Callable[..., str]) -> None:
+    """``seat(r.rank)`` inlined in ``[seat(r.rank) for r in players …]``: the argument's text reads the outer
+    loop's Python local, which a scan's own function does not have, so the list's function reads it (a scan
+    there was a NameError)."""
+    body = '''
+counter per player rank 0..3
+fn seat(n: int) -> player = [q for q in players where q.rank == n][0]
+round {
+  step s "S" {
+    for p in players {
+      choose k from [0, 1] by p { p.rank = k }
+    }
+    got += size([seat(r.rank) for r in players where r.rank == 0])
+    if round >= 3 { end game }
+  }
+}
+score(p) = got
+'''
+    for seed in range(4):
+        seen = _play(write_ruleset, body, seed)
+        assert all(x == seen[0] for x in seen), seed

@@ -380,7 +380,7 @@ class ExprGen:
                     and not isinstance(e.index.value, bool)
                     and 0 <= e.index.value < self.comp.prog.game.min_players):
                 return repr(e.index.value)  # `players` is the seats 0 … n-1 (engine/ruleset.py), n >= min_players
-            if scans.first_match(e):
+            if scans.first_match(e, self):
                 assert isinstance(e.obj, A.ListComp)
                 passed, unsafe = self._passed(e.obj), self.unsafe
                 fn = self._loop_function(e.obj, passed, first=True)

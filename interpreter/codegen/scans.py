@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import cse
+from liturgy.interpreter.codegen import cse, letgen
 from liturgy.interpreter.codegen.hoist import Hoist, function_text
 from liturgy.interpreter.compiler import budgets
 
@@ -156,11 +156,17 @@ def _seat_filter(call: A.Expr, comp: Any) -> A.ListComp | None:
     return body
 
 
-def first_match(e: A.Index) -> bool:
-    """Whether ``e`` is ``[… for … where …][0]`` whose test and element neither fail nor draw."""
+def first_match(e: A.Index, gen: ExprGen) -> bool:
+    """Whether ``e`` is ``[… for … where …][0]`` whose test and element neither fail nor draw.
+
+    Not when the comprehension reads an inlined `fn`'s parameter that cannot be passed to the scan's function
+    as a plain name (``seat(e.lane)``: the argument's text names the caller's loop item, a Python local the
+    scan's own function does not have); the list's function reads it as the closures do."""
     lc = e.obj
     if not (isinstance(lc, A.ListComp) and isinstance(e.index, A.IntLit) and e.index.value == 0
             and not isinstance(e.index.value, bool)):
+        return False
+    if gen._passed(lc) is None and letgen.free_locals(lc) & gen.comp.subst.keys():
         return False
     seat = lc.var if _seats(lc.iterable) else None
     return _cannot_fail(lc.where, seat) and _cannot_fail(lc.elem, seat)
