@@ -169,3 +169,41 @@ def test_written_in_runs_keep_errors_and_counts(write_ruleset: Callable[..., str
         assert runs[0] == runs[1], seed
         errors += runs[0][2] == "aborted"
     assert errors  # some seeds do reach the division by zero
+
+
+def test_a_loop_with_a_calling_turn_keeps_the_same_steps_and_limits(write_ruleset: Callable[..., str],
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """A `for` whose body may call a `proc` that chooses, and whose other turns do not call: the fused code runs
+    some turns in one call (fuse's loop turns and calls through `do`). Step counts, saves and the step-limit error
+    at every limit through the game are those of single-stepping."""
+    from liturgy.interpreter.tools.cli import main
+
+    items = ", ".join(str(i) for i in range(1, 31))
+    path = write_ruleset('game "G" { players 2..2 }\ncounter n\ncounter m\n'
+                         'proc bump(k: int) { choose e from [1, 2] by players[1] { m += k + e } }\n'
+                         'round { step s "S" {\n'
+                         '  choose d from [1, 2, 3] by players[0] { n += d }\n'
+                         f'  for x in [{items}] {{\n    if x == n {{ do bump(x) }} else {{ m += 1 }}\n  }}\n'
+                         '  if m > 200 { end game }\n} }\nscore(p) = m\n')
+    assert main(["dump", path]) == 0
+    assert "_fused" in capsys.readouterr().out  # the loop's turns are fused
+    fused, plain = _pair(path)
+    game, _ = _play(plain, 2, 0, check=False)
+    total = game.state.steps
+    assert total > 100
+    for limit in [*range(1, 80), *range(total - 70, total + 2)]:
+        runs = []
+        for rules in (fused, plain):
+            rules.step_limit = limit
+            try:
+                game, seen = _play(rules, 2, 0, check=False)
+            finally:
+                rules.step_limit = rules.program.game.step_limit
+            runs.append((seen, game.digest(), game.state.status, game.error, game.state.steps))
+        assert runs[0] == runs[1], limit
+    for seed in range(4):
+        runs = []
+        for rules in (fused, plain):
+            game, seen = _play(rules, 2, seed, check=seed % 2 == 1)
+            runs.append((seen, game.digest(), game.state.status, game.error))
+        assert runs[0] == runs[1] and runs[0][2] == "finished", seed

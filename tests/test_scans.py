@@ -85,3 +85,109 @@ def test_a_test_that_may_fail_builds_the_whole_list(write_ruleset: Callable[...,
     for seed in range(3):
         seen = _play(write_ruleset, body, seed)
         assert all(x == seen[0] for x in seen), seed
+
+
+SEATS = '''
+flag per player out
+round {
+  step s "S" {
+    for p in players {
+      choose k from [0, 1] by p { p.out = k == 1 }
+    }
+    got += 1
+    first = [q for q in players_from(next_player(first)) where TEST][0]
+    log "{} goes first", first
+    if round >= 6 { end game }
+  }
+}
+score(p) = got
+'''
+
+
+def test_seat_counters_scan_and_play_alike(write_ruleset: Callable[..., str]) -> None:
+    """``[q for q in players_from(…) where not q.out][0]``: a seat is never `none`, so its counter cannot fail and
+    the scan stops at the first match (Bloodborne's next first player). Where no seat matches, every mode fails
+    with the empty list's error."""
+    body = SEATS.replace("TEST", "not q.out")
+    assert "return _x" in _loop_text(write_ruleset, body)  # the scan, not the list
+    errors = 0
+    for seed in range(8):
+        seen = _play(write_ruleset, body, seed)
+        assert all(x == seen[0] for x in seen), seed
+        errors += seen[0][1] is not None
+    assert errors  # some seeds put every player out: the empty list's error, in every mode
+
+
+def test_another_players_counter_builds_the_whole_list(write_ruleset: Callable[..., str]) -> None:
+    # `first.out`: a player read where the text tests nothing for `none`, so every seat is tested, as the list is
+    body = SEATS.replace("TEST", "not q.out or first.out")
+    assert "return _x" not in _loop_text(write_ruleset, body)
+    for seed in range(3):
+        seen = _play(write_ruleset, body, seed)
+        assert all(x == seen[0] for x in seen), seed
+
+
+FILTERS = '''
+flag per player out
+flag per player busy
+fn alive() -> list of player = [p for p in players_from(first) where not p.out]
+fn ready() -> list of player = [p for p in alive() where not p.busy]
+round {
+  step s "S" {
+    for p in players {
+      choose k from [0, 1, 2, 3] by p { p.out = k == 1
+        p.busy = k == 2 }
+    }
+    got += USE
+    log "{} ready", size(ready())
+    if round >= 8 or size(alive()) == 0 { end game }
+  }
+}
+score(p) = got
+'''
+
+
+def test_a_filter_of_a_filter_of_the_seats_is_one_loop(write_ruleset: Callable[..., str]) -> None:
+    """``ready()`` filters ``alive()``, which filters the seats: the generated code loops over the seats once,
+    testing both (scans.seat_filters), and plays as the closures do."""
+    body = FILTERS.replace("USE", "size([q for q in ready() where q != first])")
+    rules = _rules(write_ruleset, body, {})
+    assert rules.compiled.gen is not None
+    text = rules.compiled.gen.sources.dump()
+    assert "(not _cs[" in text and " and (not _cs[" in text  # out and busy tested in one loop's test
+    for seed in range(6):
+        seen = _play(write_ruleset, body, seed)
+        assert all(x == seen[0] for x in seen), seed
+
+
+def test_filters_that_charge_work_or_rename_stay_apart(write_ruleset: Callable[..., str]) -> None:
+    # the outer test nests an aggregate (a counted loop) or binds another name: the lists are built as before
+    for use in ["count(p for p in ready() where count(r for r in players where r == p) > 0)",
+                "size([q for q in alive() where not q.busy])"]:
+        body = FILTERS.replace("USE", use)
+        for seed in range(3):
+            seen = _play(write_ruleset, body, seed)
+            assert all(x == seen[0] for x in seen), (use, seed)
+
+
+def test_a_seat_scan_of_a_parameter_from_an_outer_loop(write_ruleset: Callable[..., str]) -> None:
+    """``seat(r.rank)`` inlined in ``[seat(r.rank) for r in players …]``: the argument's text reads the outer
+    loop's Python local, which a scan's own function does not have, so the list's function reads it (a scan
+    there was a NameError)."""
+    body = '''
+counter per player rank 0..3
+fn seat(n: int) -> player = [q for q in players where q.rank == n][0]
+round {
+  step s "S" {
+    for p in players {
+      choose k from [0, 1] by p { p.rank = k }
+    }
+    got += size([seat(r.rank) for r in players where r.rank == 0])
+    if round >= 3 { end game }
+  }
+}
+score(p) = got
+'''
+    for seed in range(4):
+        seen = _play(write_ruleset, body, seed)
+        assert all(x == seen[0] for x in seen), seed

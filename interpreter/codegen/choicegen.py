@@ -34,6 +34,9 @@ class ChoiceGen:
 
     def __init__(self, gen: ExprGen) -> None:
         self.gen = gen
+        # id(instruction) -> (instruction, its lines after ``env = fr[2]``): the fuser writes a choice into the
+        # fused function that reaches it (each ``return True``/``return False`` there becomes that function's)
+        self.texts: dict[int, tuple[Ins, list[str]]] = {}
 
     @contextmanager
     def body(self, st: A.Choose) -> Iterator[None]:
@@ -63,6 +66,7 @@ class ChoiceGen:
         name = gen._name(prefix)
         code = f"def {name}(s, fr):\n" + "".join(f"    {line}\n" for line in lines)
         fn: Ins = gen.sources.load(gen.ns, name, "choice", code, origin)
+        self.texts[id(fn)] = (fn, lines[1:])
         return fn
 
     def choose(self, st: A.Choose, wf: Any, at: int, none_pc: int, always_ask: bool, has_none: bool,

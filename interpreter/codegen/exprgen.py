@@ -377,7 +377,7 @@ class ExprGen:
                     and not isinstance(e.index.value, bool)
                     and 0 <= e.index.value < self.comp.prog.game.min_players):
                 return repr(e.index.value)  # `players` is the seats 0 … n-1 (engine/ruleset.py), n >= min_players
-            if scans.first_match(e):
+            if scans.first_match(e, self):
                 assert isinstance(e.obj, A.ListComp)
                 passed, unsafe = self._passed(e.obj), self.unsafe
                 fn = self._loop_function(e.obj, passed, first=True)
@@ -482,9 +482,9 @@ class ExprGen:
         comp = self.comp
         if isinstance(e, A.Aggregate) and e.func == "sort":  # rare: the closure compiler's loop, not a generated one
             return None if passed else comp.expr_closure(e)
+        e = scans.seat_filters(e, comp)  # a filter of a `fn` that filters the seats: one loop (scans.py)
         params = {n: f"{n}_{self._name('')}" for n in passed} if passed else {}
-        start = self.unsafe
-        var = e.var
+        start, var = self.unsafe, e.var
         x = self._name("_x")
         hoist, items, where, elem, unsafe = self._hoisted_parts(e, x, None, params)
         fast: bool = True

@@ -2,13 +2,23 @@
 
 The step machine (:mod:`.engine`) runs one instruction per loop turn: a run of statements, a
 branch, a jump, a loop's next step, a call.  Most turns do very little, so the loop and the call
-around each cost as much as the work.  Here, once per ruleset, each place where execution enters
-a stretch of instructions gets a *fused* instruction: one Python function that does what the
-instructions from there do, one after another, following branches and jumps in Python control
-flow, until it meets one that may ask for a decision (`choose`, `simultaneously`), a call that
-pushes a frame (`do`, `fire`: called, then it returns), a return, a path of ``MAX_PATH``
-instructions, or a jump back to an instruction already on its path (a loop's next turn starts a
-new call).
+around each cost as much as the work.  Here each place where execution enters a stretch of
+instructions gets a *fused* instruction: one Python function that does what the instructions
+from there do, one after another, following branches and jumps in Python control flow, until
+it meets one that may ask for a decision (`choose`, `simultaneously`: called at the end of the
+path, it returns True when it asks), a return to a caller it does not know, a call it does not
+run into (`fire`, a card effect's `do`), a path of ``MAX_PATH`` instructions, or an instruction
+it already passed ``MAX_TURNS`` times on this path (a loop's later turns start a new call).
+
+Calls (session 17): a proc's `do` pushes the callee's frame and the function goes on in it,
+through the callee's instructions (in its frame, with its environment); the callee's `return`
+pops it and the function goes on in the caller after the call. When the callee asks for a
+decision the path ends there, and the frame the `do` pushed holds the *call site's copy* of the
+callee's Code: the same id, name and instructions (saves store the id; the single-stepping
+engine reads the instructions), with fused functions of its own whose `return` runs on into this
+caller. So after a decision the callee's body, the return and the caller's next turn up to the
+next decision are one call: Kuhn poker's `do act(p)` in a loop costs one generated call a
+decision (it was three: the callee's body, the caller's continuation, the `choose`).
 
 Nothing a game can observe changes:
 
@@ -16,29 +26,39 @@ Nothing a game can observe changes:
   ``int``, never ``True``, which still means "suspended"), and the engine adds that to the count.
   If one raises (a rule error, `end game`, `skip to`), it first adds the instructions completed
   before it to ``s.steps``, so the count is what single-stepping gives.
-* **The step limit.** A fused call runs at most ``MAX_PATH`` instructions. The engine only runs the
-  fused array while that many steps cannot pass the limit; near it, it single-steps the original
+* **The step limit.** A fused call runs at most ``MAX_PATH`` instructions (the engine's margin, since
+  paths are walked on their first call). The engine only runs the fused array while that many
+  steps cannot pass the limit; near it, it single-steps the original
   instructions, so the limit error comes at the same step, at the same place.
 * **Program counters.** The fused code writes the frame's pc whenever an original instruction
   would be seen with it: before anything that may raise or reads it, and on leaving. Every exit is
   an original instruction's pc, never inside one, and no fused call spans a decision, so saved
   games (which store frames' pcs) and error positions are the same.
+* **Frames.** A call run into pushes and pops exactly the frames the `do` and the `return` do,
+  with the same environments; the only difference is the Code object in a frame (a call site's
+  copy), which nothing that saves, clones, digests or reports reads beyond its id and name.
+  A suspended `choose` inside a callee leaves that frame on top, as single-stepping does (the
+  engine's in-loop pick binds the top frame).
 
-The original arrays (``Code.ins``) are kept unchanged; ``Code.fast`` is a copy with fused functions
-at the entry points, each compiled on its first call (a game reaches only some of them).  Safety, as
-in :mod:`.stmtgen`: the text is built from this module's templates, integer pcs, the condition and
-sequence sources :mod:`.codegen` wrote for the original instructions, and the statement runs' text
-:mod:`.stmtgen` wrote; the original instructions are passed by name.
+The original arrays (``Code.ins``) are kept unchanged; ``Code.fast`` is a copy with a stand-in at
+every entry point, which walks the path on its first call, then compiles it (a game reaches only
+some entries, and a large ruleset has thousands: walking them all as it loads cost Slay the Spire
+more than its games' first calls do). Safety, as in :mod:`.stmtgen`: the text is built from this
+module's templates, integer pcs, the condition and sequence sources :mod:`.codegen` wrote for the
+original instructions, and the statement runs' text :mod:`.stmtgen` wrote; the original
+instructions are passed by name.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from liturgy.interpreter.codegen.source import Refused
+from liturgy.interpreter.compiler.code import Code
+from liturgy.interpreter.compiler.instructions import MAX_FRAMES, _push
 
 if TYPE_CHECKING:
-    from liturgy.interpreter.compiler.code import Code, Ins
+    from liturgy.interpreter.compiler.code import Ins
     from liturgy.interpreter.compiler.compiler import Compiler
 
 # The most original instructions on one path through a fused function (the engine's margin).
@@ -49,6 +69,14 @@ MAX_NODES = 48
 MAX_RUN_LINES = 40
 # The most statement-run lines written into one fused function (each copy counts); past it, runs are called.
 MAX_INLINE_LINES = 240
+# How many times one path through a fused function may pass the same instruction (a loop's next turn is written
+# into the same function up to this many times; past it, a new call starts there).
+MAX_TURNS = 2
+# The most instructions of a callee a fused function runs on into: each call site of it gets a copy of its code,
+# with fused functions of its own (compiled when a game gets there), so a long callee is called as before.
+MAX_CALLEE = 8
+# The most calls one fused function runs on into (a `do` inside a callee it entered counts twice).
+MAX_CALLS = 2
 
 
 # Every instruction kind the step machine notes (compiler/core.py ``note``) and what a fused function does with
@@ -62,14 +90,33 @@ FUSED: dict[str, str] = {
     "branch": "an if/else, both ways followed",
     "for_init": "the loop's items stored in the frame",
     "for_next": "the loop's next item, or its end",
-    "call_end": "called (it pushes the callee's frame); the path ends",
-    "ret": "the frame popped; the path ends",
-    "stop": "the path ends before it: it may ask for a decision, the engine runs it",
+    "call_end": "called (it pushes the callee's frame); a proc's call runs on into the callee (its call site's "
+                "copy of the callee's Code), while a card effect's, a `fire`, a recursive call and calls nested "
+                "past MAX_CALLS end the path",
+    "ret": "the frame popped; on into the caller's code where the caller is known (a call this function ran "
+           "into, or a call site's copy), else the path ends",
+    "stop": "at a path's head the engine runs it; after other instructions it is called here and the path ends "
+            "(True: the decision is asked for, the instructions before it counted)",
 }
 
 
+class _At(NamedTuple):
+    """Where a trace stands: the code whose instructions it reads, and what the engine would run next there."""
+
+    code: Code  # the ruleset's Code (a call site's copy shares its instructions)
+    fast: Code | None  # the Code object in the frame (its ``fast`` is run at an exit); None: base or a copy
+    up: _At | None  # the caller, when this trace knows it (a `do` it ran through, or a call site's copy)
+    ret: int  # where the caller goes on after the call
+
+    def depth(self) -> int:
+        return 0 if self.up is None else 1 + self.up.depth()
+
+    def chain(self) -> set[int]:
+        return {id(self.code)} | (self.up.chain() if self.up is not None else set())
+
+
 class _Trace:
-    """Writes one fused function, entered at ``head`` of ``code``."""
+    """Writes one fused function, entered at ``head`` of ``code`` (a ruleset's Code or a call site's copy)."""
 
     def __init__(self, fuser: Fuser, code: Code, head: int, inline: bool = True) -> None:
         self.fuser = fuser
@@ -81,7 +128,7 @@ class _Trace:
         self.depth = 2
         self.nodes = 0
         self.longest = 0
-        self.exits: set[int] = set()
+        self.exits: list[tuple[Code, int]] = []
         self.tmp = 0
 
     def emit(self, line: str) -> None:
@@ -91,12 +138,12 @@ class _Trace:
         self.tmp += 1
         return f"_F{prefix}{self.tmp}"
 
-    def leave(self, pc: int, k: int, frpc: int) -> None:
+    def leave(self, at: _At, pc: int, k: int, frpc: int) -> None:
         """Stop before instruction ``pc`` after ``k`` instructions: the engine runs ``pc`` next."""
         if frpc != pc:
             self.emit(f"fr[1] = {pc}")
         self.emit(f"return {k - 1}")
-        self.exits.add(pc)
+        self.exits.append((at.fast if at.fast is not None else at.code, pc))
         self.longest = max(self.longest, k)
 
     def sync(self, pc: int, k: int, frpc: int, kv: int) -> int:
@@ -107,17 +154,19 @@ class _Trace:
             self.emit(f"_Fk = {k}")
         return k
 
-    def walk(self, pc: int, k: int, frpc: int, kv: int, path: frozenset[int]) -> None:
-        """Write instruction ``pc`` and what follows; ``k`` instructions done, ``frpc`` in the frame."""
+    def walk(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]]) -> None:
+        """Write instruction ``pc`` of ``at.code`` and what follows; ``k`` instructions done, ``frpc`` in the frame."""
         fuser = self.fuser
-        fn = self.code.ins[pc]
+        fn = at.code.ins[pc]
         info = fuser.info(fn)
-        if info is None or k >= MAX_PATH or pc in path or self.nodes >= MAX_NODES:
-            self.leave(pc, k, frpc)
+        # an instruction is written at most MAX_TURNS times on one path: a loop's body that many turns
+        turn = next((n for n in range(MAX_TURNS) if (id(at.code), pc, at.depth(), n) not in path), None)
+        if info is None or k >= MAX_PATH or turn is None or self.nodes >= MAX_NODES:
+            self.leave(at, pc, k, frpc)
             return
         self.nodes += 1
         kind = info[1]
-        path = path | {pc}
+        path = path | {(id(at.code), pc, at.depth(), turn)}
         if kind == "run":
             kv = self.sync(pc, k, frpc, kv)
             body = fuser.run_text(fn) if self.inline else None
@@ -128,64 +177,147 @@ class _Trace:
                 self.inlined += len(body)
                 pad = "    " * (self.depth - 1)
                 self.lines.extend(pad + line for line in body)
-                self.walk(pc + 1, k + 1, pc, kv, path)
+                self.walk(at, pc + 1, k + 1, pc, kv, path)
             else:
                 self.emit(f"{fuser.const(fn)}(s, fr)")
-                self.walk(pc + 1, k + 1, pc + 1, kv, path)
+                self.walk(at, pc + 1, k + 1, pc + 1, kv, path)
         elif kind == "goto":
-            self.walk(info[2], k + 1, frpc, kv, path)
+            self.walk(at, info[2], k + 1, frpc, kv, path)
         elif kind == "branch":
             _, _, cond, then_pc, else_pc = info
             kv = self.sync(pc, k, frpc, kv)
             self.emit(f"if {cond}:")
             self.depth += 1
-            self.walk(then_pc, k + 1, pc, kv, path)
+            self.walk(at, then_pc, k + 1, pc, kv, path)
             self.depth -= 1
             self.emit("else:")
             self.depth += 1
-            self.walk(else_pc, k + 1, pc, kv, path)
+            self.walk(at, else_pc, k + 1, pc, kv, path)
             self.depth -= 1
         elif kind == "for_init":
             _, _, seq, key = info
             kv = self.sync(pc, k, frpc, kv)
             self.emit(f"env[{key!r}] = (tuple({seq}), 0)")
-            self.walk(pc + 1, k + 1, pc, kv, path)
+            self.walk(at, pc + 1, k + 1, pc, kv, path)
         elif kind == "for_next":
-            _, _, key, names, end = info
-            if len(names) > 1:  # unpacking a pair may raise, as in the original
-                kv = self.sync(pc, k, frpc, kv)
-                frpc = pc
-            items, i = self.name("items"), self.name("i")
-            self.emit(f"{items}, {i} = env[{key!r}]")
-            self.emit(f"if {i} >= len({items}):")
-            self.depth += 1
-            self.emit(f"del env[{key!r}]")
-            self.walk(end, k + 1, frpc, kv, path)
-            self.depth -= 1
-            if len(names) == 1:
-                self.emit(f"env[{names[0]!r}] = {items}[{i}]")
-            else:
-                self.emit(f"{', '.join(f'env[{n!r}]' for n in names)}, = {items}[{i}]")
-            self.emit(f"env[{key!r}] = ({items}, {i} + 1)")
-            self.walk(pc + 1, k + 1, frpc, kv, path)
+            self.for_next(at, pc, k, frpc, kv, path, info)
         elif kind == "call_end":  # `do`/`fire`: it moves the pc on itself, then pushes the callee's frame
-            self.sync(pc, k, frpc, kv)
-            self.emit(f"{fuser.const(fn)}(s, fr)")
-            self.emit(f"return {k}")
-            self.longest = max(self.longest, k + 1)
+            self.call(at, pc, k, frpc, kv, path, info)
         elif kind == "ret":
             self.emit("s.frames.pop()")
-            self.emit(f"return {k}")
-            self.longest = max(self.longest, k + 1)
-        elif kind == "stop":  # may ask for a decision, so the engine runs it
-            self.nodes -= 1
-            self.leave(pc, k, frpc)
+            if at.up is None:
+                self.emit(f"return {k}")
+                self.longest = max(self.longest, k + 1)
+                return
+            # the caller is known: on into its code after the call, in its frame
+            self.emit("fr = s.frames[-1]")
+            self.emit("env = fr[2]")
+            self.walk(at.up, at.ret, k + 1, at.ret, kv, path)
+        elif kind == "stop":  # may ask for a decision: the engine runs it at a path's head
+            self.stop(at, pc, k, frpc, kv)
         else:
             raise AssertionError(f"fuse has no rule for the instruction kind {kind!r}: declare it in FUSED")
 
+    def for_next(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]],
+                 info: tuple[Any, ...]) -> None:
+        """A loop's next item (into the frame's variable, as the original does), or its end."""
+        _, _, key, names, end = info
+        if len(names) > 1:  # unpacking a pair may raise, as in the original
+            kv = self.sync(pc, k, frpc, kv)
+            frpc = pc
+        items, i = self.name("items"), self.name("i")
+        self.emit(f"{items}, {i} = env[{key!r}]")
+        self.emit(f"if {i} >= len({items}):")
+        self.depth += 1
+        self.emit(f"del env[{key!r}]")
+        self.walk(at, end, k + 1, frpc, kv, path)
+        self.depth -= 1
+        if len(names) == 1:
+            self.emit(f"env[{names[0]!r}] = {items}[{i}]")
+        else:
+            self.emit(f"{', '.join(f'env[{n!r}]' for n in names)}, = {items}[{i}]")
+        self.emit(f"env[{key!r}] = ({items}, {i} + 1)")
+        self.walk(at, pc + 1, k + 1, frpc, kv, path)
+
+    def call(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]],
+             info: tuple[Any, ...]) -> None:
+        """A `do` or `fire`: the instruction pushes the callee's frame. A proc's call runs on into the callee.
+
+        The callee's frame is the one the instruction pushed (same pc, same environment: saves and errors see
+        the step machine's frames), given the call site's copy of the callee's Code, whose fused functions
+        return into this caller's code after the call rather than to the engine. A card effect's call (its
+        callee is found per call), a `fire`, a callee not worth a copy per call site (:meth:`Fuser.asks`), a
+        recursive call and calls nested past ``MAX_CALLS`` end the path.
+        """
+        fuser = self.fuser
+        self.sync(pc, k, frpc, kv)
+        target = info[2].code if len(info) > 2 else None
+        if (target is None or not fuser.asks(target) or at.depth() >= MAX_CALLS or id(target) in at.chain()):
+            self.emit(f"{fuser.const(info[0])}(s, fr)")
+            self.emit(f"return {k}")
+            self.longest = max(self.longest, k + 1)
+            return
+        site = fuser.call_site(target, at.code, pc + 1)
+        pushed = fuser.call_text(info[0]) if self.inline else None
+        if pushed is not None and self.inlined + len(pushed[0]) <= MAX_INLINE_LINES:
+            # the instruction's own lines bind the callee's environment; then what it does, the frame pushed here
+            # (past the deepest chain, ``_push`` raises the same error)
+            lines, env2 = pushed
+            self.inlined += len(lines)
+            pad = "    " * (self.depth - 1)
+            self.lines.extend(pad + line for line in lines)
+            self.emit(f"fr[1] = {pc + 1}")
+            self.emit(f"if len(s.frames) > {MAX_FRAMES}:")
+            self.emit(f"    {fuser.const(_push)}(s, {fuser.const(target)}, {env2})")
+            self.emit(f"fr = [{fuser.const(site)}, 0, {env2}]")
+            self.emit("s.frames.append(fr)")
+            self.emit(f"env = {env2}")
+        else:
+            self.emit(f"{fuser.const(info[0])}(s, fr)")
+            self.emit("fr = s.frames[-1]")
+            self.emit(f"fr[0] = {fuser.const(site)}")
+            self.emit("env = fr[2]")
+        self.walk(_At(target, site, at, pc + 1), 0, k + 1, 0, k, path)
+
+    def stop(self, at: _At, pc: int, k: int, frpc: int, kv: int) -> None:
+        """A `choose` or `simultaneously` after other instructions: run it here rather than return to the engine.
+
+        It returns True when it asks for a decision: it ran no instruction (the engine takes back the call's
+        turn), so the ``k`` before it are added to the step count here. Otherwise it moved the frame's pc (no
+        option: on to its `otherwise` or its end), one more instruction; the engine runs on from there.
+        """
+        if k == 0:  # at the head: the engine runs it as it is
+            self.nodes -= 1
+            self.leave(at, pc, k, frpc)
+            return
+        self.sync(pc, k, frpc, kv)
+        self.longest = max(self.longest, k + 1)
+        lines = self.fuser.choice_text(at.code.ins[pc]) if self.inline else None
+        if lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES:
+            # the choice's own text (it reads ``env``, ``fr`` and ``s`` like this function), its returns made ours
+            self.inlined += len(lines)
+            for line in lines:
+                body = line.lstrip()
+                pad = "    " * self.depth + line[:len(line) - len(body)]
+                if body == "return True":
+                    self.lines += [f"{pad}s.steps += {k}", f"{pad}return True"]
+                elif body == "return False":
+                    self.lines.append(f"{pad}return {k}")
+                else:
+                    self.lines.append(pad + body)
+            return
+        self.emit(f"if {self.fuser.const(at.code.ins[pc])}(s, fr):")
+        self.emit(f"    s.steps += {k}")
+        self.emit("    return True")
+        self.emit(f"return {k}")
+
     def source(self) -> tuple[str, str, int] | None:
         """The fused function's name, text and longest path, or None when it would run a single instruction."""
-        self.walk(self.head, 0, self.head, 0, frozenset())
+        code = self.code
+        site = self.fuser.sites.get(id(code))
+        up = _At(site[0], None, None, 0) if site is not None else None
+        base = self.fuser.base.get(id(code), code)
+        self.walk(_At(base, code, up, site[1] if site is not None else 0), self.head, 0, self.head, 0, frozenset())
         if self.longest < 2:
             return None
         gen = self.fuser.comp.gen
@@ -230,6 +362,13 @@ class Fuser:
         self.comp = comp
         self.ns = comp.gen.ns
         self._ret = _ret
+        # a call site's copy of a callee's Code: id(copy) -> (the caller's Code, where it goes on); and the
+        # ruleset's Code each copy stands for. Copies by (callee, caller, return pc): finitely many.
+        self.sites: dict[int, tuple[Code, int]] = {}
+        self.base: dict[int, Code] = {}
+        self.copies: dict[tuple[int, int, int], Code] = {}
+        self.done: set[tuple[int, int]] = set()
+        self.asking: dict[int, bool] = {}  # id(Code) -> worth a copy per call site (:meth:`asks`)
 
     def build(self, name: str, text: str, code: Code, head: int, inlined: bool) -> Ins:
         """Compile a fused function's text; if Python refuses it, the same trace calling its statement runs."""
@@ -264,6 +403,75 @@ class Fuser:
             return None
         return lines
 
+    def choice_text(self, fn: Ins) -> list[str] | None:
+        """The lines of a generated `choose` or `simultaneously` (None: call it). Every path through them ends in
+        ``return True`` (asked), ``return False`` (no option: the pc moved on) or a raise."""
+        cgen = self.comp.cgen
+        got = cgen.texts.get(id(fn)) if cgen is not None else None
+        if got is None or got[0] is not fn or len(got[1]) > MAX_RUN_LINES:
+            return None
+        return got[1]
+
+    def call_text(self, fn: Ins) -> tuple[list[str], str] | None:
+        """The lines of a proc's generated `do` that bind the callee's environment, and its name (None: call it)."""
+        sgen = self.comp.sgen
+        got = sgen.call_texts.get(id(fn)) if sgen is not None else None
+        if got is None or got[0] is not fn or len(got[1]) > MAX_RUN_LINES:
+            return None
+        return got[1], got[2]
+
+    def asks(self, callee: Code) -> bool:
+        """Is ``callee`` worth a copy per call site: at most ``MAX_CALLEE`` instructions, one of them a `choose`
+        or `simultaneously` of its own (where the decision's body can then return into the caller in one call;
+        a callee that only calls others that ask is called as before)."""
+        got = self.asking.get(id(callee))
+        if got is None:
+            got = self.asking[id(callee)] = len(callee.ins) <= MAX_CALLEE and any(
+                (info := self.info(fn)) is not None and info[1] == "stop" for fn in callee.ins)
+        return got
+
+    def call_site(self, callee: Code, caller: Code, ret: int) -> Code:
+        """The copy of ``callee``'s Code for a call from ``caller`` that goes on at ``ret``: same id, name and
+        instructions (saves, errors and the single-stepping engine cannot tell it from the callee), its own
+        fused functions, whose `return` runs on into the caller."""
+        key = (id(callee), id(caller), ret)
+        site = self.copies.get(key)
+        if site is None:
+            site = Code(callee.id, callee.name)
+            site.ins = callee.ins
+            site.fast = list(callee.ins)
+            self.copies[key] = site
+            self.sites[id(site)] = (caller, ret)
+            self.base[id(site)] = callee
+            self.comp.call_sites.append(site)
+            for pc in self.entries(callee):
+                site.fast[pc] = self.lazy(site, pc)
+        return site
+
+    def lazy(self, code: Code, pc: int) -> Ins:
+        """A stand-in that traces ``code`` at ``pc`` on its first call, then compiles and runs the trace.
+
+        Tracing waits for a game to get there: a large ruleset has thousands of entries (a call site's copy of
+        a callee has all of the callee's), and its games reach few of them, so walking every one as the ruleset
+        loads would cost more than the games that follow (Slay the Spire: 1.0 s of a 1.8 s compile). The
+        engine's margin cannot wait for these paths: :meth:`fuse_all` reports ``MAX_PATH``, which every path is
+        within.
+        """
+        def traced() -> Ins:
+            self.done.add((id(code), pc))
+            trace = _Trace(self, code, pc)
+            made = trace.function()
+            fn: Ins = code.ins[pc] if made is None else made[0].build()  # type: ignore[attr-defined]
+            code.fast[pc] = fn
+            self.enter(trace.exits)
+            return fn
+
+        def first_trace(s: Any, fr: list[Any]) -> bool:
+            return traced()(s, fr)
+
+        first_trace.build = traced  # type: ignore[attr-defined]  # `liturgy dump` traces and compiles it up front
+        return first_trace
+
     def entries(self, code: Code) -> set[int]:
         """Where execution enters ``code`` other than by falling through: its start, after calls and choices."""
         found = {0}
@@ -279,42 +487,47 @@ class Fuser:
             found.update(self.comp.step_pcs.values())  # `skip to`
         return {pc for pc in found if pc < len(code.ins)}
 
-    def fuse(self, code: Code) -> int:
-        """Fill ``code.fast``; the longest path of any fused function in it (0: none)."""
-        fast = list(code.ins)
-        todo = sorted(self.entries(code))
-        done: set[int] = set()
-        longest = 0
-        while todo:
-            pc = todo.pop()
-            if pc in done or pc >= len(code.ins):
+    def enter(self, where: list[tuple[Code, int]]) -> None:
+        """Fuse these (code, pc) entries on their first call (see :meth:`lazy`)."""
+        for code, pc in where:
+            if (id(code), pc) in self.done:
                 continue
-            done.add(pc)
-            trace = _Trace(self, code, pc)
-            made = trace.function()
-            if made is None:
-                continue
-            fast[pc], span = made
-            longest = max(longest, span)
-            todo.extend(x for x in trace.exits if x not in done)
-        if longest:
-            code.fast = fast
-        return longest
+            if code.fast is code.ins:
+                code.fast = list(code.ins)
+            if code.fast[pc] is code.ins[pc]:
+                code.fast[pc] = self.lazy(code, pc)
+
+    def fuse_all(self) -> int:
+        """Put a stand-in at every entry of every code block; the engine's margin (0: nothing to fuse).
+
+        Every kind met is checked against :data:`FUSED` now, so a kind without a rule fails as the ruleset is
+        compiled, not in a game.
+        """
+        for code in self.comp.codes:
+            for fn in code.ins:
+                info = self.info(fn)
+                if info is not None and info[1] not in FUSED:
+                    raise AssertionError(f"fuse has no rule for the instruction kind {info[1]!r}: declare it in FUSED")
+            if len(code.ins) > 1:
+                self.enter([(code, pc) for pc in sorted(self.entries(code))])
+        return MAX_PATH if any(code.fast is not code.ins for code in self.comp.codes) else 0
 
 
 def build_all(comp: Compiler) -> int:
     """Compile every fused function not yet called (for a complete ``liturgy dump``); how many were built."""
-    built = 0
-    for code in comp.codes:
-        for fn in list(code.fast):
-            build = getattr(fn, "build", None)
-            if build is not None:
-                build()
-                built += 1
-    return built
+    built = more = 0
+    while True:  # a call site's copy is traced as it is built, which may add stand-ins for its exits
+        for code in [*comp.codes, *comp.call_sites]:
+            for fn in list(code.fast):
+                build = getattr(fn, "build", None)
+                if build is not None:
+                    build()
+                    more += 1
+        if more == built:
+            return built
+        built = more
 
 
 def fuse_codes(comp: Compiler) -> int:
     """Fuse every code block of ``comp``; the engine's margin (longest fused path), 0 when nothing fused."""
-    fuser = Fuser(comp)
-    return max((fuser.fuse(code) for code in comp.codes), default=0)
+    return Fuser(comp).fuse_all()

@@ -9,12 +9,14 @@
 """
 from __future__ import annotations
 
+import copy
 import re
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import cse
+from liturgy.interpreter.codegen import cse, letgen
 from liturgy.interpreter.codegen.hoist import Hoist, function_text
+from liturgy.interpreter.compiler import budgets
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
@@ -67,27 +69,107 @@ def plain_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: boo
     return gen.sources.load(gen.ns, name, "filter", code, where.span)
 
 
-def _cannot_fail(e: A.Expr | None) -> bool:
+def _cannot_fail(e: A.Expr | None, seat: str | None = None) -> bool:
     """Whether ``e`` is built only from parts that neither fail nor draw: literals, variables, printed fields,
-    ``==``/``!=``, `and`/`or`/`not` (a field of something that may be `none` is caught by the text's test)."""
+    ``==``/``!=``, `and`/`or`/`not` (a field of something that may be `none` is caught by the text's test).
+
+    With ``seat`` (a comprehension's variable that runs over seats only: ``players``, ``players_from(…)``), a
+    counter of that player (``q.eliminated``) is such a part too: a seat is never `none`, so its slot is read
+    without a test. A player counter of any other player may read `none`'s slot, which the text does not test
+    (a player variable read from ``env`` is written without one), so it still builds the whole list."""
     if e is None or isinstance(e, A.IntLit | A.BoolLit | A.StrLit | A.NoneLit):
         return True
     if isinstance(e, A.Name):
         return e.ref is not None and e.ref[0] == "local"
     if isinstance(e, A.Attr):
-        return e.ref is not None and e.ref[0] == "field" and _cannot_fail(e.obj)
+        if (seat is not None and e.ref is not None and e.ref[0] == "pcounter" and isinstance(e.obj, A.Name)
+                and e.obj.id == seat and e.obj.ref is not None and e.obj.ref[0] == "local"):
+            return True
+        return e.ref is not None and e.ref[0] == "field" and _cannot_fail(e.obj, seat)
     if isinstance(e, A.Binary):
-        return e.op in ("==", "!=", "and", "or") and _cannot_fail(e.left) and _cannot_fail(e.right)
+        return e.op in ("==", "!=", "and", "or") and _cannot_fail(e.left, seat) and _cannot_fail(e.right, seat)
     if isinstance(e, A.Unary):
-        return e.op == "not" and _cannot_fail(e.operand)
+        return e.op == "not" and _cannot_fail(e.operand, seat)
     return False
 
 
-def first_match(e: A.Index) -> bool:
-    """Whether ``e`` is ``[… for … where …][0]`` whose test and element neither fail nor draw."""
+def _seats(e: A.Expr) -> bool:
+    """Whether ``e`` is a list of seats, none of them `none`: ``players`` or ``players_from(…)``."""
+    if isinstance(e, A.Name):
+        return e.ref == ("builtin", "players")
+    return isinstance(e, A.Call) and e.ref is not None and tuple(e.ref[:2]) == ("call_builtin", "players_from")
+
+
+def seat_filters(e: A.Aggregate | A.ListComp, comp: Any) -> A.Aggregate | A.ListComp:
+    """``e`` over ``fighters()``, where ``fn fighters() = [p for p in hunters() where not p.dead]`` and
+    ``fn hunters() = [p for p in players_from(first) where not p.eliminated]``: one loop over the seats, testing
+    ``not p.eliminated and not p.dead`` and then ``e``'s own test, instead of a call building each list.
+
+    Written only when the called `fn` takes no arguments and is inlined anyway, its body is a filter of the seats
+    (``players``, ``players_from(…)``: never `none`) keeping the item itself, bound to the same name as ``e``'s,
+    with a test that cannot fail or draw (:func:`_cannot_fail`). Then the same items reach ``e``'s test and
+    element in the same order; only the inner tests, which can neither fail, draw nor write, run interleaved with
+    them instead of all before. A filter of a filter of the seats is fused
+    from the inside out. The new nodes are kept with the compiler for as long as it lives (generated code keys
+    some facts by node identity, so a node must not be freed and its id reused)."""
+    known = _fusions(comp).get(id(e))
+    if known is not None:
+        return known[1]  # type: ignore[no-any-return]
+    inner = _seat_filter(e.iterable, comp)
+    # a loop that nests nothing over a list of at most SMALL_LOOP items charges no work (compiler/budgets.py):
+    # both the two loops and the fused one must be such, so that the work charged is the same (none)
+    if inner is None or inner.var != e.var or budgets.loop_kind(e.iterable, comp.sizes, e.elem, e.where) != "none":
+        return e
+    fused = copy.copy(e)  # the checker's type and referent come along
+    fused.iterable = inner.iterable
+    if inner.where is not None and e.where is not None:
+        both = A.Binary(e.where.span, op="and", left=inner.where, right=e.where)
+        both.ty = e.where.ty
+        fused.where = both
+    else:
+        fused.where = inner.where if e.where is None else e.where
+    if budgets.loop_kind(fused.iterable, comp.sizes, fused.elem, fused.where) != "none":
+        fused = e
+    _fusions(comp)[id(e)] = (e, fused)
+    return fused
+
+
+def _fusions(comp: Any) -> dict[int, Any]:
+    """The compiler's table of fused seat filters (:func:`seat_filters`), made on first use."""
+    table: dict[int, Any] = vars(comp).setdefault("seat_filters", {})
+    return table
+
+
+def _seat_filter(call: A.Expr, comp: Any) -> A.ListComp | None:
+    """The body of ``call`` when it is a filter of the seats that :func:`seat_filters` may write in place."""
+    if not (isinstance(call, A.Call) and not call.args and call.ref is not None and call.ref[0] == "call_fn"):
+        return None
+    fn = call.ref[1]
+    if fn.params or not comp.can_inline(fn, []) or not isinstance(fn.body, A.ListComp):
+        return None
+    body = seat_filters(fn.body, comp)
+    elem = body.elem
+    if not (isinstance(elem, A.Name) and elem.id == body.var and elem.ref is not None and elem.ref[0] == "local"):
+        return None
+    if not isinstance(body, A.ListComp) or not _seats(body.iterable) or not _cannot_fail(body.where, body.var):
+        return None
+    return body
+
+
+def first_match(e: A.Index, gen: ExprGen) -> bool:
+    """Whether ``e`` is ``[… for … where …][0]`` whose test and element neither fail nor draw.
+
+    Not when the comprehension reads an inlined `fn`'s parameter that cannot be passed to the scan's function
+    as a plain name (``seat(e.lane)``: the argument's text names the caller's loop item, a Python local the
+    scan's own function does not have); the list's function reads it as the closures do."""
     lc = e.obj
-    return (isinstance(lc, A.ListComp) and isinstance(e.index, A.IntLit) and e.index.value == 0
-            and not isinstance(e.index.value, bool) and _cannot_fail(lc.where) and _cannot_fail(lc.elem))
+    if not (isinstance(lc, A.ListComp) and isinstance(e.index, A.IntLit) and e.index.value == 0
+            and not isinstance(e.index.value, bool)):
+        return False
+    if gen._passed(lc) is None and letgen.free_locals(lc) & gen.comp.subst.keys():
+        return False
+    seat = lc.var if _seats(lc.iterable) else None
+    return _cannot_fail(lc.where, seat) and _cannot_fail(lc.elem, seat)
 
 
 def first_lines(x: str, items: str, where: str, elem: str) -> list[str] | None:

@@ -87,6 +87,9 @@ class StmtGen:
         # id(instruction) -> (instruction, body text): a generated run's statements, indented one level and
         # without the frame's `env = fr[2]` / `fr[1] += 1`, so the fuser can write them into its functions
         self.run_texts: dict[int, tuple[Ins, str]] = {}
+        # id(instruction) -> (instruction, lines, name): a proc's `do`, the lines (indented one level) that bind
+        # the callee's environment to the local ``name``, so the fuser can push the frame itself
+        self.call_texts: dict[int, tuple[Ins, list[str], str]] = {}
 
     # ------------------------------------------------------------ entry points
     def block(self, stmts: Sequence[A.Stmt]) -> StmtFn | None:
@@ -663,12 +666,15 @@ class StmtGen:
         if by_field and isinstance(call.func, A.Attr) and comp._field_params(call.func.name) is None:
             return None  # card kinds declare the effect with different parameters: the closure binds by kind
 
+        pushed: list[tuple[list[str], str]] = []
+
         def body() -> None:
             ref = A.ref_of(call)
             env2 = self.tmp("_env")
             if ref[0] == "call_proc":
                 target = comp.procs[ref[1].name]
                 self.emit(f"{env2} = {self.args_dict(target.params, call.args)}")
+                pushed.append((self.lines[1:], env2))  # what builds the callee's environment (after `env = fr[2]`)
                 self.emit("fr[1] += 1")
                 self.invoke(self.const(target), env2)
                 self.emit("return False")
@@ -689,7 +695,10 @@ class StmtGen:
             self.invoke(eff, env2)
             self.emit("return False")
 
-        return self._instruction(body, st.span)
+        ins = self._instruction(body, st.span)
+        if pushed:
+            self.call_texts[id(ins)] = (ins, pushed[0][0], pushed[0][1])
+        return ins
 
     def fire_instruction(self, st: A.Fire) -> Ins:
         """`fire` of a window whose handlers may ask for decisions: their frames, pushed in reverse."""

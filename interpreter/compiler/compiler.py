@@ -117,8 +117,8 @@ class Compiler(StepMachineCompiler):
         def start_round(s: GameState, fr: list[Any]) -> bool:
             c = s.counters
             c[ROUND_SLOT] += 1
-            for slot, initial in s.tables.reset_slots:
-                c[slot] = initial
+            for run, values in s.tables.reset_runs:  # the reset slots, a slice per field (Tables.reset_runs)
+                c[run] = values
             fr[1] += 1
             return False
 

@@ -49,6 +49,9 @@ class CompilerCore:
         self.fuse_span = 0
         # what each step-machine instruction does, for the fuser: id(fn) -> (fn, kind, *data)
         self.ins_info: dict[int, tuple[Any, ...]] = {}
+        # fuse's copies of a called proc's Code, one per call site (same id and instructions; their fused
+        # functions return into that caller): built with the fused functions, listed for `liturgy dump`
+        self.call_sites: list[Code] = []
         # calls to `fn`s nest inline up to this depth; the rule profiler sets 0 so every call is counted
         self.inline_limit = 6 if inline_fns else 0
         # generated code may call a proc's, handler's or card function's body directly, by position; off with

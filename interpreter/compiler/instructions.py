@@ -34,8 +34,12 @@ def _fire_chain(frames: list[Any], fired: list[str], last: str) -> list[str]:
     return [*names[-6:], last]
 
 
+# the deepest call chain a game may build (a recursive procedure or trigger stops with a rule error there)
+MAX_FRAMES = 500
+
+
 def _push(s: GameState, code: Code, env: dict[str, Any]) -> None:
-    if len(s.frames) > 500:
+    if len(s.frames) > MAX_FRAMES:
         chain = " -> ".join(f[0].name for f in s.frames[-6:])
         raise RuleError(f"call chain deeper than 500 frames (…{chain})")
     s.frames.append([code, 0, env])

@@ -285,13 +285,15 @@ class StepMachineCompiler(StatementCompiler):
         return collect
 
     def emit_do(self, st: A.Do, code: Code) -> None:
-        generated = self.sgen.do_instruction(st) if self.sgen is not None else None
-        if generated is not None:
-            code.ins.append(self.note(generated, "call_end"))
-            return
         call = st.call
         assert isinstance(call, A.Call)
         ref = A.ref_of(call)
+        # a proc's call names its target (fuse runs on into the callee's code); a card effect's is found per call
+        known = (self.procs[ref[1].name],) if ref[0] == "call_proc" else ()
+        generated = self.sgen.do_instruction(st) if self.sgen is not None else None
+        if generated is not None:
+            code.ins.append(self.note(generated, "call_end", *known))
+            return
         if ref[0] == "call_proc":
             target = self.procs[ref[1].name]
             make_env = self._proc_args(call.args, target.params)
@@ -302,7 +304,7 @@ class StepMachineCompiler(StatementCompiler):
                 _invoke(s, target, env2)
                 return False
 
-            code.ins.append(self.note(do_proc, "call_end"))
+            code.ins.append(self.note(do_proc, "call_end", target))
             return
         resolve = self._effect_target(call)
 

@@ -117,10 +117,12 @@ class Game(GameViews):
                                     if pend[0] == "choose":  # type: ignore[index] # a suspension always leaves one
                                         # _pick's first case, written here: most decisions of a playout are
                                         # one player's, and the call was a fifth of the loop's cost per pick.
-                                        # ``fr`` is the frame that suspended (a `choose` pushes nothing)
+                                        # The frame that suspended is the top one: a fused call may have run
+                                        # through a `do` into the callee's `choose` (interpreter/codegen/fuse.py)
                                         _, p, options, var, body_pc, end_pc, _ = pend  # type: ignore[misc]
                                         choice = pick(len(options))  # type: ignore[misc] # not None: inline
                                         value = options[choice]
+                                        fr = frames[-1]
                                         fr[2][var] = value
                                         fr[1] = end_pc if value is None else body_pc
                                         s.pending = None

@@ -54,6 +54,37 @@ class Tables:
     zone_host: list[int] = field(default_factory=list)
     # per card id: its `back` fields as text (`region: sea`), shown wherever the card is, even face down; or ""
     card_backs: list[str] = field(default_factory=list)
+    # reset_slots as slice assignments (:func:`reset_runs`): what the start of every round writes
+    reset_runs: tuple[tuple[slice, list[Any]], ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.reset_runs = reset_runs(self.reset_slots)
+
+
+def reset_runs(slots: tuple[tuple[int, Any], ...]) -> tuple[tuple[slice, list[Any]], ...]:
+    """The counter slots reset at the start of every round, as (slice, values) pairs that write the same.
+
+    A field reset each round is one slot per player (or per card) at a fixed stride, listed one after another
+    (``Ruleset`` lists a declaration's slots together), so one extended slice assignment writes what a loop
+    over its slots wrote one by one: Bloodborne's 13 reset slots are 4 assignments.  A run is a stretch of
+    the list at one stride holding one initial value (of one type: ``True`` is not ``1``); slots are listed
+    once, so the runs write disjoint slots and their order does not matter.
+    """
+    runs: list[tuple[slice, list[Any]]] = []
+    i = 0
+    while i < len(slots):
+        first, initial = slots[i]
+        key = (type(initial), repr(initial))
+        j = i + 1
+        stride = slots[j][0] - first if j < len(slots) else 1
+        while (j < len(slots) and stride > 0 and slots[j][0] - slots[j - 1][0] == stride
+               and (type(slots[j][1]), repr(slots[j][1])) == key):
+            j += 1
+        if j == i + 1:
+            stride = 1
+        runs.append((slice(first, slots[j - 1][0] + 1, stride), [value for _, value in slots[i:j]]))
+        i = j
+    return tuple(runs)
 
 
 def hidden_card(t: Tables, c: int, text: str) -> str:
