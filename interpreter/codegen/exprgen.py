@@ -336,9 +336,9 @@ class ExprGen:
                 return f"s.counters[{lay.global_slots[ref[1].name]}]"
             if ref[0] == "zone":
                 return str(lay.zone_global[ref[1].name])
-            if ref[0] == "builtin" and ref[1] == "players":
-                return "s.tables.players"
-            if ref[0] == "builtin" and ref[1] == "player_count":
+            if ref == ("builtin", "seats") or ref == ("builtin", "players") and lay.absent_offset is None:
+                return "s.tables.players"  # (a `players` that leaves absent seats out is the closure's)
+            if ref[0] == "builtin" and ref[1] == "player_count" and lay.absent_offset is None:
                 return "s.tables.n"
             if ref[0] == "builtin" and ref[1] == "round":
                 return "s.counters[1]"
@@ -377,7 +377,7 @@ class ExprGen:
             if e.ref == ("icounter",):
                 return f"s.counters[{self.slot(e)}]"
             if (isinstance(e.index, A.IntLit) and isinstance(e.obj, A.Name) and e.obj.ref == ("builtin", "players")
-                    and not isinstance(e.index.value, bool)
+                    and not isinstance(e.index.value, bool) and self.comp.layout.absent_offset is None
                     and 0 <= e.index.value < self.comp.prog.game.min_players):
                 return repr(e.index.value)  # `players` is the seats 0 … n-1 (engine/ruleset.py), n >= min_players
             if scans.first_match(e):

@@ -54,6 +54,8 @@ class Tables:
     zone_host: list[int] = field(default_factory=list)
     # per card id: its `back` fields as text (`region: sea`), shown wherever the card is, even face down; or ""
     card_backs: list[str] = field(default_factory=list)
+    # per seat: the counter slot of the game's `absent_while` flag (interpreter/runtime/seats.py); () without one
+    absent_slots: tuple[int, ...] = ()
 
 
 def hidden_card(t: Tables, c: int, text: str) -> str:
