@@ -138,6 +138,7 @@ class DeclarationChecker(CheckerCore):
         if prog.game.absent is None:
             return
         name, span = prog.game.absent
+        self.used.add("counter:" + name)  # the engine reads it
         c = prog.counters.get(name)
         if c is None or type(c) is not A.CounterDecl:
             self.err("E112", f"`absent_while {name}`: no `flag per player {name}` is declared", span,
