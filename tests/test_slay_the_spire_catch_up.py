@@ -87,3 +87,23 @@ def test_a_catching_up_player_joins_at_act_ii_with_the_table_and_a_merchant_of_t
         g.ruleset.compiled.layout.card_base + e * g.ruleset.compiled.layout.card_stride
         + g.ruleset.compiled.layout.card_offsets["lane"]] for e in foes)
     assert not g.violations()
+
+
+def test_two_catching_up_players_see_two_boss_relics_and_shop_alone_in_seat_order() -> None:
+    g, _ = walk_to_boss(3, 2, {"catch_up": "2"})
+    assert _waiting(g) == [False, True, True]
+    beat_the_boss(g)
+    asked: list[tuple[int, str, int]] = []
+    while not in_turn(g):
+        assert not g.finished, g.log_lines(None)[-5:]
+        d = g.decision
+        assert d is not None, g.error
+        asked += [(p, d.prompt_for(p), d.option_count(p)) for p in d.players]
+        first_or_move_on(g)
+    joined = next(i for i, (p, _, _) in enumerate(asked) if p != 0)
+    draft = [(p, n) for p, text, n in asked[joined:] if text == "Boss relic: take which one?"]
+    # the one boss-relic row: 2 revealed (two joining players); P2 takes the first, P3 chooses from the other
+    assert draft == [(1, 3), (2, 2)]
+    shoppers = {p for p, text, _ in asked[joined:] if text.startswith("Merchant:")}
+    assert shoppers <= {1, 2} and 1 in shoppers
+    assert _waiting(g) == [False, False, False] and not g.violations()
