@@ -32,6 +32,7 @@ from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
 from liturgy.interpreter.compiler import budgets, grids
 from liturgy.interpreter.compiler.sizes import INLINE_SIZE
+from liturgy.interpreter.runtime import seats
 from liturgy.interpreter.runtime.builtins import pure_function
 
 if TYPE_CHECKING:
@@ -336,10 +337,8 @@ class ExprGen:
                 return f"s.counters[{lay.global_slots[ref[1].name]}]"
             if ref[0] == "zone":
                 return str(lay.zone_global[ref[1].name])
-            if ref == ("builtin", "seats") or ref == ("builtin", "players") and lay.absent_offset is None:
-                return "s.tables.players"  # (a `players` that leaves absent seats out is the closure's)
-            if ref[0] == "builtin" and ref[1] == "player_count" and lay.absent_offset is None:
-                return "s.tables.n"
+            if ref[0] == "builtin" and ref[1] in ("players", "seats", "player_count"):
+                return seats.source(ref[1], lay, self.const)  # (`absent_while` reads who plays: runtime/seats.py)
             if ref[0] == "builtin" and ref[1] == "round":
                 return "s.counters[1]"
             if ref[0] in ("enumval", "die") and isinstance(ref[1], str):

@@ -35,6 +35,21 @@ def present_fn(base: int, stride: int, count: bool) -> Callable[[GameState, dict
     return present
 
 
+def present_of(s: GameState, base: int, stride: int) -> tuple[int, ...]:
+    """The seats playing now (the generated code's `players` under `absent_while`)."""
+    c = s.counters
+    return tuple([p for p in s.tables.players if not c[base + p * stride]])
+
+
+def source(which: str, lay: Any, const: Callable[[Any], str]) -> str:
+    """The generated code's text for `players`, `seats` or `player_count` (``lay``: the compiled layout;
+    ``const``: names a value for the generated module): the fixed seats, unless `absent_while` leaves some out."""
+    if which == "seats" or lay.absent_offset is None:
+        return "s.tables.n" if which == "player_count" else "s.tables.players"
+    call = f"{const(present_of)}(s, {lay.player_base + lay.absent_offset}, {lay.player_stride})"
+    return f"len({call})" if which == "player_count" else call
+
+
 def absent(s: GameState) -> tuple[int, ...]:
     """The seats that are not playing now (none when the ruleset declares no `absent_while`)."""
     slots = s.tables.absent_slots
