@@ -126,6 +126,31 @@ class DeclarationChecker(CheckerCore):
                 self.err("E391", f"counter `{c.name}` has no owner: `visible to owner` needs `counter per player`",
                          c.span, hint="write `counter per player …`, or `hidden` for a value nobody sees")
             self._check_start(c)
+        self._check_absent(prog)
+
+    def _check_absent(self, prog: Program) -> None:
+        """E112: `absent_while FLAG` must name a public `flag per player` of the whole game.
+
+        The engine reads that flag to know which seats are not playing (``players`` leaves them out, a decision
+        asked of one is a violation, views and play name them): a counter of another shape has no per-seat yes
+        or no to read, a mode's flag does not exist outside its mode, and a hidden one would let the list of
+        players, which everyone sees, leak it."""
+        if prog.game.absent is None:
+            return
+        name, span = prog.game.absent
+        self.used.add("counter:" + name)  # the engine reads it
+        c = prog.counters.get(name)
+        if c is None or type(c) is not A.CounterDecl:
+            self.err("E112", f"`absent_while {name}`: no `flag per player {name}` is declared", span,
+                     hint=f"declare `flag per player {name}` (true while a seat is not playing)"
+                     + (f"; {did_you_mean(name, prog.counters)}" if did_you_mean(name, prog.counters) else ""))
+            return
+        shape = ("a global counter" if c.scope == "global" else "a counter per card" if c.scope == "card"
+                 else "a counter, not a flag" if not c.is_flag else f"indexed by `{c.index_enum}`" if c.index_enum
+                 else "hidden from some players" if c.seen_by else "")
+        if shape:
+            self.err("E112", f"`absent_while {name}`: `{name}` is {shape}; it must be a public `flag per player`",
+                     span, hint=f"declare it `flag per player {name}` (everyone sees who is playing)")
 
     def _check_start(self, c: A.CounterDecl) -> None:
         """W050: a counter whose range leaves out 0 and says nothing about where it starts.

@@ -267,7 +267,7 @@ class ExpressionChecker(DeclarationChecker):
             return T.card(scope.self_kind)
         if n in BUILTIN_VALUES and not self.user_value(n):
             e.ref = ("first",) if n == "first" else ("builtin", n)
-            return {"players": T.list_of(T.PLAYER), "first": T.PLAYER}.get(n, T.INT)
+            return {"players": T.list_of(T.PLAYER), "seats": T.list_of(T.PLAYER), "first": T.PLAYER}.get(n, T.INT)
         if n in prog.zones and not prog.zones[n].per_player and not prog.zones[n].per_card:
             e.ref = ("zone", prog.zones[n])
             self.used.add("zone:" + prog.zones[n].name)

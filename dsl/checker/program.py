@@ -14,7 +14,7 @@ from liturgy.dsl.frontend.cards import CardDef
 
 # Deepest expression nesting the checker accepts: the compiler and the closures recurse once or more per level.
 MAX_EXPR_DEPTH = 100
-BUILTIN_VALUES = {"players", "first", "player_count", "round"}
+BUILTIN_VALUES = {"players", "first", "player_count", "round", "seats"}
 BUILTIN_FUNCS = set(constructs.NAMES)  # the registry (dsl/constructs.py) declares every built-in
 AGGREGATES = {"count", "sum", "any", "all", "min", "max", "sort"}
 CARD_BUILTIN_FIELDS = {"name": T.TEXT, "provisional": T.BOOL, "text": T.TEXT}

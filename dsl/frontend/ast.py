@@ -334,6 +334,9 @@ class GameDecl(Decl):
     max_players: int = 1
     step_limit: int = 100_000
     seats: str = "clockwise"
+    # `absent_while FLAG`: the `flag per player` that marks a seat as not playing (yet); its name and where
+    # it is written, or None (docs/language.md, "Seats that join later")
+    absent: tuple[str, Span] | None = None
     # the per-game budgets (interpreter/runtime/budget.py): name -> (value, where it was declared)
     budgets: dict[str, tuple[int, Span]] = field(default_factory=dict)
 

@@ -35,8 +35,8 @@ CONTINUATION = 4  # a line that continues the statement above
 # Parse-tree rules whose first token starts a line at the block's indentation: every `*_decl` and `*_stmt` rule
 # (so a statement or declaration added to the grammar is laid out without a change here), and these items.
 _ITEMS = frozenset({
-    "players_item", "step_limit_item", "seats_item", "field_decl", "pool_global", "pool_per_player", "pool_per_card",
-    "fn_let", "mode_step", "show_line", "show_for", "show_if",
+    "players_item", "step_limit_item", "seats_item", "absent_item", "field_decl", "pool_global", "pool_per_player",
+    "pool_per_card", "fn_let", "mode_step", "show_line", "show_for", "show_if",
 })
 
 

@@ -359,6 +359,8 @@ class _AstBuilder(ModeBuilder, ExtensionBuilder):
                 g.step_limit = value
             elif kind == "seats":
                 g.seats = value
+            elif kind == "absent":
+                g.absent = value
             elif kind == "budget":
                 g.budgets[value[0]] = value[1:]
         return g
@@ -372,6 +374,9 @@ class _AstBuilder(ModeBuilder, ExtensionBuilder):
 
     def step_limit_item(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
         return ("step_limit", int(c[0]))
+
+    def absent_item(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("absent", (str(c[0]), self._s(meta)))
 
     def seats_item(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
         return ("seats", c[0])

@@ -347,7 +347,7 @@ class Workspace:
             if name not in seen:
                 seen.add(name)
                 out.append((name, "builtin", signature(name)))
-        for word in ("players", "first", "player_count", "round", *keywords()):
+        for word in ("players", "first", "player_count", "round", "seats", *keywords()):
             if word not in seen:
                 seen.add(word)
                 out.append((word, "keyword", ""))

@@ -18,6 +18,7 @@ from typing import Any, TextIO
 from liturgy.dsl.checker.program import Program
 from liturgy.interpreter.engine import Game, replay_decisions
 from liturgy.interpreter.engine.causes import Caused, caused_lines, narrate_caused, watch
+from liturgy.interpreter.runtime import seats
 from liturgy.interpreter.runtime.graphs import GraphWalk
 from liturgy.interpreter.runtime.grids import render
 from liturgy.interpreter.runtime.names import card_fields, display_name, place_labels, value_text, words
@@ -413,13 +414,15 @@ def _cards(cards: list[str], full: bool = False) -> str:
 
 def status_text(game: Game, player: int) -> str:
     """The status shown above a choice: the ruleset's `display` when it has one, else zones and counters."""
+    away = seats.absent(game.state)  # seats the rules have not brought in yet (`absent_while`)
+    note = "  Not playing yet: " + ", ".join(f"P{p + 1}" for p in away) if away else ""
     panel = game.display(player)
     if panel is not None:
-        return "\n".join(f"  {line}" for line in panel)
+        return "\n".join([*(f"  {line}" for line in panel), *([note] if note else [])])
     view = game.view(player)
     boards = ["\n".join(f"  {line}" for line in render(name, rows)) for name, rows in view.get("grids", {}).items()]
     maps = maps_text(game.ruleset.program, view)
-    return "\n".join(t for t in (*boards, maps, zones_text(view, player), counters_text(view, player)) if t)
+    return "\n".join(t for t in (*boards, maps, zones_text(view, player), counters_text(view, player), note) if t)
 
 
 def maps_text(prog: Program, view: dict[str, Any]) -> str:

@@ -29,6 +29,7 @@ from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
 from liturgy.interpreter.compiler import budgets, grids
 from liturgy.interpreter.compiler.sizes import INLINE_SIZE
+from liturgy.interpreter.runtime import seats
 from liturgy.interpreter.runtime.builtins import pure_function
 
 if TYPE_CHECKING:
@@ -333,10 +334,8 @@ class ExprGen:
                 return f"s.counters[{lay.global_slots[ref[1].name]}]"
             if ref[0] == "zone":
                 return str(lay.zone_global[ref[1].name])
-            if ref[0] == "builtin" and ref[1] == "players":
-                return "s.tables.players"
-            if ref[0] == "builtin" and ref[1] == "player_count":
-                return "s.tables.n"
+            if ref[0] == "builtin" and ref[1] in ("players", "seats", "player_count"):
+                return seats.source(ref[1], lay, self.const)  # (`absent_while` reads who plays: runtime/seats.py)
             if ref[0] == "builtin" and ref[1] == "round":
                 return "s.counters[1]"
             if ref[0] in ("enumval", "die") and isinstance(ref[1], str):
@@ -374,7 +373,7 @@ class ExprGen:
             if e.ref == ("icounter",):
                 return f"s.counters[{self.slot(e)}]"
             if (isinstance(e.index, A.IntLit) and isinstance(e.obj, A.Name) and e.obj.ref == ("builtin", "players")
-                    and not isinstance(e.index.value, bool)
+                    and not isinstance(e.index.value, bool) and self.comp.layout.absent_offset is None
                     and 0 <= e.index.value < self.comp.prog.game.min_players):
                 return repr(e.index.value)  # `players` is the seats 0 … n-1 (engine/ruleset.py), n >= min_players
             if scans.first_match(e, self):

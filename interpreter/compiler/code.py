@@ -77,6 +77,9 @@ class Layout:
     zone_card_base: int = 0
     enum_index: dict[str, dict[str, int]] = field(default_factory=dict)
     grids: dict[str, GridInfo] = field(default_factory=dict)  # each grid's slots: in the global block
+    # `absent_while FLAG`: FLAG's offset among a player's counters (None without one); `players` and
+    # `player_count` then read it (docs/language.md, "Seats that join later")
+    absent_offset: int | None = None
 
 
 def _fmt_player(s: Any, v: Any) -> str:

@@ -124,6 +124,8 @@ class CompilerCore:
         lay.player_base = 2 + width
         lay.player_offsets, lay.player_stride = _pack((n, self._width(c)) for n, c in counters if c.scope == "player")
         lay.card_base = lay.player_base + lay.player_stride * lay.max_players
+        if prog.game.absent is not None:
+            lay.absent_offset = lay.player_offsets[prog.game.absent[0]]
         lay.card_offsets, lay.card_stride = _pack((n, self._width(c)) for n, c in counters if c.scope == "card")
         shared = ((n, 1) for n, z in prog.zones.items() if not z.per_player and not z.per_card)
         lay.zone_global, lay.zone_player_base = _pack(shared)

@@ -10,11 +10,11 @@ from liturgy.dsl.checker.graphs import overlay_name
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler import budgets, conveniences, graphs, grids
-from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn
+from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn, Layout
 from liturgy.interpreter.compiler.core import CompilerCore
 from liturgy.interpreter.compiler.instructions import _children, _has_effects, _local_names
 from liturgy.interpreter.compiler.sizes import INLINE_SIZE
-from liturgy.interpreter.runtime import modes, rng
+from liturgy.interpreter.runtime import modes, rng, seats
 from liturgy.interpreter.runtime.builtins import pure_function
 from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.graphs import GraphWalk
@@ -139,7 +139,7 @@ class ExpressionCompiler(CompilerCore):
         if ref[0] == "first":
             return lambda s, env: s.counters[FIRST_SLOT]
         if ref[0] == "builtin":
-            return _builtin_name(ref[1])
+            return _builtin_name(ref[1], self.layout)
         if ref[0] == "zone":
             zi = self.layout.zone_global[ref[1].name]
             return lambda s, env: zi
@@ -682,9 +682,12 @@ BUILTIN_HANDLERS: dict[str, Callable[[ExpressionCompiler, A.Call, list[ExprFn]],
 }
 
 
-def _builtin_name(which: str) -> ExprFn:
-    """A built-in name: `players`, `player_count` or `round`."""
-    if which == "players":
+def _builtin_name(which: str, lay: Layout) -> ExprFn:
+    """A built-in name: `players`, `player_count`, `seats` or `round`. With `absent_while FLAG`, `players` is
+    the seats whose FLAG is false now, and `player_count` their number: read from the state each time."""
+    if which in ("players", "player_count") and lay.absent_offset is not None:
+        return seats.present_fn(lay.player_base + lay.absent_offset, lay.player_stride, which == "player_count")
+    if which in ("players", "seats"):
         return lambda s, env: s.tables.players
     if which == "player_count":
         return lambda s, env: s.tables.n

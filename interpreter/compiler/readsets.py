@@ -127,9 +127,11 @@ def _ref(ref: A.Ref, out: ReadSet, lay: Layout, widths: dict[str, int]) -> None:
         return
     if ref[0] == "first":
         out.slots.add(FIRST_SLOT)
-    elif ref[0] == "builtin":  # players and player_count are fixed; round is a slot
+    elif ref[0] == "builtin":  # seats are fixed; round is a slot; players read the absent flag, if any
         if ref[1] == "round":
             out.slots.add(ROUND_SLOT)
+        elif ref[1] in ("players", "player_count") and lay.absent_offset is not None:
+            out.player_counters.add((lay.absent_offset, 1))
     elif ref[0] == "grid" or ref[0] == "gridcell":
         g = lay.grids[ref[1].name]
         out.slots.update(range(g.base, g.base + g.width * g.height))

@@ -194,7 +194,7 @@ class Sizes:
         if isinstance(e, A.LetIn):
             return self.max_len(e.body, {**(env or {}), e.name: (e.value, env)})
         if isinstance(e, A.Name) and ref is not None:
-            if ref[0] == "builtin" and ref[1] == "players":
+            if ref[0] == "builtin" and ref[1] in ("players", "seats"):
                 return self.max_players
             if ref[0] == "enumtype":
                 return len(self.prog.enums[ref[1]])
@@ -259,7 +259,7 @@ class Sizes:
 
     def _named(self, e: A.Name | A.Attr, ref: Any, env: dict[str, Any] | None) -> Range | None:
         if ref[0] == "builtin" and ref[1] == "player_count":
-            return (1, self.max_players)
+            return (0 if self.prog.game.absent is not None else 1, self.max_players)  # every seat may sit out
         if ref[0] in ("counter", "pcounter", "ccounter"):
             d = ref[1]
             if type(d) is A.CounterDecl and d.lo is not None and d.hi is not None and not d.is_flag and (

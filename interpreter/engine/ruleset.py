@@ -227,6 +227,8 @@ class Ruleset:
             zi: functools.partial(hosted_mask, zi=zi) for zi, host in enumerate(zone_host)
             if host >= 0 and zone_vis[zi] != "public"}
         tables.card_backs = self._card_backs(card_def, fields)
+        if lay.absent_offset is not None:  # `absent_while FLAG`: each seat's FLAG slot (runtime/seats.py)
+            tables.absent_slots = tuple(lay.player_base + p * lay.player_stride + lay.absent_offset for p in range(n))
         groups: dict[tuple[int | None, int | None], list[int]] = {}
         for i, b in enumerate(bounds):
             if b != (None, None):

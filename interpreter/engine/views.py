@@ -15,7 +15,7 @@ from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, UNITS
 from liturgy.interpreter.engine.decision import Decision
 from liturgy.interpreter.engine.narration import narrate
 from liturgy.interpreter.engine.outcome import _game_over_line, _labels
-from liturgy.interpreter.runtime import modes
+from liturgy.interpreter.runtime import modes, seats
 from liturgy.interpreter.runtime.graphs import edges_view, overlay_of
 from liturgy.interpreter.runtime.grids import cell_label
 from liturgy.interpreter.runtime.moves import players_mask, visible_cards
@@ -284,6 +284,8 @@ class GameViews:
             "log": self.log_lines(player, log_from),
             "result": s.result,
         }
+        if s.tables.absent_slots:  # `absent_while`: who is not playing now (only then: older views stay as they were)
+            out["absent"] = [f"P{p + 1}" for p in seats.absent(s)]
         self._boards(out, grids=counters)
         return out
 

@@ -20,6 +20,7 @@ from itertools import chain, compress, repeat
 from operator import is_not, itemgetter, ne
 from typing import Any
 
+from liturgy.interpreter.runtime import seats
 from liturgy.interpreter.runtime.state import GameState, Tables
 
 Violations = list[tuple[str, str]]
@@ -262,6 +263,8 @@ def full(s: GameState) -> tuple[Violations, bool]:
     certifiable = placed and len(out) == n
     _final(s, out)
     _pending(s, out)
+    if s.tables.absent_slots:
+        seats.violations(s, out)
     return out, certifiable
 
 
@@ -282,6 +285,8 @@ def others(s: GameState) -> Violations:
     if pend is not None and (pend[0] == "choose" and not pend[2]
                              or pend[0] == "simul" and any(not o for _, o in pend[1])):
         _pending(s, out)
+    if t.absent_slots and pend is not None:
+        seats.violations(s, out)
     return out
 
 

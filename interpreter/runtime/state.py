@@ -54,6 +54,8 @@ class Tables:
     zone_host: list[int] = field(default_factory=list)
     # per card id: its `back` fields as text (`region: sea`), shown wherever the card is, even face down; or ""
     card_backs: list[str] = field(default_factory=list)
+    # per seat: the counter slot of the game's `absent_while` flag (interpreter/runtime/seats.py); () without one
+    absent_slots: tuple[int, ...] = ()
     # reset_slots as slice assignments (:func:`reset_runs`): what the start of every round writes
     reset_runs: tuple[tuple[slice, list[Any]], ...] = field(init=False, repr=False, compare=False)
 

@@ -35,6 +35,7 @@ from liturgy.interpreter.engine import Decision, Game, Ruleset, load_ruleset
 from liturgy.interpreter.engine.logs import BadDecisionLog, _decisions, _options
 from liturgy.interpreter.engine.outcome import winners_text
 from liturgy.interpreter.engine.seatview import seat_extras, seat_view
+from liturgy.interpreter.runtime import seats
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.runtime.state import Tables
 from liturgy.interpreter.tools.leaks import _sentinel_tables
@@ -304,9 +305,11 @@ def render(table: Table, seat: int | None, online: set[int], d: Decision | None 
                     "options": [{"label": label, "detail": details[i] if i < len(details) else None}
                                 for i, label in enumerate(d.options[seat])]}
     status = "ended" if table.status == "ended" else g.state.status
+    away = seats.absent(g.state)  # seats the rules have not brought in yet (`absent_while`): said beside their name
     return {
         "type": "state", "table": table.id, "ruleset": g.ruleset.name, "you": seat_name(seat),
-        "seats": [{"seat": seat_name(p), "kind": k, "online": p in online} for p, k in enumerate(table.seats)],
+        "seats": [{"seat": seat_name(p), "kind": k, "online": p in online, **({"absent": True} if p in away else {})}
+                  for p, k in enumerate(table.seats)],
         "status": status, "move": table.moves, "log_append": log_from > 0,
         "turn": [seat_name(p) for p in g.waiting_for()] if table.status == "open" else [],
         "decision": mine, "display": panel, "view": view, "result": g.result, "outcome": outcome(g),

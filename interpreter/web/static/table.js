@@ -302,7 +302,8 @@ function draw(s) {
     const cls = "seat" + (seat.seat === s.you ? " me" : "") + (s.turn.includes(seat.seat) ? " turn" : "");
     const span = el("span", undefined, cls);
     span.append(el("span", undefined, "dot" + (seat.online || seat.kind !== "human" ? " on" : "")));
-    span.append(`${seat.seat} · ${seat.kind === "human" ? "person" : "bot " + seat.kind}`);
+    span.append(`${seat.seat} · ${seat.kind === "human" ? "person" : "bot " + seat.kind}` +
+                (seat.absent ? " · not playing yet" : ""));  // a seat the rules have not brought in (absent_while)
     seats.append(span);
   }
   const mine = s.turn.includes(s.you);
