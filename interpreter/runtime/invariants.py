@@ -7,10 +7,16 @@ slots, and Slay the Spire has 529 cards and almost 10,000 counter slots, of whic
 about four. So a game keeps a :class:`Certified` copy of the counters, zones and card places of the
 last state where those three held, and the next check looks only at what differs from it.
 
-The incremental check is exact, not a sample: a slot or zone that compares equal to the certified
-copy has the value that was checked, and :meth:`Certified.holds` checks everything else with the
-same conditions the full check uses. Whenever it cannot prove all three invariants, the full check
-runs and produces the report (in the same order, with the same messages) it always did.
+What changed is not found by comparing the state with that copy: every write path (the generated
+code, the closures, the runtime's card moves, the round's resets) notes the counter slot or zone it
+writes in ``GameState.wrote`` while a certificate is kept (interpreter/runtime/state.py), and
+:meth:`Certified.holds` checks bounds, pools and placement for exactly those, with the same conditions
+the full check uses. It then takes the noted values into its copy and compares copy and state in one
+C-level pass each: a write that bypassed the record makes them differ, and the check a full one.
+tests/test_recorded_writes.py proves the record complete (``AUDIT`` lists what changed unnoted).
+
+The incremental check is exact, not a sample. Whenever it cannot prove all three invariants, the full
+check runs and produces the report (in the same order, with the same messages) it always did.
 """
 
 from __future__ import annotations
