@@ -158,8 +158,9 @@ def _bloodborne_game(decisions: int) -> Game:
 
 def test_a_write_that_bypasses_the_record_is_listed_and_checked_in_full(audit: list[tuple[str, int]]) -> None:
     """The mutation the audit exists for: a zone reordered and a counter slot rewritten in place, with no note.
-    Both are listed, and the engine's check does not trust the record (the comparison after the update fails, so
-    the full check runs and takes a new certificate) instead of answering from it."""
+    Both are listed. The counter also fails the certificate's own comparison after the update, so the engine's
+    check runs in full and takes a new certificate instead of answering from the record (a reorder alone keeps
+    every size and place: only this audit sees it, which is why the shipped rulesets are audited above)."""
     game = _bloodborne_game(10)
     s = game.state
     zi = max(range(len(s.zones)), key=lambda z: len(s.zones[z]))

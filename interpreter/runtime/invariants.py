@@ -11,9 +11,10 @@ What changed is not found by comparing the state with that copy: every write pat
 code, the closures, the runtime's card moves, the round's resets) notes the counter slot or zone it
 writes in ``GameState.wrote`` while a certificate is kept (interpreter/runtime/state.py), and
 :meth:`Certified.holds` checks bounds, pools and placement for exactly those, with the same conditions
-the full check uses. It then takes the noted values into its copy and compares copy and state in one
-C-level pass each: a write that bypassed the record makes them differ, and the check a full one.
-tests/test_recorded_writes.py proves the record complete (``AUDIT`` lists what changed unnoted).
+the full check uses. It then takes the noted values into its copy and compares the counters, the zone
+sizes and the card places with the state in C-level passes: most writes that bypassed the record make
+them differ, and the check a full one. tests/test_recorded_writes.py proves the record complete
+(``AUDIT`` lists what changed unnoted).
 
 The incremental check is exact, not a sample. Whenever it cannot prove all three invariants, the full
 check runs and produces the report (in the same order, with the same messages) it always did.
@@ -21,9 +22,10 @@ check runs and produces the report (in the same order, with the same messages) i
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 from itertools import chain, compress, repeat
-from operator import is_not, itemgetter, ne
+from operator import invert, is_not, itemgetter, ne
 from typing import Any
 
 from liturgy.interpreter.runtime.state import GameState, Tables
@@ -145,11 +147,12 @@ class Certified:
     """Counters, zones and card places of a state in which every card was in exactly one zone (the
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
-    __slots__ = ("counters", "zones", "card_zone", "int_pools", "changed_slots", "changed_zones", "held")
+    __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "changed_slots", "changed_zones", "held")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool) -> None:
         self.counters = counters
         self.zones = zones  # of copies of the zone lists
+        self.sizes = [len(z) for z in zones.blocks[0]] if zones.n <= _BLOCK else [len(zones[i]) for i in range(zones.n)]
         self.card_zone = card_zone  # a copy
         # every pool slot held a plain int: a pool's total then moves by exactly the changes of its slots
         self.int_pools = int_pools
@@ -180,10 +183,12 @@ class Certified:
         What changed since the certified state is what the game's write paths noted in ``s.wrote`` (the
         counter slots and zones written: interpreter/runtime/state.py's ``note_slot`` and ``note_zone``, and
         the same test in generated code), so no copy is compared to find it. Counters: see
-        :meth:`_counters_hold`; cards: see :meth:`_places`. Then the copies take the noted values and are
-        compared with the state in one C-level pass each: a write that bypassed the record (a path that forgot
-        to note itself) makes them differ, and this check a full one instead of a wrong answer. False means
-        "not proven": the caller runs the full check, which reports exactly what is wrong.
+        :meth:`_counters_hold`; cards: see :meth:`_places`. Then the copies take the noted values, and the
+        counters are compared with the state item for item, the zones by their sizes (and every card place by
+        :meth:`_places`), each in one C-level pass: a write that bypassed the record (a path that forgot to note
+        itself) makes them differ, and this check a full one. An unnoted change that keeps every size and
+        place (a zone reordered in place) is not seen here; tests/test_recorded_writes.py is what rules it out.
+        False means "not proven": the caller runs the full check, which reports exactly what is wrong.
         """
         counters = s.counters
         zones = s.zones
@@ -194,10 +199,11 @@ class Certified:
         if AUDIT is not None:
             self._audit(counters, zones, w)
         if w:
-            noted = set(w)
+            noted = sorted(set(w))  # the zones (~zi, below 0) first, then the slots: split in C-level calls
             w.clear()
-            slots = [i for i in noted if i >= 0]
-            dz = [~i for i in noted if i < 0]
+            k = bisect_left(noted, 0)
+            slots = noted[k:]
+            dz = list(map(invert, noted[:k])) if k else []
         else:
             slots, dz = [], []
         try:
@@ -212,7 +218,10 @@ class Certified:
             self.counters.update(counters, slots)
         if dz:
             self.zones.update(zones, dz, copy=True)
-        if not (self.counters.equals(counters) and self.zones.equals(zones)):
+            sizes = self.sizes
+            for zi in dz:
+                sizes[zi] = len(zones[zi])
+        if not self.counters.equals(counters) or list(map(len, zones)) != self.sizes:
             return False  # something changed that no write path noted: checked in full (the caller retakes us)
         self.card_zone = places
         self.changed_slots = slots
