@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -28,6 +28,7 @@ from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from liturgy.interpreter.runtime import invariants
 from liturgy.interpreter.runtime.errors import InvariantViolation
 from liturgy.interpreter.runtime.state import note_slot, note_zone
+from mode_helpers import compiled
 from test_invariant_reads import SHIPPED
 
 MODES = [{}, {"inline_fns": False}, {"stmtgen": False}, {"codegen": False, "stmtgen": False}, {"fuse": False}]
@@ -185,3 +186,23 @@ def test_a_noted_write_is_not_listed(audit: list[tuple[str, int]]) -> None:
     game.violations()
     assert audit == []
     assert game._certified is before
+
+
+def test_a_promoted_loop_notes_its_counter_once(write_ruleset: Callable[..., str], audit: list[tuple[str, int]],
+                                                 proven: list[int]) -> None:
+    """A global counter kept in a local for a loop's duration (interpreter/codegen/promote.py) is written back,
+    and noted, after the loop: the loop is still promoted, and the write is in the record in every mode."""
+    from test_promote import HEAD, LOOP
+
+    path = write_ruleset(HEAD.replace("WORK", "100000") + LOOP.replace("BODY", "other += 1"))
+    for mode in MODES:
+        rules = compiled(path, mode)
+        rules._build(2)[0].incremental_checks = True
+        if mode == {}:
+            assert rules.compiled.gen is not None
+            assert "finally:\n        _cs[" in rules.compiled.gen.sources.dump()  # promoted, note and all
+        game = rules.new_game(2, 0, check_invariants=True)
+        assert game.finished and game.state.error is None
+        game.violations()
+    assert proven[0] >= len(MODES)  # the check at the end of the game, and ours
+    assert audit == [], f"written without a note: {sorted(set(audit))}"
