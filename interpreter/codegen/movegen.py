@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.runtime.moves import open_move_source
+from liturgy.interpreter.runtime.state import noted_source
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.stmtgen import StmtGen
@@ -85,6 +86,7 @@ def _move_top(gen: StmtGen, st: A.Move) -> bool:
         gen.depth += 1
     gen.emit(f"{c} = {lst}.pop()")
     gen.emit(f"s.zones[{d}].insert(0, {c})" if st.place == "bottom" else f"s.zones[{d}].append({c})")
+    gen.emit(noted_source(zones=(f"({src})", d)))
     gen.emit(f"s.card_zone[{c}] = {d}")
     gen.emit("if s.face_up:")
     gen.emit(f"    s.face_up.discard({c})")

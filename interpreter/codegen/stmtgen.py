@@ -47,6 +47,7 @@ from liturgy.interpreter.runtime.moves import (
     players_mask,
     reveal_to,
 )
+from liturgy.interpreter.runtime.state import noted_source
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
@@ -373,7 +374,10 @@ class StmtGen:
         self.emit("break" if self.loops else "raise _BreakLoop")
 
     def _shuffle(self, st: A.Shuffle) -> None:
-        self.emit(f"s.rng = _shuffle(s.zones[{self.zone(st.zone)}], s.rng)")
+        z = self.tmp("_z")
+        self.emit(f"{z} = {self.zone(st.zone)}")
+        self.emit(f"s.rng = _shuffle(s.zones[{z}], s.rng)")
+        self.emit(noted_source(zones=(z,)))
 
     def _reveal_all(self, st: A.Reveal) -> None:
         if st.target.ty is not None and st.target.ty.kind == "zone":
@@ -430,16 +434,19 @@ class StmtGen:
                 self.emit(f"s.counters[{slot}] = {int(st.value.value)}")
             else:
                 self.emit(f"s.counters[{slot}] = 1 if {value} else 0")
+            self.emit(noted_source((slot,)))
             return
         lo, hi = decl.lo, decl.hi
         if st.op == "=" and lo is None and hi is None:
             self.emit(f"s.counters[{slot}] = {value}")
+            self.emit(noted_source((slot,)))
             return
         if st.op == "=" and isinstance(st.value, A.IntLit) and not isinstance(st.value.value, bool):
             k = st.value.value  # a constant clamped once, here
             k = k if lo is None or k >= lo else lo
             k = k if hi is None or k <= hi else hi
             self.emit(f"s.counters[{slot}] = {k!r}")
+            self.emit(noted_source((slot,)))
             return
         v = self.tmp()
         if st.op != "=" and (isinstance(st.value, A.IntLit) or value not in self.gen.let_forms):
@@ -457,6 +464,7 @@ class StmtGen:
             self.emit(f"{'elif' if low else 'if'} {v} > {hi!r}:")
             self.emit(f"    {v} = {hi!r}")
         self.emit(f"s.counters[{slot}] = {v}")
+        self.emit(noted_source((slot,)))
 
     def slot(self, e: A.Expr) -> str:
         return self.gen.slot(e)
@@ -487,6 +495,7 @@ class StmtGen:
         self.emit(f"    {n} = 0")
         self.emit(f"s.counters[{a}] = {have} - {n}")
         self.emit(f"s.counters[{b}] += {n}")
+        self.emit(noted_source((a, b)))
         if st.bind is not None:
             self.emit(f"{self.write(st.bind)}{n}")
 

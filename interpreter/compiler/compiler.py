@@ -117,8 +117,13 @@ class Compiler(StepMachineCompiler):
         def start_round(s: GameState, fr: list[Any]) -> bool:
             c = s.counters
             c[ROUND_SLOT] += 1
-            for slot, initial in s.tables.reset_slots:
+            reset = s.tables.reset_slots
+            for slot, initial in reset:
                 c[slot] = initial
+            w = s.wrote
+            if w is not None:  # for the invariant certificate (interpreter/runtime/invariants.py)
+                w.append(ROUND_SLOT)
+                w.extend(slot for slot, _ in reset)
             fr[1] += 1
             return False
 

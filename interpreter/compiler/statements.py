@@ -33,7 +33,7 @@ from liturgy.interpreter.runtime.moves import (
     reveal_to,
 )
 from liturgy.interpreter.runtime.names import value_labels
-from liturgy.interpreter.runtime.state import GameState
+from liturgy.interpreter.runtime.state import GameState, note_slot, note_zone
 
 
 class StatementCompiler(ExpressionCompiler):
@@ -85,7 +85,9 @@ class StatementCompiler(ExpressionCompiler):
         zf = self.zone_index(st.zone)
 
         def shuffle(s: GameState, env: dict[str, Any]) -> None:
-            s.rng = rng.shuffle(s.zones[zf(s, env)], s.rng)
+            zi = zf(s, env)
+            s.rng = rng.shuffle(s.zones[zi], s.rng)
+            note_zone(s, zi)
 
         return shuffle
 
@@ -215,6 +217,7 @@ class StatementCompiler(ExpressionCompiler):
         def change(s: GameState, env: dict[str, Any]) -> None:
             s.counters[slot] = walk.changed(overlay_of(s.counters[slot]), af(s, env), bf(s, env),
                                             kf(s, env) if kf is not None else None, link)
+            note_slot(s, slot)
 
         return change
 
@@ -234,7 +237,10 @@ class StatementCompiler(ExpressionCompiler):
         if decl.is_flag:
 
             def set_flag(s: GameState, env: dict[str, Any]) -> None:
-                s.counters[sf(s, env)] = 1 if vf(s, env) else 0
+                v = 1 if vf(s, env) else 0  # the value first, then the slot: the order of `s.counters[sf()] = v`
+                slot = sf(s, env)
+                s.counters[slot] = v
+                note_slot(s, slot)
 
             return set_flag
         sign = 0 if op == "=" else (1 if op == "+=" else -1)
@@ -249,6 +255,7 @@ class StatementCompiler(ExpressionCompiler):
             elif hi is not None and v > hi:
                 v = hi
             s.counters[slot] = v
+            note_slot(s, slot)
 
         return set_counter
 
@@ -297,6 +304,10 @@ class StatementCompiler(ExpressionCompiler):
                 n = 0
             c[a] = have - n
             c[b] += n
+            w = s.wrote
+            if w is not None:
+                w.append(a)
+                w.append(b)
             if bind is not None:
                 env[bind] = n
 

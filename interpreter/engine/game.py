@@ -448,6 +448,7 @@ class Game(GameViews):
         else:
             out, certifiable = invariants.full(s)
             self._certified = invariants.Certified.take(s) if certifiable and s.tables.incremental_checks else None
+            s.wrote = [] if self._certified is not None else None  # the writes from here on, for the next check
         held = 0
         step = None  # worked out only for an invariant that names steps it does not hold in
         for k, (text, fn, outside) in enumerate(invs):

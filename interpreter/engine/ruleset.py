@@ -359,6 +359,7 @@ class Ruleset:
         game.options = chosen
         if check_invariants and tables.incremental_checks:
             game._certified = self._certified_start(key, template)
+            s.wrote = [] if game._certified is not None else None  # setup's writes too: the certificate is before it
         game._advance()
         return game
 

@@ -7,17 +7,25 @@ slots, and Slay the Spire has 529 cards and almost 10,000 counter slots, of whic
 about four. So a game keeps a :class:`Certified` copy of the counters, zones and card places of the
 last state where those three held, and the next check looks only at what differs from it.
 
-The incremental check is exact, not a sample: a slot or zone that compares equal to the certified
-copy has the value that was checked, and :meth:`Certified.holds` checks everything else with the
-same conditions the full check uses. Whenever it cannot prove all three invariants, the full check
-runs and produces the report (in the same order, with the same messages) it always did.
+What changed is not found by comparing the state with that copy: every write path (the generated
+code, the closures, the runtime's card moves, the round's resets) notes the counter slot or zone it
+writes in ``GameState.wrote`` while a certificate is kept (interpreter/runtime/state.py), and
+:meth:`Certified.holds` checks bounds, pools and placement for exactly those, with the same conditions
+the full check uses. It then takes the noted values into its copy and compares the counters, the zone
+sizes and the card places with the state in C-level passes: most writes that bypassed the record make
+them differ, and the check a full one. tests/test_recorded_writes.py proves the record complete
+(``AUDIT`` lists what changed unnoted).
+
+The incremental check is exact, not a sample. Whenever it cannot prove all three invariants, the full
+check runs and produces the report (in the same order, with the same messages) it always did.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 from itertools import chain, compress, repeat
-from operator import is_not, itemgetter, ne
+from operator import invert, is_not, itemgetter, ne
 from typing import Any
 
 from liturgy.interpreter.runtime.state import GameState, Tables
@@ -91,6 +99,17 @@ class Snapshot:
             a += _BLOCK
         return out
 
+    def equals(self, now: list[Any]) -> bool:
+        """Whether ``now`` holds what the copy holds, item for item (by ``==``: C-level passes)."""
+        if self.n <= _BLOCK:
+            return now == self.blocks[0]
+        a = 0
+        for y in self.blocks:
+            if now[a:a + _BLOCK] != y:
+                return False
+            a += _BLOCK
+        return True
+
     def update(self, now: list[Any], positions: list[int], copy: bool = False) -> None:
         """Take ``now``'s items at ``positions`` (what :meth:`changed` returned) into the snapshot; ``copy``: a
         copy of each (items that are lists)."""
@@ -103,6 +122,11 @@ class Snapshot:
             for i in positions:
                 blocks[i >> _SHIFT][i & (_BLOCK - 1)] = now[i][:] if copy else now[i]
 
+
+# The differential audit of the write record (tests/test_recorded_writes.py): while this is a list, every
+# :meth:`Certified.holds` also finds the changes by comparing the copies, as the certificate did before the record,
+# and appends each counter slot or zone that changed without being noted. Never set in play: it costs the diff.
+AUDIT: list[tuple[str, int]] | None = None
 
 # Below this many counter slots and cards (cards weigh more: three passes over them), the full check is
 # as cheap as finding what changed. Both ways give the same answer; this only picks the faster one. Session 13
@@ -123,11 +147,12 @@ class Certified:
     """Counters, zones and card places of a state in which every card was in exactly one zone (the
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
-    __slots__ = ("counters", "zones", "card_zone", "int_pools", "changed_slots", "changed_zones", "held")
+    __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "changed_slots", "changed_zones", "held")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool) -> None:
         self.counters = counters
         self.zones = zones  # of copies of the zone lists
+        self.sizes = [len(z) for z in zones.blocks[0]] if zones.n <= _BLOCK else [len(zones[i]) for i in range(zones.n)]
         self.card_zone = card_zone  # a copy
         # every pool slot held a plain int: a pool's total then moves by exactly the changes of its slots
         self.int_pools = int_pools
@@ -155,16 +180,33 @@ class Certified:
     def holds(self, s: GameState) -> bool:
         """True when placement, bounds and pools provably hold in ``s``; then ``s`` becomes the certified state.
 
-        Counters: see :meth:`_counters_hold`; cards: see :meth:`_places`. False means "not proven": the
-        caller runs the full check, which reports exactly what is wrong.
+        What changed since the certified state is what the game's write paths noted in ``s.wrote`` (the
+        counter slots and zones written: interpreter/runtime/state.py's ``note_slot`` and ``note_zone``, and
+        the same test in generated code), so no copy is compared to find it. Counters: see
+        :meth:`_counters_hold`; cards: see :meth:`_places`. Then the copies take the noted values, and the
+        counters are compared with the state item for item, the zones by their sizes (and every card place by
+        :meth:`_places`), each in one C-level pass: a write that bypassed the record (a path that forgot to note
+        itself) makes them differ, and this check a full one. An unnoted change that keeps every size and
+        place (a zone reordered in place) is not seen here; tests/test_recorded_writes.py is what rules it out.
+        False means "not proven": the caller runs the full check, which reports exactly what is wrong.
         """
         counters = s.counters
         zones = s.zones
+        w = s.wrote
+        if (w is None or len(counters) != self.counters.n or len(zones) != self.zones.n
+                or len(s.card_zone) != len(self.card_zone)):
+            return False
+        if AUDIT is not None:
+            self._audit(counters, zones, w)
+        if w:
+            noted = sorted(set(w))  # the zones (~zi, below 0) first, then the slots: split in C-level calls
+            w.clear()
+            k = bisect_left(noted, 0)
+            slots = noted[k:]
+            dz = list(map(invert, noted[:k])) if k else []
+        else:
+            slots, dz = [], []
         try:
-            slots = self.counters.changed(counters)
-            dz = self.zones.changed(zones)
-            if slots is None or dz is None or len(s.card_zone) != len(self.card_zone):
-                return False
             if slots and not self._counters_hold(s.tables, counters, slots):
                 return False
             places = self._places(zones, s.card_zone, dz)
@@ -176,10 +218,26 @@ class Certified:
             self.counters.update(counters, slots)
         if dz:
             self.zones.update(zones, dz, copy=True)
+            sizes = self.sizes
+            for zi in dz:
+                sizes[zi] = len(zones[zi])
+        if not self.counters.equals(counters) or list(map(len, zones)) != self.sizes:
+            return False  # something changed that no write path noted: checked in full (the caller retakes us)
         self.card_zone = places
         self.changed_slots = slots
         self.changed_zones = dz
         return True
+
+    def _audit(self, counters: list[Any], zones: list[list[int]], w: list[int]) -> None:
+        """Append to :data:`AUDIT` every slot and zone that differs from the certified copy but was not noted."""
+        noted = set(w)
+        assert AUDIT is not None
+        for i in self.counters.changed(counters) or ():
+            if i not in noted:
+                AUDIT.append(("counter", i))
+        for zi in self.zones.changed(zones) or ():
+            if ~zi not in noted:
+                AUDIT.append(("zone", zi))
 
     def _counters_hold(self, t: Tables, counters: list[Any], slots: list[int]) -> bool:
         """Every changed slot is within its bounds, and every pool with a changed slot still adds up: its

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from liturgy.interpreter.runtime.errors import RuleError
-from liturgy.interpreter.runtime.state import GameState
+from liturgy.interpreter.runtime.state import GameState, noted_source
 
 
 def move_card(s: GameState, c: int, dst: int, place: str) -> None:
@@ -38,11 +38,16 @@ def move_card(s: GameState, c: int, dst: int, place: str) -> None:
         s.face_up.discard(c)
     if s.shown:
         s.shown.pop(c, None)
+    w = s.wrote
+    if w is not None:  # both zones changed (interpreter/runtime/invariants.py checks exactly the noted ones)
+        w.append(~src)
+        w.append(~dst)
 
 
 # `move_card` for a destination without a capacity, as the source generated code writes in place of the call
 # (interpreter/codegen/stmtgen.py); {c} is the card, {d} the destination, {o} and {z} fresh names, {put} the
-# append or insert, {count} the removed-count line for a final destination.  A card in a final zone still goes
+# append or insert, {noted} the note of both zones for the invariant certificate (state.noted_source), {count} the
+# removed-count line for a final destination.  A card in a final zone still goes
 # through `_move`, which raises the same error as the call.  tests/test_moves.py plays both against each other.
 OPEN_MOVE = """\
 {o} = s.card_zone[{c}]
@@ -55,6 +60,7 @@ else:
     else:
         {z}.remove({c})
     {put}
+    {noted}
     s.card_zone[{c}] = {d}
     if s.face_up:
         s.face_up.discard({c})
@@ -68,7 +74,8 @@ def open_move_source(c: str, d: str, o: str, z: str, place: str, final: bool) ->
     put = f"s.zones[{d}].insert(0, {c})" if place == "bottom" else f"s.zones[{d}].append({c})"
     # a final destination: the card left another zone (one that is not final), so it is out of play now
     count = "    s.removed_count += 1" if final else ""
-    text = OPEN_MOVE.format(c=c, d=d, o=o, z=z, place=repr(place), put=put, count=count)
+    noted = noted_source(zones=(o, d))
+    text = OPEN_MOVE.format(c=c, d=d, o=o, z=z, place=repr(place), put=put, count=count, noted=noted)
     return [line for line in text.split("\n") if line]
 
 
@@ -201,6 +208,10 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None
             move_card(s, c, dst, place)
         return
     zones = s.zones
+    w = s.wrote
+    if w is not None:
+        w.extend(~src for src in sources)
+        w.append(~dst)
     for src in sources:  # a card of `moving` found in zone src is one of the cards that come from src
         z = zones[src]
         z[:] = [c for c in z if c not in moving]
@@ -233,6 +244,10 @@ def move_zone(s: GameState, src: int, dst: int, place: str) -> None:
     if src == dst or t.zone_final[src] or t.zone_capacity[dst] is not None:
         move_all(s, tuple(cards), dst, place)
         return
+    w = s.wrote
+    if w is not None:
+        w.append(~src)
+        w.append(~dst)
     if place == "bottom":
         s.zones[dst][0:0] = cards[::-1]
     else:
