@@ -199,8 +199,10 @@ def test_a_promoted_loop_notes_its_counter_once(write_ruleset: Callable[..., str
         rules = compiled(path, mode)
         rules._build(2)[0].incremental_checks = True
         if mode == {}:
-            assert rules.compiled.gen is not None
-            assert "finally:\n        _cs[" in rules.compiled.gen.sources.dump()  # promoted, note and all
+            gen = rules.noted().compiled.gen  # the variant checked games run
+            assert gen is not None
+            assert "finally:\n        _cs[" in gen.sources.dump()  # promoted
+            assert "finally:\n        _cs[" in gen.sources.dump().split("_wr.append(")[0]  # noted after the loop
         game = rules.new_game(2, 0, check_invariants=True)
         assert game.finished and game.state.error is None
         game.violations()

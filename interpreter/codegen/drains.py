@@ -29,7 +29,6 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.runtime.state import noted_source
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.stmtgen import StmtGen
@@ -137,7 +136,7 @@ def _write(gen: StmtGen, kind: str, src: str, dst: str, k: int, mv: A.Move, line
         gen.emit(f"s.zones[{d}][0:0] = {m}[::-1]")
     else:
         gen.emit(f"s.zones[{d}].extend({m})")
-    gen.emit(noted_source(zones=(f"({src})", d)))
+    gen.note(zones=(f"({src})", d))
     gen.emit(f"{cz} = s.card_zone")
     gen.emit(f"for {c} in {m}:")
     gen.emit(f"    {cz}[{c}] = {d}")

@@ -114,4 +114,5 @@ def promote(gen: StmtGen, start: int, body_stmts: Sequence[A.Stmt]) -> None:
     lines.extend(body)
     lines.append(f"{pad}finally:")
     lines.extend(f"{pad}    s.counters[{n}] = {t}" for n, t in names.items())
-    lines.append(f"{pad}    {noted_source(tuple(names))}")
+    if gen.comp.notes:  # the checked variant (runtime/state.py): unchecked code notes nothing
+        lines.append(f"{pad}    {noted_source(tuple(names))}")

@@ -171,6 +171,12 @@ class StmtGen:
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
 
+    def note(self, slots: tuple[str, ...] | tuple[int, ...] = (), zones: tuple[str, ...] = ()) -> None:
+        """Note the counter ``slots`` and ``zones`` just written, for the invariant certificate: only in the
+        checked variant of the code (``comp.notes``); an unchecked game's code has no line here."""
+        if self.comp.notes:
+            self.emit(noted_source(tuple(map(str, slots)), zones))
+
     def charge(self, units: str, at: str) -> None:
         """Count ``units`` of the game's work here (interpreter/runtime/budget.py)."""
         for line in budgetgen.charge(units, self.comp.work_limit, repr(at)):
@@ -374,10 +380,13 @@ class StmtGen:
         self.emit("break" if self.loops else "raise _BreakLoop")
 
     def _shuffle(self, st: A.Shuffle) -> None:
+        if not self.comp.notes:
+            self.emit(f"s.rng = _shuffle(s.zones[{self.zone(st.zone)}], s.rng)")
+            return
         z = self.tmp("_z")
         self.emit(f"{z} = {self.zone(st.zone)}")
         self.emit(f"s.rng = _shuffle(s.zones[{z}], s.rng)")
-        self.emit(noted_source(zones=(z,)))
+        self.note(zones=(z,))
 
     def _reveal_all(self, st: A.Reveal) -> None:
         if st.target.ty is not None and st.target.ty.kind == "zone":
@@ -434,19 +443,19 @@ class StmtGen:
                 self.emit(f"s.counters[{slot}] = {int(st.value.value)}")
             else:
                 self.emit(f"s.counters[{slot}] = 1 if {value} else 0")
-            self.emit(noted_source((slot,)))
+            self.note((slot,))
             return
         lo, hi = decl.lo, decl.hi
         if st.op == "=" and lo is None and hi is None:
             self.emit(f"s.counters[{slot}] = {value}")
-            self.emit(noted_source((slot,)))
+            self.note((slot,))
             return
         if st.op == "=" and isinstance(st.value, A.IntLit) and not isinstance(st.value.value, bool):
             k = st.value.value  # a constant clamped once, here
             k = k if lo is None or k >= lo else lo
             k = k if hi is None or k <= hi else hi
             self.emit(f"s.counters[{slot}] = {k!r}")
-            self.emit(noted_source((slot,)))
+            self.note((slot,))
             return
         v = self.tmp()
         if st.op != "=" and (isinstance(st.value, A.IntLit) or value not in self.gen.let_forms):
@@ -464,7 +473,7 @@ class StmtGen:
             self.emit(f"{'elif' if low else 'if'} {v} > {hi!r}:")
             self.emit(f"    {v} = {hi!r}")
         self.emit(f"s.counters[{slot}] = {v}")
-        self.emit(noted_source((slot,)))
+        self.note((slot,))
 
     def slot(self, e: A.Expr) -> str:
         return self.gen.slot(e)
@@ -495,7 +504,7 @@ class StmtGen:
         self.emit(f"    {n} = 0")
         self.emit(f"s.counters[{a}] = {have} - {n}")
         self.emit(f"s.counters[{b}] += {n}")
-        self.emit(noted_source((a, b)))
+        self.note((a, b))
         if st.bind is not None:
             self.emit(f"{self.write(st.bind)}{n}")
 

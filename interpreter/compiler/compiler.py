@@ -117,6 +117,14 @@ class Compiler(StepMachineCompiler):
         def start_round(s: GameState, fr: list[Any]) -> bool:
             c = s.counters
             c[ROUND_SLOT] += 1
+            for slot, initial in s.tables.reset_slots:
+                c[slot] = initial
+            fr[1] += 1
+            return False
+
+        def start_round_noted(s: GameState, fr: list[Any]) -> bool:
+            c = s.counters
+            c[ROUND_SLOT] += 1
             reset = s.tables.reset_slots
             for slot, initial in reset:
                 c[slot] = initial
@@ -127,7 +135,8 @@ class Compiler(StepMachineCompiler):
             fr[1] += 1
             return False
 
-        main.ins.append(self.note(start_round, "run"))
+        # the checked variant notes the round's writes; the unchecked one is exactly the instruction before notes
+        main.ins.append(self.note(start_round_noted if self.notes else start_round, "run"))
         for st in prog.steps:
             self.step_pcs[st.name] = len(main.ins)
             self.step_names_by_pc.append((len(main.ins), st.name))

@@ -69,14 +69,14 @@ else:
 {count}"""
 
 
-def open_move_source(c: str, d: str, o: str, z: str, place: str, final: bool) -> list[str]:
+def open_move_source(c: str, d: str, o: str, z: str, place: str, final: bool, notes: bool = True) -> list[str]:
     """:data:`OPEN_MOVE` filled in: the lines of one card move to a destination with no capacity."""
     put = f"s.zones[{d}].insert(0, {c})" if place == "bottom" else f"s.zones[{d}].append({c})"
     # a final destination: the card left another zone (one that is not final), so it is out of play now
     count = "    s.removed_count += 1" if final else ""
-    noted = noted_source(zones=(o, d))
+    noted = noted_source(zones=(o, d)) if notes else ""  # the unchecked variant notes nothing
     text = OPEN_MOVE.format(c=c, d=d, o=o, z=z, place=repr(place), put=put, count=count, noted=noted)
-    return [line for line in text.split("\n") if line]
+    return [line for line in text.split("\n") if line.strip()]
 
 
 def card_ids(value: object) -> list[int]:
