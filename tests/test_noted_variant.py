@@ -59,6 +59,7 @@ def test_the_variants_share_the_tables_of_each_player_count() -> None:
     tables = rules._build(2)[0]
     assert rules.noted()._build(2)[0] is tables
     assert rules.noted()._templates is rules._templates
+    assert rules.noted().compiled.invariants is rules.compiled.invariants  # wrapped in place by the rule profiler
 
 
 def test_a_game_that_starts_checking_later_is_checked_in_full(monkeypatch: pytest.MonkeyPatch) -> None:

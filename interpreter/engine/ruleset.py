@@ -83,6 +83,9 @@ class Ruleset:
             twin = Ruleset(self.program, notes=True, **self._modes)
             twin._tables, twin._templates, twin._certs = self._tables, self._templates, self._certs
             twin.label_cache = self.label_cache
+            # the declared invariants too (expressions, which write nothing): a tool that wraps them in place, as
+            # the rule profiler times them (tools/ruleprof.py), wraps the ones checked games evaluate
+            twin.compiled.invariants = self.compiled.invariants
             self._noted = twin
         return twin
 
