@@ -110,18 +110,6 @@ class Snapshot:
             a += _BLOCK
         return True
 
-    def update(self, now: list[Any], positions: list[int], copy: bool = False) -> None:
-        """Take ``now``'s items at ``positions`` (what :meth:`changed` returned) into the snapshot; ``copy``: a
-        copy of each (items that are lists)."""
-        blocks = self.blocks
-        if self.n <= _BLOCK:
-            block = blocks[0]
-            for i in positions:
-                block[i] = now[i][:] if copy else now[i]
-        else:
-            for i in positions:
-                blocks[i >> _SHIFT][i & (_BLOCK - 1)] = now[i][:] if copy else now[i]
-
 
 # The differential audit of the write record (tests/test_recorded_writes.py): while this is a list, every
 # :meth:`Certified.holds` also finds the changes by comparing the copies, as the certificate did before the record,
@@ -206,6 +194,9 @@ class Certified:
             dz = list(map(invert, noted[:k])) if k else []
         else:
             slots, dz = [], []
+        # _counters_hold and _places take the noted values into the copies as they check them (one loop each, not
+        # a second pass): when either fails, the copies are half updated, and the caller replaces this certificate
+        # (a full check, then Certified.take), so nothing reads them again
         try:
             if slots and not self._counters_hold(s.tables, counters, slots):
                 return False
@@ -214,13 +205,6 @@ class Certified:
                 return False
         except (TypeError, IndexError):
             return False  # a value the full check must report (or fail on) itself
-        if slots:
-            self.counters.update(counters, slots)
-        if dz:
-            self.zones.update(zones, dz, copy=True)
-            sizes = self.sizes
-            for zi in dz:
-                sizes[zi] = len(zones[zi])
         if not self.counters.equals(counters) or list(map(len, zones)) != self.sizes:
             return False  # something changed that no write path noted: checked in full (the caller retakes us)
         self.card_zone = places
@@ -241,7 +225,8 @@ class Certified:
 
     def _counters_hold(self, t: Tables, counters: list[Any], slots: list[int]) -> bool:
         """Every changed slot is within its bounds, and every pool with a changed slot still adds up: its
-        changed slots, all plain ints, add up to what they did when certified (the pool's total then)."""
+        changed slots, all plain ints, add up to what they did when certified (the pool's total then). Each value
+        is taken into the copy as it is checked (see :meth:`holds`)."""
         bounds = t.counter_bounds
         pool_of = t.pool_of_slot
         moved: dict[str, int] | None = None
@@ -259,6 +244,7 @@ class Certified:
                 if moved is None:
                     moved = {}
                 moved[pool] = moved.get(pool, 0) + v - was
+            old[i] = v
         return not moved or not any(moved.values())
 
     def _places(self, zones: list[list[int]], cz: list[int], dz: list[int]) -> list[int] | None:
@@ -281,6 +267,7 @@ class Certified:
         if not dz:
             return old_cz if cz == old_cz else None
         certified = self.zones.flat()
+        sizes = self.sizes
         expected = old_cz[:]
         n = 0
         for zi in dz:
@@ -290,11 +277,14 @@ class Certified:
                 expected[c] = _GONE
         for zi in dz:  # after every mark: a card may come from a zone later in dz
             cards = zones[zi]
-            n -= len(cards)
+            k = len(cards)
+            n -= k
             for c in cards:
                 expected[c] = zi
             if cards and (min(cards) < 0 or not _INT.issuperset(map(type, cards))):
                 return None
+            certified[zi] = cards[:]  # the copy takes the zone now (see holds)
+            sizes[zi] = k
         if n or expected != cz:
             return None
         return expected
