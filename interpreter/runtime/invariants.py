@@ -198,8 +198,11 @@ class Certified:
         # a second pass): when either fails, the copies are half updated, and the caller replaces this certificate
         # (a full check, then Certified.take), so nothing reads them again
         try:
-            if slots and not self._counters_hold(s.tables, counters, slots):
-                return False
+            if slots:
+                got = self._counters_hold(s.tables, counters, slots)
+                if got is None:
+                    return False
+                slots = got  # the slots whose value is another object than the certified one
             places = self._places(zones, s.card_zone, dz)
             if places is None:
                 return False
@@ -223,29 +226,38 @@ class Certified:
             if ~zi not in noted:
                 AUDIT.append(("zone", zi))
 
-    def _counters_hold(self, t: Tables, counters: list[Any], slots: list[int]) -> bool:
-        """Every changed slot is within its bounds, and every pool with a changed slot still adds up: its
-        changed slots, all plain ints, add up to what they did when certified (the pool's total then). Each value
-        is taken into the copy as it is checked (see :meth:`holds`)."""
+    def _counters_hold(self, t: Tables, counters: list[Any], slots: list[int]) -> list[int] | None:
+        """The noted slots that changed, when every one is within its bounds and every pool with a changed slot
+        still adds up: its changed slots, all plain ints, add up to what they did when certified (the pool's total
+        then); None otherwise. Each value is taken into the copy as it is checked (see :meth:`holds`).
+
+        A noted slot that still holds the very object certified (a third of Bloodborne's notes: the round's resets,
+        a value written back unchanged) is skipped: it was checked then, it adds nothing to a pool, and leaving it
+        out of :attr:`changed_slots` spares the declared invariants that read it an evaluation. (Identity, as the
+        certificate's counter copy always compared: an equal value that is another object is checked again.)"""
         bounds = t.counter_bounds
         pool_of = t.pool_of_slot
         moved: dict[str, int] | None = None
         old = self.counters.flat()
+        changed: list[int] = []
         for i in slots:
             v = counters[i]
+            if v is old[i]:
+                continue
+            changed.append(i)
             lo, hi = bounds[i]
             if (lo is not None and v < lo) or (hi is not None and v > hi):
-                return False
+                return None
             pool = pool_of.get(i)
             if pool is not None:
                 was = old[i]
                 if not self.int_pools or type(v) is not int or type(was) is not int:
-                    return False
+                    return None
                 if moved is None:
                     moved = {}
                 moved[pool] = moved.get(pool, 0) + v - was
             old[i] = v
-        return not moved or not any(moved.values())
+        return None if moved and any(moved.values()) else changed
 
     def _places(self, zones: list[list[int]], cz: list[int], dz: list[int]) -> list[int] | None:
         """A copy of ``cz`` when placement still holds, given that only the zones ``dz`` changed their lists.
