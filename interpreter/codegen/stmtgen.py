@@ -42,8 +42,11 @@ from liturgy.interpreter.runtime.moves import (
     card_ids,
     card_visibility,
     move_all,
+    move_all_noted,
     move_card,
+    move_card_noted,
     move_zone,
+    move_zone_noted,
     players_mask,
     reveal_to,
 )
@@ -73,11 +76,16 @@ class StmtGen:
         self.gen = gen
         gen.ns.update({
             "_RuleError": RuleError, "_GameOver": GameOver, "_SkipTo": SkipTo, "_BreakLoop": BreakLoop,
-            "_move": move_card, "_move_all": move_all, "_move_zone": move_zone, "_card_vis": card_visibility,
+            "_card_vis": card_visibility,
             "_card_ids": card_ids, "_players_mask": players_mask, "_reveal_to": reveal_to,
             "_shuffle": rng.shuffle,
             "_fire_chain": _fire_chain, "_push": _push, "_NOTHING": loopvars.NOTHING,
         })
+        # the card moves: the noted ones in the variant invariant-checked games run (runtime/moves.py)
+        noted = comp.notes
+        gen.ns.update({"_move": move_card_noted if noted else move_card,
+                       "_move_all": move_all_noted if noted else move_all,
+                       "_move_zone": move_zone_noted if noted else move_zone})
         self.lines: list[str] = []
         self.depth = 0  # indentation level inside the function body
         self.loops = 0  # enclosing generated loops (a `break` outside one raises BreakLoop, as closures do)

@@ -27,8 +27,11 @@ from liturgy.interpreter.runtime.moves import (
     card_ids,
     card_visibility,
     move_all,
+    move_all_noted,
     move_card,
+    move_card_noted,
     move_zone,
+    move_zone_noted,
     players_mask,
     reveal_to,
 )
@@ -262,12 +265,16 @@ class StatementCompiler(ExpressionCompiler):
     def move(self, st: A.Move) -> StmtFn:
         dz = self.zone_index(st.dest)
         place = st.place
+        noted = self.notes  # the noted moves in the variant checked games run (runtime/moves.py)
+        zone_move = move_zone_noted if noted else move_zone
+        card_move = move_card_noted if noted else move_card
+        many_move = move_all_noted if noted else move_all
         wt = st.what.ty
         if wt is not None and wt.kind == "zone":
             sz = self.zone_index(st.what)
 
             def move_every_card(s: GameState, env: dict[str, Any]) -> None:
-                move_zone(s, sz(s, env), dz(s, env), place)
+                zone_move(s, sz(s, env), dz(s, env), place)
 
             return move_every_card
         wf = self.expr(st.what)
@@ -277,12 +284,12 @@ class StatementCompiler(ExpressionCompiler):
                 c = wf(s, env)
                 if c is None:
                     raise RuleError(f"nothing to move at line {st.span.line}")
-                move_card(s, c, dz(s, env), place)
+                card_move(s, c, dz(s, env), place)
 
             return move_one
 
         def move_many(s: GameState, env: dict[str, Any]) -> None:
-            move_all(s, tuple(wf(s, env)), dz(s, env), place)
+            many_move(s, tuple(wf(s, env)), dz(s, env), place)
 
         return move_many
 

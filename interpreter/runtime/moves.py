@@ -38,10 +38,37 @@ def move_card(s: GameState, c: int, dst: int, place: str) -> None:
         s.face_up.discard(c)
     if s.shown:
         s.shown.pop(c, None)
+
+
+# The card moves of the noted variant of the compiled code (Ruleset.noted: invariant-checked games), bound in its
+# place by the code generators and the closures: each notes the zones it may change for the invariant certificate
+# (interpreter/runtime/invariants.py checks exactly the noted ones), then moves. Noting first is exact: a move that
+# raises has changed nothing, and a zone noted without a change costs a check, never a wrong answer. The moves above
+# note nothing, so unchecked games pay nothing for the record.
+def move_card_noted(s: GameState, c: int, dst: int, place: str) -> None:
     w = s.wrote
-    if w is not None:  # both zones changed (interpreter/runtime/invariants.py checks exactly the noted ones)
+    if w is not None:
+        w.append(~s.card_zone[c])  # what move_card reads first: a bad card raises here exactly as it would there
+        w.append(~dst)
+    move_card(s, c, dst, place)
+
+
+def move_all_noted(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None:
+    w = s.wrote
+    if w is not None:
+        cz = s.card_zone
+        n = len(cz)
+        w.extend(~cz[c] for c in cards if type(c) is int and 0 <= c < n)  # what is no card raises in move_all
+        w.append(~dst)
+    move_all(s, cards, dst, place)
+
+
+def move_zone_noted(s: GameState, src: int, dst: int, place: str) -> None:
+    w = s.wrote
+    if w is not None:
         w.append(~src)
         w.append(~dst)
+    move_zone(s, src, dst, place)
 
 
 # `move_card` for a destination without a capacity, as the source generated code writes in place of the call
@@ -208,10 +235,6 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None
             move_card(s, c, dst, place)
         return
     zones = s.zones
-    w = s.wrote
-    if w is not None:
-        w.extend(~src for src in sources)
-        w.append(~dst)
     for src in sources:  # a card of `moving` found in zone src is one of the cards that come from src
         z = zones[src]
         z[:] = [c for c in z if c not in moving]
@@ -244,10 +267,6 @@ def move_zone(s: GameState, src: int, dst: int, place: str) -> None:
     if src == dst or t.zone_final[src] or t.zone_capacity[dst] is not None:
         move_all(s, tuple(cards), dst, place)
         return
-    w = s.wrote
-    if w is not None:
-        w.append(~src)
-        w.append(~dst)
     if place == "bottom":
         s.zones[dst][0:0] = cards[::-1]
     else:
