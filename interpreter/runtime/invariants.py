@@ -22,10 +22,9 @@ check runs and produces the report (in the same order, with the same messages) i
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable
 from itertools import chain, compress, repeat
-from operator import invert, is_not, itemgetter, ne
+from operator import is_not, itemgetter, ne
 from typing import Any
 
 from liturgy.interpreter.runtime.state import GameState, Tables
@@ -186,23 +185,16 @@ class Certified:
             return False
         if AUDIT is not None:
             self._audit(counters, zones, w)
-        if w:
-            noted = sorted(set(w))  # the zones (~zi, below 0) first, then the slots: split in C-level calls
-            w.clear()
-            k = bisect_left(noted, 0)
-            slots = noted[k:]
-            dz = list(map(invert, noted[:k])) if k else []
-        else:
-            slots, dz = [], []
+        noted = set(w)
+        w.clear()
         # _counters_hold and _places take the noted values into the copies as they check them (one loop each, not
         # a second pass): when either fails, the copies are half updated, and the caller replaces this certificate
         # (a full check, then Certified.take), so nothing reads them again
         try:
-            if slots:
-                got = self._counters_hold(s.tables, counters, slots)
-                if got is None:
-                    return False
-                slots = got  # the slots whose value is another object than the certified one
+            got = self._counters_hold(s.tables, counters, noted)
+            if got is None:
+                return False
+            slots, dz = got  # the slots whose value is another object than the certified one; the noted zones
             places = self._places(zones, s.card_zone, dz)
             if places is None:
                 return False
@@ -226,10 +218,12 @@ class Certified:
             if ~zi not in noted:
                 AUDIT.append(("zone", zi))
 
-    def _counters_hold(self, t: Tables, counters: list[Any], slots: list[int]) -> list[int] | None:
-        """The noted slots that changed, when every one is within its bounds and every pool with a changed slot
-        still adds up: its changed slots, all plain ints, add up to what they did when certified (the pool's total
-        then); None otherwise. Each value is taken into the copy as it is checked (see :meth:`holds`).
+    def _counters_hold(self, t: Tables, counters: list[Any], noted: set[int]) -> tuple[list[int], list[int]] | None:
+        """The noted slots that changed and the noted zones (``~zi`` in the record: split here, in the one loop
+        over the record, not by a sort first), when every changed slot is within its bounds and every pool with
+        a changed slot still adds up: its changed slots, all plain ints, add up to what they did when certified
+        (the pool's total then); None otherwise. Each value is taken into the copy as it is checked (see
+        :meth:`holds`).
 
         A noted slot that still holds the very object certified (a third of Bloodborne's notes: the round's resets,
         a value written back unchanged) is skipped: it was checked then, it adds nothing to a pool, and leaving it
@@ -240,7 +234,11 @@ class Certified:
         moved: dict[str, int] | None = None
         old = self.counters.flat()
         changed: list[int] = []
-        for i in slots:
+        dz: list[int] = []
+        for i in noted:
+            if i < 0:
+                dz.append(~i)
+                continue
             v = counters[i]
             if v is old[i]:
                 continue
@@ -257,7 +255,7 @@ class Certified:
                     moved = {}
                 moved[pool] = moved.get(pool, 0) + v - was
             old[i] = v
-        return None if moved and any(moved.values()) else changed
+        return None if moved and any(moved.values()) else (changed, dz)
 
     def _places(self, zones: list[list[int]], cz: list[int], dz: list[int]) -> list[int] | None:
         """A copy of ``cz`` when placement still holds, given that only the zones ``dz`` changed their lists.
