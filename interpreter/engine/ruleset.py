@@ -40,7 +40,7 @@ class Ruleset:
         self.program = program
         self._modes = {"codegen": codegen, "stmtgen": stmtgen, "inline_fns": inline_fns, "fuse": fuse}
         self.notes = notes
-        self._noted: Ruleset | None = self if notes else None
+        self._noted: Ruleset | None = None  # built by noted() (not self when notes: no cycle to keep it alive)
         generators = GENERATORS if codegen else None  # the compiler is handed the code generators
         self.compiled = Compiler(program, generators, stmtgen, inline_fns, fuse, notes)
         self.name = program.game.title
@@ -78,6 +78,8 @@ class Ruleset:
         it shares this ruleset's per-player-count tables, templates, certificates and option labels (plain data
         of the same layout: both compile one program the same way), so it starts the same games.
         """
+        if self.notes:
+            return self
         twin = self._noted
         if twin is None:
             twin = Ruleset(self.program, notes=True, **self._modes)
