@@ -99,7 +99,7 @@ RUNS: dict[int, set[str]] = {
 def _recording(rules: Ruleset) -> list[str]:
     """Wrap every compiled invariant so each evaluation appends its text to the returned list."""
     ran: list[str] = []
-    comp = rules.compiled
+    comp = rules.noted().compiled  # the variant checked games run (its invariants are the ruleset's own list)
 
     def wrap(text: str, fn: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
         def recorded(s: Any, env: Any) -> Any:
@@ -142,7 +142,9 @@ def test_an_invariant_that_failed_runs_again_until_it_holds(write_ruleset: Calla
     rules = load_ruleset(write_ruleset(text, {"tok.yaml": TOK}))
     rules._build(2)[0].incremental_checks = True
     ran = _recording(rules)
-    game = rules.new_game(2, 7)  # unchecked: the division by zero would stop a checked game
+    # unchecked (the division by zero would stop a checked game), on the variant whose code notes its writes (a game of
+    # the unchecked variant switched to checking is checked in full every time: tests/test_noted_variant.py)
+    game = rules.noted().new_game(2, 7)
     game.check = True
     game._certified = None
     assert [name for name, _ in game.violations()] == ["odd"]  # total is 0: could not be evaluated
@@ -211,7 +213,7 @@ def _plant(game: Game, rng: random.Random, sets: InvariantReads) -> None:
 
 def _run(rules: Ruleset, players: int, seed: int, every: bool) -> tuple[object, ...]:
     """Play a random checked game, corrupting its state once early on; where and how it stopped."""
-    comp = rules.compiled
+    comp = rules.noted().compiled  # what checked games run (engine/ruleset.py: Ruleset.noted)
     keep = comp.invariant_reads
     if every:
         comp.invariant_reads = InvariantReads([None] * len(keep.sets), keep.lay)

@@ -49,7 +49,7 @@ def move(gen: StmtGen, st: A.Move) -> None:
             gen.emit("else:")
             gen.depth += 1
             final = decl[1].final
-            for line in open_move_source(c, d, gen.tmp("_o"), gen.tmp("_l"), st.place, final):
+            for line in open_move_source(c, d, gen.tmp("_o"), gen.tmp("_l"), st.place, final, gen.comp.notes):
                 gen.emit(line)
             gen.depth -= 1
         else:
@@ -85,6 +85,7 @@ def _move_top(gen: StmtGen, st: A.Move) -> bool:
         gen.depth += 1
     gen.emit(f"{c} = {lst}.pop()")
     gen.emit(f"s.zones[{d}].insert(0, {c})" if st.place == "bottom" else f"s.zones[{d}].append({c})")
+    gen.note(zones=(f"({src})", d))
     gen.emit(f"s.card_zone[{c}] = {d}")
     gen.emit("if s.face_up:")
     gen.emit(f"    s.face_up.discard({c})")
@@ -121,5 +122,5 @@ def move_inline(gen: StmtGen, c: str, dst: str, place: str, final: bool) -> None
     (``final``: a final one)."""
     d = gen.tmp("_d")
     gen.emit(f"{d} = {dst}")
-    for line in open_move_source(c, d, gen.tmp("_o"), gen.tmp("_l"), place, final):
+    for line in open_move_source(c, d, gen.tmp("_o"), gen.tmp("_l"), place, final, gen.comp.notes):
         gen.emit(line)

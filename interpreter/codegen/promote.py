@@ -10,8 +10,9 @@ local. When nothing else in the loop can read or write that slot, the loop is wr
     finally:
         s.counters[2] = _t
 
-which leaves the counter list exactly as the per-turn writes would, on every exit (the end, `break`, an error,
-`end game`: ``try`` costs nothing in Python 3.11 until something raises).
+(the slot noted for the invariant certificate once, in the ``finally``, not on every turn: runtime/state.py's
+``noted_source``), which leaves the counter list exactly as the per-turn writes would, on every exit (the end,
+`break`, an error, `end game`: ``try`` costs nothing in Python 3.11 until something raises).
 
 Why nothing else can reach the slot: every other counter access in generated code is either a literal slot (a
 different declared counter) or a computed one inside the block of its own declaration (a grid's cell behind its
@@ -30,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen.loopvars import nest
+from liturgy.interpreter.runtime.state import noted_source
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.stmtgen import StmtGen
@@ -38,6 +40,9 @@ _WRITE = re.compile(r"^\s*s\.counters\[([0-9]+)\] = ", re.MULTILINE)
 _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*|[\])])\s*\(")
 _SAFE_CALLS = frozenset({"len", "tuple", "min", "max", "abs", "_over_work", "_overflow", "_RuleError"})
 _STRING = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
+# the line that notes a write for the invariant certificate (runtime/state.py's noted_source): an append to the
+# game's record, which reads no counter, so not a call that disqualifies the loop
+_NOTE = re.compile(r"^\s*if \(_wr := s\.wrote\) is not None: .*$", re.MULTILINE)
 _KEYWORDS = frozenset({"if", "elif", "while", "for", "in", "not", "and", "or", "return", "is", "else", "raise"})
 
 # The `try` adds a block to the loop's nest; deeper nests keep the per-turn writes (Python allows 20 blocks).
@@ -89,14 +94,17 @@ def promote(gen: StmtGen, start: int, body_stmts: Sequence[A.Stmt]) -> None:
     if not slots:
         return
     code = _STRING.sub("''", text)
-    if not _indexed_only(code) or not _calls_only_safe(code):
+    if not _indexed_only(code) or not _calls_only_safe(_NOTE.sub("", code)):
         return
     if any(text.count(f"s.counters[{n}]") != code.count(f"s.counters[{n}]") for n in slots):
         return  # a string literal holds the slot's text
     pad = lines[start][:len(lines[start]) - len(lines[start].lstrip())]
     names = {n: gen.tmp("_t") for n in slots}
     body = []
+    once = {noted_source((n,)) for n in names}  # a promoted slot is written once, after the loop: noted there
     for line in lines[start:]:
+        if line.strip() in once:
+            continue
         for n, t in names.items():
             line = line.replace(f"s.counters[{n}]", t)
         body.append("    " + line)
@@ -106,3 +114,5 @@ def promote(gen: StmtGen, start: int, body_stmts: Sequence[A.Stmt]) -> None:
     lines.extend(body)
     lines.append(f"{pad}finally:")
     lines.extend(f"{pad}    s.counters[{n}] = {t}" for n, t in names.items())
+    if gen.comp.notes:  # the checked variant (runtime/state.py): unchecked code notes nothing
+        lines.append(f"{pad}    {noted_source(tuple(names))}")

@@ -42,11 +42,15 @@ from liturgy.interpreter.runtime.moves import (
     card_ids,
     card_visibility,
     move_all,
+    move_all_noted,
     move_card,
+    move_card_noted,
     move_zone,
+    move_zone_noted,
     players_mask,
     reveal_to,
 )
+from liturgy.interpreter.runtime.state import noted_source
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
@@ -72,11 +76,16 @@ class StmtGen:
         self.gen = gen
         gen.ns.update({
             "_RuleError": RuleError, "_GameOver": GameOver, "_SkipTo": SkipTo, "_BreakLoop": BreakLoop,
-            "_move": move_card, "_move_all": move_all, "_move_zone": move_zone, "_card_vis": card_visibility,
+            "_card_vis": card_visibility,
             "_card_ids": card_ids, "_players_mask": players_mask, "_reveal_to": reveal_to,
             "_shuffle": rng.shuffle,
             "_fire_chain": _fire_chain, "_push": _push, "_NOTHING": loopvars.NOTHING,
         })
+        # the card moves: the noted ones in the variant invariant-checked games run (runtime/moves.py)
+        noted = comp.notes
+        gen.ns.update({"_move": move_card_noted if noted else move_card,
+                       "_move_all": move_all_noted if noted else move_all,
+                       "_move_zone": move_zone_noted if noted else move_zone})
         self.lines: list[str] = []
         self.depth = 0  # indentation level inside the function body
         self.loops = 0  # enclosing generated loops (a `break` outside one raises BreakLoop, as closures do)
@@ -172,6 +181,12 @@ class StmtGen:
     # ------------------------------------------------------------ writing
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
+
+    def note(self, slots: tuple[str, ...] | tuple[int, ...] = (), zones: tuple[str, ...] = ()) -> None:
+        """Note the counter ``slots`` and ``zones`` just written, for the invariant certificate: only in the
+        checked variant of the code (``comp.notes``); an unchecked game's code has no line here."""
+        if self.comp.notes:
+            self.emit(noted_source(tuple(map(str, slots)), zones))
 
     def charge(self, units: str, at: str) -> None:
         """Count ``units`` of the game's work here (interpreter/runtime/budget.py)."""
@@ -376,7 +391,13 @@ class StmtGen:
         self.emit("break" if self.loops else "raise _BreakLoop")
 
     def _shuffle(self, st: A.Shuffle) -> None:
-        self.emit(f"s.rng = _shuffle(s.zones[{self.zone(st.zone)}], s.rng)")
+        if not self.comp.notes:
+            self.emit(f"s.rng = _shuffle(s.zones[{self.zone(st.zone)}], s.rng)")
+            return
+        z = self.tmp("_z")
+        self.emit(f"{z} = {self.zone(st.zone)}")
+        self.emit(f"s.rng = _shuffle(s.zones[{z}], s.rng)")
+        self.note(zones=(z,))
 
     def _reveal_all(self, st: A.Reveal) -> None:
         if st.target.ty is not None and st.target.ty.kind == "zone":
@@ -433,16 +454,19 @@ class StmtGen:
                 self.emit(f"s.counters[{slot}] = {int(st.value.value)}")
             else:
                 self.emit(f"s.counters[{slot}] = 1 if {value} else 0")
+            self.note((slot,))
             return
         lo, hi = decl.lo, decl.hi
         if st.op == "=" and lo is None and hi is None:
             self.emit(f"s.counters[{slot}] = {value}")
+            self.note((slot,))
             return
         if st.op == "=" and isinstance(st.value, A.IntLit) and not isinstance(st.value.value, bool):
             k = st.value.value  # a constant clamped once, here
             k = k if lo is None or k >= lo else lo
             k = k if hi is None or k <= hi else hi
             self.emit(f"s.counters[{slot}] = {k!r}")
+            self.note((slot,))
             return
         v = self.tmp()
         if st.op != "=" and (isinstance(st.value, A.IntLit) or value not in self.gen.let_forms):
@@ -460,6 +484,7 @@ class StmtGen:
             self.emit(f"{'elif' if low else 'if'} {v} > {hi!r}:")
             self.emit(f"    {v} = {hi!r}")
         self.emit(f"s.counters[{slot}] = {v}")
+        self.note((slot,))
 
     def slot(self, e: A.Expr) -> str:
         return self.gen.slot(e)
@@ -490,6 +515,7 @@ class StmtGen:
         self.emit(f"    {n} = 0")
         self.emit(f"s.counters[{a}] = {have} - {n}")
         self.emit(f"s.counters[{b}] += {n}")
+        self.note((a, b))
         if st.bind is not None:
             self.emit(f"{self.write(st.bind)}{n}")
 

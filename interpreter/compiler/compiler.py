@@ -122,7 +122,21 @@ class Compiler(StepMachineCompiler):
             fr[1] += 1
             return False
 
-        main.ins.append(self.note(start_round, "run"))
+        def start_round_noted(s: GameState, fr: list[Any]) -> bool:
+            c = s.counters
+            c[ROUND_SLOT] += 1
+            reset = s.tables.reset_slots
+            for slot, initial in reset:
+                c[slot] = initial
+            w = s.wrote
+            if w is not None:  # for the invariant certificate (interpreter/runtime/invariants.py)
+                w.append(ROUND_SLOT)
+                w.extend(slot for slot, _ in reset)
+            fr[1] += 1
+            return False
+
+        # the checked variant notes the round's writes; the unchecked one is exactly the instruction before notes
+        main.ins.append(self.note(start_round_noted if self.notes else start_round, "run"))
         for st in prog.steps:
             self.step_pcs[st.name] = len(main.ins)
             self.step_names_by_pc.append((len(main.ins), st.name))

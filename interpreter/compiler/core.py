@@ -32,9 +32,12 @@ class CompilerCore:
     """State shared by every layer; the layout of counters and zones; notes on instructions."""
 
     def __init__(self, prog: Program, generators: Generators | None = None, stmtgen: bool = True,
-                 inline_fns: bool = True, fuse: bool = True) -> None:
-        """``generators``: the code generators to use (None: closures and step-machine code only)."""
+                 inline_fns: bool = True, fuse: bool = True, notes: bool = False) -> None:
+        """``generators``: the code generators to use (None: closures and step-machine code only); ``notes``:
+        the code notes every counter slot and zone it writes in ``GameState.wrote`` (the variant checked games
+        run, engine/ruleset.py's ``Ruleset.noted``; unchecked games run code without a note at all)."""
         self.prog = prog
+        self.notes = notes
         self.generators = generators
         # the game's budgets (interpreter/runtime/budget.py), written into the compiled code as constants
         self.work_limit, self.size_limit, self.text_limit = budget.limits(prog.game.budgets)

@@ -27,13 +27,16 @@ from liturgy.interpreter.runtime.moves import (
     card_ids,
     card_visibility,
     move_all,
+    move_all_noted,
     move_card,
+    move_card_noted,
     move_zone,
+    move_zone_noted,
     players_mask,
     reveal_to,
 )
 from liturgy.interpreter.runtime.names import value_labels
-from liturgy.interpreter.runtime.state import GameState
+from liturgy.interpreter.runtime.state import GameState, note_slot, note_zone
 
 
 class StatementCompiler(ExpressionCompiler):
@@ -85,7 +88,9 @@ class StatementCompiler(ExpressionCompiler):
         zf = self.zone_index(st.zone)
 
         def shuffle(s: GameState, env: dict[str, Any]) -> None:
-            s.rng = rng.shuffle(s.zones[zf(s, env)], s.rng)
+            zi = zf(s, env)
+            s.rng = rng.shuffle(s.zones[zi], s.rng)
+            note_zone(s, zi)
 
         return shuffle
 
@@ -215,6 +220,7 @@ class StatementCompiler(ExpressionCompiler):
         def change(s: GameState, env: dict[str, Any]) -> None:
             s.counters[slot] = walk.changed(overlay_of(s.counters[slot]), af(s, env), bf(s, env),
                                             kf(s, env) if kf is not None else None, link)
+            note_slot(s, slot)
 
         return change
 
@@ -234,7 +240,10 @@ class StatementCompiler(ExpressionCompiler):
         if decl.is_flag:
 
             def set_flag(s: GameState, env: dict[str, Any]) -> None:
-                s.counters[sf(s, env)] = 1 if vf(s, env) else 0
+                v = 1 if vf(s, env) else 0  # the value first, then the slot: the order of `s.counters[sf()] = v`
+                slot = sf(s, env)
+                s.counters[slot] = v
+                note_slot(s, slot)
 
             return set_flag
         sign = 0 if op == "=" else (1 if op == "+=" else -1)
@@ -249,18 +258,23 @@ class StatementCompiler(ExpressionCompiler):
             elif hi is not None and v > hi:
                 v = hi
             s.counters[slot] = v
+            note_slot(s, slot)
 
         return set_counter
 
     def move(self, st: A.Move) -> StmtFn:
         dz = self.zone_index(st.dest)
         place = st.place
+        noted = self.notes  # the noted moves in the variant checked games run (runtime/moves.py)
+        zone_move = move_zone_noted if noted else move_zone
+        card_move = move_card_noted if noted else move_card
+        many_move = move_all_noted if noted else move_all
         wt = st.what.ty
         if wt is not None and wt.kind == "zone":
             sz = self.zone_index(st.what)
 
             def move_every_card(s: GameState, env: dict[str, Any]) -> None:
-                move_zone(s, sz(s, env), dz(s, env), place)
+                zone_move(s, sz(s, env), dz(s, env), place)
 
             return move_every_card
         wf = self.expr(st.what)
@@ -270,12 +284,12 @@ class StatementCompiler(ExpressionCompiler):
                 c = wf(s, env)
                 if c is None:
                     raise RuleError(f"nothing to move at line {st.span.line}")
-                move_card(s, c, dz(s, env), place)
+                card_move(s, c, dz(s, env), place)
 
             return move_one
 
         def move_many(s: GameState, env: dict[str, Any]) -> None:
-            move_all(s, tuple(wf(s, env)), dz(s, env), place)
+            many_move(s, tuple(wf(s, env)), dz(s, env), place)
 
         return move_many
 
@@ -297,6 +311,10 @@ class StatementCompiler(ExpressionCompiler):
                 n = 0
             c[a] = have - n
             c[b] += n
+            w = s.wrote
+            if w is not None:
+                w.append(a)
+                w.append(b)
             if bind is not None:
                 env[bind] = n
 

@@ -449,7 +449,11 @@ class Game(GameViews):
             cert.held = None  # until this check's answers are known (an exception leaves nothing to trust)
         else:
             out, certifiable = invariants.full(s)
-            self._certified = invariants.Certified.take(s) if certifiable and s.tables.incremental_checks else None
+            # a certificate needs the code that notes its writes (Ruleset.noted): a game switched to checking later
+            # runs code without notes, and is checked in full
+            keep = certifiable and s.tables.incremental_checks and self.ruleset.notes
+            self._certified = invariants.Certified.take(s) if keep else None
+            s.wrote = [] if self._certified is not None else None  # the writes from here on, for the next check
         held = 0
         step = None  # worked out only for an invariant that names steps it does not hold in
         for k, (text, fn, outside) in enumerate(invs):

@@ -34,10 +34,15 @@ class Ruleset:
     """A parsed, checked and compiled ruleset; it creates games."""
 
     def __init__(self, program: Program, codegen: bool = True, stmtgen: bool = True, inline_fns: bool = True,
-                 fuse: bool = True) -> None:
+                 fuse: bool = True, notes: bool = False) -> None:
+        """``notes``: compile the variant whose code notes every counter slot and zone it writes, for the invariant
+        certificate (:meth:`noted`); games of a ruleset compiled without it run code with no note at all."""
         self.program = program
+        self._modes = {"codegen": codegen, "stmtgen": stmtgen, "inline_fns": inline_fns, "fuse": fuse}
+        self.notes = notes
+        self._noted: Ruleset | None = None  # built by noted() (not self when notes: no cycle to keep it alive)
         generators = GENERATORS if codegen else None  # the compiler is handed the code generators
-        self.compiled = Compiler(program, generators, stmtgen, inline_fns, fuse)
+        self.compiled = Compiler(program, generators, stmtgen, inline_fns, fuse, notes)
         self.name = program.game.title
         # the ruleset's and card files' SHA-256 when loaded from files ("" otherwise): saves record it
         self.fingerprint = program.fingerprint
@@ -63,6 +68,28 @@ class Ruleset:
                              for c in [*program.counters.values(), *program.grids.values()] if c.seen_group}
         assert self.compiled.main is not None
         self._main: Code = self.compiled.main
+
+    def noted(self) -> Ruleset:
+        """These rules compiled with notes (``GameState.wrote``): the ruleset invariant-checked games run on.
+
+        Why a second compile: a note is a test of ``s.wrote`` at every write, which cost unchecked play 2 % when
+        both kinds of game ran one code (docs/performance.md, sessions 16 and 17). So checked games get their
+        own variant, compiled once, on the first checked game, from the program already parsed and checked;
+        it shares this ruleset's per-player-count tables, templates, certificates and option labels (plain data
+        of the same layout: both compile one program the same way), so it starts the same games.
+        """
+        if self.notes:
+            return self
+        twin = self._noted
+        if twin is None:
+            twin = Ruleset(self.program, notes=True, **self._modes)
+            twin._tables, twin._templates, twin._certs = self._tables, self._templates, self._certs
+            twin.label_cache = self.label_cache
+            # the declared invariants too (expressions, which write nothing): a tool that wraps them in place, as
+            # the rule profiler times them (tools/ruleprof.py), wraps the ones checked games evaluate
+            twin.compiled.invariants = self.compiled.invariants
+            self._noted = twin
+        return twin
 
     def _card_layout(self, n: int) -> list[tuple[int, int]]:
         """(definition index, start zone) per card id for an ``n``-player game.
@@ -346,6 +373,8 @@ class Ruleset:
         """
         if not self.min_players <= players <= self.max_players:
             raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
+        if check_invariants and not self.notes:  # checked games run the code that notes its writes
+            return self.noted().new_game(players, seed, check_invariants, options, rng_state)
         if options:
             chosen = self.resolve_options(options)
             key: TemplateKey = (players, tuple(sorted(chosen.items())))
@@ -359,8 +388,9 @@ class Ruleset:
         s.rng = rng.seed_state(seed) if rng_state is None else rng_state
         game = Game(self, s, seed, check_invariants)
         game.options = chosen
-        if check_invariants and tables.incremental_checks:
+        if check_invariants and tables.incremental_checks:  # (self.notes: unchecked rulesets hand these on)
             game._certified = self._certified_start(key, template)
+            s.wrote = [] if game._certified is not None else None  # setup's writes too: the certificate is before it
         game._advance()
         return game
 

@@ -7,10 +7,17 @@ slots, and Slay the Spire has 529 cards and almost 10,000 counter slots, of whic
 about four. So a game keeps a :class:`Certified` copy of the counters, zones and card places of the
 last state where those three held, and the next check looks only at what differs from it.
 
-The incremental check is exact, not a sample: a slot or zone that compares equal to the certified
-copy has the value that was checked, and :meth:`Certified.holds` checks everything else with the
-same conditions the full check uses. Whenever it cannot prove all three invariants, the full check
-runs and produces the report (in the same order, with the same messages) it always did.
+What changed is not found by comparing the state with that copy: every write path (the generated
+code, the closures, the runtime's card moves, the round's resets) notes the counter slot or zone it
+writes in ``GameState.wrote`` while a certificate is kept (interpreter/runtime/state.py), and
+:meth:`Certified.holds` checks bounds, pools and placement for exactly those, with the same conditions
+the full check uses. It then takes the noted values into its copy and compares the counters, the zone
+sizes and the card places with the state in C-level passes: most writes that bypassed the record make
+them differ, and the check a full one. tests/test_recorded_writes.py proves the record complete
+(``AUDIT`` lists what changed unnoted).
+
+The incremental check is exact, not a sample. Whenever it cannot prove all three invariants, the full
+check runs and produces the report (in the same order, with the same messages) it always did.
 """
 
 from __future__ import annotations
@@ -92,18 +99,22 @@ class Snapshot:
             a += _BLOCK
         return out
 
-    def update(self, now: list[Any], positions: list[int], copy: bool = False) -> None:
-        """Take ``now``'s items at ``positions`` (what :meth:`changed` returned) into the snapshot; ``copy``: a
-        copy of each (items that are lists)."""
-        blocks = self.blocks
+    def equals(self, now: list[Any]) -> bool:
+        """Whether ``now`` holds what the copy holds, item for item (by ``==``: C-level passes)."""
         if self.n <= _BLOCK:
-            block = blocks[0]
-            for i in positions:
-                block[i] = now[i][:] if copy else now[i]
-        else:
-            for i in positions:
-                blocks[i >> _SHIFT][i & (_BLOCK - 1)] = now[i][:] if copy else now[i]
+            return now == self.blocks[0]
+        a = 0
+        for y in self.blocks:
+            if now[a:a + _BLOCK] != y:
+                return False
+            a += _BLOCK
+        return True
 
+
+# The differential audit of the write record (tests/test_recorded_writes.py): while this is a list, every
+# :meth:`Certified.holds` also finds the changes by comparing the copies, as the certificate did before the record,
+# and appends each counter slot or zone that changed without being noted. Never set in play: it costs the diff.
+AUDIT: list[tuple[str, int]] | None = None
 
 # Below this many counter slots and cards (cards weigh more: three passes over them), the full check is
 # as cheap as finding what changed. Both ways give the same answer; this only picks the faster one. Session 13
@@ -124,11 +135,12 @@ class Certified:
     """Counters, zones and card places of a state in which every card was in exactly one zone (the
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
-    __slots__ = ("counters", "zones", "card_zone", "int_pools", "changed_slots", "changed_zones", "held")
+    __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "changed_slots", "changed_zones", "held")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool) -> None:
         self.counters = counters
         self.zones = zones  # of copies of the zone lists
+        self.sizes = [len(z) for z in zones.blocks[0]] if zones.n <= _BLOCK else [len(zones[i]) for i in range(zones.n)]
         self.card_zone = card_zone  # a copy
         # every pool slot held a plain int: a pool's total then moves by exactly the changes of its slots
         self.int_pools = int_pools
@@ -156,53 +168,95 @@ class Certified:
     def holds(self, s: GameState) -> bool:
         """True when placement, bounds and pools provably hold in ``s``; then ``s`` becomes the certified state.
 
-        Counters: see :meth:`_counters_hold`; cards: see :meth:`_places`. False means "not proven": the
-        caller runs the full check, which reports exactly what is wrong.
+        What changed since the certified state is what the game's write paths noted in ``s.wrote`` (the
+        counter slots and zones written: interpreter/runtime/state.py's ``note_slot`` and ``note_zone``, and
+        the same test in generated code), so no copy is compared to find it. Counters: see
+        :meth:`_counters_hold`; cards: see :meth:`_places`. Then the copies take the noted values, and the
+        counters are compared with the state item for item, the zones by their sizes (and every card place by
+        :meth:`_places`), each in one C-level pass: a write that bypassed the record (a path that forgot to note
+        itself) makes them differ, and this check a full one. An unnoted change that keeps every size and
+        place (a zone reordered in place) is not seen here; tests/test_recorded_writes.py is what rules it out.
+        False means "not proven": the caller runs the full check, which reports exactly what is wrong.
         """
         counters = s.counters
         zones = s.zones
+        w = s.wrote
+        if (w is None or len(counters) != self.counters.n or len(zones) != self.zones.n
+                or len(s.card_zone) != len(self.card_zone)):
+            return False
+        if AUDIT is not None:
+            self._audit(counters, zones, w)
+        noted = set(w)
+        w.clear()
+        # _counters_hold and _places take the noted values into the copies as they check them (one loop each, not
+        # a second pass): when either fails, the copies are half updated, and the caller replaces this certificate
+        # (a full check, then Certified.take), so nothing reads them again
         try:
-            slots = self.counters.changed(counters)
-            dz = self.zones.changed(zones)
-            if slots is None or dz is None or len(s.card_zone) != len(self.card_zone):
+            got = self._counters_hold(s.tables, counters, noted)
+            if got is None:
                 return False
-            if slots and not self._counters_hold(s.tables, counters, slots):
-                return False
+            slots, dz = got  # the slots whose value is another object than the certified one; the noted zones
             places = self._places(zones, s.card_zone, dz)
             if places is None:
                 return False
         except (TypeError, IndexError):
             return False  # a value the full check must report (or fail on) itself
-        if slots:
-            self.counters.update(counters, slots)
-        if dz:
-            self.zones.update(zones, dz, copy=True)
+        if not self.counters.equals(counters) or list(map(len, zones)) != self.sizes:
+            return False  # something changed that no write path noted: checked in full (the caller retakes us)
         self.card_zone = places
         self.changed_slots = slots
         self.changed_zones = dz
         return True
 
-    def _counters_hold(self, t: Tables, counters: list[Any], slots: list[int]) -> bool:
-        """Every changed slot is within its bounds, and every pool with a changed slot still adds up: its
-        changed slots, all plain ints, add up to what they did when certified (the pool's total then)."""
+    def _audit(self, counters: list[Any], zones: list[list[int]], w: list[int]) -> None:
+        """Append to :data:`AUDIT` every slot and zone that differs from the certified copy but was not noted."""
+        noted = set(w)
+        assert AUDIT is not None
+        for i in self.counters.changed(counters) or ():
+            if i not in noted:
+                AUDIT.append(("counter", i))
+        for zi in self.zones.changed(zones) or ():
+            if ~zi not in noted:
+                AUDIT.append(("zone", zi))
+
+    def _counters_hold(self, t: Tables, counters: list[Any], noted: set[int]) -> tuple[list[int], list[int]] | None:
+        """The noted slots that changed and the noted zones (``~zi`` in the record: split here, in the one loop
+        over the record, not by a sort first), when every changed slot is within its bounds and every pool with
+        a changed slot still adds up: its changed slots, all plain ints, add up to what they did when certified
+        (the pool's total then); None otherwise. Each value is taken into the copy as it is checked (see
+        :meth:`holds`).
+
+        A noted slot that still holds the very object certified (a third of Bloodborne's notes: the round's resets,
+        a value written back unchanged) is skipped: it was checked then, it adds nothing to a pool, and leaving it
+        out of :attr:`changed_slots` spares the declared invariants that read it an evaluation. (Identity, as the
+        certificate's counter copy always compared: an equal value that is another object is checked again.)"""
         bounds = t.counter_bounds
         pool_of = t.pool_of_slot
         moved: dict[str, int] | None = None
         old = self.counters.flat()
-        for i in slots:
+        changed: list[int] = []
+        dz: list[int] = []
+        for i in noted:
+            if i < 0:
+                dz.append(~i)
+                continue
             v = counters[i]
+            if v is old[i]:
+                continue
+            changed.append(i)
             lo, hi = bounds[i]
             if (lo is not None and v < lo) or (hi is not None and v > hi):
-                return False
+                return None
             pool = pool_of.get(i)
             if pool is not None:
                 was = old[i]
                 if not self.int_pools or type(v) is not int or type(was) is not int:
-                    return False
+                    return None
                 if moved is None:
                     moved = {}
                 moved[pool] = moved.get(pool, 0) + v - was
-        return not moved or not any(moved.values())
+            old[i] = v
+        return None if moved and any(moved.values()) else (changed, dz)
 
     def _places(self, zones: list[list[int]], cz: list[int], dz: list[int]) -> list[int] | None:
         """A copy of ``cz`` when placement still holds, given that only the zones ``dz`` changed their lists.
@@ -224,6 +278,7 @@ class Certified:
         if not dz:
             return old_cz if cz == old_cz else None
         certified = self.zones.flat()
+        sizes = self.sizes
         expected = old_cz[:]
         n = 0
         for zi in dz:
@@ -233,11 +288,14 @@ class Certified:
                 expected[c] = _GONE
         for zi in dz:  # after every mark: a card may come from a zone later in dz
             cards = zones[zi]
-            n -= len(cards)
+            k = len(cards)
+            n -= k
             for c in cards:
                 expected[c] = zi
             if cards and (min(cards) < 0 or not _INT.issuperset(map(type, cards))):
                 return None
+            certified[zi] = cards[:]  # the copy takes the zone now (see holds)
+            sizes[zi] = k
         if n or expected != cz:
             return None
         return expected

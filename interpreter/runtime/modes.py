@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from liturgy.interpreter.runtime.errors import RuleError
-from liturgy.interpreter.runtime.state import GameState
+from liturgy.interpreter.runtime.state import GameState, note_slot
 
 ExprFn = Callable[[GameState, dict[str, Any]], Any]
 StmtFn = Callable[[GameState, dict[str, Any]], None]
@@ -35,6 +35,7 @@ def switch(slots: Mapping[str, int], mode_of: ExprFn, enter: bool, line: int) ->
             state = "already active" if enter else "not active"
             raise RuleError(f"mode `{mode}` is {state} (`{'enter' if enter else 'leave'}` at line {line})")
         s.counters[slot] = want
+        note_slot(s, slot)
 
     return run
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from types import FunctionType
+
 from liturgy.interpreter.runtime.errors import RuleError
-from liturgy.interpreter.runtime.state import GameState
+from liturgy.interpreter.runtime.state import GameState, noted_source
 
 
-def move_card(s: GameState, c: int, dst: int, place: str) -> None:
+def move_card(s: GameState, c: int, dst: int, place: str, noted: bool = False) -> None:
     """Move card ``c`` to the top (or ``bottom``) of zone ``dst``: the one card move every path runs.
 
     The closures call it; generated code calls it too, or writes :data:`OPEN_MOVE` in place when the
@@ -16,6 +19,9 @@ def move_card(s: GameState, c: int, dst: int, place: str) -> None:
     """
     t = s.tables
     src = s.card_zone[c]
+    if noted and (w := s.wrote) is not None:  # the noted variant's move (move_card_noted, below)
+        w.append(~src)
+        w.append(~dst)
     if src != dst:
         if t.zone_final[src]:
             raise RuleError(f"{t.card_names[c]} cannot leave `{t.zone_names[src]}`: cards never leave a final zone")
@@ -40,9 +46,22 @@ def move_card(s: GameState, c: int, dst: int, place: str) -> None:
         s.shown.pop(c, None)
 
 
+# The card moves of the noted variant of the compiled code (Ruleset.noted: invariant-checked games), bound in its
+# place by the code generators and the closures: the same functions with ``noted`` True by default, so each notes
+# the zones it may change for the invariant certificate (interpreter/runtime/invariants.py checks exactly the noted
+# ones) before it moves. Noting first is exact: a move that raises has changed nothing, and a zone noted without a
+# change costs a check, never a wrong answer. Unchecked code calls the plain functions: one test of a local flag.
+def _noting(fn: Callable[..., None]) -> Callable[..., None]:
+    """``fn`` (whose last parameter is ``noted``) with ``noted`` True by default: the same code, no wrapper call."""
+    made = FunctionType(fn.__code__, fn.__globals__, f"{fn.__name__}_noted", (True,), fn.__closure__)
+    made.__doc__, made.__qualname__ = fn.__doc__, f"{fn.__qualname__}_noted"
+    return made
+
+
 # `move_card` for a destination without a capacity, as the source generated code writes in place of the call
 # (interpreter/codegen/stmtgen.py); {c} is the card, {d} the destination, {o} and {z} fresh names, {put} the
-# append or insert, {count} the removed-count line for a final destination.  A card in a final zone still goes
+# append or insert, {noted} the note of both zones for the invariant certificate (state.noted_source), {count} the
+# removed-count line for a final destination.  A card in a final zone still goes
 # through `_move`, which raises the same error as the call.  tests/test_moves.py plays both against each other.
 OPEN_MOVE = """\
 {o} = s.card_zone[{c}]
@@ -55,6 +74,7 @@ else:
     else:
         {z}.remove({c})
     {put}
+    {noted}
     s.card_zone[{c}] = {d}
     if s.face_up:
         s.face_up.discard({c})
@@ -63,13 +83,14 @@ else:
 {count}"""
 
 
-def open_move_source(c: str, d: str, o: str, z: str, place: str, final: bool) -> list[str]:
+def open_move_source(c: str, d: str, o: str, z: str, place: str, final: bool, notes: bool = True) -> list[str]:
     """:data:`OPEN_MOVE` filled in: the lines of one card move to a destination with no capacity."""
     put = f"s.zones[{d}].insert(0, {c})" if place == "bottom" else f"s.zones[{d}].append({c})"
     # a final destination: the card left another zone (one that is not final), so it is out of play now
     count = "    s.removed_count += 1" if final else ""
-    text = OPEN_MOVE.format(c=c, d=d, o=o, z=z, place=repr(place), put=put, count=count)
-    return [line for line in text.split("\n") if line]
+    noted = noted_source(zones=(o, d)) if notes else ""  # the unchecked variant notes nothing
+    text = OPEN_MOVE.format(c=c, d=d, o=o, z=z, place=repr(place), put=put, count=count, noted=noted)
+    return [line for line in text.split("\n") if line.strip()]
 
 
 def card_ids(value: object) -> list[int]:
@@ -178,7 +199,7 @@ def hosted_mask(s: GameState, zi: int) -> int:
     return (1 << owner) if vis in ("owner", "secret") and owner >= 0 else 0
 
 
-def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None:
+def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str, noted: bool = False) -> None:
     """Move ``cards`` one after another, as `move LIST to ZONE` does, in one pass per source zone.
 
     Removing k cards from a zone of n one by one costs k·n; filtering the zone once costs n.  The result
@@ -188,6 +209,10 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None
     t = s.tables
     card_zone = s.card_zone
     final = t.zone_final
+    if noted and (w := s.wrote) is not None:  # every zone a card comes from, and dst (what is no card raises below)
+        n = len(card_zone)
+        w.extend(~card_zone[c] for c in cards if type(c) is int and 0 <= c < n)
+        w.append(~dst)
     if len(cards) < 8 or t.zone_capacity[dst] is not None:  # one by one: sets cost more than they save
         for c in cards:
             move_card(s, c, dst, place)
@@ -219,7 +244,7 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None
         s.removed_count += len(cards)
 
 
-def move_zone(s: GameState, src: int, dst: int, place: str) -> None:
+def move_zone(s: GameState, src: int, dst: int, place: str, noted: bool = False) -> None:
     """`move ZONE to ZONE`: every card of ``src``, bottom card first, exactly as `move_all` of a copy of it.
 
     When no card can fail to move (``src`` is not final, ``dst`` is another zone without a capacity) the
@@ -229,6 +254,9 @@ def move_zone(s: GameState, src: int, dst: int, place: str) -> None:
     cards = s.zones[src]
     if not cards:
         return
+    if noted and (w := s.wrote) is not None:
+        w.append(~src)
+        w.append(~dst)
     t = s.tables
     if src == dst or t.zone_final[src] or t.zone_capacity[dst] is not None:
         move_all(s, tuple(cards), dst, place)
@@ -248,3 +276,8 @@ def move_zone(s: GameState, src: int, dst: int, place: str) -> None:
     if t.zone_final[dst]:
         s.removed_count += len(cards)
     cards.clear()
+
+
+move_card_noted = _noting(move_card)
+move_all_noted = _noting(move_all)
+move_zone_noted = _noting(move_zone)

@@ -119,6 +119,7 @@ class GameState:
         "removed_count",
         "work",
         "kept",
+        "wrote",
     )
 
     def __init__(self, tables: Tables) -> None:
@@ -144,6 +145,10 @@ class GameState:
         # a choice's kept options (interpreter/codegen/kept.py): derived from the counters and zones, so not in
         # digests, saves or views, and not copied by `clone` (the copy rebuilds it with one full scan)
         self.kept: dict[Any, Any] = {}
+        # the counter slots (i) and zones (~zi, below 0) written since the last invariant check, while a checked
+        # game keeps a certificate (interpreter/runtime/invariants.py); None otherwise: every write path notes
+        # itself here only when this is a list (note_slot, note_zone; the generated code writes the same test)
+        self.wrote: list[int] | None = None
 
     @staticmethod
     def start(tables: Tables, counters: list[Any], zones: list[list[int]], card_zone: list[int],
@@ -174,6 +179,7 @@ class GameState:
         c.removed_count = 0
         c.work = 0
         c.kept = {}
+        c.wrote = None
         return c
 
     def clone(self) -> GameState:
@@ -198,7 +204,30 @@ class GameState:
         c.removed_count = self.removed_count
         c.work = self.work
         c.kept = {}
+        c.wrote = None  # a copy has no certificate: its first check is a full one, which starts its own record
         return c
+
+
+def note_slot(s: GameState, i: int) -> None:
+    """Note that counter slot ``i`` was written, for the invariant certificate (a no-op in unchecked games)."""
+    w = s.wrote
+    if w is not None:
+        w.append(i)
+
+
+def note_zone(s: GameState, zi: int) -> None:
+    """Note that zone ``zi``'s list was changed (cards added, removed or reordered), for the certificate."""
+    w = s.wrote
+    if w is not None:
+        w.append(~zi)
+
+
+def noted_source(slots: tuple[str, ...] = (), zones: tuple[str, ...] = ()) -> str:
+    """The generated line that does what :func:`note_slot` and :func:`note_zone` do, for the Python expressions
+    ``slots`` and ``zones`` (each a local or a constant: it is evaluated again here). One test of ``s.wrote``
+    per write in an unchecked game, and no call."""
+    notes = [f"_wr.append({x})" for x in slots] + [f"_wr.append(~{x})" for x in zones]
+    return f"if (_wr := s.wrote) is not None: {'; '.join(notes)}"
 
 
 def freeze(value: Any) -> Any:
