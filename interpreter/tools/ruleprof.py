@@ -411,7 +411,9 @@ def profile(
     check: bool = True, clock: str = "wall", path: str = "",
 ) -> ProfileReport:
     """Play ``games`` random games (the games ``liturgy simulate`` plays with the same seed) under the profiler."""
-    ruleset = Ruleset(program, inline_fns=False, fuse=False)  # timed wrappers go around every original instruction
+    # timed wrappers go around every original instruction; checked games run the noted compile
+    # (Ruleset.noted), so the profiled copy is that one when checking, or the wrappers would time nothing
+    ruleset = Ruleset(program, inline_fns=False, fuse=False, notes=check)
     ruleset.resolve_options(options)
     tick = CLOCKS[clock]
     inst = _Instrument(ruleset, tick, calibrate(tick))
