@@ -86,3 +86,20 @@ def test_a_game_that_starts_checking_later_is_checked_in_full(monkeypatch: pytes
     before = fulls[0]
     assert game.violations() == []
     assert fulls[0] == before + 1 and game._certified is None  # every check, this one too, in full
+
+
+def test_a_checked_game_names_the_ruleset_it_was_loaded_as() -> None:
+    """What is known of a ruleset from outside is keyed by the ruleset loaded (the web's search bots find its file
+    by it), while a checked game's ``ruleset`` is the noted variant: ``plain()`` leads back. Before it, a web table
+    of search bots with invariant checks refused every bot decision ("was not loaded from a file")."""
+    from liturgy.interpreter.web.tables import SOURCES
+
+    rules = load_ruleset(str(ROOT / "rulesets" / "classic" / "kuhn_poker.rules"))
+    game = rules.new_game(2, 1, check_invariants=True)
+    assert game.ruleset is rules.noted() and game.ruleset is not rules
+    assert game.ruleset.plain() is rules and rules.plain() is rules
+    SOURCES[rules] = "kuhn_poker.rules"
+    try:
+        assert SOURCES.get(game.ruleset.plain()) == "kuhn_poker.rules"
+    finally:
+        del SOURCES[rules]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
@@ -41,6 +42,7 @@ class Ruleset:
         self._modes = {"codegen": codegen, "stmtgen": stmtgen, "inline_fns": inline_fns, "fuse": fuse}
         self.notes = notes
         self._noted: Ruleset | None = None  # built by noted() (not self when notes: no cycle to keep it alive)
+        self._plain: weakref.ref[Ruleset] | None = None  # a noted variant: the ruleset it was compiled for
         generators = GENERATORS if codegen else None  # the compiler is handed the code generators
         self.compiled = Compiler(program, generators, stmtgen, inline_fns, fuse, notes)
         self.name = program.game.title
@@ -88,8 +90,16 @@ class Ruleset:
             # the declared invariants too (expressions, which write nothing): a tool that wraps them in place, as
             # the rule profiler times them (tools/ruleprof.py), wraps the ones checked games evaluate
             twin.compiled.invariants = self.compiled.invariants
+            twin._plain = weakref.ref(self)
             self._noted = twin
         return twin
+
+    def plain(self) -> Ruleset:
+        """The ruleset this one was compiled for: itself, or for a noted variant the ruleset whose checked games it
+        runs. What is known of a ruleset from outside (the file it was loaded from: the web's search bots replay a
+        table from it) is keyed by that one, while a checked game's ``ruleset`` is the variant."""
+        base = self._plain() if self._plain is not None else None
+        return base if base is not None else self
 
     def _card_layout(self, n: int) -> list[tuple[int, int]]:
         """(definition index, start zone) per card id for an ``n``-player game.

@@ -759,7 +759,7 @@ class Lobby:
     async def search(self, table: Table, seat: int) -> tuple[int, float]:
         """A search bot's choice for ``seat``, made in the low-priority worker process (bots.py), and its CPU."""
         g = table.game
-        path = SOURCES.get(g.ruleset)
+        path = SOURCES.get(g.ruleset.plain())  # a checked table plays the noted variant (Ruleset.noted)
         if path is None:
             raise Refused(f"ruleset {table.key!r} was not loaded from a file: its search bots cannot run")
         seed = table.agent_seeds.setdefault(seat, secrets.randbits(32))
