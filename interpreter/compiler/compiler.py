@@ -64,7 +64,9 @@ class Compiler(StepMachineCompiler):
         self._compile_main()
         self.finish = self.block(prog.finish)
         if prog.score is not None:
-            self.score = self._player_expr(prog.score)
+            body = self.expr(prog.score.expr)
+            self.score_parts = (body, prog.score.var)
+            self.score = self._player_expr(prog.score, body)
         self.tiebreaks = [self._player_expr(t) for t in prog.tiebreaks]
         if prog.winner is not None:
             self.winner = self._player_expr(prog.winner)
@@ -149,8 +151,10 @@ class Compiler(StepMachineCompiler):
 
         main.ins.append(self.note(loop, "goto", round_start))
 
-    def _player_expr(self, sc: A.ScoreDecl | A.WinnerDecl) -> ExprFn:
-        body = self.expr(sc.expr)
+    def _player_expr(self, sc: A.ScoreDecl | A.WinnerDecl, body: ExprFn | None = None) -> ExprFn:
+        """``sc``'s expression as a function of ``{"player": p}``; ``body`` is the expression when already compiled."""
+        if body is None:
+            body = self.expr(sc.expr)
         var = sc.var
 
         def score(s: GameState, env: dict[str, Any]) -> Any:

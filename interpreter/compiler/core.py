@@ -85,6 +85,9 @@ class CompilerCore:
         self.main: Code | None = None
         self.finish: StmtFn | None = None
         self.score: ExprFn | None = None
+        # `score(p) = EXPR`'s expression and its player's name: the engine's scoring (Game._finish) binds the
+        # player itself, one environment and one call a player fewer than through ``score``
+        self.score_parts: tuple[ExprFn, str] | None = None
         self.tiebreaks: list[ExprFn] = []
         self.winner: ExprFn | None = None  # `winner(p)`: who wins, instead of the best score
         self.reports: list[tuple[str, ExprFn]] = []  # `report NAME = EXPR`: the result's ``reports``, in order

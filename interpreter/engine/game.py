@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from liturgy.interpreter.compiler.code import ROUND_SLOT, UNITS
@@ -307,27 +308,40 @@ class Game(GameViews):
         s.commits = {}
 
     def _finish(self) -> None:
+        """Score the ended game: ``result``, status "finished" and the last log line.
+
+        Every random playout ends here, so the common case (no `tiebreak`, no `winner`, players' scores
+        compared alone) builds no key tuples and, when one player has the best score, finds them with
+        ``count`` and ``index`` instead of a comprehension (a comprehension is a call in this Python). The
+        functions run in the order they always did (finish, scores, tiebreaks, winner, reports): each may read
+        or spend the state's work budget, so the order is part of the result.
+        """
         s = self.state
         comp = self.ruleset.compiled
         s.frames = []
         s.pending = None
-        assert comp.finish is not None
         if self.ruleset.has_finish:  # most rulesets have no `finish` block: its empty function is not called
-            comp.finish(s, {})
+            comp.finish(s, {})  # type: ignore[misc] # a compiled ruleset always has its finish function
         players = s.tables.players
-        score = comp.score
-        scores = [score(s, {"player": p}) for p in players] if score is not None else [0] * len(players)
+        parts = comp.score_parts
+        if parts is not None:
+            body, var = parts  # what comp.score(s, {"player": p}) computes, without its call and dictionary
+            scores = [body(s, {var: p}) for p in players]
+        else:
+            scores = [0] * len(players)
         tbs = comp.tiebreaks
         if tbs:
             tiebreaks = [[tb(s, {"player": p}) for tb in tbs] for p in players]
             keys: list[Any] = [(scores[p], *tiebreaks[p]) for p in players]
         else:
-            tiebreaks = [[] for _ in players]
+            # one fresh empty list per player (the result is plain data a caller may edit), made without a call
+            tiebreaks = list(map(list, repeat((), len(players))))
             keys = scores  # a score alone orders players as the 1-tuple (score,) would
         winner = comp.winner
         if winner is None:
             best = max(keys)
-            winners = [p for p in players if keys[p] == best]
+            # players are the seats 0..n-1, so a key's index is its player
+            winners = [keys.index(best)] if keys.count(best) == 1 else [p for p in players if keys[p] == best]
         else:  # the ruleset says who wins: possibly everyone (a co-operative win) or nobody
             winners = [p for p in players if winner(s, {"player": p})]
         s.result = {
@@ -403,11 +417,26 @@ class Game(GameViews):
             return 0
         if s.pending is None:
             raise IllegalChoice("the game is not waiting for a decision")
-        before = len(s.decisions)
-        pick = _uniform_picker(rng)
-        self._pick(pick)
+        decisions = s.decisions
+        before = len(decisions)
+        # an exact Random (what simulations pass): _uniform_picker's answer without its call and checks
+        pick = rng._randbelow if rng.__class__ is random.Random else _uniform_picker(rng)  # type: ignore[attr-defined]
+        pend = s.pending
+        if pend[0] == "choose":
+            # _pick's first case, written here as in _advance: a short game (Kuhn poker: 2.3 decisions) pays the
+            # call for its first pick on every playout
+            _, p, options, var, body_pc, end_pc, _ = pend
+            choice = pick(len(options))
+            value = options[choice]
+            fr = s.frames[-1]
+            fr[2][var] = value
+            fr[1] = end_pc if value is None else body_pc
+            s.pending = None
+            decisions.append((p, choice))
+        else:
+            self._pick(pick)
         self._advance(pick)
-        return len(s.decisions) - before
+        return len(decisions) - before
 
     # ------------------------------------------------------------ information sets
     def sample_world(self, player: int, rng: random.Random, knowledge: Knowledge | None = None) -> Game:

@@ -381,17 +381,22 @@ class Ruleset:
         ``rng_state`` replaces the seeded RNG state (the explicit-chance mode of
         :mod:`.chance` passes a script here); normal play leaves it ``None``.
         """
-        if not self.min_players <= players <= self.max_players:
-            raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
         if check_invariants and not self.notes:  # checked games run the code that notes its writes
             return self.noted().new_game(players, seed, check_invariants, options, rng_state)
         if options:
+            if not self.min_players <= players <= self.max_players:  # before the options' own errors, as always
+                raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
             chosen = self.resolve_options(options)
             key: TemplateKey = (players, tuple(sorted(chosen.items())))
         else:
-            chosen, key = {}, players
+            chosen = {}
+            key = players
         template = self._templates.get(key)
         if template is None:
+            # A template exists only for a player count that passed this check: a game of a known count (every
+            # game but a ruleset's first) skips it
+            if not self.min_players <= players <= self.max_players:
+                raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
             template = self._templates[key] = self._template(players, chosen)
         tables, counters, zones, card_zone = template
         s = GameState.start(tables, counters, zones, card_zone, [[self._main, 0, {}]])
