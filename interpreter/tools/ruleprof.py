@@ -305,7 +305,11 @@ class _Instrument:
         if comp.finish is not None and prog.finish:
             comp.finish = self.timed(comp.finish, self.unit("finish", "finish", _where(prog.finish[0].span)))
         if comp.score is not None and prog.score is not None:
-            comp.score = self.timed(comp.score, self.unit("score", "score", _where(prog.score.span)))
+            unit = self.unit("score", "score", _where(prog.score.span))
+            comp.score = self.timed(comp.score, unit)
+            if comp.score_parts is not None:  # what the engine's finish calls (Game._finish): timed as the score
+                body, var = comp.score_parts
+                comp.score_parts = (self.timed(body, unit), var)
         if comp.winner is not None and prog.winner is not None:
             comp.winner = self.timed(comp.winner, self.unit("score", "winner", _where(prog.winner.span)))
         comp.tiebreaks = [self.timed(tb, self.unit("score", "tiebreak", _where(d.span)))
