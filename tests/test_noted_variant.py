@@ -103,3 +103,13 @@ def test_a_checked_game_names_the_ruleset_it_was_loaded_as() -> None:
         assert SOURCES.get(game.ruleset.plain()) == "kuhn_poker.rules"
     finally:
         del SOURCES[rules]
+
+
+def test_both_compiles_read_one_copy_of_the_card_data() -> None:
+    """The noted variant reads the printed card data lists of the ruleset it was compiled for, not a copy of them: one
+    list per field for both compiles (before, a change to a field, as a scenario test makes, reached one of them)."""
+    rules = load_ruleset(str(ROOT / "rulesets" / "bloodborne.rules"))
+    plain, noted = rules.compiled.field_lists, rules.noted().compiled.field_lists
+    assert plain and noted is plain
+    checked, unchecked = rules.new_game(4, 1, check_invariants=True), rules.new_game(4, 1)
+    assert checked.state.tables.fields is unchecked.state.tables.fields is plain

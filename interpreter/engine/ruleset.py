@@ -35,9 +35,11 @@ class Ruleset:
     """A parsed, checked and compiled ruleset; it creates games."""
 
     def __init__(self, program: Program, codegen: bool = True, stmtgen: bool = True, inline_fns: bool = True,
-                 fuse: bool = True, notes: bool = False) -> None:
+                 fuse: bool = True, notes: bool = False, card_data_of: Ruleset | None = None) -> None:
         """``notes``: compile the variant whose code notes every counter slot and zone it writes, for the invariant
-        certificate (:meth:`noted`); games of a ruleset compiled without it run code with no note at all."""
+        certificate (:meth:`noted`); games of a ruleset compiled without it run code with no note at all.
+        ``card_data_of``: read that ruleset's printed card data (its field lists, already filled) rather than a
+        copy: one list per field for both compiles of a program, so nothing can tell them apart."""
         self.program = program
         self._modes = {"codegen": codegen, "stmtgen": stmtgen, "inline_fns": inline_fns, "fuse": fuse}
         self.notes = notes
@@ -45,6 +47,9 @@ class Ruleset:
         self._plain: weakref.ref[Ruleset] | None = None  # a noted variant: the ruleset it was compiled for
         generators = GENERATORS if codegen else None  # the compiler is handed the code generators
         self.compiled = Compiler(program, generators, stmtgen, inline_fns, fuse, notes)
+        self._shares_card_data = card_data_of is not None
+        if card_data_of is not None:
+            self.compiled.field_lists = card_data_of.compiled.field_lists
         self.name = program.game.title
         # the ruleset's and card files' SHA-256 when loaded from files ("" otherwise): saves record it
         self.fingerprint = program.fingerprint
@@ -77,14 +82,14 @@ class Ruleset:
         Why a second compile: a note is a test of ``s.wrote`` at every write, which cost unchecked play 2 % when
         both kinds of game ran one code (docs/performance.md, sessions 16 and 17). So checked games get their
         own variant, compiled once, on the first checked game, from the program already parsed and checked;
-        it shares this ruleset's per-player-count tables, templates, certificates and option labels (plain data
-        of the same layout: both compile one program the same way), so it starts the same games.
+        it shares this ruleset's card data, per-player-count tables, templates, certificates and option labels
+        (plain data of the same layout: both compile one program the same way), so it starts the same games.
         """
         if self.notes:
             return self
         twin = self._noted
         if twin is None:
-            twin = Ruleset(self.program, notes=True, **self._modes)
+            twin = Ruleset(self.program, notes=True, card_data_of=self, **self._modes)
             twin._tables, twin._templates, twin._certs = self._tables, self._templates, self._certs
             twin.label_cache = self.label_cache
             # the declared invariants too (expressions, which write nothing): a tool that wraps them in place, as
@@ -138,6 +143,8 @@ class Ruleset:
                 defaults[(kind.name, f.name)] = default
                 names.add(f.name)
         for name in names:
+            if self._shares_card_data:  # filled by the ruleset whose lists these are
+                continue
             values: list[Any] = [None] * len(card_def)
             for cid, d in enumerate(card_def):
                 cd = prog.cards[d]
