@@ -1,6 +1,7 @@
 """The n-in-a-row test in generated code (interpreter/codegen/gridgen.py ``spans_reach``): ``any(span(g, c, r, d)
->= n for d in DIRS)`` is one call of the grid's :meth:`GridInfo.spans_reach`, and `span` along a direction named
-in the rules is :meth:`GridInfo.span_toward`; both give what the loop of `span` calls gives, in every mode."""
+>= n for d in DIRS)`` is one call of a per-cell test written out from the grid's rays (``_reach_cells``; past its
+size limit, of the grid's :meth:`GridInfo.spans_reach` loops), and `span` along a direction named in the rules is
+:meth:`GridInfo.span_toward`; all give what the loop of `span` calls gives, in every mode."""
 from __future__ import annotations
 
 import random
@@ -9,6 +10,9 @@ from typing import Any
 
 import pytest
 from liturgy.dsl.constructs.grids import DIRECTION_SETS, DIRECTIONS
+from liturgy.dsl.diagnostics import NOWHERE
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen import gridgen
 from liturgy.interpreter.runtime.grids import GridInfo
 from mode_helpers import compiled, played_in_every_mode
 
@@ -36,6 +40,33 @@ def test_spans_reach_is_any_span_at_least(size: tuple[int, int]) -> None:
                 for c, r in coords:
                     want = any(info.span(counters, c, r, d) >= need for d in dirs)
                     assert test(counters, c, r) is want, (dirs, need, c, r)
+
+
+@pytest.mark.parametrize("size", [(7, 6), (3, 5), (1, 1), (6, 1), (4, 9)])
+def test_the_written_out_test_is_the_loops(size: tuple[int, int], write_ruleset: Callable[..., str]) -> None:
+    gen = compiled(write_ruleset(RULES), {}).compiled.gen
+    assert gen is not None
+    info = GridInfo("g", 3, *size)
+    rng = random.Random(sum(size) + 1)
+    sets = [*DIRECTION_SETS.values(), ("east",), ("northwest", "south")]
+    where = A.IntLit(NOWHERE, 1)  # the node whose span generated text is filed under (any will do)
+    for dirs in sets:
+        for need in (*range(-1, 9), 10**18):
+            cells = gridgen._reach_cells(gen, info, dirs, need, where)
+            assert cells is not None and len(cells) == size[0] * size[1]
+            assert gridgen._reach_cells(gen, info, dirs, need, where) is cells  # made once per grid
+            loops = info.spans_reach(dirs, need)
+            for counters in _boards(info, rng):
+                for i, test in enumerate(cells):
+                    assert test(counters) is loops(counters, i % size[0], i // size[0]), (dirs, need, i)
+
+
+def test_a_big_grid_with_long_runs_keeps_the_loops(write_ruleset: Callable[..., str]) -> None:
+    gen = compiled(write_ruleset(RULES), {}).compiled.gen
+    assert gen is not None
+    where = A.IntLit(NOWHERE, 1)
+    assert gridgen._reach_cells(gen, GridInfo("g", 0, 7, 6), DIRECTION_SETS["axes"], 4, where) is not None
+    assert gridgen._reach_cells(gen, GridInfo("g", 0, 15, 15), DIRECTION_SETS["axes"], 5, where) is None
 
 
 def test_one_function_per_grid_directions_and_n() -> None:
@@ -90,8 +121,10 @@ def test_the_n_in_a_row_test_is_one_call_and_plays_as_the_loop(write_ruleset: Ca
     gen = compiled(path, {}).compiled.gen
     assert gen is not None
     made = [getattr(v, "__name__", "") for v in gen.ns.values()]
-    # the axes, the two named directions (n = width - 3 + 1), `c - 9` (off the grid: >= 0 holds) and `hex`
-    assert made.count("spans_reach") == 4, made
+    tables = [v for v in gen.ns.values() if isinstance(v, tuple) and v and getattr(v[0], "__name__", "") == "c0"]
+    # the axes, the two named directions (n = width - 3 + 1), `c - 9` (off the grid: >= 0 holds) and `hex`: each
+    # a table of per-cell tests, read at the cell's index
+    assert len(tables) == 4 and all(len(t) == 5 * 4 for t in tables), tables
     # `northeast` and `west`, and the two tests that read the direction elsewhere (`c + dx(d)`, a filter on d):
     # each written out item by item (codegen/unroll.py), its direction a constant
     assert made.count("span_toward") == 2 + 4 + 4, made

@@ -136,3 +136,50 @@ def test_hex_touches_reads_the_cell_fields_once() -> None:
     binds = re.findall(r"else False\) if \[\(_u[0-9]+ := \(_k[0-9]+\[_E[0-9]+\]\)\), \(_u[0-9]+ := ", text)
     assert len(binds) >= 2, text  # both `touches` calls
     assert re.search(r":= \(_u[0-9]+ \+ -1\)\)", text), text  # `m.c + dx(west)`: the bound value, minus 1
+
+
+PICKS = '''game "Picks" { players 2..2
+  step_limit 400 }
+grid board 5 by 4 of player
+counter moved 0..1000
+round {
+  step s "S" {
+    for p in players {
+      choose c from range(width(board)) where board[c, height(board) - 1] == none and (c != 2 or moved % 3 == 0)
+          by p {
+        let r = count(y for y in range(height(board)) where board[c, y] != none)
+        board[c, r] = p
+        moved += 1
+        choose d from hex where on_grid(board, c + dx(d), r + dy(d)) by p { moved += 1 }
+      } otherwise { end game }
+    }
+  }
+}
+score(p) = moved
+'''
+
+
+def test_a_choice_over_a_few_constant_items_tests_each_item_in_place(write_ruleset: Callable[..., str]) -> None:
+    """`choose c from range(5) where …` and `choose d from hex where …`: one test per item, the item folded in
+    (column 2's top cell is slot 20), paired with the items by `compress`: no comprehension, the same options."""
+    path = write_ruleset(PICKS)
+    gen = compiled(path, {}).compiled.gen
+    assert gen is not None
+    filters = [t for t in gen.sources.dump().split("\n\n") if "liturgy filter" in t]
+    assert len(filters) == 2 and all("(items, (" in t and " for " not in t for t in filters), filters
+    assert "(_cs[20] is None) and ((2 != 2)" in filters[0], filters[0]
+    for seed in range(6):
+        seen = played_in_every_mode(lambda mode: compiled(path, mode), seed)
+        assert all(x == seen[0] for x in seen), seed
+
+
+def test_an_item_off_the_grid_in_a_choice_fails_as_the_comprehension_does(write_ruleset: Callable[..., str]) -> None:
+    path = write_ruleset(PICKS.replace("range(width(board)) where board[c, height(board) - 1] == none",
+                                       "range(-1, 4) where board[c + 1, 3] == none and board[c, 0] == none"))
+    errors = []
+    for mode in MODES:
+        game = compiled(path, mode).new_game(2, 0)
+        game.random_playout(random.Random(0))
+        errors.append((game.error, game.digest()))
+    assert all(x == errors[0] for x in errors), errors
+    assert errors[0][0] is not None and "cell [-1, 0] is outside grid board" in errors[0][0]

@@ -10,11 +10,12 @@
 from __future__ import annotations
 
 import copy
+import itertools
 import re
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import cse, letgen
+from liturgy.interpreter.codegen import cse, letgen, unroll
 from liturgy.interpreter.codegen.hoist import Hoist, function_text
 from liturgy.interpreter.compiler import budgets
 
@@ -43,6 +44,15 @@ def plain_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: boo
     """
     x = gen._name("_x")
     probe = A.ListComp(where.span, A.BoolLit(where.span, True), var, source, where)
+    if pop:
+        hoist = Hoist(gen, frozenset({var}), eager=True)
+        tests = _written_out(gen, probe, hoist)
+        if tests is not None:  # one test per item, no comprehension (Connect Four's seven columns)
+            lines = [f"_out = {gen.const(itertools.compress)}(items, ({tests}, ))", f"env.pop({var!r}, None)",
+                     "return tuple(_out)"]
+            name = gen._name("_w")
+            code = function_text(f"def {name}(s, env, items):", hoist, lines)
+            return gen.sources.load(gen.ns, name, "filter", code, where.span)
     hoist = Hoist(gen, frozenset({var}), eager=True)
     before = gen.unsafe
     with gen.fresh(hoist):
@@ -67,6 +77,32 @@ def plain_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: boo
     name = gen._name("_w")
     code = function_text(f"def {name}(s, env, items):", hoist, lines)
     return gen.sources.load(gen.ns, name, "filter", code, where.span)
+
+
+def _written_out(gen: ExprGen, probe: A.ListComp, hoist: Hoist) -> str | None:
+    """The filter's test for each item of a few constant items (a `range` with constant bounds, a named direction
+    set: :func:`.unroll.items`), the item written in place of the variable so what reads it folds (a column's
+    slot is a number): ``test0, test1, …``, which ``itertools.compress`` pairs with the items. None where the
+    texts would read the variable through ``env`` or call a closure that might, or grow past
+    :data:`.unroll.MAX_TEXT`.
+
+    The same options as the comprehension: the items are the ones the choice was given (its source is that
+    constant), each test is evaluated once, in the items' order, before any option is returned, so an error
+    surfaces at the same item; the comprehension counted no work of its own, so none is dropped."""
+    values = unroll.items(gen, probe.iterable)
+    if not unroll.ENABLED or not values or len(values) > unroll.MAX_ITEMS:
+        return None
+    start = gen.unsafe
+    tests = []
+    with gen.fresh(hoist):
+        for value in values:
+            test = gen._loop_parts(probe, value)[0]
+            if gen.unsafe != start or f"env[{probe.var!r}]" in test:
+                gen.unsafe = start  # the texts are thrown away
+                return None
+            tests.append(test)
+    text = ", ".join(tests)
+    return text if len(text) <= unroll.MAX_TEXT else None
 
 
 def _cannot_fail(e: A.Expr | None, seat: str | None = None) -> bool:

@@ -17,6 +17,7 @@ from liturgy.interpreter.runtime.errors import RuleError
 
 # rays are precomputed for grids up to this many (cell, direction, step) entries; bigger grids step and test
 MAX_RAY_ENTRIES = 400_000
+Line = tuple[tuple[int, ...], tuple[int, ...]]  # one line through a cell: its slots ahead and behind, nearest first
 
 
 @dataclass
@@ -32,6 +33,8 @@ class GridInfo:
     # (directions, n) -> :meth:`spans_reach`'s function, made once per grid however often the rules ask for it
     reach: dict[tuple[tuple[str, ...], int], Callable[[list[Any], Any, Any], bool]] = field(
         default_factory=dict, repr=False, compare=False)
+    # tables generated code made for this grid (codegen/gridgen.py: the n-in-a-row test per cell), made once
+    made: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         w, h = self.width, self.height
@@ -143,14 +146,23 @@ class GridInfo:
         made = self.reach.get((dirs, need))
         if made is not None:
             return made
+        made = self.reach[(dirs, need)] = self._reach_loop(self.reach_lines(dirs, need), need)
+        return made
+
+    def reach_lines(self, dirs: tuple[str, ...], need: int) -> tuple[tuple[Line, ...], ...]:
+        """Per cell index, the (ahead, behind) rays of each line through it long enough to hold ``need`` cells,
+        each cut to its first ``need - 1`` slots (a run that long decides)."""
         rays = self.rays
         assert rays is not None  # asked for only where the rays were made (gridgen.spans_reach)
-        base, w, h = self.base, self.width, self.height
         keep = max(need - 1, 0)
-        lines = tuple(
+        return tuple(
             tuple((rays[d][i][:keep], rays[OPPOSITE[d]][i][:keep]) for d in dirs
                   if len(rays[d][i]) + len(rays[OPPOSITE[d]][i]) + 1 >= need)
-            for i in range(w * h))
+            for i in range(self.width * self.height))
+
+    def _reach_loop(self, lines: tuple[tuple[Line, ...], ...], need: int) -> Callable[[list[Any], Any, Any], bool]:
+        """The n-in-a-row test as loops over the cut rays (for a grid too large to write out per cell)."""
+        base, w, h = self.base, self.width, self.height
         off = need <= 0
 
         def spans_reach(counters: list[Any], c: Any, r: Any) -> bool:
@@ -172,7 +184,6 @@ class GridInfo:
                 return False
             return off
 
-        self.reach[(dirs, need)] = spans_reach
         return spans_reach
 
     def line_function(self) -> Callable[[list[Any], Any, Any, str], int]:
