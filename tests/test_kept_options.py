@@ -84,10 +84,16 @@ def test_a_clone_rebuilds_its_kept_options() -> None:
     for g in (game, copy):
         p = g.waiting_for()[0]
         g.apply(5, p)
-    assert copy.digest() == game.digest() and copy.state.kept == game.state.kept
+    # the same options kept (the bookkeeping beside them, the fills noted since the game or copy began, differs)
+    assert copy.digest() == game.digest() and _kept(copy.state.kept) == _kept(game.state.kept) != {}
 
 
-SHRINK, RUNS = "items if _c is None else _c", "for _sl, _xs in _r"
+def _kept(kept: dict[object, object]) -> dict[object, object]:
+    """Each kept filter's options (its entry's first item), without the cells noted as filled."""
+    return {k: tuple(v[0]) for k, v in kept.items() if isinstance(k, int) and isinstance(v, tuple)}
+
+
+SHRINK, RUNS = "_then != _now", "for _sl, _xs in _r"
 
 
 def _mode(path: str) -> str | None:
@@ -155,3 +161,52 @@ def test_breakthrough_tests_each_cell_once_per_run() -> None:
     fast, slow = _compiled(path, True), _compiled(path, False)
     for seed in range(3):
         assert _options_played(fast, seed) == _options_played(slow, seed)
+
+
+def _options_with_a_hidden_fill(rules: Ruleset, seed: int, fill_at: int, slot: int) -> list[tuple[int, ...]]:
+    """Every decision's option list in one random game, with ``slot`` filled behind the statements' back (no
+    note) after decision ``fill_at``, as a statement left to the closures would."""
+    game = rules.new_game(2, seed)
+    rng = random.Random(seed)
+    seen = []
+    while not game.finished:
+        p = game.waiting_for()[0]
+        assert game.state.pending is not None
+        seen.append(tuple(game.state.pending[2]))
+        game.apply(rng.randrange(game.option_count(p)), p)
+        if len(seen) == fill_at and not game.finished and game.state.counters[slot] is None:
+            game.state.counters[slot] = 1
+    return seen
+
+
+@pytest.mark.parametrize("cards", [CELLS, TWICE])
+def test_filled_cells_are_taken_from_the_kept_options(write_ruleset: Callable[..., str], cards: str) -> None:
+    """The generated writes note each cell they fill; the filter takes those cells' cards (one or several per
+    cell) from the options it kept, and offers what the closures offer."""
+    path = write_ruleset(PLACE.replace("PLACE", "board[m.c, m.r] = p"), {"spots.yaml": cards})
+    assert _mode(path) == "shrink" and "s.kept.setdefault(('fills', 'board'), []).append(" in _filter_text(path)
+    fast, slow = _compiled(path, True), _compiled(path, False)
+    for seed in range(6):
+        assert _options_played(fast, seed) == _options_played(slow, seed)
+    game = fast.new_game(2, 1)
+    for _ in range(3):
+        game.apply(0, game.waiting_for()[0])
+    grid = fast.compiled.layout.grids["board"]
+    filled = [i for i in range(grid.base, grid.base + 9) if game.state.counters[i] is not None]
+    assert sorted(game.state.kept[("fills", "board")]) == filled and len(filled) == 3
+
+
+@pytest.mark.parametrize("mode", [{}, {"stmtgen": False}, {"fuse": False}])
+def test_a_fill_no_note_saw_is_found_by_comparing_the_grid(mode: dict[str, bool]) -> None:
+    """A cell filled where no note is written (the closures' statements with generated filters, or a write the
+    generator left to the closures): the grid no longer matches the one kept with the noted cells filled in, and
+    the filter scans again."""
+    path = str(ROOT / "rulesets" / "classic" / "hex.rules")
+    program, _ = check_file(path)
+    assert program is not None
+    fast, slow = Ruleset(program, **mode), _compiled(path, False)
+    base = fast.compiled.layout.grids["board"].base
+    for seed in range(3):
+        for fill_at, slot in ((1, base + 60), (7, base + 3), (20, base + 120)):
+            assert (_options_with_a_hidden_fill(fast, seed, fill_at, slot)
+                    == _options_with_a_hidden_fill(slow, seed, fill_at, slot)), (seed, fill_at)

@@ -117,10 +117,10 @@ def _walk(stmts: list[A.Stmt]) -> Iterator[A.Stmt]:
 def _writes_fill(stmts: list[A.Stmt], grid: str, players: frozenset[str]) -> bool:
     """Whether every write to a cell of ``grid`` in ``stmts`` sets a value that cannot be `none`."""
     for s in stmts:
-        if (isinstance(s, A.Assign) and isinstance(s.target, A.Cell) and _grid_name(s.target) == grid
+        if (isinstance(s, A.Assign) and isinstance(s.target, A.Cell) and grid_name(s.target) == grid
                 and (s.op != "=" or not _never_none(s.value, players))):
             return False
-        if isinstance(s, A.Transfer) and grid in (_grid_name(s.source), _grid_name(s.dest)):
+        if isinstance(s, A.Transfer) and grid in (grid_name(s.source), grid_name(s.dest)):
             return False
         inner = players
         if (isinstance(s, A.For) and isinstance(s.iterable, A.Name) and s.iterable.ref == ("builtin", "players")
@@ -136,7 +136,7 @@ def _writes_fill(stmts: list[A.Stmt], grid: str, players: frozenset[str]) -> boo
     return True
 
 
-def _grid_name(e: A.Expr | None) -> str | None:
+def grid_name(e: A.Expr | None) -> str | None:
     ref = e.ref if isinstance(e, A.Cell) else None
     return ref[1].name if isinstance(ref, tuple) and ref and ref[0] == "gridcell" else None
 
@@ -221,6 +221,81 @@ def runs(items: list[int], slots: tuple[int, ...], cache: dict[tuple[int, ...], 
     return made
 
 
+def cells_of(items: list[int], slots: tuple[int, ...], cache: dict[tuple[int, ...], Any]) -> dict[int, tuple[int, ...]]:
+    """The zone's cards by the slot of their cell (a cell's cards in zone order), kept per filter across games by
+    the zone's cards, as :func:`runs` is: which options a filled cell takes away."""
+    key = tuple(items)
+    found = cache.get(key)
+    if found is None:
+        at: dict[int, list[int]] = {}
+        for x in items:
+            at.setdefault(slots[x], []).append(x)
+        if len(cache) >= 16:
+            cache.clear()
+        found = cache[key] = {sl: tuple(xs) for sl, xs in at.items()}
+    return found
+
+
+def fills_key(grid: str) -> tuple[str, str]:
+    """The key in :attr:`GameState.kept` of the slots of ``grid`` filled by generated statements, in order."""
+    return ("fills", grid)
+
+
+def recorded(gen: ExprGen, grid: str) -> bool:
+    """Whether generated statements note each cell of ``grid`` they fill (:func:`fill_note`): some choice of the
+    program has a shrinking kept filter on it. Decided once per compile, from the program alone."""
+    table: dict[str, bool] = vars(gen.comp).setdefault("kept_recorded", {})
+    if grid not in table:
+        table[grid] = any(
+            isinstance(st, A.Choose) and st.where is not None and (found := provable(
+                gen.comp.prog, st.source, st.where, st.var)) is not None and found[4] and grid_name(found[0]) == grid
+            for st in all_statements(gen.comp.prog))
+    return table[grid]
+
+
+def fill_note(slot: str, grid: str) -> str:
+    """The line a generated write of a cell of ``grid`` at ``slot`` runs before it writes (when :func:`recorded`):
+    a cell still empty is noted as filled. The value is computed first, so a note is never left for a write that
+    failed."""
+    return f"if s.counters[{slot}] is None: s.kept.setdefault({fills_key(grid)!r}, []).append({slot})"
+
+
+def _shrinking_lines(gen: ExprGen, key: str, x: str, table: str, info: Any) -> list[str]:
+    """The shrinking filter's body: the options kept last time less the cards on cells filled since, when that
+    is known, else those options filtered again.
+
+    Known when the generated statements noted every change of the grid since (``fills``, :func:`fill_note`):
+    the grid as it was then (kept beside the options), with each noted cell set to what it holds now, equals the
+    grid now. Cells only fill, never empty (the proof), so a noted cell was empty when the options were last made
+    and its cards are among them. A change no note saw (a statement left to the closures, the closures' own mode,
+    a stone replaced) makes the two differ, and the options are filtered again from the last ones, as before.
+    Comparing two lists of the same small ints and `none` is mostly identity tests in C (counting the grid's
+    `none`s instead compared every int with `none` the slow way and cost as much as the scan). The options are
+    kept as the keys of a dict, in zone order, so a filled cell's cards leave by hash (``list.remove`` compared
+    every card before them, which also cost as much as the scan); the dict is the state's own, never offered."""
+    lo, hi = info.base, info.base + info.width * info.height
+    fk = repr(fills_key(info.name))
+    return [
+        f"_st = s.kept.get({key})", "_cs = s.counters", f"_f = s.kept.get({fk})",
+        "_nf = 0 if _f is None else len(_f)", f"_now = _cs[{lo}:{hi}]",
+        "if _st is not None:",
+        "    _d, _seen, _at, _then = _st",
+        "    if _nf > _seen:",
+        "        for _sl in _f[_seen:]:",
+        f"            _then[_sl - {lo}] = _now[_sl - {lo}]",
+        "    if _then != _now:",
+        f"        _d = dict.fromkeys([{x} for {x} in _d if _cs[{table}[{x}]] is None])",
+        "    elif _nf > _seen:",
+        "        for _sl in _f[_seen:]:",
+        "            for _y in _at.get(_sl, ()):",
+        "                _d.pop(_y, None)",
+        "else:",
+        f"    _d = dict.fromkeys([{x} for {x} in items if _cs[{table}[{x}]] is None])",
+        f"    _at = {gen.const(cells_of)}(items, {table}, {gen.const({})})",
+        f"s.kept[{key}] = (_d, _nf, _at, _now)",
+        "_c = tuple(_d)"]
+
+
 def _card_reads(gen: ExprGen, test: str, x: str) -> tuple[str, list[str], list[str]]:
     """``test`` with each read ``_kN[x]`` of a per-card table (a tuple with an entry for every card, so the read
     cannot fail) replaced by a name the loop binds from the run: (the test, the names, the tables)."""
@@ -267,7 +342,7 @@ def kept_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: bool
     if found is None:
         return None
     cell, value, rest, kind, shrinks = found
-    info = gen.comp.layout.grids[_grid_name(cell) or ""]
+    info = gen.comp.layout.grids[grid_name(cell) or ""]
     cols, rows = cardtab.table(gen, cell.col, var), cardtab.table(gen, cell.row, var)
     if cols is None or rows is None:
         return None
@@ -287,9 +362,7 @@ def kept_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: bool
     table = gen.const(tuple(slots))
     hoist = Hoist(gen, frozenset({var}), eager=True)
     if shrinks:
-        lines = [f"_c = s.kept.get({key})", "_cs = s.counters",
-                 f"_c = tuple([{x} for {x} in (items if _c is None else _c) if _cs[{table}[{x}]] is None])",
-                 f"s.kept[{key}] = _c"]
+        lines = _shrinking_lines(gen, key, x, table, info)
     else:  # the runs of cards on one cell, made once per game: one test per run
         trial = Hoist(gen, frozenset({var}), eager=True)  # thrown away: only whether the test can be inlined
         inline = rest is not None and _inline_test(gen, var, source, rest, x, trial) is not None

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, clampgen, drains, gridgen, letgen, loopvars, movegen, promote
+from liturgy.interpreter.codegen import budgetgen, clampgen, drains, gridgen, kept, letgen, loopvars, movegen, promote
 from liturgy.interpreter.codegen.locals import Locals, _scan, hoist_counters
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
@@ -458,6 +458,12 @@ class StmtGen:
             return
         lo, hi = decl.lo, decl.hi
         if st.op == "=" and lo is None and hi is None:
+            grid = kept.grid_name(tgt)
+            if grid is not None and kept.recorded(self.gen, grid):  # a shrinking choice's filter reads the fills
+                v = self.tmp()
+                self.assign_value(f"{v} = ", value)
+                self.emit(kept.fill_note(slot, grid))
+                value = v
             self.emit(f"s.counters[{slot}] = {value}")
             self.note((slot,))
             return
