@@ -20,6 +20,7 @@ from liturgy.interpreter.engine.views import GameViews, open_entry, waiting_play
 from liturgy.interpreter.runtime import digest as digestmod
 from liturgy.interpreter.runtime import invariants
 from liturgy.interpreter.runtime.errors import (
+    GAME_ENDED,
     GameOver,
     IllegalChoice,
     InvariantViolation,
@@ -90,7 +91,8 @@ class Game(GameViews):
         inline = pick is not None
         check = self.check
         # `end game` (GameOver) is caught where the instructions run and the game is scored after the loop, not
-        # raised again through this frame: one game in a playout ends so, and a re-raise costs a traceback entry
+        # raised again through this frame: one game in a playout ends so, and a re-raise costs a traceback entry.
+        # A fused call whose own body ran the `end game` returns GAME_ENDED instead (no exception at all)
         over = False
         try:
             while True:
@@ -131,6 +133,9 @@ class Game(GameViews):
                                     else:
                                         self._pick(pick)  # type: ignore[arg-type]
                                     continue
+                                if r is GAME_ENDED:  # `end game` in the call's own body: its steps are counted
+                                    over = True
+                                    break
                                 extra += r
                         else:
                             i = calls
@@ -147,6 +152,8 @@ class Game(GameViews):
                         s.steps += i + extra
                         raise
                     s.steps += i + extra
+                    if over:
+                        break
                     if i == calls:
                         continue
                     if self.check:
