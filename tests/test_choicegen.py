@@ -9,6 +9,7 @@ must be the same, and at the end the digest, status and error.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 import pytest
@@ -23,6 +24,7 @@ cards "tok.yaml"
 zone bag: deck hidden of Tok
 zone row: row public of Tok
 zone hand: per player set owner of Tok
+enum Pace { slow, fast }
 counter turns
 counter mode 0..9
 counter per player pts 0..99
@@ -31,6 +33,8 @@ round {
   step s "S" {
     turns += 1
     choose k from [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] by first { mode = k }
+    choose q from Pace by first { if q == fast { first.pts += 1 } }
+    choose q from Pace by next_player(first) optional { first.pts += 1 }
     for p in players {
       choose c from bag by p optional { move c to p.hand }
       choose c from p.hand where c.v > 1 by p optional "keep" { move c to row } otherwise { p.pts += 1 }
@@ -78,7 +82,11 @@ def _generated_choices(rules: Ruleset) -> int:
 
 def test_generated_choices_play_like_closures(write_ruleset: Callable[..., str]) -> None:
     variants = _three_ways(write_ruleset(CHOICES, {"tok.yaml": CHOICES_CARDS}))
-    assert _generated_choices(variants[0]) == 10 and _generated_choices(variants[2]) == 0
+    assert _generated_choices(variants[0]) == 12 and _generated_choices(variants[2]) == 0
+    # an enum's values are a constant tuple that is never empty: offered as they are, with no emptiness test
+    texts = [lines for _, lines in variants[0].compiled.cgen.texts.values()]  # type: ignore[union-attr]
+    fixed = [lines for lines in texts if any(re.fullmatch(r"options = _k[0-9]+", line) for line in lines)]
+    assert len(fixed) == 2 and not any("if not options:" in lines for lines in fixed)
     errors = set()
     for players in (2, 3):
         for seed in range(30):

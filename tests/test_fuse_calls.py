@@ -167,3 +167,83 @@ def test_the_deepest_call_chain_stops_the_same(write_ruleset: Callable[..., str]
         runs.append((n, game.state.steps, game.error, game.to_json()))
     assert runs[0] == runs[1]
     assert runs[0][2] is not None and "call chain deeper than 500 frames" in runs[0][2]
+
+
+ENDS = """game "Ends" {
+  players 2..3
+  step_limit 5000
+}
+
+enum Move { low, high }
+
+counter per player pts 0..40
+counter turns 0..100
+
+round {
+  step play "Play" {
+    for p in players {
+      choose m from Move by p {
+        if m == high { p.pts += 3 } else { p.pts += 1 }
+        turns += 1
+      }
+    }
+    for p in players {
+      if p.pts > 12 {
+        log "{} reaches {}", p, p.pts
+        end game
+      }
+    }
+    if turns > 20 { end game }
+  }
+}
+
+score(p) = p.pts
+"""
+
+
+def _game_overs(run: Callable[[], object]) -> int:
+    """How many frames a GameOver passes through (raised or re-raised) while ``run`` runs."""
+    from liturgy.interpreter.runtime.errors import GameOver
+
+    raised = 0
+
+    def trace(frame: FrameType, event: str, arg: Any) -> Any:
+        nonlocal raised
+        if event == "exception" and arg[0] is GameOver:
+            raised += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        run()
+    finally:
+        sys.settrace(None)
+    return raised
+
+
+def test_end_game_in_a_fused_body_is_a_return(write_ruleset: Callable[..., str]) -> None:
+    """`end game` written into a fused function returns GAME_ENDED instead of raising GameOver (inside a loop over
+    the players, whose variable is written back on the way out, and at the step's end): the games, their step
+    counts, saves after every decision and digests equal the unfused game's, checked and not, and a fused
+    playout raises no GameOver while the unfused one does."""
+    fused, plain = _pair(write_ruleset(ENDS))
+    for seed in range(12):
+        for players in (2, 3):
+            runs = []
+            for rules in (fused, plain):
+                game, seen = _play(rules, players, seed, check=seed % 2 == 0)
+                runs.append((seen, game.digest(), game.state.status, game.error, game.state.steps, game.result))
+            assert runs[0] == runs[1], (seed, players)
+            assert runs[0][2] == "finished"
+    for rules, raises in ((fused, False), (plain, True)):
+        for seed in range(6):
+            rules.new_game(2, 100).random_playout(random.Random(0))  # fused functions compiled before counting
+            game = rules.new_game(2, seed)
+            assert (_game_overs(lambda: game.random_playout(random.Random(seed))) > 0) == raises  # noqa: B023
+            assert game.state.status == "finished"
+    kuhn = load_ruleset(str(ROOT / "rulesets" / "classic" / "kuhn_poker.rules"))
+    kuhn.new_game(2, 100).random_playout(random.Random(0))
+    for seed in range(6):
+        game = kuhn.new_game(2, seed)
+        assert _game_overs(lambda: game.random_playout(random.Random(seed))) == 0  # noqa: B023
+        assert game.state.status == "finished" and game.result is not None

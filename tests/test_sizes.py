@@ -90,6 +90,11 @@ def test_a_proved_small_loop_stops_nothing_and_an_unproved_one_still_does(
     ("wide + 1", False),  # a counter without bounds: any 64-bit value
     ("n * n * n * n * n", False),  # 10^30 is past 64 bits
     ("-(n - 5)", True),
+    ("sum(n for p in players) + 1", True),  # at most 2 players (session 18: sums, mins and maxes)
+    ("sum(c.v for c in pile where c.v > 0) * 2 - 1", True),  # at most 40 cards of 1
+    ("max(c.v for c in mixed) - min(n for p in players)", True),  # an empty max or min is 0
+    ("sum(wide for p in players) + 1", False),  # unbounded elements
+    ("sum(n * 1000000000000 for p in players) * 10", False),  # each 10^18, two of them: 2*10^19 is past 2^62
 ])
 def test_int_ranges(write_ruleset: Callable[..., str], expr: str, proved: bool) -> None:
     path = _write(write_ruleset, f'round {{ step s "S" {{ wide = {expr}\n end game }} }}')

@@ -75,11 +75,16 @@ class ChoiceGen:
         gen = self.gen
         span = st.span
         lines = ["env = fr[2]"]
-        if wf is None:
-            lines.append(f"options = tuple({self._items(st.source)})")
+        items = self._items(st.source)
+        # a constant, non-empty tuple (an enum's values): it is its own `tuple(...)`, and it is never empty
+        fixed = wf is None and isinstance(known := gen.ns.get(items), tuple) and type(known) is tuple and known != ()
+        if fixed:
+            lines.append(f"options = {items}")
+        elif wf is None:
+            lines.append(f"options = tuple({items})")
         else:
-            lines.append(f"options = {gen.const(wf)}(s, env, {self._items(st.source)})")
-        if not always_ask:
+            lines.append(f"options = {gen.const(wf)}(s, env, {items})")
+        if not always_ask and not fixed:
             lines += ["if not options:", f"    fr[1] = {none_pc}"]
             if not has_none and not st.optional:
                 msg = f"no legal option for the choice at {span.file}:{span.line} and no `otherwise` branch"

@@ -6,11 +6,10 @@ time. For the common, simple expression shapes this module writes one Python exp
 function. Anything it does not know (a language feature added later) is compiled by the closure compiler as
 before and called from the generated code, so both paths always agree and new features need no code here.
 
-Safety: the generated text is built only from this module's templates, integer
-slot numbers computed by the compiler, and string literals written with
-``repr`` (always a valid, inert Python literal). Every other value (card data
-tables, closures, enum tuples) is passed in the function's namespace under a
-generated name, never as text. No ruleset text is ever executed.
+Safety: the generated text is built only from this module's templates, integer slot numbers computed by the
+compiler, and string literals written with ``repr`` (always a valid, inert Python literal). Every other value (card
+data tables, closures, enum tuples) is passed in the function's namespace under a generated name, never as text. No
+ruleset text is ever executed.
 """
 
 from __future__ import annotations
@@ -291,12 +290,12 @@ class ExprGen:
         return None
 
     def _strided(self, owner: A.Expr, base: int, stride: int, missing: str) -> str:
-        local = self._local(owner)
+        local, times = self._local(owner), f" * {stride}" if stride != 1 else ""  # a stride of 1: no multiply
         if local is not None and (local.startswith("env[") or local in self.loop_locals or local in self.plain
                                   or self.is_nonnull(local)):
-            return f"({base} + {local} * {stride})"  # a plain local: no "no player" check, as in the closures
+            return f"({base} + {local}{times})"  # a plain local: no "no player" check, as in the closures
         t = self._name("_t")
-        return f"({base} + (({t}) if ({t} := {self.src(owner)}) is not None else _no_card({missing!r})) * {stride})"
+        return f"({base} + (({t}) if ({t} := {self.src(owner)}) is not None else _no_card({missing!r})){times})"
 
     # ------------------------------------------------------------ expressions
     def src(self, e: A.Expr) -> str:
@@ -387,6 +386,8 @@ class ExprGen:
             known, items = self.int_range(e.index), self.ns.get(obj) if obj.startswith("_k") else None
             if known is not None and isinstance(items, tuple) and known[0] >= 0 and known[1] < len(items):
                 return f"{obj}[{index}]"  # a constant list and an index proven inside it
+            if isinstance(e.index, A.IntLit) and not isinstance(i := e.index.value, bool) and i >= 0:  # test inline,
+                return f"({(t := self._name('_t'))}[{i}] if len({t} := {obj}) > {i} else _index({t}, {i}))"  # no call
             return f"_index({obj}, {index})"
         if isinstance(e, A.ListLit):
             return "(" + "".join(f"{self.src(x)}, " for x in e.items) + ")"

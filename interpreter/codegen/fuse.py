@@ -25,7 +25,9 @@ Nothing a game can observe changes:
 * **Step counts.** A fused call returns how many original instructions it ran, minus one (an
   ``int``, never ``True``, which still means "suspended"), and the engine adds that to the count.
   If one raises (a rule error, `end game`, `skip to`), it first adds the instructions completed
-  before it to ``s.steps``, so the count is what single-stepping gives.
+  before it to ``s.steps``, so the count is what single-stepping gives. An `end game` in a statement
+  run written into the function returns ``GAME_ENDED`` instead of raising (session 18), after adding
+  the same count: the engine scores the game as if it had caught the raise.
 * **The step limit.** A fused call runs at most ``MAX_PATH`` instructions (the engine's margin, since
   paths are walked on their first call). The engine only runs the fused array while that many
   steps cannot pass the limit; near it, it single-steps the original
@@ -56,6 +58,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler.code import Code
 from liturgy.interpreter.compiler.instructions import MAX_FRAMES, _push
+from liturgy.interpreter.runtime.errors import GAME_ENDED
 
 if TYPE_CHECKING:
     from liturgy.interpreter.compiler.code import Ins
@@ -176,7 +179,7 @@ class _Trace:
                 # (the run function's closing ``fr[1] += 1`` is written when this function stops or syncs).
                 self.inlined += len(body)
                 pad = "    " * (self.depth - 1)
-                self.lines.extend(pad + line for line in body)
+                self.lines.extend(pad + line for line in self.ended(body))
                 self.walk(at, pc + 1, k + 1, pc, kv, path)
             else:
                 self.emit(f"{fuser.const(fn)}(s, fr)")
@@ -217,6 +220,21 @@ class _Trace:
             self.stop(at, pc, k, frpc, kv)
         else:
             raise AssertionError(f"fuse has no rule for the instruction kind {kind!r}: declare it in FUSED")
+
+    def ended(self, body: list[str]) -> list[str]:
+        """A run's lines with each `end game` (``raise _GameOver`` on a line of its own) made this function's
+        return of ``GAME_ENDED``, after adding the instructions completed before the run to the step count, as the
+        raise's handler below would (statement text holds no handler that could catch the raise, and a
+        ``finally`` runs on a return as on a raise). Every finished game used to pay the exception."""
+        out = []
+        for line in body:
+            code = line.lstrip()
+            if code == "raise _GameOver":
+                pad = line[:len(line) - len(code)]
+                out += [f"{pad}s.steps += _Fk", f"{pad}return {self.fuser.const(GAME_ENDED)}"]
+            else:
+                out.append(line)
+        return out
 
     def for_next(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]],
                  info: tuple[Any, ...]) -> None:

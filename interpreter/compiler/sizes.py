@@ -251,6 +251,8 @@ class Sizes:
             return self.int_range(e.body, {**(env or {}), e.name: (e.value, env)})
         if isinstance(e, A.Aggregate) and e.func == "count":
             return (0, _LEN_MAX)
+        if isinstance(e, A.Aggregate) and e.func in ("sum", "min", "max") and e.ty is not None and e.ty.kind == "int":
+            return self._aggregate_range(e, env)
         if isinstance(e, A.Name | A.Attr) and ref is not None:
             return self._named(e, ref, env)
         if isinstance(e, A.Call) and ref is not None:
@@ -276,6 +278,18 @@ class Sizes:
                 return bound  # type: ignore[no-any-return]
             return self.int_range(*bound)
         return None
+
+    def _aggregate_range(self, e: A.Aggregate, env: dict[str, Any] | None) -> Range | None:
+        """`sum`, `min` or `max` of int elements: each element's interval (its variable unknown), widened to 0 (the
+        value of none qualifying), and for `sum` multiplied by the most items the source holds. A score that adds
+        up the players' stakes is then bounded, so its arithmetic needs no 64-bit test."""
+        r = self.int_range(e.elem, {**(env or {}), e.var: None})
+        if r is None:
+            return None
+        if e.func != "sum":
+            return (min(r[0], 0), max(r[1], 0))
+        n = self.max_len(e.iterable, env)
+        return None if n is None else (min(0, r[0] * n), max(0, r[1] * n))
 
     def _call_range(self, e: A.Call, ref: Any, env: dict[str, Any] | None) -> Range | None:
         if ref[0] == "call_builtin":

@@ -20,6 +20,7 @@ from liturgy.interpreter.engine.views import GameViews, open_entry, waiting_play
 from liturgy.interpreter.runtime import digest as digestmod
 from liturgy.interpreter.runtime import invariants
 from liturgy.interpreter.runtime.errors import (
+    GAME_ENDED,
     GameOver,
     IllegalChoice,
     InvariantViolation,
@@ -85,12 +86,13 @@ class Game(GameViews):
         stop = self.ruleset.step_limit + 2
         span = self.ruleset.compiled.fuse_span
         frames = s.frames
-        # picking in place, inside the loop below; a checked game checks its invariants there first (nothing
-        # the check reads lags behind: only ``s.steps`` is settled after the loop, and no invariant reads it)
-        inline = pick is not None
+        # picking in place (``pick`` given), inside the loop below; a checked game checks its invariants there
+        # first (nothing the check reads lags behind: only ``s.steps`` is settled after the loop, and no invariant
+        # reads it)
         check = self.check
         # `end game` (GameOver) is caught where the instructions run and the game is scored after the loop, not
-        # raised again through this frame: one game in a playout ends so, and a re-raise costs a traceback entry
+        # raised again through this frame: one game in a playout ends so, and a re-raise costs a traceback entry.
+        # A fused call whose own body ran the `end game` returns GAME_ENDED instead (no exception at all)
         over = False
         try:
             while True:
@@ -106,7 +108,7 @@ class Game(GameViews):
                             r = fr[0].fast[fr[1]](s, fr)
                             if r:
                                 if r is True:
-                                    if not inline:
+                                    if pick is None:
                                         break
                                     # A suspended call ran no instruction: take back its turn of the loop
                                     # (``i`` counts it), pick, and run on. A violation stops the game with
@@ -121,7 +123,7 @@ class Game(GameViews):
                                         # The frame that suspended is the top one: a fused call may have run
                                         # through a `do` into the callee's `choose` (interpreter/codegen/fuse.py)
                                         _, p, options, var, body_pc, end_pc, _ = pend  # type: ignore[misc]
-                                        choice = pick(len(options))  # type: ignore[misc] # not None: inline
+                                        choice = pick(len(options))
                                         value = options[choice]
                                         fr = frames[-1]
                                         fr[2][var] = value
@@ -129,8 +131,11 @@ class Game(GameViews):
                                         s.pending = None
                                         s.decisions.append((p, choice))
                                     else:
-                                        self._pick(pick)  # type: ignore[arg-type]
+                                        self._pick(pick)
                                     continue
+                                if r is GAME_ENDED:  # `end game` in the call's own body: its steps are counted
+                                    over = True
+                                    break
                                 extra += r
                         else:
                             i = calls
@@ -147,6 +152,8 @@ class Game(GameViews):
                         s.steps += i + extra
                         raise
                     s.steps += i + extra
+                    if over:
+                        break
                     if i == calls:
                         continue
                     if self.check:
@@ -326,7 +333,14 @@ class Game(GameViews):
         parts = comp.score_parts
         if parts is not None:
             body, var = parts  # what comp.score(s, {"player": p}) computes, without its call and dictionary
-            scores = [body(s, {var: p}) for p in players]
+            # one loop here rather than a comprehension (a call in this Python), and one environment for every
+            # player: an expression leaves its environment as it found it (aggregates and lets put back what they
+            # bind), so each player's score reads exactly {var: p}, as a fresh dictionary would give it
+            env: dict[str, Any] = {}
+            scores = []
+            for p in players:
+                env[var] = p
+                scores.append(body(s, env))
         else:
             scores = [0] * len(players)
         tbs = comp.tiebreaks

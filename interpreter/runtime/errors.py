@@ -19,6 +19,22 @@ class GameOver(Exception):
     """Raised by `end game`; unwinds to the engine, which runs `finish`."""
 
 
+class _Ended:
+    """The type of :data:`GAME_ENDED` (one instance): truthy, and never equal to an ``int`` or ``True``."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "GAME_ENDED"
+
+
+# What a fused function (interpreter/codegen/fuse.py) returns where an `end game` written into its own body
+# runs, instead of raising GameOver: the engine scores the game as if it had caught GameOver there, without
+# the exception, its traceback entries and two handlers' matching, which every finished game paid. The
+# instructions completed before it are already in ``s.steps``, as the raise path adds them.
+GAME_ENDED = _Ended()
+
+
 class SkipTo(Exception):
     """Raised by `skip to STEP`; the engine moves the round to that step."""
 
