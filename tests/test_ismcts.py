@@ -217,8 +217,9 @@ def test_the_walk_and_the_loop_grow_identical_trees() -> None:
         agent = ISMCTSAgent(Budget(simulations=200), seed=3)
         sampler = WorldSampler(game, p, know)
         root, bounds = _Node(-1, 0), [float("inf"), float("-inf")]
+        walker = agent._walker if agent._walk_in_playout(game) and walk else None  # (it readies the walker)
         for _ in range(200):
-            agent._simulate(sampler(agent.rng), root, bounds, agent._walker if walk else None)
+            agent._simulate(sampler(agent.rng), root, bounds, walker)
         out, todo = [], [(root, 0)]
         while todo:
             node, depth = todo.pop()

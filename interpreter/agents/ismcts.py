@@ -32,6 +32,7 @@ from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.sizes import statements
 from liturgy.interpreter.engine import Game
 from liturgy.interpreter.engine.infosets import Tracker, WorldSampler
+from liturgy.interpreter.engine.views import PLAIN_LABELS
 
 REWARDS = ("win", "score")
 _INF = math.inf
@@ -63,15 +64,22 @@ class _Node:
 
 class _Shape:
     """One set of option labels as a node saw it (:class:`_Node`): the tuple, its distinct labels, the option
-    number of each, and the children of those labels once all exist (None before)."""
+    number of each, and the children of those labels once all exist (None before).
 
-    __slots__ = ("labels", "distinct", "first", "kids")
+    ``opts`` is the pending choice's options tuple these labels were made from, when they depend on its values
+    alone (numbers, players, enum values, texts: the engine labels those once per ruleset) and the ruleset's
+    options are one tuple each time (a `choose` over an enum): that very tuple pending again here is these labels
+    again, without asking the engine (:class:`_Walk`)."""
+
+    __slots__ = ("labels", "distinct", "first", "kids", "opts", "fmt")
 
     def __init__(self, labels: tuple[str, ...]) -> None:
         self.labels = labels
         self.distinct = list(dict.fromkeys(labels))
         self.first = [labels.index(lab) for lab in self.distinct]
         self.kids: list[_Node] | None = None
+        self.opts: Any = None
+        self.fmt = -1
 
 
 @dataclass
@@ -167,6 +175,7 @@ class ISMCTSAgent:
             walk.path = path = []
             walk.weight = self.c * ((hi - lo) if hi > lo else 1.0)
             walk.next_choice = world.next_choice
+            walk.state = s
             walk.expanded = False
             world.playout(walk.pick)
         else:
@@ -187,6 +196,8 @@ class ISMCTSAgent:
         if rules is not self._walk_rules:
             self._walk_rules = rules
             self._walk_ok = not any(isinstance(st, A.Simultaneous) for st in statements(rules.program))
+            self._walker.plain = [elem is not None and elem.kind in PLAIN_LABELS
+                                  for elem in rules.compiled.choice_elems]
         return self._walk_ok
 
     def _descend(self, world: Game, root: _Node, bounds: list[float]) -> list[_Node]:
@@ -272,7 +283,7 @@ class _Walk:
     positive ``n``), without an ``apply`` and a return to the agent at every node. One per agent, reset by
     :meth:`ISMCTSAgent._simulate` for each simulation."""
 
-    __slots__ = ("below", "node", "path", "weight", "next_choice", "expanded")
+    __slots__ = ("below", "node", "path", "weight", "next_choice", "expanded", "state", "plain")
 
     def __init__(self, rng: random.Random) -> None:
         self.below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
@@ -281,6 +292,8 @@ class _Walk:
         self.weight = 1.0
         self.next_choice: Callable[[], tuple[int, tuple[str, ...]] | None] | None = None
         self.expanded = False
+        self.state: Any = None  # the world's GameState
+        self.plain: list[bool] = []  # per choice format: are its labels a function of the option values alone?
 
     def pick(self, n: int) -> int:
         """The option number for the pending choice of ``n`` options.
@@ -290,9 +303,15 @@ class _Walk:
         read, as in the two loops of :meth:`ISMCTSAgent._descend`: the same floats)."""
         if self.expanded:
             return self.below(n)
-        q, labels = self.next_choice()  # type: ignore[misc] # set by start; the engine asks while a choice waits
-        node: _Node = self.node  # type: ignore[assignment] # set by start
+        node: _Node = self.node  # type: ignore[assignment] # set for each simulation
+        pend = self.state.pending  # a `choose` (rulesets with simultaneous choices do not walk here)
+        q = pend[1]
         shape = node.shapes.get(q)
+        if shape is not None and shape.opts is pend[2] and shape.fmt == pend[6]:
+            labels = shape.labels  # the very options these labels were made from (_Shape)
+        else:
+            q, labels = self.next_choice()  # type: ignore[misc] # set for each simulation
+            shape = node.shapes.get(q)
         if shape is not None and shape.labels is labels and shape.kids is not None:
             kids = shape.kids
             weight = self.weight
@@ -310,6 +329,8 @@ class _Walk:
                 children = node.children[q] = {}
             if shape is None or shape.labels is not labels:
                 shape = node.shapes[q] = _Shape(labels)
+                if self.plain[pend[6]]:
+                    shape.opts, shape.fmt = pend[2], pend[6]
             known = shape.kids
             if known is None:
                 distinct = shape.distinct

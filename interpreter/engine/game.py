@@ -444,8 +444,9 @@ class Game(GameViews):
         ``pick`` is called while the choice is still pending (``state.pending``; for a `choose`,
         :meth:`next_choice` names its chooser and labels), in the order the driver loop ``for p in waiting_for():
         apply(pick(option_count(p)), p)`` would ask (the entries of a simultaneous choice in turn, committed only
-        once all are picked), and must return a legal option number. A search walks its tree this way: one pass through the step loop per
-        simulation instead of an ``apply`` (its checks, a re-entry of the loop) at every tree node."""
+        once all are picked), and must return a legal option number. A search walks its tree this way: one pass
+        through the step loop per simulation instead of an ``apply`` (its checks, a re-entry of the loop) at
+        every tree node."""
         s = self.state
         if s.status != "running":
             return
