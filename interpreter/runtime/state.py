@@ -191,7 +191,12 @@ class GameState:
         c.face_up = self.face_up.copy()
         c.shown = self.shown.copy()
         c.rng = self.rng
-        c.frames = [[f[0], f[1], f[2].copy()] for f in self.frames]
+        frames = self.frames
+        if len(frames) == 2:  # the usual depth at a decision (a step and its procedure): no comprehension's call
+            f, g = frames
+            c.frames = [[f[0], f[1], f[2].copy()], [g[0], g[1], g[2].copy()]]
+        else:
+            c.frames = [[f[0], f[1], f[2].copy()] for f in frames]
         c.pending = self.pending
         c.commits = dict(self.commits)
         c.log = self.log[:]
