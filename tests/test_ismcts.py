@@ -167,3 +167,101 @@ def test_next_choice_is_the_decisions_first_player_and_labels(path: str, players
             p = d.players[0]
             game.apply(pick.randrange(len(d.options[p])), p)
         assert game.next_choice() is None
+
+
+@pytest.mark.parametrize(("path", "players", "options", "simulations"), [
+    ("rulesets/classic/kuhn_poker.rules", 2, None, 60),
+    ("rulesets/classic/leduc_poker.rules", 2, None, 40),
+    ("rulesets/classic/crazy_eights.rules", 2, None, 10),
+    ("rulesets/slay_the_spire.rules", 1, {"mode": "combat"}, 6),
+])
+def test_the_walk_inside_the_playout_builds_the_tree_the_apply_loop_builds(
+        path: str, players: int, options: dict[str, str] | None, simulations: int,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Session 18: without simultaneous choices the tree walk is the engine playout's picker (_Walk). Searched
+    again through the old loop of one ``apply`` per node (_descend), the same seeds must grow the same tree (every
+    node's visits, availability and reward total) and choose the same, over whole games."""
+    rules = load_ruleset(path)
+
+    def run(walk: bool) -> tuple[list[int], list[tuple[int, int, float]]]:
+        if not walk:
+            monkeypatch.setattr(ISMCTSAgent, "_walk_in_playout", lambda self, game: False)
+        picks, stats = [], []
+        for seed in range(3):
+            game = rules.new_game(players, seed, options=options)
+            agent = ISMCTSAgent(Budget(simulations=simulations), seed=seed, reward="score" if seed % 2 else "win")
+            for _ in range(8):
+                if game.finished:
+                    break
+                p = game.waiting_for()[0]
+                picks.append(agent.choose(game, p))
+                game.apply(picks[-1], p)
+            stats.append((agent.simulations, agent.decisions, 0.0))
+        monkeypatch.undo()
+        return picks, stats
+
+    assert ISMCTSAgent(Budget(1))._walk_in_playout(rules.new_game(players, 0, options=options))
+    assert run(True) == run(False)
+
+
+def test_the_walk_and_the_loop_grow_identical_trees() -> None:
+    """One decision, node by node: the tree the engine-side walk grows equals the apply loop's."""
+    from liturgy.interpreter.agents.ismcts import _Node
+
+    rules = load_ruleset("rulesets/classic/leduc_poker.rules")
+    game = rules.new_game(2, 5)
+    p = game.waiting_for()[0]
+    know = Tracker(p).follow(game)
+
+    def grow(walk: bool) -> list[tuple[int, str, int, int, float]]:
+        agent = ISMCTSAgent(Budget(simulations=200), seed=3)
+        sampler = WorldSampler(game, p, know)
+        root, bounds = _Node(-1, 0), [float("inf"), float("-inf")]
+        walker = agent._walker if agent._walk_in_playout(game) and walk else None  # (it readies the walker)
+        for _ in range(200):
+            agent._simulate(sampler(agent.rng), root, bounds, walker)
+        out, todo = [], [(root, 0)]
+        while todo:
+            node, depth = todo.pop()
+            for q, kids in sorted(node.children.items()):
+                for label, child in sorted(kids.items()):
+                    out.append((depth, f"{q}:{label}", child.visits, child.avail, child.total))
+                    todo.append((child, depth + 1))
+        return out
+
+    walked = grow(True)
+    assert len(walked) > 20 and walked == grow(False)
+
+
+@pytest.mark.parametrize(("path", "players", "simultaneous"), [
+    ("rulesets/classic/kuhn_poker.rules", 2, False),
+    ("rulesets/classic/leduc_poker.rules", 2, False),
+    ("rulesets/classic/goofspiel.rules", 2, True),
+    ("rulesets/bloodborne.rules", 3, True),
+])
+def test_playout_with_a_picker_is_random_playout(path: str, players: int, simultaneous: bool) -> None:
+    """Game.playout(pick) asks ``pick`` while the choice is pending (next_choice names the chooser of a
+    `choose`) and, given the RNG's own picker, ends in random_playout's state, simultaneous choices included."""
+    rules = load_ruleset(path)
+    for seed in range(3):
+        a, b = rules.new_game(players, seed), rules.new_game(players, seed)
+        ra, rb = random.Random(seed), random.Random(seed)
+        a.random_playout(ra)
+        asked: list[int] = []
+
+        def pick(n: int, game=b, rng=rb, asked=asked) -> int:  # type: ignore[no-untyped-def]
+            if not simultaneous:
+                nxt = game.next_choice()
+                assert nxt is not None and len(nxt[1]) == n
+                asked.append(nxt[0])
+            return rng._randbelow(n)  # type: ignore[attr-defined,no-any-return]
+
+        b.playout(pick)
+        assert a.digest() == b.digest() and a.state.decisions == b.state.decisions
+        # (a simultaneous choice's entries are asked in turn, with no commits in between: next_choice does not
+        # follow them)
+        assert asked == ([] if simultaneous else [q for q, _ in b.state.decisions])
+    game = rules.new_game(players, 0)
+    game.random_playout(random.Random(0))
+    game.playout(lambda n: 0)  # an ended game: nothing to do
+    assert game.finished

@@ -24,13 +24,19 @@ import math
 import os
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.compiler.sizes import statements
 from liturgy.interpreter.engine import Game
 from liturgy.interpreter.engine.infosets import Tracker, WorldSampler
+from liturgy.interpreter.engine.views import PLAIN_LABELS
 
 REWARDS = ("win", "score")
+_INF = math.inf
+_log, _sqrt = math.log, math.sqrt
 
 
 class _Node:
@@ -58,15 +64,22 @@ class _Node:
 
 class _Shape:
     """One set of option labels as a node saw it (:class:`_Node`): the tuple, its distinct labels, the option
-    number of each, and the children of those labels once all exist (None before)."""
+    number of each, and the children of those labels once all exist (None before).
 
-    __slots__ = ("labels", "distinct", "first", "kids")
+    ``opts`` is the pending choice's options tuple these labels were made from, when they depend on its values
+    alone (numbers, players, enum values, texts: the engine labels those once per ruleset) and the ruleset's
+    options are one tuple each time (a `choose` over an enum): that very tuple pending again here is these labels
+    again, without asking the engine (:class:`_Walk`)."""
+
+    __slots__ = ("labels", "distinct", "first", "kids", "opts", "fmt")
 
     def __init__(self, labels: tuple[str, ...]) -> None:
         self.labels = labels
         self.distinct = list(dict.fromkeys(labels))
         self.first = [labels.index(lab) for lab in self.distinct]
         self.kids: list[_Node] | None = None
+        self.opts: Any = None
+        self.fmt = -1
 
 
 @dataclass
@@ -110,8 +123,12 @@ class ISMCTSAgent:
         self.c = exploration
         self.trackers: dict[int, Tracker] = {}
         self.simulations = 0  # over every decision so far (for speed reports)
-        self._shares: dict[tuple[int, tuple[int, ...]], list[float]] = {}  # `win` rewards by winners
+        # `win` rewards by winners, with their least and greatest
+        self._shares: dict[tuple[int, tuple[int, ...]], tuple[list[float], float, float]] = {}
         self.decisions = 0
+        self._walker = _Walk(self.rng)
+        self._walk_rules: Any = None  # the ruleset _walk_ok was worked out for
+        self._walk_ok = False
 
     def choose(self, game: Game, player: int) -> int:
         d = game.decision
@@ -127,9 +144,10 @@ class ISMCTSAgent:
         bounds = [math.inf, -math.inf]
         deadline = None if self.budget.millis is None else time.perf_counter() + self.budget.millis / 1000
         sample = WorldSampler(game, player, know)  # the hidden places worked out once for every simulation
+        walk = self._walker if self._walk_in_playout(game) else None
+        rng = self.rng
         for _ in range(self.budget.simulations):
-            world = sample(self.rng)
-            self._simulate(world, root, bounds)
+            self._simulate(sample(rng), root, bounds, walk)
             self.simulations += 1
             if deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -141,8 +159,52 @@ class ISMCTSAgent:
         return labels.index(best) if best in labels else self.rng.randrange(len(labels))
 
     # ------------------------------------------------------------ one simulation
-    def _simulate(self, world: Game, root: _Node, bounds: list[float]) -> None:
-        node, path = root, [root]
+    def _simulate(self, world: Game, root: _Node, bounds: list[float], walk: _Walk | None) -> None:
+        """One simulation in ``world``: the tree walk, one new node, a random playout, the backup.
+
+        With ``walk`` (a ruleset without simultaneous choices) the walk runs inside the engine's playout, ``walk``
+        its picker: the same nodes, the same draws from the agent's RNG and the same final world as the loop of
+        :meth:`_descend`, which is what simultaneous choices take (the engine asks their commits in another
+        order than the tree names them)."""
+        s = world.state
+        if s.status != "running" or s.pending is None:
+            path: list[_Node] = []
+        elif walk is not None:
+            lo, hi = bounds
+            walk.node = root
+            walk.path = path = []
+            walk.weight = self.c * ((hi - lo) if hi > lo else 1.0)
+            walk.next_choice = world.next_choice
+            walk.state = s
+            walk.expanded = False
+            world.playout(walk.pick)
+        else:
+            path = self._descend(world, root, bounds)
+        rewards, low, high = self._rewards(world)
+        if low < bounds[0]:
+            bounds[0] = low
+        if high > bounds[1]:
+            bounds[1] = high
+        for nd in path:
+            nd.visits += 1
+            nd.total += rewards[nd.player]
+
+    def _walk_in_playout(self, game: Game) -> bool:
+        """Whether ``game``'s ruleset has no `simultaneously` (known once per ruleset): its walk may then run
+        as the engine's picker."""
+        rules = game.ruleset
+        if rules is not self._walk_rules:
+            self._walk_rules = rules
+            self._walk_ok = not any(isinstance(st, A.Simultaneous) for st in statements(rules.program))
+            self._walker.plain = [elem is not None and elem.kind in PLAIN_LABELS
+                                  for elem in rules.compiled.choice_elems]
+        return self._walk_ok
+
+    def _descend(self, world: Game, root: _Node, bounds: list[float]) -> list[_Node]:
+        """The tree walk, one ``apply`` per node, then a random playout: the nodes the simulation entered below
+        the root."""
+        node: _Node = root
+        path: list[_Node] = []
         rng = self.rng
         next_choice, apply = world.next_choice, world.apply
         log, sqrt = math.log, math.sqrt
@@ -190,25 +252,117 @@ class ISMCTSAgent:
             apply(shape.first[best], q)
         if s.status == "running" and s.pending is not None:
             world.random_playout(rng)
-        rewards = self._rewards(world)
-        lo, hi = bounds
-        bounds[0], bounds[1] = min(lo, *rewards), max(hi, *rewards)
-        for nd in path[1:]:
-            nd.visits += 1
-            nd.total += rewards[nd.player]
+        return path
 
-    def _rewards(self, world: Game) -> list[float]:
+    def _rewards(self, world: Game) -> tuple[list[float], float, float]:
+        """Each player's reward in the ended ``world`` (zeros if it did not finish), with their least and
+        greatest (what the bounds of UCB1's scale take in)."""
         s = world.state
         n = s.tables.n
         result: dict[str, Any] | None = s.result
         if s.status != "finished" or result is None:
-            return [0.0] * n
+            zeros = [0.0] * n
+            return zeros, 0.0, 0.0
         if self.reward == "score":
-            return [float(x) for x in result["scores"]]
+            scores = [float(x) for x in result["scores"]]
+            return scores, min(scores), max(scores)
         winners = tuple(result["winners"])
         key = (n, winners)
-        rewards = self._shares.get(key)  # a handful of outcomes: each list made once (callers only read it)
-        if rewards is None:
+        out = self._shares.get(key)  # a handful of outcomes: each list made once (callers only read it)
+        if out is None:
             share = 1.0 / len(winners) if winners else 0.0
-            rewards = self._shares[key] = [share if p in winners else 0.0 for p in range(n)]
-        return rewards
+            rewards = [share if p in winners else 0.0 for p in range(n)]
+            out = self._shares[key] = (rewards, min(rewards), max(rewards))
+        return out
+
+
+class _Walk:
+    """The tree walk of one simulation as the engine's picker (:meth:`Game.playout`): asked for each choice while
+    it is pending, it descends by UCB1 until it adds a node, then answers uniformly at random. It makes exactly
+    the draws and moves of :meth:`ISMCTSAgent._descend` (``rng.randrange(n)`` is ``rng._randbelow(n)`` for a
+    positive ``n``), without an ``apply`` and a return to the agent at every node. One per agent, reset by
+    :meth:`ISMCTSAgent._simulate` for each simulation."""
+
+    __slots__ = ("below", "node", "path", "weight", "next_choice", "expanded", "state", "plain")
+
+    def __init__(self, rng: random.Random) -> None:
+        self.below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+        self.node: _Node | None = None
+        self.path: list[_Node] = []
+        self.weight = 1.0
+        self.next_choice: Callable[[], tuple[int, tuple[str, ...]] | None] | None = None
+        self.expanded = False
+        self.state: Any = None  # the world's GameState
+        self.plain: list[bool] = []  # per choice format: are its labels a function of the option values alone?
+
+    def pick(self, n: int) -> int:
+        """The option number for the pending choice of ``n`` options.
+
+        The usual case comes first: this node offered ``q`` these very labels before and every one has a child,
+        so the availability counts and UCB1 go in one loop over the children (each count is raised before it is
+        read, as in the two loops of :meth:`ISMCTSAgent._descend`: the same floats)."""
+        if self.expanded:
+            return self.below(n)
+        node: _Node = self.node  # type: ignore[assignment] # set for each simulation
+        pend = self.state.pending  # a `choose` (rulesets with simultaneous choices do not walk here)
+        q = pend[1]
+        shape = node.shapes.get(q)
+        if shape is not None and shape.opts is pend[2] and shape.fmt == pend[6]:
+            labels = shape.labels  # the very options these labels were made from (_Shape)
+        else:
+            q, labels = self.next_choice()  # type: ignore[misc] # set for each simulation
+            shape = node.shapes.get(q)
+        if shape is not None and shape.labels is labels and shape.kids is not None:
+            kids = shape.kids
+            weight = self.weight
+            best = 0
+            best_value = -_INF
+            for i, child in enumerate(kids):
+                child.avail = avail = child.avail + 1
+                visits = child.visits
+                value = child.total / visits + weight * _sqrt(_log(avail) / visits)
+                if value > best_value:
+                    best, best_value = i, value
+        else:
+            children = node.children.get(q)
+            if children is None:
+                children = node.children[q] = {}
+            if shape is None or shape.labels is not labels:
+                shape = node.shapes[q] = _Shape(labels)
+                if self.plain[pend[6]]:
+                    shape.opts, shape.fmt = pend[2], pend[6]
+            known = shape.kids
+            if known is None:
+                distinct = shape.distinct
+                untried = [lab for lab in distinct if lab not in children]
+                for lab in distinct:
+                    seen = children.get(lab)
+                    if seen is not None:
+                        seen.avail += 1
+                if untried:
+                    lab = untried[self.below(len(untried))]
+                    child = children[lab] = _Node(q, 1)
+                    self.path.append(child)
+                    self.expanded = True
+                    return labels.index(lab)
+                kids = shape.kids = [children[lab] for lab in distinct]
+            else:
+                kids = known
+                for child in kids:
+                    child.avail += 1
+            best = _ucb(kids, self.weight)
+        node = kids[best]
+        self.node = node
+        self.path.append(node)
+        return shape.first[best]
+
+
+def _ucb(kids: list[_Node], weight: float) -> int:
+    """The index of the child UCB1 prefers (availability counts already raised: SO-ISMCTS); the first of equals."""
+    best, best_value = 0, -_INF
+    for i, child in enumerate(kids):
+        visits = child.visits
+        value = child.total / visits + weight * _sqrt(_log(child.avail) / visits)
+        if value > best_value:
+            best, best_value = i, value
+    return best

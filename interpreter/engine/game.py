@@ -452,6 +452,23 @@ class Game(GameViews):
         self._advance(pick)
         return len(decisions) - before
 
+    def playout(self, pick: Callable[[int], int]) -> None:
+        """Play to the end, each choice decided by ``pick(option count)``: :meth:`random_playout` with any picker.
+
+        ``pick`` is called while the choice is still pending (``state.pending``; for a `choose`,
+        :meth:`next_choice` names its chooser and labels), in the order the driver loop ``for p in waiting_for():
+        apply(pick(option_count(p)), p)`` would ask (the entries of a simultaneous choice in turn, committed only
+        once all are picked), and must return a legal option number. A search walks its tree this way: one pass
+        through the step loop per simulation instead of an ``apply`` (its checks, a re-entry of the loop) at
+        every tree node."""
+        s = self.state
+        if s.status != "running":
+            return
+        if s.pending is None:
+            raise IllegalChoice("the game is not waiting for a decision")
+        self._pick(pick)
+        self._advance(pick)
+
     # ------------------------------------------------------------ information sets
     def sample_world(self, player: int, rng: random.Random, knowledge: Knowledge | None = None) -> Game:
         """A full game ``player`` cannot tell apart from this one, drawn from its information set: the hidden

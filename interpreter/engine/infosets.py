@@ -310,6 +310,10 @@ class WorldSampler:
         self.others_choose = pend is not None and (
             any(q != player for q, _ in pend[1]) if pend[0] == "simul" else pend[0] == "choose" and pend[1] != player)
         self.commits = pend is not None and pend[0] == "simul" and bool(s.commits)
+        # the usual world (Kuhn's, Leduc's): hidden cards in free groups and nothing else to deal or follow
+        self.plain = not (self.value_groups or self.cells or self.sizes or self.groups or self.commits)
+        self.follow = bool(s.shown or self.relations or self.card_choice or self.entries or self.card_slots
+                           or self.others_choose)
 
     def __call__(self, rng: random.Random, narrow: bool = False) -> Game:
         """A world; ``narrow``: one that differs from the real game in one free group's places only (needs
@@ -320,6 +324,12 @@ class WorldSampler:
         world = game.clone()
         world.check = False  # reachable for the player's eyes, not necessarily for every invariant
         s = world.state
+        if self.plain and not narrow:  # what the general path below does here, without its tests
+            moved = _shuffle_places(s.zones, s.card_zone, self.places, self.free, self.groups, self.possible, rng)
+            if moved and self.follow:
+                world = self._follow(world, moved)
+            world.state.rng = rng.getrandbits(64)
+            return world
         if narrow:
             one = [self.free[rng.randrange(len(self.free))]]
             moved = _shuffle_places(s.zones, s.card_zone, self.places, one, [], self.possible, rng)
@@ -334,22 +344,29 @@ class WorldSampler:
         if shuffled and not moved and self.others_choose:  # their options may read their hidden values: ask again
             world = _reask(world, game, player)
         if moved:
-            if s.shown:  # `reveal … to` another player follows the position, not the card
-                s.shown = {moved.get(c, c): m for c, m in s.shown.items()}
-            if self.relations:
-                keep_relations(s.counters, self.relations, moved)
-            if self.card_choice:
-                _remap_pending(world, moved)
-            if self.entries:
-                frames = s.frames
-                _remap_frames([(frames[k][2], key, how) for k, key, how in self.entries], moved)
-            if self.card_slots:
-                _remap_counters(world, moved)
-            if self.others_choose:
-                world = _reask(world, game, player)
+            world = self._follow(world, moved)
         if self.commits and not narrow:
             _redraw_commits(world, game, player, rng)
         world.state.rng = rng.getrandbits(64)
+        return world
+
+    def _follow(self, world: Game, moved: dict[int, int]) -> Game:
+        """Make ``world``'s references to cards follow the cards that traded places (``moved``); the world, or
+        the one in which another player's pending choice was asked again."""
+        s = world.state
+        if s.shown:  # `reveal … to` another player follows the position, not the card
+            s.shown = {moved.get(c, c): m for c, m in s.shown.items()}
+        if self.relations:
+            keep_relations(s.counters, self.relations, moved)
+        if self.card_choice:
+            _remap_pending(world, moved)
+        if self.entries:
+            frames = s.frames
+            _remap_frames([(frames[k][2], key, how) for k, key, how in self.entries], moved)
+        if self.card_slots:
+            _remap_counters(world, moved)
+        if self.others_choose:
+            world = _reask(world, self.game, self.player)
         return world
 
 

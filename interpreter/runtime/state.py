@@ -186,12 +186,17 @@ class GameState:
         c = GameState.__new__(GameState)
         c.tables = self.tables
         c.counters = self.counters[:]
-        c.zones = [z[:] for z in self.zones]
+        c.zones = list(map(list.copy, self.zones))  # no comprehension: a search clones once per simulation
         c.card_zone = self.card_zone[:]
-        c.face_up = set(self.face_up)
-        c.shown = dict(self.shown)
+        c.face_up = self.face_up.copy()
+        c.shown = self.shown.copy()
         c.rng = self.rng
-        c.frames = [[f[0], f[1], dict(f[2])] for f in self.frames]
+        frames = self.frames
+        if len(frames) == 2:  # the usual depth at a decision (a step and its procedure): no comprehension's call
+            f, g = frames
+            c.frames = [[f[0], f[1], f[2].copy()], [g[0], g[1], g[2].copy()]]
+        else:
+            c.frames = [[f[0], f[1], f[2].copy()] for f in frames]
         c.pending = self.pending
         c.commits = dict(self.commits)
         c.log = self.log[:]
