@@ -130,6 +130,13 @@ class _Trace:
         self.longest = 0
         self.exits: list[tuple[Code, int]] = []
         self.tmp = 0
+        # Loops' `#n` pairs held in Python locals (:meth:`pair`): in the current frame, on the path being written,
+        # key -> "clean" (env holds the same pair), "dirty" (env's is older) or "fresh" (dirty, and env may hold
+        # no pair or a stale one left by a `break`); ``bound``: keys whose items local is bound (the handler
+        # writes those back on an error); ``pairs``: every key's number in this function
+        self.held: dict[str, str] = {}
+        self.bound: set[str] = set()
+        self.pairs: dict[str, int] = {}
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -138,8 +145,37 @@ class _Trace:
         self.tmp += 1
         return f"_F{prefix}{self.tmp}"
 
+    def pair(self, key: str) -> tuple[str, str, str]:
+        """The Python locals that hold loop pair ``key`` in this function: its items, next index and length."""
+        n = self.pairs.setdefault(key, len(self.pairs) + 1)
+        return f"_Fa{n}", f"_Fb{n}", f"_Fc{n}"
+
+    def flush(self) -> None:
+        """Write every pair held dirty back to ``env``: before the engine, a callee or a choice can see the frame."""
+        for key, how in self.held.items():
+            if how != "clean":
+                items, i, _ = self.pair(key)
+                self.emit(f"env[{key!r}] = ({items}, {i})")
+                self.held[key] = "clean"
+
+    def drop(self) -> None:
+        """The frame changes (a call pushed, a return popped): its pairs are written back (:meth:`flush`, by the
+        caller where the frame lives on) and their locals unbound, so the error handler, which writes every bound
+        pair to the current ``env``, never writes one into another frame's."""
+        if self.bound:
+            self.emit("del " + ", ".join(self.pair(key)[0] for key in sorted(self.bound)))
+        self.held = {}
+        self.bound = set()
+
+    def snapshot(self) -> tuple[dict[str, str], set[str]]:
+        return dict(self.held), set(self.bound)
+
+    def restore(self, snap: tuple[dict[str, str], set[str]]) -> None:
+        self.held, self.bound = dict(snap[0]), set(snap[1])
+
     def leave(self, at: _At, pc: int, k: int, frpc: int) -> None:
         """Stop before instruction ``pc`` after ``k`` instructions: the engine runs ``pc`` next."""
+        self.flush()
         if frpc != pc:
             self.emit(f"fr[1] = {pc}")
         self.emit(f"return {k - 1}")
@@ -188,7 +224,9 @@ class _Trace:
             kv = self.sync(pc, k, frpc, kv)
             self.emit(f"if {cond}:")
             self.depth += 1
+            snap = self.snapshot()
             self.walk(at, then_pc, k + 1, pc, kv, path)
+            self.restore(snap)
             self.depth -= 1
             self.emit("else:")
             self.depth += 1
@@ -197,19 +235,28 @@ class _Trace:
         elif kind == "for_init":
             _, _, seq, key = info
             kv = self.sync(pc, k, frpc, kv)
-            self.emit(f"env[{key!r}] = (tuple({seq}), 0)")
+            # the loop's pair in this function's locals, written to ``env`` only where the frame can be seen
+            items, i, n = self.pair(key)
+            self.emit(f"{items} = tuple({seq})")
+            self.emit(f"{i} = 0")
+            self.emit(f"{n} = len({items})")
+            self.held[key] = "fresh"
+            self.bound.add(key)
             self.walk(at, pc + 1, k + 1, pc, kv, path)
         elif kind == "for_next":
             self.for_next(at, pc, k, frpc, kv, path, info)
         elif kind == "call_end":  # `do`/`fire`: it moves the pc on itself, then pushes the callee's frame
             self.call(at, pc, k, frpc, kv, path, info)
         elif kind == "ret":
-            self.emit("s.frames.pop()")
-            if at.up is None:
+            if at.up is None:  # the frame is gone, its pairs with it
+                self.held, self.bound = {}, set()
+                self.emit("s.frames.pop()")
                 self.emit(f"return {k}")
                 self.longest = max(self.longest, k + 1)
                 return
             # the caller is known: on into its code after the call, in its frame
+            self.drop()
+            self.emit("s.frames.pop()")
             self.emit("fr = s.frames[-1]")
             self.emit("env = fr[2]")
             self.walk(at.up, at.ret, k + 1, at.ret, kv, path)
@@ -225,18 +272,33 @@ class _Trace:
         if len(names) > 1:  # unpacking a pair may raise, as in the original
             kv = self.sync(pc, k, frpc, kv)
             frpc = pc
-        items, i = self.name("items"), self.name("i")
-        self.emit(f"{items}, {i} = env[{key!r}]")
-        self.emit(f"if {i} >= len({items}):")
+        items, i, n = self.pair(key)
+        how = self.held.get(key)
+        if how is None:  # from the frame (the loop started before this call, or a callee ran in between)
+            self.emit(f"{items}, {i} = env[{key!r}]")
+            self.emit(f"{n} = len({items})")
+            how = self.held[key] = "clean"
+            self.bound.add(key)
+        self.emit(f"if {i} >= {n}:")
         self.depth += 1
-        self.emit(f"del env[{key!r}]")
+        # the loop's end: the frame's pair goes (one a `break` left behind too, where this function's was never
+        # written), and so does the local, so that the error handler does not write it back
+        self.emit(f"del env[{key!r}], {items}" if how != "fresh" else f"env.pop({key!r}, None)")
+        if how == "fresh":
+            self.emit(f"del {items}")
+        snap = self.snapshot()
+        del self.held[key]
+        self.bound.discard(key)
         self.walk(at, end, k + 1, frpc, kv, path)
+        self.restore(snap)
         self.depth -= 1
         if len(names) == 1:
             self.emit(f"env[{names[0]!r}] = {items}[{i}]")
         else:
-            self.emit(f"{', '.join(f'env[{n!r}]' for n in names)}, = {items}[{i}]")
-        self.emit(f"env[{key!r}] = ({items}, {i} + 1)")
+            self.emit(f"{', '.join(f'env[{m!r}]' for m in names)}, = {items}[{i}]")
+        self.emit(f"{i} += 1")
+        if how == "clean":
+            self.held[key] = "dirty"
         self.walk(at, pc + 1, k + 1, frpc, kv, path)
 
     def call(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]],
@@ -251,6 +313,7 @@ class _Trace:
         """
         fuser = self.fuser
         self.sync(pc, k, frpc, kv)
+        self.flush()  # the callee's frame (and the engine, after it) sees this one's
         target = info[2].code if len(info) > 2 else None
         if (target is None or not fuser.asks(target) or at.depth() >= MAX_CALLS or id(target) in at.chain()):
             self.emit(f"{fuser.const(info[0])}(s, fr)")
@@ -258,6 +321,7 @@ class _Trace:
             self.longest = max(self.longest, k + 1)
             return
         site = fuser.call_site(target, at.code, pc + 1)
+        self.drop()
         pushed = fuser.call_text(info[0]) if self.inline else None
         if pushed is not None and self.inlined + len(pushed[0]) <= MAX_INLINE_LINES:
             # the instruction's own lines bind the callee's environment; then what it does, the frame pushed here
@@ -291,6 +355,7 @@ class _Trace:
             self.leave(at, pc, k, frpc)
             return
         self.sync(pc, k, frpc, kv)
+        self.flush()  # a suspended frame is saved, cloned and viewed as the step machine's
         self.longest = max(self.longest, k + 1)
         lines = self.fuser.choice_text(at.code.ins[pc]) if self.inline else None
         if lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES:
@@ -322,8 +387,12 @@ class _Trace:
             return None
         gen = self.fuser.comp.gen
         name = gen._name("_fused") if gen is not None else "_fused"
+        # on an error, the pairs still held in locals are written back (an unbound one is not held: its loop
+        # ended, or the frame changed after it was written back, or it was never read)
+        back = "".join(f"        try:\n            env[{key!r}] = (_Fa{n}, _Fb{n})\n        except NameError:\n"
+                       "            pass\n" for key, n in self.pairs.items())
         text = (f"def {name}(s, fr):\n    env = fr[2]\n    _Fk = 0\n    try:\n" + "\n".join(self.lines)
-                + "\n    except BaseException:\n        s.steps += _Fk\n        raise\n")
+                + "\n    except BaseException:\n        s.steps += _Fk\n" + back + "        raise\n")
         return name, text, self.longest
 
     def function(self) -> tuple[Ins, int] | None:
