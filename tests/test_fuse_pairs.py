@@ -37,6 +37,12 @@ round {
         m += x
       }
     }
+    for v in [1, 2, 3, 4] {
+      for x in [1, 2, 3, 4, 5, 6, 7] {
+        if x == 9 { do bump(x) }
+        m += 1
+      }
+    }
     for y in [1, 2, 3, 4, 5] {
       m += 12 / (n - y - 4)
       if m > 300 and skips < 2 {
@@ -49,6 +55,29 @@ round {
   step t "T" {
     m += 1
     if round >= 5 { end game }
+  }
+}
+score(p) = m
+"""
+
+
+# Nested loops that run to their ends: a fused function that starts at the inner loop's next step turns through
+# it, and comes back to it from the outer loop's next turn, through the inner `for`'s start, whose new pair the
+# frame does not hold yet (its end must not expect one there).
+NESTED = """game "G" { players 2..2 }
+counter n
+counter m
+proc bump(k: int) { choose e from [1, 2] by players[1] { m += k + e } }
+round {
+  step s "S" {
+    choose d from [0, 1, 2, 3] by players[0] { n += d }
+    for v in [1, 2, 3, 4] {
+      for x in [1, 2, 3, 4, 5, 6, 7] {
+        if x == 9 { do bump(x) }
+        m += 1
+      }
+    }
+    if round >= 3 { end game }
   }
 }
 score(p) = m
@@ -94,6 +123,22 @@ def test_the_loops_pairs_are_held_in_locals(write_ruleset: Callable[..., str], c
     assert main(["dump", write_ruleset(RULES)]) == 0
     out = capsys.readouterr().out
     assert "_Fb1 += 1" in out and "_Fb1 >= _Fc1" in out and "except NameError" in out
+
+
+def test_nested_loops_turning_in_one_call_keep_saves_and_limits(write_ruleset: Callable[..., str]) -> None:
+    program, _ = check_file(write_ruleset(NESTED))
+    assert program is not None
+    fused, plain = Ruleset(program), Ruleset(program, fuse=False)
+    for seed in range(3):
+        runs = [_play(rules, seed) for rules in (fused, plain)]
+        assert runs[0] == runs[1] and runs[0][2] == "finished", seed
+    total = runs[1][4]
+    for limit in range(1, total + 2):
+        runs = []
+        for rules in (fused, plain):
+            rules.step_limit = limit
+            runs.append(_play(rules, 2))
+        assert runs[0] == runs[1], limit
 
 
 def test_loop_pairs_in_locals_keep_every_step_limit(pair: tuple[Ruleset, Ruleset]) -> None:

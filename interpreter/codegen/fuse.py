@@ -10,6 +10,14 @@ path, it returns True when it asks), a return to a caller it does not know, a ca
 run into (`fire`, a card effect's `do`), a path of ``MAX_PATH`` instructions, or an instruction
 it already passed ``MAX_TURNS`` times on this path (a loop's later turns start a new call).
 
+Loop turns (session 18): a jump back to the function's own head in its own frame (a loop that
+starts where the function does: a `for`'s next step entered after a call or a choice, an outer
+loop coming back to an inner `for`) runs the next turn in the same call, a ``while True`` around
+the body, while the turns stay within ``MAX_CALL`` instructions. A `for` loop's (items, next
+index) pair, which the step machine keeps in the frame (``env['#n']``), is held in the function's
+Python locals across its turns, and written to the frame only where something can see it: where
+the function returns to the engine, before a call or a choice, and, on an error, by the handler.
+
 Calls (session 17): a proc's `do` pushes the callee's frame and the function goes on in it,
 through the callee's instructions (in its frame, with its environment); the callee's `return`
 pops it and the function goes on in the caller after the call. When the callee asks for a
@@ -25,11 +33,18 @@ Nothing a game can observe changes:
 * **Step counts.** A fused call returns how many original instructions it ran, minus one (an
   ``int``, never ``True``, which still means "suspended"), and the engine adds that to the count.
   If one raises (a rule error, `end game`, `skip to`), it first adds the instructions completed
-  before it to ``s.steps``, so the count is what single-stepping gives.
-* **The step limit.** A fused call runs at most ``MAX_PATH`` instructions (the engine's margin, since
-  paths are walked on their first call). The engine only runs the fused array while that many
-  steps cannot pass the limit; near it, it single-steps the original
+  before it to ``s.steps``, so the count is what single-stepping gives. A function that turns keeps
+  its completed turns' instructions in ``_Fn`` and adds them to both.
+* **The step limit.** A fused call runs at most ``MAX_PATH`` instructions on one path, and at most
+  ``MAX_CALL`` with its turns (a turn is taken only while a longest next one still fits): that is
+  the engine's margin, since paths are walked on their first call. The engine only runs the fused
+  array while that many steps cannot pass the limit; near it, it single-steps the original
   instructions, so the limit error comes at the same step, at the same place.
+* **The frame's environment.** A loop pair held in locals is in the frame (or the frame's copy
+  deleted, at the loop's end) at every return, call, choice and error, so saves, clones, views and
+  errors see the step machine's frame; a pair's locals are unbound when the frame changes (a call
+  run into, a return), so the error handler, which writes back every bound pair, writes each into
+  its own frame.
 * **Program counters.** The fused code writes the frame's pc whenever an original instruction
   would be seen with it: before anything that may raise or reads it, and on leaving. Every exit is
   an original instruction's pc, never inside one, and no fused call spans a decision, so saved
@@ -61,8 +76,10 @@ if TYPE_CHECKING:
     from liturgy.interpreter.compiler.code import Ins
     from liturgy.interpreter.compiler.compiler import Compiler
 
-# The most original instructions on one path through a fused function (the engine's margin).
+# The most original instructions on one path through a fused function.
 MAX_PATH = 16
+# The most original instructions one call runs, a loop's turns in one call included (the engine's margin).
+MAX_CALL = 4 * MAX_PATH
 # The most original instructions written into one fused function (branches copy what follows).
 MAX_NODES = 48
 # A generated statement run with more lines than this is called from the fused function, not written into it.
@@ -118,11 +135,19 @@ class _At(NamedTuple):
 class _Trace:
     """Writes one fused function, entered at ``head`` of ``code`` (a ruleset's Code or a call site's copy)."""
 
-    def __init__(self, fuser: Fuser, code: Code, head: int, inline: bool = True) -> None:
+    def __init__(self, fuser: Fuser, code: Code, head: int, inline: bool = True, turn: int = 0) -> None:
         self.fuser = fuser
         self.code = code
         self.head = head
         self.inline = inline  # write statement runs' text into the function (else: call them)
+        # > 0: a jump back to ``head`` in the function's own frame runs the next turn in this call (``while
+        # True``), this being the longest path of one turn (the first walk's); 0: the walk unrolls it as any
+        # other jump back (MAX_TURNS). ``back``: some path jumped back to ``head`` so (the first walk's finding);
+        # ``looped``: the text is the second walk's, with a loop; ``root``: where the walk starts
+        self.turn = turn
+        self.back = False
+        self.looped = False
+        self.root: _At | None = None
         self.inlined = 0  # lines of statement runs written so far
         self.lines: list[str] = []
         self.depth = 2
@@ -178,9 +203,58 @@ class _Trace:
         self.flush()
         if frpc != pc:
             self.emit(f"fr[1] = {pc}")
-        self.emit(f"return {k - 1}")
+        self.emit(f"return {self.done(k - 1)}")
         self.exits.append((at.fast if at.fast is not None else at.code, pc))
         self.longest = max(self.longest, k)
+
+    def done(self, k: int) -> str:
+        """The count a return reports after ``k`` instructions of this turn: with the completed turns' ones."""
+        return f"_Fn + {k}" if self.turn else str(k)
+
+    def entry_pair(self) -> str | None:
+        """The loop pair held at the top of every turn of a looping function: the head's, when it is a `for`'s
+        next step (loaded before the ``while``, then carried in locals from turn to turn)."""
+        info = self.fuser.info(self.code.ins[self.head])
+        return info[2] if self.turn and info is not None and info[1] == "for_next" else None
+
+    def next_turn(self, k: int, frpc: int, kv: int) -> None:
+        """A jump back to the head in the function's own frame: run the next turn in this call (``continue``)
+        when the turns done, this one (``k``) and a longest next one stay within ``MAX_CALL`` instructions.
+
+        The engine's call and dispatch per turn of a loop whose body mostly neither calls nor chooses (a pass
+        over the players that acts for a few) cost more than the turn; and the loop's pair then lives in locals
+        for the whole call. The next turn starts as a fresh call would find the frame: its pc at the head, the
+        pairs other than the head's written back and unbound, the head's held (reloaded if a call dropped it).
+        """
+        room = MAX_CALL - self.turn - k
+        if room < 0:
+            return
+        snap = self.snapshot()
+        self.emit(f"if _Fn <= {room}:")
+        self.depth += 1
+        self.emit(f"_Fn += {k}")
+        if frpc != self.head:
+            self.emit(f"fr[1] = {self.head}")
+        if kv:
+            self.emit("_Fk = 0")
+        key = self.entry_pair()
+        others = sorted(self.bound - {key})
+        kept = key in self.held
+        self.held = {other: how for other, how in self.held.items() if other != key}
+        self.flush()
+        if others:
+            self.emit("del " + ", ".join(self.pair(other)[0] for other in others))
+        if key is not None and not kept:
+            self.load(key)
+        self.emit("continue")
+        self.depth -= 1
+        self.restore(snap)
+
+    def load(self, key: str) -> None:
+        """Read loop pair ``key`` from the frame into its locals."""
+        items, i, n = self.pair(key)
+        self.emit(f"{items}, {i} = env[{key!r}]")
+        self.emit(f"{n} = len({items})")
 
     def sync(self, pc: int, k: int, frpc: int, kv: int) -> int:
         """Make the frame's pc and the completed count right before something that may raise."""
@@ -193,6 +267,12 @@ class _Trace:
     def walk(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]]) -> None:
         """Write instruction ``pc`` of ``at.code`` and what follows; ``k`` instructions done, ``frpc`` in the frame."""
         fuser = self.fuser
+        if at is self.root and pc == self.head and k > 0:  # the next turn of a loop the function starts at
+            self.back = True
+            if self.turn:
+                self.next_turn(k, frpc, kv)
+                self.leave(at, pc, k, frpc)  # past the room: the engine calls the function again
+                return
         fn = at.code.ins[pc]
         info = fuser.info(fn)
         # an instruction is written at most MAX_TURNS times on one path: a loop's body that many turns
@@ -251,7 +331,7 @@ class _Trace:
             if at.up is None:  # the frame is gone, its pairs with it
                 self.held, self.bound = {}, set()
                 self.emit("s.frames.pop()")
-                self.emit(f"return {k}")
+                self.emit(f"return {self.done(k)}")
                 self.longest = max(self.longest, k + 1)
                 return
             # the caller is known: on into its code after the call, in its frame
@@ -275,8 +355,7 @@ class _Trace:
         items, i, n = self.pair(key)
         how = self.held.get(key)
         if how is None:  # from the frame (the loop started before this call, or a callee ran in between)
-            self.emit(f"{items}, {i} = env[{key!r}]")
-            self.emit(f"{n} = len({items})")
+            self.load(key)
             how = self.held[key] = "clean"
             self.bound.add(key)
         self.emit(f"if {i} >= {n}:")
@@ -317,7 +396,7 @@ class _Trace:
         target = info[2].code if len(info) > 2 else None
         if (target is None or not fuser.asks(target) or at.depth() >= MAX_CALLS or id(target) in at.chain()):
             self.emit(f"{fuser.const(info[0])}(s, fr)")
-            self.emit(f"return {k}")
+            self.emit(f"return {self.done(k)}")
             self.longest = max(self.longest, k + 1)
             return
         site = fuser.call_site(target, at.code, pc + 1)
@@ -365,35 +444,58 @@ class _Trace:
                 body = line.lstrip()
                 pad = "    " * self.depth + line[:len(line) - len(body)]
                 if body == "return True":
-                    self.lines += [f"{pad}s.steps += {k}", f"{pad}return True"]
+                    self.lines += [f"{pad}s.steps += {self.done(k)}", f"{pad}return True"]
                 elif body == "return False":
-                    self.lines.append(f"{pad}return {k}")
+                    self.lines.append(f"{pad}return {self.done(k)}")
                 else:
                     self.lines.append(pad + body)
             return
         self.emit(f"if {self.fuser.const(at.code.ins[pc])}(s, fr):")
-        self.emit(f"    s.steps += {k}")
+        self.emit(f"    s.steps += {self.done(k)}")
         self.emit("    return True")
-        self.emit(f"return {k}")
+        self.emit(f"return {self.done(k)}")
 
-    def source(self) -> tuple[str, str, int] | None:
-        """The fused function's name, text and longest path, or None when it would run a single instruction."""
+    def source(self, turns: bool = True) -> tuple[str, str, int] | None:
+        """The fused function's name, text and longest run of one call, or None when it would run a single
+        instruction. With ``turns``, a function some of whose paths jump back to its head in its own frame is
+        walked again with those jumps turned into the next turn of a ``while`` loop (:meth:`next_turn`): its
+        calls then run up to ``MAX_CALL`` instructions, which is what it reports as its longest."""
         code = self.code
         site = self.fuser.sites.get(id(code))
         up = _At(site[0], None, None, 0) if site is not None else None
         base = self.fuser.base.get(id(code), code)
-        self.walk(_At(base, code, up, site[1] if site is not None else 0), self.head, 0, self.head, 0, frozenset())
+        self.root = _At(base, code, up, site[1] if site is not None else 0)
+        key = self.entry_pair()
+        if key is not None:  # the head's pair, loaded once before the loop and carried from turn to turn
+            # "fresh": a later turn may come back here from the loop's own `for` start (an outer loop's next
+            # turn), whose pair the frame does not hold yet
+            self.load(key)
+            self.held[key] = "fresh"
+            self.bound.add(key)
+            self.emit("while True:")
+            self.depth += 1
+        elif self.turn:
+            self.emit("while True:")
+            self.depth += 1
+        self.walk(self.root, self.head, 0, self.head, 0, frozenset())
         if self.longest < 2:
             return None
+        if turns and self.back and not self.turn and 2 * self.longest <= MAX_CALL:
+            again = _Trace(self.fuser, code, self.head, self.inline, turn=self.longest)
+            made = again.source(turns=False)
+            assert made is not None  # the same walk up to the jumps back: it runs at least as far
+            self.exits, self.inlined, self.looped = again.exits, again.inlined, True
+            return made
         gen = self.fuser.comp.gen
         name = gen._name("_fused") if gen is not None else "_fused"
         # on an error, the pairs still held in locals are written back (an unbound one is not held: its loop
         # ended, or the frame changed after it was written back, or it was never read)
         back = "".join(f"        try:\n            env[{key!r}] = (_Fa{n}, _Fb{n})\n        except NameError:\n"
                        "            pass\n" for key, n in self.pairs.items())
-        text = (f"def {name}(s, fr):\n    env = fr[2]\n    _Fk = 0\n    try:\n" + "\n".join(self.lines)
-                + "\n    except BaseException:\n        s.steps += _Fk\n" + back + "        raise\n")
-        return name, text, self.longest
+        start, count = ("_Fk = _Fn = 0", "_Fn + _Fk") if self.turn else ("_Fk = 0", "_Fk")
+        text = (f"def {name}(s, fr):\n    env = fr[2]\n    {start}\n    try:\n" + "\n".join(self.lines)
+                + f"\n    except BaseException:\n        s.steps += {count}\n" + back + "        raise\n")
+        return name, text, MAX_CALL if self.turn else self.longest
 
     def function(self) -> tuple[Ins, int] | None:
         """A stand-in for the fused function and its longest path, or None when it would run a single instruction.
@@ -407,7 +509,8 @@ class _Trace:
         if made is None:
             return None
         name, text, longest = made
-        fuser, code, head, inlined = self.fuser, self.code, self.head, self.inlined > 0
+        # what Python may refuse (blocks nested past its limit) and a plain walk may not: runs written in, the loop
+        fuser, code, head, inlined = self.fuser, self.code, self.head, self.inlined > 0 or self.looped
 
         def build() -> Ins:
             fn = fuser.build(name, text, code, head, inlined)
@@ -446,8 +549,8 @@ class Fuser:
         except Refused:  # runs' nested blocks past Python's limit of 20
             if not inlined:
                 raise
-            made = _Trace(self, code, head, inline=False).source()
-            assert made is not None  # the same walk, with calls in place of the runs' text
+            made = _Trace(self, code, head, inline=False).source(turns=False)
+            assert made is not None  # the same walk, with calls in place of the runs' text (and no loop)
             return self.build(made[0], made[1], code, head, False)
         return fn
 
@@ -523,7 +626,7 @@ class Fuser:
         Tracing waits for a game to get there: a large ruleset has thousands of entries (a call site's copy of
         a callee has all of the callee's), and its games reach few of them, so walking every one as the ruleset
         loads would cost more than the games that follow (Slay the Spire: 1.0 s of a 1.8 s compile). The
-        engine's margin cannot wait for these paths: :meth:`fuse_all` reports ``MAX_PATH``, which every path is
+        engine's margin cannot wait for these paths: :meth:`fuse_all` reports ``MAX_CALL``, which every call is
         within.
         """
         def traced() -> Ins:
@@ -579,7 +682,7 @@ class Fuser:
                     raise AssertionError(f"fuse has no rule for the instruction kind {info[1]!r}: declare it in FUSED")
             if len(code.ins) > 1:
                 self.enter([(code, pc) for pc in sorted(self.entries(code))])
-        return MAX_PATH if any(code.fast is not code.ins for code in self.comp.codes) else 0
+        return MAX_CALL if any(code.fast is not code.ins for code in self.comp.codes) else 0
 
 
 def build_all(comp: Compiler) -> int:
