@@ -161,6 +161,10 @@ class _Trace:
         # writes those back on an error); ``pairs``: every key's number in this function
         self.held: dict[str, str] = {}
         self.bound: set[str] = set()
+        # of those, the ones whose length local is set (else a test reads ``len``: a pair read from the frame and
+        # tested once costs less so), and the ones whose index is known to be 0 (just started)
+        self.lens: set[str] = set()
+        self.zero: set[str] = set()
         self.pairs: dict[str, int] = {}
 
     def emit(self, line: str) -> None:
@@ -191,12 +195,14 @@ class _Trace:
             self.emit("del " + ", ".join(self.pair(key)[0] for key in sorted(self.bound)))
         self.held = {}
         self.bound = set()
+        self.lens = set()
+        self.zero = set()
 
-    def snapshot(self) -> tuple[dict[str, str], set[str]]:
-        return dict(self.held), set(self.bound)
+    def snapshot(self) -> tuple[dict[str, str], set[str], set[str], set[str]]:
+        return dict(self.held), set(self.bound), set(self.lens), set(self.zero)
 
-    def restore(self, snap: tuple[dict[str, str], set[str]]) -> None:
-        self.held, self.bound = dict(snap[0]), set(snap[1])
+    def restore(self, snap: tuple[dict[str, str], set[str], set[str], set[str]]) -> None:
+        self.held, self.bound, self.lens, self.zero = dict(snap[0]), set(snap[1]), set(snap[2]), set(snap[3])
 
     def leave(self, at: _At, pc: int, k: int, frpc: int) -> None:
         """Stop before instruction ``pc`` after ``k`` instructions: the engine runs ``pc`` next."""
@@ -245,16 +251,20 @@ class _Trace:
         if others:
             self.emit("del " + ", ".join(self.pair(other)[0] for other in others))
         if key is not None and not kept:
-            self.load(key)
+            self.load(key, length=True)
+        elif key is not None and key not in self.lens:  # the turns test the length local
+            items, _, n = self.pair(key)
+            self.emit(f"{n} = len({items})")
         self.emit("continue")
         self.depth -= 1
         self.restore(snap)
 
-    def load(self, key: str) -> None:
-        """Read loop pair ``key`` from the frame into its locals."""
+    def load(self, key: str, length: bool = False) -> None:
+        """Read loop pair ``key`` from the frame into its locals (``length``: and set its length local)."""
         items, i, n = self.pair(key)
         self.emit(f"{items}, {i} = env[{key!r}]")
-        self.emit(f"{n} = len({items})")
+        if length:
+            self.emit(f"{n} = len({items})")
 
     def sync(self, pc: int, k: int, frpc: int, kv: int) -> int:
         """Make the frame's pc and the completed count right before something that may raise."""
@@ -316,12 +326,13 @@ class _Trace:
             _, _, seq, key = info
             kv = self.sync(pc, k, frpc, kv)
             # the loop's pair in this function's locals, written to ``env`` only where the frame can be seen
-            items, i, n = self.pair(key)
+            items, i, _ = self.pair(key)
             self.emit(f"{items} = tuple({seq})")
             self.emit(f"{i} = 0")
-            self.emit(f"{n} = len({items})")
             self.held[key] = "fresh"
             self.bound.add(key)
+            self.lens.discard(key)
+            self.zero.add(key)
             self.walk(at, pc + 1, k + 1, pc, kv, path)
         elif kind == "for_next":
             self.for_next(at, pc, k, frpc, kv, path, info)
@@ -329,7 +340,7 @@ class _Trace:
             self.call(at, pc, k, frpc, kv, path, info)
         elif kind == "ret":
             if at.up is None:  # the frame is gone, its pairs with it
-                self.held, self.bound = {}, set()
+                self.held, self.bound, self.lens, self.zero = {}, set(), set(), set()
                 self.emit("s.frames.pop()")
                 self.emit(f"return {self.done(k)}")
                 self.longest = max(self.longest, k + 1)
@@ -358,7 +369,11 @@ class _Trace:
             self.load(key)
             how = self.held[key] = "clean"
             self.bound.add(key)
-        self.emit(f"if {i} >= {n}:")
+        zero = key in self.zero
+        if zero:
+            self.emit(f"if not {items}:")
+        else:
+            self.emit(f"if {i} >= {n if key in self.lens else f'len({items})'}:")
         self.depth += 1
         # the loop's end: the frame's pair goes (one a `break` left behind too, where this function's was never
         # written), and so does the local, so that the error handler does not write it back
@@ -368,14 +383,18 @@ class _Trace:
         snap = self.snapshot()
         del self.held[key]
         self.bound.discard(key)
+        self.lens.discard(key)
+        self.zero.discard(key)
         self.walk(at, end, k + 1, frpc, kv, path)
         self.restore(snap)
         self.depth -= 1
+        at_i = "0" if zero else i
         if len(names) == 1:
-            self.emit(f"env[{names[0]!r}] = {items}[{i}]")
+            self.emit(f"env[{names[0]!r}] = {items}[{at_i}]")
         else:
-            self.emit(f"{', '.join(f'env[{m!r}]' for m in names)}, = {items}[{i}]")
-        self.emit(f"{i} += 1")
+            self.emit(f"{', '.join(f'env[{m!r}]' for m in names)}, = {items}[{at_i}]")
+        self.emit(f"{i} = 1" if zero else f"{i} += 1")
+        self.zero.discard(key)
         if how == "clean":
             self.held[key] = "dirty"
         self.walk(at, pc + 1, k + 1, frpc, kv, path)
@@ -469,9 +488,10 @@ class _Trace:
         if key is not None:  # the head's pair, loaded once before the loop and carried from turn to turn
             # "fresh": a later turn may come back here from the loop's own `for` start (an outer loop's next
             # turn), whose pair the frame does not hold yet
-            self.load(key)
+            self.load(key, length=True)
             self.held[key] = "fresh"
             self.bound.add(key)
+            self.lens.add(key)
             self.emit("while True:")
             self.depth += 1
         elif self.turn:
