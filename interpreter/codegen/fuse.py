@@ -10,6 +10,14 @@ path, it returns True when it asks), a return to a caller it does not know, a ca
 run into (`fire`, a card effect's `do`), a path of ``MAX_PATH`` instructions, or an instruction
 it already passed ``MAX_TURNS`` times on this path (a loop's later turns start a new call).
 
+Loop turns (session 18): a jump back to the function's own head in its own frame (a loop that
+starts where the function does: a `for`'s next step entered after a call or a choice, an outer
+loop coming back to an inner `for`) runs the next turn in the same call, a ``while True`` around
+the body, while the turns stay within ``MAX_CALL`` instructions. A `for` loop's (items, next
+index) pair, which the step machine keeps in the frame (``env['#n']``), is held in the function's
+Python locals across its turns, and written to the frame only where something can see it: where
+the function returns to the engine, before a call or a choice, and, on an error, by the handler.
+
 Calls (session 17): a proc's `do` pushes the callee's frame and the function goes on in it,
 through the callee's instructions (in its frame, with its environment); the callee's `return`
 pops it and the function goes on in the caller after the call. When the callee asks for a
@@ -25,13 +33,21 @@ Nothing a game can observe changes:
 * **Step counts.** A fused call returns how many original instructions it ran, minus one (an
   ``int``, never ``True``, which still means "suspended"), and the engine adds that to the count.
   If one raises (a rule error, `end game`, `skip to`), it first adds the instructions completed
-  before it to ``s.steps``, so the count is what single-stepping gives. An `end game` in a statement
+  before it to ``s.steps``, so the count is what single-stepping gives. A function that turns keeps
+  its completed turns' instructions in ``_Fn`` and adds them to both. An `end game` in a statement
   run written into the function returns ``GAME_ENDED`` instead of raising (session 18), after adding
-  the same count: the engine scores the game as if it had caught the raise.
-* **The step limit.** A fused call runs at most ``MAX_PATH`` instructions (the engine's margin, since
-  paths are walked on their first call). The engine only runs the fused array while that many
-  steps cannot pass the limit; near it, it single-steps the original
+  the same count and writing back the loop pairs the raise's handler would: the engine scores the
+  game as if it had caught the raise.
+* **The step limit.** A fused call runs at most ``MAX_PATH`` instructions on one path, and at most
+  ``MAX_CALL`` with its turns (a turn is taken only while a longest next one still fits): that is
+  the engine's margin, since paths are walked on their first call. The engine only runs the fused
+  array while that many steps cannot pass the limit; near it, it single-steps the original
   instructions, so the limit error comes at the same step, at the same place.
+* **The frame's environment.** A loop pair held in locals is in the frame (or the frame's copy
+  deleted, at the loop's end) at every return, call, choice and error, so saves, clones, views and
+  errors see the step machine's frame; a pair's locals are unbound when the frame changes (a call
+  run into, a return), so the error handler, which writes back every bound pair, writes each into
+  its own frame.
 * **Program counters.** The fused code writes the frame's pc whenever an original instruction
   would be seen with it: before anything that may raise or reads it, and on leaving. Every exit is
   an original instruction's pc, never inside one, and no fused call spans a decision, so saved
@@ -64,8 +80,10 @@ if TYPE_CHECKING:
     from liturgy.interpreter.compiler.code import Ins
     from liturgy.interpreter.compiler.compiler import Compiler
 
-# The most original instructions on one path through a fused function (the engine's margin).
+# The most original instructions on one path through a fused function.
 MAX_PATH = 16
+# The most original instructions one call runs, a loop's turns in one call included (the engine's margin).
+MAX_CALL = 4 * MAX_PATH
 # The most original instructions written into one fused function (branches copy what follows).
 MAX_NODES = 48
 # A generated statement run with more lines than this is called from the fused function, not written into it.
@@ -121,11 +139,19 @@ class _At(NamedTuple):
 class _Trace:
     """Writes one fused function, entered at ``head`` of ``code`` (a ruleset's Code or a call site's copy)."""
 
-    def __init__(self, fuser: Fuser, code: Code, head: int, inline: bool = True) -> None:
+    def __init__(self, fuser: Fuser, code: Code, head: int, inline: bool = True, turn: int = 0) -> None:
         self.fuser = fuser
         self.code = code
         self.head = head
         self.inline = inline  # write statement runs' text into the function (else: call them)
+        # > 0: a jump back to ``head`` in the function's own frame runs the next turn in this call (``while
+        # True``), this being the longest path of one turn (the first walk's); 0: the walk unrolls it as any
+        # other jump back (MAX_TURNS). ``back``: some path jumped back to ``head`` so (the first walk's finding);
+        # ``looped``: the text is the second walk's, with a loop; ``root``: where the walk starts
+        self.turn = turn
+        self.back = False
+        self.looped = False
+        self.root: _At | None = None
         self.inlined = 0  # lines of statement runs written so far
         self.lines: list[str] = []
         self.depth = 2
@@ -133,6 +159,17 @@ class _Trace:
         self.longest = 0
         self.exits: list[tuple[Code, int]] = []
         self.tmp = 0
+        # Loops' `#n` pairs held in Python locals (:meth:`pair`): in the current frame, on the path being written,
+        # key -> "clean" (env holds the same pair), "dirty" (env's is older) or "fresh" (dirty, and env may hold
+        # no pair or a stale one left by a `break`); ``bound``: keys whose items local is bound (the handler
+        # writes those back on an error); ``pairs``: every key's number in this function
+        self.held: dict[str, str] = {}
+        self.bound: set[str] = set()
+        # of those, the ones whose length local is set (else a test reads ``len``: a pair read from the frame and
+        # tested once costs less so), and the ones whose index is known to be 0 (just started)
+        self.lens: set[str] = set()
+        self.zero: set[str] = set()
+        self.pairs: dict[str, int] = {}
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -141,13 +178,97 @@ class _Trace:
         self.tmp += 1
         return f"_F{prefix}{self.tmp}"
 
+    def pair(self, key: str) -> tuple[str, str, str]:
+        """The Python locals that hold loop pair ``key`` in this function: its items, next index and length."""
+        n = self.pairs.setdefault(key, len(self.pairs) + 1)
+        return f"_Fa{n}", f"_Fb{n}", f"_Fc{n}"
+
+    def flush(self) -> None:
+        """Write every pair held dirty back to ``env``: before the engine, a callee or a choice can see the frame."""
+        for key, how in self.held.items():
+            if how != "clean":
+                items, i, _ = self.pair(key)
+                self.emit(f"env[{key!r}] = ({items}, {i})")
+                self.held[key] = "clean"
+
+    def drop(self) -> None:
+        """The frame changes (a call pushed, a return popped): its pairs are written back (:meth:`flush`, by the
+        caller where the frame lives on) and their locals unbound, so the error handler, which writes every bound
+        pair to the current ``env``, never writes one into another frame's."""
+        if self.bound:
+            self.emit("del " + ", ".join(self.pair(key)[0] for key in sorted(self.bound)))
+        self.held = {}
+        self.bound = set()
+        self.lens = set()
+        self.zero = set()
+
+    def snapshot(self) -> tuple[dict[str, str], set[str], set[str], set[str]]:
+        return dict(self.held), set(self.bound), set(self.lens), set(self.zero)
+
+    def restore(self, snap: tuple[dict[str, str], set[str], set[str], set[str]]) -> None:
+        self.held, self.bound, self.lens, self.zero = dict(snap[0]), set(snap[1]), set(snap[2]), set(snap[3])
+
     def leave(self, at: _At, pc: int, k: int, frpc: int) -> None:
         """Stop before instruction ``pc`` after ``k`` instructions: the engine runs ``pc`` next."""
+        self.flush()
         if frpc != pc:
             self.emit(f"fr[1] = {pc}")
-        self.emit(f"return {k - 1}")
+        self.emit(f"return {self.done(k - 1)}")
         self.exits.append((at.fast if at.fast is not None else at.code, pc))
         self.longest = max(self.longest, k)
+
+    def done(self, k: int) -> str:
+        """The count a return reports after ``k`` instructions of this turn: with the completed turns' ones."""
+        return f"_Fn + {k}" if self.turn else str(k)
+
+    def entry_pair(self) -> str | None:
+        """The loop pair held at the top of every turn of a looping function: the head's, when it is a `for`'s
+        next step (loaded before the ``while``, then carried in locals from turn to turn)."""
+        info = self.fuser.info(self.code.ins[self.head])
+        return info[2] if self.turn and info is not None and info[1] == "for_next" else None
+
+    def next_turn(self, k: int, frpc: int, kv: int) -> None:
+        """A jump back to the head in the function's own frame: run the next turn in this call (``continue``)
+        when the turns done, this one (``k``) and a longest next one stay within ``MAX_CALL`` instructions.
+
+        The engine's call and dispatch per turn of a loop whose body mostly neither calls nor chooses (a pass
+        over the players that acts for a few) cost more than the turn; and the loop's pair then lives in locals
+        for the whole call. The next turn starts as a fresh call would find the frame: its pc at the head, the
+        pairs other than the head's written back and unbound, the head's held (reloaded if a call dropped it).
+        """
+        room = MAX_CALL - self.turn - k
+        if room < 0:
+            return
+        snap = self.snapshot()
+        self.emit(f"if _Fn <= {room}:")
+        self.depth += 1
+        self.emit(f"_Fn += {k}")
+        if frpc != self.head:
+            self.emit(f"fr[1] = {self.head}")
+        if kv:
+            self.emit("_Fk = 0")
+        key = self.entry_pair()
+        others = sorted(self.bound - {key})
+        kept = key in self.held
+        self.held = {other: how for other, how in self.held.items() if other != key}
+        self.flush()
+        if others:
+            self.emit("del " + ", ".join(self.pair(other)[0] for other in others))
+        if key is not None and not kept:
+            self.load(key, length=True)
+        elif key is not None and key not in self.lens:  # the turns test the length local
+            items, _, n = self.pair(key)
+            self.emit(f"{n} = len({items})")
+        self.emit("continue")
+        self.depth -= 1
+        self.restore(snap)
+
+    def load(self, key: str, length: bool = False) -> None:
+        """Read loop pair ``key`` from the frame into its locals (``length``: and set its length local)."""
+        items, i, n = self.pair(key)
+        self.emit(f"{items}, {i} = env[{key!r}]")
+        if length:
+            self.emit(f"{n} = len({items})")
 
     def sync(self, pc: int, k: int, frpc: int, kv: int) -> int:
         """Make the frame's pc and the completed count right before something that may raise."""
@@ -160,6 +281,12 @@ class _Trace:
     def walk(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]]) -> None:
         """Write instruction ``pc`` of ``at.code`` and what follows; ``k`` instructions done, ``frpc`` in the frame."""
         fuser = self.fuser
+        if at is self.root and pc == self.head and k > 0:  # the next turn of a loop the function starts at
+            self.back = True
+            if self.turn:
+                self.next_turn(k, frpc, kv)
+                self.leave(at, pc, k, frpc)  # past the room: the engine calls the function again
+                return
         fn = at.code.ins[pc]
         info = fuser.info(fn)
         # an instruction is written at most MAX_TURNS times on one path: a loop's body that many turns
@@ -191,7 +318,9 @@ class _Trace:
             kv = self.sync(pc, k, frpc, kv)
             self.emit(f"if {cond}:")
             self.depth += 1
+            snap = self.snapshot()
             self.walk(at, then_pc, k + 1, pc, kv, path)
+            self.restore(snap)
             self.depth -= 1
             self.emit("else:")
             self.depth += 1
@@ -200,19 +329,29 @@ class _Trace:
         elif kind == "for_init":
             _, _, seq, key = info
             kv = self.sync(pc, k, frpc, kv)
-            self.emit(f"env[{key!r}] = (tuple({seq}), 0)")
+            # the loop's pair in this function's locals, written to ``env`` only where the frame can be seen
+            items, i, _ = self.pair(key)
+            self.emit(f"{items} = tuple({seq})")
+            self.emit(f"{i} = 0")
+            self.held[key] = "fresh"
+            self.bound.add(key)
+            self.lens.discard(key)
+            self.zero.add(key)
             self.walk(at, pc + 1, k + 1, pc, kv, path)
         elif kind == "for_next":
             self.for_next(at, pc, k, frpc, kv, path, info)
         elif kind == "call_end":  # `do`/`fire`: it moves the pc on itself, then pushes the callee's frame
             self.call(at, pc, k, frpc, kv, path, info)
         elif kind == "ret":
-            self.emit("s.frames.pop()")
-            if at.up is None:
-                self.emit(f"return {k}")
+            if at.up is None:  # the frame is gone, its pairs with it
+                self.held, self.bound, self.lens, self.zero = {}, set(), set(), set()
+                self.emit("s.frames.pop()")
+                self.emit(f"return {self.done(k)}")
                 self.longest = max(self.longest, k + 1)
                 return
             # the caller is known: on into its code after the call, in its frame
+            self.drop()
+            self.emit("s.frames.pop()")
             self.emit("fr = s.frames[-1]")
             self.emit("env = fr[2]")
             self.walk(at.up, at.ret, k + 1, at.ret, kv, path)
@@ -226,12 +365,15 @@ class _Trace:
         return of ``GAME_ENDED``, after adding the instructions completed before the run to the step count, as the
         raise's handler below would (statement text holds no handler that could catch the raise, and a
         ``finally`` runs on a return as on a raise). Every finished game used to pay the exception."""
+        count = "_Fn + _Fk" if self.turn else "_Fk"
         out = []
         for line in body:
             code = line.lstrip()
             if code == "raise _GameOver":
                 pad = line[:len(line) - len(code)]
-                out += [f"{pad}s.steps += _Fk", f"{pad}return {self.fuser.const(GAME_ENDED)}"]
+                back = [f"{pad}env[{key!r}] = ({self.pair(key)[0]}, {self.pair(key)[1]})"
+                        for key, how in self.held.items() if how != "clean"]
+                out += [f"{pad}s.steps += {count}", *back, f"{pad}return {self.fuser.const(GAME_ENDED)}"]
             else:
                 out.append(line)
         return out
@@ -243,18 +385,40 @@ class _Trace:
         if len(names) > 1:  # unpacking a pair may raise, as in the original
             kv = self.sync(pc, k, frpc, kv)
             frpc = pc
-        items, i = self.name("items"), self.name("i")
-        self.emit(f"{items}, {i} = env[{key!r}]")
-        self.emit(f"if {i} >= len({items}):")
-        self.depth += 1
-        self.emit(f"del env[{key!r}]")
-        self.walk(at, end, k + 1, frpc, kv, path)
-        self.depth -= 1
-        if len(names) == 1:
-            self.emit(f"env[{names[0]!r}] = {items}[{i}]")
+        items, i, n = self.pair(key)
+        how = self.held.get(key)
+        if how is None:  # from the frame (the loop started before this call, or a callee ran in between)
+            self.load(key)
+            how = self.held[key] = "clean"
+            self.bound.add(key)
+        zero = key in self.zero
+        if zero:
+            self.emit(f"if not {items}:")
         else:
-            self.emit(f"{', '.join(f'env[{n!r}]' for n in names)}, = {items}[{i}]")
-        self.emit(f"env[{key!r}] = ({items}, {i} + 1)")
+            self.emit(f"if {i} >= {n if key in self.lens else f'len({items})'}:")
+        self.depth += 1
+        # the loop's end: the frame's pair goes (one a `break` left behind too, where this function's was never
+        # written), and so does the local, so that the error handler does not write it back
+        self.emit(f"del env[{key!r}], {items}" if how != "fresh" else f"env.pop({key!r}, None)")
+        if how == "fresh":
+            self.emit(f"del {items}")
+        snap = self.snapshot()
+        del self.held[key]
+        self.bound.discard(key)
+        self.lens.discard(key)
+        self.zero.discard(key)
+        self.walk(at, end, k + 1, frpc, kv, path)
+        self.restore(snap)
+        self.depth -= 1
+        at_i = "0" if zero else i
+        if len(names) == 1:
+            self.emit(f"env[{names[0]!r}] = {items}[{at_i}]")
+        else:
+            self.emit(f"{', '.join(f'env[{m!r}]' for m in names)}, = {items}[{at_i}]")
+        self.emit(f"{i} = 1" if zero else f"{i} += 1")
+        self.zero.discard(key)
+        if how == "clean":
+            self.held[key] = "dirty"
         self.walk(at, pc + 1, k + 1, frpc, kv, path)
 
     def call(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]],
@@ -269,13 +433,15 @@ class _Trace:
         """
         fuser = self.fuser
         self.sync(pc, k, frpc, kv)
+        self.flush()  # the callee's frame (and the engine, after it) sees this one's
         target = info[2].code if len(info) > 2 else None
         if (target is None or not fuser.asks(target) or at.depth() >= MAX_CALLS or id(target) in at.chain()):
             self.emit(f"{fuser.const(info[0])}(s, fr)")
-            self.emit(f"return {k}")
+            self.emit(f"return {self.done(k)}")
             self.longest = max(self.longest, k + 1)
             return
         site = fuser.call_site(target, at.code, pc + 1)
+        self.drop()
         pushed = fuser.call_text(info[0]) if self.inline else None
         if pushed is not None and self.inlined + len(pushed[0]) <= MAX_INLINE_LINES:
             # the instruction's own lines bind the callee's environment; then what it does, the frame pushed here
@@ -309,6 +475,7 @@ class _Trace:
             self.leave(at, pc, k, frpc)
             return
         self.sync(pc, k, frpc, kv)
+        self.flush()  # a suspended frame is saved, cloned and viewed as the step machine's
         self.longest = max(self.longest, k + 1)
         lines = self.fuser.choice_text(at.code.ins[pc]) if self.inline else None
         if lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES:
@@ -318,31 +485,59 @@ class _Trace:
                 body = line.lstrip()
                 pad = "    " * self.depth + line[:len(line) - len(body)]
                 if body == "return True":
-                    self.lines += [f"{pad}s.steps += {k}", f"{pad}return True"]
+                    self.lines += [f"{pad}s.steps += {self.done(k)}", f"{pad}return True"]
                 elif body == "return False":
-                    self.lines.append(f"{pad}return {k}")
+                    self.lines.append(f"{pad}return {self.done(k)}")
                 else:
                     self.lines.append(pad + body)
             return
         self.emit(f"if {self.fuser.const(at.code.ins[pc])}(s, fr):")
-        self.emit(f"    s.steps += {k}")
+        self.emit(f"    s.steps += {self.done(k)}")
         self.emit("    return True")
-        self.emit(f"return {k}")
+        self.emit(f"return {self.done(k)}")
 
-    def source(self) -> tuple[str, str, int] | None:
-        """The fused function's name, text and longest path, or None when it would run a single instruction."""
+    def source(self, turns: bool = True) -> tuple[str, str, int] | None:
+        """The fused function's name, text and longest run of one call, or None when it would run a single
+        instruction. With ``turns``, a function some of whose paths jump back to its head in its own frame is
+        walked again with those jumps turned into the next turn of a ``while`` loop (:meth:`next_turn`): its
+        calls then run up to ``MAX_CALL`` instructions, which is what it reports as its longest."""
         code = self.code
         site = self.fuser.sites.get(id(code))
         up = _At(site[0], None, None, 0) if site is not None else None
         base = self.fuser.base.get(id(code), code)
-        self.walk(_At(base, code, up, site[1] if site is not None else 0), self.head, 0, self.head, 0, frozenset())
+        self.root = _At(base, code, up, site[1] if site is not None else 0)
+        key = self.entry_pair()
+        if key is not None:  # the head's pair, loaded once before the loop and carried from turn to turn
+            # "fresh": a later turn may come back here from the loop's own `for` start (an outer loop's next
+            # turn), whose pair the frame does not hold yet
+            self.load(key, length=True)
+            self.held[key] = "fresh"
+            self.bound.add(key)
+            self.lens.add(key)
+            self.emit("while True:")
+            self.depth += 1
+        elif self.turn:
+            self.emit("while True:")
+            self.depth += 1
+        self.walk(self.root, self.head, 0, self.head, 0, frozenset())
         if self.longest < 2:
             return None
+        if turns and self.back and not self.turn and 2 * self.longest <= MAX_CALL:
+            again = _Trace(self.fuser, code, self.head, self.inline, turn=self.longest)
+            made = again.source(turns=False)
+            assert made is not None  # the same walk up to the jumps back: it runs at least as far
+            self.exits, self.inlined, self.looped = again.exits, again.inlined, True
+            return made
         gen = self.fuser.comp.gen
         name = gen._name("_fused") if gen is not None else "_fused"
-        text = (f"def {name}(s, fr):\n    env = fr[2]\n    _Fk = 0\n    try:\n" + "\n".join(self.lines)
-                + "\n    except BaseException:\n        s.steps += _Fk\n        raise\n")
-        return name, text, self.longest
+        # on an error, the pairs still held in locals are written back (an unbound one is not held: its loop
+        # ended, or the frame changed after it was written back, or it was never read)
+        back = "".join(f"        try:\n            env[{key!r}] = (_Fa{n}, _Fb{n})\n        except NameError:\n"
+                       "            pass\n" for key, n in self.pairs.items())
+        start, count = ("_Fk = _Fn = 0", "_Fn + _Fk") if self.turn else ("_Fk = 0", "_Fk")
+        text = (f"def {name}(s, fr):\n    env = fr[2]\n    {start}\n    try:\n" + "\n".join(self.lines)
+                + f"\n    except BaseException:\n        s.steps += {count}\n" + back + "        raise\n")
+        return name, text, MAX_CALL if self.turn else self.longest
 
     def function(self) -> tuple[Ins, int] | None:
         """A stand-in for the fused function and its longest path, or None when it would run a single instruction.
@@ -356,7 +551,8 @@ class _Trace:
         if made is None:
             return None
         name, text, longest = made
-        fuser, code, head, inlined = self.fuser, self.code, self.head, self.inlined > 0
+        # what Python may refuse (blocks nested past its limit) and a plain walk may not: runs written in, the loop
+        fuser, code, head, inlined = self.fuser, self.code, self.head, self.inlined > 0 or self.looped
 
         def build() -> Ins:
             fn = fuser.build(name, text, code, head, inlined)
@@ -395,8 +591,8 @@ class Fuser:
         except Refused:  # runs' nested blocks past Python's limit of 20
             if not inlined:
                 raise
-            made = _Trace(self, code, head, inline=False).source()
-            assert made is not None  # the same walk, with calls in place of the runs' text
+            made = _Trace(self, code, head, inline=False).source(turns=False)
+            assert made is not None  # the same walk, with calls in place of the runs' text (and no loop)
             return self.build(made[0], made[1], code, head, False)
         return fn
 
@@ -472,7 +668,7 @@ class Fuser:
         Tracing waits for a game to get there: a large ruleset has thousands of entries (a call site's copy of
         a callee has all of the callee's), and its games reach few of them, so walking every one as the ruleset
         loads would cost more than the games that follow (Slay the Spire: 1.0 s of a 1.8 s compile). The
-        engine's margin cannot wait for these paths: :meth:`fuse_all` reports ``MAX_PATH``, which every path is
+        engine's margin cannot wait for these paths: :meth:`fuse_all` reports ``MAX_CALL``, which every call is
         within.
         """
         def traced() -> Ins:
@@ -528,7 +724,7 @@ class Fuser:
                     raise AssertionError(f"fuse has no rule for the instruction kind {info[1]!r}: declare it in FUSED")
             if len(code.ins) > 1:
                 self.enter([(code, pc) for pc in sorted(self.entries(code))])
-        return MAX_PATH if any(code.fast is not code.ins for code in self.comp.codes) else 0
+        return MAX_CALL if any(code.fast is not code.ins for code in self.comp.codes) else 0
 
 
 def build_all(comp: Compiler) -> int:
