@@ -59,6 +59,11 @@ def memory_only() -> Iterator[None]:
         _MEMORY_ONLY.reset(token)
 
 
+def stored() -> bool:
+    """Whether entries are read and written on disk here and now (the cache is on, outside :func:`memory_only`)."""
+    return enabled() and not _MEMORY_ONLY.get()
+
+
 def _folder() -> Path | None:
     base = cache_dir() if enabled() and not _MEMORY_ONLY.get() else None
     if base is None:

@@ -79,7 +79,8 @@ def test_a_ruleset_from_the_cache_plays_as_one_compiled_afresh(cache: Path, monk
     assert not cache.exists() or not list(cache.iterdir()), "LITURGY_CACHE=off wrote an entry"
     monkeypatch.delenv("LITURGY_CACHE")
     stored = {p: [_played(load_through_cache(p), seed) for seed in (1, 2)] for p in paths}  # checked and stored
-    assert len(list(cache.iterdir())) == 2 * len(paths)  # a checked program and a bundle of code each
+    # a checked program and a bundle of code each, and the noted variant's bundle (the games played are checked)
+    assert len(list(cache.iterdir())) == 3 * len(paths)
     _refuse_checking(monkeypatch)
     loaded = {p: [_played(load_through_cache(p), seed) for seed in (1, 2)] for p in paths}  # from the entries
     assert fresh == stored == loaded
@@ -201,6 +202,32 @@ def test_bytecode_from_the_cache_takes_each_compiles_own_file_name(cache: Path) 
     ns: dict[str, object] = {}
     exec(second, ns)
     assert [g() for g in ns["f"]([1, 2])] == [2, 2]  # type: ignore[operator]
+
+
+def test_the_noted_variant_is_byte_compiled_once_per_cache(cache: Path, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Ruleset.noted`` (the code checked games run, compiled on the first one) keeps its own bundle beside
+    load_ruleset's: a later process byte-compiles none of its texts. Not for a ruleset loaded under
+    ``memory_only`` (the suite's throw-away rulesets): nothing of it is written."""
+    path = str(_gems(tmp_path))
+    compiles: list[str] = []
+    real = compile
+
+    def counted(source: str, filename: str, mode: str) -> CodeType:
+        compiles.append(filename)
+        return real(source, filename, mode)
+
+    with diskcache.memory_only():
+        load_through_cache(path).noted()
+    assert not cache.exists() or not list(cache.iterdir())
+    first = _played(load_through_cache(path), 3)
+    assert len(list(cache.iterdir())) == 3  # the checked program, its bundle, the noted variant's bundle
+    codecache._MEMO.clear()  # a fresh process, as far as the code is concerned
+    monkeypatch.setattr("builtins.compile", counted)
+    again = load_through_cache(path)
+    assert compiles == []
+    assert again.noted() is not again and compiles == []  # its texts all came from the stored bundle
+    assert _played(again, 3) == first
 
 
 def test_nothing_is_cached_while_extension_constructs_are_registered(cache: Path, tmp_path: Path,

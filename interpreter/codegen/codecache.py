@@ -30,7 +30,9 @@ from liturgy.dsl import diskcache
 class _Bundle:
     """The code objects of one ruleset's compile, by the SHA-256 of their text."""
 
-    def __init__(self, codes: dict[str, CodeType]) -> None:
+    def __init__(self, name: str, codes: dict[str, CodeType], stored: bool) -> None:
+        self.name = name
+        self.stored = stored  # read from and written to disk (not under diskcache.memory_only)
         self.codes = codes
         self.used: dict[str, CodeType] = {}
         self.missed = 0
@@ -47,7 +49,7 @@ def bundle(name: str) -> Iterator[None]:
         yield
         return
     entry = diskcache.key("code", diskcache.python_tag(), name)
-    opened = _Bundle(_load(entry))
+    opened = _Bundle(name, _load(entry), diskcache.stored())
     token = _OPEN.set(opened)
     try:
         yield
@@ -55,6 +57,14 @@ def bundle(name: str) -> Iterator[None]:
         _OPEN.reset(token)
     if opened.missed:
         diskcache.write(entry, marshal.dumps({k: c for k, c in opened.used.items()}))
+
+
+def stored_bundle() -> str | None:
+    """The name of the bundle open now when it lives on disk, else None. Why: a later compile of the same program
+    (its noted variant, ``Ruleset.noted``, made on the first checked game, long after ``load_ruleset`` closed the
+    bundle) keeps its own bundle beside it, named after it, and only where this one was stored."""
+    opened = _OPEN.get()
+    return opened.name if opened is not None and opened.stored else None
 
 
 def _load(entry: str) -> dict[str, CodeType]:
@@ -81,12 +91,10 @@ def compiled(text: str, filename: str, build: Callable[[], CodeType]) -> CodeTyp
     if opened is not None:
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         code = code or opened.codes.get(digest)
-    if code is None:
-        code = build()
-        if opened is not None:
-            opened.missed += 1
-    else:
-        code = _renamed(code, filename)
+    code = build() if code is None else _renamed(code, filename)
+    if opened is not None and digest not in opened.codes:
+        # stored again even when this process's memo had the text: the next process has no memo
+        opened.missed += 1
     if len(_MEMO) >= MEMO_MAX:
         _MEMO.clear()
     _MEMO[text] = code

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import weakref
 from collections.abc import Callable
+from contextlib import nullcontext
 from operator import itemgetter
 from typing import Any
 
@@ -45,6 +46,8 @@ class Ruleset:
         self.notes = notes
         self._noted: Ruleset | None = None  # built by noted() (not self when notes: no cycle to keep it alive)
         self._plain: weakref.ref[Ruleset] | None = None  # a noted variant: the ruleset it was compiled for
+        # the compile cache's bytecode bundle this compile used (load_ruleset's), which names the noted variant's
+        self._bundle = codecache.stored_bundle()
         generators = GENERATORS if codegen else None  # the compiler is handed the code generators
         self.compiled = Compiler(program, generators, stmtgen, inline_fns, fuse, notes)
         self._shares_card_data = card_data_of is not None
@@ -89,7 +92,11 @@ class Ruleset:
             return self
         twin = self._noted
         if twin is None:
-            twin = Ruleset(self.program, notes=True, card_data_of=self, **self._modes)
+            # its generated texts byte-compiled once per cache, as load_ruleset's are: a process that plays
+            # checked games (`liturgy play`, every test worker) compiled the noted variant's ~8,000 texts of Slay
+            # the Spire again each time (docs/performance.md, Session 18: the suite's wall time)
+            with codecache.bundle(f"{self._bundle}|notes") if self._bundle is not None else nullcontext():
+                twin = Ruleset(self.program, notes=True, card_data_of=self, **self._modes)
             twin._tables, twin._templates, twin._certs = self._tables, self._templates, self._certs
             twin.label_cache = self.label_cache
             # the declared invariants too (expressions, which write nothing): a tool that wraps them in place, as

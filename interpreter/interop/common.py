@@ -132,7 +132,9 @@ def observation_text(game: Game | None, player: int | None, *, with_log: bool,
     if game is None:
         view: dict[str, Any] = {"status": "setting up"}
     else:
-        view = game.view(player)
+        # without the log, none of it is rendered (``log_from`` its end): OpenSpiel's checks ask for the
+        # observation string at every step, and rendering the whole log each time made long games quadratic
+        view = game.view(player, log_from=0 if with_log else len(game.state.log))
         if not with_log:
             view.pop("log", None)
     if extra:

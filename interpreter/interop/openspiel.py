@@ -423,7 +423,9 @@ class LiturgyObserver:
         self.tensor.fill(0.0)
         if game is None:  # setup still drawing: nothing is visible yet
             return
-        view = game.view(viewer)
+        # the log only for perfect recall (the encoder reads none of it): rendering every line at every step
+        # was most of OpenSpiel's random_sim_test on a long game (docs/performance.md, Session 18)
+        view = game.view(viewer, log_from=0 if self.perfect_recall else len(game.state.log))
         self.dict["view"][:] = self.encoder.encode(view, viewer)
         if not self.perfect_recall:
             return
