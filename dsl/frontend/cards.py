@@ -387,7 +387,8 @@ def _compose_fast(text: str) -> tuple[yaml.Node, Any] | None:
     then produces exactly the diagnostic it always did.
     """
     root = compose_fast(text)
-    if root is None or _shares_nodes(root):
+    # an alias is written `*name`: a text without a `*` has none, and its tree need not be walked for one
+    if root is None or ("*" in text and _shares_nodes(root)):
         return None
     try:
         return root, _to_python(root)
