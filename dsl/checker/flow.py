@@ -81,6 +81,20 @@ def _zone_of(e: Any) -> A.ZoneDecl | None:
     return None
 
 
+# the fields of each expression class that can hold expressions, in declaration order (what `dataclasses.fields`
+# gives, without building its tuple again for every node: it was a sixth of the flow analysis)
+_SKIPPED_FIELDS = frozenset(("span", "ty", "ref", "func_span", "name_span"))
+_EXPR_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _expr_fields(cls: type) -> tuple[str, ...]:
+    names = _EXPR_FIELDS.get(cls)
+    if names is None:
+        names = _EXPR_FIELDS[cls] = tuple(f.name for f in fields(cls) if f.name not in _SKIPPED_FIELDS) \
+            if is_dataclass(cls) else ()
+    return names
+
+
 def _nodes(e: Any) -> list[Any]:
     """Every expression node inside ``e`` (itself included)."""
     out: list[Any] = []
@@ -95,9 +109,7 @@ def _nodes(e: Any) -> list[Any]:
         if not isinstance(node, A.Expr):
             continue
         out.append(node)
-        if is_dataclass(node):
-            stack.extend(getattr(node, f.name) for f in fields(node)
-                         if f.name not in ("span", "ty", "ref", "func_span", "name_span"))
+        stack.extend([getattr(node, name) for name in _expr_fields(type(node))])
     return out
 
 

@@ -22,6 +22,7 @@ import yaml
 from liturgy.dsl.diagnostics import Diagnostic, Span, did_you_mean, remember_source
 from liturgy.dsl.files import FileRefused, read_limited
 from liturgy.dsl.frontend import ast as A
+from liturgy.dsl.frontend.cards import compose_fast
 
 MAX_GRAPH_FILE_BYTES = 2_000_000
 
@@ -62,7 +63,9 @@ def _read(path: str, decl: A.GraphDecl) -> yaml.Node | list[Diagnostic]:
         return [Diagnostic("E201", "error", f"cannot read graph file {decl.path}: {err}", decl.span)]
     remember_source(path, text)
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = compose_fast(text)  # libyaml; PyYAML's own composer for anything it refuses, to word the error
+        if root is None:
+            root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as err:
         mark = getattr(err, "problem_mark", None)
         span = Span.point(path, mark.line + 1, mark.column + 1) if mark else Span.point(path, 1, 1)

@@ -26,13 +26,24 @@ Warn = Callable[..., None]
 _CONDITIONAL = (A.If, A.For, A.RepeatWhile, A.Choose, A.Simultaneous)
 
 
-def _children(n: Any) -> Iterator[Any]:
-    for key in getattr(n, "__dataclass_fields__", ()):
+# per node class, the fields that may hold an expression (a span, type or referent never does): read once, not
+# from ``__dataclass_fields__`` at every node
+_NEVER_EXPR = frozenset(("span", "ty", "ref", "func_span", "name_span"))
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _children(n: Any) -> list[Any]:
+    keys = _FIELDS.get(type(n))
+    if keys is None:
+        keys = _FIELDS[type(n)] = tuple(k for k in getattr(n, "__dataclass_fields__", ()) if k not in _NEVER_EXPR)
+    out: list[Any] = []
+    for key in keys:
         v = getattr(n, key)
         if isinstance(v, A.Expr):
-            yield v
+            out.append(v)
         elif isinstance(v, list):
-            yield from (x for x in v if isinstance(x, A.Expr))
+            out += [x for x in v if isinstance(x, A.Expr)]
+    return out
 
 
 def _calls_to(e: A.Expr, name: str, always: bool) -> int:

@@ -353,10 +353,32 @@ def resolve_card_paths(ruleset_path: str, pattern: str, span: Span) -> tuple[lis
 _NESTING_CHARS = "[{-:?"
 _MAX_FAST_NESTING = 2000
 _CLoader: Any = getattr(yaml, "CSafeLoader", None)
+_NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE  # what PyYAML's reader refuses (E202 on that path)
+
+
+def compose_fast(text: str) -> yaml.Node | None:
+    """libyaml's node tree of a well-formed ``text`` (about 9x faster than PyYAML's composer), or None: on any
+    error, an empty document, nesting deep enough to overflow the C stack, or a character PyYAML's reader
+    refuses. None means "compose with PyYAML's pure-Python loader", which words every diagnostic; card files and
+    graph files (dsl/checker/graphs.py) both take this path first. Aliases compose to a shared node, as PyYAML's
+    SafeLoader composes them."""
+    if _CLoader is None or sum(map(text.count, _NESTING_CHARS)) >= _MAX_FAST_NESTING:
+        return None
+    if _NON_PRINTABLE.search(text) is not None:
+        return None
+    try:
+        loader = _CLoader(text)
+        try:
+            root: yaml.Node | None = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError):
+        return None
+    return root
 
 
 def _compose_fast(text: str) -> tuple[yaml.Node, Any] | None:
-    """Compose and convert with libyaml (about 9x faster), or None to take the exact path.
+    """Compose and convert with libyaml, or None to take the exact path.
 
     libyaml gives the same nodes, tags and marks (line, column, character index) as PyYAML's
     pure-Python composer (tests/test_card_yaml_fast.py compares them node by node). It only takes
@@ -364,16 +386,11 @@ def _compose_fast(text: str) -> tuple[yaml.Node, Any] | None:
     refusing it), on a duplicate key or an empty file it returns None, and the pure-Python path
     then produces exactly the diagnostic it always did.
     """
-    if _CLoader is None or sum(map(text.count, _NESTING_CHARS)) >= _MAX_FAST_NESTING:
+    root = compose_fast(text)
+    # an alias is written `*name`: a text without a `*` has none, and its tree need not be walked for one
+    if root is None or ("*" in text and _shares_nodes(root)):
         return None
     try:
-        loader = _CLoader(text)
-        try:
-            root = loader.get_single_node()
-        finally:
-            loader.dispose()
-        if root is None or _shares_nodes(root):
-            return None
         return root, _to_python(root)
     except (yaml.YAMLError, _DuplicateKey, RecursionError, ValueError, TypeError):
         return None

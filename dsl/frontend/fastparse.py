@@ -41,6 +41,11 @@ _NODE = 1  # an ordinary rule: the builder method makes the value
 _EXPAND1 = 2  # a `?rule` without alias: one child passes through, more make a node
 _UNIT = 3  # a `?rule` with one symbol, kept as it is: the value, span and depth pass through unchanged
 
+# Lark's ``Token(...)`` passes through a compatibility ``__new__`` (it still takes a deprecated keyword) into
+# ``Token._future_new``; calling that directly makes the very same token with one Python call fewer, for each of
+# the tens of thousands of tokens a large ruleset has. Lark versions without it take the public constructor.
+_new_token: Callable[..., Token] = getattr(Token, "_future_new", Token)
+
 
 class Unsupported(Exception):
     """The grammar uses something the fast driver does not implement; Lark's path is used instead."""
@@ -240,6 +245,7 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # n
     steps = tables.steps
     unit_chains = tables.unit_chains
     end_state = tables.end_states[start]
+    new_token = _new_token
 
     states = [tables.start_states[start]]
     values: list[Any] = []
@@ -273,7 +279,7 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # n
             if ttype in keyword_types and ttype not in row and "NAME" in row:
                 ttype = "NAME"
             end_col = col + len(value)
-            tok: Any = Token(ttype, value, pos, line, col, line, end_col, end) if ttype in kept_terminals else None
+            tok: Any = new_token(ttype, value, pos, line, col, line, end_col, end) if ttype in kept_terminals else None
             tok_ext: tuple[int, int, int, int] | None = (line, col, line, end_col)
             pos = end
         else:
@@ -290,7 +296,7 @@ def fast_parse(tables: Tables, text: str, start: str, builder: Any) -> Any:  # n
                     # after `let winner = 1` (LALR shares the state that ends an expression with the one that
                     # ends a declaration, so `winner` was read as the keyword); any parse that continues is valid
                     ttype = "NAME"
-                    tok = Token("NAME", value, end - len(value), *tok_ext, end)
+                    tok = new_token("NAME", value, end - len(value), *tok_ext, end)
                     continue
                 return None
             if act >= 0:
