@@ -108,7 +108,7 @@ round {
         log "{} takes {}", p, c
       }
       choose c from p.hand by p optional { move c to p.vault bottom }
-      choose k from [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] by p {
+      choose k from [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] by p {
         if k == 0 { move p.hand to p.hand bottom }
         elif k == 1 { move p.vault to p.vault }
         elif k == 2 { move p.vault to row bottom }
@@ -123,6 +123,8 @@ round {
         elif k == 10 { move p.vault to p.hand }
         elif k == 11 and size(row) > 0 { move top(row) to trash
                                           move [c for c in p.hand where c.v == 1] to trash }
+        elif k == 12 and size(p.hand) > 0 { reveal top(p.hand) to players[0]
+                                             move p.hand to p.vault }
         log "{} did {}; row {}, vault {}", p, k, row, p.vault
       }
     }
@@ -157,3 +159,18 @@ def test_generated_moves_play_like_closures(write_ruleset: Callable[..., str]) -
                 errors.add(error.split(" [")[0])
     # both failing fallbacks were reached, and most games ran to the end
     assert any("cannot leave" in e for e in errors) and any("is full" in e for e in errors), errors
+
+
+def test_zone_moves_between_open_zones_are_written_in_place(write_ruleset: Callable[..., str]) -> None:
+    """`move Z to D` of two declarations, Z not final and D without a capacity, is written in place (no call of
+    `move_zone`); the same zone, a final source or a capacity keep the call. The games above play these forms
+    against the closures (face-up and shown cards, a final destination, the bottom)."""
+    program, _ = check_file(write_ruleset(MOVES, {"tok.yaml": MOVES_CARDS}))
+    assert program is not None
+    gen = Ruleset(program).compiled.gen
+    assert gen is not None
+    text = "".join(item.text for item in gen.sources.items)
+    # kept: p.hand to p.hand, p.vault to p.vault, p.hand to shelf (a capacity), trash to bag (a final source)
+    assert text.count("_move_zone(") == 4, text
+    assert "s.removed_count += len(" in text  # row to trash: a final destination
+    assert "[::-1]" in text  # p.vault to row bottom, p.hand to bag bottom

@@ -49,6 +49,7 @@ from liturgy.interpreter.runtime.moves import (
     move_zone_noted,
     players_mask,
     reveal_to,
+    unmark,
 )
 from liturgy.interpreter.runtime.state import noted_source
 
@@ -85,7 +86,7 @@ class StmtGen:
         noted = comp.notes
         gen.ns.update({"_move": move_card_noted if noted else move_card,
                        "_move_all": move_all_noted if noted else move_all,
-                       "_move_zone": move_zone_noted if noted else move_zone})
+                       "_move_zone": move_zone_noted if noted else move_zone, "_unmark": unmark})
         self.lines: list[str] = []
         self.depth = 0  # indentation level inside the function body
         self.loops = 0  # enclosing generated loops (a `break` outside one raises BreakLoop, as closures do)

@@ -69,17 +69,11 @@ if s.tables.zone_final[{o}]:
     _move(s, {c}, {d}, {place})
 else:
     {z} = s.zones[{o}]
-    if {z}[-1] == {c}:
-        {z}.pop()
-    else:
-        {z}.remove({c})
+    {z}.pop() if {z}[-1] == {c} else {z}.remove({c})
     {put}
     {noted}
     s.card_zone[{c}] = {d}
-    if s.face_up:
-        s.face_up.discard({c})
-    if s.shown:
-        s.shown.pop({c}, None)
+    if s.face_up or s.shown: _unmark(s, ({c},))
 {count}"""
 
 
@@ -276,6 +270,17 @@ def move_zone(s: GameState, src: int, dst: int, place: str, noted: bool = False)
     if t.zone_final[dst]:
         s.removed_count += len(cards)
     cards.clear()
+
+
+def unmark(s: GameState, cards: list[int]) -> None:
+    """Forget that ``cards``, which just moved, were face up or shown to anyone: a card's marks last until it
+    next moves. Generated code calls it only when some card is marked (rare), so a move written in place is
+    one test in the common case."""
+    if s.face_up:
+        s.face_up.difference_update(cards)
+    if s.shown:
+        for c in cards:
+            s.shown.pop(c, None)
 
 
 move_card_noted = _noting(move_card)
