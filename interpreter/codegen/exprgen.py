@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, cardtab, cse, gridgen, kinds, letgen, scans, unroll
+from liturgy.interpreter.codegen import aggregen, budgetgen, cardtab, cse, gridgen, kinds, letgen, scans, unroll
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.source import Refused, Sources
@@ -276,6 +276,17 @@ class ExprGen:
             return self.var_src[n]
         return self.read_env(n)
 
+    def _end_card(self, e: A.Expr) -> tuple[str, str] | None:
+        """For ``top(Z)`` or ``bottom(Z)`` of a zone written simply: Z's index source and the list index of that
+        card. A field of it is read in one test (is Z empty?), not a `none` card then a `none` test on it: the
+        zone is evaluated first either way, and an empty one is the same error."""
+        ref: Any = e.ref
+        if not (isinstance(e, A.Call) and ref is not None and tuple(ref[:2]) in (("call_builtin", "top"),
+                ("call_builtin", "bottom")) and len(e.args) == 1):
+            return None
+        z = self._zone(e.args[0])
+        return None if z is None else (z, "-1" if ref[1] == "top" else "0")
+
     def _zone(self, e: A.Expr) -> str | None:
         """Source for the zone index an expression of type zone denotes, when simple."""
         ref = e.ref
@@ -295,8 +306,11 @@ class ExprGen:
         if local is not None and (local.startswith("env[") or local in self.loop_locals or local in self.plain
                                   or self.is_nonnull(local)):
             return f"({base} + {local} * {stride})"  # a plain local: no "no player" check, as in the closures
+        src = self.src(owner)
+        if src.isdigit():  # a seat folded to its number (`players[0]`): the zone or slot is a constant
+            return str(base + int(src) * stride)
         t = self._name("_t")
-        return f"({base} + (({t}) if ({t} := {self.src(owner)}) is not None else _no_card({missing!r})) * {stride})"
+        return f"({base} + (({t}) if ({t} := {src}) is not None else _no_card({missing!r})) * {stride})"
 
     # ------------------------------------------------------------ expressions
     def src(self, e: A.Expr) -> str:
@@ -364,6 +378,9 @@ class ExprGen:
                     return f"{values}[{local}]"
                 t = self._name("_t")
                 missing = f"`.{e.name}` of no card"
+                end = self._end_card(e.obj)
+                if end is not None:  # `top(Z).f`: Z's last card's field, or the error when Z is empty
+                    return f"({values}[{t}[{end[1]}]] if ({t} := s.zones[{end[0]}]) else _no_card({missing!r}))"
                 return (f"({values}[{t}] if ({t} := {self.src(e.obj)}) is not None "
                         f"else _no_card({missing!r}))")
             return self.closure(e)
@@ -515,32 +532,10 @@ class ExprGen:
                          "if _old is _MISSING:", f"    env.pop({v}, None)", "else:", f"    env[{v}] = _old",
                          "return tuple(_out)"]
         else:
-            func = e.func
-            body = {
-                "count": ["_r = 0", "    if {w}:", "        _r += 1"],
-                "sum": ["_r = 0", "    if {w}:", "        _r += {x}"],
-                "any": ["_r = False", "    if {w} and {x}:", "        _r = True", "        break"],
-                "all": ["_r = True", "    if {w} and not {x}:", "        _r = False", "        break"],
-                "min": ["_r = []", "    if {w}:", "        _r.append({x})"],
-                "max": ["_r = []", "    if {w}:", "        _r.append({x})"],
-            }.get(func)
-            if body is None:  # an aggregate this module does not know: the closure compiler's
+            got = aggregen.aggregate_lines(e.func, fast, x, items, where, elem, v)
+            if got is None:  # an aggregate this module does not know: the closure compiler's
                 return None if passed else comp.expr_closure(e)
-            if where == "True":  # no filter: the element's test alone, or no test at all
-                body = [body[0], *(line.replace("{w} and ", "") for line in body[1:])]
-                if body[1] == "    if {w}:":
-                    body = [body[0], *(line[4:] for line in body[2:])]
-            init, *loop = (line.format(w=where, x=elem) for line in body)
-            if fast:
-                lines = [init, f"for {x} in {items}:", *loop]
-            else:
-                lines = [f"_had = {v} in env", f"_old = env.get({v})", init, f"for {x} in {items}:",
-                         f"    env[{v}] = {x}", *loop, "if _had:", f"    env[{v}] = _old", "else:",
-                         f"    env.pop({v}, None)"]
-            if func in ("min", "max"):
-                lines.append(f"return {func}(_r) if _r else 0")
-            else:
-                lines.append("return _r")
+            lines = got
         head = "".join(f", {p}" for p in params.values())
         code = function_text(f"def {name}(s, env{head}):", hoist, budgetgen.counted_loop(
             self, lines, items, e.span, budgets.loop_kind(e.iterable, comp.sizes, e.elem, e.where)))
@@ -587,10 +582,13 @@ class ExprGen:
         var = e.var
         if var in comp.subst_names:  # the loop variable hides an inlined parameter of that name
             comp.subst_names = {k: v for k, v in comp.subst_names.items() if k != var}
+        # a zone holds card ids and the seats are players: the loop variable is never `none`, so an inlined `fn`
+        # given it (`bid_of(p)` in `max(bid_of(p) for p in players)`) reads `p.bid` without a `none` test
+        never_none = (e.iterable.ty is not None and e.iterable.ty.kind == "zone") or scans.seats_only(e.iterable)
         if in_env is not None:
             self.var_src = {**self.var_src, var: in_env}
             self.loop_locals.add(in_env)
-            if e.iterable.ty is not None and e.iterable.ty.kind == "zone":
+            if never_none:
                 self.nonnull.add(in_env)
         if local is not None:
             outer_src = self.subst_src if saved[2] is saved[0] else {}
@@ -605,8 +603,8 @@ class ExprGen:
         self.bind_range(var, local or in_env, known)
         if local is not None:
             self.loop_locals.add(local)
-            if e.iterable.ty is not None and e.iterable.ty.kind == "zone":
-                self.nonnull.add(local)  # a zone holds card ids, never `none`
+            if never_none:
+                self.nonnull.add(local)
         try:
             with cse.sequence(self, e.where, e.elem) as bound:  # the element runs only where the filter held
                 bound(where := self.cond(e.where) if e.where is not None else "True")

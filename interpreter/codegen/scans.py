@@ -93,7 +93,7 @@ def _cannot_fail(e: A.Expr | None, seat: str | None = None) -> bool:
     return False
 
 
-def _seats(e: A.Expr) -> bool:
+def seats_only(e: A.Expr) -> bool:
     """Whether ``e`` is a list of seats, none of them `none`: ``players`` or ``players_from(…)``."""
     if isinstance(e, A.Name):
         return e.ref == ("builtin", "players")
@@ -151,7 +151,7 @@ def _seat_filter(call: A.Expr, comp: Any) -> A.ListComp | None:
     elem = body.elem
     if not (isinstance(elem, A.Name) and elem.id == body.var and elem.ref is not None and elem.ref[0] == "local"):
         return None
-    if not isinstance(body, A.ListComp) or not _seats(body.iterable) or not _cannot_fail(body.where, body.var):
+    if not isinstance(body, A.ListComp) or not seats_only(body.iterable) or not _cannot_fail(body.where, body.var):
         return None
     return body
 
@@ -168,7 +168,7 @@ def first_match(e: A.Index, gen: ExprGen) -> bool:
         return False
     if gen._passed(lc) is None and letgen.free_locals(lc) & gen.comp.subst.keys():
         return False
-    seat = lc.var if _seats(lc.iterable) else None
+    seat = lc.var if seats_only(lc.iterable) else None
     return _cannot_fail(lc.where, seat) and _cannot_fail(lc.elem, seat)
 
 
