@@ -37,9 +37,10 @@ round {
     tops = count(p for p in players where size(p.bid) > 0 and bid_of(p) == best)
     log "best {}, low {}, {} at the top; the table shows {}", best, low, tops, top(table)
     log "P1 bids {}", bottom(players[0].bid)
-    choose k from [0, 1, 2] by players[0] {
+    choose k from [0, 1, 2, 3] by players[0] {
       if k == 1 { log "P1's bid is worth {}", top(players[0].bid).v }
       elif k == 2 { move players[0].bid to table bottom }
+      elif k == 3 { log "the second bidder is {}", [p for p in players where size(p.bid) > 0][1] }
     }
     for p in players { move p.bid to p.hold }
     if size(table) > 0 { move table to players[1].hold }
@@ -93,12 +94,13 @@ def test_folds_reads_and_logs_play_as_the_closures_do(write_ruleset: Callable[..
             errors += error is not None
             finished += error is None
     assert errors and finished  # both the empty bid's error and whole games were played
-    assert any("`.v` of no card" in str(e) for e in _errors(variants[0]))
+    seen = _errors(variants[0])
+    assert any("`.v` of no card" in e for e in seen) and any("list index 1 out of range" in e for e in seen), seen
 
 
 def _errors(rules: Ruleset) -> list[str]:
     out = []
-    for seed in range(30):
+    for seed in range(60):
         game = rules.new_game(2, seed)
         game.random_playout(random.Random(seed))
         if game.error is not None:
@@ -117,6 +119,7 @@ def test_the_generated_text_is_tighter(write_ruleset: Callable[..., str]) -> Non
     assert "s.work" not in text  # every loop is flat: seats, and calls of leaf fns only
     assert "zone_vis_mask" not in text  # every logged card is the top or bottom of a public zone
     assert "_move_zone(" not in text
+    assert "_index(_t" in text and "> 1 else _index(" in text  # `L[1]`: read in place, `_index` for its error
 
     # `twice` calls `bid_of`: not a leaf, so the loop over it still counts its items
     assert "s.work" in _text(write_ruleset, FOLDS)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import aggregen, budgetgen, cardtab, cse, gridgen, kinds, letgen, scans, unroll
+from liturgy.interpreter.codegen import aggregen, budgetgen, cardtab, cse, gridgen, kinds, letgen, scans, seqgen, unroll
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.source import Refused, Sources
@@ -276,17 +276,6 @@ class ExprGen:
             return self.var_src[n]
         return self.read_env(n)
 
-    def _end_card(self, e: A.Expr) -> tuple[str, str] | None:
-        """For ``top(Z)`` or ``bottom(Z)`` of a zone written simply: Z's index source and the list index of that
-        card. A field of it is read in one test (is Z empty?), not a `none` card then a `none` test on it: the
-        zone is evaluated first either way, and an empty one is the same error."""
-        ref: Any = e.ref
-        if not (isinstance(e, A.Call) and ref is not None and tuple(ref[:2]) in (("call_builtin", "top"),
-                ("call_builtin", "bottom")) and len(e.args) == 1):
-            return None
-        z = self._zone(e.args[0])
-        return None if z is None else (z, "-1" if ref[1] == "top" else "0")
-
     def _zone(self, e: A.Expr) -> str | None:
         """Source for the zone index an expression of type zone denotes, when simple."""
         ref = e.ref
@@ -378,7 +367,7 @@ class ExprGen:
                     return f"{values}[{local}]"
                 t = self._name("_t")
                 missing = f"`.{e.name}` of no card"
-                end = self._end_card(e.obj)
+                end = seqgen.end_card(self, e.obj)
                 if end is not None:  # `top(Z).f`: Z's last card's field, or the error when Z is empty
                     return f"({values}[{t}[{end[1]}]] if ({t} := s.zones[{end[0]}]) else _no_card({missing!r}))"
                 return (f"({values}[{t}] if ({t} := {self.src(e.obj)}) is not None "
@@ -404,7 +393,7 @@ class ExprGen:
             known, items = self.int_range(e.index), self.ns.get(obj) if obj.startswith("_k") else None
             if known is not None and isinstance(items, tuple) and known[0] >= 0 and known[1] < len(items):
                 return f"{obj}[{index}]"  # a constant list and an index proven inside it
-            return f"_index({obj}, {index})"
+            return seqgen.index(self, obj, e.index, index)
         if isinstance(e, A.ListLit):
             return "(" + "".join(f"{self.src(x)}, " for x in e.items) + ")"
         if isinstance(e, A.Unary):
