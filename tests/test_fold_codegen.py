@@ -122,7 +122,15 @@ def test_the_generated_text_is_tighter(write_ruleset: Callable[..., str]) -> Non
     assert "_index(_t" in text and "> 1 else _index(" in text  # `L[1]`: read in place, `_index` for its error
 
     # `twice` calls `bid_of`: not a leaf, so the loop over it still counts its items
-    assert "s.work" in _text(write_ruleset, FOLDS)
+    plain = _text(write_ruleset, FOLDS)
+    assert "s.work" in plain
+    # a filter of the seats behind a `fn`, its variable passed to a nested aggregate: no `none` test is added
+    more = _text(write_ruleset, FOLDS.replace(
+        "    tops = count(", "    tops = count(q for q in bidders() where any(c.v == best for c in q.bid))\n"
+        "    tops = count(").replace(
+        "fn twice", "fn bidders() -> list of player = [p for p in players where size(p.bid) > 0]\nfn twice"))
+    assert more.count("def _a") > plain.count("def _a")
+    assert more.count("_no_card('no player')") == plain.count("_no_card('no player')")
 
 
 def _text(write_ruleset: Callable[..., str], rules: str) -> str:

@@ -489,6 +489,7 @@ class ExprGen:
             return None if passed else comp.expr_closure(e)
         e = scans.seat_filters(e, comp)  # a filter of a `fn` that filters the seats: one loop (scans.py)
         params = {n: f"{n}_{self._name('')}" for n in passed} if passed else {}
+        self.nonnull.update(params[n] for n in params if self.is_nonnull(passed[n]))  # type: ignore[index]
         start, var = self.unsafe, e.var
         x = self._name("_x")
         hoist, items, where, elem, unsafe = self._hoisted_parts(e, x, None, params)
@@ -573,7 +574,7 @@ class ExprGen:
             comp.subst_names = {k: v for k, v in comp.subst_names.items() if k != var}
         # a zone holds card ids and the seats are players: the loop variable is never `none`, so an inlined `fn`
         # given it (`bid_of(p)` in `max(bid_of(p) for p in players)`) reads `p.bid` without a `none` test
-        never_none = (e.iterable.ty is not None and e.iterable.ty.kind == "zone") or scans.seats_only(e.iterable)
+        never_none = (e.iterable.ty is not None and e.iterable.ty.kind == "zone") or scans.seat_list(e.iterable)
         if in_env is not None:
             self.var_src = {**self.var_src, var: in_env}
             self.loop_locals.add(in_env)
