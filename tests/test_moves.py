@@ -92,6 +92,7 @@ zone bag: deck hidden of Tok
 zone row: row public of Tok
 zone shelf: row public capacity 5 of Tok
 zone trash: pile public final of Tok
+zone spot: slot public of Tok
 zone hand: per player set owner of Tok
 zone vault: per player pile secret of Tok
 counter turns
@@ -108,7 +109,7 @@ round {
         log "{} takes {}", p, c
       }
       choose c from p.hand by p optional { move c to p.vault bottom }
-      choose k from [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] by p {
+      choose k from [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] by p {
         if k == 0 { move p.hand to p.hand bottom }
         elif k == 1 { move p.vault to p.vault }
         elif k == 2 { move p.vault to row bottom }
@@ -125,6 +126,9 @@ round {
                                           move [c for c in p.hand where c.v == 1] to trash }
         elif k == 12 and size(p.hand) > 0 { reveal top(p.hand) to players[0]
                                              move p.hand to p.vault }
+        elif k == 13 and size(p.hand) > 0 { move top(p.hand) to spot }
+        elif k == 14 and size(p.hand) > 0 { move bottom(p.hand) to spot }
+        elif k == 15 { move spot to p.vault }
         log "{} did {}; row {}, vault {}", p, k, row, p.vault
       }
     }
@@ -172,5 +176,6 @@ def test_zone_moves_between_open_zones_are_written_in_place(write_ruleset: Calla
     text = "".join(item.text for item in gen.sources.items)
     # kept: p.hand to p.hand, p.vault to p.vault, p.hand to shelf (a capacity), trash to bag (a final source)
     assert text.count("_move_zone(") == 4, text
+    assert "if s.zones[_d" in text  # a slot is full when it holds any card: no `len`
     assert "s.removed_count += len(" in text  # row to trash: a final destination
     assert "[::-1]" in text  # p.vault to row bottom, p.hand to bag bottom

@@ -29,10 +29,11 @@ def log(gen: StmtGen, st: A.Log) -> None:
         gen.emit(f"{values[i]} = tuple(s.zones[{values[i]}])")
     mask, full = gen.tmp("_m"), gen.tmp("_m")
     if st.to is None:
-        gen.emit(f"{mask} = (2 << s.tables.n) - 1")
+        gen.emit(f"{mask} = s.tables.everyone")
     else:
         gen.emit(f"{mask} = _players_mask({gen.src(st.to)})")
     gen.emit(f"{full} = {mask}")
+    start = len(gen.lines)
     hosted = any(z.as_host for z in gen.comp.prog.zones.values())
     for i in card_args + zone_args:
         v = values[i]
@@ -58,6 +59,9 @@ def log(gen: StmtGen, st: A.Log) -> None:
             gen.emit(f"    if {c} is not None and {c} not in s.face_up:")
             gen.emit(f"        {full} &= s.tables.zone_vis_mask[s.card_zone[{c}]]")
     packed = "(" + "".join(f"{v}, " for v in values) + ")"
+    if len(gen.lines) == start:  # no card narrows who sees the line: one mask serves as both
+        gen.lines.pop()
+        full = mask
     gen.emit(f"s.log.append(({mask}, {full}, {fmt_id}, {packed}))")
 
 

@@ -48,7 +48,7 @@ def move(gen: StmtGen, st: A.Move) -> None:
         elif cap is not None:  # full and elsewhere: `_move` raises; else the move written in place
             d = gen.tmp("_d")
             gen.emit(f"{d} = {gen.zone(st.dest)}")
-            gen.emit(f"if len(s.zones[{d}]) >= {cap} and s.card_zone[{c}] != {d}:")
+            gen.emit(f"if {_full(d, cap)} and s.card_zone[{c}] != {d}:")
             gen.emit(f"    _move(s, {c}, {d}, {place})")
             gen.emit("else:")
             gen.depth += 1
@@ -83,7 +83,7 @@ def _move_top(gen: StmtGen, st: A.Move) -> bool:
     gen.emit(f"    raise _RuleError({f'nothing to move at line {st.span.line}'!r})")
     gen.emit(f"{d} = {gen.zone(st.dest)}")
     if cap is not None:  # a full destination: `_move` raises its error (Z is not final)
-        gen.emit(f"if len(s.zones[{d}]) >= {cap} and {d} != {src}:")
+        gen.emit(f"if {_full(d, cap)} and {d} != {src}:")
         gen.emit(f"    _move(s, {lst}[-1], {d}, {st.place!r})")
         gen.emit("else:")
         gen.depth += 1
@@ -98,6 +98,11 @@ def _move_top(gen: StmtGen, st: A.Move) -> bool:
     if cap is not None:
         gen.depth -= 1
     return True
+
+
+def _full(d: str, cap: int) -> str:
+    """The test that zone ``d`` holds ``cap`` cards or more: a slot (capacity 1) is full when it holds any."""
+    return f"s.zones[{d}]" if cap == 1 else f"len(s.zones[{d}]) >= {cap}"
 
 
 def _capacity(e: A.Expr) -> int | None:
