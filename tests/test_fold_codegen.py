@@ -119,6 +119,7 @@ def test_the_generated_text_is_tighter(write_ruleset: Callable[..., str]) -> Non
     assert "s.work" not in text  # every loop is flat: seats, and calls of leaf fns only
     assert "zone_vis_mask" not in text  # every logged card is the top or bottom of a public zone
     assert "_move_zone(" not in text
+    assert "zone_final" not in text and "_move(s, _c" in text  # no final zone: a card is never in one
     assert "_index(_t" in text and "> 1 else _index(" in text  # `L[1]`: read in place, `_index` for its error
 
     # `twice` calls `bid_of`: not a leaf, so the loop over it still counts its items

@@ -53,7 +53,8 @@ def move(gen: StmtGen, st: A.Move) -> None:
             gen.emit("else:")
             gen.depth += 1
             final = decl[1].final
-            for line in open_move_source(c, d, gen.tmp("_o"), gen.tmp("_l"), st.place, final, gen.comp.notes):
+            for line in open_move_source(c, d, gen.tmp("_o"), gen.tmp("_l"), st.place, final, gen.comp.notes,
+                                 _finals(gen)):
                 gen.emit(line)
             gen.depth -= 1
         else:
@@ -100,6 +101,11 @@ def _move_top(gen: StmtGen, st: A.Move) -> bool:
     return True
 
 
+def _finals(gen: StmtGen) -> bool:
+    """Whether the ruleset declares any final zone (when none, no card's zone needs the test)."""
+    return any(z.final for z in gen.comp.prog.zones.values())
+
+
 def _full(d: str, cap: int) -> str:
     """The test that zone ``d`` holds ``cap`` cards or more: a slot (capacity 1) is full when it holds any."""
     return f"s.zones[{d}]" if cap == 1 else f"len(s.zones[{d}]) >= {cap}"
@@ -128,7 +134,8 @@ def move_inline(gen: StmtGen, c: str, dst: str, place: str, final: bool) -> None
     (``final``: a final one)."""
     d = gen.tmp("_d")
     gen.emit(f"{d} = {dst}")
-    for line in open_move_source(c, d, gen.tmp("_o"), gen.tmp("_l"), place, final, gen.comp.notes):
+    for line in open_move_source(c, d, gen.tmp("_o"), gen.tmp("_l"), place, final, gen.comp.notes,
+                                 _finals(gen)):
         gen.emit(line)
 
 

@@ -77,14 +77,19 @@ else:
 {count}"""
 
 
-def open_move_source(c: str, d: str, o: str, z: str, place: str, final: bool, notes: bool = True) -> list[str]:
-    """:data:`OPEN_MOVE` filled in: the lines of one card move to a destination with no capacity."""
+def open_move_source(c: str, d: str, o: str, z: str, place: str, final: bool, notes: bool = True,
+                     finals: bool = True) -> list[str]:
+    """:data:`OPEN_MOVE` filled in: the lines of one card move to a destination with no capacity. Without
+    ``finals`` (the ruleset declares no final zone) no card can be in one: the test and its branch are left out."""
     put = f"s.zones[{d}].insert(0, {c})" if place == "bottom" else f"s.zones[{d}].append({c})"
     # a final destination: the card left another zone (one that is not final), so it is out of play now
     count = "    s.removed_count += 1" if final else ""
     noted = noted_source(zones=(o, d)) if notes else ""  # the unchecked variant notes nothing
     text = OPEN_MOVE.format(c=c, d=d, o=o, z=z, place=repr(place), put=put, count=count, noted=noted)
-    return [line for line in text.split("\n") if line.strip()]
+    lines = [line for line in text.split("\n") if line.strip()]
+    if not finals:  # the `else:` branch alone, one level up
+        lines = [lines[0], *(line[4:] for line in lines[4:] if line.startswith("    "))]
+    return lines
 
 
 def card_ids(value: object) -> list[int]:
