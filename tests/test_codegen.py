@@ -267,11 +267,11 @@ def test_moving_many_cards_at_once_matches_one_by_one(write_ruleset: Callable[..
     destination without capacity) leave exactly the state, or raise exactly the error, of moving each card in
     turn with `move_card`, whatever the mix of source zones, final zones, duplicates and places."""
     from liturgy.interpreter.runtime.errors import RuleError
-    from liturgy.interpreter.runtime.moves import move_all, move_card, open_move_source
+    from liturgy.interpreter.runtime.moves import move_all, move_card, open_move_source, unmark
 
     def written_out(place: str, final: bool) -> Callable[..., None]:
         lines = open_move_source("c", "d", "o", "z", place, final)
-        namespace: dict[str, Any] = {"_move": move_card}
+        namespace: dict[str, Any] = {"_move": move_card, "_unmark": unmark}
         exec("def move(s, c, d):\n" + "".join(f"    {line}\n" for line in lines), namespace)
         return namespace["move"]  # type: ignore[no-any-return]
 

@@ -92,6 +92,7 @@ zone bag: deck hidden of Tok
 zone row: row public of Tok
 zone shelf: row public capacity 5 of Tok
 zone trash: pile public final of Tok
+zone spot: slot public of Tok
 zone hand: per player set owner of Tok
 zone vault: per player pile secret of Tok
 counter turns
@@ -108,7 +109,7 @@ round {
         log "{} takes {}", p, c
       }
       choose c from p.hand by p optional { move c to p.vault bottom }
-      choose k from [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] by p {
+      choose k from [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] by p {
         if k == 0 { move p.hand to p.hand bottom }
         elif k == 1 { move p.vault to p.vault }
         elif k == 2 { move p.vault to row bottom }
@@ -123,6 +124,11 @@ round {
         elif k == 10 { move p.vault to p.hand }
         elif k == 11 and size(row) > 0 { move top(row) to trash
                                           move [c for c in p.hand where c.v == 1] to trash }
+        elif k == 12 and size(p.hand) > 0 { reveal top(p.hand) to players[0]
+                                             move p.hand to p.vault }
+        elif k == 13 and size(p.hand) > 0 { move top(p.hand) to spot }
+        elif k == 14 and size(p.hand) > 0 { move bottom(p.hand) to spot }
+        elif k == 15 { move spot to p.vault }
         log "{} did {}; row {}, vault {}", p, k, row, p.vault
       }
     }
@@ -157,3 +163,19 @@ def test_generated_moves_play_like_closures(write_ruleset: Callable[..., str]) -
                 errors.add(error.split(" [")[0])
     # both failing fallbacks were reached, and most games ran to the end
     assert any("cannot leave" in e for e in errors) and any("is full" in e for e in errors), errors
+
+
+def test_zone_moves_between_open_zones_are_written_in_place(write_ruleset: Callable[..., str]) -> None:
+    """`move Z to D` of two declarations, Z not final and D without a capacity, is written in place (no call of
+    `move_zone`); the same zone, a final source or a capacity keep the call. The games above play these forms
+    against the closures (face-up and shown cards, a final destination, the bottom)."""
+    program, _ = check_file(write_ruleset(MOVES, {"tok.yaml": MOVES_CARDS}))
+    assert program is not None
+    gen = Ruleset(program).compiled.gen
+    assert gen is not None
+    text = "".join(item.text for item in gen.sources.items)
+    # kept: p.hand to p.hand, p.vault to p.vault, p.hand to shelf (a capacity), trash to bag (a final source)
+    assert text.count("_move_zone(") == 4, text
+    assert "if s.zones[_d" in text  # a slot is full when it holds any card: no `len`
+    assert "s.removed_count += len(" in text  # row to trash: a final destination
+    assert "[::-1]" in text  # p.vault to row bottom, p.hand to bag bottom

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, cardtab, cse, gridgen, kinds, letgen, scans, unroll
+from liturgy.interpreter.codegen import aggregen, budgetgen, cardtab, cse, gridgen, kinds, letgen, scans, seqgen, unroll
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.source import Refused, Sources
@@ -294,8 +294,11 @@ class ExprGen:
         if local is not None and (local.startswith("env[") or local in self.loop_locals or local in self.plain
                                   or self.is_nonnull(local)):
             return f"({base} + {local}{times})"  # a plain local: no "no player" check, as in the closures
+        src = self.src(owner)
+        if src.isdigit():  # a seat folded to its number (`players[0]`): the zone or slot is a constant
+            return str(base + int(src) * stride)
         t = self._name("_t")
-        return f"({base} + (({t}) if ({t} := {self.src(owner)}) is not None else _no_card({missing!r})){times})"
+        return f"({base} + (({t}) if ({t} := {src}) is not None else _no_card({missing!r})){times})"
 
     # ------------------------------------------------------------ expressions
     def src(self, e: A.Expr) -> str:
@@ -363,6 +366,9 @@ class ExprGen:
                     return f"{values}[{local}]"
                 t = self._name("_t")
                 missing = f"`.{e.name}` of no card"
+                end = seqgen.end_card(self, e.obj)
+                if end is not None:  # `top(Z).f`: Z's last card's field, or the error when Z is empty
+                    return f"({values}[{t}[{end[1]}]] if ({t} := s.zones[{end[0]}]) else _no_card({missing!r}))"
                 return (f"({values}[{t}] if ({t} := {self.src(e.obj)}) is not None "
                         f"else _no_card({missing!r}))")
             return self.closure(e)
@@ -386,9 +392,7 @@ class ExprGen:
             known, items = self.int_range(e.index), self.ns.get(obj) if obj.startswith("_k") else None
             if known is not None and isinstance(items, tuple) and known[0] >= 0 and known[1] < len(items):
                 return f"{obj}[{index}]"  # a constant list and an index proven inside it
-            if isinstance(e.index, A.IntLit) and not isinstance(i := e.index.value, bool) and i >= 0:  # test inline,
-                return f"({(t := self._name('_t'))}[{i}] if len({t} := {obj}) > {i} else _index({t}, {i}))"  # no call
-            return f"_index({obj}, {index})"
+            return seqgen.index(self, obj, e.index, index)
         if isinstance(e, A.ListLit):
             return "(" + "".join(f"{self.src(x)}, " for x in e.items) + ")"
         if isinstance(e, A.Unary):
@@ -484,6 +488,7 @@ class ExprGen:
             return None if passed else comp.expr_closure(e)
         e = scans.seat_filters(e, comp)  # a filter of a `fn` that filters the seats: one loop (scans.py)
         params = {n: f"{n}_{self._name('')}" for n in passed} if passed else {}
+        self.nonnull.update(params[n] for n in params if self.is_nonnull(passed[n]))  # type: ignore[index]
         start, var = self.unsafe, e.var
         x = self._name("_x")
         hoist, items, where, elem, unsafe = self._hoisted_parts(e, x, None, params)
@@ -516,32 +521,10 @@ class ExprGen:
                          "if _old is _MISSING:", f"    env.pop({v}, None)", "else:", f"    env[{v}] = _old",
                          "return tuple(_out)"]
         else:
-            func = e.func
-            body = {
-                "count": ["_r = 0", "    if {w}:", "        _r += 1"],
-                "sum": ["_r = 0", "    if {w}:", "        _r += {x}"],
-                "any": ["_r = False", "    if {w} and {x}:", "        _r = True", "        break"],
-                "all": ["_r = True", "    if {w} and not {x}:", "        _r = False", "        break"],
-                "min": ["_r = []", "    if {w}:", "        _r.append({x})"],
-                "max": ["_r = []", "    if {w}:", "        _r.append({x})"],
-            }.get(func)
-            if body is None:  # an aggregate this module does not know: the closure compiler's
+            got = aggregen.aggregate_lines(e.func, fast, x, items, where, elem, v)
+            if got is None:  # an aggregate this module does not know: the closure compiler's
                 return None if passed else comp.expr_closure(e)
-            if where == "True":  # no filter: the element's test alone, or no test at all
-                body = [body[0], *(line.replace("{w} and ", "") for line in body[1:])]
-                if body[1] == "    if {w}:":
-                    body = [body[0], *(line[4:] for line in body[2:])]
-            init, *loop = (line.format(w=where, x=elem) for line in body)
-            if fast:
-                lines = [init, f"for {x} in {items}:", *loop]
-            else:
-                lines = [f"_had = {v} in env", f"_old = env.get({v})", init, f"for {x} in {items}:",
-                         f"    env[{v}] = {x}", *loop, "if _had:", f"    env[{v}] = _old", "else:",
-                         f"    env.pop({v}, None)"]
-            if func in ("min", "max"):
-                lines.append(f"return {func}(_r) if _r else 0")
-            else:
-                lines.append("return _r")
+            lines = got
         head = "".join(f", {p}" for p in params.values())
         code = function_text(f"def {name}(s, env{head}):", hoist, budgetgen.counted_loop(
             self, lines, items, e.span, budgets.loop_kind(e.iterable, comp.sizes, e.elem, e.where)))
@@ -588,10 +571,13 @@ class ExprGen:
         var = e.var
         if var in comp.subst_names:  # the loop variable hides an inlined parameter of that name
             comp.subst_names = {k: v for k, v in comp.subst_names.items() if k != var}
+        # a zone holds card ids and the seats are players: the loop variable is never `none`, so an inlined `fn`
+        # given it (`bid_of(p)` in `max(bid_of(p) for p in players)`) reads `p.bid` without a `none` test
+        never_none = (e.iterable.ty is not None and e.iterable.ty.kind == "zone") or scans.seat_list(e.iterable)
         if in_env is not None:
             self.var_src = {**self.var_src, var: in_env}
             self.loop_locals.add(in_env)
-            if e.iterable.ty is not None and e.iterable.ty.kind == "zone":
+            if never_none:
                 self.nonnull.add(in_env)
         if local is not None:
             outer_src = self.subst_src if saved[2] is saved[0] else {}
@@ -606,8 +592,8 @@ class ExprGen:
         self.bind_range(var, local or in_env, known)
         if local is not None:
             self.loop_locals.add(local)
-            if e.iterable.ty is not None and e.iterable.ty.kind == "zone":
-                self.nonnull.add(local)  # a zone holds card ids, never `none`
+            if never_none:
+                self.nonnull.add(local)
         try:
             with cse.sequence(self, e.where, e.elem) as bound:  # the element runs only where the filter held
                 bound(where := self.cond(e.where) if e.where is not None else "True")

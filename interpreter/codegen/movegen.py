@@ -23,6 +23,10 @@ def move(gen: StmtGen, st: A.Move) -> None:
         src, dst = gen.tmp("_z"), gen.tmp("_z")
         gen.emit(f"{src} = {gen.zone(st.what)}")
         gen.emit(f"{dst} = {gen.zone(st.dest)}")
+        if _zone_inline(st):
+            dest: Any = st.dest.ref  # a declared zone (_zone_inline)
+            move_zone_inline(gen, src, dst, st.place, dest[1].final)
+            return
         gen.emit(f"if s.zones[{src}]:")  # moving an empty zone does nothing (both zones are valid)
         gen.emit(f"    _move_zone(s, {src}, {dst}, {place})")
         return
@@ -44,12 +48,13 @@ def move(gen: StmtGen, st: A.Move) -> None:
         elif cap is not None:  # full and elsewhere: `_move` raises; else the move written in place
             d = gen.tmp("_d")
             gen.emit(f"{d} = {gen.zone(st.dest)}")
-            gen.emit(f"if len(s.zones[{d}]) >= {cap} and s.card_zone[{c}] != {d}:")
+            gen.emit(f"if {_full(d, cap)} and s.card_zone[{c}] != {d}:")
             gen.emit(f"    _move(s, {c}, {d}, {place})")
             gen.emit("else:")
             gen.depth += 1
             final = decl[1].final
-            for line in open_move_source(c, d, gen.tmp("_o"), gen.tmp("_l"), st.place, final, gen.comp.notes):
+            for line in open_move_source(c, d, gen.tmp("_o"), gen.tmp("_l"), st.place, final, gen.comp.notes,
+                                 _finals(gen)):
                 gen.emit(line)
             gen.depth -= 1
         else:
@@ -79,7 +84,7 @@ def _move_top(gen: StmtGen, st: A.Move) -> bool:
     gen.emit(f"    raise _RuleError({f'nothing to move at line {st.span.line}'!r})")
     gen.emit(f"{d} = {gen.zone(st.dest)}")
     if cap is not None:  # a full destination: `_move` raises its error (Z is not final)
-        gen.emit(f"if len(s.zones[{d}]) >= {cap} and {d} != {src}:")
+        gen.emit(f"if {_full(d, cap)} and {d} != {src}:")
         gen.emit(f"    _move(s, {lst}[-1], {d}, {st.place!r})")
         gen.emit("else:")
         gen.depth += 1
@@ -87,16 +92,23 @@ def _move_top(gen: StmtGen, st: A.Move) -> bool:
     gen.emit(f"s.zones[{d}].insert(0, {c})" if st.place == "bottom" else f"s.zones[{d}].append({c})")
     gen.note(zones=(f"({src})", d))
     gen.emit(f"s.card_zone[{c}] = {d}")
-    gen.emit("if s.face_up:")
-    gen.emit(f"    s.face_up.discard({c})")
-    gen.emit("if s.shown:")
-    gen.emit(f"    s.shown.pop({c}, None)")
+    gen.emit(f"if s.face_up or s.shown: _unmark(s, ({c},))")
     dest: Any = st.dest.ref  # a declared zone (_open_zone, _capacity)
     if dest[1].final:  # out of play from now on (Z is not final)
         gen.emit("s.removed_count += 1")
     if cap is not None:
         gen.depth -= 1
     return True
+
+
+def _finals(gen: StmtGen) -> bool:
+    """Whether the ruleset declares any final zone (when none, no card's zone needs the test)."""
+    return any(z.final for z in gen.comp.prog.zones.values())
+
+
+def _full(d: str, cap: int) -> str:
+    """The test that zone ``d`` holds ``cap`` cards or more: a slot (capacity 1) is full when it holds any."""
+    return f"s.zones[{d}]" if cap == 1 else f"len(s.zones[{d}]) >= {cap}"
 
 
 def _capacity(e: A.Expr) -> int | None:
@@ -122,5 +134,36 @@ def move_inline(gen: StmtGen, c: str, dst: str, place: str, final: bool) -> None
     (``final``: a final one)."""
     d = gen.tmp("_d")
     gen.emit(f"{d} = {dst}")
-    for line in open_move_source(c, d, gen.tmp("_o"), gen.tmp("_l"), place, final, gen.comp.notes):
+    for line in open_move_source(c, d, gen.tmp("_o"), gen.tmp("_l"), place, final, gen.comp.notes,
+                                 _finals(gen)):
         gen.emit(line)
+
+
+def _zone_inline(st: A.Move) -> bool:
+    """Whether `move Z to D` takes ``move_zone``'s fast path whatever the zones hold: Z and D are declared
+    zones (or players' zones) of two different declarations, so never the same zone; Z is not final; D has
+    no capacity. Then no card can fail to move, and the move is written in place (:func:`move_zone_inline`)."""
+    what: Any = st.what.ref
+    dest: Any = st.dest.ref
+    if what is None or dest is None or what[0] not in ("zone", "pzone") or dest[0] not in ("zone", "pzone"):
+        return False
+    return what[1] is not dest[1] and not what[1].final and _open_zone(st.dest)
+
+
+def move_zone_inline(gen: StmtGen, src: str, dst: str, place: str, final: bool) -> None:
+    """``move_zone``'s fast path written in place, for the zones :func:`_zone_inline` accepts (``final``: D is
+    final). Goofspiel moves a one-card slot to a pile three times a turn: the call and its tests were 12 % of
+    its bytecodes. The same writes in the same order as ``move_zone``: the zones noted (checked code only), the
+    cards put on D (or under it, the last one lowest, as moved one by one), each card's zone, its face-up mark
+    and the players it was shown to forgotten, the removed count, and Z emptied last (the loops read it)."""
+    lst, c = gen.tmp("_l"), gen.tmp("_c")
+    gen.emit(f"if {lst} := s.zones[{src}]:")  # moving an empty zone does nothing
+    gen.depth += 1
+    gen.note(zones=(src, dst))
+    gen.emit(f"s.zones[{dst}][0:0] = {lst}[::-1]" if place == "bottom" else f"s.zones[{dst}] += {lst}")
+    gen.emit(f"for {c} in {lst}: s.card_zone[{c}] = {dst}")
+    gen.emit(f"if s.face_up or s.shown: _unmark(s, {lst})")
+    if final:  # out of play from now on (Z is not final)
+        gen.emit(f"s.removed_count += len({lst})")
+    gen.emit(f"{lst}.clear()")
+    gen.depth -= 1

@@ -129,7 +129,25 @@ def _cannot_fail(e: A.Expr | None, seat: str | None = None) -> bool:
     return False
 
 
-def _seats(e: A.Expr) -> bool:
+def seat_list(e: A.Expr, depth: int = 0) -> bool:
+    """Whether every item of ``e`` is a seat (never `none`): :func:`seats_only`, a comprehension keeping its own
+    variable over one of those, or a call of a `fn` whose body is one (Bloodborne's `fighters()`, a filter of
+    `hunters()`, a filter of `players_from(first)`). A loop over one needs no `none` test of its variable."""
+    if seats_only(e):
+        return True
+    if depth > 8:  # a chain of fns this deep (or one that calls itself): not worth proving
+        return False
+    if isinstance(e, A.ListComp):
+        el = e.elem
+        return (isinstance(el, A.Name) and el.id == e.var and el.ref is not None and el.ref[0] == "local"
+                and seat_list(e.iterable, depth + 1))
+    ref: Any = e.ref
+    if isinstance(e, A.Call) and ref is not None and ref[0] == "call_fn" and isinstance(ref[1], A.FnDecl):
+        return not ref[1].params and seat_list(ref[1].body, depth + 1)
+    return False
+
+
+def seats_only(e: A.Expr) -> bool:
     """Whether ``e`` is a list of seats, none of them `none`: ``players`` or ``players_from(…)``."""
     if isinstance(e, A.Name):
         return e.ref == ("builtin", "players")
@@ -187,7 +205,7 @@ def _seat_filter(call: A.Expr, comp: Any) -> A.ListComp | None:
     elem = body.elem
     if not (isinstance(elem, A.Name) and elem.id == body.var and elem.ref is not None and elem.ref[0] == "local"):
         return None
-    if not isinstance(body, A.ListComp) or not _seats(body.iterable) or not _cannot_fail(body.where, body.var):
+    if not isinstance(body, A.ListComp) or not seats_only(body.iterable) or not _cannot_fail(body.where, body.var):
         return None
     return body
 
@@ -204,7 +222,7 @@ def first_match(e: A.Index, gen: ExprGen) -> bool:
         return False
     if gen._passed(lc) is None and letgen.free_locals(lc) & gen.comp.subst.keys():
         return False
-    seat = lc.var if _seats(lc.iterable) else None
+    seat = lc.var if seats_only(lc.iterable) else None
     return _cannot_fail(lc.where, seat) and _cannot_fail(lc.elem, seat)
 
 

@@ -31,7 +31,18 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import budgetgen, clampgen, drains, gridgen, kept, letgen, loopvars, movegen, promote
+from liturgy.interpreter.codegen import (
+    budgetgen,
+    clampgen,
+    drains,
+    gridgen,
+    kept,
+    letgen,
+    loggen,
+    loopvars,
+    movegen,
+    promote,
+)
 from liturgy.interpreter.codegen.locals import Locals, _scan, hoist_counters
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
@@ -49,6 +60,7 @@ from liturgy.interpreter.runtime.moves import (
     move_zone_noted,
     players_mask,
     reveal_to,
+    unmark,
 )
 from liturgy.interpreter.runtime.state import noted_source
 
@@ -85,7 +97,7 @@ class StmtGen:
         noted = comp.notes
         gen.ns.update({"_move": move_card_noted if noted else move_card,
                        "_move_all": move_all_noted if noted else move_all,
-                       "_move_zone": move_zone_noted if noted else move_zone})
+                       "_move_zone": move_zone_noted if noted else move_zone, "_unmark": unmark})
         self.lines: list[str] = []
         self.depth = 0  # indentation level inside the function body
         self.loops = 0  # enclosing generated loops (a `break` outside one raises BreakLoop, as closures do)
@@ -745,49 +757,7 @@ class StmtGen:
         return self._instruction(body, st.span)
 
     def log(self, st: A.Log) -> None:
-        fmt_id, card_args, zone_args = self.comp.log_format(st)
-        values = []
-        for i, a in enumerate(st.args):
-            src = self.src(a)
-            if i not in zone_args and (isinstance(a, A.IntLit | A.StrLit | A.BoolLit | A.NoneLit)
-                                       or src.startswith("\x00_E")):
-                values.append(src)  # a literal or a variable's Python local: read where it is used
-                continue
-            v = self.tmp()
-            self.emit(f"{v} = {src}")
-            values.append(v)
-        for i in zone_args:
-            self.emit(f"{values[i]} = tuple(s.zones[{values[i]}])")
-        mask, full = self.tmp("_m"), self.tmp("_m")
-        if st.to is None:
-            self.emit(f"{mask} = (2 << s.tables.n) - 1")
-        else:
-            self.emit(f"{mask} = _players_mask({self.src(st.to)})")
-        self.emit(f"{full} = {mask}")
-        hosted = any(z.as_host for z in self.comp.prog.zones.values())
-        for i in card_args + zone_args:
-            v = values[i]
-            a_ty = st.args[i].ty
-            if a_ty is not None and a_ty.kind == "list" and a_ty.elem is not None and a_ty.elem.kind != "card":
-                c = self.tmp("_c")  # a list of lists of cards: every card inside, at any depth
-                self.emit(f"for {c} in _card_ids({v}):")
-                self.emit(f"    {full} &= _card_vis(s, {c})")
-            elif self.comp.prog.group_visibility or hosted:  # masks computed from the state: ask `_card_vis`
-                c = self.tmp("_c")
-                self.emit(f"for {c} in ({v} if isinstance({v}, tuple) else ({v},)):")
-                self.emit(f"    if {c} is not None:")
-                self.emit(f"        {full} &= _card_vis(s, {c})")
-            # `_card_vis` written in place: a revealed card is seen by everyone, and `full` holds no one else
-            elif a_ty is not None and a_ty.kind == "card":
-                self.emit(f"if {v} is not None and {v} not in s.face_up:")
-                self.emit(f"    {full} &= s.tables.zone_vis_mask[s.card_zone[{v}]]")
-            else:
-                c = self.tmp("_c")
-                self.emit(f"for {c} in ({v} if isinstance({v}, tuple) else ({v},)):")
-                self.emit(f"    if {c} is not None and {c} not in s.face_up:")
-                self.emit(f"        {full} &= s.tables.zone_vis_mask[s.card_zone[{c}]]")
-        packed = "(" + "".join(f"{v}, " for v in values) + ")"
-        self.emit(f"s.log.append(({mask}, {full}, {fmt_id}, {packed}))")
+        loggen.log(self, st)
 
 
 # The statement generator's writer for every statement kind (tests/test_registry.py checks it covers the

@@ -201,8 +201,26 @@ _REPEATS = (A.For, A.RepeatWhile, A.Aggregate, A.ListComp, A.Do, A.Fire, A.Choos
 
 
 def is_flat(*roots: Any) -> bool:
-    """Whether the bodies ``roots`` repeat nothing: no nested loop, aggregate, comprehension, call or fire."""
+    """Whether the bodies ``roots`` repeat nothing: no nested loop, aggregate, comprehension, call or fire, but
+    for calls of a *leaf* `fn`, one whose own body is flat and calls no `fn` (:func:`_leaf_call`)."""
     for n in _nodes(list(roots)):
-        if isinstance(n, _REPEATS) or (isinstance(n, A.Call) and (n.ref is None or n.ref[0] != "call_builtin")):
+        if isinstance(n, _REPEATS) or (isinstance(n, A.Call) and (n.ref is None or n.ref[0] != "call_builtin")
+                                       and not _leaf_call(n)):
+            return False
+    return True
+
+
+def _leaf_call(n: A.Call) -> bool:
+    """A call of a `fn` whose body has no loop, aggregate, comprehension, call (but of built-ins) or fire.
+
+    Such a call evaluates at most its body's nodes, a number fixed by the ruleset's text, so a loop that calls it
+    is as flat as one that writes the body out: Goofspiel's `max(bid_of(p) for p in players)`, with `fn
+    bid_of(p) = top(p.bid).value`, needs no count. Only a leaf: a `fn` calling another could fan out (a chain of
+    fns each calling the next twice runs 2^depth bodies), so any call inside keeps the loop counted."""
+    ref: Any = n.ref
+    if ref is None or ref[0] != "call_fn" or not isinstance(ref[1], A.FnDecl):
+        return False
+    for m in _nodes(ref[1].body):
+        if isinstance(m, _REPEATS) or (isinstance(m, A.Call) and (m.ref is None or m.ref[0] != "call_builtin")):
             return False
     return True

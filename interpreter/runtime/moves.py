@@ -69,28 +69,27 @@ if s.tables.zone_final[{o}]:
     _move(s, {c}, {d}, {place})
 else:
     {z} = s.zones[{o}]
-    if {z}[-1] == {c}:
-        {z}.pop()
-    else:
-        {z}.remove({c})
+    {z}.pop() if {z}[-1] == {c} else {z}.remove({c})
     {put}
     {noted}
     s.card_zone[{c}] = {d}
-    if s.face_up:
-        s.face_up.discard({c})
-    if s.shown:
-        s.shown.pop({c}, None)
+    if s.face_up or s.shown: _unmark(s, ({c},))
 {count}"""
 
 
-def open_move_source(c: str, d: str, o: str, z: str, place: str, final: bool, notes: bool = True) -> list[str]:
-    """:data:`OPEN_MOVE` filled in: the lines of one card move to a destination with no capacity."""
+def open_move_source(c: str, d: str, o: str, z: str, place: str, final: bool, notes: bool = True,
+                     finals: bool = True) -> list[str]:
+    """:data:`OPEN_MOVE` filled in: the lines of one card move to a destination with no capacity. Without
+    ``finals`` (the ruleset declares no final zone) no card can be in one: the test and its branch are left out."""
     put = f"s.zones[{d}].insert(0, {c})" if place == "bottom" else f"s.zones[{d}].append({c})"
     # a final destination: the card left another zone (one that is not final), so it is out of play now
     count = "    s.removed_count += 1" if final else ""
     noted = noted_source(zones=(o, d)) if notes else ""  # the unchecked variant notes nothing
     text = OPEN_MOVE.format(c=c, d=d, o=o, z=z, place=repr(place), put=put, count=count, noted=noted)
-    return [line for line in text.split("\n") if line.strip()]
+    lines = [line for line in text.split("\n") if line.strip()]
+    if not finals:  # the `else:` branch alone, one level up
+        lines = [lines[0], *(line[4:] for line in lines[4:] if line.startswith("    "))]
+    return lines
 
 
 def card_ids(value: object) -> list[int]:
@@ -213,9 +212,12 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str, noted: 
         n = len(card_zone)
         w.extend(~card_zone[c] for c in cards if type(c) is int and 0 <= c < n)
         w.append(~dst)
-    if len(cards) < 8 or t.zone_capacity[dst] is not None:  # one by one: sets cost more than they save
+    if t.zone_capacity[dst] is not None:  # one by one: each move checks the room left
         for c in cards:
             move_card(s, c, dst, place)
+        return
+    if len(cards) < 8:  # one by one, in one call: sets cost more than they save
+        _move_each(s, cards, dst, place)
         return
     # one set of source zones and one set of cards (no dict of sets per card): a character's ~80 cards leaving
     # Slay the Spire's 338-card library cost 25 µs that way, most of it per-card dict and set calls
@@ -242,6 +244,37 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str, noted: 
             s.shown.pop(c, None)
     if final[dst]:
         s.removed_count += len(cards)
+
+
+def _move_each(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None:
+    """:func:`move_card` of each card in turn, to ``dst``, a zone without a capacity: the same checks and writes
+    in a loop, not a call per card (Bloodborne's `move [c for c in p.played where c.dream] to p.hand` and its
+    kin moved one or two cards each: the calls were most of their cost)."""
+    t = s.tables
+    final = t.zone_final
+    zones = s.zones
+    card_zone = s.card_zone
+    for c in cards:
+        src = card_zone[c]
+        if src != dst:
+            if final[src]:
+                raise RuleError(f"{t.card_names[c]} cannot leave `{t.zone_names[src]}`: cards never leave a final zone")
+            if final[dst]:  # from a zone that is not final into one that is: out of play from now on
+                s.removed_count += 1
+        z = zones[src]
+        if z[-1] == c:
+            z.pop()
+        else:
+            z.remove(c)
+        if place == "bottom":
+            zones[dst].insert(0, c)
+        else:
+            zones[dst].append(c)
+        card_zone[c] = dst
+        if s.face_up:
+            s.face_up.discard(c)
+        if s.shown:
+            s.shown.pop(c, None)
 
 
 def move_zone(s: GameState, src: int, dst: int, place: str, noted: bool = False) -> None:
@@ -276,6 +309,17 @@ def move_zone(s: GameState, src: int, dst: int, place: str, noted: bool = False)
     if t.zone_final[dst]:
         s.removed_count += len(cards)
     cards.clear()
+
+
+def unmark(s: GameState, cards: list[int]) -> None:
+    """Forget that ``cards``, which just moved, were face up or shown to anyone: a card's marks last until it
+    next moves. Generated code calls it only when some card is marked (rare), so a move written in place is
+    one test in the common case."""
+    if s.face_up:
+        s.face_up.difference_update(cards)
+    if s.shown:
+        for c in cards:
+            s.shown.pop(c, None)
 
 
 move_card_noted = _noting(move_card)

@@ -58,9 +58,12 @@ class Tables:
     absent_slots: tuple[int, ...] = ()
     # reset_slots as slice assignments (:func:`reset_runs`): what the start of every round writes
     reset_runs: tuple[tuple[slice, list[Any]], ...] = field(init=False, repr=False, compare=False)
+    # every viewer's bit, the spectator's (bit n) included: who may read a `log` line that is not `log to`
+    everyone: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.reset_runs = reset_runs(self.reset_slots)
+        self.everyone = (2 << self.n) - 1
 
 
 def reset_runs(slots: tuple[tuple[int, Any], ...]) -> tuple[tuple[slice, list[Any]], ...]:
