@@ -28,7 +28,7 @@ from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from liturgy.interpreter.runtime import invariants
 from liturgy.interpreter.runtime.errors import InvariantViolation
-from liturgy.interpreter.runtime.state import note_slot, note_zone
+from liturgy.interpreter.runtime.state import note_card, note_slot, note_zone
 from mode_helpers import compiled
 from test_invariant_reads import SHIPPED
 
@@ -78,8 +78,7 @@ def _plant_noted(game: Game, rng: random.Random) -> None:
             s.zones[src].remove(c)
             s.zones[dst].append(c)
             s.card_zone[c] = dst
-            note_zone(s, src)
-            note_zone(s, dst)
+            note_card(s, c)
 
 
 def _play(rules: Ruleset, players: int, seed: int, plant: bool) -> None:

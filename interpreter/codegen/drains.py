@@ -136,7 +136,7 @@ def _write(gen: StmtGen, kind: str, src: str, dst: str, k: int, mv: A.Move, line
         gen.emit(f"s.zones[{d}][0:0] = {m}[::-1]")
     else:
         gen.emit(f"s.zones[{d}].extend({m})")
-    gen.note(zones=(f"({src})", d))
+    gen.note_moved(m, many=True)
     gen.emit(f"{cz} = s.card_zone")
     gen.emit(f"for {c} in {m}:")
     gen.emit(f"    {cz}[{c}] = {d}")

@@ -85,7 +85,7 @@ def _move_top(gen: StmtGen, st: A.Move) -> bool:
         gen.depth += 1
     gen.emit(f"{c} = {lst}.pop()")
     gen.emit(f"s.zones[{d}].insert(0, {c})" if st.place == "bottom" else f"s.zones[{d}].append({c})")
-    gen.note(zones=(f"({src})", d))
+    gen.note_moved(c)
     gen.emit(f"s.card_zone[{c}] = {d}")
     gen.emit("if s.face_up:")
     gen.emit(f"    s.face_up.discard({c})")
