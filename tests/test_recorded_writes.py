@@ -1,12 +1,14 @@
 """Every write path notes what it writes: the invariant certificate's record is complete (the differential proof).
 
 interpreter/runtime/invariants.py no longer finds what changed since the last check by comparing copies of the
-counters and zones: every write the generated code, the closures and the runtime's card moves make to a counter
-slot or a zone list also notes it in ``GameState.wrote`` (interpreter/runtime/state.py), and the certificate
-checks bounds, pools and placement for exactly those. A write path that forgot to note itself would go unseen
+counters and zones: every write the generated code and the closures make to a counter slot or a zone list (a
+shuffle) notes it in ``GameState.wrote``, and every card move (the runtime's and the generated code's) notes the
+card in ``GameState.moved`` (interpreter/runtime/state.py); the certificate checks bounds and pools for exactly
+the noted slots, and placement from the moved cards' places and the zones' sizes. A write path that forgot to note itself would go unseen
 there until the C-level comparison after the update (``Snapshot.equals``) turns that check into a full one; these
 tests make sure no path relies on that. With ``invariants.AUDIT`` set, every check also compares the copies as the
-certificate did before and lists each slot or zone that changed without a note. Over random checked games of all
+certificate did before and lists each slot, card place or zone that changed without a note (a zone is noted when
+it was noted itself, or when its list is what the noted card moves make of it). Over random checked games of all
 16 shipped rulesets (with a corruption planted through the noting functions, as a faulty rule would write it), and
 over every registered statement's samples in every compile mode, that list stays empty; a write planted past the
 record is listed, and the game is checked in full at once.
