@@ -4,9 +4,10 @@ interpreter/runtime/invariants.py no longer finds what changed since the last ch
 counters and zones: every write the generated code and the closures make to a counter slot or a zone list (a
 shuffle) notes it in ``GameState.wrote``, and every card move (the runtime's and the generated code's) notes the
 card in ``GameState.moved`` (interpreter/runtime/state.py); the certificate checks bounds and pools for exactly
-the noted slots, and placement from the moved cards' places and the zones' sizes. A write path that forgot to note itself would go unseen
-there until the C-level comparison after the update (``Snapshot.equals``) turns that check into a full one; these
-tests make sure no path relies on that. With ``invariants.AUDIT`` set, every check also compares the copies as the
+the noted slots, and placement from the moved cards' places and the zones' sizes. A write path that forgot to
+note itself would go unseen there until the C-level comparisons after the update (the counters, every zone's size,
+every card's place) turn that check into a full one, or not at all when it kept every size and place; these tests
+make sure no path relies on that. With ``invariants.AUDIT`` set, every check also compares the copies as the
 certificate did before and lists each slot, card place or zone that changed without a note (a zone is noted when
 it was noted itself, or when its list is what the noted card moves make of it). Over random checked games of all
 16 shipped rulesets (with a corruption planted through the noting functions, as a faulty rule would write it), and

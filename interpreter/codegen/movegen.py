@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.runtime.moves import open_move_source
+from liturgy.interpreter.runtime.state import moved_source
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.stmtgen import StmtGen
@@ -85,7 +86,8 @@ def _move_top(gen: StmtGen, st: A.Move) -> bool:
         gen.depth += 1
     gen.emit(f"{c} = {lst}.pop()")
     gen.emit(f"s.zones[{d}].insert(0, {c})" if st.place == "bottom" else f"s.zones[{d}].append({c})")
-    gen.note_moved(c)
+    if gen.comp.notes:  # the checked variant notes the moved card (runtime/state.py)
+        gen.emit(moved_source(c))
     gen.emit(f"s.card_zone[{c}] = {d}")
     gen.emit("if s.face_up:")
     gen.emit(f"    s.face_up.discard({c})")

@@ -50,7 +50,7 @@ from liturgy.interpreter.runtime.moves import (
     players_mask,
     reveal_to,
 )
-from liturgy.interpreter.runtime.state import moved_source, noted_source
+from liturgy.interpreter.runtime.state import noted_source
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
@@ -187,12 +187,6 @@ class StmtGen:
         checked variant of the code (``comp.notes``); an unchecked game's code has no line here."""
         if self.comp.notes:
             self.emit(noted_source(tuple(map(str, slots)), zones))
-
-    def note_moved(self, cards: str, many: bool = False) -> None:
-        """Note the card ``cards`` (``many``: the cards of that list) just moved, for the invariant certificate
-        (``GameState.moved``): only in the checked variant, as :meth:`note`."""
-        if self.comp.notes:
-            self.emit(moved_source(cards, many))
 
     def charge(self, units: str, at: str) -> None:
         """Count ``units`` of the game's work here (interpreter/runtime/budget.py)."""
