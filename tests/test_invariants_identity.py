@@ -237,8 +237,9 @@ def test_games_of_one_template_keep_their_certificates_apart(path: object) -> No
     assert cert is not None
     s = second.state
     probe = s.clone()
-    assert s.wrote is not None
+    assert s.wrote is not None and s.moved is not None
     probe.wrote = s.wrote[:]  # what setup wrote since the template's certificate (a clone starts with no record)
+    probe.moved = s.moved[:]
     assert cert.holds(probe)  # the copy it started from still describes a healthy start
     _misplace_in_place(second.state, random.Random(1))
     assert _assert_caught_next(second, random.Random(1))

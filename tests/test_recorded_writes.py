@@ -1,12 +1,15 @@
 """Every write path notes what it writes: the invariant certificate's record is complete (the differential proof).
 
 interpreter/runtime/invariants.py no longer finds what changed since the last check by comparing copies of the
-counters and zones: every write the generated code, the closures and the runtime's card moves make to a counter
-slot or a zone list also notes it in ``GameState.wrote`` (interpreter/runtime/state.py), and the certificate
-checks bounds, pools and placement for exactly those. A write path that forgot to note itself would go unseen
-there until the C-level comparison after the update (``Snapshot.equals``) turns that check into a full one; these
-tests make sure no path relies on that. With ``invariants.AUDIT`` set, every check also compares the copies as the
-certificate did before and lists each slot or zone that changed without a note. Over random checked games of all
+counters and zones: every write the generated code and the closures make to a counter slot or a zone list (a
+shuffle) notes it in ``GameState.wrote``, and every card move (the runtime's and the generated code's) notes the
+card in ``GameState.moved`` (interpreter/runtime/state.py); the certificate checks bounds and pools for exactly
+the noted slots, and placement from the moved cards' places and the zones' sizes. A write path that forgot to
+note itself would go unseen there until the C-level comparisons after the update (the counters, every zone's size,
+every card's place) turn that check into a full one, or not at all when it kept every size and place; these tests
+make sure no path relies on that. With ``invariants.AUDIT`` set, every check also compares the copies as the
+certificate did before and lists each slot, card place or zone that changed without a note (a zone is noted when
+it was noted itself, or when its list is what the noted card moves make of it). Over random checked games of all
 16 shipped rulesets (with a corruption planted through the noting functions, as a faulty rule would write it), and
 over every registered statement's samples in every compile mode, that list stays empty; a write planted past the
 record is listed, and the game is checked in full at once.
@@ -28,7 +31,7 @@ from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from liturgy.interpreter.runtime import invariants
 from liturgy.interpreter.runtime.errors import InvariantViolation
-from liturgy.interpreter.runtime.state import note_slot, note_zone
+from liturgy.interpreter.runtime.state import note_card, note_slot, note_zone
 from mode_helpers import compiled
 from test_invariant_reads import SHIPPED
 
@@ -78,8 +81,7 @@ def _plant_noted(game: Game, rng: random.Random) -> None:
             s.zones[src].remove(c)
             s.zones[dst].append(c)
             s.card_zone[c] = dst
-            note_zone(s, src)
-            note_zone(s, dst)
+            note_card(s, c)
 
 
 def _play(rules: Ruleset, players: int, seed: int, plant: bool) -> None:
@@ -211,3 +213,81 @@ def test_a_promoted_loop_notes_its_counter_once(write_ruleset: Callable[..., str
         game.violations()
     assert proven[0] >= len(MODES)  # the check at the end of the game, and ours
     assert audit == [], f"written without a note: {sorted(set(audit))}"
+
+
+def _two_zones_with_cards(game: Game) -> tuple[int, int, int]:
+    """A card ``c`` of the fullest zone and another zone ``dst`` it can be moved to (zone ``src`` is c's)."""
+    s = game.state
+    src = max(range(len(s.zones)), key=lambda z: len(s.zones[z]))
+    c = s.zones[src][-1]
+    dst = next(z for z in range(len(s.zones)) if z != src and s.tables.zone_capacity[z] is None
+               and not s.tables.zone_final[z])
+    return c, src, dst
+
+
+def _move_unnoted(game: Game, c: int, dst: int) -> None:
+    """A card moved as the engine moves it (both lists and its place), past the record."""
+    s = game.state
+    s.zones[s.card_zone[c]].remove(c)
+    s.zones[dst].append(c)
+    s.card_zone[c] = dst
+
+
+def test_a_card_moved_past_the_record_is_listed_and_checked_in_full(audit: list[tuple[str, int]]) -> None:
+    """A card move with no note (placement still holds: lists and place agree): the audit lists the card and both
+    zones, and the certificate's own comparison of the card places turns the check into a full one."""
+    game = _bloodborne_game(10)
+    c, src, dst = _two_zones_with_cards(game)
+    _move_unnoted(game, c, dst)
+    before = game._certified
+    assert before is not None and game.state.moved == []
+    game.violations()
+    assert ("card", c) in audit and ("zone", src) in audit and ("zone", dst) in audit
+    assert game._certified is not before  # checked in full and certified afresh, not answered from the record
+
+
+def test_a_noted_card_move_is_not_listed_and_changes_both_zones(audit: list[tuple[str, int]]) -> None:
+    """The same move noted (``note_card``): nothing is listed, the certificate is kept, and its changed zones (what
+    the declared invariants' read sets are tested against) are the two the card left and entered."""
+    game = _bloodborne_game(10)
+    c, src, dst = _two_zones_with_cards(game)
+    _move_unnoted(game, c, dst)
+    note_card(game.state, c)
+    before = game._certified
+    assert before is not None
+    game.violations()
+    assert audit == []
+    assert game._certified is before and {src, dst} <= set(before.changed_zones)
+    assert before.card_zone[c] == dst and before.sizes[dst] == len(game.state.zones[dst])
+
+
+def test_an_unnoted_exchange_in_a_zone_a_noted_move_changed_is_listed(audit: list[tuple[str, int]]) -> None:
+    """What the certificate does not read: a zone changed by a noted move is checked by its size and the moved
+    card's place, not card by card, so a card listed in place of another there (sizes and places kept) passes
+    its check. The audit still lists that zone (its list is not what the noted move makes of it), which is why
+    the audit over every shipped ruleset and statement above is the proof that no write path does this."""
+    game = _bloodborne_game(10)
+    s = game.state
+    c, src, dst = _two_zones_with_cards(game)
+    _move_unnoted(game, c, dst)
+    note_card(s, c)
+    other = next(z for z in range(len(s.zones)) if z not in (src, dst) and s.zones[z])
+    assert s.zones[src], "the fullest zone keeps cards after its top one moved"
+    s.zones[src][0], s.zones[other][0] = s.zones[other][0], s.zones[src][0]  # each card now listed where it is not
+    game.violations()
+    assert ("zone", src) in audit and ("zone", other) in audit
+
+
+def test_a_card_noted_but_placed_where_no_zone_lists_it_is_checked_in_full() -> None:
+    """The moved card's place is checked against the list of the zone it names: a move that updated the place
+    but not the lists (the destination's size then also disagrees) is not proven, and the full check reports it
+    at this very check, as a game checked in full from the start does."""
+    game = _bloodborne_game(10)
+    s = game.state
+    c, _, dst = _two_zones_with_cards(game)
+    s.card_zone[c] = dst
+    note_card(s, c)
+    ref = game.clone()
+    assert ref._certified is None
+    expected = ref.violations()
+    assert expected and game.violations() == expected

@@ -29,6 +29,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.runtime.state import moved_source
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.stmtgen import StmtGen
@@ -136,7 +137,8 @@ def _write(gen: StmtGen, kind: str, src: str, dst: str, k: int, mv: A.Move, line
         gen.emit(f"s.zones[{d}][0:0] = {m}[::-1]")
     else:
         gen.emit(f"s.zones[{d}].extend({m})")
-    gen.note(zones=(f"({src})", d))
+    if gen.comp.notes:  # the checked variant notes the moved cards (runtime/state.py)
+        gen.emit(moved_source(m, many=True))
     gen.emit(f"{cz} = s.card_zone")
     gen.emit(f"for {c} in {m}:")
     gen.emit(f"    {cz}[{c}] = {d}")

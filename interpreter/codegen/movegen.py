@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.runtime.moves import open_move_source
+from liturgy.interpreter.runtime.state import moved_source
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.stmtgen import StmtGen
@@ -90,7 +91,8 @@ def _move_top(gen: StmtGen, st: A.Move) -> bool:
         gen.depth += 1
     gen.emit(f"{c} = {lst}.pop()")
     gen.emit(f"s.zones[{d}].insert(0, {c})" if st.place == "bottom" else f"s.zones[{d}].append({c})")
-    gen.note(zones=(f"({src})", d))
+    if gen.comp.notes:  # the checked variant notes the moved card (runtime/state.py)
+        gen.emit(moved_source(c))
     gen.emit(f"s.card_zone[{c}] = {d}")
     gen.emit(f"if s.face_up or s.shown: _unmark(s, ({c},))")
     dest: Any = st.dest.ref  # a declared zone (_open_zone, _capacity)
@@ -153,13 +155,14 @@ def _zone_inline(st: A.Move) -> bool:
 def move_zone_inline(gen: StmtGen, src: str, dst: str, place: str, final: bool) -> None:
     """``move_zone``'s fast path written in place, for the zones :func:`_zone_inline` accepts (``final``: D is
     final). Goofspiel moves a one-card slot to a pile three times a turn: the call and its tests were 12 % of
-    its bytecodes. The same writes in the same order as ``move_zone``: the zones noted (checked code only), the
+    its bytecodes. The same writes in the same order as ``move_zone``: the cards noted (checked code only), the
     cards put on D (or under it, the last one lowest, as moved one by one), each card's zone, its face-up mark
     and the players it was shown to forgotten, the removed count, and Z emptied last (the loops read it)."""
     lst, c = gen.tmp("_l"), gen.tmp("_c")
     gen.emit(f"if {lst} := s.zones[{src}]:")  # moving an empty zone does nothing
     gen.depth += 1
-    gen.note(zones=(src, dst))
+    if gen.comp.notes:  # the checked variant notes the moved cards (runtime/state.py)
+        gen.emit(moved_source(lst, many=True))
     gen.emit(f"s.zones[{dst}][0:0] = {lst}[::-1]" if place == "bottom" else f"s.zones[{dst}] += {lst}")
     gen.emit(f"for {c} in {lst}: s.card_zone[{c}] = {dst}")
     gen.emit(f"if s.face_up or s.shown: _unmark(s, {lst})")

@@ -40,9 +40,9 @@ _WRITE = re.compile(r"^\s*s\.counters\[([0-9]+)\] = ", re.MULTILINE)
 _CALL = re.compile(r"([A-Za-z_][A-Za-z0-9_]*|[\])])\s*\(")
 _SAFE_CALLS = frozenset({"len", "tuple", "min", "max", "abs", "_over_work", "_overflow", "_RuleError"})
 _STRING = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")
-# the line that notes a write for the invariant certificate (runtime/state.py's noted_source): an append to the
-# game's record, which reads no counter, so not a call that disqualifies the loop
-_NOTE = re.compile(r"^\s*if \(_wr := s\.wrote\) is not None: .*$", re.MULTILINE)
+# the line that notes a write or a moved card for the invariant certificate (runtime/state.py's noted_source and
+# moved_source): an append to the game's record, which reads no counter, so not a call that disqualifies the loop
+_NOTE = re.compile(r"^\s*if \((?:_wr := s\.wrote|_mv := s\.moved)\) is not None: .*$", re.MULTILINE)
 _KEYWORDS = frozenset({"if", "elif", "while", "for", "in", "not", "and", "or", "return", "is", "else", "raise"})
 
 # The `try` adds a block to the loop's nest; deeper nests keep the per-turn writes (Python allows 20 blocks).

@@ -513,7 +513,8 @@ class Game(GameViews):
             # runs code without notes, and is checked in full
             keep = certifiable and s.tables.incremental_checks and self.ruleset.notes
             self._certified = invariants.Certified.take(s) if keep else None
-            s.wrote = [] if self._certified is not None else None  # the writes from here on, for the next check
+            # the writes and card moves from here on, for the next check
+            s.wrote, s.moved = ([], []) if self._certified is not None else (None, None)
         held = 0
         step = None  # worked out only for an invariant that names steps it does not hold in
         for k, (text, fn, outside) in enumerate(invs):

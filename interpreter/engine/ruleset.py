@@ -419,7 +419,8 @@ class Ruleset:
         game.options = chosen
         if check_invariants and tables.incremental_checks:  # (self.notes: unchecked rulesets hand these on)
             game._certified = self._certified_start(key, template)
-            s.wrote = [] if game._certified is not None else None  # setup's writes too: the certificate is before it
+            if game._certified is not None:  # setup's writes and moves too: the certificate is from before it
+                s.wrote, s.moved = [], []
         game._advance()
         return game
 

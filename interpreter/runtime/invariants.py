@@ -8,13 +8,14 @@ about four. So a game keeps a :class:`Certified` copy of the counters, zones and
 last state where those three held, and the next check looks only at what differs from it.
 
 What changed is not found by comparing the state with that copy: every write path (the generated
-code, the closures, the runtime's card moves, the round's resets) notes the counter slot or zone it
-writes in ``GameState.wrote`` while a certificate is kept (interpreter/runtime/state.py), and
-:meth:`Certified.holds` checks bounds, pools and placement for exactly those, with the same conditions
-the full check uses. It then takes the noted values into its copy and compares the counters, the zone
-sizes and the card places with the state in C-level passes: most writes that bypassed the record make
-them differ, and the check a full one. tests/test_recorded_writes.py proves the record complete
-(``AUDIT`` lists what changed unnoted).
+code, the closures, the round's resets) notes the counter slot or zone it writes in ``GameState.wrote``,
+and every card move (the runtime's and the generated code's) notes the card in ``GameState.moved``,
+while a certificate is kept (interpreter/runtime/state.py). :meth:`Certified.holds` checks bounds and
+pools for exactly the noted slots, and placement from the moved cards' places and the zones' sizes.
+It takes the noted values into its copy and compares the counters, the zone sizes and the card places
+with the state in C-level passes: most writes that bypassed the record make them differ, and the check
+a full one. tests/test_recorded_writes.py proves the record complete (``AUDIT`` lists what changed
+unnoted).
 
 The incremental check is exact, not a sample. Whenever it cannot prove all three invariants, the full
 check runs and produces the report (in the same order, with the same messages) it always did.
@@ -132,14 +133,16 @@ def worth_it(t: Tables) -> bool:
 
 
 class Certified:
-    """Counters, zones and card places of a state in which every card was in exactly one zone (the
+    """Counters, zone sizes and card places of a state in which every card was in exactly one zone (the
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
     __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "changed_slots", "changed_zones", "held")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool) -> None:
         self.counters = counters
-        self.zones = zones  # of copies of the zone lists
+        # copies of the zone lists when certified in full: only the record's audit (:data:`AUDIT`) reads them and
+        # keeps them current; a check proves placement from the sizes and the card places, which it keeps current
+        self.zones = zones
         self.sizes = [len(z) for z in zones.blocks[0]] if zones.n <= _BLOCK else [len(zones[i]) for i in range(zones.n)]
         self.card_zone = card_zone  # a copy
         # every pool slot held a plain int: a pool's total then moves by exactly the changes of its slots
@@ -161,63 +164,87 @@ class Certified:
                          int_pools)
 
     def copy(self) -> Certified:
-        zones = self.zones
-        return Certified(self.counters.copy(), Snapshot(zones.n, [[z[:] for z in b] for b in zones.blocks]),
-                         self.card_zone[:], self.int_pools)
+        zones = self.zones  # never changed in place (the audit replaces it): shared unless the audit runs
+        if AUDIT is not None:
+            zones = Snapshot(zones.n, [[z[:] for z in b] for b in zones.blocks])
+        made = Certified(self.counters.copy(), zones, self.card_zone[:], self.int_pools)
+        made.sizes = self.sizes[:]
+        return made
 
     def holds(self, s: GameState) -> bool:
         """True when placement, bounds and pools provably hold in ``s``; then ``s`` becomes the certified state.
 
-        What changed since the certified state is what the game's write paths noted in ``s.wrote`` (the
-        counter slots and zones written: interpreter/runtime/state.py's ``note_slot`` and ``note_zone``, and
-        the same test in generated code), so no copy is compared to find it. Counters: see
-        :meth:`_counters_hold`; cards: see :meth:`_places`. Then the copies take the noted values, and the
-        counters are compared with the state item for item, the zones by their sizes (and every card place by
-        :meth:`_places`), each in one C-level pass: a write that bypassed the record (a path that forgot to note
-        itself) makes them differ, and this check a full one. An unnoted change that keeps every size and
-        place (a zone reordered in place) is not seen here; tests/test_recorded_writes.py is what rules it out.
-        False means "not proven": the caller runs the full check, which reports exactly what is wrong.
+        What changed since the certified state is what the game's write paths noted: the counter slots and
+        zones written in ``s.wrote`` (interpreter/runtime/state.py's ``note_slot`` and ``note_zone``, and the
+        same test in generated code) and the cards moved in ``s.moved`` (every card move: runtime/moves.py), so
+        no copy is compared to find it. Counters: see :meth:`_counters_hold`; cards: see :meth:`_places`. Then
+        the counters are compared with the state item for item, the zones by their sizes and every card place
+        (in :meth:`_places`), each in one C-level pass: a write that bypassed the record (a path that forgot to
+        note itself) and changed a counter, a zone's size or a card's place makes them differ, and this check a
+        full one. An unnoted change that keeps every size and place (a zone reordered in place, or a card listed
+        in place of another in a zone whose size a noted move kept) is not seen here; tests/test_recorded_writes.py
+        is what rules it out. False means "not proven": the caller runs the full check, which reports exactly
+        what is wrong.
         """
         counters = s.counters
         zones = s.zones
+        cz = s.card_zone
         w = s.wrote
-        if (w is None or len(counters) != self.counters.n or len(zones) != self.zones.n
-                or len(s.card_zone) != len(self.card_zone)):
+        mv = s.moved
+        if (w is None or mv is None or len(counters) != self.counters.n or len(zones) != len(self.sizes)
+                or len(cz) != len(self.card_zone)):
             return False
         if AUDIT is not None:
-            self._audit(counters, zones, w)
+            self._audit(counters, zones, cz, w, mv)
         noted = set(w)
         w.clear()
-        # _counters_hold and _places take the noted values into the copies as they check them (one loop each, not
-        # a second pass): when either fails, the copies are half updated, and the caller replaces this certificate
-        # (a full check, then Certified.take), so nothing reads them again
+        moved = set(mv)
+        mv.clear()
+        # _counters_hold and _places bring the certificate up to date as they check (one loop each, not a second
+        # pass): when either fails, it is half updated, and the caller replaces it (a full check, then
+        # Certified.take), so nothing reads it again
         try:
             got = self._counters_hold(s.tables, counters, noted)
             if got is None:
                 return False
             slots, dz = got  # the slots whose value is another object than the certified one; the noted zones
-            places = self._places(zones, s.card_zone, dz)
-            if places is None:
+            changed = self._places(zones, cz, dz, moved)
+            if changed is None:
                 return False
         except (TypeError, IndexError):
             return False  # a value the full check must report (or fail on) itself
         if not self.counters.equals(counters) or list(map(len, zones)) != self.sizes:
             return False  # something changed that no write path noted: checked in full (the caller retakes us)
-        self.card_zone = places
         self.changed_slots = slots
-        self.changed_zones = dz
+        self.changed_zones = changed
         return True
 
-    def _audit(self, counters: list[Any], zones: list[list[int]], w: list[int]) -> None:
-        """Append to :data:`AUDIT` every slot and zone that differs from the certified copy but was not noted."""
+    def _audit(self, counters: list[Any], zones: list[list[int]], cz: list[int], w: list[int], mv: list[int]) -> None:
+        """Append to :data:`AUDIT` every slot, card place and zone that differs from the certified state but was
+        not noted: a counter slot not in the record, a card whose place changed but not in ``moved``, and a zone
+        whose list changed, was not noted as a zone, and is not what the noted moves make of it (its certified
+        cards less those moved out, plus those moved in, in any order). Then the zone copies become the state's."""
         noted = set(w)
+        moved = {c for c in mv if type(c) is int and 0 <= c < len(cz)}
         assert AUDIT is not None
         for i in self.counters.changed(counters) or ():
             if i not in noted:
                 AUDIT.append(("counter", i))
+        own = self.card_zone
+        for c in range(len(cz)):
+            if cz[c] != own[c] and c not in moved:
+                AUDIT.append(("card", c))
+        touched = {own[c] for c in moved} | {cz[c] for c in moved}
         for zi in self.zones.changed(zones) or ():
-            if ~zi not in noted:
-                AUDIT.append(("zone", zi))
+            if ~zi in noted:
+                continue
+            if zi in touched:
+                kept = [c for c in self.zones[zi] if c not in moved or cz[c] == zi]
+                came = [c for c in moved if cz[c] == zi and own[c] != zi]
+                if sorted(kept + came) == sorted(zones[zi]):
+                    continue
+            AUDIT.append(("zone", zi))
+        self.zones = Snapshot.of([z[:] for z in zones])
 
     def _counters_hold(self, t: Tables, counters: list[Any], noted: set[int]) -> tuple[list[int], list[int]] | None:
         """The noted slots that changed and the noted zones (``~zi`` in the record: split here, in the one loop
@@ -258,51 +285,45 @@ class Certified:
             old[i] = v
         return None if moved and any(moved.values()) else (changed, dz)
 
-    def _places(self, zones: list[list[int]], cz: list[int], dz: list[int]) -> list[int] | None:
-        """A copy of ``cz`` when placement still holds, given that only the zones ``dz`` changed their lists.
+    def _places(self, zones: list[list[int]], cz: list[int], dz: list[int], moved: set[int]) -> list[int] | None:
+        """The zones whose lists changed, when placement still holds given that only the cards ``moved`` changed
+        their places and only their places' zones and the zones ``dz`` (noted as zones: a shuffle) their lists.
 
-        With D the zones of ``dz``, W the cards D listed when certified and M the cards D lists now: E is
-        the certified card places with every card of W marked gone, then every card of M given the zone of
-        D that lists it. Placement holds when the card places now are E, M lists as many cards as W and
-        none below 0 or other than an int. Why that is enough: no card of W is still marked gone, so every
-        card of W is in M; as many cards as W, so M is W, each listed once; every card of M names the zone
-        that lists it; every other card was listed outside D when certified, by a zone that has not changed
-        since, and still names it. (Below 0: card -1 would set E's last place, as Python indexes lists;
-        `True` would set card 1's. A card past the end raises IndexError, which :meth:`holds` turns into "not
-        proven".)
-
-        Plain loops over W and M: cheaper than slicing off a common start or taking set differences
-        per zone, measured on Bloodborne (callgrind), where a decision changes about six zones.
+        The certificate keeps each zone's size and each card's place, and both are right when certified: a zone's
+        size is the number of cards placed in it. Each moved card takes its place now into the certified places,
+        and moves one card of size from the zone it was placed in to the zone it is placed in now, after a check
+        that that zone lists it. Then the certified places must equal the places now (one C-level pass: no card
+        that was not noted moved), and :meth:`holds` compares every zone's size with the kept sizes. A zone of
+        ``dz`` is checked card by card, in C-level passes: its cards are distinct card ids, each placed in it;
+        with its size equal to the number of cards placed in it, it lists exactly those. A zone changed only by
+        noted moves is not read card by card: its size and the moved cards' places are checked, and
+        tests/test_recorded_writes.py proves that every change of a zone's list is a noted move or a noted zone.
+        (Below 0: card -1 would read the last card's place, as Python indexes lists; `True` would be card 1. A card
+        past the end raises IndexError, which :meth:`holds` turns into "not proven".)
         """
-        old_cz = self.card_zone
-        if not dz:
-            return old_cz if cz == old_cz else None
-        certified = self.zones.flat()
-        sizes = self.sizes
-        expected = old_cz[:]
-        n = 0
-        for zi in dz:
-            was = certified[zi]
-            n += len(was)
-            for c in was:
-                expected[c] = _GONE
-        for zi in dz:  # after every mark: a card may come from a zone later in dz
-            cards = zones[zi]
-            k = len(cards)
-            n -= k
-            for c in cards:
-                expected[c] = zi
-            if cards and (min(cards) < 0 or not _INT.issuperset(map(type, cards))):
-                return None
-            certified[zi] = cards[:]  # the copy takes the zone now (see holds)
-            sizes[zi] = k
-        if n or expected != cz:
+        own = self.card_zone
+        if moved:
+            sizes = self.sizes
+            touched: set[int] = set()
+            for c in moved:
+                z = cz[c]
+                if z < 0 or ((zl := zones[z])[-1] != c and c not in zl):
+                    return None  # placed in a zone that does not list it (or at no zone): the full check says which
+                was = own[c]
+                if was != z:
+                    own[c] = z
+                    sizes[was] -= 1
+                    sizes[z] += 1
+                    touched.add(was)
+                touched.add(z)
+        if own != cz:
             return None
-        return expected
-
-
-# marks a certified card place as not yet accounted for (Certified._places): equal to no card place
-_GONE: Any = object()
+        for zi in dz:
+            cards = zones[zi]
+            if cards and (min(cards) < 0 or not _INT.issuperset(map(type, cards)) or len(set(cards)) != len(cards)
+                          or set(map(cz.__getitem__, cards)) != {zi}):
+                return None
+        return [*touched, *dz] if moved else dz
 
 
 def _pool_total(counters: list[Any], slots: tuple[int, ...]) -> Any:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from types import FunctionType
 
 from liturgy.interpreter.runtime.errors import RuleError
-from liturgy.interpreter.runtime.state import GameState, noted_source
+from liturgy.interpreter.runtime.state import GameState, moved_source
 
 
 def move_card(s: GameState, c: int, dst: int, place: str, noted: bool = False) -> None:
@@ -19,9 +19,8 @@ def move_card(s: GameState, c: int, dst: int, place: str, noted: bool = False) -
     """
     t = s.tables
     src = s.card_zone[c]
-    if noted and (w := s.wrote) is not None:  # the noted variant's move (move_card_noted, below)
-        w.append(~src)
-        w.append(~dst)
+    if noted and (mv := s.moved) is not None:  # the noted variant's move (move_card_noted, below)
+        mv.append(c)
     if src != dst:
         if t.zone_final[src]:
             raise RuleError(f"{t.card_names[c]} cannot leave `{t.zone_names[src]}`: cards never leave a final zone")
@@ -48,9 +47,10 @@ def move_card(s: GameState, c: int, dst: int, place: str, noted: bool = False) -
 
 # The card moves of the noted variant of the compiled code (Ruleset.noted: invariant-checked games), bound in its
 # place by the code generators and the closures: the same functions with ``noted`` True by default, so each notes
-# the zones it may change for the invariant certificate (interpreter/runtime/invariants.py checks exactly the noted
-# ones) before it moves. Noting first is exact: a move that raises has changed nothing, and a zone noted without a
-# change costs a check, never a wrong answer. Unchecked code calls the plain functions: one test of a local flag.
+# the cards it may move in ``GameState.moved`` for the invariant certificate (interpreter/runtime/invariants.py
+# checks exactly the noted cards' places and the zones they left and entered) before it moves. Noting first is
+# exact: a move that raises has changed nothing, and a card noted without a move costs a check, never a wrong
+# answer. Unchecked code calls the plain functions: one test of a local flag.
 def _noting(fn: Callable[..., None]) -> Callable[..., None]:
     """``fn`` (whose last parameter is ``noted``) with ``noted`` True by default: the same code, no wrapper call."""
     made = FunctionType(fn.__code__, fn.__globals__, f"{fn.__name__}_noted", (True,), fn.__closure__)
@@ -60,7 +60,7 @@ def _noting(fn: Callable[..., None]) -> Callable[..., None]:
 
 # `move_card` for a destination without a capacity, as the source generated code writes in place of the call
 # (interpreter/codegen/stmtgen.py); {c} is the card, {d} the destination, {o} and {z} fresh names, {put} the
-# append or insert, {noted} the note of both zones for the invariant certificate (state.noted_source), {count} the
+# append or insert, {noted} the note of the moved card for the invariant certificate (state.moved_source), {count} the
 # removed-count line for a final destination.  A card in a final zone still goes
 # through `_move`, which raises the same error as the call.  tests/test_moves.py plays both against each other.
 OPEN_MOVE = """\
@@ -84,7 +84,7 @@ def open_move_source(c: str, d: str, o: str, z: str, place: str, final: bool, no
     put = f"s.zones[{d}].insert(0, {c})" if place == "bottom" else f"s.zones[{d}].append({c})"
     # a final destination: the card left another zone (one that is not final), so it is out of play now
     count = "    s.removed_count += 1" if final else ""
-    noted = noted_source(zones=(o, d)) if notes else ""  # the unchecked variant notes nothing
+    noted = moved_source(c) if notes else ""  # the unchecked variant notes nothing
     text = OPEN_MOVE.format(c=c, d=d, o=o, z=z, place=repr(place), put=put, count=count, noted=noted)
     lines = [line for line in text.split("\n") if line.strip()]
     if not finals:  # the `else:` branch alone, one level up
@@ -208,10 +208,8 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str, noted: 
     t = s.tables
     card_zone = s.card_zone
     final = t.zone_final
-    if noted and (w := s.wrote) is not None:  # every zone a card comes from, and dst (what is no card raises below)
-        n = len(card_zone)
-        w.extend(~card_zone[c] for c in cards if type(c) is int and 0 <= c < n)
-        w.append(~dst)
+    if noted and (mv := s.moved) is not None:  # every card (what is no card raises below, having moved nothing)
+        mv.extend(cards)
     if t.zone_capacity[dst] is not None:  # one by one: each move checks the room left
         for c in cards:
             move_card(s, c, dst, place)
@@ -287,9 +285,8 @@ def move_zone(s: GameState, src: int, dst: int, place: str, noted: bool = False)
     cards = s.zones[src]
     if not cards:
         return
-    if noted and (w := s.wrote) is not None:
-        w.append(~src)
-        w.append(~dst)
+    if noted and (mv := s.moved) is not None:
+        mv.extend(cards)
     t = s.tables
     if src == dst or t.zone_final[src] or t.zone_capacity[dst] is not None:
         move_all(s, tuple(cards), dst, place)

@@ -123,6 +123,7 @@ class GameState:
         "work",
         "kept",
         "wrote",
+        "moved",
     )
 
     def __init__(self, tables: Tables) -> None:
@@ -152,6 +153,10 @@ class GameState:
         # game keeps a certificate (interpreter/runtime/invariants.py); None otherwise: every write path notes
         # itself here only when this is a list (note_slot, note_zone; the generated code writes the same test)
         self.wrote: list[int] | None = None
+        # the cards moved since the last check (each card move notes its card here, not its two zones: the
+        # certificate then checks the moved cards' places and the zones' sizes, not every card of both zones);
+        # a list exactly when ``wrote`` is one
+        self.moved: list[int] | None = None
 
     @staticmethod
     def start(tables: Tables, counters: list[Any], zones: list[list[int]], card_zone: list[int],
@@ -183,6 +188,7 @@ class GameState:
         c.work = 0
         c.kept = {}
         c.wrote = None
+        c.moved = None
         return c
 
     def clone(self) -> GameState:
@@ -213,6 +219,7 @@ class GameState:
         c.work = self.work
         c.kept = {}
         c.wrote = None  # a copy has no certificate: its first check is a full one, which starts its own record
+        c.moved = None
         return c
 
 
@@ -230,12 +237,26 @@ def note_zone(s: GameState, zi: int) -> None:
         w.append(~zi)
 
 
+def note_card(s: GameState, c: int) -> None:
+    """Note that card ``c`` moved (its place and the lists of the zones it left and entered), for the certificate."""
+    mv = s.moved
+    if mv is not None:
+        mv.append(c)
+
+
 def noted_source(slots: tuple[str, ...] = (), zones: tuple[str, ...] = ()) -> str:
     """The generated line that does what :func:`note_slot` and :func:`note_zone` do, for the Python expressions
     ``slots`` and ``zones`` (each a local or a constant: it is evaluated again here). One test of ``s.wrote``
     per write in an unchecked game, and no call."""
     notes = [f"_wr.append({x})" for x in slots] + [f"_wr.append(~{x})" for x in zones]
     return f"if (_wr := s.wrote) is not None: {'; '.join(notes)}"
+
+
+def moved_source(cards: str, many: bool = False) -> str:
+    """The generated line that notes the card ``cards`` (``many``: each card of the list ``cards``) as moved, for
+    the invariant certificate: a card move's one note (the zones it leaves and enters are the card's places before
+    and after). ``cards`` is a local or a constant, evaluated again here; one test of ``s.moved`` per move."""
+    return f"if (_mv := s.moved) is not None: _mv.{'extend' if many else 'append'}({cards})"
 
 
 def freeze(value: Any) -> Any:
