@@ -210,7 +210,7 @@ def test_document_outline(client: LspClient, tree: Path) -> None:
 def test_formatting(client: LspClient, tree: Path) -> None:
     path = tree / "docs/examples/market.rules"
     text = path.read_text(encoding="utf-8")
-    uri = path.as_uri()
+    uri = _open(client, path)  # opened here, not by an earlier test: the file's tests run in any order (--shuffle)
     messy = text.replace("  players 2..4", "players  2..4")
     client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 10},
                                              "contentChanges": [{"text": messy}]})
