@@ -133,9 +133,12 @@ def test_hex_touches_reads_the_cell_fields_once() -> None:
     gen = rules.compiled.gen
     assert gen is not None
     text = gen.sources.dump()
-    binds = re.findall(r"else False\) if \[\(_u[0-9]+ := \(_k[0-9]+\[_E[0-9]+\]\)\), \(_u[0-9]+ := ", text)
+    binds = re.findall(r"else False\)+ if \[\(_u[0-9]+ := \(_k[0-9]+\[_E[0-9]+\]\)\), \(_u[0-9]+ := ", text)
     assert len(binds) >= 2, text  # both `touches` calls
     assert re.search(r":= \(_u[0-9]+ \+ -1\)\)", text), text  # `m.c + dx(west)`: the bound value, minus 1
+    # the cell on the grid (always, in Hex): each neighbour's test one read of its step's table, its slots folded
+    assert re.search(r"\(_k[0-9]+\[(_u[0-9]+)\] and \(_cs\[\(\1 \+ 3\)\] == ", text), text
+    assert re.search(r"if \(0 <= _u[0-9]+ < 11\) and \(0 <= \(_u[0-9]+ := _u[0-9]+ \+ 11 \* _u[0-9]+\) < 121\)", text)
 
 
 PICKS = '''game "Picks" { players 2..2

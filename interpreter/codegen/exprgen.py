@@ -103,6 +103,7 @@ class ExprGen:
         # ranges proven for coordinate expressions (gridgen.narrowed), valid while var_ranges is the dict paired here
         self.expr_facts: tuple[dict[str, Any], dict[Any, tuple[int, int]]] | None = None
         self.cse_on, self.cse_nodes, self.cse_names = cse.initial()  # shared subexpressions (codegen/cse.py)
+        self.around: gridgen.Around | None = None  # a direction loop written out around one cell (unroll.py)
 
     def int_range(self, e: A.Expr) -> tuple[int, int] | None:
         """The interval the int expression ``e`` provably stays in here (compiler/sizes.py), or None."""

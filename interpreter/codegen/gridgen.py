@@ -11,6 +11,7 @@ import operator
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
@@ -88,6 +89,10 @@ def slot(gen: ExprGen, e: A.Cell) -> str:
     cc, rc = constant(gen, e.col), constant(gen, e.row)
     if cc is not None and rc is not None and 0 <= cc < w and 0 <= rc < h:
         return str(b + cc + w * rc)
+    a = gen.around
+    near = _near(gen, g, e.col, e.row) if a is not None else None
+    if a is not None and near is not None and _on(gen, None, "", w, e.col) and _on(gen, None, "", h, e.row):
+        return f"({a.index} + {b + near[0] + w * near[1]})"  # a neighbour the test proved on the grid
     if cc is None and rc is None:
         tab = cardtab.tabulated_slot(gen, e.col, e.row, b, w, h)  # a cell named by one card's fields
         if tab is not None:
@@ -110,6 +115,83 @@ def slot(gen: ExprGen, e: A.Cell) -> str:
     if not tests:
         return f"({offset})"
     return f"({offset} if {' & '.join(tests)} else _off_grid({g.name!r}, {w}, {h}, {tc}, {tr}))"
+
+
+@dataclass(frozen=True)
+class Around:
+    """A loop over directions written out for one base cell (X, Y) proven on the grid (codegen/unroll.py): the
+    shapes of X and Y (:func:`fingerprint`), the loop variable, the grid's size, and the Python local that holds
+    X + W * Y. Inside, ``on_grid(g, X + dx(d), Y + dy(d))`` is one read of a table of that step
+    (:meth:`GridInfo.steps_on`) and a cell ``g[X + dx(d), Y + dy(d)]`` the test proved on the grid is the slot
+    ``index + K`` with K folded: no coordinate arithmetic, no bounds test."""
+
+    col: Any
+    row: Any
+    var: str
+    width: int
+    height: int
+    index: str
+
+
+def around(gen: ExprGen, e: A.Aggregate) -> tuple[Around, str, str] | None:
+    """For an aggregate over a direction set that tests ``on_grid(g, X + dx(d), Y + dy(d))`` (X and Y a variable
+    other than d or a number): the :class:`Around` to write its items with, and X's and Y's sources.
+
+    Only where nothing inside can give X or Y another meaning or read them elsewhere: no `let`, no nested
+    loop or aggregate, no call but of built-ins (an inlined `fn`'s body names its own parameters, which could
+    share X's name), and X and Y read as plain names or numbers (no test, no call, no error)."""
+    if _directions(e.iterable) is None:
+        return None
+    nodes = budgets._nodes([e.where, e.elem])
+    if any(isinstance(n, A.LetIn | A.Aggregate | A.ListComp) or (
+            isinstance(n, A.Call) and (n.ref is None or n.ref[0] != "call_builtin")) for n in nodes):
+        return None
+    for call in nodes:
+        ref: Any = call.ref
+        if not (isinstance(call, A.Call) and ref is not None and ref[:2] == ("call_builtin", "on_grid")
+                and len(call.args) == 3):
+            continue
+        g = _static(gen, call.args[0])
+        x, y = _step(call.args[1], "dx", e.var), _step(call.args[2], "dy", e.var)
+        if g is None or x is None or y is None:
+            continue
+        unsafe = gen.unsafe
+        srcs = [gen.src(x), gen.src(y)]
+        gen.unsafe = unsafe  # only plain names and numbers are used, which call nothing
+        if all(_PLAIN_SRC.fullmatch(v.strip("()")) for v in srcs):
+            return (Around(fingerprint(x), fingerprint(y), e.var, g.width, g.height, gen._name("_u")),
+                    srcs[0].strip("()"), srcs[1].strip("()"))
+    return None
+
+
+def _step(e: A.Expr, fn: str, var: str) -> A.Expr | None:
+    """X in ``X + dx(var)`` (``fn`` "dx") or ``X + dy(var)``, X a variable other than ``var`` or a number."""
+    if not (isinstance(e, A.Binary) and e.op == "+" and isinstance(e.right, A.Call) and len(e.right.args) == 1):
+        return None
+    ref: Any = e.right.ref
+    arg, x = e.right.args[0], e.left
+    if ref is None or ref[:2] != ("call_builtin", fn) or not (isinstance(arg, A.Name) and arg.id == var):
+        return None
+    if isinstance(x, A.IntLit) and not isinstance(x.value, bool):
+        return x
+    return x if isinstance(x, A.Name) and x.ref is not None and x.ref[0] == "local" and x.id != var else None
+
+
+def _near(gen: ExprGen, g: GridInfo, col: A.Expr, row: A.Expr) -> tuple[int, int] | None:
+    """The step (dc, dr) when ``(col, row)`` is ``(X + dx(d), Y + dy(d))`` of the :class:`Around` being written,
+    on a grid of its size, and the direction is known here (an item written out); else None."""
+    a: Around | None = gen.around
+    if a is None or g.width != a.width or g.height != a.height:
+        return None
+    x, y = _step(col, "dx", a.var), _step(row, "dy", a.var)
+    if x is None or y is None or fingerprint(x) != a.col or fingerprint(y) != a.row:
+        return None
+    assert isinstance(col, A.Binary) and isinstance(row, A.Binary)  # _step said so
+    dc, dr = gen.src(col.right), gen.src(row.right)  # the item's dx and dy, folded
+    return (int(dc), int(dr)) if _INT_SRC.fullmatch(dc) and _INT_SRC.fullmatch(dr) else None
+
+
+_PLAIN_SRC = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00|-?[0-9]+")
 
 
 def _on(gen: ExprGen, value: int | None, src: str, limit: int, e: A.Expr) -> bool:
@@ -258,6 +340,10 @@ def builtin(gen: ExprGen, name: str, e: A.Call) -> str:
         return str(g.width)
     if name == "height":
         return str(g.height)
+    a = gen.around
+    near = _near(gen, g, e.args[1], e.args[2]) if name == "on_grid" and a is not None else None
+    if a is not None and near is not None:  # a neighbour of a base cell on the grid: one read of the step's table
+        return f"{gen.const(g.steps_on(*near))}[{a.index}]"
     c, r = gen.src(e.args[1]), gen.src(e.args[2])
     if name == "on_grid":
         return f"((0 <= ({c}) < {g.width}) & (0 <= ({r}) < {g.height}))"

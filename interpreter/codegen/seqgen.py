@@ -5,9 +5,13 @@ the closures (a field of no card, a list index out of range), in the same order 
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
+
+# a Python local's name, a marker of one (resolved to a local or an ``env`` read) or an int literal
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00|-?[0-9]+")
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
@@ -30,6 +34,10 @@ def index(gen: ExprGen, obj: str, at: A.Expr, src: str) -> str:
     when the list is long enough and ``_index`` (its error) only when it is not; any other index through
     ``_index``. Goofspiel's `top_bidders[0]` was a call twice a turn."""
     if not (isinstance(at, A.IntLit) and type(at.value) is int and at.value >= 0):
+        if _PLAIN.fullmatch(obj.strip("()")) and _PLAIN.fullmatch(src.strip("()")):
+            # two plain names (Hex's `todo[next]`): read in either order, they neither fail nor change, so the
+            # bounds test is written in place and only an index out of range calls ``_index`` for its error
+            return f"({obj}[{src}] if 0 <= {src} < len({obj}) else _index({obj}, {src}))"
         return f"_index({obj}, {src})"
     t = gen._name("_t")
     k = at.value

@@ -42,6 +42,7 @@ from liturgy.interpreter.codegen import (
     loopvars,
     movegen,
     promote,
+    unroll,
 )
 from liturgy.interpreter.codegen.locals import Locals, _scan, hoist_counters
 from liturgy.interpreter.codegen.source import Refused
@@ -177,12 +178,13 @@ class StmtGen:
         loads, body = resolved
         assert self.locals is not None
         names = [self.locals.names[p] for p in params]
+        cs, body = hoist_counters([], body)  # `_cs = s.counters` once, as the `env` version has it
         bare = _ENV_WRITE.sub(r"\1", body)  # nothing reads env: its writes can go
         if _ENV.search(bare) or loads:
             env = "{" + "".join(f"{p!r}: {n}, " for p, n in zip(params, names, strict=True)) + "}"
-            text = "".join(f"    {line}\n" for line in (f"env = {env}", *loads)) + body
+            text = "".join(f"    {line}\n" for line in (*cs, f"env = {env}", *loads)) + body
         else:
-            text = bare
+            text = "".join(f"    {line}\n" for line in cs) + bare
         name = self.gen._name("_sp")
         code = f"def {name}({', '.join(['s', *names])}):\n" + text
         try:
@@ -341,6 +343,8 @@ class StmtGen:
             loc.state = Locals.merge(ends)
 
     def _for(self, st: A.For) -> None:
+        if unroll.statement(self, st):  # a few directions: each item's copy of the body, `d` folded
+            return
         x = self.tmp("_x")
         seq = self.gen._seq(st.iterable)
         head = self.loop_head(st.body, st.var)

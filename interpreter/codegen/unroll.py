@@ -23,10 +23,12 @@ from typing import TYPE_CHECKING, Any
 from liturgy.dsl.constructs.grids import DIRECTION_SETS
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import gridgen, letgen
+from liturgy.interpreter.codegen.locals import _scan
 from liturgy.interpreter.compiler import budgets
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
+    from liturgy.interpreter.codegen.stmtgen import StmtGen
 
 ENABLED = True  # tests turn it off to see the loop functions this replaces (and compare the two)
 MAX_ITEMS = 8  # past this, the text grows more than the loop costs
@@ -58,25 +60,51 @@ def unrolled(gen: ExprGen, e: A.Expr) -> str | None:
     binds = _invariants(gen, e)
     if binds:
         gen.subst_src = {**saved, **{n: u for n, (u, _) in binds.items()}}
-    parts = []
     try:
-        for value in values:
-            where, elem = gen._loop_parts(e, value)
-            if gen.unsafe != start or f"env[{e.var!r}]" in where + elem:
-                gen.unsafe = start  # the texts are thrown away
-                return None
-            parts.append((where, elem))
+        parts = _parts(gen, e, values, start)
+        if parts is None:
+            return None
+        text = _joined(e.func, parts)
+        near = gridgen.around(gen, e)
+        if near is not None:  # the base cell on the grid: its neighbours from tables, no coordinate arithmetic
+            ctx, x, y = near
+            outer, gen.around = gen.around, ctx
+            try:
+                fast = _parts(gen, e, values, start)
+            finally:
+                gen.around = outer
+            w, h = ctx.width, ctx.height
+            both = None if fast is None else (
+                f"({_joined(e.func, fast)} if (0 <= {x} < {w}) and (0 <= ({ctx.index} := {x} + {w} * {y}) "
+                f"< {w * h}) else {text})")  # X on the grid and X + W * Y inside it: Y on the grid too
+            text = both if both is not None and len(both) <= MAX_TEXT else text
     finally:
         gen.subst_src = saved
-    if e.func == "count":
-        text = " + ".join(f"(1 if ({w}) else 0)" for w, _ in parts)
-    else:
-        neg = "not " if e.func == "all" else ""
-        tests = " or ".join(f"({neg}({x}))" if w == "True" else f"(({w}) and {neg}({x}))" for w, x in parts)
-        text = f"(False if {tests} else True)" if neg else f"(True if {tests} else False)"
     if binds:  # the parameters' values first (a list is always true), then the items reading them
         text = f"({text} if [{', '.join(f'({u} := {src})' for u, src in binds.values())}] else None)"
     return f"({text})" if len(text) <= MAX_TEXT else None
+
+
+def _parts(gen: ExprGen, e: A.Aggregate, values: list[str], start: int) -> list[tuple[str, str]] | None:
+    """Each item's filter and element sources; None (nothing counted as unsafe) where one would read the loop
+    variable through ``env`` or call a closure that might."""
+    parts = []
+    for value in values:
+        where, elem = gen._loop_parts(e, value)
+        if gen.unsafe != start or f"env[{e.var!r}]" in where + elem:
+            gen.unsafe = start  # the texts are thrown away
+            return None
+        parts.append((where, elem))
+    return parts
+
+
+def _joined(func: str, parts: list[tuple[str, str]]) -> str:
+    """The items' tests joined: a sum for `count`, an `or` chain for `any` (and its negation for `all`)."""
+    if func == "count":
+        return " + ".join(f"(1 if ({w}) else 0)" for w, _ in parts)
+    neg = "not " if func == "all" else ""
+    tests = " or ".join(f"({neg}({x}))" if w == "True" else f"(({w}) and {neg}({x}))" for w, x in parts)
+    return f"(False if {tests} else True)" if neg else f"(True if {tests} else False)"
 
 
 def _invariants(gen: ExprGen, e: A.Aggregate) -> dict[str, tuple[str, str]]:
@@ -97,3 +125,44 @@ def _invariants(gen: ExprGen, e: A.Aggregate) -> dict[str, tuple[str, str]]:
 
 
 _TABLE_READ = re.compile(r"\(?_k[0-9]+\[(?:[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00)\]\)?")
+
+
+MAX_BODY_NODES = 80  # a statement loop's body, in syntax nodes, written out once per item: at most this big
+
+
+def statement(sg: StmtGen, st: A.For) -> bool:
+    """``for d in DIRS { … }`` over a named direction set written out item by item, each copy reading ``d`` as
+    the direction itself (``dx(d)`` folds to a number, a neighbour's slot to ``base + K``); False (nothing
+    written) where it does not apply.
+
+    The same as the loop: the copies run in the items' order; before each, ``d`` is bound as the loop binds it
+    (``env`` and its local), so a closure or a save sees what it would, and after the last ``d`` holds the last
+    item, as after the loop. Only a flat body over at most SMALL_LOOP constant items (compiler/budgets.py
+    ``loop_kind`` not "all", budgetgen.counted: such a loop counts no work, so no charge is dropped), no
+    `break` (there is no loop left to leave), nothing that may bind names behind the generator's back, and
+    ``d`` never written by the body."""
+    gen = sg.gen
+    ref: Any = st.iterable.ref
+    if not ENABLED or not (isinstance(st.iterable, A.Name) and ref is not None and ref[0] == "directions"
+                           and ref[1] in DIRECTION_SETS):
+        return False
+    values = [repr(d) for d in DIRECTION_SETS[ref[1]]]
+    if (not values or len(values) > min(MAX_ITEMS, budgets.SMALL_LOOP)
+            or budgets.loop_kind(st.iterable, sg.comp.sizes, st.body) == "all"):
+        return False  # a flat body over at most SMALL_LOOP constant items: the loop counts no work
+    nodes = budgets._nodes(st.body)
+    if len(nodes) > MAX_BODY_NODES or any(isinstance(n, A.Break) for n in nodes):
+        return False
+    written, invalid = _scan(st.body, sg.comp)
+    if invalid or st.var in written:
+        return False
+    saved_src, saved_ranges = gen.var_src, gen.var_ranges
+    try:
+        gen.bind_range(st.var, None, None)  # a direction: it hides an outer variable's range, as the loop does
+        for value in values:
+            sg.emit(f"{sg.write(st.var)}{value}")
+            gen.var_src = {**saved_src, st.var: value}
+            sg.stmts(st.body)
+    finally:
+        gen.var_src, gen.var_ranges = saved_src, saved_ranges
+    return True

@@ -60,6 +60,17 @@ class GridInfo:
     def on(self, c: Any, r: Any) -> bool:
         return bool(0 <= c < self.width and 0 <= r < self.height)
 
+    def steps_on(self, dc: int, dr: int) -> tuple[bool, ...]:
+        """Per cell index (c + W * r): whether the cell (dc, dr) away is on the grid too. Generated code tests a
+        neighbour with one read of this table instead of two bounds tests (codegen/gridgen.py, :class:`Around`);
+        made once per grid and step."""
+        key = ("steps_on", dc, dr)
+        made = self.made.get(key)
+        if made is None:
+            w, h = self.width, self.height
+            made = self.made[key] = tuple(0 <= i % w + dc < w and 0 <= i // w + dr < h for i in range(w * h))
+        return made
+
     def line(self, counters: list[Any], c: Any, r: Any, d: str) -> int:
         """`line(g, c, r, d)`: cells in a row from (c, r) towards d holding (c, r)'s value, (c, r) included."""
         w = self.width
