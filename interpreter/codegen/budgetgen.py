@@ -53,16 +53,28 @@ def binary(gen: ExprGen, e: A.Binary) -> str:
     sizes = gen.comp.sizes
     if (kind == "int" and gen.int_range(e) is not None) or (
             kind == "list" and sizes.concat_fits(e, gen.comp.size_limit)):
-        return gen._binary(e)  # provably within its budget (compiler/sizes.py): the check could never fire
+        return _plus_zero(e, gen._binary(e))  # provably within its budget (compiler/sizes.py): never fires
     if kind == "list":
         size = gen.comp.size_limit
         return f"_concat_checked({gen._seq(e.left)}, {gen._seq(e.right)}, {size}, {size}, {where(e.span)})"
     text = gen._binary(e)
+    if kind == "int" and (plain := _plus_zero(e, text)) is not text:
+        return plain  # `x + 0`: x, already an int in range
     t = gen._name("_t")
     if kind == "int":
         return f"({t} if {_LOW} <= ({t} := {text}) <= {_HIGH} else _overflow({t}, {where(e.span)}))"
     limit = gen.comp.text_limit
     return f"({t} if len({t} := {text}) <= {limit} else _too_big('text', len({t}), {limit}, {where(e.span)}))"
+
+
+def _plus_zero(e: A.Binary, text: str) -> str:
+    """``(A + 0)`` or ``(A - 0)`` of ints as ``A``: a direction's step folded to 0 in a loop written out
+    (codegen/unroll.py: ``y + dy(east)``). The text is ``({left} {op} {right})`` (exprgen's `_binary`), and a
+    right operand's source is a literal or parenthesized, so the suffix `` + 0)`` means the right side is 0."""
+    if (e.op in ("+", "-") and text.startswith("(") and text.endswith((" + 0)", " - 0)")) and e.left.ty is not None
+            and e.left.ty.kind == "int" and e.right.ty is not None and e.right.ty.kind == "int"):
+        return text[1:-5]
+    return text
 
 
 def negation(e: A.Unary, text: str, gen: ExprGen) -> str:

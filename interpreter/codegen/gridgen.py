@@ -11,13 +11,14 @@ import operator
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import constructs
 from liturgy.dsl.constructs.grids import DIRECTION_SETS, DIRECTIONS, OPPOSITE
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import cardtab
+from liturgy.interpreter.codegen.locals import _scan
 from liturgy.interpreter.compiler import budgets
 from liturgy.interpreter.runtime.graphs import overlay_of
 from liturgy.interpreter.runtime.grids import GridInfo, off_grid
@@ -131,6 +132,7 @@ class Around:
     width: int
     height: int
     index: str
+    aliases: dict[str, A.Expr] = field(default_factory=dict)  # names bound to X + dx(d) / Y + dy(d) in the copy
 
 
 def around(gen: ExprGen, e: A.Aggregate) -> tuple[Around, str, str] | None:
@@ -164,6 +166,54 @@ def around(gen: ExprGen, e: A.Aggregate) -> tuple[Around, str, str] | None:
     return None
 
 
+def around_statement(gen: ExprGen, st: A.For) -> tuple[Around, str, str] | None:
+    """For ``for d in DIRS { let nx = X + dx(d)  let ny = Y + dy(d) … }`` (the two `let`s first, X and Y plain
+    names or numbers the body never writes, nx and ny written nowhere else in it) whose body tests
+    ``on_grid(g, nx, ny)``: the :class:`Around` its copies are written with (nx and ny standing for their
+    values), and X's and Y's sources. Only a body of statements, built-ins and no `let … in` (nothing there can
+    name nx, ny, X or Y otherwise)."""
+    if _directions(st.iterable) is None or len(st.body) < 3:
+        return None
+    lets = {x.name: x.value for x in st.body[:2] if isinstance(x, A.Let)}
+    nodes = budgets._nodes(st.body[2:])
+    cols = [n for n, v in lets.items() if _step(v, "dx", st.var) is not None]
+    rows = [n for n, v in lets.items() if _step(v, "dy", st.var) is not None]
+    if len(cols) != 1 or len(rows) != 1 or any(
+            isinstance(n, A.LetIn | A.Let) or (isinstance(n, A.Call) and (n.ref is None or n.ref[0] != "call_builtin"))
+            or (isinstance(n, A.Assign) and isinstance(n.target, A.Name) and n.target.id in lets) for n in nodes):
+        return None
+    x, y = _step(lets[cols[0]], "dx", st.var), _step(lets[rows[0]], "dy", st.var)
+    assert x is not None and y is not None
+    written, invalid = _scan(st.body[2:], gen.comp)
+    if invalid or any(isinstance(v, A.Name) and (v.id in written or v.id in lets) for v in (x, y)):
+        return None  # X or Y changed by the body (or by the copy's own `let`s: `let nx = nx + dx(d)`)
+    for call in nodes:
+        ref: Any = getattr(call, "ref", None)  # statements have none
+        if not (isinstance(call, A.Call) and ref is not None and ref[:2] == ("call_builtin", "on_grid")
+                and len(call.args) == 3 and isinstance(call.args[1], A.Name) and call.args[1].id == cols[0]
+                and isinstance(call.args[2], A.Name) and call.args[2].id == rows[0]):
+            continue
+        g = _static(gen, call.args[0])
+        srcs = [gen.src(x), gen.src(y)] if g is not None else []
+        if g is not None and all(_PLAIN_SRC.fullmatch(v.strip("()")) for v in srcs):
+            return (Around(fingerprint(x), fingerprint(y), st.var, g.width, g.height, gen._name("_u"),
+                           {cols[0]: lets[cols[0]], rows[0]: lets[rows[0]]}),
+                    srcs[0].strip("()"), srcs[1].strip("()"))
+    return None
+
+
+def base_ranges(a: Around) -> dict[str, tuple[int, int]]:
+    """The base cell's coordinates that are variables, with the grid's range: where the copies of a statement
+    loop run they are on it (the guard tested them, and the body never writes them)."""
+    out = {}
+    for value in a.aliases.values():
+        for fn, size in (("dx", a.width), ("dy", a.height)):
+            x = _step(value, fn, a.var)
+            if isinstance(x, A.Name):
+                out[x.id] = (0, size - 1)
+    return out
+
+
 def _step(e: A.Expr, fn: str, var: str) -> A.Expr | None:
     """X in ``X + dx(var)`` (``fn`` "dx") or ``X + dy(var)``, X a variable other than ``var`` or a number."""
     if not (isinstance(e, A.Binary) and e.op == "+" and isinstance(e.right, A.Call) and len(e.right.args) == 1):
@@ -183,6 +233,8 @@ def _near(gen: ExprGen, g: GridInfo, col: A.Expr, row: A.Expr) -> tuple[int, int
     a: Around | None = gen.around
     if a is None or g.width != a.width or g.height != a.height:
         return None
+    if isinstance(col, A.Name) and isinstance(row, A.Name) and col.id in a.aliases and row.id in a.aliases:
+        col, row = a.aliases[col.id], a.aliases[row.id]  # a copy's `let nx = X + dx(d)`, written once, first
     x, y = _step(col, "dx", a.var), _step(row, "dy", a.var)
     if x is None or y is None or fingerprint(x) != a.col or fingerprint(y) != a.row:
         return None

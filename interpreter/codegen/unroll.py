@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from liturgy.dsl.constructs.grids import DIRECTION_SETS
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import gridgen, letgen
-from liturgy.interpreter.codegen.locals import _scan
+from liturgy.interpreter.codegen.locals import Locals, _scan
 from liturgy.interpreter.compiler import budgets
 
 if TYPE_CHECKING:
@@ -156,6 +156,38 @@ def statement(sg: StmtGen, st: A.For) -> bool:
     written, invalid = _scan(st.body, sg.comp)
     if invalid or st.var in written:
         return False
+    near = gridgen.around_statement(gen, st)
+    if near is None:
+        _copies(sg, st, values)
+        return True
+    ctx, x, y = near  # the base cell on the grid: each copy's neighbour from the step tables (gridgen.Around)
+    loc, w, h = sg.locals, ctx.width, ctx.height
+    fall = dict(loc.state) if loc is not None else {}
+    sg.emit(f"if (0 <= {x} < {w}) and (0 <= ({ctx.index} := {x} + {w} * {y}) < {w * h}):")
+    sg.depth += 1
+    outer, gen.around, ranges = gen.around, ctx, gen.var_ranges
+    try:  # X and Y are on the grid here (the test above), and the body never writes them
+        for name, known in gridgen.base_ranges(ctx).items():
+            gen.bind_range(name, None, known)
+        _copies(sg, st, values)
+    finally:
+        gen.around, gen.var_ranges = outer, ranges
+    sg.depth -= 1
+    ends = [loc.state] if loc is not None else []
+    if loc is not None:
+        loc.state = fall
+    sg.emit("else:")
+    sg.depth += 1
+    _copies(sg, st, values)
+    sg.depth -= 1
+    if loc is not None:
+        loc.state = Locals.merge([*ends, loc.state])
+    return True
+
+
+def _copies(sg: StmtGen, st: A.For, values: list[str]) -> None:
+    """The body once per item, the variable bound before each copy and read as the item itself."""
+    gen = sg.gen
     saved_src, saved_ranges = gen.var_src, gen.var_ranges
     try:
         gen.bind_range(st.var, None, None)  # a direction: it hides an outer variable's range, as the loop does
@@ -165,4 +197,3 @@ def statement(sg: StmtGen, st: A.For) -> bool:
             sg.stmts(st.body)
     finally:
         gen.var_src, gen.var_ranges = saved_src, saved_ranges
-    return True
