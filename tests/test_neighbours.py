@@ -1,0 +1,138 @@
+"""Neighbours of a cell on the grid in generated code (interpreter/codegen/gridgen.py ``Around``, codegen/unroll.py):
+an `any` over a direction set and a statement `for d in DIRS` whose body starts with ``let nx = X + dx(d)``,
+``let ny = Y + dy(d)`` test each neighbour with one read of a per-step table and read its cells at ``base + K``,
+where (X, Y) is on the grid; elsewhere (a base off the grid) the items are written as before. Every compile mode
+plays the same games and stops with the same errors, with bases on and off the grid."""
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+
+from liturgy.interpreter.codegen import unroll
+from liturgy.interpreter.runtime.grids import GridInfo
+from mode_helpers import compiled, played_in_every_mode
+
+RULES = '''game "Around" { players 2..2
+  step_limit 3000 }
+grid board 5 by 4 of player
+grid mark 5 by 4 of int
+counter total 0..1000000
+counter moves 0..1000
+fn free(i: int) -> bool = i % 6 == 0 or board[i % 6 - 1, i / 6] == none
+fn touches(p: player, c: int, r: int) -> bool =
+    any(mark[c + dx(d), r + dy(d)] > 1 for d in hex
+        where on_grid(board, c + dx(d), r + dy(d)) and board[c + dx(d), r + dy(d)] == p)
+proc flood(p: player, c: int, r: int) {
+  let todo = [c + width(board) * r]
+  let next = 0
+  repeat while next < size(todo) {
+    let cell = todo[next]
+    next = next + 1
+    let x = cell % width(board)
+    let y = cell / width(board)
+    for d in hex {
+      let nx = x + dx(d)
+      let ny = y + dy(d)
+      if on_grid(board, nx, ny) and board[nx, ny] == p and mark[nx, ny] == 0 {
+        mark[nx, ny] = mark[x, y] + 1
+        todo = todo + [nx + width(board) * ny]
+        total += 1
+      }
+    }
+  }
+}
+proc shifted(c: int, r: int) {
+  let x = c
+  for d in orthogonal {
+    let nx = x + dx(d)
+    let ny = r + dy(d)
+    if on_grid(mark, nx, ny) and mark[nx, ny] > 0 { total += 1000 }
+    x = x + 0
+  }
+}
+round {
+  step place "Place" {
+    for p in players {
+      choose i from range(24) where free(i) by p {
+        let c = i % 6 - 1
+        let r = i / 6
+        moves += 1
+        if touches(p, c, r) { total += 100 }
+        for d in hex {
+          let nx = c + dx(d)
+          let ny = r + dy(d)
+          if on_grid(board, nx, ny) and board[nx, ny] != none { total += 10 }
+        }
+        do shifted(c, r)
+        if on_grid(board, c, r) {
+          board[c, r] = p
+          mark[c, r] = 1
+          do flood(p, c, r)
+        }
+        if moves >= 40 { end game }
+      } otherwise { end game }
+    }
+  }
+}
+score(p) = total
+'''
+
+GUARD = re.compile(r"if \(0 <= \S+ < 5\) and \(0 <= \((_u[0-9]+) := \S+ \+ 5 \* \S+\) < 20\)")
+
+
+def test_neighbours_from_step_tables_where_the_base_is_on_the_grid(write_ruleset: Callable[..., str]) -> None:
+    path = write_ruleset(RULES)
+    gen = compiled(path, {}).compiled.gen
+    assert gen is not None
+    text = gen.sources.dump()
+    # `touches` (an expression), the step's loop, and `flood`'s loop in both of its functions; `shifted` writes
+    # its base `x` in the body, so its loop is written out without the guard
+    guards = GUARD.findall(text)
+    assert len(guards) == 4, text
+    for name in guards:  # each neighbour: its step's table read at the base, its cells at base + K
+        assert re.search(rf"_k[0-9]+\[{name}\] and \(_cs\[\({name} \+ [0-9]+\)\]", text), name
+    assert "for d in" not in text and "in _k" not in text.split("def _sp")[-1].split("\n\n")[0]
+    # flood's copies know x and y on the grid: `mark[x, y] + 1` reads its slot with no bounds test
+    assert "_off_grid('mark'" not in text.split("def _sp")[-1].split("\n\n")[0]
+
+
+def test_every_mode_plays_the_same_with_bases_on_and_off_the_grid(write_ruleset: Callable[..., str]) -> None:
+    path = write_ruleset(RULES)
+    off = on = 0
+    for seed in range(6):
+        seen = played_in_every_mode(lambda mode: compiled(path, mode), seed)
+        assert all(x == seen[0] for x in seen), seed
+        game = compiled(path, {}).new_game(2, seed)
+        rng = random.Random(seed)
+        while not game.finished:  # the same choices again, to see where the bases fell
+            _, player, options, *_ = game.state.pending
+            choice = rng.randrange(len(options))
+            off, on = (off + 1, on) if options[choice] % 6 == 0 else (off, on + 1)
+            game.apply(choice, player)
+        assert game.digest() == seen[0][0]  # type: ignore[index]
+    assert off and on  # the guard's two sides both ran
+
+
+def test_the_same_with_writing_out_off(write_ruleset: Callable[..., str]) -> None:
+    """Against the loops the items replace (unrolling off): the same digests, errors and logs."""
+    path = write_ruleset(RULES)
+    for seed in range(3):
+        game = compiled(path, {}).new_game(2, seed)
+        game.random_playout(random.Random(seed))
+        unroll.ENABLED = False
+        try:
+            loops = compiled(path, {}).new_game(2, seed)
+            loops.random_playout(random.Random(seed))
+        finally:
+            unroll.ENABLED = True
+        assert (game.digest(), game.error, game.log_lines(None)) == (loops.digest(), loops.error,
+                                                                       loops.log_lines(None))
+
+
+def test_steps_on_tables() -> None:
+    g = GridInfo("g", 7, 3, 2)
+    assert g.steps_on(1, 0) == (True, True, False, True, True, False)
+    assert g.steps_on(-1, 1) == (False, True, True, False, False, False)
+    assert g.steps_on(0, 0) == (True,) * 6
+    assert g.steps_on(1, 0) is g.steps_on(1, 0)  # made once per grid and step
