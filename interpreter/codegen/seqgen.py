@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
 
-# a Python local's name, a marker of one (resolved to a local or an ``env`` read) or an int literal
-_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00|-?[0-9]+")
+# a Python local's name, a marker of one that is always a local (a lazy one may become an ``env`` read, which
+# the test would repeat) or an int literal
+_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|\x00_E[0-9]+\x00|-?[0-9]+")
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
