@@ -136,3 +136,45 @@ def test_steps_on_tables() -> None:
     assert g.steps_on(-1, 1) == (False, True, True, False, False, False)
     assert g.steps_on(0, 0) == (True,) * 6
     assert g.steps_on(1, 0) is g.steps_on(1, 0)  # made once per grid and step
+
+
+DEEP = '''game "Deep" { players 2..2
+  step_limit 3000 }
+grid board 4 by 4 of player
+counter total 0..1000000
+proc look(c: int, r: int) {
+  for d in hex {
+    let nx = c + dx(d)
+    let ny = r + dy(d)
+    if on_grid(board, nx, ny) {
+''' + "".join("      " + "  " * k + "if true {\n" for k in range(14)) + '''
+''' + "      " + "  " * 14 + "if board[nx, ny] != none { total += 1 }\n" + "".join(
+    "      " + "  " * k + "}\n" for k in reversed(range(14))) + '''    }
+  }
+}
+round {
+  step place "Place" {
+    for p in players {
+      choose i from range(16) where board[i % 4, i / 4] == none by p {
+        board[i % 4, i / 4] = p
+        do look(i % 4, i / 4)
+      } otherwise { end game }
+    }
+  }
+}
+score(p) = total
+'''
+
+
+def test_a_body_nested_past_a_function_s_depth(write_ruleset: Callable[..., str]) -> None:
+    """Ifs nested deeper than one generated function holds are written as a function of their own, where the base
+    cell's local does not exist: the cells there are written as before (and every mode agrees)."""
+    path = write_ruleset(DEEP)
+    gen = compiled(path, {}).compiled.gen
+    assert gen is not None
+    text = gen.sources.dump()
+    assert re.search(r"if \(0 <= \S+ < 4\) and \(0 <= \(_u[0-9]+ := ", text), text  # written out around the cell
+    assert text.count("def _s") > 8, text  # the deepest ifs: functions of their own
+    for seed in range(3):
+        seen = played_in_every_mode(lambda mode: compiled(path, mode), seed)
+        assert all(x == seen[0] for x in seen), seed

@@ -220,6 +220,7 @@ class ExprGen:
         """Generate the text of a new Python function: locals of the enclosing one are not visible there."""
         saved = self.reader, self.subst_src, self.var_src
         self.var_src = {}
+        around, self.around = self.around, None  # its base cell's local is the enclosing function's (gridgen)
         if saved[0] is not None:
             adopt = getattr(reader, "adopt", None)
             into: Callable[[str], str] = adopt if adopt is not None else (lambda var: f"env[{var!r}]")
@@ -233,6 +234,7 @@ class ExprGen:
             yield
         finally:
             self.reader, self.subst_src, self.var_src = saved
+            self.around = around
 
     # ------------------------------------------------------------ helpers
     def _name(self, prefix: str) -> str:
