@@ -178,3 +178,53 @@ def test_a_body_nested_past_a_function_s_depth(write_ruleset: Callable[..., str]
     for seed in range(3):
         seen = played_in_every_mode(lambda mode: compiled(path, mode), seed)
         assert all(x == seen[0] for x in seen), seed
+
+
+CARDS = '''game "Cards around" { players 2..2
+  step_limit 3000 }
+card Spot {
+  c: int
+  r: int
+}
+cards "spots.yaml"
+zone spots: row public of Spot
+grid board 3 by 3 of player
+counter total 0..1000000
+counter moves 0..100
+fn near(p: player, c: int, r: int) -> bool =
+    any(board[c + dx(d), r + dy(d)] == p for d in hex where on_grid(board, c + dx(d), r + dy(d)))
+round {
+  step place "Place" {
+    for p in players {
+      choose m from spots by p {
+        moves += 1
+        if near(p, m.c, m.r) { total += 1 }
+        if on_grid(board, m.c, m.r) { board[m.c, m.r] = p } else { log "off the board: {}", m }
+        if moves >= 24 { end game }
+      } otherwise { end game }
+    }
+  }
+}
+score(p) = total
+'''
+SPOTS = "kind: Spot\nstart: spots\ncards:\n" + "".join(
+    f'  - name: "s{c + 1}{r}"\n    c: {c}\n    r: {r}\n' for c in range(-1, 4) for r in range(3))
+
+
+def test_a_card_s_cell_index_from_a_per_card_table(write_ruleset: Callable[..., str]) -> None:
+    """`near(p, m.c, m.r)`: the base cell's index is one read of a per-card table of `c + 3 * r`, None for the
+    cards off the board (columns -1 and 3 here), where the items are written as before; every mode agrees."""
+    path = write_ruleset(CARDS, {"spots.yaml": SPOTS})
+    gen = compiled(path, {}).compiled.gen
+    assert gen is not None
+    text = gen.sources.dump()
+    found = re.search(r"if \((_u[0-9]+) := (_k[0-9]+)\[_E[0-9]+\]\) is not None else ", text)
+    assert found, text
+    index = gen.ns[found.group(2)]
+    assert sorted(i for i in index if i is not None) == list(range(9)) and index.count(None) == 6
+    offs = 0
+    for seed in range(6):
+        seen = played_in_every_mode(lambda mode: compiled(path, mode), seed)
+        assert all(x == seen[0] for x in seen), seed
+        offs += sum("off the board" in line for line in seen[0][2][0])  # type: ignore[index]
+    assert offs  # some bases were off the board

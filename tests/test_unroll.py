@@ -138,7 +138,8 @@ def test_hex_touches_reads_the_cell_fields_once() -> None:
     assert re.search(r":= \(_u[0-9]+ \+ -1\)\)", text), text  # `m.c + dx(west)`: the bound value, minus 1
     # the cell on the grid (always, in Hex): each neighbour's test one read of its step's table, its slots folded
     assert re.search(r"\(_k[0-9]+\[(_u[0-9]+)\] and \(_cs\[\(\1 \+ 3\)\] == ", text), text
-    assert re.search(r"if \(0 <= _u[0-9]+ < 11\) and \(0 <= \(_u[0-9]+ := _u[0-9]+ \+ 11 \* _u[0-9]+\) < 121\)", text)
+    # the base cell's index read from a per-card table of `c + 11 * r` (None off the grid: the items as before)
+    assert re.search(r"if \(_u[0-9]+ := _k[0-9]+\[_E[0-9]+\]\) is not None else \(\(True if ", text), text
 
 
 PICKS = '''game "Picks" { players 2..2

@@ -74,15 +74,47 @@ def unrolled(gen: ExprGen, e: A.Expr) -> str | None:
             finally:
                 gen.around = outer
             w, h = ctx.width, ctx.height
-            both = None if fast is None else (
-                f"({_joined(e.func, fast)} if (0 <= {x} < {w}) and (0 <= ({ctx.index} := {x} + {w} * {y}) "
+            first = None if fast is None else _joined(e.func, fast)
+            indexed = None if first is None else _card_index(gen, binds, x, y, ctx, first)
+            if first is not None and indexed is not None:  # the base cell's index read from a per-card table
+                both = f"({first} if ({ctx.index} := {indexed}) is not None else {_bound(text, binds)})"
+                if len(both) <= MAX_TEXT:
+                    return f"({both})"
+            both = None if first is None else (
+                f"({first} if (0 <= {x} < {w}) and (0 <= ({ctx.index} := {x} + {w} * {y}) "
                 f"< {w * h}) else {text})")  # X on the grid and X + W * Y inside it: Y on the grid too
             text = both if both is not None and len(both) <= MAX_TEXT else text
     finally:
         gen.subst_src = saved
-    if binds:  # the parameters' values first (a list is always true), then the items reading them
-        text = f"({text} if [{', '.join(f'({u} := {src})' for u, src in binds.values())}] else None)"
+    text = _bound(text, binds)
     return f"({text})" if len(text) <= MAX_TEXT else None
+
+
+def _bound(text: str, binds: dict[str, tuple[str, str]]) -> str:
+    """``text`` after the parameters' values are bound (a list is always true), as the items read them."""
+    if not binds:
+        return text
+    return f"({text} if [{', '.join(f'({u} := {src})' for u, src in binds.values())}] else None)"
+
+
+def _card_index(gen: ExprGen, binds: dict[str, tuple[str, str]], x: str, y: str, ctx: gridgen.Around,
+                fast: str) -> str | None:
+    """Where X and Y are one card's printed fields read from their tables (Hex's `m.c`, `m.r`, bound once by
+    :func:`_invariants`), a read of a per-card table of X + W * Y, None for a card whose cell is not on the grid
+    (or whose fields are not ints): the base cell's index in one read, and the fields' own reads only where the
+    written-out items as before need them. None where the text ``fast`` reads X or Y itself."""
+    srcs = {u: src for u, src in binds.values()}
+    got = [_TABLE_READ_PARTS.fullmatch(srcs.get(v, "")) for v in (x, y)]
+    if got[0] is None or got[1] is None or got[0]["key"] != got[1]["key"] or re.search(
+            rf"\b({re.escape(x)}|{re.escape(y)})\b", fast):
+        return None
+    cols, rows = gen.ns.get(got[0]["table"]), gen.ns.get(got[1]["table"])
+    if not isinstance(cols, list | tuple) or not isinstance(rows, list | tuple) or len(cols) != len(rows):
+        return None
+    w, h = ctx.width, ctx.height
+    index = tuple(c + w * r if type(c) is int and type(r) is int and 0 <= c < w and 0 <= r < h else None
+                  for c, r in zip(cols, rows, strict=True))
+    return f"{gen.const(index)}[{got[0]['key']}]"
 
 
 def _parts(gen: ExprGen, e: A.Aggregate, values: list[str], start: int) -> list[tuple[str, str]] | None:
@@ -124,6 +156,7 @@ def _invariants(gen: ExprGen, e: A.Aggregate) -> dict[str, tuple[str, str]]:
     return out
 
 
+_TABLE_READ_PARTS = re.compile(r"\(?(?P<table>_k[0-9]+)\[(?P<key>[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00)\]\)?")
 _TABLE_READ = re.compile(r"\(?_k[0-9]+\[(?:[A-Za-z_][A-Za-z0-9_]*|\x00L?_E[0-9]+\x00)\]\)?")
 
 
