@@ -77,9 +77,9 @@ def unrolled(gen: ExprGen, e: A.Expr) -> str | None:
             first = None if fast is None else _joined(e.func, fast)
             indexed = None if first is None else _card_index(gen, binds, x, y, ctx, first)
             if first is not None and indexed is not None:  # the base cell's index read from a per-card table
-                both = f"({first} if ({ctx.index} := {indexed}) is not None else {_bound(text, binds)})"
-                if len(both) <= MAX_TEXT:
-                    return f"({both})"
+                card = f"({first} if ({ctx.index} := {indexed}) is not None else {_bound(text, binds)})"
+                if len(card) <= MAX_TEXT:
+                    return f"({card})"
             both = None if first is None else (
                 f"({first} if (0 <= {x} < {w}) and (0 <= ({ctx.index} := {x} + {w} * {y}) "
                 f"< {w * h}) else {text})")  # X on the grid and X + W * Y inside it: Y on the grid too
