@@ -228,3 +228,24 @@ def test_a_card_s_cell_index_from_a_per_card_table(write_ruleset: Callable[..., 
         assert all(x == seen[0] for x in seen), seed
         offs += sum("off the board" in line for line in seen[0][2][0])  # type: ignore[index]
     assert offs  # some bases were off the board
+
+
+def test_items_that_read_another_bound_field_keep_the_guard(write_ruleset: Callable[..., str]) -> None:
+    """A third printed field read by the items (`w`, bound once before them like `c` and `r`) is bound only on the
+    path that binds them all: there the base cell's index comes from the guard on c and r instead."""
+    rules = CARDS.replace("  r: int\n}", "  r: int\n  w: int\n}").replace(
+        "fn near(p: player, c: int, r: int) -> bool =\n    any(board[c + dx(d), r + dy(d)] == p for d",
+        "fn near(p: player, c: int, r: int, w: int) -> bool =\n"
+        "    any(board[c + dx(d), r + dy(d)] == p and w > 0 for d",
+    ).replace("near(p, m.c, m.r)", "near(p, m.c, m.r, m.w)")
+    spots = SPOTS.replace("    r: 0\n", "    r: 0\n    w: 0\n").replace("    r: 1\n", "    r: 1\n    w: 1\n").replace(
+        "    r: 2\n", "    r: 2\n    w: 2\n")
+    path = write_ruleset(rules, {"spots.yaml": spots})
+    gen = compiled(path, {}).compiled.gen
+    assert gen is not None
+    text = gen.sources.dump()
+    assert "is not None else ((True if" not in text and re.search(
+        r"if \(0 <= _u[0-9]+ < 3\) and \(0 <= \(_u[0-9]+ := _u[0-9]+ \+ 3 \* _u[0-9]+\) < 9\)", text), text
+    for seed in range(4):
+        seen = played_in_every_mode(lambda mode: compiled(path, mode), seed)
+        assert all(x == seen[0] for x in seen), seed

@@ -102,12 +102,12 @@ def _card_index(gen: ExprGen, binds: dict[str, tuple[str, str]], x: str, y: str,
     """Where X and Y are one card's printed fields read from their tables (Hex's `m.c`, `m.r`, bound once by
     :func:`_invariants`), a read of a per-card table of X + W * Y, None for a card whose cell is not on the grid
     (or whose fields are not ints): the base cell's index in one read, and the fields' own reads only where the
-    written-out items as before need them. None where the text ``fast`` reads X or Y itself."""
+    written-out items as before need them. None where the text ``fast`` reads any bound value itself."""
     srcs = {u: src for u, src in binds.values()}
     got = [_TABLE_READ_PARTS.fullmatch(srcs.get(v, "")) for v in (x, y)]
-    if got[0] is None or got[1] is None or got[0]["key"] != got[1]["key"] or re.search(
-            rf"\b({re.escape(x)}|{re.escape(y)})\b", fast):
-        return None
+    if got[0] is None or got[1] is None or got[0]["key"] != got[1]["key"] or any(
+            re.search(rf"\b{re.escape(u)}\b", fast) for u in srcs):
+        return None  # the items read a bound value (X, Y or another parameter's), which is bound only below
     cols, rows = gen.ns.get(got[0]["table"]), gen.ns.get(got[1]["table"])
     if not isinstance(cols, list | tuple) or not isinstance(rows, list | tuple) or len(cols) != len(rows):
         return None
