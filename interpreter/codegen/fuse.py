@@ -71,6 +71,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from liturgy.interpreter.codegen.locals import Effects, HeldVars
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler.code import Code
 from liturgy.interpreter.compiler.instructions import MAX_FRAMES, _push
@@ -139,7 +140,8 @@ class _At(NamedTuple):
 class _Trace:
     """Writes one fused function, entered at ``head`` of ``code`` (a ruleset's Code or a call site's copy)."""
 
-    def __init__(self, fuser: Fuser, code: Code, head: int, inline: bool = True, turn: int = 0) -> None:
+    def __init__(self, fuser: Fuser, code: Code, head: int, inline: bool = True, turn: int = 0,
+                 hold_head: bool = True) -> None:
         self.fuser = fuser
         self.code = code
         self.head = head
@@ -170,6 +172,12 @@ class _Trace:
         self.lens: set[str] = set()
         self.zero: set[str] = set()
         self.pairs: dict[str, int] = {}
+        # the loops' variables held in Python locals (session 19: codegen/locals.py HeldVars); ``hold_head``: a
+        # turning function keeps its head loop's variables in locals from turn to turn (``mixed``: some way back
+        # to the head does not hold them, so the function is written again with ``hold_head`` off)
+        self.vars = HeldVars()
+        self.hold_head = hold_head
+        self.mixed = False
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -183,8 +191,15 @@ class _Trace:
         n = self.pairs.setdefault(key, len(self.pairs) + 1)
         return f"_Fa{n}", f"_Fb{n}", f"_Fc{n}"
 
-    def flush(self) -> None:
-        """Write every pair held dirty back to ``env``: before the engine, a callee or a choice can see the frame."""
+    def emits(self, lines: list[str]) -> None:
+        for line in lines:
+            self.emit(line)
+
+    def flush(self, variables: bool = True) -> None:
+        """Write every pair (and ``variables``: every variable) held dirty back to ``env``: before the engine, a
+        callee or a choice can see the frame."""
+        if variables:
+            self.emits(self.vars.flush())
         for key, how in self.held.items():
             if how != "clean":
                 items, i, _ = self.pair(key)
@@ -197,16 +212,18 @@ class _Trace:
         pair to the current ``env``, never writes one into another frame's."""
         if self.bound:
             self.emit("del " + ", ".join(self.pair(key)[0] for key in sorted(self.bound)))
+        self.emits(self.vars.forget())
         self.held = {}
         self.bound = set()
         self.lens = set()
         self.zero = set()
 
-    def snapshot(self) -> tuple[dict[str, str], set[str], set[str], set[str]]:
-        return dict(self.held), set(self.bound), set(self.lens), set(self.zero)
+    def snapshot(self) -> tuple[Any, ...]:
+        return dict(self.held), set(self.bound), set(self.lens), set(self.zero), self.vars.snapshot()
 
-    def restore(self, snap: tuple[dict[str, str], set[str], set[str], set[str]]) -> None:
+    def restore(self, snap: tuple[Any, ...]) -> None:
         self.held, self.bound, self.lens, self.zero = dict(snap[0]), set(snap[1]), set(snap[2]), set(snap[3])
+        self.vars.restore(snap[4])
 
     def leave(self, at: _At, pc: int, k: int, frpc: int) -> None:
         """Stop before instruction ``pc`` after ``k`` instructions: the engine runs ``pc`` next."""
@@ -251,7 +268,10 @@ class _Trace:
         others = sorted(self.bound - {key})
         kept = key in self.held
         self.held = {other: how for other, how in self.held.items() if other != key}
-        self.flush()
+        names = self.head_names() if self.hold_head else ()
+        self.mixed = self.mixed or any(var not in self.vars.held for var in names)
+        self.emits(self.vars.keep(names))  # the head's variables stay in locals
+        self.flush(variables=False)
         if others:
             self.emit("del " + ", ".join(self.pair(other)[0] for other in others))
         if key is not None and not kept:
@@ -262,6 +282,11 @@ class _Trace:
         self.emit("continue")
         self.depth -= 1
         self.restore(snap)
+
+    def head_names(self) -> tuple[str, ...]:
+        """The variables the head's `for` step binds, in a function that turns through that loop."""
+        info = self.fuser.info(self.code.ins[self.head])
+        return tuple(info[3]) if self.turn and info is not None and info[1] == "for_next" else ()
 
     def load(self, key: str, length: bool = False) -> None:
         """Read loop pair ``key`` from the frame into its locals (``length``: and set its length local)."""
@@ -304,11 +329,16 @@ class _Trace:
                 # The run's own statements, in this function's locals: its temporaries have names unique in
                 # the ruleset, it reads ``env`` and ``s`` like this function, and it leaves the pc alone
                 # (the run function's closing ``fr[1] += 1`` is written when this function stops or syncs).
+                # It reads and writes the held variables' locals (or they are written back first).
                 self.inlined += len(body)
+                pre, text = self.vars.rewrite("\n".join(body), False, self.fuser.effects)
+                self.emits(pre)
+                body = text.split("\n")
                 pad = "    " * (self.depth - 1)
                 self.lines.extend(pad + line for line in self.ended(body))
                 self.walk(at, pc + 1, k + 1, pc, kv, path)
             else:
+                self.emits(self.vars.release())
                 self.emit(f"{fuser.const(fn)}(s, fr)")
                 self.walk(at, pc + 1, k + 1, pc + 1, kv, path)
         elif kind == "goto":
@@ -316,6 +346,8 @@ class _Trace:
         elif kind == "branch":
             _, _, cond, then_pc, else_pc = info
             kv = self.sync(pc, k, frpc, kv)
+            pre, cond = self.vars.rewrite(cond, True, self.fuser.effects)
+            self.emits(pre)
             self.emit(f"if {cond}:")
             self.depth += 1
             snap = self.snapshot()
@@ -331,6 +363,8 @@ class _Trace:
             kv = self.sync(pc, k, frpc, kv)
             # the loop's pair in this function's locals, written to ``env`` only where the frame can be seen
             items, i, _ = self.pair(key)
+            pre, seq = self.vars.rewrite(seq, True, self.fuser.effects)
+            self.emits(pre)
             self.emit(f"{items} = tuple({seq})")
             self.emit(f"{i} = 0")
             self.held[key] = "fresh"
@@ -343,8 +377,9 @@ class _Trace:
         elif kind == "call_end":  # `do`/`fire`: it moves the pc on itself, then pushes the callee's frame
             self.call(at, pc, k, frpc, kv, path, info)
         elif kind == "ret":
-            if at.up is None:  # the frame is gone, its pairs with it
+            if at.up is None:  # the frame is gone, its pairs and variables with it
                 self.held, self.bound, self.lens, self.zero = {}, set(), set(), set()
+                self.vars.held = {}
                 self.emit("s.frames.pop()")
                 self.emit(f"return {self.done(k)}")
                 self.longest = max(self.longest, k + 1)
@@ -373,6 +408,7 @@ class _Trace:
                 pad = line[:len(line) - len(code)]
                 back = [f"{pad}env[{key!r}] = ({self.pair(key)[0]}, {self.pair(key)[1]})"
                         for key, how in self.held.items() if how != "clean"]
+                back += [pad + line for line in self.vars.back()]
                 out += [f"{pad}s.steps += {count}", *back, f"{pad}return {self.fuser.const(GAME_ENDED)}"]
             else:
                 out.append(line)
@@ -403,6 +439,7 @@ class _Trace:
         if how == "fresh":
             self.emit(f"del {items}")
         snap = self.snapshot()
+        self.emits(self.vars.resolve())  # an earlier turn's variables, at the head of a function that turns
         del self.held[key]
         self.bound.discard(key)
         self.lens.discard(key)
@@ -411,10 +448,7 @@ class _Trace:
         self.restore(snap)
         self.depth -= 1
         at_i = "0" if zero else i
-        if len(names) == 1:
-            self.emit(f"env[{names[0]!r}] = {items}[{at_i}]")
-        else:
-            self.emit(f"{', '.join(f'env[{m!r}]' for m in names)}, = {items}[{at_i}]")
+        self.emit(f"{self.vars.bind(names)} = {items}[{at_i}]")  # written to ``env`` where it can be seen
         self.emit(f"{i} = 1" if zero else f"{i} += 1")
         self.zero.discard(key)
         if how == "clean":
@@ -436,6 +470,7 @@ class _Trace:
         self.flush()  # the callee's frame (and the engine, after it) sees this one's
         target = info[2].code if len(info) > 2 else None
         if (target is None or not fuser.asks(target) or at.depth() >= MAX_CALLS or id(target) in at.chain()):
+            self.emits(self.vars.forget())
             self.emit(f"{fuser.const(info[0])}(s, fr)")
             self.emit(f"return {self.done(k)}")
             self.longest = max(self.longest, k + 1)
@@ -476,6 +511,7 @@ class _Trace:
             return
         self.sync(pc, k, frpc, kv)
         self.flush()  # a suspended frame is saved, cloned and viewed as the step machine's
+        self.emits(self.vars.forget())  # the choice's text uses ``env`` itself
         self.longest = max(self.longest, k + 1)
         lines = self.fuser.choice_text(at.code.ins[pc]) if self.inline else None
         if lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES:
@@ -507,6 +543,7 @@ class _Trace:
         base = self.fuser.base.get(id(code), code)
         self.root = _At(base, code, up, site[1] if site is not None else 0)
         key = self.entry_pair()
+        self.vars.maybe = self.head_names() if self.hold_head else ()
         if key is not None:  # the head's pair, loaded once before the loop and carried from turn to turn
             # "fresh": a later turn may come back here from the loop's own `for` start (an outer loop's next
             # turn), whose pair the frame does not hold yet
@@ -522,6 +559,11 @@ class _Trace:
         self.walk(self.root, self.head, 0, self.head, 0, frozenset())
         if self.longest < 2:
             return None
+        if self.mixed:  # the head loop's variables are not held on every way back: released there instead
+            again = _Trace(self.fuser, code, self.head, self.inline, self.turn, hold_head=False)
+            made = again.source(turns=False)
+            self.exits, self.inlined, self.looped = again.exits, again.inlined, again.looped
+            return made
         if turns and self.back and not self.turn and 2 * self.longest <= MAX_CALL:
             again = _Trace(self.fuser, code, self.head, self.inline, turn=self.longest)
             made = again.source(turns=False)
@@ -533,7 +575,7 @@ class _Trace:
         # on an error, the pairs still held in locals are written back (an unbound one is not held: its loop
         # ended, or the frame changed after it was written back, or it was never read)
         back = "".join(f"        try:\n            env[{key!r}] = (_Fa{n}, _Fb{n})\n        except NameError:\n"
-                       "            pass\n" for key, n in self.pairs.items())
+                       "            pass\n" for key, n in self.pairs.items()) + self.vars.handler()
         start, count = ("_Fk = _Fn = 0", "_Fn + _Fk") if self.turn else ("_Fk = 0", "_Fk")
         text = (f"def {name}(s, fr):\n    env = fr[2]\n    {start}\n    try:\n" + "\n".join(self.lines)
                 + f"\n    except BaseException:\n        s.steps += {count}\n" + back + "        raise\n")
@@ -583,6 +625,9 @@ class Fuser:
         self.copies: dict[tuple[int, int, int], Code] = {}
         self.done: set[tuple[int, int]] = set()
         self.asking: dict[int, bool] = {}  # id(Code) -> worth a copy per call site (:meth:`asks`)
+        # what the generated functions a text calls with ``env`` read and write there (codegen/locals.py)
+        sources = comp.gen.sources
+        self.effects = Effects(self.ns, lambda: {g.filename: g.text for g in sources.items})
 
     def build(self, name: str, text: str, code: Code, head: int, inlined: bool) -> Ins:
         """Compile a fused function's text; if Python refuses it, the same trace calling its statement runs."""
