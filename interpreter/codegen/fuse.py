@@ -17,6 +17,8 @@ the body, while the turns stay within ``MAX_CALL`` instructions. A `for` loop's 
 index) pair, which the step machine keeps in the frame (``env['#n']``), is held in the function's
 Python locals across its turns, and written to the frame only where something can see it: where
 the function returns to the engine, before a call or a choice, and, on an error, by the handler.
+Session 19: so are the loop's variables (codegen/locals.py ``HeldVars``), and the texts written
+in read and write their locals; and the pc and count a raise would need are one local, ``_Fq``.
 
 Calls (session 17): a proc's `do` pushes the callee's frame and the function goes on in it,
 through the callee's instructions (in its frame, with its environment); the callee's `return`
@@ -43,15 +45,16 @@ Nothing a game can observe changes:
   the engine's margin, since paths are walked on their first call. The engine only runs the fused
   array while that many steps cannot pass the limit; near it, it single-steps the original
   instructions, so the limit error comes at the same step, at the same place.
-* **The frame's environment.** A loop pair held in locals is in the frame (or the frame's copy
-  deleted, at the loop's end) at every return, call, choice and error, so saves, clones, views and
-  errors see the step machine's frame; a pair's locals are unbound when the frame changes (a call
-  run into, a return), so the error handler, which writes back every bound pair, writes each into
-  its own frame.
+* **The frame's environment.** A loop pair or variable held in locals is in the frame (a pair's
+  copy deleted, at the loop's end) at every return, call, choice and error, and before a function
+  handed ``env`` reads it, so saves, clones, views and errors see the step machine's frame; the
+  locals are unbound when the frame changes (a call run into, a return), so the error handler,
+  which writes back every bound one, writes each into its own frame.
 * **Program counters.** The fused code writes the frame's pc whenever an original instruction
-  would be seen with it: before anything that may raise or reads it, and on leaving. Every exit is
-  an original instruction's pc, never inside one, and no fused call spans a decision, so saved
-  games (which store frames' pcs) and error positions are the same.
+  would be seen with it: before anything that reads it (a call, a choice) and on leaving; before
+  this function's own text that may raise, ``_Fq`` names the pc and count and the handler writes
+  them. Every exit is an original instruction's pc, never inside one, and no fused call spans a
+  decision, so saved games (which store frames' pcs) and error positions are the same.
 * **Frames.** A call run into pushes and pops exactly the frames the `do` and the `return` do,
   with the same environments; the only difference is the Code object in a frame (a call site's
   copy), which nothing that saves, clones, digests or reports reads beyond its id and name.
@@ -150,16 +153,13 @@ class _Trace:
         # True``), this being the longest path of one turn (the first walk's); 0: the walk unrolls it as any
         # other jump back (MAX_TURNS). ``back``: some path jumped back to ``head`` so (the first walk's finding);
         # ``looped``: the text is the second walk's, with a loop; ``root``: where the walk starts
-        self.turn = turn
-        self.back = False
-        self.looped = False
+        self.turn, self.back, self.looped = turn, False, False
         self.root: _At | None = None
         self.inlined = 0  # lines of statement runs written so far
         self.lines: list[str] = []
-        self.depth = 2
-        self.nodes = 0
-        self.longest = 0
+        self.depth, self.nodes, self.longest = 2, 0, 0
         self.exits: list[tuple[Code, int]] = []
+        self.qs: dict[tuple[int | None, int], int] = {(None, 0): 0}  # positions (:meth:`sync`): the head's is 0
         self.tmp = 0
         # Loops' `#n` pairs held in Python locals (:meth:`pair`): in the current frame, on the path being written,
         # key -> "clean" (env holds the same pair), "dirty" (env's is older) or "fresh" (dirty, and env may hold
@@ -175,9 +175,7 @@ class _Trace:
         # the loops' variables held in Python locals (session 19: codegen/locals.py HeldVars); ``hold_head``: a
         # turning function keeps its head loop's variables in locals from turn to turn (``mixed``: some way back
         # to the head does not hold them, so the function is written again with ``hold_head`` off)
-        self.vars = HeldVars()
-        self.hold_head = hold_head
-        self.mixed = False
+        self.vars, self.hold_head, self.mixed = HeldVars(), hold_head, False
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -192,8 +190,7 @@ class _Trace:
         return f"_Fa{n}", f"_Fb{n}", f"_Fc{n}"
 
     def emits(self, lines: list[str]) -> None:
-        for line in lines:
-            self.emit(line)
+        self.lines.extend("    " * self.depth + line for line in lines)
 
     def flush(self, variables: bool = True) -> None:
         """Write every pair (and ``variables``: every variable) held dirty back to ``env``: before the engine, a
@@ -263,7 +260,7 @@ class _Trace:
         if frpc != self.head:
             self.emit(f"fr[1] = {self.head}")
         if kv:
-            self.emit("_Fk = 0")
+            self.emit("_Fq = 0")
         key = self.entry_pair()
         others = sorted(self.bound - {key})
         kept = key in self.held
@@ -295,13 +292,19 @@ class _Trace:
         if length:
             self.emit(f"{n} = len({items})")
 
-    def sync(self, pc: int, k: int, frpc: int, kv: int) -> int:
-        """Make the frame's pc and the completed count right before something that may raise."""
-        if frpc != pc:
+    def sync(self, pc: int, k: int, frpc: int, kv: int, lazy: bool = False) -> tuple[int, int]:
+        """Make the frame's pc and the completed count right before something that may raise: ``_Fq``, the
+        position's number in the function's table of (pc or None, count), which the error handler reads (session
+        19: one local store where there were a list store and a local store). ``lazy``: what follows until the
+        next sync is this function's own text, which never reads the pc, so the frame's is written only by the
+        handler (the table's pc; None: the frame holds it). The position's number and the frame's pc after it."""
+        if frpc != pc and not lazy:
             self.emit(f"fr[1] = {pc}")
-        if kv != k:
-            self.emit(f"_Fk = {k}")
-        return k
+            frpc = pc
+        q = self.qs.setdefault((pc if frpc != pc else None, k), len(self.qs))
+        if q != kv:
+            self.emit(f"_Fq = {q}")
+        return q, frpc
 
     def walk(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]]) -> None:
         """Write instruction ``pc`` of ``at.code`` and what follows; ``k`` instructions done, ``frpc`` in the frame."""
@@ -323,9 +326,9 @@ class _Trace:
         kind = info[1]
         path = path | {(id(at.code), pc, at.depth(), turn)}
         if kind == "run":
-            kv = self.sync(pc, k, frpc, kv)
             body = fuser.run_text(fn) if self.inline else None
             if body is not None and self.inlined + len(body) <= MAX_INLINE_LINES:
+                kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
                 # The run's own statements, in this function's locals: its temporaries have names unique in
                 # the ruleset, it reads ``env`` and ``s`` like this function, and it leaves the pc alone
                 # (the run function's closing ``fr[1] += 1`` is written when this function stops or syncs).
@@ -335,9 +338,10 @@ class _Trace:
                 self.emits(pre)
                 body = text.split("\n")
                 pad = "    " * (self.depth - 1)
-                self.lines.extend(pad + line for line in self.ended(body))
-                self.walk(at, pc + 1, k + 1, pc, kv, path)
+                self.lines.extend(pad + line for line in self.ended(body, k))
+                self.walk(at, pc + 1, k + 1, frpc, kv, path)
             else:
+                kv, _ = self.sync(pc, k, frpc, kv)  # the run's function moves the frame's pc on
                 self.emits(self.vars.release())
                 self.emit(f"{fuser.const(fn)}(s, fr)")
                 self.walk(at, pc + 1, k + 1, pc + 1, kv, path)
@@ -345,22 +349,22 @@ class _Trace:
             self.walk(at, info[2], k + 1, frpc, kv, path)
         elif kind == "branch":
             _, _, cond, then_pc, else_pc = info
-            kv = self.sync(pc, k, frpc, kv)
+            kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
             pre, cond = self.vars.rewrite(cond, True, self.fuser.effects)
             self.emits(pre)
             self.emit(f"if {cond}:")
             self.depth += 1
             snap = self.snapshot()
-            self.walk(at, then_pc, k + 1, pc, kv, path)
+            self.walk(at, then_pc, k + 1, frpc, kv, path)
             self.restore(snap)
             self.depth -= 1
             self.emit("else:")
             self.depth += 1
-            self.walk(at, else_pc, k + 1, pc, kv, path)
+            self.walk(at, else_pc, k + 1, frpc, kv, path)
             self.depth -= 1
         elif kind == "for_init":
             _, _, seq, key = info
-            kv = self.sync(pc, k, frpc, kv)
+            kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
             # the loop's pair in this function's locals, written to ``env`` only where the frame can be seen
             items, i, _ = self.pair(key)
             pre, seq = self.vars.rewrite(seq, True, self.fuser.effects)
@@ -371,7 +375,7 @@ class _Trace:
             self.bound.add(key)
             self.lens.discard(key)
             self.zero.add(key)
-            self.walk(at, pc + 1, k + 1, pc, kv, path)
+            self.walk(at, pc + 1, k + 1, frpc, kv, path)
         elif kind == "for_next":
             self.for_next(at, pc, k, frpc, kv, path, info)
         elif kind == "call_end":  # `do`/`fire`: it moves the pc on itself, then pushes the callee's frame
@@ -395,12 +399,12 @@ class _Trace:
         else:
             raise AssertionError(f"fuse has no rule for the instruction kind {kind!r}: declare it in FUSED")
 
-    def ended(self, body: list[str]) -> list[str]:
+    def ended(self, body: list[str], k: int) -> list[str]:
         """A run's lines with each `end game` (``raise _GameOver`` on a line of its own) made this function's
         return of ``GAME_ENDED``, after adding the instructions completed before the run to the step count, as the
         raise's handler below would (statement text holds no handler that could catch the raise, and a
         ``finally`` runs on a return as on a raise). Every finished game used to pay the exception."""
-        count = "_Fn + _Fk" if self.turn else "_Fk"
+        count = f"_Fn + {k}" if self.turn else str(k)
         out = []
         for line in body:
             code = line.lstrip()
@@ -409,6 +413,7 @@ class _Trace:
                 back = [f"{pad}env[{key!r}] = ({self.pair(key)[0]}, {self.pair(key)[1]})"
                         for key, how in self.held.items() if how != "clean"]
                 back += [pad + line for line in self.vars.back()]
+                # (the pc is not written: a finished game's frames are cleared)
                 out += [f"{pad}s.steps += {count}", *back, f"{pad}return {self.fuser.const(GAME_ENDED)}"]
             else:
                 out.append(line)
@@ -419,8 +424,7 @@ class _Trace:
         """A loop's next item (into the frame's variable, as the original does), or its end."""
         _, _, key, names, end = info
         if len(names) > 1:  # unpacking a pair may raise, as in the original
-            kv = self.sync(pc, k, frpc, kv)
-            frpc = pc
+            kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
         items, i, n = self.pair(key)
         how = self.held.get(key)
         if how is None:  # from the frame (the loop started before this call, or a callee ran in between)
@@ -466,7 +470,7 @@ class _Trace:
         recursive call and calls nested past ``MAX_CALLS`` end the path.
         """
         fuser = self.fuser
-        self.sync(pc, k, frpc, kv)
+        kv, _ = self.sync(pc, k, frpc, kv)
         self.flush()  # the callee's frame (and the engine, after it) sees this one's
         target = info[2].code if len(info) > 2 else None
         if (target is None or not fuser.asks(target) or at.depth() >= MAX_CALLS or id(target) in at.chain()):
@@ -496,7 +500,7 @@ class _Trace:
             self.emit("fr = s.frames[-1]")
             self.emit(f"fr[0] = {fuser.const(site)}")
             self.emit("env = fr[2]")
-        self.walk(_At(target, site, at, pc + 1), 0, k + 1, 0, k, path)
+        self.walk(_At(target, site, at, pc + 1), 0, k + 1, 0, kv, path)
 
     def stop(self, at: _At, pc: int, k: int, frpc: int, kv: int) -> None:
         """A `choose` or `simultaneously` after other instructions: run it here rather than return to the engine.
@@ -576,9 +580,13 @@ class _Trace:
         # ended, or the frame changed after it was written back, or it was never read)
         back = "".join(f"        try:\n            env[{key!r}] = (_Fa{n}, _Fb{n})\n        except NameError:\n"
                        "            pass\n" for key, n in self.pairs.items()) + self.vars.handler()
-        start, count = ("_Fk = _Fn = 0", "_Fn + _Fk") if self.turn else ("_Fk = 0", "_Fk")
+        start, count = ("_Fq = _Fn = 0", "_Fn + _Fk") if self.turn else ("_Fq = 0", "_Fk")
+        table = [where for where, _ in sorted(self.qs.items(), key=lambda item: item[1])]
+        at = ("        if _Fp is not None:\n            fr[1] = _Fp\n" if any(pc is not None for pc, _ in table)
+              else "")
         text = (f"def {name}(s, fr):\n    env = fr[2]\n    {start}\n    try:\n" + "\n".join(self.lines)
-                + f"\n    except BaseException:\n        s.steps += {count}\n" + back + "        raise\n")
+                + f"\n    except BaseException:\n        _Fp, _Fk = {self.fuser.const(tuple(table))}[_Fq]\n" + at
+                + f"        s.steps += {count}\n" + back + "        raise\n")
         return name, text, MAX_CALL if self.turn else self.longest
 
     def function(self) -> tuple[Ins, int] | None:
