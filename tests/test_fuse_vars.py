@@ -6,7 +6,8 @@ can see it: a return to the engine, a call, a choice, a function the text hands 
 variable (or writes it, or cannot be followed), and on an error. These games read the loop variables from
 aggregates (generated functions handed ``env``), write `let`s in the loop bodies, break out of loops, call a proc
 that chooses from inside a loop, divide by zero in a later turn, `skip to` and `end game` from inside one, and
-bind two variables per turn (a `simultaneously` body): the saves after every decision, the digests, errors and
+bind two variables per turn (a `simultaneously` body), and come back to an inner loop that is empty on a later
+outer turn, in a function that starts at the inner loop's next step: the saves after every decision, the digests, errors and
 step counts are the single-stepped machine's, at every step limit too.
 """
 from __future__ import annotations
@@ -41,6 +42,12 @@ round {
       for x in [1, 2, 3, 4, 5, 6, 7] {
         if x == v + n + 3 { do bump(x) }
         m += x * v
+      }
+    }
+    for v in [1, 2, 3, 4] {
+      for x in [q for q in [1, 2, 3] where q > v] {
+        m += x * v
+        if x == v + 1 and n % 2 == 1 { do bump(x) }
       }
     }
     for y in [1, 2, 3, 4, 5] {
