@@ -7,8 +7,8 @@ variable (or writes it, or cannot be followed), and on an error. These games rea
 aggregates (generated functions handed ``env``), write `let`s in the loop bodies, break out of loops, call a proc
 that chooses from inside a loop, divide by zero in a later turn, `skip to` and `end game` from inside one, and
 bind two variables per turn (a `simultaneously` body), and come back to an inner loop that is empty on a later
-outer turn, in a function that starts at the inner loop's next step: the saves after every decision, the digests, errors and
-step counts are the single-stepped machine's, at every step limit too.
+outer turn, in a function that starts at the inner loop's next step: the saves after every decision, the digests,
+errors and step counts are the single-stepped machine's, at every step limit too.
 """
 from __future__ import annotations
 
@@ -164,3 +164,16 @@ def test_a_held_variable_is_written_back_for_a_function_that_reads_it() -> None:
     assert pre == ["env['q'] = _Fv3", "del _Fv3"] and text == "_k3(s, env)"
     pre, _ = held.rewrite("h(s, env)", True, effects)  # h is no generated function: everything released
     assert pre == ["del _Fv1"] and held.held == {}
+
+
+def test_a_variable_written_back_before_any_read_is_written_where_it_is_bound() -> None:
+    from liturgy.interpreter.codegen.locals import direct_writes
+
+    lines = ["    _Fv1 = _Fa1[_Fb1]", "    _Fb1 += 1", "    _Fq = 3", "    env['#2'] = (_Fa1, _Fb1)",
+             "    env['p'] = _Fv1", "    del _Fv1, _Fa1", "    _k4(s, fr)"]
+    assert direct_writes(lines) == ["    env['p'] = _Fa1[_Fb1]", "    _Fb1 += 1", "    _Fq = 3",
+                                    "    env['#2'] = (_Fa1, _Fb1)", "    del _Fa1", "    _k4(s, fr)"]
+    read = [*lines[:3], "    _E5 = _Fv1 + 1", *lines[3:]]  # read before the write-back: the local stays
+    assert direct_writes(read) == read
+    nested = [lines[0], "    if _Fq:", "        env['p'] = _Fv1", "        del _Fv1"]  # not straight-line code
+    assert direct_writes(nested) == nested

@@ -74,7 +74,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from liturgy.interpreter.codegen.locals import Effects, HeldVars
+from liturgy.interpreter.codegen.locals import Effects, HeldVars, direct_writes
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler.code import Code
 from liturgy.interpreter.compiler.instructions import MAX_FRAMES, _push
@@ -584,7 +584,7 @@ class _Trace:
         table = [where for where, _ in sorted(self.qs.items(), key=lambda item: item[1])]
         at = ("        if _Fp is not None:\n            fr[1] = _Fp\n" if any(pc is not None for pc, _ in table)
               else "")
-        text = (f"def {name}(s, fr):\n    env = fr[2]\n    {start}\n    try:\n" + "\n".join(self.lines)
+        text = (f"def {name}(s, fr):\n    env = fr[2]\n    {start}\n    try:\n" + "\n".join(direct_writes(self.lines))
                 + f"\n    except BaseException:\n        _Fp, _Fk = {self.fuser.const(tuple(table))}[_Fq]\n" + at
                 + f"        s.steps += {count}\n" + back + "        raise\n")
         return name, text, MAX_CALL if self.turn else self.longest

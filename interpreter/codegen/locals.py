@@ -465,3 +465,44 @@ class HeldVars:
 
     def restore(self, snap: tuple[dict[str, bool], tuple[str, ...]]) -> None:
         self.held, self.maybe = dict(snap[0]), snap[1]
+
+
+_BIND = re.compile(r"(_Fv\d+) = (_Fa\d+\[(?:_Fb\d+|0)\])")
+_PASSING = re.compile(r"_Fb\d+ \+= 1|_Fb\d+ = 1|_Fq = \d+|fr\[1\] = \d+"
+                      r"|env\['[^'\\]*'\] = (?:\(_Fa\d+, _Fb\d+\)|_Fv\d+)")
+
+
+def direct_writes(lines: list[str]) -> list[str]:
+    """A fused function's lines with each loop variable that is bound and written back before anything reads it
+    (a `for` step followed by a call or a choice) written to ``env`` where it is bound, without the local.
+
+    ``_Fv1 = _Fa1[_Fb1]``, then only lines that neither read it nor raise (the index moved on, positions, the
+    frame's pc, other write-backs), then ``env['p'] = _Fv1`` and ``del _Fv1``: the same value reaches ``env``
+    before those lines instead of after, where nothing can tell (the handler's write-back of an unbound local
+    is skipped, as it is after the ``del``)."""
+    out = list(lines)
+    for i, line in enumerate(out):
+        body = line.lstrip(" ")
+        got = _BIND.fullmatch(body)
+        if got is None:
+            continue
+        local, pad = got.group(1), line[:len(line) - len(body)]
+        write = j = None
+        for k in range(i + 1, len(out)):
+            code = out[k].lstrip(" ")
+            if out[k][:len(out[k]) - len(code)] != pad:
+                break
+            if code.startswith("env[") and code.endswith(f"] = {local}") and write is None:
+                write = k
+            elif code.startswith("del ") and local in code.removeprefix("del ").split(", "):
+                j = k
+                break
+            elif not _PASSING.fullmatch(code) or re.search(rf"\b{local}\b", code):
+                break
+        if write is None or j is None:
+            continue
+        out[i] = pad + out[write].lstrip(" ").removesuffix(local) + got.group(2)
+        out[write] = ""
+        rest = [name for name in out[j].lstrip(" ").removeprefix("del ").split(", ") if name != local]
+        out[j] = pad + "del " + ", ".join(rest) if rest else ""
+    return [line for line in out if line]
