@@ -17,6 +17,8 @@ the body, while the turns stay within ``MAX_CALL`` instructions. A `for` loop's 
 index) pair, which the step machine keeps in the frame (``env['#n']``), is held in the function's
 Python locals across its turns, and written to the frame only where something can see it: where
 the function returns to the engine, before a call or a choice, and, on an error, by the handler.
+Session 19: so are the loop's variables (codegen/locals.py ``HeldVars``), and the texts written
+in read and write their locals; and the pc and count a raise would need are one local, ``_Fq``.
 
 Calls (session 17): a proc's `do` pushes the callee's frame and the function goes on in it,
 through the callee's instructions (in its frame, with its environment); the callee's `return`
@@ -43,15 +45,16 @@ Nothing a game can observe changes:
   the engine's margin, since paths are walked on their first call. The engine only runs the fused
   array while that many steps cannot pass the limit; near it, it single-steps the original
   instructions, so the limit error comes at the same step, at the same place.
-* **The frame's environment.** A loop pair held in locals is in the frame (or the frame's copy
-  deleted, at the loop's end) at every return, call, choice and error, so saves, clones, views and
-  errors see the step machine's frame; a pair's locals are unbound when the frame changes (a call
-  run into, a return), so the error handler, which writes back every bound pair, writes each into
-  its own frame.
+* **The frame's environment.** A loop pair or variable held in locals is in the frame (a pair's
+  copy deleted, at the loop's end) at every return, call, choice and error, and before a function
+  handed ``env`` reads it, so saves, clones, views and errors see the step machine's frame; the
+  locals are unbound when the frame changes (a call run into, a return), so the error handler,
+  which writes back every bound one, writes each into its own frame.
 * **Program counters.** The fused code writes the frame's pc whenever an original instruction
-  would be seen with it: before anything that may raise or reads it, and on leaving. Every exit is
-  an original instruction's pc, never inside one, and no fused call spans a decision, so saved
-  games (which store frames' pcs) and error positions are the same.
+  would be seen with it: before anything that reads it (a call, a choice) and on leaving; before
+  this function's own text that may raise, ``_Fq`` names the pc and count and the handler writes
+  them. Every exit is an original instruction's pc, never inside one, and no fused call spans a
+  decision, so saved games (which store frames' pcs) and error positions are the same.
 * **Frames.** A call run into pushes and pops exactly the frames the `do` and the `return` do,
   with the same environments; the only difference is the Code object in a frame (a call site's
   copy), which nothing that saves, clones, digests or reports reads beyond its id and name.
@@ -71,6 +74,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from liturgy.interpreter.codegen.locals import Effects, HeldVars, direct_writes
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler.code import Code
 from liturgy.interpreter.compiler.instructions import MAX_FRAMES, _push
@@ -139,7 +143,8 @@ class _At(NamedTuple):
 class _Trace:
     """Writes one fused function, entered at ``head`` of ``code`` (a ruleset's Code or a call site's copy)."""
 
-    def __init__(self, fuser: Fuser, code: Code, head: int, inline: bool = True, turn: int = 0) -> None:
+    def __init__(self, fuser: Fuser, code: Code, head: int, inline: bool = True, turn: int = 0,
+                 hold_head: bool = True) -> None:
         self.fuser = fuser
         self.code = code
         self.head = head
@@ -148,16 +153,13 @@ class _Trace:
         # True``), this being the longest path of one turn (the first walk's); 0: the walk unrolls it as any
         # other jump back (MAX_TURNS). ``back``: some path jumped back to ``head`` so (the first walk's finding);
         # ``looped``: the text is the second walk's, with a loop; ``root``: where the walk starts
-        self.turn = turn
-        self.back = False
-        self.looped = False
+        self.turn, self.back, self.looped = turn, False, False
         self.root: _At | None = None
         self.inlined = 0  # lines of statement runs written so far
         self.lines: list[str] = []
-        self.depth = 2
-        self.nodes = 0
-        self.longest = 0
+        self.depth, self.nodes, self.longest = 2, 0, 0
         self.exits: list[tuple[Code, int]] = []
+        self.qs: dict[tuple[int | None, int], int] = {(None, 0): 0}  # positions (:meth:`sync`): the head's is 0
         self.tmp = 0
         # Loops' `#n` pairs held in Python locals (:meth:`pair`): in the current frame, on the path being written,
         # key -> "clean" (env holds the same pair), "dirty" (env's is older) or "fresh" (dirty, and env may hold
@@ -170,6 +172,10 @@ class _Trace:
         self.lens: set[str] = set()
         self.zero: set[str] = set()
         self.pairs: dict[str, int] = {}
+        # the loops' variables held in Python locals (session 19: codegen/locals.py HeldVars); ``hold_head``: a
+        # turning function keeps its head loop's variables in locals from turn to turn (``mixed``: some way back
+        # to the head does not hold them, so the function is written again with ``hold_head`` off)
+        self.vars, self.hold_head, self.mixed = HeldVars(), hold_head, False
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)
@@ -183,8 +189,14 @@ class _Trace:
         n = self.pairs.setdefault(key, len(self.pairs) + 1)
         return f"_Fa{n}", f"_Fb{n}", f"_Fc{n}"
 
-    def flush(self) -> None:
-        """Write every pair held dirty back to ``env``: before the engine, a callee or a choice can see the frame."""
+    def emits(self, lines: list[str]) -> None:
+        self.lines.extend("    " * self.depth + line for line in lines)
+
+    def flush(self, variables: bool = True) -> None:
+        """Write every pair (and ``variables``: every variable) held dirty back to ``env``: before the engine, a
+        callee or a choice can see the frame."""
+        if variables:
+            self.emits(self.vars.flush())
         for key, how in self.held.items():
             if how != "clean":
                 items, i, _ = self.pair(key)
@@ -197,16 +209,18 @@ class _Trace:
         pair to the current ``env``, never writes one into another frame's."""
         if self.bound:
             self.emit("del " + ", ".join(self.pair(key)[0] for key in sorted(self.bound)))
+        self.emits(self.vars.forget())
         self.held = {}
         self.bound = set()
         self.lens = set()
         self.zero = set()
 
-    def snapshot(self) -> tuple[dict[str, str], set[str], set[str], set[str]]:
-        return dict(self.held), set(self.bound), set(self.lens), set(self.zero)
+    def snapshot(self) -> tuple[Any, ...]:
+        return dict(self.held), set(self.bound), set(self.lens), set(self.zero), self.vars.snapshot()
 
-    def restore(self, snap: tuple[dict[str, str], set[str], set[str], set[str]]) -> None:
+    def restore(self, snap: tuple[Any, ...]) -> None:
         self.held, self.bound, self.lens, self.zero = dict(snap[0]), set(snap[1]), set(snap[2]), set(snap[3])
+        self.vars.restore(snap[4])
 
     def leave(self, at: _At, pc: int, k: int, frpc: int) -> None:
         """Stop before instruction ``pc`` after ``k`` instructions: the engine runs ``pc`` next."""
@@ -246,12 +260,15 @@ class _Trace:
         if frpc != self.head:
             self.emit(f"fr[1] = {self.head}")
         if kv:
-            self.emit("_Fk = 0")
+            self.emit("_Fq = 0")
         key = self.entry_pair()
         others = sorted(self.bound - {key})
         kept = key in self.held
         self.held = {other: how for other, how in self.held.items() if other != key}
-        self.flush()
+        names = self.head_names() if self.hold_head else ()
+        self.mixed = self.mixed or any(var not in self.vars.held for var in names)
+        self.emits(self.vars.keep(names))  # the head's variables stay in locals
+        self.flush(variables=False)
         if others:
             self.emit("del " + ", ".join(self.pair(other)[0] for other in others))
         if key is not None and not kept:
@@ -263,6 +280,11 @@ class _Trace:
         self.depth -= 1
         self.restore(snap)
 
+    def head_names(self) -> tuple[str, ...]:
+        """The variables the head's `for` step binds, in a function that turns through that loop."""
+        info = self.fuser.info(self.code.ins[self.head])
+        return tuple(info[3]) if self.turn and info is not None and info[1] == "for_next" else ()
+
     def load(self, key: str, length: bool = False) -> None:
         """Read loop pair ``key`` from the frame into its locals (``length``: and set its length local)."""
         items, i, n = self.pair(key)
@@ -270,13 +292,19 @@ class _Trace:
         if length:
             self.emit(f"{n} = len({items})")
 
-    def sync(self, pc: int, k: int, frpc: int, kv: int) -> int:
-        """Make the frame's pc and the completed count right before something that may raise."""
-        if frpc != pc:
+    def sync(self, pc: int, k: int, frpc: int, kv: int, lazy: bool = False) -> tuple[int, int]:
+        """Make the frame's pc and the completed count right before something that may raise: ``_Fq``, the
+        position's number in the function's table of (pc or None, count), which the error handler reads (session
+        19: one local store where there were a list store and a local store). ``lazy``: what follows until the
+        next sync is this function's own text, which never reads the pc, so the frame's is written only by the
+        handler (the table's pc; None: the frame holds it). The position's number and the frame's pc after it."""
+        if frpc != pc and not lazy:
             self.emit(f"fr[1] = {pc}")
-        if kv != k:
-            self.emit(f"_Fk = {k}")
-        return k
+            frpc = pc
+        q = self.qs.setdefault((pc if frpc != pc else None, k), len(self.qs))
+        if q != kv:
+            self.emit(f"_Fq = {q}")
+        return q, frpc
 
     def walk(self, at: _At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]]) -> None:
         """Write instruction ``pc`` of ``at.code`` and what follows; ``k`` instructions done, ``frpc`` in the frame."""
@@ -298,53 +326,64 @@ class _Trace:
         kind = info[1]
         path = path | {(id(at.code), pc, at.depth(), turn)}
         if kind == "run":
-            kv = self.sync(pc, k, frpc, kv)
             body = fuser.run_text(fn) if self.inline else None
             if body is not None and self.inlined + len(body) <= MAX_INLINE_LINES:
+                kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
                 # The run's own statements, in this function's locals: its temporaries have names unique in
                 # the ruleset, it reads ``env`` and ``s`` like this function, and it leaves the pc alone
                 # (the run function's closing ``fr[1] += 1`` is written when this function stops or syncs).
+                # It reads and writes the held variables' locals (or they are written back first).
                 self.inlined += len(body)
+                pre, text = self.vars.rewrite("\n".join(body), False, self.fuser.effects)
+                self.emits(pre)
+                body = text.split("\n")
                 pad = "    " * (self.depth - 1)
-                self.lines.extend(pad + line for line in self.ended(body))
-                self.walk(at, pc + 1, k + 1, pc, kv, path)
+                self.lines.extend(pad + line for line in self.ended(body, k))
+                self.walk(at, pc + 1, k + 1, frpc, kv, path)
             else:
+                kv, _ = self.sync(pc, k, frpc, kv)  # the run's function moves the frame's pc on
+                self.emits(self.vars.release())
                 self.emit(f"{fuser.const(fn)}(s, fr)")
                 self.walk(at, pc + 1, k + 1, pc + 1, kv, path)
         elif kind == "goto":
             self.walk(at, info[2], k + 1, frpc, kv, path)
         elif kind == "branch":
             _, _, cond, then_pc, else_pc = info
-            kv = self.sync(pc, k, frpc, kv)
+            kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
+            pre, cond = self.vars.rewrite(cond, True, self.fuser.effects)
+            self.emits(pre)
             self.emit(f"if {cond}:")
             self.depth += 1
             snap = self.snapshot()
-            self.walk(at, then_pc, k + 1, pc, kv, path)
+            self.walk(at, then_pc, k + 1, frpc, kv, path)
             self.restore(snap)
             self.depth -= 1
             self.emit("else:")
             self.depth += 1
-            self.walk(at, else_pc, k + 1, pc, kv, path)
+            self.walk(at, else_pc, k + 1, frpc, kv, path)
             self.depth -= 1
         elif kind == "for_init":
             _, _, seq, key = info
-            kv = self.sync(pc, k, frpc, kv)
+            kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
             # the loop's pair in this function's locals, written to ``env`` only where the frame can be seen
             items, i, _ = self.pair(key)
+            pre, seq = self.vars.rewrite(seq, True, self.fuser.effects)
+            self.emits(pre)
             self.emit(f"{items} = tuple({seq})")
             self.emit(f"{i} = 0")
             self.held[key] = "fresh"
             self.bound.add(key)
             self.lens.discard(key)
             self.zero.add(key)
-            self.walk(at, pc + 1, k + 1, pc, kv, path)
+            self.walk(at, pc + 1, k + 1, frpc, kv, path)
         elif kind == "for_next":
             self.for_next(at, pc, k, frpc, kv, path, info)
         elif kind == "call_end":  # `do`/`fire`: it moves the pc on itself, then pushes the callee's frame
             self.call(at, pc, k, frpc, kv, path, info)
         elif kind == "ret":
-            if at.up is None:  # the frame is gone, its pairs with it
+            if at.up is None:  # the frame is gone, its pairs and variables with it
                 self.held, self.bound, self.lens, self.zero = {}, set(), set(), set()
+                self.vars.held = {}
                 self.emit("s.frames.pop()")
                 self.emit(f"return {self.done(k)}")
                 self.longest = max(self.longest, k + 1)
@@ -360,12 +399,12 @@ class _Trace:
         else:
             raise AssertionError(f"fuse has no rule for the instruction kind {kind!r}: declare it in FUSED")
 
-    def ended(self, body: list[str]) -> list[str]:
+    def ended(self, body: list[str], k: int) -> list[str]:
         """A run's lines with each `end game` (``raise _GameOver`` on a line of its own) made this function's
         return of ``GAME_ENDED``, after adding the instructions completed before the run to the step count, as the
         raise's handler below would (statement text holds no handler that could catch the raise, and a
         ``finally`` runs on a return as on a raise). Every finished game used to pay the exception."""
-        count = "_Fn + _Fk" if self.turn else "_Fk"
+        count = f"_Fn + {k}" if self.turn else str(k)
         out = []
         for line in body:
             code = line.lstrip()
@@ -373,6 +412,8 @@ class _Trace:
                 pad = line[:len(line) - len(code)]
                 back = [f"{pad}env[{key!r}] = ({self.pair(key)[0]}, {self.pair(key)[1]})"
                         for key, how in self.held.items() if how != "clean"]
+                back += [pad + line for line in self.vars.back()]
+                # (the pc is not written: a finished game's frames are cleared)
                 out += [f"{pad}s.steps += {count}", *back, f"{pad}return {self.fuser.const(GAME_ENDED)}"]
             else:
                 out.append(line)
@@ -383,8 +424,7 @@ class _Trace:
         """A loop's next item (into the frame's variable, as the original does), or its end."""
         _, _, key, names, end = info
         if len(names) > 1:  # unpacking a pair may raise, as in the original
-            kv = self.sync(pc, k, frpc, kv)
-            frpc = pc
+            kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
         items, i, n = self.pair(key)
         how = self.held.get(key)
         if how is None:  # from the frame (the loop started before this call, or a callee ran in between)
@@ -403,6 +443,7 @@ class _Trace:
         if how == "fresh":
             self.emit(f"del {items}")
         snap = self.snapshot()
+        self.emits(self.vars.resolve())  # an earlier turn's variables, at the head of a function that turns
         del self.held[key]
         self.bound.discard(key)
         self.lens.discard(key)
@@ -411,10 +452,7 @@ class _Trace:
         self.restore(snap)
         self.depth -= 1
         at_i = "0" if zero else i
-        if len(names) == 1:
-            self.emit(f"env[{names[0]!r}] = {items}[{at_i}]")
-        else:
-            self.emit(f"{', '.join(f'env[{m!r}]' for m in names)}, = {items}[{at_i}]")
+        self.emit(f"{self.vars.bind(names)} = {items}[{at_i}]")  # written to ``env`` where it can be seen
         self.emit(f"{i} = 1" if zero else f"{i} += 1")
         self.zero.discard(key)
         if how == "clean":
@@ -432,10 +470,11 @@ class _Trace:
         recursive call and calls nested past ``MAX_CALLS`` end the path.
         """
         fuser = self.fuser
-        self.sync(pc, k, frpc, kv)
+        kv, _ = self.sync(pc, k, frpc, kv)
         self.flush()  # the callee's frame (and the engine, after it) sees this one's
         target = info[2].code if len(info) > 2 else None
         if (target is None or not fuser.asks(target) or at.depth() >= MAX_CALLS or id(target) in at.chain()):
+            self.emits(self.vars.forget())
             self.emit(f"{fuser.const(info[0])}(s, fr)")
             self.emit(f"return {self.done(k)}")
             self.longest = max(self.longest, k + 1)
@@ -461,7 +500,7 @@ class _Trace:
             self.emit("fr = s.frames[-1]")
             self.emit(f"fr[0] = {fuser.const(site)}")
             self.emit("env = fr[2]")
-        self.walk(_At(target, site, at, pc + 1), 0, k + 1, 0, k, path)
+        self.walk(_At(target, site, at, pc + 1), 0, k + 1, 0, kv, path)
 
     def stop(self, at: _At, pc: int, k: int, frpc: int, kv: int) -> None:
         """A `choose` or `simultaneously` after other instructions: run it here rather than return to the engine.
@@ -476,6 +515,7 @@ class _Trace:
             return
         self.sync(pc, k, frpc, kv)
         self.flush()  # a suspended frame is saved, cloned and viewed as the step machine's
+        self.emits(self.vars.forget())  # the choice's text uses ``env`` itself
         self.longest = max(self.longest, k + 1)
         lines = self.fuser.choice_text(at.code.ins[pc]) if self.inline else None
         if lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES:
@@ -507,6 +547,7 @@ class _Trace:
         base = self.fuser.base.get(id(code), code)
         self.root = _At(base, code, up, site[1] if site is not None else 0)
         key = self.entry_pair()
+        self.vars.maybe = self.head_names() if self.hold_head else ()
         if key is not None:  # the head's pair, loaded once before the loop and carried from turn to turn
             # "fresh": a later turn may come back here from the loop's own `for` start (an outer loop's next
             # turn), whose pair the frame does not hold yet
@@ -522,6 +563,11 @@ class _Trace:
         self.walk(self.root, self.head, 0, self.head, 0, frozenset())
         if self.longest < 2:
             return None
+        if self.mixed:  # the head loop's variables are not held on every way back: released there instead
+            again = _Trace(self.fuser, code, self.head, self.inline, self.turn, hold_head=False)
+            made = again.source(turns=False)
+            self.exits, self.inlined, self.looped = again.exits, again.inlined, again.looped
+            return made
         if turns and self.back and not self.turn and 2 * self.longest <= MAX_CALL:
             again = _Trace(self.fuser, code, self.head, self.inline, turn=self.longest)
             made = again.source(turns=False)
@@ -533,10 +579,14 @@ class _Trace:
         # on an error, the pairs still held in locals are written back (an unbound one is not held: its loop
         # ended, or the frame changed after it was written back, or it was never read)
         back = "".join(f"        try:\n            env[{key!r}] = (_Fa{n}, _Fb{n})\n        except NameError:\n"
-                       "            pass\n" for key, n in self.pairs.items())
-        start, count = ("_Fk = _Fn = 0", "_Fn + _Fk") if self.turn else ("_Fk = 0", "_Fk")
-        text = (f"def {name}(s, fr):\n    env = fr[2]\n    {start}\n    try:\n" + "\n".join(self.lines)
-                + f"\n    except BaseException:\n        s.steps += {count}\n" + back + "        raise\n")
+                       "            pass\n" for key, n in self.pairs.items()) + self.vars.handler()
+        start, count = ("_Fq = _Fn = 0", "_Fn + _Fk") if self.turn else ("_Fq = 0", "_Fk")
+        table = [where for where, _ in sorted(self.qs.items(), key=lambda item: item[1])]
+        at = ("        if _Fp is not None:\n            fr[1] = _Fp\n" if any(pc is not None for pc, _ in table)
+              else "")
+        text = (f"def {name}(s, fr):\n    env = fr[2]\n    {start}\n    try:\n" + "\n".join(direct_writes(self.lines))
+                + f"\n    except BaseException:\n        _Fp, _Fk = {self.fuser.const(tuple(table))}[_Fq]\n" + at
+                + f"        s.steps += {count}\n" + back + "        raise\n")
         return name, text, MAX_CALL if self.turn else self.longest
 
     def function(self) -> tuple[Ins, int] | None:
@@ -583,6 +633,9 @@ class Fuser:
         self.copies: dict[tuple[int, int, int], Code] = {}
         self.done: set[tuple[int, int]] = set()
         self.asking: dict[int, bool] = {}  # id(Code) -> worth a copy per call site (:meth:`asks`)
+        # what the generated functions a text calls with ``env`` read and write there (codegen/locals.py)
+        sources = comp.gen.sources
+        self.effects = Effects(self.ns, lambda: {g.filename: g.text for g in sources.items})
 
     def build(self, name: str, text: str, code: Code, head: int, inlined: bool) -> Ins:
         """Compile a fused function's text; if Python refuses it, the same trace calling its statement runs."""
