@@ -36,6 +36,7 @@ from liturgy.interpreter.codegen import (
     clampgen,
     drains,
     gridgen,
+    inline_aggregates,
     kept,
     letgen,
     loggen,
@@ -312,8 +313,22 @@ class StmtGen:
         writer(self, st)
 
     def _let(self, st: A.Let) -> None:
-        value = self.src(st.value)
+        value = self.inline_loop(st.value)
         self.assign_value(self.write(st.name, self.gen.is_nonnull(value)), value)
+
+    def inline_loop(self, e: A.Expr) -> str:
+        """Source for ``e``, a statement's whole value: an aggregate's or comprehension's loop written here first
+        where it can be (codegen/inline_aggregates.py ``statement_loop``), else the expression as usual."""
+        self.loop(1)  # the loop's reads count as a loop's for the locals loaded at the top
+        try:
+            got = inline_aggregates.statement_loop(self.gen, e)
+        finally:
+            self.loop(-1)
+        if got is None:
+            return self.src(e)
+        for line in got[0]:
+            self.emit(line)
+        return got[1]
 
     def assign_value(self, prefix: str, value: str) -> None:
         """``<prefix><value>`` as statements (a chain of `let`s at the root of ``value``: one line each)."""
@@ -342,7 +357,7 @@ class StmtGen:
 
     def _for(self, st: A.For) -> None:
         x = self.tmp("_x")
-        seq = self.gen._seq(st.iterable)
+        seq = self.inline_loop(st.iterable) if isinstance(st.iterable, A.ListComp) else self.gen._seq(st.iterable)
         head = self.loop_head(st.body, st.var)
         zone = st.iterable.ty is not None and st.iterable.ty.kind == "zone"  # a zone holds cards, never `none`
         # a zone can change under the loop, so it is copied; other lists are tuples or card data, never changed
