@@ -1,4 +1,7 @@
-"""Aggregates and comprehensions over a fixed number of seats written into the expression that uses them.
+"""Aggregates and comprehensions written into the expression or statement that uses them, not called as loops.
+
+Over a fixed number of seats (:func:`unrolled`), item by item as one expression; as a statement's whole value
+over anything else (:func:`statement_loop`), its loop written into the statement's own function.
 
 A game played by a fixed number of players n (``players n..n``, no `absent_while`) has `players` = the seats
 0 … n-1 and `players_from(p)` = n seats starting at p. A `count`, `sum`, `any`, `all`, `min`, `max` or a list
