@@ -142,9 +142,8 @@ class ExprGen:
             loop: ExprFn = self._loop_function(e)  # never None without parameters to pass
             return loop
         assert body is not None
-        loads, body = hoist.finish(body)
-        name = self._name("_e")
-        code = f"def {name}(s, env):\n" + "".join(f"    {line}\n" for line in loads) + f"    return {body}\n"
+        name = self._name("_e")  # the counter list in a local where it is read three times or more (function_text)
+        code = function_text(f"def {name}(s, env):", hoist, [f"return {body}"])
         try:
             fn: ExprFn = self.sources.load(self.ns, name, "expr", code, e.span)
         except Refused:
