@@ -45,6 +45,8 @@ round {
     let top = max(q.stake for q in opened)
     total += top + count(q for q in opened where q.stake > top - 1)
     for p in [q for q in opened where q.stake >= top] { seen += 2 }
+    if any(q.stake > 1 for q in opened) { seen += 3 } else { seen += 5 }
+    if not all(q.stake > 1 for q in opened) { seen += 7 }
     if size(opened) > 0 {
       for p in [q for q in players_from(opened[0]) where q != opened[0]] { seen += 100 }
       total += count(q for q in players where opened[0] == q)
@@ -82,6 +84,8 @@ def test_seat_aggregates_are_written_out(write_ruleset: Callable[..., str]) -> N
     assert "(((0,) if _cs[5] else ()) + ((1,) if _cs[7] else ()))" in text  # `opened`
     # over `opened`, a list of any length: the loop written into the statement, a running value, no call
     assert re.search(r"env\['top'\] = _E\d+ = 0 if _r\d+ is _MISSING else _r\d+", text), text
+    assert re.search(r"_r\d+ = True\n +break\n +if _r\d+:\n", text), text  # `if any(…)`: the loop, then the test
+    assert re.search(r"_r\d+ = False\n +break\n +if \(not _r\d+\):\n", text), text  # `if not all(…)`
     assert "max(_cs[4], _cs[6])" in text  # the built-in over the items: its comparisons, its tie rule
     assert "if (not ((not _cs[5]) or (not _cs[7]))):" in text  # `all`, tested: no True/False
     # players_from(opened[0]): its list once, each seat in a name, `opened[0]` of the filter read once

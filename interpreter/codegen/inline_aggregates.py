@@ -162,10 +162,11 @@ def _fold(func: str, parts: list[tuple[str, str]], truth: bool, ints: bool) -> s
     return "(" + " + ".join(f"({x},)" if w == "True" else f"(({x},) if {w} else ())" for w, x in parts) + ")"
 
 
-def statement_loop(gen: ExprGen, e: A.Expr) -> tuple[list[str], str] | None:
+def statement_loop(gen: ExprGen, e: A.Expr, truth: bool = False) -> tuple[list[str], str] | None:
     """An aggregate or comprehension that is a whole statement's value (`let best = max(…)`, the list of a `for`):
     the lines of its loop, to be written into the statement's own function, and the source of its result; a short
     form (fixed seats, constant items, a span) with no lines; None where the loop needs its own function.
+    ``truth``: only the value's truth is used (an `if`'s test).
 
     The lines are the loop function's (``ExprGen._loop_function``'s fast case, aggregen's folds, the same work
     count), with its locals renamed apart and its variable a Python local of the statement: no call, no frame,
@@ -175,7 +176,7 @@ def statement_loop(gen: ExprGen, e: A.Expr) -> tuple[list[str], str] | None:
     ``env``, keeps the function, which binds the variable in ``env`` and puts the old value back."""
     if not ENABLED or not isinstance(e, A.Aggregate | A.ListComp):
         return None
-    short = gridgen.spans_reach(gen, e) or unroll.unrolled(gen, e) or unrolled(gen, e)
+    short = gridgen.spans_reach(gen, e) or unroll.unrolled(gen, e) or unrolled(gen, e, truth)
     if short is not None:
         return [], short
     if isinstance(e, A.Aggregate) and e.func not in _FOLDS:

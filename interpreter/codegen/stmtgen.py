@@ -316,12 +316,12 @@ class StmtGen:
         value = self.inline_loop(st.value)
         self.assign_value(self.write(st.name, self.gen.is_nonnull(value)), value)
 
-    def inline_loop(self, e: A.Expr) -> str:
+    def inline_loop(self, e: A.Expr, truth: bool = False) -> str:
         """Source for ``e``, a statement's whole value: an aggregate's or comprehension's loop written here first
         where it can be (codegen/inline_aggregates.py ``statement_loop``), else the expression as usual."""
         self.loop(1)  # the loop's reads count as a loop's for the locals loaded at the top
         try:
-            got = inline_aggregates.statement_loop(self.gen, e)
+            got = inline_aggregates.statement_loop(self.gen, e, truth)
         finally:
             self.loop(-1)
         if got is None:
@@ -329,6 +329,14 @@ class StmtGen:
         for line in got[0]:
             self.emit(line)
         return got[1]
+
+    def inline_test(self, e: A.Expr) -> str:
+        """Test ``e``, the first thing a statement evaluates: `any`/`all` (or its `not`) as a loop written before
+        the statement (:meth:`inline_loop`), any other test as usual."""
+        inner = e.operand if isinstance(e, A.Unary) and e.op == "not" else e
+        if not (isinstance(inner, A.Aggregate) and inner.func in ("any", "all")):
+            return self.gen.cond(e)
+        return self.inline_loop(inner, True) if inner is e else f"(not {self.inline_loop(inner, True)})"
 
     def assign_value(self, prefix: str, value: str) -> None:
         """``<prefix><value>`` as statements (a chain of `let`s at the root of ``value``: one line each)."""
@@ -338,8 +346,9 @@ class StmtGen:
     def _if(self, st: A.If) -> None:
         loc = self.locals
         ends = []
-        for i, (cond, body) in enumerate(st.branches):
-            self.emit(f"{'if' if i == 0 else 'elif'} {self.gen.cond(cond)}:")
+        for i, (cond, body) in enumerate(st.branches):  # the first test runs first: its loop may come before it
+            test = self.inline_test(cond) if i == 0 else self.gen.cond(cond)
+            self.emit(f"{'if' if i == 0 else 'elif'} {test}:")
             fall = dict(loc.state) if loc is not None else {}
             self.cell_facts = clampgen.test_facts(cond)
             with self.gen.narrowed(cond if clampgen.names_kept(cond, body, self.comp) else None):
