@@ -145,3 +145,40 @@ def test_a_game_of_several_seat_counts_keeps_its_loops(write_ruleset: Callable[.
     for seed in range(4):
         seen = _plays(path, seed)
         assert all(x == seen[0] for x in seen), seed
+
+
+SEAT_LIST = '''game "Seat lists" { players 2..3
+  step_limit 400 }
+counter per player stake 0..20 = 1
+counter total 0..100000
+fn stake_of(p: player) -> int = p.stake
+round {
+  step s "S" {
+    for p in players {
+      choose k from range(3) by p { p.stake += k }
+    }
+    let rich = [q for q in players where q.stake > 1]
+    total += 1
+    let best = max(stake_of(q) for q in rich)
+    for p in rich { total += stake_of(p) + best }
+    if total > 40 { end game }
+  }
+}
+score(p) = p.stake + total
+'''
+
+
+def test_a_let_of_seats_is_known_to_hold_seats(write_ruleset: Callable[..., str]) -> None:
+    """`let rich = [q for q in players where …]` that nothing rebinds: a loop over `rich` calling an inlined `fn`
+    with its variable tests no item for `none`; rebound later in the block, the tests stay."""
+    for rules, tested in ((SEAT_LIST, False),
+                          (SEAT_LIST.replace("    if total > 40", "    rich = [q for q in players]\n    if total > 40"),
+                           True)):
+        path = write_ruleset(rules)
+        gen = compiled(path, {}).compiled.gen
+        assert gen is not None
+        assert ("_no_card('no player')" in gen.sources.dump()) == tested
+        for seed in range(6):
+            seen = _plays(path, seed)
+            assert all(x == seen[0] for x in seen), seed
+            assert seen[0][1] is None, seen[0][1]

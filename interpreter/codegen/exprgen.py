@@ -24,6 +24,7 @@ from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import aggregen, budgetgen, cardtab, cse, gridgen, kinds, letgen, scans, seqgen, unroll
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
+from liturgy.interpreter.codegen.inline_aggregates import holds_seats
 from liturgy.interpreter.codegen.inline_aggregates import unrolled as seats_unrolled
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
@@ -115,7 +116,7 @@ class ExprGen:
 
     def bind_range(self, var: str, local: str | None, known: tuple[int, int] | None) -> None:
         """Variable ``var`` (held in Python local ``local``, if any) is bound here to a value in ``known``."""
-        self.var_ranges = {**self.var_ranges, var: known}
+        self.var_ranges = {**{k: v for k, v in self.var_ranges.items() if k != var + "[]"}, var: known}  # see seats_let
         if local is not None and known is not None:
             self.int_ranges[local] = known
 
@@ -579,7 +580,7 @@ class ExprGen:
             comp.subst_names = {k: v for k, v in comp.subst_names.items() if k != var}
         # a zone holds card ids and the seats are players: the loop variable is never `none`, so an inlined `fn`
         # given it (`bid_of(p)` in `max(bid_of(p) for p in players)`) reads `p.bid` without a `none` test
-        never_none = (e.iterable.ty is not None and e.iterable.ty.kind == "zone") or scans.seat_list(e.iterable)
+        never_none = (e.iterable.ty is not None and e.iterable.ty.kind == "zone") or holds_seats(self, e.iterable)
         if in_env is not None:
             self.var_src = {**self.var_src, var: in_env}
             self.loop_locals.add(in_env)

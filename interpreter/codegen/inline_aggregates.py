@@ -207,3 +207,21 @@ def statement_loop(gen: ExprGen, e: A.Expr, truth: bool = False) -> tuple[list[s
     *lines, result = (_TEMPS.sub(fresh, line) for line in lines)
     assert result.startswith("return ")
     return lines, result[len("return "):]
+
+
+def seats_let(gen: ExprGen, name: str, value: A.Expr) -> None:
+    """`let NAME = VALUE`, which nothing rebinds to the end of its block (stmtgen ``stmts``, as for its range): when
+    VALUE is a list of seats (scans.seat_list: `[q for q in players where …]`), the rest of the block knows that
+    NAME's items are never `none`. The fact lives in ``gen.var_ranges`` under ``NAME[]`` (no rule variable has that
+    name), so it is scoped exactly as the ranges are: dropped at the block's end, hidden inside an inlined `fn`'s
+    body (which sees only its parameters), and dropped by ``ExprGen.bind_range`` wherever NAME is bound again (a
+    loop variable or a `let` of that name)."""
+    if scans.seat_list(value):
+        gen.var_ranges = {**gen.var_ranges, name + "[]": (0, 0)}
+
+
+def holds_seats(gen: ExprGen, e: A.Expr) -> bool:
+    """Whether every item of list ``e`` is a seat, never `none`: scans.seat_list, or a `let` of one (:func:`seats_let`).
+    A loop over it needs no `none` test of its variable (Kuhn's `max(card_of(q) for q in contenders)`)."""
+    return scans.seat_list(e) or (isinstance(e, A.Name) and e.ref is not None and e.ref[0] == "local"
+                                  and e.id + "[]" in gen.var_ranges)

@@ -233,6 +233,7 @@ class StmtGen:
                     if not invalid and st.name not in names:
                         is_int = st.value.ty is not None and st.value.ty.kind == "int"
                         self.gen.bind_range(st.name, None, self.gen.int_range(st.value) if is_int else None)
+                        inline_aggregates.seats_let(self.gen, st.name, st.value)  # a list of seats, if it is one
         finally:
             self.gen.var_ranges = saved  # a `let` is seen to the end of its block
 
@@ -331,8 +332,7 @@ class StmtGen:
         return got[1]
 
     def inline_test(self, e: A.Expr) -> str:
-        """Test ``e``, the first thing a statement evaluates: `any`/`all` (or its `not`) as a loop written before
-        the statement (:meth:`inline_loop`), any other test as usual."""
+        """Test ``e``, evaluated first: `any`/`all` (or `not` of one) as a loop before it (:meth:`inline_loop`)."""
         inner = e.operand if isinstance(e, A.Unary) and e.op == "not" else e
         if not (isinstance(inner, A.Aggregate) and inner.func in ("any", "all")):
             return self.gen.cond(e)
@@ -383,7 +383,7 @@ class StmtGen:
         self.emit(f"for {x} in {items}:")
         self.loop(1)
         self.depth += 1
-        self.emit(f"{self.write(st.var, zone)}{x}")
+        self.emit(f"{self.write(st.var, zone or inline_aggregates.holds_seats(self.gen, st.iterable))}{x}")
         self.depth -= 1
         # over a constant `range`, a variable the body never writes (nor anything it leaves to the closures) stays
         # in the range: cells and arithmetic on it need no tests (compiler/sizes.py); a shadowing body hides it
