@@ -24,6 +24,8 @@ from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import aggregen, budgetgen, cardtab, cse, gridgen, kinds, letgen, scans, seqgen, unroll
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
+from liturgy.interpreter.codegen.inline_aggregates import holds_seats
+from liturgy.interpreter.codegen.inline_aggregates import unrolled as seats_unrolled
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
 from liturgy.interpreter.compiler import budgets, grids
@@ -115,7 +117,7 @@ class ExprGen:
 
     def bind_range(self, var: str, local: str | None, known: tuple[int, int] | None) -> None:
         """Variable ``var`` (held in Python local ``local``, if any) is bound here to a value in ``known``."""
-        self.var_ranges = {**self.var_ranges, var: known}
+        self.var_ranges = {**{k: v for k, v in self.var_ranges.items() if k != var + "[]"}, var: known}  # see seats_let
         if local is not None and known is not None:
             self.int_ranges[local] = known
 
@@ -131,19 +133,19 @@ class ExprGen:
     # ------------------------------------------------------------ entry point
     def function(self, e: A.Expr) -> ExprFn | None:
         """A compiled function for ``e``, or None when its root is not a shape this module writes."""
-        if isinstance(e, A.Aggregate | A.ListComp):
-            loop: ExprFn = self._loop_function(e)  # never None without parameters to pass
-            return loop
         if isinstance(e, A.LetIn):
             return letgen.let_function(self, e)
-        if not self._root_ok(e):
+        if not isinstance(e, A.Aggregate | A.ListComp) and not self._root_ok(e):
             return None
         hoist = Hoist(self)
-        with self.fresh(hoist):
-            body = self.src(e)
-        loads, body = hoist.finish(body)
-        name = self._name("_e")
-        code = f"def {name}(s, env):\n" + "".join(f"    {line}\n" for line in loads) + f"    return {body}\n"
+        with self.fresh(hoist):  # an aggregate over fixed seats: one expression; any other: its loop function
+            body = seats_unrolled(self, e) if isinstance(e, A.Aggregate | A.ListComp) else self.src(e)
+        if body is None and isinstance(e, A.Aggregate | A.ListComp):
+            loop: ExprFn = self._loop_function(e)  # never None without parameters to pass
+            return loop
+        assert body is not None
+        name = self._name("_e")  # the counter list in a local where it is read three times or more (function_text)
+        code = function_text(f"def {name}(s, env):", hoist, [f"return {body}"])
         try:
             fn: ExprFn = self.sources.load(self.ns, name, "expr", code, e.span)
         except Refused:
@@ -294,6 +296,8 @@ class ExprGen:
 
     def _strided(self, owner: A.Expr, base: int, stride: int, missing: str) -> str:
         local, times = self._local(owner), f" * {stride}" if stride != 1 else ""  # a stride of 1: no multiply
+        if local is not None and local.isdigit():  # a seat written out (inline_aggregates.py): a constant slot
+            return str(base + int(local) * stride)
         if local is not None and (local.startswith("env[") or local in self.loop_locals or local in self.plain
                                   or self.is_nonnull(local)):
             return f"({base} + {local}{times})"  # a plain local: no "no player" check, as in the closures
@@ -412,8 +416,9 @@ class ExprGen:
         if isinstance(e, A.Call) and self._call_ok(e):
             return budgetgen.call(self, e)
         if isinstance(e, A.Aggregate | A.ListComp):
-            if (short := gridgen.spans_reach(self, e) or unroll.unrolled(self, e)) is not None:
-                return short  # the n-in-a-row test, one call; a few constant items, written out
+            if (short := gridgen.spans_reach(self, e) or unroll.unrolled(self, e)
+                    or seats_unrolled(self, e)) is not None:
+                return short  # the n-in-a-row test, one call; a few constant items or fixed seats, written out
             passed = self._passed(e)
             if passed:
                 fn = self._loop_function(e, passed)
@@ -445,6 +450,8 @@ class ExprGen:
             return f"({self.cond(e.then)} if {self.cond(e.test)} else {self.cond(e.orelse)})"
         if isinstance(e, A.Call) and e.ref is not None and e.ref[:1] == ("call_fn",) and self._call_ok(e):
             return self._call(e, truth=True)  # an inlined `fn` whose value is only tested: its body, tested
+        if isinstance(e, A.Aggregate) and (short := seats_unrolled(self, e, truth=True)) is not None:
+            return short  # `any`/`all` over fixed seats, tested: no True/False around the tests
         return self.src(e)
 
     def _as_bool(self, e: A.Expr) -> str:
@@ -576,7 +583,7 @@ class ExprGen:
             comp.subst_names = {k: v for k, v in comp.subst_names.items() if k != var}
         # a zone holds card ids and the seats are players: the loop variable is never `none`, so an inlined `fn`
         # given it (`bid_of(p)` in `max(bid_of(p) for p in players)`) reads `p.bid` without a `none` test
-        never_none = (e.iterable.ty is not None and e.iterable.ty.kind == "zone") or scans.seat_list(e.iterable)
+        never_none = (e.iterable.ty is not None and e.iterable.ty.kind == "zone") or holds_seats(self, e.iterable)
         if in_env is not None:
             self.var_src = {**self.var_src, var: in_env}
             self.loop_locals.add(in_env)

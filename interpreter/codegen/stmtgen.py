@@ -36,6 +36,7 @@ from liturgy.interpreter.codegen import (
     clampgen,
     drains,
     gridgen,
+    inline_aggregates,
     kept,
     letgen,
     loggen,
@@ -234,6 +235,7 @@ class StmtGen:
                     if not invalid and st.name not in names:
                         is_int = st.value.ty is not None and st.value.ty.kind == "int"
                         self.gen.bind_range(st.name, None, self.gen.int_range(st.value) if is_int else None)
+                        inline_aggregates.seats_let(self.gen, st.name, st.value)  # a list of seats, if it is one
         finally:
             self.gen.var_ranges = saved  # a `let` is seen to the end of its block
 
@@ -314,8 +316,29 @@ class StmtGen:
         writer(self, st)
 
     def _let(self, st: A.Let) -> None:
-        value = self.src(st.value)
+        value = self.inline_loop(st.value)
         self.assign_value(self.write(st.name, self.gen.is_nonnull(value)), value)
+
+    def inline_loop(self, e: A.Expr, truth: bool = False) -> str:
+        """Source for ``e``, a statement's whole value: an aggregate's or comprehension's loop written here first
+        where it can be (codegen/inline_aggregates.py ``statement_loop``), else the expression as usual."""
+        self.loop(1)  # the loop's reads count as a loop's for the locals loaded at the top
+        try:
+            got = inline_aggregates.statement_loop(self.gen, e, truth)
+        finally:
+            self.loop(-1)
+        if got is None:
+            return self.src(e)
+        for line in got[0]:
+            self.emit(line)
+        return got[1]
+
+    def inline_test(self, e: A.Expr) -> str:
+        """Test ``e``, evaluated first: `any`/`all` (or `not` of one) as a loop before it (:meth:`inline_loop`)."""
+        inner = e.operand if isinstance(e, A.Unary) and e.op == "not" else e
+        if not (isinstance(inner, A.Aggregate) and inner.func in ("any", "all")):
+            return self.gen.cond(e)
+        return self.inline_loop(inner, True) if inner is e else f"(not {self.inline_loop(inner, True)})"
 
     def assign_value(self, prefix: str, value: str) -> None:
         """``<prefix><value>`` as statements (a chain of `let`s at the root of ``value``: one line each)."""
@@ -325,8 +348,9 @@ class StmtGen:
     def _if(self, st: A.If) -> None:
         loc = self.locals
         ends = []
-        for i, (cond, body) in enumerate(st.branches):
-            self.emit(f"{'if' if i == 0 else 'elif'} {self.gen.cond(cond)}:")
+        for i, (cond, body) in enumerate(st.branches):  # the first test runs first: its loop may come before it
+            test = self.inline_test(cond) if i == 0 else self.gen.cond(cond)
+            self.emit(f"{'if' if i == 0 else 'elif'} {test}:")
             fall = dict(loc.state) if loc is not None else {}
             self.cell_facts = clampgen.test_facts(cond)
             with self.gen.narrowed(cond if clampgen.names_kept(cond, body, self.comp) else None):
@@ -346,7 +370,7 @@ class StmtGen:
         if unroll.statement(self, st):  # a few directions: each item's copy of the body, `d` folded
             return
         x = self.tmp("_x")
-        seq = self.gen._seq(st.iterable)
+        seq = self.inline_loop(st.iterable) if isinstance(st.iterable, A.ListComp) else self.gen._seq(st.iterable)
         head = self.loop_head(st.body, st.var)
         zone = st.iterable.ty is not None and st.iterable.ty.kind == "zone"  # a zone holds cards, never `none`
         # a zone can change under the loop, so it is copied; other lists are tuples or card data, never changed
@@ -363,7 +387,7 @@ class StmtGen:
         self.emit(f"for {x} in {items}:")
         self.loop(1)
         self.depth += 1
-        self.emit(f"{self.write(st.var, zone)}{x}")
+        self.emit(f"{self.write(st.var, zone or inline_aggregates.holds_seats(self.gen, st.iterable))}{x}")
         self.depth -= 1
         # over a constant `range`, a variable the body never writes (nor anything it leaves to the closures) stays
         # in the range: cells and arithmetic on it need no tests (compiler/sizes.py); a shadowing body hides it

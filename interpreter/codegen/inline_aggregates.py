@@ -1,0 +1,227 @@
+"""Aggregates and comprehensions written into the expression or statement that uses them, not called as loops.
+
+Over a fixed number of seats (:func:`unrolled`), item by item as one expression; as a statement's whole value
+over anything else (:func:`statement_loop`), its loop written into the statement's own function.
+
+A game played by a fixed number of players n (``players n..n``, no `absent_while`) has `players` = the seats
+0 … n-1 and `players_from(p)` = n seats starting at p. A `count`, `sum`, `any`, `all`, `min`, `max` or a list
+comprehension over one of those, with a flat filter and element, is written here item by item as one
+expression: Kuhn poker's `any(q.bettor for q in players)` is ``(_cs[3] or _cs[6])`` where it is tested, not a
+call of a generated loop function (``ExprGen._loop_function``). Such a call cost a Python frame, a loop and the
+function's own loads for two items, and the loop function could not see the statement's Python locals, so it
+read a `let` such as `bet_made` from ``env`` again. Written in place, the element reads whatever the
+statement's reader gives (a Python local of the statement or of a fused function), which is the point of the
+interface: the generator's current reader decides how a variable is read, nothing is passed.
+
+Why the values, errors and work are the loop's: the items are the same seats in the same order (``players`` is
+a constant here; a `players_from(p)` is evaluated once, first, as the loop evaluates its iterable once); each
+item's filter then element is evaluated in the loop's order; `any`/`all` stop at the same item (``or`` and
+``and`` short-circuit as the loop's ``break`` does); `sum` adds from 0 left to right as the loop's ``+=`` does;
+`min`/`max` (without a filter) are the built-in over the same items, which compares ``item > best`` (``<`` for
+`min`) and keeps the first on a tie, as aggregen's running value does. The loop would count no work
+(compiler/budgets.py ``loop_kind`` is "none": a flat body over at most SMALL_LOOP items), so none is dropped.
+Where a text would read the loop variable through ``env`` or call a closure that might (``ExprGen.unsafe``),
+nothing is written here and the loop function is used as before.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen import aggregen, budgetgen, gridgen, scans, unroll
+from liturgy.interpreter.compiler import budgets
+
+if TYPE_CHECKING:
+    from liturgy.interpreter.codegen.exprgen import ExprGen
+
+ENABLED = True  # tests turn it off to compare with the loop functions this replaces
+MAX_SEATS = 8  # past this many items the text grows more than the loop costs
+MAX_TEXT = 6000  # characters of one written-out aggregate, at most
+_FOLDS = ("any", "all", "count", "sum", "min", "max")
+_TEMPS = re.compile(r"\b(_r|_v|_it|_out)\b")  # a loop function's own locals (aggregen, budgetgen.counted_loop)
+
+
+def fixed_seats(gen: ExprGen) -> int | None:
+    """The number of seats when every game of the ruleset has the same number and all of them play, else None."""
+    game, lay = gen.comp.prog.game, gen.comp.layout
+    if game.min_players != game.max_players or lay.absent_offset is not None:
+        return None
+    return game.min_players
+
+
+def seat_items(gen: ExprGen, e: A.Expr) -> tuple[list[str], list[str]] | None:
+    """Sources of the items of `players`, `seats` or `players_from(p)` in a game of fixed seats, and the walrus
+    bindings to evaluate first (`players_from`'s list, once, then each item in a name); None for anything else."""
+    n = fixed_seats(gen)
+    if n is None or not 0 < n <= MAX_SEATS:
+        return None
+    ref: Any = e.ref
+    if isinstance(e, A.Name) and ref is not None and ref[0] == "builtin" and ref[1] in ("players", "seats"):
+        return [str(i) for i in range(n)], []
+    if isinstance(e, A.Call) and isinstance(ref, tuple) and ref[:2] == ("call_builtin", "players_from"):
+        seq = gen._name("_w")
+        names = [gen._name("_u") for _ in range(n)]
+        first = f"({names[0]} := ({seq} := {gen.src(e)})[0])"
+        return names, [first, *(f"({u} := {seq}[{i}])" for i, u in enumerate(names[1:], 1))]
+    return None
+
+
+def unrolled(gen: ExprGen, e: A.Expr, truth: bool = False) -> str | None:
+    """Source for aggregate or comprehension ``e`` over fixed seats, written out; None where it is not written
+    here. ``truth``: only the value's truth is used (an `if` or `where`): `any`/`all` need no `True`/`False`."""
+    if not ENABLED or not isinstance(e, A.Aggregate | A.ListComp):
+        return None
+    func = e.func if isinstance(e, A.Aggregate) else "list"
+    if func not in (*_FOLDS, "list"):
+        return None
+    if (func in ("min", "max") and e.where is not None) or (func == "count" and e.where is None):
+        return None  # a filtered min/max keeps its "nothing qualified" 0; an unfiltered count is the loop's
+    if budgets.loop_kind(e.iterable, gen.comp.sizes, e.elem, e.where) != "none":
+        return None
+    start = gen.unsafe
+    got = seat_items(gen, e.iterable)
+    if got is None:
+        return None
+    values, binds = got
+    parts = []
+    saved = gen.cse_nodes
+    hoisted = invariant(e)
+    if hoisted is not None:  # read once, after the items, before the first filter (see invariant)
+        h = gen._name("_h")
+        binds = [*binds, f"({h} := {gen.src(hoisted)})"]
+        gen.cse_nodes = {**saved, id(hoisted): (h, False)}
+    try:
+        for value in values:
+            where, elem = gen._loop_parts(e, value)
+            if gen.unsafe != start or f"env[{e.var!r}]" in where + elem:
+                gen.unsafe = start  # the texts are thrown away: the loop function is written instead
+                return None
+            parts.append((where, elem))
+    finally:
+        gen.cse_nodes = saved
+    text = _fold(func, parts, truth, e.elem.ty is not None and e.elem.ty.kind == "int")
+    if binds:  # the items first (a list is always true), then the folds reading them
+        text = f"({text} if [{', '.join(binds)}] else None)"
+    return text if len(text) <= MAX_TEXT else None
+
+
+def invariant(e: A.Aggregate | A.ListComp) -> A.Expr | None:
+    """The side of a filter `q != X` (or `X == q`, any comparison) that reads the same value for every item, when
+    it is worth reading once: Kuhn's `[q for q in players_from(opened[0]) where q != opened[0]]` read
+    `opened[0]` (a list, a length test and an index) once per seat.
+
+    Why reading it once, before the first item, is exact: X is a pure read (variables, literals, indexes, counters
+    and printed fields; no call, no loop variable), and an expression changes no state, so X has one value for
+    every item; the filter is the first thing each item evaluates, and the other side is the loop variable or a
+    literal, which can neither fail nor do anything, so X is evaluated at the same point the first item would
+    have evaluated it (right after the items), and fails there with the same error if it fails. A filter
+    runs for every item, and there is at least one (a fixed number of seats, never 0)."""
+    w = e.where
+    if not (isinstance(w, A.Binary) and w.op in ("==", "!=", "<", "<=", ">", ">=")):
+        return None
+    for side, other in ((w.right, w.left), (w.left, w.right)):
+        trivial = isinstance(other, A.IntLit | A.StrLit | A.BoolLit | A.NoneLit) or (
+            isinstance(other, A.Name) and other.id == e.var)
+        if trivial and not isinstance(side, A.Name | A.IntLit) and _pure_read(side, e.var):
+            return side
+    return None
+
+
+def _pure_read(x: A.Expr, var: str) -> bool:
+    """Whether ``x`` only reads (variables but ``var``, literals, indexes, counters, printed fields)."""
+    ref: Any = x.ref
+    if isinstance(x, A.IntLit | A.StrLit | A.BoolLit):
+        return True
+    if isinstance(x, A.Name):
+        return x.id != var and ref is not None and ref[0] == "local"
+    if isinstance(x, A.Index):
+        return ref == ("list_index",) and _pure_read(x.obj, var) and _pure_read(x.index, var)
+    if isinstance(x, A.Attr):
+        return ref is not None and ref[0] in ("pcounter", "field") and _pure_read(x.obj, var)
+    return False
+
+
+def _fold(func: str, parts: list[tuple[str, str]], truth: bool, ints: bool) -> str:
+    """One expression folding the items' (filter, element) sources as aggregate ``func`` does."""
+    if func in ("any", "all"):
+        neg = "not " if func == "all" else ""
+        tests = " or ".join(f"({neg}{x})" if w == "True" else f"({w} and {neg}{x})" for w, x in parts)
+        if truth:
+            return f"(not ({tests}))" if neg else f"({tests})"
+        return f"(False if {tests} else True)" if neg else f"(True if {tests} else False)"
+    if func == "count":
+        return "(" + " + ".join(f"(1 if {w} else 0)" for w, _ in parts) + ")"
+    if func == "sum":  # from 0, as the loop's `_r = 0` then `+=` (0 + a bool is an int)
+        terms = [x if w == "True" else f"({x} if {w} else 0)" for w, x in parts]
+        return "(" + ("" if ints else "0 + ") + " + ".join(terms) + ")"
+    if func in ("min", "max"):  # unfiltered (see unrolled)
+        return f"({parts[0][1]})" if len(parts) == 1 else f"{func}({', '.join(x for _, x in parts)})"
+    if all(w == "True" for w, _ in parts):  # a comprehension: a tuple, as the loop function returns
+        return "(" + "".join(f"{x}, " for _, x in parts) + ")"
+    return "(" + " + ".join(f"({x},)" if w == "True" else f"(({x},) if {w} else ())" for w, x in parts) + ")"
+
+
+def statement_loop(gen: ExprGen, e: A.Expr, truth: bool = False) -> tuple[list[str], str] | None:
+    """An aggregate or comprehension that is a whole statement's value (`let best = max(…)`, the list of a `for`):
+    the lines of its loop, to be written into the statement's own function, and the source of its result; a short
+    form (fixed seats, constant items, a span) with no lines; None where the loop needs its own function.
+    ``truth``: only the value's truth is used (an `if`'s test).
+
+    The lines are the loop function's (``ExprGen._loop_function``'s fast case, aggregen's folds, the same work
+    count), with its locals renamed apart and its variable a Python local of the statement: no call, no frame,
+    and the filter and element read the statement's variables as the statement does (its Python locals, which
+    the loop function had to load from ``env`` again). Only where that function would be the fast one: a filter
+    or element that calls a closure which may read the loop variable (``ExprGen.unsafe``), or reads it through
+    ``env``, keeps the function, which binds the variable in ``env`` and puts the old value back."""
+    if not ENABLED or not isinstance(e, A.Aggregate | A.ListComp):
+        return None
+    short = gridgen.spans_reach(gen, e) or unroll.unrolled(gen, e) or unrolled(gen, e, truth)
+    if short is not None:
+        return [], short
+    if isinstance(e, A.Aggregate) and e.func not in _FOLDS:
+        return None
+    e = scans.seat_filters(e, gen.comp)  # a filter of a `fn` that filters the seats: one loop (scans.py)
+    start, x = gen.unsafe, gen._name("_x")
+    items = gen._seq(e.iterable)
+    where, elem = gen._loop_parts(e, x)
+    if gen.unsafe != start or f"env[{e.var!r}]" in where + elem:
+        gen.unsafe = start  # the texts are thrown away: the loop function is written instead
+        return None
+    if isinstance(e, A.ListComp):
+        if where == "True" and elem == x:
+            return [], f"tuple({items})"
+        body = [f"    if {where}:", f"        _out.append({elem})"] if where != "True" else [f"    _out.append({elem})"]
+        lines = ["_out = []", f"for {x} in {items}:", *body, "return tuple(_out)"]
+    else:
+        got = aggregen.aggregate_lines(e.func, True, x, items, where, elem, repr(e.var))
+        assert got is not None  # every fold of _FOLDS is aggregen's
+        lines = got
+    lines = budgetgen.counted_loop(gen, lines, items, e.span, budgets.loop_kind(
+        e.iterable, gen.comp.sizes, e.elem, e.where))
+    names: dict[str, str] = {}
+
+    def fresh(m: re.Match[str]) -> str:
+        return names.setdefault(m.group(1), gen._name(m.group(1)))
+
+    *lines, result = (_TEMPS.sub(fresh, line) for line in lines)
+    assert result.startswith("return ")
+    return lines, result[len("return "):]
+
+
+def seats_let(gen: ExprGen, name: str, value: A.Expr) -> None:
+    """`let NAME = VALUE`, which nothing rebinds to the end of its block (stmtgen ``stmts``, as for its range): when
+    VALUE is a list of seats (scans.seat_list: `[q for q in players where …]`), the rest of the block knows that
+    NAME's items are never `none`. The fact lives in ``gen.var_ranges`` under ``NAME[]`` (no rule variable has that
+    name), so it is scoped exactly as the ranges are: dropped at the block's end, hidden inside an inlined `fn`'s
+    body (which sees only its parameters), and dropped by ``ExprGen.bind_range`` wherever NAME is bound again (a
+    loop variable or a `let` of that name)."""
+    if scans.seat_list(value):
+        gen.var_ranges = {**gen.var_ranges, name + "[]": (0, 0)}
+
+
+def holds_seats(gen: ExprGen, e: A.Expr) -> bool:
+    """Whether every item of list ``e`` is a seat, never `none`: scans.seat_list, or a `let` of one (:func:`seats_let`).
+    A loop over it needs no `none` test of its variable (Kuhn's `max(card_of(q) for q in contenders)`)."""
+    return scans.seat_list(e) or (isinstance(e, A.Name) and e.ref is not None and e.ref[0] == "local"
+                                  and e.id + "[]" in gen.var_ranges)
