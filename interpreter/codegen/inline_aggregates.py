@@ -34,6 +34,7 @@ from liturgy.interpreter.compiler import budgets
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
+    from liturgy.interpreter.codegen.stmtgen import StmtGen
 
 ENABLED = True  # tests turn it off to compare with the loop functions this replaces
 MAX_SEATS = 8  # past this many items the text grows more than the loop costs
@@ -225,3 +226,12 @@ def holds_seats(gen: ExprGen, e: A.Expr) -> bool:
     A loop over it needs no `none` test of its variable (Kuhn's `max(card_of(q) for q in contenders)`)."""
     return scans.seat_list(e) or (isinstance(e, A.Name) and e.ref is not None and e.ref[0] == "local"
                                   and e.id + "[]" in gen.var_ranges)
+
+
+def first_test(sg: StmtGen, e: A.Expr) -> str:
+    """An ``if``'s first test ``e``, evaluated first: `any`/`all` (or `not` of one) as a loop written before the
+    ``if`` (``StmtGen.inline_loop``), anything else as the usual condition."""
+    inner = e.operand if isinstance(e, A.Unary) and e.op == "not" else e
+    if not (isinstance(inner, A.Aggregate) and inner.func in ("any", "all")):
+        return sg.gen.cond(e)
+    return sg.inline_loop(inner, True) if inner is e else f"(not {sg.inline_loop(inner, True)})"

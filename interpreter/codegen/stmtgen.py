@@ -333,13 +333,6 @@ class StmtGen:
             self.emit(line)
         return got[1]
 
-    def inline_test(self, e: A.Expr) -> str:
-        """Test ``e``, evaluated first: `any`/`all` (or `not` of one) as a loop before it (:meth:`inline_loop`)."""
-        inner = e.operand if isinstance(e, A.Unary) and e.op == "not" else e
-        if not (isinstance(inner, A.Aggregate) and inner.func in ("any", "all")):
-            return self.gen.cond(e)
-        return self.inline_loop(inner, True) if inner is e else f"(not {self.inline_loop(inner, True)})"
-
     def assign_value(self, prefix: str, value: str) -> None:
         """``<prefix><value>`` as statements (a chain of `let`s at the root of ``value``: one line each)."""
         for line in letgen.assign_lines(self.gen, prefix, value):
@@ -349,7 +342,7 @@ class StmtGen:
         loc = self.locals
         ends = []
         for i, (cond, body) in enumerate(st.branches):  # the first test runs first: its loop may come before it
-            test = self.inline_test(cond) if i == 0 else self.gen.cond(cond)
+            test = inline_aggregates.first_test(self, cond) if i == 0 else self.gen.cond(cond)
             self.emit(f"{'if' if i == 0 else 'elif'} {test}:")
             fall = dict(loc.state) if loc is not None else {}
             self.cell_facts = clampgen.test_facts(cond)
