@@ -112,24 +112,20 @@ class GameViews:
         pend = s.pending
         if pend is None or self.finished:
             return None
-        fmt = self.ruleset.compiled.choice_formats
         asked = self.ruleset.display.prompt
         if pend[0] == "choose":
             _, p, options, _, _, _, fmt_id = pend
-            comp = self.ruleset.compiled
-            labels = _labels(s, fmt[fmt_id], options, p, comp.choice_pass_labels[fmt_id], comp.choice_elems[fmt_id])
+            labels = self._labelled(fmt_id, options, p, self.ruleset.compiled.choice_pass_labels[fmt_id])
             text = asked(s, fmt_id, p, s.frames[-1][2])
             return Decision((p,), False, {p: labels}, text or f"{self.step_title()}: choose",
                             {p: text} if text else {})
         _, per, key, _, fmt_id = pend
-        f = fmt[fmt_id]
         env = s.frames[-1][2]
         units = env.get(key + UNITS)
         waiting = waiting_players(per, s.commits)
         at = {p: _entry(per, s.commits, p) for p in waiting}
         texts = {p: asked(s, fmt_id, p, env, *(() if units is None else (units[at[p]],))) for p in waiting}
-        elem = self.ruleset.compiled.choice_elems[fmt_id]
-        return Decision(waiting, True, {p: _labels(s, f, per[at[p]][1], p, elem=elem) for p in waiting},
+        return Decision(waiting, True, {p: self._labelled(fmt_id, per[at[p]][1], p, "pass") for p in waiting},
                         f"{self.step_title()}: choose secretly", {p: t for p, t in texts.items() if t})
 
     def next_choice(self) -> tuple[int, tuple[str, ...]] | None:
@@ -148,18 +144,31 @@ class GameViews:
             _, per, _, _, fmt_id = pend
             p = waiting_players(per, s.commits)[0]
             options, pass_label = per[_entry(per, s.commits, p)][1], "pass"
+        return p, self._labelled(fmt_id, options, p, pass_label)
+
+    def _labelled(self, fmt_id: int, options: Any, p: int, pass_label: str) -> tuple[str, ...]:
+        """The labels of choice ``fmt_id``'s ``options`` as player ``p`` reads them.
+
+        Why a cache: numbers, players, enum values and texts read the same in every state and to every player,
+        so each set of options is labelled once per ruleset (a search asks at every node, OpenSpiel's and
+        PettingZoo's adapters at every step for every view); cards are labelled each time, since a label
+        depends on who sees the card now."""
+        s = self.state
+        comp = self.ruleset.compiled
         elem = comp.choice_elems[fmt_id]
-        if elem is None or elem.kind not in PLAIN_LABELS:  # cards: a label depends on who sees the card now
-            return p, _labels(s, comp.choice_formats[fmt_id], options, p, pass_label, elem)
-        # numbers, players, enum values and texts read the same in every state: each set of options is labelled once
+        if elem is None or elem.kind not in PLAIN_LABELS:
+            return _labels(s, comp.choice_formats[fmt_id], options, p, pass_label, elem)
         cache = self.ruleset.label_cache
         key = (fmt_id, pass_label, options)
-        labels = cache.get(key)
+        try:
+            labels = cache.get(key)
+        except TypeError:  # options held in a list (a state read back from JSON): labelled as they are
+            return _labels(s, comp.choice_formats[fmt_id], options, p, pass_label, elem)
         if labels is None:
             if len(cache) >= 4096:
                 cache.clear()
             labels = cache[key] = _labels(s, comp.choice_formats[fmt_id], options, p, pass_label, elem)
-        return p, labels
+        return labels
 
     def display(self, player: int) -> list[str] | None:
         """The ruleset's `display` panel for ``player`` (None when it declares none): what a terminal shows."""
