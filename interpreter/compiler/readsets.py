@@ -22,9 +22,13 @@ What is listed:
 - card fields, enum values, dice, directions, the players and their turn orders: fixed for the game, nothing.
 
 Anything else (a card's effect or function field, a graph built-in, `active`, `random`, a proc call, a reference
-kind added later) gives None. tests/test_invariant_reads.py writes through every kind of place and checks that
-exactly the invariants reading it run again, and plays random games of every shipped ruleset checking that the
-skipping check stops at the same first violation as evaluating every invariant every time.
+kind added later) gives None. The `display` panel's memo (compiler/panelmemo.py) uses the same walk with the graph
+walks known (``graphs``): each reads its arguments and the graph's overlay slot, the changes `link` and `unlink`
+made, of which runtime/graphs.py makes every answer a function.
+
+tests/test_invariant_reads.py writes through every kind of place and checks that exactly the invariants reading
+it run again, and plays random games of every shipped ruleset checking that the skipping check stops at the same
+first violation as evaluating every invariant every time.
 """
 from __future__ import annotations
 

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 HIDDEN = "?"  # a value the viewer may not see: a hidden card, a counter or a grid cell (docs/language.md §4)
 # option kinds whose labels depend on the option's value alone (not on the state or on who asks)
 PLAIN_LABELS = frozenset(("int", "bool", "text", "player", "enum"))
+# log lines kept per ruleset (GameViews.log_lines) before the cache starts again
+LINES_KEPT = 50_000
 
 
 def _entry(per: Any, commits: dict[int, int], player: int) -> int:
@@ -244,10 +246,24 @@ class GameViews:
         """The event log as text; ``viewer`` None is the public (spectator) view. ``start``: only the lines of
         log entries from that index on (a line, once written, never changes: web play sends only new ones)."""
         lines = []
+        spectator = 1 << self.state.tables.n
+        # each entry's line per viewer, rendered once: an entry is an immutable tuple that clones, and games
+        # played on from them, share, and its line is a function of it and the viewer alone (above), so views
+        # that show the whole log (perfect recall, a page's first load, replays) cost a lookup per line once
+        # rendered. Keyed by the entry's identity, the entry kept beside its line (its id is never reused while
+        # kept); bounded, as the label cache is.
+        cache = self.ruleset.line_cache
         for entry in self.state.log[start:] if start else self.state.log:
-            if viewer is None and not (entry[0] >> self.state.tables.n) & 1:
+            if viewer is None and not entry[0] & spectator:
                 continue
-            text = self._render(entry, viewer)
+            got = cache.get((id(entry), viewer))
+            if got is not None and got[0] is entry:
+                text = got[1]
+            else:
+                text = self._render(entry, viewer)
+                if len(cache) >= LINES_KEPT:
+                    cache.clear()
+                cache[(id(entry), viewer)] = (entry, text)
             if text is not None:
                 lines.append(text)
         return lines
