@@ -246,24 +246,27 @@ class GameViews:
         """The event log as text; ``viewer`` None is the public (spectator) view. ``start``: only the lines of
         log entries from that index on (a line, once written, never changes: web play sends only new ones)."""
         lines = []
-        spectator = 1 << self.state.tables.n
+        tables = self.state.tables
+        spectator = 1 << tables.n
         # each entry's line per viewer, rendered once: an entry is an immutable tuple that clones, and games
-        # played on from them, share, and its line is a function of it and the viewer alone (above), so views
-        # that show the whole log (perfect recall, a page's first load, replays) cost a lookup per line once
-        # rendered. Keyed by the entry's identity, the entry kept beside its line (its id is never reused while
-        # kept); bounded, as the label cache is.
+        # played on from them, share, and its line is a function of it, the viewer and the game's tables alone
+        # (_render: card names and backs), so views that show the whole log (perfect recall, a page's first
+        # load, replays) cost a lookup per line once rendered. Keyed by the identities of the entry and the
+        # tables, both kept beside the line (their ids are never reused while kept): the leak check renders the
+        # same entries with tables of its own (tools/leaks.py's sentinel names); bounded, as the label cache is.
         cache = self.ruleset.line_cache
         for entry in self.state.log[start:] if start else self.state.log:
             if viewer is None and not entry[0] & spectator:
                 continue
-            got = cache.get((id(entry), viewer))
-            if got is not None and got[0] is entry:
-                text = got[1]
+            key = (id(entry), id(tables), viewer)
+            got = cache.get(key)
+            if got is not None and got[0] is entry and got[1] is tables:
+                text = got[2]
             else:
                 text = self._render(entry, viewer)
                 if len(cache) >= LINES_KEPT:
                     cache.clear()
-                cache[(id(entry), viewer)] = (entry, text)
+                cache[key] = (entry, tables, text)
             if text is not None:
                 lines.append(text)
         return lines

@@ -1,6 +1,7 @@
-"""The `display` panel's memo (interpreter/compiler/panelmemo.py): a kept panel is exactly the panel a fresh
-rendering gives, for every viewer at every decision, and a display that reads what the memo cannot key is
-always rendered."""
+"""What views keep instead of rendering again: the `display` panel's memo (interpreter/compiler/panelmemo.py), a
+kept panel exactly the panel a fresh rendering gives, for every viewer at every decision, and a display that reads
+what the memo cannot key always rendered; and log lines rendered once per entry, viewer and tables
+(engine/views.py, ``log_lines``)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Callable
 import pytest
 from conftest import ROOT
 from liturgy.interpreter.engine import Game, load_ruleset
+from liturgy.interpreter.tools.leaks import LeakCheck, _sentinel_tables
 
 MARKET = str(ROOT / "docs" / "examples" / "market.rules")
 SHIPPED = [str(ROOT / "rulesets" / name) for name in ("betrayal.rules", "fury_of_dracula.rules",
@@ -28,7 +30,7 @@ setup { shuffle bag  move top(bag, 2) to players[0].hand  move top(bag, 2) to pl
 round {
   step pick "Pick" {
     for p in players {
-      choose t from p.hand by p { p.score += t.points  move t to table }
+      choose t from p.hand by p { p.score += t.points  move t to table  log "{} plays {}", p, t }
     }
     if size(bag) == 0 or round >= 2 { end game }
   }
@@ -135,3 +137,21 @@ def test_a_display_the_memo_cannot_key_is_rendered_every_time() -> None:
         q = d.players[0]
         game.apply(rng.randrange(len(d.options[q])), q)
     assert not memo._panels
+
+
+def test_log_lines_are_kept_per_tables_so_the_leak_check_still_sees_its_own_names(
+        write_ruleset: Callable[..., str]) -> None:
+    """The leak check renders the game's own log entries with card names of its own (``‹card#N›``): a line kept
+    for the game must not stand in for the check's (it would find no card named), nor the check's for the game's
+    (a player would read the check's names)."""
+    game = _peek(write_ruleset)
+    d = game.decision
+    assert d is not None
+    game.apply(0, d.players[0])
+    lines = game.log_lines(0)
+    assert any(" plays " in line for line in lines) and not any("‹" in line for line in lines)
+    probe = game.clone()
+    probe.state.tables = _sentinel_tables(game.state.tables)
+    assert any("‹card#" in line for line in probe.log_lines(0))
+    assert LeakCheck(game).check(game) is None
+    assert game.log_lines(0) == lines and game.clone().log_lines(None) == game.log_lines(None)
