@@ -5,13 +5,14 @@ what the memo cannot key always rendered; and log lines rendered once per entry,
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 
 import pytest
 from conftest import ROOT
 from liturgy.interpreter.engine import Game, load_ruleset
-from liturgy.interpreter.tools.leaks import LeakCheck, _sentinel_tables
+from liturgy.interpreter.tools.leaks import LeakCheck, _sentinel_tables, _strings, _view_strings
 
 MARKET = str(ROOT / "docs" / "examples" / "market.rules")
 SHIPPED = [str(ROOT / "rulesets" / name) for name in ("betrayal.rules", "fury_of_dracula.rules",
@@ -155,3 +156,22 @@ def test_log_lines_are_kept_per_tables_so_the_leak_check_still_sees_its_own_name
     assert any("‹card#" in line for line in probe.log_lines(0))
     assert LeakCheck(game).check(game) is None
     assert game.log_lines(0) == lines and game.clone().log_lines(None) == game.log_lines(None)
+
+
+def test_the_leak_check_skips_a_view_only_when_its_walk_could_report_nothing(
+        write_ruleset: Callable[..., str]) -> None:
+    """tools/leaks.py: a view whose every card is one the viewer may see now is not walked (nothing in it can be
+    reported); a view naming any other card is walked exactly as before, so the report is the same."""
+    game = _peek(write_ruleset)
+    check = LeakCheck(game)
+    probe = game.clone()
+    probe.state.tables = check.tables
+    now = check._now(game.state)
+    view = probe.view(0)
+    assert "‹card#" in json.dumps(view, ensure_ascii=False)  # P1's hand is named: the fast path has work to do
+    assert _view_strings(view, 1, now) == []
+    assert check._leak(game, 0, _strings(view, "view"), now) is None
+    hidden = next(c for c in range(len(now)) if not now[c] & 1)
+    view["zones"]["bag"] = [f"‹card#{hidden}›"]  # a rendering that names a card of the bag
+    assert _view_strings(view, 1, now) == _strings(view, "view")
+    assert "was never entitled to see it" in (check._leak(game, 0, _view_strings(view, 1, now), now) or "")
