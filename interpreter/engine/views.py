@@ -19,7 +19,7 @@ from liturgy.interpreter.runtime import modes, seats
 from liturgy.interpreter.runtime.graphs import edges_view, overlay_of
 from liturgy.interpreter.runtime.grids import cell_label
 from liturgy.interpreter.runtime.moves import players_mask, visible_cards
-from liturgy.interpreter.runtime.state import GameState, hidden_card
+from liturgy.interpreter.runtime.state import GameState, Tables, hidden_card
 
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.ruleset import Ruleset
@@ -341,6 +341,20 @@ class GameViews:
             out["modes"] = modes.active_names(slots, s.counters)
 
 
+# per tables (by id, the tables kept with it): how each card reads in a view to one who cannot see it
+_UNSEEN: dict[int, tuple[Tables, list[str]]] = {}
+
+
+def _unseen(t: Tables) -> list[str]:
+    """Each card's `?` as a view shows a card the viewer cannot see (:func:`hidden_card`: with its back fields)."""
+    got = _UNSEEN.get(id(t))
+    if got is None or got[0] is not t:
+        if len(_UNSEEN) >= 64:
+            _UNSEEN.clear()
+        got = _UNSEEN[id(t)] = (t, [hidden_card(t, c, "?") for c in range(len(t.card_names))])
+    return got[1]
+
+
 def zone_views(s: GameState, ruleset: Ruleset, seen: list[bool], who: int, prev: dict[str, Any] | None = None,
                keep: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
     """Every zone as viewer ``who`` sees it: hidden cards as ``?`` (with their backs), a `size hidden` zone the
@@ -358,9 +372,11 @@ def zone_views(s: GameState, ruleset: Ruleset, seen: list[bool], who: int, prev:
             mask = t.zone_vis_mask[zi]
             if not ((t.zone_group[zi](s) if mask < 0 else mask) >> who) & 1:
                 return HIDDEN
-        names = t.card_names  # `seen[c]` inline: this list is built for every zone of every view
-        return [names[c] if seen[c] else hidden_card(t, c, "?") for c in s.zones[zi]]
+        # `seen[c]` inline, and a hidden card's `?` (with its back) looked up: this list is built for every zone
+        # of every view, and most cards of a large game are hidden from any one viewer
+        return [names[c] if seen[c] else unseen[c] for c in s.zones[zi]]
 
+    names, unseen = t.card_names, _unseen(t)
     zones: dict[str, Any] = {}
     for name, z in prog.zones.items():
         if prev is not None and name in keep:
