@@ -20,6 +20,7 @@ from liturgy.dsl.checker.wording import shown_enum
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import ExprFn, formatter_for, nests_cards, seen_text
 from liturgy.interpreter.compiler.compiler import Compiler
+from liturgy.interpreter.compiler.panelmemo import PanelMemo
 from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.moves import card_visibility
 from liturgy.interpreter.runtime.names import value_labels
@@ -121,6 +122,9 @@ class Display:
     def __init__(self, prog: Program, comp: Compiler) -> None:
         self.viewer = prog.display.var if prog.display else ""
         self.items = [_item(comp, it) for it in prog.display.body] if prog.display is not None else None
+        # panels kept by what they read (compiler/panelmemo.py): rendered again only when that changed
+        self.memo = PanelMemo(prog, comp.layout, {name: comp._width(c) for name, c in prog.counters.items()},
+                              comp.work_limit) if prog.display is not None else None
         # keyed by what they describe: a card kind, an enum, `player` or `bool`
         self.describes = {kind: (d.card, d.viewer, _text(comp, d.text, d.args)) for kind, d in prog.describes.items()}
         self.kinds = [c.kind for c in prog.cards]
@@ -167,14 +171,26 @@ class Display:
         """The `display` lines for ``player``, or None when the ruleset declares no `display`."""
         if self.items is None:
             return None
+        memo = self.memo
+        key = memo.key(state, player) if memo is not None else None
+        if key is not None:
+            assert memo is not None
+            kept = memo.get(key, state)
+            if kept is not None:
+                return kept
         s = state.clone()
         out: list[str] = []
         env: dict[str, Any] = {self.viewer: player}
+        failed = False
         for it in self.items:
             try:
                 it(s, env, player, out)
             except _ERRORS as err:  # a display must never stop the game: say what went wrong instead
                 out.append(f"(display: {err})")
+                failed = True
+        if key is not None and not failed:
+            assert memo is not None
+            memo.put(key, out, s.work - state.work)
         return out
 
     def describe(self, state: GameState, player: int, options: tuple[Any, ...], choice: int) -> list[str | None]:

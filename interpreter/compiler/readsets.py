@@ -22,14 +22,19 @@ What is listed:
 - card fields, enum values, dice, directions, the players and their turn orders: fixed for the game, nothing.
 
 Anything else (a card's effect or function field, a graph built-in, `active`, `random`, a proc call, a reference
-kind added later) gives None. tests/test_invariant_reads.py writes through every kind of place and checks that
-exactly the invariants reading it run again, and plays random games of every shipped ruleset checking that the
-skipping check stops at the same first violation as evaluating every invariant every time.
+kind added later) gives None. The `display` panel's memo (compiler/panelmemo.py) uses the same walk with the graph
+walks known (``graphs``): each reads its arguments and the graph's overlay slot, the changes `link` and `unlink`
+made, of which runtime/graphs.py makes every answer a function.
+
+tests/test_invariant_reads.py writes through every kind of place and checks that exactly the invariants reading
+it run again, and plays random games of every shipped ruleset checking that the skipping check stops at the same
+first violation as evaluating every invariant every time.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from liturgy.dsl.checker.graphs import overlay_name
 from liturgy.dsl.constructs import expressions as constructs
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, Layout
@@ -42,6 +47,8 @@ _BY_ARGS = frozenset({"size", "top", "bottom", "value", "line", "span", "text"})
 # built-ins that read where cards are: a card's place changes only with the lists of the zones it left and entered
 _PLACES = frozenset({"owner"})
 # references that name nothing that changes during a game
+# graph walks: their arguments and the walked graph's overlay slot (read_set's ``graphs``)
+_GRAPH_WALKS = frozenset({"neighbours", "adjacent", "reach", "distance"})
 _FIXED = frozenset({"local", "enumval", "enumtype", "die", "direction", "directions", "field", "list_index"})
 
 
@@ -83,31 +90,34 @@ class _Unknown(Exception):
     """An expression reads something this module does not list: its read set is unknown."""
 
 
-def read_set(e: A.Expr, lay: Layout, widths: dict[str, int]) -> ReadSet | None:
-    """What evaluating ``e`` can read (None: unknown, evaluate it every time). ``widths``: each counter's number of
-    slots (an enum-indexed counter has one per value)."""
+def read_set(e: A.Expr | list[A.Expr], lay: Layout, widths: dict[str, int], graphs: bool = False) -> ReadSet | None:
+    """What evaluating ``e`` (or each of a list of expressions) can read (None: unknown, evaluate it every time).
+    ``widths``: each counter's number of slots (an enum-indexed counter has one per value). ``graphs``: the four
+    graph walks (`neighbours`, `adjacent`, `reach`, `distance`) are known too, as reading their arguments and
+    the graph's changes made in play (its overlay slot; runtime/graphs.py: every answer is a function of those);
+    the `display` panel's memo asks for them (compiler/display.py), invariants do not."""
     out = ReadSet()
     seen_fns: set[str] = set()
-    stack: list[A.Expr] = [e]
+    stack: list[A.Expr] = list(e) if isinstance(e, list) else [e]
     try:
         while stack:
             n = stack.pop()
             if isinstance(n, A.Call):
                 stack.extend(n.args)  # not n.func: the called name is resolved in the call's own reference
-                fn = _call(n, out)
+                fn = _call(n, out, graphs)
                 if fn is not None and fn.name not in seen_fns:
                     seen_fns.add(fn.name)
                     stack.append(fn.body)
                 continue
             if n.ref is not None:
-                _ref(n.ref, out, lay, widths)
+                _ref(n.ref, out, lay, widths, graphs)
             stack.extend(constructs.children(n))
     except _Unknown:
         return None
     return out
 
 
-def _call(n: A.Call, out: ReadSet) -> A.FnDecl | None:
+def _call(n: A.Call, out: ReadSet, graphs: bool = False) -> A.FnDecl | None:
     """What a call reads besides its arguments; the `fn` whose body must be walked too."""
     ref = A.ref_of(n)
     if ref[0] == "call_fn":
@@ -117,13 +127,18 @@ def _call(n: A.Call, out: ReadSet) -> A.FnDecl | None:
         if name in _PLACES:
             out.every_zone = True
             return None
-        if name in _PURE or name in _BY_ARGS:
+        if name in _PURE or name in _BY_ARGS or (graphs and name in _GRAPH_WALKS):
             return None
     raise _Unknown
 
 
-def _ref(ref: A.Ref, out: ReadSet, lay: Layout, widths: dict[str, int]) -> None:
+def _ref(ref: A.Ref, out: ReadSet, lay: Layout, widths: dict[str, int], graphs: bool = False) -> None:
     if ref[0] in _FIXED or ref[0] == "icounter":  # an indexed counter: its counter is the child's own reference
+        return
+    if ref[0] == "graph" and graphs:  # a walk's first argument: the graph's changes, when the rules make any
+        slot = lay.global_slots.get(overlay_name(ref[1].name))
+        if slot is not None:
+            out.slots.add(slot)
         return
     if ref[0] == "first":
         out.slots.add(FIRST_SLOT)

@@ -70,6 +70,8 @@ class Ruleset:
         # option labels of choices whose labels depend on the options alone (Game.next_choice): a search asks them
         # at every node of every simulation
         self.label_cache: dict[tuple[int, str, Any], tuple[str, ...]] = {}
+        # each log entry's line per viewer (engine/views.py, log_lines), keyed by the entry's and tables' identity
+        self.line_cache: dict[tuple[int, int, int | None], tuple[tuple[Any, ...], Tables, str | None]] = {}
         self.codes: list[Code] = self.compiled.codes
         self.display = Display(program, self.compiled)
         # counters and grids `visible to EXPR`: who sees their values, a function of the state and the env (a

@@ -19,7 +19,7 @@ from liturgy.interpreter.runtime import modes, seats
 from liturgy.interpreter.runtime.graphs import edges_view, overlay_of
 from liturgy.interpreter.runtime.grids import cell_label
 from liturgy.interpreter.runtime.moves import players_mask, visible_cards
-from liturgy.interpreter.runtime.state import GameState, hidden_card
+from liturgy.interpreter.runtime.state import GameState, Tables, hidden_card
 
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.ruleset import Ruleset
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 HIDDEN = "?"  # a value the viewer may not see: a hidden card, a counter or a grid cell (docs/language.md §4)
 # option kinds whose labels depend on the option's value alone (not on the state or on who asks)
 PLAIN_LABELS = frozenset(("int", "bool", "text", "player", "enum"))
+# log lines kept per ruleset (GameViews.log_lines) before the cache starts again
+LINES_KEPT = 50_000
 
 
 def _entry(per: Any, commits: dict[int, int], player: int) -> int:
@@ -112,24 +114,20 @@ class GameViews:
         pend = s.pending
         if pend is None or self.finished:
             return None
-        fmt = self.ruleset.compiled.choice_formats
         asked = self.ruleset.display.prompt
         if pend[0] == "choose":
             _, p, options, _, _, _, fmt_id = pend
-            comp = self.ruleset.compiled
-            labels = _labels(s, fmt[fmt_id], options, p, comp.choice_pass_labels[fmt_id], comp.choice_elems[fmt_id])
+            labels = self._labelled(fmt_id, options, p, self.ruleset.compiled.choice_pass_labels[fmt_id])
             text = asked(s, fmt_id, p, s.frames[-1][2])
             return Decision((p,), False, {p: labels}, text or f"{self.step_title()}: choose",
                             {p: text} if text else {})
         _, per, key, _, fmt_id = pend
-        f = fmt[fmt_id]
         env = s.frames[-1][2]
         units = env.get(key + UNITS)
         waiting = waiting_players(per, s.commits)
         at = {p: _entry(per, s.commits, p) for p in waiting}
         texts = {p: asked(s, fmt_id, p, env, *(() if units is None else (units[at[p]],))) for p in waiting}
-        elem = self.ruleset.compiled.choice_elems[fmt_id]
-        return Decision(waiting, True, {p: _labels(s, f, per[at[p]][1], p, elem=elem) for p in waiting},
+        return Decision(waiting, True, {p: self._labelled(fmt_id, per[at[p]][1], p, "pass") for p in waiting},
                         f"{self.step_title()}: choose secretly", {p: t for p, t in texts.items() if t})
 
     def next_choice(self) -> tuple[int, tuple[str, ...]] | None:
@@ -148,18 +146,31 @@ class GameViews:
             _, per, _, _, fmt_id = pend
             p = waiting_players(per, s.commits)[0]
             options, pass_label = per[_entry(per, s.commits, p)][1], "pass"
+        return p, self._labelled(fmt_id, options, p, pass_label)
+
+    def _labelled(self, fmt_id: int, options: Any, p: int, pass_label: str) -> tuple[str, ...]:
+        """The labels of choice ``fmt_id``'s ``options`` as player ``p`` reads them.
+
+        Why a cache: numbers, players, enum values and texts read the same in every state and to every player,
+        so each set of options is labelled once per ruleset (a search asks at every node, OpenSpiel's and
+        PettingZoo's adapters at every step for every view); cards are labelled each time, since a label
+        depends on who sees the card now."""
+        s = self.state
+        comp = self.ruleset.compiled
         elem = comp.choice_elems[fmt_id]
-        if elem is None or elem.kind not in PLAIN_LABELS:  # cards: a label depends on who sees the card now
-            return p, _labels(s, comp.choice_formats[fmt_id], options, p, pass_label, elem)
-        # numbers, players, enum values and texts read the same in every state: each set of options is labelled once
+        if elem is None or elem.kind not in PLAIN_LABELS:
+            return _labels(s, comp.choice_formats[fmt_id], options, p, pass_label, elem)
         cache = self.ruleset.label_cache
         key = (fmt_id, pass_label, options)
-        labels = cache.get(key)
+        try:
+            labels = cache.get(key)
+        except TypeError:  # options held in a list (a state read back from JSON): labelled as they are
+            return _labels(s, comp.choice_formats[fmt_id], options, p, pass_label, elem)
         if labels is None:
             if len(cache) >= 4096:
                 cache.clear()
             labels = cache[key] = _labels(s, comp.choice_formats[fmt_id], options, p, pass_label, elem)
-        return p, labels
+        return labels
 
     def display(self, player: int) -> list[str] | None:
         """The ruleset's `display` panel for ``player`` (None when it declares none): what a terminal shows."""
@@ -235,10 +246,27 @@ class GameViews:
         """The event log as text; ``viewer`` None is the public (spectator) view. ``start``: only the lines of
         log entries from that index on (a line, once written, never changes: web play sends only new ones)."""
         lines = []
+        tables = self.state.tables
+        spectator = 1 << tables.n
+        # each entry's line per viewer, rendered once: an entry is an immutable tuple that clones, and games
+        # played on from them, share, and its line is a function of it, the viewer and the game's tables alone
+        # (_render: card names and backs), so views that show the whole log (perfect recall, a page's first
+        # load, replays) cost a lookup per line once rendered. Keyed by the identities of the entry and the
+        # tables, both kept beside the line (their ids are never reused while kept): the leak check renders the
+        # same entries with tables of its own (tools/leaks.py's sentinel names); bounded, as the label cache is.
+        cache = self.ruleset.line_cache
         for entry in self.state.log[start:] if start else self.state.log:
-            if viewer is None and not (entry[0] >> self.state.tables.n) & 1:
+            if viewer is None and not entry[0] & spectator:
                 continue
-            text = self._render(entry, viewer)
+            key = (id(entry), id(tables), viewer)
+            got = cache.get(key)
+            if got is not None and got[0] is entry and got[1] is tables:
+                text = got[2]
+            else:
+                text = self._render(entry, viewer)
+                if len(cache) >= LINES_KEPT:
+                    cache.clear()
+                cache[key] = (entry, tables, text)
             if text is not None:
                 lines.append(text)
         return lines
@@ -313,6 +341,20 @@ class GameViews:
             out["modes"] = modes.active_names(slots, s.counters)
 
 
+# per tables (by id, the tables kept with it): how each card reads in a view to one who cannot see it
+_UNSEEN: dict[int, tuple[Tables, list[str]]] = {}
+
+
+def _unseen(t: Tables) -> list[str]:
+    """Each card's `?` as a view shows a card the viewer cannot see (:func:`hidden_card`: with its back fields)."""
+    got = _UNSEEN.get(id(t))
+    if got is None or got[0] is not t:
+        if len(_UNSEEN) >= 64:
+            _UNSEEN.clear()
+        got = _UNSEEN[id(t)] = (t, [hidden_card(t, c, "?") for c in range(len(t.card_names))])
+    return got[1]
+
+
 def zone_views(s: GameState, ruleset: Ruleset, seen: list[bool], who: int, prev: dict[str, Any] | None = None,
                keep: frozenset[str] | set[str] = frozenset()) -> dict[str, Any]:
     """Every zone as viewer ``who`` sees it: hidden cards as ``?`` (with their backs), a `size hidden` zone the
@@ -330,9 +372,11 @@ def zone_views(s: GameState, ruleset: Ruleset, seen: list[bool], who: int, prev:
             mask = t.zone_vis_mask[zi]
             if not ((t.zone_group[zi](s) if mask < 0 else mask) >> who) & 1:
                 return HIDDEN
-        names = t.card_names  # `seen[c]` inline: this list is built for every zone of every view
-        return [names[c] if seen[c] else hidden_card(t, c, "?") for c in s.zones[zi]]
+        # `seen[c]` inline, and a hidden card's `?` (with its back) looked up: this list is built for every zone
+        # of every view, and most cards of a large game are hidden from any one viewer
+        return [names[c] if seen[c] else unseen[c] for c in s.zones[zi]]
 
+    names, unseen = t.card_names, _unseen(t)
     zones: dict[str, Any] = {}
     for name, z in prog.zones.items():
         if prev is not None and name in keep:

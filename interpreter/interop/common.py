@@ -124,13 +124,19 @@ def returns_of(game: Game, mode: str, score_min: float, score_max: float, aborte
 # ---------------------------------------------------------------- observations
 
 def observation_text(game: Game | None, player: int | None, *, with_log: bool,
-                     extra: dict[str, Any] | None = None) -> str:
+                     extra: dict[str, Any] | None = None, full: dict[str, Any] | None = None) -> str:
     """The player's view as canonical JSON (sorted keys), optionally without the log.
 
-    ``game`` None is the moment before setup finished drawing: nothing is visible yet.
+    ``game`` None is the moment before setup finished drawing: nothing is visible yet. ``full``: ``game``'s
+    view for ``player`` with its whole log, already made (OpenSpiel's adapter keeps it per settled game); it is
+    read, never changed.
     """
     if game is None:
         view: dict[str, Any] = {"status": "setting up"}
+    elif full is not None:
+        view = dict(full)
+        if not with_log:
+            view.pop("log", None)
     else:
         # without the log, none of it is rendered (``log_from`` its end): OpenSpiel's checks ask for the
         # observation string at every step, and rendering the whole log each time made long games quadratic

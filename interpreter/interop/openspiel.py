@@ -209,7 +209,9 @@ class _Core:
 
     def decided(self, player: int, action: int) -> None:
         """Record, before it is applied, that ``player`` takes ``action`` having seen what it sees now."""
-        seen = hashlib.sha256(observation_text(self.cg.game, player, with_log=True).encode()).hexdigest()[:32]
+        game = self.cg.game
+        full = None if game is None else seen_view(game, player, True)
+        seen = hashlib.sha256(observation_text(game, player, with_log=True, full=full).encode()).hexdigest()[:32]
         mine = list(self.mine)
         mine[player] = (*mine[player], (seen, action))
         self.mine = tuple(mine)
@@ -423,20 +425,25 @@ class LiturgyObserver:
         self.tensor.fill(0.0)
         if game is None:  # setup still drawing: nothing is visible yet
             return
-        # the log only for perfect recall (the encoder reads none of it): rendering every line at every step
-        # was most of OpenSpiel's random_sim_test on a long game (docs/performance.md, Session 18)
-        view = game.view(viewer, log_from=0 if self.perfect_recall else len(game.state.log))
-        self.dict["view"][:] = self.encoder.encode(view, viewer)
+        memo = _seen(game)
+        encoded = memo.get(("encoded", viewer, id(self.encoder)))
+        if encoded is None or encoded[0] is not self.encoder:
+            encoded = memo[("encoded", viewer, id(self.encoder))] = (
+                self.encoder, self.encoder.encode(seen_view(game, viewer, False), viewer))
+        self.dict["view"][:] = encoded[1]
         if not self.perfect_recall:
             return
         recall = self.dict["recall"]
-        lines = view.get("log", [])
-        for i, line in enumerate(lines):
-            recall[_bucket(f"log {i} {line}")] += 1
+        buckets = memo.get(("log buckets", viewer))
+        if buckets is None:
+            lines = seen_view(game, viewer, True)["log"]
+            buckets = memo[("log buckets", viewer)] = [_bucket(f"log {i} {line}") for i, line in enumerate(lines)]
+        for b in buckets:
+            recall[b] += 1
         mine = state._core.mine[player] if viewer is not None else ()
         for k, (seen, action) in enumerate(mine):
             recall[_bucket(f"move {k} {seen} {action}")] += 1
-        self.dict["counts"][:] = (len(lines), len(mine))
+        self.dict["counts"][:] = (len(buckets), len(mine))
 
     def string_from(self, state: LiturgyState, player: int) -> str:
         cg = state._core.cg
@@ -452,7 +459,47 @@ class LiturgyObserver:
             # what it saw then (a digest of that view) and the option it took. Not who else acted when: in a
             # game where a player acts several times unseen, that sequence tells the others how often.
             extra["my_moves"] = [[seen, action] for seen, action in state._core.mine[player]]
-        return observation_text(game, viewer, with_log=self.perfect_recall, extra=extra)
+        return observation_text(game, viewer, with_log=self.perfect_recall, extra=extra,
+                                full=None if game is None else seen_view(game, viewer, self.perfect_recall))
+
+
+# ---------------------------------------------------------------- what a settled game shows, worked out once
+# Why: OpenSpiel asks each state, for each player, its observation and information-state strings and tensors,
+# and each decision records a digest of what its player saw (_Core.decided): five renderings of one view at
+# every step, each with the whole log for perfect recall, and clones of a state ask again. Each answer is a
+# function of the settled game alone, and a ChanceGame never changes a settled game (an action plays on a clone
+# of it; clones of a state share it; a resampled world is a new game), so a game's view per viewer, its encoded
+# tensor and its log lines' recall buckets are worked out once per game object and reused while it is kept.
+_SEEN: dict[int, tuple[Game, dict[Any, Any]]] = {}
+_SEEN_KEPT = 32  # games kept (the game itself too, so an id is never reused while its entry is here)
+
+
+def _seen(game: Game) -> dict[Any, Any]:
+    """What has been worked out of settled ``game`` so far (see above)."""
+    got = _SEEN.get(id(game))
+    if got is None or got[0] is not game:
+        if len(_SEEN) >= _SEEN_KEPT:
+            _SEEN.pop(next(iter(_SEEN)))
+        got = _SEEN[id(game)] = (game, {})
+    return got[1]
+
+
+def seen_view(game: Game, viewer: int | None, with_log: bool) -> dict[str, Any]:
+    """``viewer``'s view of settled ``game``, made once per game (read it, never change it): with its whole log,
+    or (``with_log`` False, and unless the whole one was made already) with none of it rendered, which is all the
+    tensor and the observation string without recall read (rendering every line at every step made long games
+    quadratic: docs/performance.md, Session 18)."""
+    memo = _seen(game)
+    view: dict[str, Any] | None = memo.get(("view", viewer))
+    if view is not None:
+        return view
+    if with_log:
+        view = memo[("view", viewer)] = game.view(viewer)
+        return view
+    view = memo.get(("bare view", viewer))
+    if view is None:
+        view = memo[("bare view", viewer)] = game.view(viewer, log_from=len(game.state.log))
+    return view
 
 
 def _bucket(text: str) -> int:
