@@ -37,7 +37,8 @@ def test_bench_json_reports_every_figure(capsys: pytest.CaptureFixture[str]) -> 
     play = fig["random_play"]
     assert play["games_per_s"] > 0 and play["decisions_per_s"] > 0 and play["decisions_per_game"] > 0
     assert fig["random_play_invariants_checked"]["games_per_s"] > 0
-    for key in ("clone_us", "save_us", "load_us", "parse_check_ms_cold", "parse_check_ms_warm"):
+    for key in ("clone_us", "save_us", "load_us", "parse_check_ms_cold", "parse_check_ms_warm",
+                "parse_check_cpu_ms_cold"):
         assert fig[key] > 0, key
     assert report["openspiel"] == {"unavailable": "skipped (--no-openspiel)"}
     targets = {t["target"]: t for t in report["targets"]}

@@ -222,19 +222,12 @@ class ISMCTSAgent:
                 shape = node.shapes[q] = _Shape(labels)
             kids = shape.kids
             if kids is None:
-                distinct = shape.distinct
-                untried = [lab for lab in distinct if lab not in children]
-                for lab in distinct:
-                    child = children.get(lab)
-                    if child is not None:
-                        child.avail += 1
-                if untried:
-                    lab = untried[rng.randrange(len(untried))]
-                    child = children[lab] = _Node(q, 1)
-                    apply(labels.index(lab), q)
-                    path.append(child)
+                added = _expand(shape, children, q, rng.randrange, path)
+                if added >= 0:
+                    apply(added, q)
                     break
-                kids = shape.kids = [children[lab] for lab in distinct]
+                kids = shape.kids
+                assert kids is not None  # _expand made them: every label has a child
             else:
                 for child in kids:
                     child.avail += 1
@@ -331,30 +324,48 @@ class _Walk:
                 shape = node.shapes[q] = _Shape(labels)
                 if self.plain[pend[6]]:
                     shape.opts, shape.fmt = pend[2], pend[6]
-            known = shape.kids
-            if known is None:
-                distinct = shape.distinct
-                untried = [lab for lab in distinct if lab not in children]
-                for lab in distinct:
-                    seen = children.get(lab)
-                    if seen is not None:
-                        seen.avail += 1
-                if untried:
-                    lab = untried[self.below(len(untried))]
-                    child = children[lab] = _Node(q, 1)
-                    self.path.append(child)
+            made = shape.kids
+            if made is None:
+                added = _expand(shape, children, q, self.below, self.path)
+                if added >= 0:
                     self.expanded = True
-                    return labels.index(lab)
-                kids = shape.kids = [children[lab] for lab in distinct]
+                    return added
+                made = shape.kids
+                assert made is not None  # _expand made them: every label has a child
             else:
-                kids = known
-                for child in kids:
+                for child in made:
                     child.avail += 1
+            kids = made
             best = _ucb(kids, self.weight)
         node = kids[best]
         self.node = node
         self.path.append(node)
         return shape.first[best]
+
+
+def _expand(shape: _Shape, children: dict[str, _Node], q: int, draw: Callable[[int], int],
+            path: list[_Node]) -> int:
+    """The expansion step of both tree walks (:meth:`ISMCTSAgent._descend` and :meth:`_Walk.pick`), written once
+    so the two cannot drift apart: they must make the same draws and grow the same tree.
+
+    At a node whose labels ``shape`` do not all have a child of ``q`` yet, the available children's counts are
+    raised, and one untried label is drawn (``draw(n)``: ``rng.randrange`` in the loop, ``rng._randbelow`` in the
+    walk, which draw alike for ``n > 0``), given a new child appended to ``path``, and its first option number
+    returned. When every label already has a child, nothing is drawn: ``shape.kids`` is set to them, in the
+    labels' order, and -1 returned (the caller then picks by UCB1)."""
+    distinct = shape.distinct
+    untried = [lab for lab in distinct if lab not in children]
+    for lab in distinct:
+        seen = children.get(lab)
+        if seen is not None:
+            seen.avail += 1
+    if untried:
+        lab = untried[draw(len(untried))]
+        child = children[lab] = _Node(q, 1)
+        path.append(child)
+        return shape.labels.index(lab)
+    shape.kids = [children[lab] for lab in distinct]
+    return -1
 
 
 def _ucb(kids: list[_Node], weight: float) -> int:

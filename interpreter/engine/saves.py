@@ -33,8 +33,6 @@ if TYPE_CHECKING:
 # Every field of a save that the replayed game must reproduce exactly (the rest say which game it is).
 STATE_FIELDS = ("counters", "zones", "face_up", "shown", "rng", "frames", "pending", "commits", "log", "steps",
                 "status", "result", "error", "removed_count")
-# The fields compared with ``==`` first (saves._identical): all but the log, whose entries the game keeps as tuples
-PLAIN_FIELDS = tuple(name for name in STATE_FIELDS if name != "log")
 
 
 class CorruptSave(ValueError):
@@ -52,28 +50,47 @@ def _canonical(value: Any) -> bytes:
     return out
 
 
-def _identical(data: dict[str, Any], mine: dict[str, Any]) -> bool:
-    """Whether the save's state fields are exactly the replayed game's (``mine``, which holds no float): the test
-    every genuine save passes, in a few C-level passes instead of 28 canonical encodings.
+# The state fields whose values the engine holds as JSON already (lists, dicts with text keys, numbers, text):
+# compared with ``==`` as they are. The rest (frames, pending, log) hold tuples, which ``==`` calls different from
+# the save's lists, and are compared as JSON text only (see _identical).
+_PLAIN = ("counters", "zones", "face_up", "shown", "rng", "commits", "steps", "status", "result", "error",
+          "removed_count")
+# orjson encodes some non-JSON Python values (datetimes, dataclasses, subclasses of str and int) as JSON: a save
+# handed over as Python objects holding one of those is not compared by its text but field by field
+_STRICT = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_SUBCLASS
 
-    Python's ``==`` alone would take ``1.0`` or ``True`` for ``1``, and the JSON encoding alone writes NaN and
-    the infinities as ``null``; together they leave nothing: equal JSON text means the same lists, objects,
-    strings and numbers of the same kinds, and ``==`` refuses a non-finite number where ours has ``null``
-    (ours holds no float, and NaN equals nothing). The log is the exception: its entries are tuples in the
-    game, so ``==`` cannot compare it with the save's lists, and it is compared canonically, as before.
-    ``False`` only sends the save to the field-by-field comparison, which finds the field that differs or, for
-    a save whose objects list their keys in another order, accepts it.
+
+def _identical(data: dict[str, Any], game: Game) -> bool:
+    """Whether the save's state fields are exactly the replayed ``game``'s: the test every genuine save passes,
+    in a few C-level passes, without building the game's own save (``to_json``, which turns every tuple of the
+    log, the frames and the pending choice into a list only to be compared).
+
+    Equal JSON text means the same lists, objects, strings and numbers of the same kinds (``1``, ``1.0`` and
+    ``true`` are spelled apart; orjson writes the game's tuples as lists). It cannot see a NaN or an infinity,
+    which orjson writes as ``null``, where the game has ``None``: the plain fields are also compared with
+    ``==`` (NaN equals nothing, the game holds no float), and the three tuple-holding fields are searched for
+    one where their text holds a ``null``. ``False`` only sends the save to the field-by-field comparison,
+    which finds the field that differs or, for a save whose objects list their keys in another order, accepts
+    it.
     """
-    theirs = [data.get(name) for name in PLAIN_FIELDS]
-    ours = [mine[name] for name in PLAIN_FIELDS]
+    s = game.state
+    get = data.get
+    theirs = [get(name) for name in _PLAIN]
+    ours = [s.counters, s.zones, sorted(s.face_up), [[c, m] for c, m in sorted(s.shown.items())], s.rng,
+            {str(k): v for k, v in s.commits.items()}, s.steps, s.status, s.result, s.error, s.removed_count]
     if theirs != ours:
         return False
     try:
-        if orjson.dumps(theirs) != orjson.dumps(ours):
+        if orjson.dumps(theirs, option=_STRICT) != orjson.dumps(ours):
             return False
+        for value, mine in ((get("frames"), [[f[0].id, f[1], f[2]] for f in s.frames]), (get("pending"), s.pending),
+                            (get("log"), s.log)):
+            text = orjson.dumps(value, option=_STRICT)
+            if text != orjson.dumps(mine) or (b"null" in text and _non_finite(value)):
+                return False
     except (TypeError, orjson.JSONEncodeError):  # not JSON (a huge int, a set): compared field by field
         return False
-    return _canonical(data.get("log")) == _canonical(mine["log"])
+    return True
 
 
 def _non_finite(value: Any) -> bool:
@@ -176,9 +193,9 @@ def load_verified(ruleset: Ruleset, data: Any, check_invariants: bool, force: bo
         _replay(game, decisions)
     except ValueError as err:  # IllegalChoice, RuleError at setup: the decisions are not this game's
         raise CorruptSave(f"corrupt save: its decisions do not replay: {err}") from err
-    mine = game.to_json()
-    if _identical(data, mine):
+    if _identical(data, game):
         return game
+    mine = game.to_json()
     for name in STATE_FIELDS:  # something differs, or may: which field, each compared in its canonical form
         if _canonical(data.get(name)) != _canonical(mine[name]):
             raise CorruptSave(f"corrupt save: its `{name}` is not what its own decisions lead to "
