@@ -7,7 +7,6 @@ rulesets from the differential fuzzer's generator.
 
 from __future__ import annotations
 
-import functools
 import re
 from pathlib import Path
 
@@ -28,20 +27,10 @@ SMALL = [p for p in SHIPPED if p.stat().st_size < 12_000]
 _TOUCHING = frozenset({"(", ")", "[", "]", "{", "}", ",", ":"})
 
 
-@functools.lru_cache(maxsize=256)
-def _parsed(text: str) -> tuple[object, tuple[str, ...]]:
-    """The program's shape (None if ``text`` does not parse) and the parser's messages. Kept per text: the
-    parse is a pure function of the text, and the tests below compare the programs of texts that are often the
-    same text (a formatted file's output is the file; a hunt's source file is drawn again and again), which they
-    used to parse again each time. The shape is nested tuples, so a kept one cannot be changed by its user."""
-    rs, errors = parse_ruleset_text(text, "x.rules")
-    return (None if rs is None else shape(rs.decls)), tuple(str(e) for e in errors)
-
-
 def _program(text: str) -> object:
-    program, errors = _parsed(text)
-    assert program is not None, errors
-    return program
+    rs, errors = parse_ruleset_text(text, "x.rules")
+    assert rs is not None, errors
+    return shape(rs.decls)
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=IDS)
@@ -65,7 +54,7 @@ def _docs_blocks() -> list[tuple[str, str]]:
     for md in sorted((ROOT / "docs").glob("*.md")):
         text = md.read_text(encoding="utf-8")
         for n, m in enumerate(re.finditer(r"^```(?:rules|liturgy)[^\n]*\n(.*?)^```", text, re.S | re.M)):
-            if _parsed(m.group(1))[0] is not None:
+            if parse_ruleset_text(m.group(1), "x.rules")[0] is not None:
                 out.append((f"{md.name}#{n}", m.group(1)))
     return out
 
