@@ -121,7 +121,8 @@ def play_through(player: Player, table: Any, clicks: int, seconds: float, shots:
     deadline = time.monotonic() + seconds
     done = 0
     while not table.game.finished:
-        assert done < clicks and time.monotonic() < deadline, f"{key}: the game did not end through the page"
+        assert done < clicks and time.monotonic() < deadline, (f"{key}: the game did not end through the page "
+                                                                  f"({player.clicks_again} clicks made again)")
         if player.act():
             done += 1
             if done == (8 if key == "slay_the_spire" else 30):  # a solo run can end early: photographed sooner
