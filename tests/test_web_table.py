@@ -168,7 +168,7 @@ def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Pa
     assert table.game.state.status == "finished", table.game.error
     assert seen["result"].startswith("Scores: "), seen["result"]
     assert seen["narration"], "no narration was shown"
-    assert not seen["raw"], f"raw identifiers in labels: {sorted(seen['raw'])[:10]}"
+    assert not seen["raw"], f"raw identifiers in labels: {sorted(seen['raw'])[:10]} (game seed {table.game.seed})"
     assert seen["stack_rows"] == 0  # face-down cards are stacks with a count, not rows of `?`
     if key == "bloodborne":
         assert any(re.search(r"(You lose|P\d loses) \d+ health", x) for x in seen["narration"]), seen["narration"]
