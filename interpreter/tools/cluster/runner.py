@@ -232,7 +232,9 @@ def run_tasks(
             except Empty:
                 dog.check(flight)
                 continue
-            i = flight.pop(future)
+            i = flight.pop(future, None)
+            if i is None:  # reported twice (Dask calls a callback once per future; this costs nothing to check)
+                continue
             dog.progressed()
             try:
                 result = future.result()
