@@ -7,10 +7,13 @@ beyond the clusters' start-up.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import os
 import shutil
 import signal
+import threading
+import time
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -23,7 +26,7 @@ from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.tools.cli import main
 from liturgy.interpreter.tools.cluster import bundle as B
 from liturgy.interpreter.tools.cluster.chunks import ChunkResult, Merger, chunk_bounds, play_chunk
-from liturgy.interpreter.tools.cluster.runner import ClusterError, RunStats, parse_cluster
+from liturgy.interpreter.tools.cluster.runner import ClusterError, RunStats, parse_cluster, run_tasks
 from liturgy.interpreter.tools.fuzz import fuzz_ruleset
 from liturgy.interpreter.tools.simulate import Summary, simulate
 
@@ -149,6 +152,14 @@ def test_cli_cluster_local_2_prints_the_same_json_as_jobs_1(capsys: pytest.Captu
 
 
 def test_every_worker_compiles_the_ruleset_once(local_cluster: Any, one_process: dict[str, Any]) -> None:
+    """Counted from a clean start whatever ran before on these workers: their compiled rulesets are forgotten
+    first, and the count is what this run added (in a shuffled order another test had compiled Goofspiel or the
+    risky ruleset on them first, and the worker's total was 2)."""
+    with distributed.Client(local_cluster.scheduler_address) as client:
+        client.run(lambda: __import__("liturgy.interpreter.tools.cluster.bundle").interpreter.tools.cluster.bundle
+                   ._compiled.clear())
+        before = client.run(lambda: __import__("liturgy.interpreter.tools.cluster.bundle").interpreter.tools
+                            .cluster.bundle.compilations)
     stats = RunStats()
     s = simulate_on_cluster(GOOF, GAMES, PLAYERS, SEED, local_cluster.scheduler_address, chunk=10, stats=stats)
     assert same(s) == one_process and stats.played == 24
@@ -156,7 +167,7 @@ def test_every_worker_compiles_the_ruleset_once(local_cluster: Any, one_process:
         counts = client.run(lambda: __import__("liturgy.interpreter.tools.cluster.bundle").interpreter.tools
                             .cluster.bundle.compilations)
     assert set(stats.per_worker) <= set(counts) and sum(stats.per_worker.values()) == 24
-    assert all(counts[w] == 1 for w in stats.per_worker)  # once per worker, not once per chunk
+    assert all(counts[w] - before[w] == 1 for w in stats.per_worker)  # once per worker, not once per chunk
 
 
 
@@ -263,3 +274,62 @@ def test_fuzz_on_a_cluster_is_its_shards_run_anywhere_and_writes_the_first_repla
     assert stats.played == 0 and stats.from_file == 3
     untimed = [r.to_json() | {"seconds": 0} for r in (resumed, first_run, report)]
     assert untimed[0] == untimed[1] == untimed[2]
+
+
+# ------------------------------------------------------------------ never a hang (issue 34)
+def test_a_run_finishes_whatever_client_dask_calls_the_default(local_cluster: Any, one_process: dict[str, Any]
+                                                               ) -> None:
+    """The run's results come through the run's own client. `distributed.as_completed`, which it used, tracks
+    futures on Dask's *default* client (the current one of a `with Client(...)` block, else the last made): a
+    closed one never delivers them, and the run waited for ever with both workers idle (a suite run hung so).
+    Bounded here by a thread (in this thread's context, where the closed client is current), so a regression
+    fails instead of hanging the suite."""
+    out: list[Any] = []
+    with distributed.Client(local_cluster.scheduler_address) as other:
+        other.close()  # the default client here is now a closed one
+        context = contextvars.copy_context()
+        run = threading.Thread(target=context.run, args=(lambda: out.append(simulate_on_cluster(
+            GOOF, GAMES, PLAYERS, SEED, local_cluster.scheduler_address, chunk=60)),), daemon=True)
+        run.start()
+        run.join(120)
+    assert not run.is_alive(), "the run hung on a closed default client"
+    assert same(out[0]) == one_process
+
+
+def _stalled_run(client: Any, submit: Any, stall: float) -> str:
+    """run_tasks on ``submit``'s tasks with a short stall limit: the ClusterError it ends with."""
+    with pytest.raises(ClusterError) as err:
+        run_tasks(client, [0, 1], submit, lambda i, r: None, lambda: 0, window=2, stall=stall)
+    return str(err.value)
+
+
+def test_tasks_no_worker_runs_stop_the_run_with_their_names(local_cluster: Any) -> None:
+    """Tasks the scheduler gives to nobody (here: they need a resource no worker has; in the suite's hang, lost)
+    end the run with a named error once the workers have been idle for the stall limit, instead of a hang."""
+    with distributed.Client(local_cluster.scheduler_address) as client:
+        message = _stalled_run(client, lambda i: client.submit(abs, i, resources={"GPU": 1}, pure=False), 1.0)
+    assert message.startswith("no task has finished for ") and "no worker runs tasks 0, 1" in message
+    assert "(the scheduler has 2 worker(s), all idle); the run stops" in message
+
+
+def test_a_worker_that_neither_reports_nor_dies_is_named(local_cluster: Any) -> None:
+    """A worker frozen mid-task (SIGSTOP: its heartbeats stop, its process lives) holds its task for ever as far
+    as Dask knows (the scheduler's time-to-live is 5 minutes); the run names the worker and stops."""
+    with distributed.Client(local_cluster.scheduler_address) as client:
+        pids = client.run(os.getpid)
+        worker = sorted(pids)[0]
+
+        def submit(i: int) -> Any:
+            future = client.submit(time.sleep, 6 if i == 0 else 0, workers=[worker], pure=False)
+            while i == 0 and future.key not in client.processing().get(worker, []):
+                time.sleep(0.05)
+            if i == 0:
+                os.kill(pids[worker], signal.SIGSTOP)
+            return future
+
+        try:
+            message = _stalled_run(client, submit, 1.0)
+        finally:
+            os.kill(pids[worker], signal.SIGCONT)
+    assert message.startswith(f"worker {worker} has held task") and "without a word for " in message
+    local_cluster.wait_for_workers(2)

@@ -81,6 +81,11 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+# the options of the open question, while the page has not answered it (an answer disables them)
+OPEN_OPTIONS = "#decision-card:not([hidden]) #options button:enabled"
+MOVED = "m => document.body.dataset.move !== m || document.getElementById('error').textContent !== ''"
+
+
 class Player:
     """One browser context at one seat, recording every WebSocket frame and a DOM snapshot after each click."""
 
@@ -95,6 +100,7 @@ class Player:
         # how long (ms) a click may take to show its next state: a bound on a hang, not a speed test (a bot
         # worker's first move compiles its ruleset, which takes long on a loaded machine)
         self.patience = 20000
+        self.clicks_again = 0  # clicks the page did not take, made again (see act)
         self.page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: self.frames.append(
             payload if isinstance(payload, str) else payload.decode())))
         self.page.goto(url)
@@ -112,23 +118,45 @@ class Player:
         """Click an option (a seeded random one) if this seat is asked; True when it did (and the page moved on).
 
         Not always the first: a seat that always takes the same option can keep a Bloodborne game going for ever
-        (both people playing Hunter's Dream every round), depending on the table's seed."""
-        buttons = self.page.locator("#decision-card:not([hidden]) #options button:enabled")
+        (both people playing Hunter's Dream every round), depending on the table's seed.
+
+        A click the page never took (the browser sends none when the press and the release land on different
+        elements: a button drawn again in between) leaves the same question open with its buttons enabled (an
+        answer sent disables them): after a short wait the same option is clicked again. That is safe, as for a
+        person clicking twice: the server takes one answer per move and refuses the rest."""
+        buttons = self.page.locator(OPEN_OPTIONS)
         count = buttons.count()
         if count == 0:
             return False
         before = self.move()
-        try:
-            buttons.nth(self.rng.randrange(count)).click(timeout=5000)
-        except sync_api.TimeoutError:
-            # a state arrived between counting and clicking (another seat's choice, a bot's move) and the page
-            # drew its options again: the button was detached and never clicked. Ask again with the new ones.
-            return False
-        self.page.wait_for_function(
-            "m => document.body.dataset.move !== m || document.getElementById('error').textContent !== ''",
-            arg=str(before), timeout=self.patience)
+        pick = self.rng.randrange(count)
+        deadline = time.monotonic() + self.patience / 1000
+        while True:
+            try:
+                buttons.nth(pick).click(timeout=5000)
+            except sync_api.TimeoutError:
+                # a state arrived between counting and clicking (another seat's choice, a bot's move) and the page
+                # drew its options again: the button was detached and never clicked. Ask again with the new ones.
+                return False
+            if self._moved(before, deadline):
+                break
+            self.clicks_again += 1
         self.snapshot()
         return True
+
+    def _moved(self, before: int, deadline: float) -> bool:
+        """Wait until the page shows another move (or an error); False when the question is still open and its
+        buttons enabled after a short wait (the click was not taken); raises when ``patience`` runs out."""
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                self.page.wait_for_function(MOVED, arg=str(before), timeout=max(1, min(3000, left * 1000)))
+                return True
+            except sync_api.TimeoutError:
+                if left <= 3:
+                    raise
+            if self.move() == before and self.page.locator(OPEN_OPTIONS).count() > 0:
+                return False
 
     def close(self) -> None:
         self.snapshot()
@@ -232,3 +260,35 @@ def test_screenshots_for_the_docs(browser: Any, tmp_path: Path) -> None:
         server.stop()
     for name in ("lobby.png", "bloodborne-p1.png", "kuhn-p1.png", "kuhn-p2-result.png"):
         assert (out / name).stat().st_size > 5000
+
+
+def test_a_press_on_an_option_survives_a_state_that_asks_the_same_question(browser: Any, tmp_path: Path) -> None:
+    """A person presses an option, and before they release it a state arrives that asks the same question (here:
+    the other player opens the table, and everyone's page is told who is online). The page keeps the very same
+    buttons, so the release completes the click and the answer is sent; it used to draw them anew, and the
+    browser sends no click when the press and the release land on different elements: the press was lost (a
+    test's click too: the Fury of Dracula page test timed out once so)."""
+    server = Server(Lobby(RULESETS, Store(str(tmp_path / "p.db")), bot_delay=0.0))
+    try:
+        made = server.create("kuhn_poker", ["human", "human"])
+        url = f"{server.base}/t/{made['table']}#seat="
+        first = Player(browser, url + made["seats"][0]["token"], 0)
+        page = first.page
+        page.wait_for_selector(OPEN_OPTIONS)  # P1 speaks first in Kuhn poker
+        before = first.move()
+        option = page.locator(OPEN_OPTIONS).first
+        option.evaluate("b => { b.dataset.pressed = 'yes'; }")
+        box = option.bounding_box()
+        assert box is not None
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        second = Player(browser, url + made["seats"][1]["token"], 1)  # a state for P1: P2 is online now
+        page.wait_for_function("() => document.querySelectorAll('#seats .dot.on').length === 2")
+        assert page.locator("#options button[data-pressed=yes]").count() == 1, "the pressed button was drawn anew"
+        page.mouse.up()
+        page.wait_for_function(MOVED, arg=str(before), timeout=20000)
+        assert first.move() > before and server.lobby.tables[made["table"]].moves > 0
+        first.close()
+        second.close()
+    finally:
+        server.stop()

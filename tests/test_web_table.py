@@ -121,7 +121,8 @@ def play_through(player: Player, table: Any, clicks: int, seconds: float, shots:
     deadline = time.monotonic() + seconds
     done = 0
     while not table.game.finished:
-        assert done < clicks and time.monotonic() < deadline, f"{key}: the game did not end through the page"
+        assert done < clicks and time.monotonic() < deadline, (f"{key}: the game did not end through the page "
+                                                                  f"({player.clicks_again} clicks made again)")
         if player.act():
             done += 1
             if done == (8 if key == "slay_the_spire" else 30):  # a solo run can end early: photographed sooner
@@ -167,7 +168,7 @@ def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Pa
     assert table.game.state.status == "finished", table.game.error
     assert seen["result"].startswith("Scores: "), seen["result"]
     assert seen["narration"], "no narration was shown"
-    assert not seen["raw"], f"raw identifiers in labels: {sorted(seen['raw'])[:10]}"
+    assert not seen["raw"], f"raw identifiers in labels: {sorted(seen['raw'])[:10]} (game seed {table.game.seed})"
     assert seen["stack_rows"] == 0  # face-down cards are stacks with a count, not rows of `?`
     if key == "bloodborne":
         assert any(re.search(r"(You lose|P\d loses) \d+ health", x) for x in seen["narration"]), seen["narration"]

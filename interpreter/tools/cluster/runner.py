@@ -20,9 +20,11 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from queue import Empty, SimpleQueue
 from typing import Any
 
 from liturgy.interpreter.tools.arguments import UsageError
+from liturgy.interpreter.tools.cluster.watchdog import POLL_SECONDS, STALL_SECONDS, Watchdog
 
 # worker processes --cluster local:N may start
 MAX_LOCAL_WORKERS = 256
@@ -194,31 +196,46 @@ def run_tasks(
     done: Callable[[int, Any], None],
     held: Callable[[], int],
     window: int,
+    stall: float | None = None,
 ) -> None:
     """Run task ``i`` for every ``i`` in ``todo`` (in that order of submission) and call ``done(i, result)`` as each
     finishes.  At most ``window`` tasks are in flight or held by the caller (``held()``: finished, not yet merged).
 
     A worker that dies takes its running tasks with it; the scheduler runs them again on the others (Dask's
-    ``distributed.scheduler.allowed-failures`` times); a task that raises ends the run with that error.  On any
-    way out (an error, Ctrl-C) the tasks still in flight are cancelled.
+    ``distributed.scheduler.allowed-failures`` times); a task that raises ends the run with that error.  A run
+    whose tasks stop coming back ends with a ClusterError naming them (tools/cluster/watchdog.py: after
+    ``stall`` seconds, :data:`~.watchdog.STALL_SECONDS` by default), never hangs.  On any way out (an error,
+    Ctrl-C) the tasks still in flight are cancelled.
+
+    Finished tasks are reported by each future's own client (``add_done_callback`` runs on ``client``'s event
+    loop), not by ``distributed.as_completed``: that one follows whichever client Dask calls the default in this
+    process and thread (the last one made, or one made "current"), and when that is another client, closed or
+    not yet running, its loop never delivers the results and ``next()`` waits for ever with every worker idle.
     """
-    distributed = _dask()
-    queue = deque(todo)
+    queue: deque[int] = deque(todo)
     flight: dict[Any, int] = {}
-    finished = distributed.as_completed()
+    finished: SimpleQueue[Any] = SimpleQueue()
+    dog = Watchdog(client, ClusterError, STALL_SECONDS if stall is None else stall)
 
     def top_up() -> None:
         while queue and (not flight or len(flight) + held() < window):
             i = queue.popleft()
             future = submit(i)
             flight[future] = i
-            finished.add(future)
+            future.add_done_callback(finished.put)
 
     try:
         top_up()
         while flight:
-            future = next(finished)
-            i = flight.pop(future)
+            try:
+                future = finished.get(timeout=min(POLL_SECONDS, dog.stall))
+            except Empty:
+                dog.check(flight)
+                continue
+            i = flight.pop(future, None)
+            if i is None:  # reported twice (Dask calls a callback once per future; this costs nothing to check)
+                continue
+            dog.progressed()
             try:
                 result = future.result()
             except Exception as err:

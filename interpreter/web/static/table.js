@@ -259,19 +259,32 @@ function tileSvg(detail) {
   return pic;
 }
 
+// the question whose buttons are on the page. A state that asks the same question again (someone joined or left
+// the table, another seat moved while this one is asked) keeps the very same buttons: drawn anew, a press that
+// began on the old button would end on the new one, and the browser would send no click at all (the person's
+// press lost, and a test's too). An answered question redrawn stays answered (its buttons stay disabled).
+let shownQuestion = null;
 function drawDecision(d, again) {
   $("decision-card").hidden = !d;
-  if (!d) return;
+  if (!d) { shownQuestion = null; return; }
   if (again) sentAt = null;  // the server refused the answer: the question may be answered again
+  const question = JSON.stringify(d);
+  const box = $("options");
+  if (question === shownQuestion) {
+    for (const b of box.querySelectorAll("button")) b.disabled = sentAt === d.at;
+    return;
+  }
+  shownQuestion = question;
   $("prompt").textContent = d.prompt;
   $("secret").hidden = !d.simultaneous;
-  const box = $("options"); box.replaceChildren();
+  box.replaceChildren();
   if (d.at !== sentAt) answerAlone(d);
   d.options.forEach((o, i) => {
     const b = el("button", said(o.label)); b.type = "button"; b.dataset.index = i;
     if (o.detail) b.append(el("small", o.detail));
     const turned = o.detail ? tileSvg(o.detail) : null;
     if (turned) b.prepend(turned);
+    b.disabled = sentAt === d.at;
     b.onclick = () => choose(i);
     box.append(b);
   });
@@ -309,15 +322,16 @@ function draw(s) {
   const mine = s.turn.includes(s.you);
   $("turn").textContent = s.status !== "running" ? `Game ${s.status}.` :
     mine ? (s.turn.length > 1 ? "Your choice (with others, secretly)." : "Your turn.") : `Waiting for ${s.turn.join(", ")}…`;
-  drawDecision(s.decision);
-  drawResult(s);
-  $("panel-card").hidden = !s.display;
-  $("panel").textContent = (s.display || []).join("\n");
+  // what this connection was told once (card texts, place names) first: the options' labels use the names
   Object.assign(details, s.cards || {});
   if (s.maps) maps = s.maps;
   if (s.boards) boards = s.boards;
   if (s.places) places = s.places;
   if (s.board_links) boardLinks = s.board_links;
+  drawDecision(s.decision);
+  drawResult(s);
+  $("panel-card").hidden = !s.display;
+  $("panel").textContent = (s.display || []).join("\n");
   drawChanges(s);
   drawZones(s.view.zones, s.you);
   drawMaps(s);
@@ -334,6 +348,9 @@ function connect() {
   ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(tableId)}`);
   ws.onopen = () => {
     retry = 500;
+    // an answer sent on the old connection may have been lost with it: the question may be answered again (the
+    // server takes one answer per move and refuses a second)
+    sentAt = null; shownQuestion = null;
     $("conn").textContent = "live"; $("conn").className = "conn live";
     ws.send(JSON.stringify(token ? { type: "hello", token } : { type: "hello" }));
   };
