@@ -196,3 +196,16 @@ def test_bloodborne_damage_is_narrated_at_the_terminal(monkeypatch: pytest.Monke
     flees = out.index("  Snatcher flees\n", die)
     assert out.index("    • P3 loses 3 health (3 left)\n", flees) < out.index("Slain: Snatcher", flees)
     assert "P3 loses 5 health" not in out
+
+
+def test_copies_of_one_card_are_told_apart_in_words() -> None:
+    """Two copies of one card in sight are keyed by where each lies (``False Tip-off (event_discard)``, from
+    engine/views.py ``card_keyed``); the page narrated that key as it stands, a zone's identifier a player
+    should never read (found by the web page's whole-game test on Fury of Dracula)."""
+    prog = load_ruleset("rulesets/bloodborne.rules").program
+    keys = ["Snatcher (current)", "Snatcher (P1.hand)", "Snatcher (P2.hand) #2", "Odd (name)", "Snatcher"]
+    before = {"viewer": "P1", "zones": {"current": ["Snatcher"]}, "counters": {"echoes": dict.fromkeys(keys, 6)}}
+    after = {"viewer": "P1", "zones": {"current": ["Snatcher"]}, "counters": {"echoes": dict.fromkeys(keys, 2)}}
+    told = [line.split(" gives up")[0] for line in narrate(prog, before, after)]
+    assert told == ["Snatcher in the current", "Snatcher in your hand", "Snatcher in P2's hand (copy 2)",
+                    "Odd (name)", "Snatcher"]

@@ -17,6 +17,7 @@ What is narrated:
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -210,10 +211,31 @@ def _counter_lines(prog: Program, before: dict[str, Any], after: dict[str, Any],
         for key in [k for k in new if k in old]:
             if old[key] == new[key]:
                 continue
-            who = "You" if key == me else key
+            who = "You" if key == me else _copy_words(prog, key, me) if decl.scope == "card" else key
             out.extend(_indexed(who, name, old[key], new[key]) if decl.index_enum
                        else _amount(who, name, old[key], new[key], places, prog.narration_words.get(name)))
     return out
+
+
+_COPY = re.compile(r"(.+) \(([^()]+)\)(?: #(\d+))?")
+
+
+def _copy_words(prog: Program, key: str, me: str) -> str:
+    """A per-card counter's key in words: copies of one card shown together are keyed by where each lies
+    (engine/views.py ``card_keyed``: ``False Tip-off (event_discard)``, ``Ember (P2.hand) #2``), which a player
+    reads as "False Tip-off in the event discard", "Ember in P2's hand (copy 2)". A key that is not such a copy
+    (a card whose own name ends in brackets) is the card's name as it stands. A zone of each card reads as the
+    host card's ("Ember in Hunter Axe's attachments")."""
+    m = _COPY.fullmatch(key)
+    if m is None:
+        return key
+    name, where, copy = m.groups()
+    owner, _, zone = where.rpartition(".")
+    if zone not in prog.zones:
+        return key
+    place = f"the {words(zone)}" if not owner else f"your {words(zone)}" if owner == me else \
+        f"{owner}'s {words(zone)}"
+    return f"{name} in {place}" + (f" (copy {copy})" if copy else "")
 
 
 def _indexed(who: str, name: str, old: Any, new: Any) -> list[str]:
