@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import chain, compress, repeat
-from operator import is_not, itemgetter, le, ne
+from operator import contains, is_not, itemgetter, le, ne
 from typing import Any
 
 from liturgy.interpreter.runtime import seats
@@ -340,19 +340,19 @@ class Certified:
         """
         own = self.card_zone
         if moved:
+            cards = list(moved)
+            now = list(map(cz.__getitem__, cards))
+            if min(now) < 0 or not all(map(contains, map(zones.__getitem__, now), cards)):
+                return None  # placed in a zone that does not list it (or at no zone): the full check says which
+            was = list(map(own.__getitem__, cards))
             sizes = self.sizes
-            touched: set[int] = set()
-            for c in moved:
-                z = cz[c]
-                if z < 0 or ((zl := zones[z])[-1] != c and c not in zl):
-                    return None  # placed in a zone that does not list it (or at no zone): the full check says which
-                was = own[c]
-                if was != z:
-                    own[c] = z
-                    sizes[was] -= 1
-                    sizes[z] += 1
-                    touched.add(was)
-                touched.add(z)
+            for z in was:  # one card of size from the zone each was placed in to the one it is placed in now
+                sizes[z] -= 1
+            for z in now:
+                sizes[z] += 1
+            for c, z in zip(cards, now, strict=True):
+                own[c] = z
+            touched = {*was, *now}
         if own != cz:
             return None
         for zi in dz:
