@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import chain, compress, repeat
-from operator import contains, is_not, itemgetter, le, ne
+from operator import is_not, itemgetter, ne
 from typing import Any
 
 from liturgy.interpreter.runtime import seats
@@ -130,23 +130,6 @@ def worth_it(t: Tables) -> bool:
     bounded = sum(len(slots) for _, slots, _ in t.bounded_groups)
     pooled = sum(len(slots) for slots in t.pool_slots.values())
     return bounded + pooled + 3 * len(t.card_def) >= WORTH_IT
-
-
-class _Guards:
-    """A game's counter bounds as C-comparable lists (:meth:`Certified._counters_hold`): the slots with any bound,
-    and per slot its lowest and highest value, a missing side the widest 64-bit value (a bound a counter, always
-    within 64 bits, never fails). Built once per tables (``Tables.bound_lists``), at the first check needing it."""
-
-    __slots__ = ("bounded", "low", "high")
-
-    def __init__(self, t: Tables) -> None:
-        bounds = t.counter_bounds
-        self.bounded = frozenset(i for i, (lo, hi) in enumerate(bounds) if lo is not None or hi is not None)
-        self.low = [_INT_MIN if lo is None else lo for lo, _ in bounds]
-        self.high = [_INT_MAX if hi is None else hi for _, hi in bounds]
-
-
-_INT_MIN, _INT_MAX = -(1 << 63), (1 << 63) - 1
 
 
 class Certified:
@@ -269,58 +252,43 @@ class Certified:
         self.zones = Snapshot.of([z[:] for z in zones])
 
     def _counters_hold(self, t: Tables, counters: list[Any], noted: set[int]) -> tuple[list[int], list[int]] | None:
-        """The noted slots that changed and the noted zones (``~zi`` in the record), when every changed slot is
-        within its bounds and every pool with a changed slot still adds up: its changed slots, all plain ints, add
-        up to what they did when certified (the pool's total then); None otherwise. Each value is taken into the
-        copy as it is checked (see :meth:`holds`).
+        """The noted slots that changed and the noted zones (``~zi`` in the record: split here, in the one loop
+        over the record, not by a sort first), when every changed slot is within its bounds and every pool with
+        a changed slot still adds up: its changed slots, all plain ints, add up to what they did when certified
+        (the pool's total then); None otherwise. Each value is taken into the copy as it is checked (see
+        :meth:`holds`).
 
         A noted slot that still holds the very object certified (a third of Bloodborne's notes: the round's resets,
         a value written back unchanged) is skipped: it was checked then, it adds nothing to a pool, and leaving it
         out of :attr:`changed_slots` spares the declared invariants that read it an evaluation. (Identity, as the
-        certificate's counter copy always compared: an equal value that is another object is checked again.)
-
-        Every pass but the pools' is C-level (``map``, ``compress``): the split of the record, the identity test,
-        the bounds of the changed slots that have any (:class:`_Guards`: a missing bound compares as the widest
-        64-bit one, which no counter passes), and the copy's update. A value a bound cannot be compared with
-        raises TypeError, which :meth:`holds` turns into "not proven", as the comparison always did."""
-        old = self.counters.flat()
-        if noted and min(noted) < 0:
-            dz = [~i for i in noted if i < 0]
-            slots: Any = [i for i in noted if i >= 0]
-        else:
-            dz = []
-            slots = noted
-        values = list(map(counters.__getitem__, slots))
-        fresh = list(map(is_not, values, map(old.__getitem__, slots)))
-        if not any(fresh):
-            return [], dz
-        changed = list(compress(slots, fresh))
-        values = list(compress(values, fresh))
-        g = t.bound_lists
-        if g is None:
-            g = t.bound_lists = _Guards(t)
-        checked = list(compress(changed, map(g.bounded.__contains__, changed)))
-        if checked:
-            now = list(map(counters.__getitem__, checked))
-            if not all(map(le, map(g.low.__getitem__, checked), now)) or not all(map(le, now, map(g.high.__getitem__,
-                                                                                               checked))):
-                return None
+        certificate's counter copy always compared: an equal value that is another object is checked again.)"""
+        bounds = t.counter_bounds
         pool_of = t.pool_of_slot
-        pooled = list(compress(changed, map(pool_of.__contains__, changed))) if pool_of else ()
-        if pooled:
-            moved: dict[str, int] = {}
-            for i in pooled:
-                v = counters[i]
+        moved: dict[str, int] | None = None
+        old = self.counters.flat()
+        changed: list[int] = []
+        dz: list[int] = []
+        for i in noted:
+            if i < 0:
+                dz.append(~i)
+                continue
+            v = counters[i]
+            if v is old[i]:
+                continue
+            changed.append(i)
+            lo, hi = bounds[i]
+            if (lo is not None and v < lo) or (hi is not None and v > hi):
+                return None
+            pool = pool_of.get(i)
+            if pool is not None:
                 was = old[i]
                 if not self.int_pools or type(v) is not int or type(was) is not int:
                     return None
-                pool = pool_of[i]
+                if moved is None:
+                    moved = {}
                 moved[pool] = moved.get(pool, 0) + v - was
-            if any(moved.values()):
-                return None
-        for i, v in zip(changed, values, strict=True):
             old[i] = v
-        return changed, dz
+        return None if moved and any(moved.values()) else (changed, dz)
 
     def _places(self, zones: list[list[int]], cz: list[int], dz: list[int], moved: set[int]) -> list[int] | None:
         """The zones whose lists changed, when placement still holds given that only the cards ``moved`` changed
@@ -340,19 +308,19 @@ class Certified:
         """
         own = self.card_zone
         if moved:
-            cards = list(moved)
-            now = list(map(cz.__getitem__, cards))
-            if min(now) < 0 or not all(map(contains, map(zones.__getitem__, now), cards)):
-                return None  # placed in a zone that does not list it (or at no zone): the full check says which
-            was = list(map(own.__getitem__, cards))
             sizes = self.sizes
-            for z in was:  # one card of size from the zone each was placed in to the one it is placed in now
-                sizes[z] -= 1
-            for z in now:
-                sizes[z] += 1
-            for c, z in zip(cards, now, strict=True):
-                own[c] = z
-            touched = {*was, *now}
+            touched: set[int] = set()
+            for c in moved:
+                z = cz[c]
+                if z < 0 or ((zl := zones[z])[-1] != c and c not in zl):
+                    return None  # placed in a zone that does not list it (or at no zone): the full check says which
+                was = own[c]
+                if was != z:
+                    own[c] = z
+                    sizes[was] -= 1
+                    sizes[z] += 1
+                    touched.add(was)
+                touched.add(z)
         if own != cz:
             return None
         for zi in dz:

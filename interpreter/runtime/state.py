@@ -46,8 +46,6 @@ class Tables:
     pool_of_slot: dict[int, str] = field(default_factory=dict)  # counter slot -> the pool it belongs to
     # check built-in invariants incrementally (interpreter/invariants.py): pays off for large states only
     incremental_checks: bool = False
-    # the counter bounds as C-comparable lists for the incremental check (invariants.py's _Guards), made once
-    bound_lists: Any = field(default=None, compare=False, repr=False)
     # per zone, who sees a face-down card there (moves.zone_vis_masks): what `card_visibility` reads
     zone_vis_mask: list[int] = field(default_factory=list)
     # zones `visible to EXPR`: their mask above is -1 and this computes it from the state when asked
