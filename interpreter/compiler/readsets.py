@@ -43,8 +43,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import reduce
-from operator import or_
 from typing import Any
 
 from liturgy.dsl.constructs import expressions as constructs
@@ -370,7 +368,7 @@ class InvariantReads:
         the certified state (``held``), those reading a counter slot or zone that changed since, and those reading
         a zone through a per-card test that holds for a card moved from or to it (:meth:`filters`; a card moved
         and a zone changed by another card's move are paired too, which can only evaluate more). The masks are
-        ORed in C-level passes (``reduce`` over ``map``): no Python step per changed slot, zone or card."""
+        ORed from lists indexed by slot, zone and card."""
         t = s.tables
         key = (t.n, len(t.card_def))
         lists = self._lists.get(key)
@@ -378,12 +376,25 @@ class InvariantReads:
             lists = self._lists[key] = self._build_lists(s, *key)
         slot_of, zone_of, unknown, fzone_of, relevant = lists
         zones = cert.changed_zones
-        dirty = (unknown | ~held | reduce(or_, map(slot_of.__getitem__, cert.changed_slots), 0)
-                 | reduce(or_, map(zone_of.__getitem__, zones), 0))
+        dirty = unknown | ~held
+        for i in cert.changed_slots:
+            m = slot_of[i]
+            if m:
+                dirty |= m
+        for z in zones:
+            m = zone_of[z]
+            if m:
+                dirty |= m
         if relevant is not None:
-            f = reduce(or_, map(fzone_of.__getitem__, zones), 0) & ~dirty
+            f = 0
+            for z in zones:
+                f |= fzone_of[z]
+            f &= ~dirty
             if f:
-                dirty |= f & reduce(or_, map(relevant.__getitem__, cert.changed_cards), 0)
+                for c in cert.changed_cards:
+                    m = relevant[c] & f
+                    if m:
+                        dirty |= m
         return dirty
 
     def _build_lists(self, s: Any, players: int, cards: int) -> tuple[list[int], list[int], int, list[int],
