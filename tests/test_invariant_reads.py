@@ -20,6 +20,7 @@ from conftest import ROOT
 from liturgy.interpreter.compiler.readsets import InvariantReads
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset
 from liturgy.interpreter.runtime.errors import InvariantViolation
+from liturgy.interpreter.runtime.state import note_card, note_slot
 
 WRITES = '''\
 game "Reads" { players 2..2
@@ -183,24 +184,36 @@ SHIPPED = [("bloodborne.rules", 3), ("slay_the_spire.rules", 1), ("betrayal.rule
 
 
 def _plant(game: Game, rng: random.Random, sets: InvariantReads) -> None:
-    """Corrupt the state the way a faulty rule could: a counter slot a declared invariant reads (most of the time)
-    or any slot moved by a little or a lot, or a zone's order reversed. Some declared or built-in invariant may or
-    may not notice; both checks must agree on it."""
+    """Corrupt the state the way a faulty rule could, through the noting functions (as every write path writes,
+    tests/test_recorded_writes.py), so that the certificate proves the next check and the read sets decide what
+    runs: a counter slot a declared invariant reads (most of the time) or any slot moved by a little or a lot,
+    or a few cards moved into a zone an invariant reads; where an invariant reads a zone through a per-card test,
+    often one or two cards the test holds for, moved into such a zone (a Hunter's Dream into another hunter's
+    hand), which only a sound filtered read set re-checks. Some declared or built-in invariant may or may not notice;
+    both checks must agree on it."""
     s = game.state
     reads = [r for r in sets.resolved(s.tables.n, len(s.tables.card_def)) if r]
+    ncards = len(s.card_zone)
+    # the zones read through a per-card test, and the cards a test holds for, worked out here from the tests
+    # themselves (not from the engine's masks, which a faulty relevance computation would empty)
+    filtered = [f for r in sets.sets if r for f in r.filter_zones(sets.lay, s.tables.n, ncards)]
+    fzone = {z for zones, _ in filtered for z in zones}
     read_slots = sorted({i for r in reads for i in r[0]})
-    read_zones = sorted({z for r in reads for z in r[1]})
+    read_zones = sorted({z for r in reads for z in r[1]} | fzone)
+    tested = sorted({c for _, f in filtered for c in range(ncards) if _test_holds(f.test, f.var, s, c)})
+    if tested and rng.random() < 0.4:  # cards a per-card test holds for, into a zone read through it
+        dst = rng.choice(sorted(fzone))
+        for _ in range(rng.randint(1, 2)):
+            _move_noted(s, rng.choice(tested), dst)
+        return
     if rng.random() < 0.7:
         if read_slots and (rng.random() < 0.5 or not read_zones):
             i = rng.choice(read_slots)
         elif read_zones:  # move a few cards into a zone an invariant reads, as the engine moves them
             dst = rng.choice(read_zones)
             for _ in range(rng.randint(1, 8)):
-                c = rng.randrange(len(s.card_zone))
-                if s.card_zone[c] != dst:
-                    s.zones[s.card_zone[c]].remove(c)
-                    s.zones[dst].append(c)
-                    s.card_zone[c] = dst
+                c = rng.choice(tested) if tested and rng.random() < 0.5 else rng.randrange(len(s.card_zone))
+                _move_noted(s, c, dst)
             return
         else:
             i = rng.randrange(len(s.counters))
@@ -209,14 +222,36 @@ def _plant(game: Game, rng: random.Random, sets: InvariantReads) -> None:
     v = s.counters[i]
     if type(v) is int:
         s.counters[i] = v + rng.choice((-1, 1, 2, -50))
+        note_slot(s, i)
 
 
-def _run(rules: Ruleset, players: int, seed: int, every: bool) -> tuple[object, ...]:
-    """Play a random checked game, corrupting its state once early on; where and how it stopped."""
+def _test_holds(test: Callable[[Any, Any], Any], var: str, s: Any, c: int) -> bool:
+    work = s.work
+    try:
+        return bool(test(s, {var: c}))
+    finally:
+        s.work = work
+
+
+def _move_noted(s: Any, c: int, dst: int) -> None:
+    """Move card ``c`` to the top of zone ``dst`` as the engine does: lists, place and the note."""
+    if s.card_zone[c] != dst:
+        s.zones[s.card_zone[c]].remove(c)
+        s.zones[dst].append(c)
+        s.card_zone[c] = dst
+        note_card(s, c)
+
+
+def _run(rules: Ruleset, players: int, seed: int, every: bool, reads: InvariantReads | None = None,
+         plant: Callable[[Game, random.Random, InvariantReads], None] = _plant) -> tuple[object, ...]:
+    """Play a random checked game, corrupting its state once early on; where and how it stopped. ``reads``: the
+    read sets the skipping check uses instead of the compiled ones (a test of this test)."""
     comp = rules.noted().compiled  # what checked games run (engine/ruleset.py: Ruleset.noted)
     keep = comp.invariant_reads
     if every:
         comp.invariant_reads = InvariantReads([None] * len(keep.sets), keep.lay)
+    elif reads is not None:
+        comp.invariant_reads = reads
     try:
         game = rules.new_game(players, seed, check_invariants=True)
         rng = random.Random(seed)
@@ -225,7 +260,7 @@ def _run(rules: Ruleset, players: int, seed: int, every: bool) -> tuple[object, 
         try:
             while game.state.status == "running" and steps < 120:
                 if steps == plant_at:
-                    _plant(game, rng, keep)
+                    plant(game, rng, keep)
                 for p in game.waiting_for():
                     game.apply(rng.randrange(game.option_count(p)), p)
                 steps += 1
@@ -294,3 +329,145 @@ def test_masks_say_exactly_which_invariants_read_each_place(write_ruleset: Calla
         assert {i for i, m in slot_mask.items() if m >> k & 1} == set(r[0])
         assert {z for z, m in zone_mask.items() if m >> k & 1} == set(r[1])
     assert all(m for m in slot_mask.values()) and all(m for m in zone_mask.values())
+
+
+# ---------------------------------------------------------------- reads through a per-card test
+
+FILTERED = '''\
+game "Filtered" { players 2..2
+  step_limit 100000 }
+card Tok { v: int
+  special: bool = false }
+cards "tok.yaml"
+zone bag: deck hidden of Tok
+zone shelf: row public of Tok
+zone hand: per player set owner of Tok
+counter total 0..1000
+invariant "specials on the shelf": count(c for c in shelf where c.special) <= 6
+invariant "specials in hands": all(count(c for c in p.hand where c.special and c.v > 3) <= 6 for p in players)
+invariant "every v on the shelf": all(c.v >= 0 for c in shelf)
+invariant "some v on the shelf": not any(c.v > 100 for c in shelf)
+invariant "size of the shelf": size(shelf) <= 6
+invariant "a total": count(c for c in shelf where c.v > total) >= 0
+round {
+  step s "S" {
+    for i in range(0, 60) {
+      choose k from range(0, 9) by first {
+        if k >= 1 and k <= 6 { move [c for c in bag where c.v == k] to shelf }
+        if k == 7 { move [c for c in shelf] to bag }
+        if k == 8 { move [c for c in bag where c.v == 5] to first.hand }
+        if k == 0 { total += 1 }
+      }
+    }
+    end game
+  }
+}
+score(p) = 0
+'''
+
+SIX = ("kind: Tok\nstart: bag\ncards:\n" + "".join(
+    f"  - name: T{v}\n    v: {v}\n" + ("    special: true\n" if v in (2, 5) else "") for v in range(1, 7)))
+
+
+def test_a_filtered_read_runs_only_when_a_card_its_test_holds_for_moves(write_ruleset: Callable[..., str]) -> None:
+    """`count(c for c in shelf where c.special)` runs again only when a special card enters or leaves the shelf;
+    `all(c.v >= 0 …)` (no card fails the element) and `not any(c.v > 100 …)` (no card passes it) never run again
+    for a move; `size(shelf)` and a `where` that reads a counter are plain reads, run for every move."""
+    rules = load_ruleset(write_ruleset(FILTERED, {"tok.yaml": SIX}))
+    sets = rules.compiled.invariant_reads.sets
+    texts = [t for t, _, _ in rules.compiled.invariants]
+    shape = {t: (None if r is None else len(r.filtered)) for t, r in zip(texts, sets, strict=True)}
+    assert shape == {"specials on the shelf": 1, "specials in hands": 1, "every v on the shelf": 1,
+                     "some v on the shelf": 1, "size of the shelf": 0, "a total": 0}
+    rules._build(2)[0].incremental_checks = True  # small rulesets check in full otherwise
+    ran = _recording(rules)
+    game = rules.new_game(2, 7, check_invariants=True)
+    assert ran == texts
+    plain = {"size of the shelf", "a total"}
+    # (option, what runs): a plain card, a special one, a special one into a hand (v 5 > 3), a counter, all back
+    for k, expected in [(1, plain), (2, plain | {"specials on the shelf"}), (3, plain),
+                        (8, {"specials in hands"}), (0, {"a total"}), (7, plain | {"specials on the shelf"}),
+                        (4, plain), (7, plain)]:
+        ran.clear()
+        game.apply(k)
+        assert game.error is None
+        assert set(ran) == expected, k
+        assert len(ran) == len(set(ran))
+
+
+def test_a_filtered_read_without_a_work_bound_is_a_plain_read(write_ruleset: Callable[..., str]) -> None:
+    """With a work budget the invariant could reach when every card is in the zone, a skipped evaluation could have
+    been a budget error: the filtered read then counts as reading the zone, and every move into it runs it."""
+    rules = load_ruleset(write_ruleset(FILTERED.replace("step_limit 100000 }", "step_limit 100000\n  work_limit 5 }"),
+                                       {"tok.yaml": SIX}))
+    reads = rules.compiled.invariant_reads
+    shelf = rules.compiled.layout.zone_global["shelf"]
+    texts = [t for t, _, _ in rules.compiled.invariants]
+    k = texts.index("specials on the shelf")
+    assert reads.sets[k] is not None and reads.sets[k].filtered  # type: ignore[union-attr]
+    assert not reads.sets[k].filters_apply(2, 6)  # type: ignore[union-attr]  # 1 + 6 * (1 + 3) units > 5
+    assert shelf in reads.resolved(2, 6)[k][1]  # type: ignore[index]
+    rules._build(2)[0].incremental_checks = True
+    ran = _recording(rules)
+    game = rules.new_game(2, 7, check_invariants=True)
+    ran.clear()
+    game.apply(1)  # a plain card onto the shelf
+    assert "specials on the shelf" in ran
+
+
+def test_what_reads_through_a_per_card_test(write_ruleset: Callable[..., str]) -> None:
+    """Only an order-blind aggregate straight over a zone, whose test reads the card's printed fields and constants,
+    reads through a test; a `where` reading another local, a `sort`, a comprehension or `count` with no `where` read
+    the zone itself."""
+    rules = load_ruleset(write_ruleset(FILTERED.replace(
+        'invariant "a total"', 'invariant "other local": all(count(c for c in shelf where c.v == p) >= 0 for p in '
+        'range(0, 2))\ninvariant "sorted": size(sort(c.v for c in shelf where c.special)) >= 0\n'
+        'invariant "listed": size([c for c in shelf where c.special]) >= 0\n'
+        'invariant "counted": count(c for c in shelf) >= 0\n'
+        'invariant "of a list": count(c for c in [x for x in shelf] where c.special) >= 0\n'
+        'invariant "a total"'), {"tok.yaml": SIX}))
+    texts = [t for t, _, _ in rules.compiled.invariants]
+    sets = rules.compiled.invariant_reads.sets
+    for name in ("other local", "sorted", "listed", "counted", "of a list"):
+        r = sets[texts.index(name)]
+        assert r is not None and not r.filtered and r.zones, name
+
+
+def _sabotaged(reads: InvariantReads) -> InvariantReads:
+    """``reads`` with every per-card test holding for no card: a read set that misses reads."""
+    bad = InvariantReads(reads.sets, reads.lay)
+    real = bad.filters
+
+    def filters(s: Any) -> tuple[dict[int, int], list[int]]:
+        zone, relevant = real(s)
+        return zone, [0] * len(relevant)
+
+    bad.filters = filters  # type: ignore[method-assign]
+    return bad
+
+
+def _dream_to_the_next_hunter(game: Game, rng: random.Random, sets: InvariantReads) -> None:
+    """Hand the first hunter's Hunter's Dream to the second hunter (noted, as the engine moves cards)."""
+    s = game.state
+    hand = rules_zone(game, "hand", 1)
+    permanent = game.ruleset.compiled.field_lists["permanent"]
+    dream = next(c for c in range(len(s.card_zone)) if permanent[c] and s.tables.zone_owner[s.card_zone[c]] == 0)
+    _move_noted(s, dream, hand)
+
+
+def rules_zone(game: Game, name: str, player: int) -> int:
+    lay = game.ruleset.compiled.layout
+    return lay.zone_player_base + player * lay.zone_player_stride + lay.zone_player_offsets[name]
+
+
+def test_a_read_set_that_misses_a_read_is_caught() -> None:
+    """The differential above is what proves read sets sound: with the per-card tests made to hold for no card, the
+    skipping check misses a Hunter's Dream handed to another hunter (noted, so the certificate proves the check),
+    and the comparison with evaluating everything fails; with the real tests it stops where that does."""
+    rules = load_ruleset(str(ROOT / "rulesets" / "bloodborne.rules"))
+    reads = rules.noted().compiled.invariant_reads
+    for seed in range(2):
+        every = _run(rules, 3, seed, every=True, plant=_dream_to_the_next_hunter)
+        assert "invariant violated: every hunter owns exactly one Hunter's Dream" in str(every)  # the game stopped
+        assert _run(rules, 3, seed, every=False, plant=_dream_to_the_next_hunter) == every
+        assert _run(rules, 3, seed, every=False, reads=_sabotaged(reads), plant=_dream_to_the_next_hunter) != every

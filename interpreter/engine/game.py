@@ -485,7 +485,8 @@ class Game(GameViews):
         The built-in ones are checked against the last state where they held when there is one
         (:mod:`.invariants`: exact, and much cheaper for rulesets with many cards or counters). A declared
         invariant that held in that state is not evaluated again when none of the counter slots and zones it
-        can read (interpreter/compiler/readsets.py) changed since: its value is the one it had.
+        can read (interpreter/compiler/readsets.py) changed since, and no card its filtered reads' tests hold for
+        moved from or to a zone they read: its value is the one it had.
         """
         s = self.state
         cert = self._certified
@@ -496,14 +497,7 @@ class Game(GameViews):
             out = invariants.others(s)
             held = cert.held
             if held is not None:  # which held in the last checked state, and what changed since
-                slot_mask, zone_mask, unknown = compiled.invariant_reads.masks(s.tables.n, len(s.tables.card_def))
-                dirty = unknown | ~held
-                for m in map(slot_mask.get, cert.changed_slots):
-                    if m:
-                        dirty |= m
-                for m in map(zone_mask.get, cert.changed_zones):
-                    if m:
-                        dirty |= m
+                dirty = compiled.invariant_reads.dirty(s, cert, held)
                 if not dirty & ((1 << len(invs)) - 1):
                     return out  # every one held, and none reads anything that changed: they all hold still
             cert.held = None  # until this check's answers are known (an exception leaves nothing to trust)
@@ -515,18 +509,20 @@ class Game(GameViews):
             self._certified = invariants.Certified.take(s) if keep else None
             # the writes and card moves from here on, for the next check
             s.wrote, s.moved = ([], []) if self._certified is not None else (None, None)
-        held = 0
+        every = (1 << len(invs)) - 1
+        todo = dirty & every
+        held = every ^ todo  # the others held in the last checked state and read nothing that changed: hold still
         step = None  # worked out only for an invariant that names steps it does not hold in
-        for k, (text, fn, outside) in enumerate(invs):
-            if not dirty >> k & 1:  # held in the last checked state and reads nothing that changed: holds still
-                held |= 1 << k
-                continue
+        work = s.work
+        while todo:  # the invariants to evaluate, in their order (lowest bit first)
+            bit = todo & -todo
+            todo ^= bit
+            text, fn, outside = invs[bit.bit_length() - 1]
             if outside:
                 if step is None:
                     step = self.step_name()
                 if step in outside:
                     continue  # not evaluated here: not known to hold
-            work = s.work
             s.work = 0  # a budget of its own: its outcome depends on what it reads, not on when it runs
             try:
                 ok = fn(s, {})
@@ -536,7 +532,7 @@ class Game(GameViews):
             finally:
                 s.work = work  # checking is not playing: a checked game's work stays the unchecked game's
             if ok:
-                held |= 1 << k
+                held |= bit
             else:
                 out.append((text, ""))
         if self._certified is not None:

@@ -104,6 +104,8 @@ class Ruleset:
             # the declared invariants too (expressions, which write nothing): a tool that wraps them in place, as
             # the rule profiler times them (tools/ruleprof.py), wraps the ones checked games evaluate
             twin.compiled.invariants = self.compiled.invariants
+            # and their read sets: a filtered read's per-card test reads the card data of this ruleset's compile
+            twin.compiled.invariant_reads = self.compiled.invariant_reads
             twin._plain = weakref.ref(self)
             self._noted = twin
         return twin

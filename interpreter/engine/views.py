@@ -3,6 +3,7 @@ derived from the engine's visibility masks so nothing hidden leaks."""
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from itertools import compress
 from operator import itemgetter
@@ -20,6 +21,8 @@ from liturgy.interpreter.runtime.graphs import edges_view, overlay_of
 from liturgy.interpreter.runtime.grids import cell_label
 from liturgy.interpreter.runtime.moves import players_mask, visible_cards
 from liturgy.interpreter.runtime.state import GameState, Tables, hidden_card
+
+_START = itemgetter(0)  # a step's first instruction, in compiled.step_names_by_pc
 
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.ruleset import Ruleset
@@ -94,14 +97,16 @@ class GameViews:
         return where + (f", in {chain}" if chain else "")
 
     def step_name(self) -> str:
-        """The name of the round step the game is in ("setup" before the first round)."""
+        """The name of the round step the game is in ("setup" before the first round). The steps are listed by
+        their first instruction, in order (compiler.py appends them as it emits the round), so the step is the
+        last one starting at or before the main frame's position: a binary search, not a pass over every step
+        (an invariant that names steps it does not hold in asks at most checked decisions)."""
         s = self.state
-        name = "setup"
-        if s.frames:
-            for pc, step in self.ruleset.compiled.step_names_by_pc:
-                if pc <= s.frames[0][1]:
-                    name = step
-        return name
+        if not s.frames:
+            return "setup"
+        starts = self.ruleset.compiled.step_names_by_pc
+        i = bisect_right(starts, s.frames[0][1], key=_START)
+        return starts[i - 1][1] if i else "setup"
 
     def step_title(self) -> str:
         """The title of the round step the game is in ("setup" before the first round)."""

@@ -136,7 +136,8 @@ class Certified:
     """Counters, zone sizes and card places of a state in which every card was in exactly one zone (the
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
-    __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "changed_slots", "changed_zones", "held")
+    __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "changed_slots", "changed_zones",
+                 "changed_cards", "held")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool) -> None:
         self.counters = counters
@@ -151,6 +152,9 @@ class Certified:
         # invariant that held there and reads none of these: interpreter/compiler/readsets.py)
         self.changed_slots: list[int] = []
         self.changed_zones: list[int] = []
+        # the cards moved since (each left and entered zones of changed_zones: a filtered read, readsets.py, of a
+        # zone changes only when a card its test holds for moved)
+        self.changed_cards: set[int] = set()
         # which declared invariants held in the certified state, bit k for invariant k (set by the engine after it
         # evaluated them there; None: not known, as for a copy of a template's certificate or one just taken)
         self.held: int | None = None
@@ -217,6 +221,7 @@ class Certified:
             return False  # something changed that no write path noted: checked in full (the caller retakes us)
         self.changed_slots = slots
         self.changed_zones = changed
+        self.changed_cards = moved
         return True
 
     def _audit(self, counters: list[Any], zones: list[list[int]], cz: list[int], w: list[int], mv: list[int]) -> None:
