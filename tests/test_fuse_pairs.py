@@ -9,12 +9,11 @@ every decision, the digests, errors and step counts are the single-stepped machi
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 import pytest
-from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine import Game, Ruleset
+from fused_play import assert_same_at_step_limits, fused_and_plain, play
+from liturgy.interpreter.engine import Ruleset
 
 RULES = """game "G" { players 2..2
  step_limit 100000 }
@@ -84,22 +83,11 @@ score(p) = m
 """
 
 
-def _play(rules: Ruleset, seed: int) -> tuple[list[object], str, str, str | None, int, int]:
-    game: Game = rules.new_game(2, seed)
-    rng = random.Random(seed)
-    seen: list[object] = [game.to_json()]
-    while not game.finished:
-        for p in game.waiting_for():
-            game.apply(rng.randrange(game.option_count(p)), p)
-            seen.append(game.to_json())
-    return seen, game.digest(), game.state.status, game.error, game.state.steps, game.state.counters[2]
 
 
 @pytest.fixture
 def pair(write_ruleset: Callable[..., str]) -> tuple[Ruleset, Ruleset]:
-    program, _ = check_file(write_ruleset(RULES))
-    assert program is not None
-    return Ruleset(program), Ruleset(program, fuse=False)
+    return fused_and_plain(write_ruleset(RULES))
 
 
 def test_loop_pairs_in_locals_keep_saves_errors_and_skips(pair: tuple[Ruleset, Ruleset]) -> None:
@@ -107,7 +95,7 @@ def test_loop_pairs_in_locals_keep_saves_errors_and_skips(pair: tuple[Ruleset, R
     ends = set()
     skipped = 0
     for seed in range(16):
-        runs = [_play(rules, seed) for rules in (fused, plain)]
+        runs = [play(rules, seed, 2) for rules in (fused, plain)]
         assert runs[0] == runs[1], seed
         ends.add(runs[0][2])
         skipped += runs[0][5]
@@ -126,31 +114,14 @@ def test_the_loops_pairs_are_held_in_locals(write_ruleset: Callable[..., str], c
 
 
 def test_nested_loops_turning_in_one_call_keep_saves_and_limits(write_ruleset: Callable[..., str]) -> None:
-    program, _ = check_file(write_ruleset(NESTED))
-    assert program is not None
-    fused, plain = Ruleset(program), Ruleset(program, fuse=False)
+    fused, plain = fused_and_plain(write_ruleset(NESTED))
     for seed in range(3):
-        runs = [_play(rules, seed) for rules in (fused, plain)]
+        runs = [play(rules, seed, 2) for rules in (fused, plain)]
         assert runs[0] == runs[1] and runs[0][2] == "finished", seed
-    total = runs[1][4]
-    for limit in range(1, total + 2):
-        runs = []
-        for rules in (fused, plain):
-            rules.step_limit = limit
-            runs.append(_play(rules, 2))
-        assert runs[0] == runs[1], limit
+    assert_same_at_step_limits(fused, plain, 2, counter=2)
 
 
 def test_loop_pairs_in_locals_keep_every_step_limit(pair: tuple[Ruleset, Ruleset]) -> None:
     fused, plain = pair
     for seed in (2, 5):
-        total = _play(plain, seed)[4]
-        for limit in range(1, total + 2, 3):
-            runs = []
-            for rules in (fused, plain):
-                rules.step_limit = limit
-                try:
-                    runs.append(_play(rules, seed))
-                finally:
-                    rules.step_limit = 100000
-            assert runs[0] == runs[1], (seed, limit)
+        assert_same_at_step_limits(fused, plain, seed, stride=3, counter=2)

@@ -12,13 +12,12 @@ errors and step counts are the single-stepped machine's, at every step limit too
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 import pytest
-from liturgy.dsl.loader import check_file
+from fused_play import assert_same_at_step_limits, fused_and_plain, play
 from liturgy.interpreter.codegen.locals import Effects, HeldVars, env_uses
-from liturgy.interpreter.engine import Game, Ruleset
+from liturgy.interpreter.engine import Ruleset
 
 RULES = """game "G" { players 2..2
  step_limit 100000 }
@@ -73,29 +72,18 @@ score(p) = m
 """
 
 
-def _play(rules: Ruleset, seed: int) -> tuple[list[object], str, str, str | None, int]:
-    game: Game = rules.new_game(2, seed)
-    rng = random.Random(seed)
-    seen: list[object] = [game.to_json()]
-    while not game.finished:
-        for p in game.waiting_for():
-            game.apply(rng.randrange(game.option_count(p)), p)
-            seen.append(game.to_json())
-    return seen, game.digest(), game.state.status, game.error, game.state.steps
 
 
 @pytest.fixture
 def pair(write_ruleset: Callable[..., str]) -> tuple[Ruleset, Ruleset]:
-    program, _ = check_file(write_ruleset(RULES))
-    assert program is not None
-    return Ruleset(program), Ruleset(program, fuse=False)
+    return fused_and_plain(write_ruleset(RULES))
 
 
 def test_loop_variables_in_locals_keep_saves_errors_and_ends(pair: tuple[Ruleset, Ruleset]) -> None:
     fused, plain = pair
     ends = set()
     for seed in range(24):
-        runs = [_play(rules, seed) for rules in (fused, plain)]
+        runs = [play(rules, seed) for rules in (fused, plain)]
         assert runs[0] == runs[1], seed
         ends.add((runs[0][2], runs[0][3] is not None))
     assert ("aborted", True) in ends and ("finished", False) in ends  # a division by zero, and whole games
@@ -104,16 +92,7 @@ def test_loop_variables_in_locals_keep_saves_errors_and_ends(pair: tuple[Ruleset
 def test_loop_variables_in_locals_keep_every_step_limit(pair: tuple[Ruleset, Ruleset]) -> None:
     fused, plain = pair
     for seed in (1, 6):
-        total = _play(plain, seed)[4]
-        for limit in range(1, total + 2, 2):
-            runs = []
-            for rules in (fused, plain):
-                rules.step_limit = limit
-                try:
-                    runs.append(_play(rules, seed))
-                finally:
-                    rules.step_limit = 100000
-            assert runs[0] == runs[1], (seed, limit)
+        assert_same_at_step_limits(fused, plain, seed, stride=2)
 
 
 def test_the_loop_variables_are_held_in_locals(write_ruleset: Callable[..., str],
