@@ -72,8 +72,6 @@ score(p) = m
 """
 
 
-
-
 @pytest.fixture
 def pair(write_ruleset: Callable[..., str]) -> tuple[Ruleset, Ruleset]:
     return fused_and_plain(write_ruleset(RULES))
