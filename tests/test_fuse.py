@@ -125,7 +125,7 @@ def test_runs_too_deep_to_write_in_are_called(write_ruleset: Callable[..., str],
                                               ) -> None:
     """A statement run whose own loops nest 20 deep compiles alone but not inside a fused function's `try`:
     the fuser writes that function again calling the run, and the game is the same as unfused."""
-    from liturgy.interpreter.codegen import fuse
+    from liturgy.interpreter.codegen import fuse, fusewalk
 
     loops = "".join(f"for x{i} in [1] {{ " for i in range(20)) + "n += 1" + " }" * 20
     path = write_ruleset('game "G" { players 2..2 }\ncounter n\nround { step s "S" {\n'
@@ -133,13 +133,13 @@ def test_runs_too_deep_to_write_in_are_called(write_ruleset: Callable[..., str],
                          f'  if n > 0 {{ {loops} }} else {{ n += 5 }}\n  if n > 30 {{ end game }}\n}} }}\n'
                          'score(p) = n\n')
     traces: list[bool] = []
-    init = fuse._Trace.__init__
+    init = fusewalk.Trace.__init__
 
     def spy(self: Any, *args: Any, **kw: Any) -> None:
         init(self, *args, **kw)
         traces.append(self.inline)
 
-    monkeypatch.setattr(fuse._Trace, "__init__", spy)
+    monkeypatch.setattr(fusewalk.Trace, "__init__", spy)
     monkeypatch.setattr(fuse, "MAX_RUN_LINES", 1000)  # the run is long (two lines a loop): not too long here
     fused, plain = _pair(path)
     assert fused.compiled.fuse_span > 1

@@ -1,4 +1,4 @@
-"""Loops' `#n` pairs held in a fused function's Python locals (interpreter/codegen/fuse.py ``_Trace.pair``).
+"""Loops' `#n` pairs held in a fused function's Python locals (interpreter/codegen/fusebook.py ``TraceBook.pair``).
 
 A fused function keeps a step-machine loop's (items, next index) pair in locals across the loop's turns and
 writes it to the frame only where the frame can be seen: where the function returns to the engine, before a

@@ -29,7 +29,7 @@ from liturgy.dsl.constructs import statements as construct_stmts
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.includes import main_rulesets
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.codegen.fuse import FUSED
+from liturgy.interpreter.codegen.fuselimits import FUSED
 from liturgy.interpreter.codegen.kinds import EXPR_SOURCES
 from liturgy.interpreter.codegen.locals import SCAN
 from liturgy.interpreter.codegen.stmtgen import STMT_WRITERS
