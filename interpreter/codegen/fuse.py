@@ -38,8 +38,8 @@ Nothing a game can observe changes:
   before it to ``s.steps``, so the count is what single-stepping gives. A function that turns keeps
   its completed turns' instructions in ``_Fn`` and adds them to both. An `end game` in a statement
   run written into the function returns ``GAME_ENDED`` instead of raising (session 18), after adding
-  the same count and writing back the loop pairs the raise's handler would: the engine scores the
-  game as if it had caught the raise.
+  the same count: the engine scores the game as if it had caught the raise, and scoring clears the
+  frames first, so the loop pairs and variables held in locals are not written back (session 20).
 * **The step limit.** A fused call runs at most ``MAX_PATH`` instructions on one path, and at most
   ``MAX_CALL`` with its turns (a turn is taken only while a longest next one still fits): that is
   the engine's margin, since paths are walked on their first call. The engine only runs the fused

@@ -178,11 +178,10 @@ class Trace(TraceBook):
             code = line.lstrip()
             if code == "raise _GameOver":
                 pad = line[:len(line) - len(code)]
-                back = [f"{pad}env[{key!r}] = ({self.pair(key)[0]}, {self.pair(key)[1]})"
-                        for key, how in self.held.items() if how != "clean"]
-                back += [pad + line for line in self.vars.back()]
-                # (the pc is not written: a finished game's frames are cleared)
-                out += [f"{pad}s.steps += {count}", *back, f"{pad}return {self.fuser.const(GAME_ENDED)}"]
+                # neither the pc nor the loop pairs and variables held in locals are written back, as the raise's
+                # handler would: the engine scores the game at once (Game._game_over), and scoring clears the
+                # frames before anything reads them (session 20; GAME_ENDED is returned to Game._advance alone)
+                out += [f"{pad}s.steps += {count}", f"{pad}return {self.fuser.const(GAME_ENDED)}"]
             else:
                 out.append(line)
         return out
@@ -238,19 +237,25 @@ class Trace(TraceBook):
         recursive call and calls nested past ``MAX_CALLS`` end the path.
         """
         fuser = self.fuser
-        kv, _ = self.sync(pc, k, frpc, kv)
-        self.flush()  # the callee's frame (and the engine, after it) sees this one's
         target = info[2].code if len(info) > 2 else None
-        if (target is None or not fuser.asks(target) or at.depth() >= MAX_CALLS or id(target) in at.chain()):
+        into = not (target is None or not fuser.asks(target) or at.depth() >= MAX_CALLS or id(target) in at.chain())
+        pushed = fuser.call_text(info[0]) if into and self.inline else None
+        if pushed is not None and self.inlined + len(pushed[0]) > MAX_INLINE_LINES:
+            pushed = None
+        # the instruction's own lines, written here, set the frame's pc themselves (``fr[1] = pc + 1`` before the
+        # push) and read no pc before: until then, the error handler writes it (session 20: one store less a `do`)
+        kv, _ = self.sync(pc, k, frpc, kv, lazy=pushed is not None)
+        self.flush()  # the callee's frame (and the engine, after it) sees this one's
+        if not into:
             self.emits(self.vars.forget())
             self.emit(f"{fuser.const(info[0])}(s, fr)")
             self.emit(f"return {self.done(k)}")
             self.longest = max(self.longest, k + 1)
             return
+        assert target is not None
         site = fuser.call_site(target, at.code, pc + 1)
         self.drop()
-        pushed = fuser.call_text(info[0]) if self.inline else None
-        if pushed is not None and self.inlined + len(pushed[0]) <= MAX_INLINE_LINES:
+        if pushed is not None:
             # the instruction's own lines bind the callee's environment; then what it does, the frame pushed here
             # (past the deepest chain, ``_push`` raises the same error)
             lines, env2 = pushed
