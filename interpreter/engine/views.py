@@ -426,6 +426,11 @@ def counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int, p
     # every per-card counter was most of a view's cost in games with hundreds of cards and dozens of counters)
     shown_ids = list(compress(range(len(seen)), seen))
     ncards = len(seen)
+    # fewer than half the cards seen (a player of Slay the Spire sees about a quarter of its 980): a per-card
+    # counter reads their slots one by one, not a slice of every card's slots filtered by ``seen`` (that slice,
+    # once per per-card counter, was over half of counter_values' cost there; docs/performance.md, Session 20)
+    sparse = len(shown_ids) * 2 < ncards
+    slots = s.counters
     # the keys of a per-card counter shown for every seen card (a typed one), worked out once per view: by name,
     # or as card_keyed tells copies apart when two seen cards share one
     every_seen: list[str] | None = None
@@ -465,15 +470,17 @@ def counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int, p
             elif c.held is not None:  # a typed counter shows even when empty (null): every seen card, in order
                 if every_seen is None:
                     every_seen = list(card_keyed(s, dict.fromkeys(shown_ids)))
-                values = compress(s.counters[base:base + ncards * stride:stride], seen)
+                values = ([slots[base + cid * stride] for cid in shown_ids] if sparse
+                          else compress(slots[base:base + ncards * stride:stride], seen))
                 # an enum value reads as itself: no call per card
                 counters[name] = dict(zip(every_seen, values if c.held.kind == "enum" else map(reader, values),
                                           strict=True))
                 continue
             else:  # this counter of every card is one slice; the seen cards' entries picked by `compress`
                 # a plain number or flag shows when it is not 0
-                shown = dict(filter(itemgetter(1), compress(enumerate(s.counters[base:base + ncards * stride:stride]),
-                                                            seen)))
+                shown = ({cid: v for cid in shown_ids if (v := slots[base + cid * stride])} if sparse else
+                         dict(filter(itemgetter(1), compress(enumerate(slots[base:base + ncards * stride:stride]),
+                                                             seen))))
             counters[name] = card_keyed(s, shown)
     return counters
 
