@@ -4,7 +4,7 @@ derived from the engine's visibility masks so nothing hidden leaks."""
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
@@ -426,6 +426,12 @@ def counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int, p
     # every per-card counter was most of a view's cost in games with hundreds of cards and dozens of counters)
     shown_ids = list(compress(range(len(seen)), seen))
     ncards = len(seen)
+    # a per-card counter's values of the seen cards, picked out of its slice of every card's slots by one
+    # itemgetter made once per view, not by filtering the whole slice with ``seen`` per counter (a player of Slay
+    # the Spire sees about a quarter of its 980 cards: that filter was over half of this function's cost there;
+    # docs/performance.md, Session 20)
+    pick = _picker(shown_ids)
+    slots = s.counters
     # the keys of a per-card counter shown for every seen card (a typed one), worked out once per view: by name,
     # or as card_keyed tells copies apart when two seen cards share one
     every_seen: list[str] | None = None
@@ -465,17 +471,28 @@ def counter_values(s: GameState, ruleset: Ruleset, seen: list[bool], who: int, p
             elif c.held is not None:  # a typed counter shows even when empty (null): every seen card, in order
                 if every_seen is None:
                     every_seen = list(card_keyed(s, dict.fromkeys(shown_ids)))
-                values = compress(s.counters[base:base + ncards * stride:stride], seen)
+                values = pick(slots[base:base + ncards * stride:stride])
                 # an enum value reads as itself: no call per card
                 counters[name] = dict(zip(every_seen, values if c.held.kind == "enum" else map(reader, values),
                                           strict=True))
                 continue
-            else:  # this counter of every card is one slice; the seen cards' entries picked by `compress`
+            else:  # this counter of every card is one slice; the seen cards' entries picked by `pick`
                 # a plain number or flag shows when it is not 0
-                shown = dict(filter(itemgetter(1), compress(enumerate(s.counters[base:base + ncards * stride:stride]),
-                                                            seen)))
+                shown = dict(filter(itemgetter(1), zip(shown_ids, pick(slots[base:base + ncards * stride:stride]),
+                                                       strict=True)))
             counters[name] = card_keyed(s, shown)
     return counters
+
+
+def _picker(ids: list[int]) -> Callable[[Sequence[Any]], Sequence[Any]]:
+    """The items at ``ids`` of a sequence, in order, as a tuple (``itemgetter`` alone gives one id's item bare,
+    and needs at least one)."""
+    if len(ids) > 1:
+        return itemgetter(*ids)
+    if ids:
+        only = ids[0]
+        return lambda seq: (seq[only],)
+    return lambda seq: ()
 
 
 def _cell_seer(ruleset: Ruleset, g: A.GridDecl, s: GameState, who: int) -> Callable[[Any], bool]:

@@ -71,10 +71,29 @@ class Bounds:
         return Bounds(max_options=max(base, _int_choice_bound(prog)) + 1, max_chance_outcomes=max(base, faces))
 
 
+# _int_choice_bound per program (the program kept too, so an id is never reused while its entry is here): OpenSpiel
+# makes a game object per parameterisation and again for every state it deserialises, and walking every
+# statement of a large ruleset (Slay the Spire: about 8 ms) was the most of each (docs/performance.md, Session 20)
+_CHOICE_BOUNDS: dict[int, tuple[Program, int]] = {}
+_CHOICE_BOUNDS_KEPT = 16
+
+
 def _int_choice_bound(prog: Program) -> int:
     """How many numbers a choice from `range(…)` can offer: a range of constants exactly its length, any other
     (`choose b from range(p.coins + 1)`) as many as the widest counter range holds; 0 without such a choice
     (other lists of ints are covered by the explicit bound, as the class says)."""
+    got = _CHOICE_BOUNDS.get(id(prog))
+    if got is not None and got[0] is prog:
+        return got[1]
+    if len(_CHOICE_BOUNDS) >= _CHOICE_BOUNDS_KEPT:
+        _CHOICE_BOUNDS.pop(next(iter(_CHOICE_BOUNDS)))
+    widest = _widest_int_choice(prog)
+    _CHOICE_BOUNDS[id(prog)] = (prog, widest)
+    return widest
+
+
+def _widest_int_choice(prog: Program) -> int:
+    """:func:`_int_choice_bound`, worked out."""
     widest = 0
     for s in all_statements(prog):
         src = s.source if isinstance(s, A.Choose | A.Simultaneous) else None

@@ -210,8 +210,13 @@ class _Core:
     def decided(self, player: int, action: int) -> None:
         """Record, before it is applied, that ``player`` takes ``action`` having seen what it sees now."""
         game = self.cg.game
-        full = None if game is None else seen_view(game, player, True)
-        seen = hashlib.sha256(observation_text(game, player, with_log=True, full=full).encode()).hexdigest()[:32]
+        memo = None if game is None else _seen(game)  # the same digest whenever this player decides here
+        seen: str | None = None if memo is None else memo.get(("decided", player))
+        if seen is None:
+            full = None if game is None else seen_view(game, player, True)
+            seen = hashlib.sha256(observation_text(game, player, with_log=True, full=full).encode()).hexdigest()[:32]
+            if memo is not None:
+                memo[("decided", player)] = seen
         mine = list(self.mine)
         mine[player] = (*mine[player], (seen, action))
         self.mine = tuple(mine)
@@ -355,7 +360,7 @@ class LiturgyState(pyspiel.State):  # type: ignore[misc]
         """The full state, for debugging: a digest of the engine state plus where the game is."""
         cg = self._core.cg
         game = cg.game
-        where = "setup" if game is None else f"{game.position()}, digest {game.digest()[:16]}"
+        where = "setup" if game is None else _where(game)
         if cg.need:
             return f"{where}; chance node over {cg.need} outcomes after {len(cg.history)} actions"
         return f"{where}; {len(cg.history)} actions; status {game.state.status if game else 'setup'}"
@@ -500,6 +505,16 @@ def seen_view(game: Game, viewer: int | None, with_log: bool) -> dict[str, Any]:
     if view is None:
         view = memo[("bare view", viewer)] = game.view(viewer, log_from=len(game.state.log))
     return view
+
+
+def _where(game: Game) -> str:
+    """Where settled ``game`` is and its digest's head, made once per game (see above): random_sim_test prints
+    every state several times, and a digest hashes the whole state (Slay the Spire: over 1 ms each)."""
+    memo = _seen(game)
+    where: str | None = memo.get("where")
+    if where is None:
+        where = memo["where"] = f"{game.position()}, digest {game.digest()[:16]}"
+    return where
 
 
 def _bucket(text: str) -> int:
