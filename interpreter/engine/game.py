@@ -16,6 +16,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from liturgy.interpreter.compiler.code import ROUND_SLOT, UNITS
+from liturgy.interpreter.engine.seal import seal
 from liturgy.interpreter.engine.views import GameViews, open_entry, waiting_players
 from liturgy.interpreter.runtime import digest as digestmod
 from liturgy.interpreter.runtime import invariants
@@ -560,6 +561,17 @@ class Game(GameViews):
         return g
 
     def to_json(self) -> dict[str, Any]:
+        """The save: every field of the state as JSON (lists for tuples) and, when this user has a sealing key,
+        a ``seal`` that lets a load on this machine read the fields back instead of replaying the decisions
+        (engine/seal.py, engine/saves.py)."""
+        out = self.fields()
+        sealed = seal(out, self.state.work, self.check)
+        if sealed is not None:
+            out["seal"] = sealed
+        return out
+
+    def fields(self) -> dict[str, Any]:
+        """The save without its seal (what :meth:`to_json` seals, and what a load compares a replay with)."""
         s = self.state
         return {
             "format": SAVE_FORMAT,
