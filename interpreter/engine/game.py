@@ -16,7 +16,7 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from liturgy.interpreter.compiler.code import ROUND_SLOT, UNITS
-from liturgy.interpreter.engine.seal import seal
+from liturgy.interpreter.engine.seal import seal, tuples_only
 from liturgy.interpreter.engine.views import GameViews, open_entry, waiting_players
 from liturgy.interpreter.runtime import digest as digestmod
 from liturgy.interpreter.runtime import invariants
@@ -565,9 +565,10 @@ class Game(GameViews):
         a ``seal`` that lets a load on this machine read the fields back instead of replaying the decisions
         (engine/seal.py, engine/saves.py)."""
         out = self.fields()
-        sealed = seal(out, self.state.work, self.check)
-        if sealed is not None:
-            out["seal"] = sealed
+        if tuples_only(self.state):
+            sealed = seal(out, self.state.work, self.check)
+            if sealed is not None:
+                out["seal"] = sealed
         return out
 
     def fields(self) -> dict[str, Any]:

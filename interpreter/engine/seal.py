@@ -32,10 +32,13 @@ import os
 import secrets
 import stat
 import tempfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from liturgy.dsl.frontend.grammar_cache import cache_dir
+
+if TYPE_CHECKING:
+    from liturgy.interpreter.runtime.state import GameState
 
 KEY_NAME = "save-seal.key"
 KEY_BYTES = 32
@@ -75,12 +78,12 @@ def _trusted(st: os.stat_result) -> bool:
 
 
 def _read(path: str, st: os.stat_result) -> bytes | None:
+    if not _trusted(st):  # checked at every use, the cached key too
+        return None
     sig = _signature(st)
     known = _known.get(path)
     if known is not None and known[0] == sig:
         return known[1]
-    if not _trusted(st):
-        return None
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
     except OSError:
@@ -138,6 +141,28 @@ def seal(fields: dict[str, Any], work: int, checked: bool) -> dict[str, Any] | N
     except (TypeError, orjson.JSONEncodeError):
         return None
     return {"work": work, "checked": checked, "mac": _mac(secret, work, checked, text)}
+
+
+def tuples_only(s: GameState) -> bool:
+    """Whether every value of the rules in the state (counters, the frames' variables, the pending choice, the
+    log, the result's values) is made of tuples, text, numbers and ``none`` alone: then a load can give back each
+    JSON list as the tuple the engine held. A card's printed list field is a Python list in the engine (the card
+    data as read), and where one sits the save cannot say which of its lists were lists: such a game (Fury of
+    Dracula logs combat results so) is saved without a seal and replays. ``repr`` finds a list or a dict in C;
+    text holding a bracket only costs the seal too."""
+    for part in (s.counters, s.log):
+        text = repr(part)
+        if "[" in text[1:] or "{" in text:
+            return False
+    text = repr(s.pending) + repr([v for f in s.frames for v in f[2].values()])[1:]
+    if "[" in text or "{" in text:
+        return False
+    r = s.result
+    if r is not None:
+        text = repr([*r["scores"], *[v for t in r["tiebreaks"] for v in t], *r.get("reports", {}).values()])
+        if "[" in text[1:] or "{" in text:
+            return False
+    return True
 
 
 def verified(data: dict[str, Any]) -> tuple[dict[str, Any], int, bool] | None:
