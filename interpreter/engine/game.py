@@ -589,7 +589,7 @@ class Game(GameViews):
             "frames": [[f[0].id, f[1], thaw(f[2])] for f in s.frames],
             "pending": thaw(s.pending),
             "commits": {str(k): v for k, v in s.commits.items()},
-            "log": thaw(s.log),
+            "log": s.log if s.log.__class__ is list else list(s.log),  # a narrator's WatchedLog saved as a list
             "decisions": [list(d) for d in s.decisions],
             "steps": s.steps,
             "status": s.status,

@@ -17,7 +17,8 @@ unusable cache folder) therefore turns sealing off. A key never leaves its folde
 
 What is sealed: BLAKE2b keyed with the key (32-byte digest) over a fixed prefix, the seal's own fields (the
 game's work counter, which no other save field holds and budgets read, and whether the game was invariant-checked)
-and the orjson text of every other field of the save, in the save's own key order. The load verifies with
+and the orjson text of every other field of the save, keys sorted (the order of a frame's variables may differ
+between compile modes and stores, the values may not). The load verifies with
 ``hmac.compare_digest`` and builds the game from the text it verified, parsed again (fresh objects, nothing shared
 with the caller's), after checking the parsed fields equal the ones handed over: orjson writes a NaN or an
 infinity as ``null``, so a save edited that way keeps its text, and it must replay (and be refused) as before.
@@ -137,7 +138,7 @@ def seal(fields: dict[str, Any], work: int, checked: bool) -> dict[str, Any] | N
     if secret is None:
         return None
     try:
-        text = orjson.dumps(fields, option=_STRICT)
+        text = orjson.dumps(fields, option=_STRICT | orjson.OPT_SORT_KEYS)
     except (TypeError, orjson.JSONEncodeError):
         return None
     return {"work": work, "checked": checked, "mac": _mac(secret, work, checked, text)}
@@ -151,7 +152,7 @@ def tuples_only(s: GameState) -> bool:
     Dracula logs combat results so) is saved without a seal and replays. ``repr`` finds a list or a dict in C;
     text holding a bracket only costs the seal too."""
     for part in (s.counters, s.log):
-        text = repr(part)
+        text = list.__repr__(part)  # a narrating front end's log is a list subclass (engine/causes.py)
         if "[" in text[1:] or "{" in text:
             return False
     text = repr(s.pending) + repr([v for f in s.frames for v in f[2].values()])[1:]
@@ -184,11 +185,11 @@ def verified(data: dict[str, Any]) -> tuple[dict[str, Any], int, bool] | None:
         text = orjson.dumps(body, option=_STRICT)
     except (TypeError, orjson.JSONEncodeError):
         return None
-    if not hmac.compare_digest(_mac(secret, work, checked, text), mac):
-        return None
     fields = orjson.loads(text)
     # the text tells apart everything but a NaN or an infinity from null: `==` sees those (None is not NaN), and
     # where the text is the same it can differ in nothing else (1 and 1.0, true and 1, are spelled apart)
     if fields != body:
+        return None
+    if not hmac.compare_digest(_mac(secret, work, checked, orjson.dumps(fields, option=orjson.OPT_SORT_KEYS)), mac):
         return None
     return fields, work, checked
