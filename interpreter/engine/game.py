@@ -74,6 +74,8 @@ class Game(GameViews):
         # (interpreter/digest.py). None for a loaded save until its first digest looks (walking a large state
         # at every load would cost more than the load itself)
         self.float_free: bool | None = True
+        # the lines of the log known to hold no Python list (engine/seal.py's tuples_only: what a seal needs)
+        self.log_plain = 0
 
     # ------------------------------------------------------------ running
     def _advance(self, pick: Callable[[int], int] | None = None) -> None:  # noqa: C901 - the hot step loop
@@ -558,6 +560,7 @@ class Game(GameViews):
         g.options = dict(self.options)
         g._certified = None
         g.float_free = self.float_free
+        g.log_plain = 0  # a copy's log may be rewritten (engine/infosets.py): looked at again when it is saved
         return g
 
     def to_json(self) -> dict[str, Any]:
@@ -565,7 +568,9 @@ class Game(GameViews):
         a ``seal`` that lets a load on this machine read the fields back instead of replaying the decisions
         (engine/seal.py, engine/saves.py)."""
         out = self.fields()
-        if tuples_only(self.state):
+        plain = tuples_only(self.state, self.log_plain)
+        if plain is not None:
+            self.log_plain = plain
             sealed = seal(out, self.state.work, self.check)
             if sealed is not None:
                 out["seal"] = sealed

@@ -15,6 +15,10 @@ playing. What a load does besides playing the game is kept small (docs/performan
 loop takes the checked decisions without ``apply``'s re-checks, and a genuine save passes one cheap comparison.
 A checked load (``check_invariants``) checks every step of the replay, as play did: the final comparison cannot
 see an invariant that failed on the way and holds again at the end.
+
+Sealed saves (session 20, engine/seal.py): a save carrying a valid seal of this user's key was written by this
+engine, so :func:`load_sealed` builds the game from its fields (the replay's cost is gone); the trust model is
+"replay anything not sealed by a key only this user can read". Every other save goes the way described above.
 """
 
 from __future__ import annotations
@@ -297,4 +301,5 @@ def _built(ruleset: Ruleset, d: dict[str, Any], work: int, check: bool) -> Game:
     game = Game(target, s, d["seed"], check)
     game.options = d["options"]
     game.float_free = None  # looked for at the first digest, as for any state not made by this process's play
+    game.log_plain = len(s.log)  # sealed: it held no list
     return game

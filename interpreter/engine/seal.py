@@ -144,26 +144,32 @@ def seal(fields: dict[str, Any], work: int, checked: bool) -> dict[str, Any] | N
     return {"work": work, "checked": checked, "mac": _mac(secret, work, checked, text)}
 
 
-def tuples_only(s: GameState) -> bool:
+def tuples_only(s: GameState, checked: int = 0) -> int | None:
     """Whether every value of the rules in the state (counters, the frames' variables, the pending choice, the
     log, the result's values) is made of tuples, text, numbers and ``none`` alone: then a load can give back each
     JSON list as the tuple the engine held. A card's printed list field is a Python list in the engine (the card
     data as read), and where one sits the save cannot say which of its lists were lists: such a game (Fury of
     Dracula logs combat results so) is saved without a seal and replays. ``repr`` finds a list or a dict in C;
-    text holding a bracket only costs the seal too."""
-    for part in (s.counters, s.log):
-        text = list.__repr__(part)  # a narrating front end's log is a list subclass (engine/causes.py)
+    text holding a bracket only costs the seal too.
+
+    The log only grows, a line at a time, and its lines are never changed: ``checked`` lines of it are known to
+    hold none (the game's count, :attr:`Game.log_plain`), and the answer is how many are now, or None. (The repr
+    of a whole Bloodborne log was as long as the save's ``json.dumps``.)"""
+    log = s.log
+    if checked > len(log):
+        checked = 0
+    for text in (repr(s.counters), repr(log[checked:])):
         if "[" in text[1:] or "{" in text:
-            return False
+            return None
     text = repr(s.pending) + repr([v for f in s.frames for v in f[2].values()])[1:]
     if "[" in text or "{" in text:
-        return False
+        return None
     r = s.result
     if r is not None:
         text = repr([*r["scores"], *[v for t in r["tiebreaks"] for v in t], *r.get("reports", {}).values()])
         if "[" in text[1:] or "{" in text:
-            return False
-    return True
+            return None
+    return len(log)
 
 
 def verified(data: dict[str, Any]) -> tuple[dict[str, Any], int, bool] | None:
