@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from conftest import ROOT, sized
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from liturgy.interpreter.engine import Game, Ruleset, load_ruleset, seal
 from liturgy.interpreter.engine.saves import CorruptSave, load_sealed
@@ -84,6 +84,7 @@ def _alike(a: Game, b: Game) -> None:
 
 
 @pytest.mark.parametrize("name", SHIPPED)
+@settings(max_examples=sized(12, 300))  # whole games of the large rulesets: about 5 s each a ruleset at 12
 @given(seed=st.integers(0, 10**6), upto=st.floats(0, 1), extra=st.integers(0, 2), checked=st.booleans(),
        go_on=st.integers(0, 10**6))
 def test_a_sealed_load_is_the_replayed_game(name: str, seed: int, upto: float, extra: int, checked: bool,
