@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from liturgy.interpreter.compiler.code import ROUND_SLOT, UNITS
+from liturgy.interpreter.engine.seal import seal, tuples_only
 from liturgy.interpreter.engine.views import GameViews, open_entry, waiting_players
 from liturgy.interpreter.runtime import digest as digestmod
 from liturgy.interpreter.runtime import invariants
@@ -79,6 +80,8 @@ class Game(GameViews):
         # (interpreter/digest.py). None for a loaded save until its first digest looks (walking a large state
         # at every load would cost more than the load itself)
         self.float_free: bool | None = True
+        # the lines of the log known to hold no Python list (engine/seal.py's tuples_only: what a seal needs)
+        self.log_plain = 0
 
     # ------------------------------------------------------------ running
     def _advance(self, pick: Callable[[int], int] | None = None) -> None:  # noqa: C901 - the hot step loop
@@ -573,9 +576,24 @@ class Game(GameViews):
         g.options = dict(self.options)
         g._certified = None
         g.float_free = self.float_free
+        g.log_plain = 0  # a copy's log may be rewritten (engine/infosets.py): looked at again when it is saved
         return g
 
     def to_json(self) -> dict[str, Any]:
+        """The save: every field of the state as JSON (lists for tuples) and, when this user has a sealing key,
+        a ``seal`` that lets a load on this machine read the fields back instead of replaying the decisions
+        (engine/seal.py, engine/saves.py)."""
+        out = self.fields()
+        plain = tuples_only(self.state, self.log_plain)
+        if plain is not None:
+            self.log_plain = plain
+            sealed = seal(out, self.state.work, self.check)
+            if sealed is not None:
+                out["seal"] = sealed
+        return out
+
+    def fields(self) -> dict[str, Any]:
+        """The save without its seal (what :meth:`to_json` seals, and what a load compares a replay with)."""
         s = self.state
         return {
             "format": SAVE_FORMAT,
@@ -592,7 +610,7 @@ class Game(GameViews):
             "frames": [[f[0].id, f[1], thaw(f[2])] for f in s.frames],
             "pending": thaw(s.pending),
             "commits": {str(k): v for k, v in s.commits.items()},
-            "log": thaw(s.log),
+            "log": s.log if s.log.__class__ is list else list(s.log),  # a narrator's WatchedLog saved as a list
             "decisions": [list(d) for d in s.decisions],
             "steps": s.steps,
             "status": s.status,

@@ -472,9 +472,10 @@ class Ruleset:
         return out
 
     def load_game(self, data: dict[str, Any], check_invariants: bool = False, force: bool = False) -> Game:
-        """Rebuild a game saved with :meth:`Game.to_json`, by replaying it (engine/saves.py): a save that is not
-        exactly what these rules make of its own decisions raises ``CorruptSave`` (a ``ValueError``); one that
-        records no fingerprint is loaded only with ``force``."""
+        """Rebuild a game saved with :meth:`Game.to_json`: from its fields when this user's key sealed it
+        (engine/seal.py), else by replaying it (engine/saves.py). A save that is not exactly what these rules make
+        of its own decisions raises ``CorruptSave`` (a ``ValueError``); one that records no fingerprint is loaded
+        only with ``force``."""
         return load_verified(self, data, check_invariants, force)
 
 

@@ -15,6 +15,10 @@ playing. What a load does besides playing the game is kept small (docs/performan
 loop takes the checked decisions without ``apply``'s re-checks, and a genuine save passes one cheap comparison.
 A checked load (``check_invariants``) checks every step of the replay, as play did: the final comparison cannot
 see an invariant that failed on the way and holds again at the end.
+
+Sealed saves (session 20, engine/seal.py): a save carrying a valid seal of this user's key was written by this
+engine, so :func:`load_sealed` builds the game from its fields (the replay's cost is gone); the trust model is
+"replay anything not sealed by a key only this user can read". Every other save goes the way described above.
 """
 
 from __future__ import annotations
@@ -25,7 +29,9 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from liturgy.interpreter.engine.game import SAVE_FORMAT, Game, replay_decisions
 from liturgy.interpreter.engine.logs import BadDecisionLog, _decisions, _integer, _options, _text
+from liturgy.interpreter.engine.seal import verified
 from liturgy.interpreter.engine.views import open_entry
+from liturgy.interpreter.runtime.state import GameState
 
 if TYPE_CHECKING:
     from liturgy.interpreter.engine.ruleset import Ruleset
@@ -165,13 +171,18 @@ def _replay(game: Game, decisions: list[tuple[int, int]]) -> None:
 
 
 def load_verified(ruleset: Ruleset, data: Any, check_invariants: bool, force: bool) -> Game:
-    """The game ``data`` saves, rebuilt by replay; :class:`CorruptSave` says what does not hold."""
+    """The game ``data`` saves: read from its fields when it carries a valid seal (:func:`load_sealed`), else
+    rebuilt by replay; :class:`CorruptSave` says what does not hold."""
     if not isinstance(data, dict):
         raise CorruptSave(f"corrupt save: a save is a JSON object, not {type(data).__name__}")
     if data.get("format") != SAVE_FORMAT:
         raise CorruptSave(f"unsupported save format {str(data.get('format'))[:40]!r}")
     if data.get("ruleset") != ruleset.name:
         raise CorruptSave(f"this save is for {str(data.get('ruleset'))[:80]!r}, not {ruleset.name!r}")
+    if ruleset.fingerprint and data.get("ruleset_fingerprint") == ruleset.fingerprint:
+        sealed = load_sealed(ruleset, data, check_invariants)
+        if sealed is not None:
+            return sealed
     try:
         saved_with = _text(data, "ruleset_fingerprint", False)
         players = _integer(data, "players", ruleset.min_players, ruleset.max_players)
@@ -195,9 +206,100 @@ def load_verified(ruleset: Ruleset, data: Any, check_invariants: bool, force: bo
         raise CorruptSave(f"corrupt save: its decisions do not replay: {err}") from err
     if _identical(data, game):
         return game
-    mine = game.to_json()
+    mine = game.fields()
     for name in STATE_FIELDS:  # something differs, or may: which field, each compared in its canonical form
         if _canonical(data.get(name)) != _canonical(mine[name]):
             raise CorruptSave(f"corrupt save: its `{name}` is not what its own decisions lead to "
                               "(the save was edited, or made by other rules)")
+    return game
+
+
+def load_sealed(ruleset: Ruleset, data: dict[str, Any], check_invariants: bool) -> Game | None:
+    """The game of a save whose seal verifies (engine/seal.py), built from its fields as a replay would leave it;
+    None for any other save (it is then replayed).
+
+    A seal proves this user's engine wrote the save, from a game of these rules (the fingerprint is checked
+    first), so its fields are what play made of its decisions. Two cases still replay, because the seal cannot
+    vouch for what the replay checks: a checked load of a game played unchecked (a checked replay stops where a
+    declared invariant failed on the way, and the final state may hold them all again), and an unchecked load of
+    a checked game that stopped (a replay without checks plays on past the violation and is refused). A checked
+    game that did not stop is the unchecked game, so it loads either way. Anything the fields cannot be built
+    from (which a genuine save never lacks) replays too, and the replay says what is wrong."""
+    got = verified(data)
+    if got is None:
+        return None
+    fields, work, checked = got
+    if (check_invariants and not checked) or (checked and not check_invariants and fields.get("status") == "aborted"):
+        return None
+    try:
+        return _built(ruleset, fields, work, check_invariants)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _frozen(value: Any) -> Any:
+    """A JSON list back as the engine's tuple (at any depth), as :func:`runtime.state.freeze`, in one pass."""
+    if value.__class__ is list:
+        return tuple([_frozen(v) if v.__class__ is list else v for v in value])
+    return value
+
+
+def _built(ruleset: Ruleset, d: dict[str, Any], work: int, check: bool) -> Game:
+    """The game whose save (parsed from the sealed text: fresh lists and dicts, nothing shared) is ``d``.
+
+    Every field a replay would leave, from the save or derived from it: the tables of the player count's
+    template, the code objects of the frames (of the noted compile for a checked game, as ``new_game`` picks),
+    each card's place from the zones, the engine's tuples (pending choice, frames' values, log lines, a result's
+    list values) from the save's lists, the work counter from the seal. What a replay holds beyond the state is
+    derived again on use, as a ``clone`` does: the kept options of filtered choices (``GameState.kept``), a checked
+    game's certificate (its first check is a full one), the digest's float test (``float_free``)."""
+    target = ruleset.noted() if check and not ruleset.notes else ruleset
+    players = d["players"]
+    if players.__class__ is not int or not ruleset.min_players <= players <= ruleset.max_players:
+        raise ValueError("players")
+    tables = target._build(players)[0]
+    codes = target.codes
+    s = GameState(tables)
+    counters = d["counters"]
+    if list in set(map(type, counters)):  # a list-typed counter's value is a tuple in the engine
+        counters = list(map(_frozen, counters))
+    s.counters = counters
+    zones = s.zones = d["zones"]
+    if len(zones) != len(tables.zone_names):
+        raise ValueError("zones")
+    card_zone = s.card_zone = [-1] * len(tables.card_def)
+    for zi, cards in enumerate(zones):
+        for c in cards:
+            card_zone[c] = zi
+    if -1 in card_zone:
+        raise ValueError("a card in no zone")
+    s.face_up = set(d["face_up"])
+    s.shown = {c: m for c, m in d["shown"]}
+    s.rng = d["rng"]
+    frames = []
+    for cid, pc, env in d["frames"]:
+        code = codes[cid]
+        if not 0 <= pc < len(code.ins):
+            raise ValueError("pc")
+        frames.append([code, pc, {k: _frozen(v) for k, v in env.items()}])
+    s.frames = frames
+    s.pending = _frozen(d["pending"])
+    s.commits = {int(k): v for k, v in d["commits"].items()}
+    s.log = list(map(_frozen, d["log"]))
+    s.decisions = list(map(tuple, d["decisions"]))
+    s.steps = d["steps"]
+    s.status = d["status"]
+    result = s.result = d["result"]
+    if result is not None:  # as Game._finish builds it: lists of values, each value as the rules hold it
+        result["scores"] = list(map(_frozen, result["scores"]))
+        result["tiebreaks"] = [list(map(_frozen, t)) for t in result["tiebreaks"]]
+        if "reports" in result:
+            result["reports"] = {name: _frozen(v) for name, v in result["reports"].items()}
+    s.error = d["error"]
+    s.removed_count = d["removed_count"]
+    s.work = work
+    game = Game(target, s, d["seed"], check)
+    game.options = d["options"]
+    game.float_free = None  # looked for at the first digest, as for any state not made by this process's play
+    game.log_plain = len(s.log)  # sealed: it held no list
     return game

@@ -14,7 +14,9 @@ waits on the disk.
 Everything read back is untrusted (a database file can be edited): :meth:`Store.load_open` hands each saved
 game to ``Ruleset.load_game`` (engine/saves.py: the game is rebuilt by replaying its decisions, each checked
 as ``Game.apply`` checks a player's, and every state field must equal the replay's) and checks the decision
-rows and digest agree with it; a table that fails is reported and left out, never half-loaded.
+rows and digest agree with it; a table that fails is reported and left out, never half-loaded. A save sealed with the
+server user's key (engine/seal.py, in that user's private cache folder: no key of the server's own) is read from
+its fields instead of replayed; an edited save breaks its seal and is replayed.
 """
 
 from __future__ import annotations

@@ -367,7 +367,8 @@ class Lobby:
             raise Refused(f"this server does not serve ruleset {row.ruleset!r}")
         if not isinstance(row.save, dict):
             raise Refused(f"its save is not a save ({str(row.save)[:60]})")
-        game = rules.load_game(row.save, check_invariants=True)  # engine/saves.py: replayed and compared
+        # engine/saves.py: built from its fields if sealed with this user's key (engine/seal.py), else replayed
+        game = rules.load_game(row.save, check_invariants=True)
         decisions = [[p, c] for p, c, _ in row.decisions]
         if _decisions(decisions, game.players) != game.state.decisions or row.moves != len(decisions):
             raise Refused("its decision rows and its save disagree")
