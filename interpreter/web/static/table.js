@@ -231,6 +231,12 @@ function choose(i) {
 // a question with one possible answer is answered by the page and said in "What changed for you", unless the
 // person asks to be asked everything (kept in this browser)
 const askAll = () => localStorage.getItem("liturgy.askAll") === "1";
+// how long (ms) such an answer stays on screen before the page sends it: 400 for a person to read it; a page
+// driven by a test sets "liturgy.alonePause" to 0 (it asserts what is said and sent, never the pause)
+const alonePause = () => {
+  const v = Number(localStorage.getItem("liturgy.alonePause") ?? 400);
+  return Number.isFinite(v) && v >= 0 ? v : 400;
+};
 let aloneAt = null;  // the one-answer question already said and answered
 function answerAlone(d) {
   if (askAll() || d.options.length !== 1 || sentAt === d.at || aloneAt === d.at) return false;
@@ -239,7 +245,7 @@ function answerAlone(d) {
   const li = el("li", undefined, "move forced");
   li.append(el("div", `${d.prompt.replace(/[?:]\s*$/, "")}: ${said(o.label)}${o.detail ? " — " + o.detail : ""} (the only choice)`));
   $("changes").append(li); $("changes-card").hidden = false;
-  setTimeout(() => { if (state && state.decision && state.decision.at === d.at) choose(0); }, 400);
+  setTimeout(() => { if (state && state.decision && state.decision.at === d.at) choose(0); }, alonePause());
   return true;
 }
 
