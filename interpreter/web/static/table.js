@@ -178,7 +178,15 @@ function boardSvg(name, rows, names, marks, links) {
   return pic;
 }
 
+// what the maps were last drawn from: a state that changes none of it (most states, for most of a map's places)
+// keeps the pictures as they are instead of building every place and path again
+let mapsDrawn = null;
 function drawMaps(s) {
+  const grids = s.view.grids || {};
+  const key = JSON.stringify([s.markers || {}, s.view.graphs || {}, s.map_labels || {}, boardLinks,
+                              Object.keys(boards).map((name) => grids[name] || null)]);
+  if (mapsDrawn && mapsDrawn.maps === maps && mapsDrawn.boards === boards && mapsDrawn.key === key) return;
+  mapsDrawn = { maps, boards, key };
   const box = $("maps"); box.replaceChildren();
   for (const [name, m] of Object.entries(maps)) {
     box.append(el("h3", displayName(name)), graphSvg(name, m, (s.markers || {})[name], ((s.view.graphs || {})[name]),
