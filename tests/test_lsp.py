@@ -31,7 +31,10 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def client(tree: Path) -> Iterator[LspClient]:
     c = LspClient(tree)
-    result = c.request("initialize", {"processId": None, "rootUri": tree.as_uri(), "capabilities": {}})
+    # no pause before a re-check: every edit here is one message whose diagnostics the test waits for (the
+    # default 0.25 s cost six such edits 1.5 s of an idle wait)
+    result = c.request("initialize", {"processId": None, "rootUri": tree.as_uri(), "capabilities": {},
+                                      "initializationOptions": {"debounce": 0}})
     c.capabilities = result["capabilities"]  # type: ignore[attr-defined]
     c.notify("initialized", {})
     yield c
@@ -245,3 +248,4 @@ def test_completion_and_outline_in_a_card_file(client: LspClient, tree: Path) ->
     assert {"health", "boss", "lantern"} <= labels and "damage" not in labels  # m is a card Monster
     outline = client.request("textDocument/documentSymbol", {"textDocument": {"uri": curi}})
     assert "Kirkhammer" in {s["name"] for s in outline}
+

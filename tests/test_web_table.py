@@ -43,7 +43,7 @@ from liturgy.dsl.loader import check_file  # noqa: E402
 from liturgy.interpreter.engine import Ruleset  # noqa: E402
 from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Lobby, discover  # noqa: E402
-from test_web_browser import CHROMIUM, ROOT, Player, Server, browser  # noqa: E402, F401
+from test_web_browser import CHROMIUM, NO_REST, ROOT, Player, Server, browser  # noqa: E402, F401
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (apt-get install chromium); "
                                                           "the browser test never downloads one")
@@ -152,7 +152,7 @@ def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Pa
     docs.mkdir(exist_ok=True)
     shots = tmp_path
     seats, human, clicks = GAMES[key]
-    server = Server(Lobby(_rulesets(), Store(str(tmp_path / "t.db")), bot_delay=0.0))
+    server = Server(Lobby(_rulesets(), Store(str(tmp_path / "t.db")), NO_REST, bot_delay=0.0))
     try:
         options = {} if PROFILE == "thorough" else SHORT.get(key, {})
         link, lobby_raw = from_the_lobby(browser, server, key, seats, options, human, shots)

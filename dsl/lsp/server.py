@@ -4,9 +4,9 @@ This module only translates between the protocol and :class:`~liturgy.dsl.lsp.wo
 protocol positions in the negotiated encoding, UTF-16 code units by default, to the checker's 1-based spans in code
 points: dsl/lsp/positions.py; symbols to protocol kinds). Edits arrive incrementally
 (pygls applies them to its copy of the document); the ruleset is re-checked once typing pauses for
-:data:`DEBOUNCE` seconds, so a burst of keystrokes costs one check, and the diagnostics go to every file
-they name (the ruleset and its card files). A card YAML file is checked through its ruleset, with the
-editor's unsaved text of every open card file.
+:data:`DEBOUNCE` seconds (or the client's ``initializationOptions.debounce``), so a burst of keystrokes costs
+one check, and the diagnostics go to every file they name (the ruleset and its card files). A card YAML file is
+checked through its ruleset, with the editor's unsaved text of every open card file.
 """
 
 from __future__ import annotations
@@ -65,6 +65,7 @@ class LiturgyProtocol(LanguageServerProtocol):
         server = self._server
         assert isinstance(server, LiturgyServer)
         server.encoding = encoding.value
+        server.debounce = debounce_of(params.initialization_options)
         return result
 
 
@@ -78,6 +79,17 @@ class LiturgyServer(LanguageServer):
         self.waiting: dict[str, int] = {}
         self.published: dict[str, set[str]] = {}  # ruleset -> files it last published diagnostics to
         self.encoding = "utf-16"  # the protocol's default, until the client offers another
+        self.debounce = DEBOUNCE  # the client may ask for another pause (debounce_of)
+
+
+def debounce_of(options: Any) -> float:
+    """The pause before a re-check the client asked for (``initializationOptions.debounce``, seconds, 0-10),
+    else :data:`DEBOUNCE`: an editor on a slow machine may want a longer one, a test that types one edit at a
+    time and waits for its diagnostics none (it asserts what is published, never the pause)."""
+    value = options.get("debounce") if isinstance(options, dict) else None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= 10:
+        return float(value)
+    return DEBOUNCE
 
 
 class Lines:
@@ -161,7 +173,7 @@ async def did_change(ls: LiturgyServer, params: T.DidChangeTextDocumentParams) -
         return
     version = params.text_document.version
     ls.waiting[ruleset] = version
-    await asyncio.sleep(DEBOUNCE)
+    await asyncio.sleep(ls.debounce)
     if ls.waiting.get(ruleset) == version:
         publish(ls, ruleset)
 

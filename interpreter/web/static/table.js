@@ -178,7 +178,15 @@ function boardSvg(name, rows, names, marks, links) {
   return pic;
 }
 
+// what the maps were last drawn from: a state that changes none of it (most states, for most of a map's places)
+// keeps the pictures as they are instead of building every place and path again
+let mapsDrawn = null;
 function drawMaps(s) {
+  const grids = s.view.grids || {};
+  const key = JSON.stringify([s.markers || {}, s.view.graphs || {}, s.map_labels || {}, boardLinks,
+                              Object.keys(boards).map((name) => grids[name] || null)]);
+  if (mapsDrawn && mapsDrawn.maps === maps && mapsDrawn.boards === boards && mapsDrawn.key === key) return;
+  mapsDrawn = { maps, boards, key };
   const box = $("maps"); box.replaceChildren();
   for (const [name, m] of Object.entries(maps)) {
     box.append(el("h3", displayName(name)), graphSvg(name, m, (s.markers || {})[name], ((s.view.graphs || {})[name]),
@@ -231,6 +239,12 @@ function choose(i) {
 // a question with one possible answer is answered by the page and said in "What changed for you", unless the
 // person asks to be asked everything (kept in this browser)
 const askAll = () => localStorage.getItem("liturgy.askAll") === "1";
+// how long (ms) such an answer stays on screen before the page sends it: 400 for a person to read it; a page
+// driven by a test sets "liturgy.alonePause" to 0 (it asserts what is said and sent, never the pause)
+const alonePause = () => {
+  const v = Number(localStorage.getItem("liturgy.alonePause") ?? 400);
+  return Number.isFinite(v) && v >= 0 ? v : 400;
+};
 let aloneAt = null;  // the one-answer question already said and answered
 function answerAlone(d) {
   if (askAll() || d.options.length !== 1 || sentAt === d.at || aloneAt === d.at) return false;
@@ -239,7 +253,7 @@ function answerAlone(d) {
   const li = el("li", undefined, "move forced");
   li.append(el("div", `${d.prompt.replace(/[?:]\s*$/, "")}: ${said(o.label)}${o.detail ? " — " + o.detail : ""} (the only choice)`));
   $("changes").append(li); $("changes-card").hidden = false;
-  setTimeout(() => { if (state && state.decision && state.decision.at === d.at) choose(0); }, 400);
+  setTimeout(() => { if (state && state.decision && state.decision.at === d.at) choose(0); }, alonePause());
   return true;
 }
 
