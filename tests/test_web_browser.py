@@ -299,3 +299,43 @@ def test_a_press_on_an_option_survives_a_state_that_asks_the_same_question(brows
         second.close()
     finally:
         server.stop()
+
+
+# the parts of a seat's page that a state draws (the question's buttons are session 19's test's, above)
+PARTS = ("#seats", "#turn", "#prompt", "#options", "#hand", "#zones", "#counters", "#grids", "#result", "#log")
+
+
+def test_a_state_draws_again_only_the_parts_it_changes(browser: Any, tmp_path: Path) -> None:
+    """A state that changes only who is online (the other player opens the table) draws the seats again and
+    keeps every other part's very elements: a card the person focused stays focused, the folded counters stay
+    as the person left them. What the page then shows is what a fresh page shows for the same move (a reload
+    draws every part from nothing), so keeping a part never leaves anything stale on it."""
+    server = Server(Lobby(RULESETS, Store(str(tmp_path / "k.db")), bot_delay=0.0))
+    try:
+        made = server.create("kuhn_poker", ["human", "human"])
+        url = f"{server.base}/t/{made['table']}#seat="
+        first = Player(browser, url + made["seats"][0]["token"], 0)
+        page = first.page
+        page.wait_for_selector(OPEN_OPTIONS)
+        page.evaluate("() => { for (const e of document.querySelectorAll('#hand *, #zones *, #counters *, #log *'))"
+                      " e.dataset.kept = 'yes'; document.querySelector('#hand .cardname').focus();"
+                      " document.querySelector('#counters details').open = true; }")
+        kept = page.locator("[data-kept=yes]").count()
+        assert kept > 5
+        second = Player(browser, url + made["seats"][1]["token"], 1)  # a state for P1: P2 is online now
+        page.wait_for_function("() => document.querySelectorAll('#seats .dot.on').length === 2")
+        assert page.locator("[data-kept=yes]").count() == kept, "a part the state did not change was drawn anew"
+        assert page.evaluate("() => document.activeElement.dataset.kept === 'yes'"), "the focused card lost focus"
+        assert page.evaluate("() => document.querySelector('#counters details').open")
+        page.evaluate("() => { for (const e of document.querySelectorAll('[data-kept]')) delete e.dataset.kept;"
+                      " document.querySelector('#counters details').open = false; }")
+        move = first.move()
+        shown = [page.inner_html(part) for part in PARTS]
+        page.reload()  # the token is in the tab's session storage: the same seat, every part drawn from nothing
+        page.wait_for_selector(OPEN_OPTIONS)
+        assert first.move() == move
+        assert [page.inner_html(part) for part in PARTS] == shown
+        first.close()
+        second.close()
+    finally:
+        server.stop()

@@ -20,6 +20,21 @@ let ws = null;
 let state = null;
 let retry = 500;
 
+// Each part of the page is drawn again only when what it shows changed: a state (every move of every seat, a
+// seat joining or leaving) usually changes a few parts. Rebuilding the rest cost the browser its style, layout
+// and paint work for nothing (about 20 ms of Chromium's CPU a state, docs/performance.md), and lost the focus of
+// a button it replaced. `drawn[part]` is the text of what the part was last drawn from.
+const drawn = {};
+function changed(part, ...from) {
+  const key = JSON.stringify(from);
+  if (drawn[part] === key) return false;
+  drawn[part] = key;
+  return true;
+}
+// text and visibility set only when they differ (setting the same text still replaces the element's text node)
+function setText(e, text) { if (e.textContent !== text) e.textContent = text; }
+function setHidden(e, hidden) { if (e.hidden !== hidden) e.hidden = hidden; }
+
 function el(tag, text, cls) {
   const e = document.createElement(tag);
   if (text !== undefined && text !== null) e.textContent = String(text);
@@ -40,6 +55,26 @@ let boards = {};
 let places = {};
 let boardLinks = {};
 const said = (v) => (typeof v === "string" && places[v]) || words(String(v));
+// how many times what this connection was told once changed: the parts drawn with card texts or place names
+// (chips' titles, counters' values) are drawn again when it does
+let told = 0;
+const toldText = {};
+function tell(s) {
+  for (const [name, text] of Object.entries(s.cards || {})) {
+    if (details[name] !== text) { details[name] = text; told += 1; }
+  }
+  // a connection's states until the log's first line each tell these again (the same): kept when the same
+  const again = (name, v) => {
+    const text = JSON.stringify(v);
+    if (toldText[name] === text) return false;
+    toldText[name] = text; told += 1;
+    return true;
+  };
+  if (s.maps && again("maps", s.maps)) maps = s.maps;
+  if (s.boards && again("boards", s.boards)) boards = s.boards;
+  if (s.places && again("places", s.places)) places = s.places;
+  if (s.board_links && again("board_links", s.board_links)) boardLinks = s.board_links;
+}
 
 function showDetail(name) {
   $("card-detail").textContent = details[name] ? `${name} ${details[name]}` : name;
@@ -67,6 +102,7 @@ function stack(cards) {
 }
 
 function drawZones(zones, me) {
+  if (!changed("zones", zones, me, told)) return;
   const box = $("zones"); box.replaceChildren();
   const hand = $("hand"); hand.replaceChildren();
   const row = (label, content) => { const r = el("div", undefined, "zone"); r.append(el("b", label), content); box.append(r); };
@@ -88,7 +124,7 @@ function drawZones(zones, me) {
       }
     }
   }
-  $("hand-card").hidden = !hand.childElementCount;
+  setHidden($("hand-card"), !hand.childElementCount);
 }
 
 function show(v) {
@@ -104,6 +140,7 @@ function show(v) {
 
 function drawCounters(counters) {
   // every counter, folded away: the board, the cards and the panel say what matters; this is for the curious
+  if (!changed("counters", counters, told)) return;  // the fold kept as it is, open or not
   const box = $("counters");
   const open = box.querySelector("details") ? box.querySelector("details").open : false;
   box.replaceChildren();
@@ -198,10 +235,11 @@ function drawMaps(s) {
     const pic = rows && boardSvg(name, rows, names, (s.markers || {})[name], links);
     if (pic) box.append(el("h3", displayName(name)), pic);
   }
-  $("map-card").hidden = !box.childElementCount;
+  setHidden($("map-card"), !box.childElementCount);
 }
 
 function drawGrids(grids) {
+  if (!changed("grids", grids, told)) return;
   const box = $("grids"); box.replaceChildren();
   for (const [name, rows] of Object.entries(grids || {})) {
     if (boards[name]) continue;  // drawn as a board above
@@ -224,8 +262,7 @@ function drawChanges(s) {
     list.append(li);
     while (list.childElementCount > 40) list.firstChild.remove();
   }
-  $("changes-card").hidden = !list.childElementCount;
-  list.scrollTop = list.scrollHeight;
+  setHidden($("changes-card"), !list.childElementCount);
 }
 
 let sentAt = null;  // the question (its move) last answered: a question is answered once, by a click or by itself
@@ -279,7 +316,7 @@ function tileSvg(detail) {
 // press lost, and a test's too). An answered question redrawn stays answered (its buttons stay disabled).
 let shownQuestion = null;
 function drawDecision(d, again) {
-  $("decision-card").hidden = !d;
+  setHidden($("decision-card"), !d);
   if (!d) { shownQuestion = null; return; }
   if (again) sentAt = null;  // the server refused the answer: the question may be answered again
   const question = JSON.stringify(d);
@@ -289,8 +326,8 @@ function drawDecision(d, again) {
     return;
   }
   shownQuestion = question;
-  $("prompt").textContent = d.prompt;
-  $("secret").hidden = !d.simultaneous;
+  setText($("prompt"), d.prompt);
+  setHidden($("secret"), !d.simultaneous);
   box.replaceChildren();
   if (d.at !== sentAt) answerAlone(d);
   d.options.forEach((o, i) => {
@@ -306,7 +343,8 @@ function drawDecision(d, again) {
 
 function drawResult(s) {
   const r = s.result;
-  $("result-card").hidden = !r && s.status === "running";
+  setHidden($("result-card"), !r && s.status === "running");
+  if (!changed("result", r, s.status, s.error, s.outcome, told)) return;
   const box = $("result"); box.replaceChildren();
   if (s.status === "ended") box.append(el("p", "The host ended this table."));
   if (s.error) box.append(el("p", s.error, "error"));
@@ -318,12 +356,24 @@ function drawResult(s) {
   }
 }
 
-function draw(s) {
-  state = s;
-  document.body.dataset.move = s.move;  // which state the page shows (tests read it)
-  document.title = `${s.ruleset} · ${s.you}`;
-  $("title").textContent = s.ruleset;
-  $("who").textContent = s.you === "spectator" ? "spectating (public information only)" : `you are ${s.you}`;
+// the lists kept scrolled to their newest line: scrolled again when lines came, or when the person (or a new
+// window size) moved them since; reading their height costs a layout, which a state adding nothing skips
+const scrolled = { log: null, changes: null };
+const moved = { log: false, changes: false };
+for (const id of Object.keys(scrolled)) {
+  $(id).addEventListener("scroll", () => { if ($(id).scrollTop !== scrolled[id]) moved[id] = true; }, { passive: true });
+}
+window.addEventListener("resize", () => { moved.log = true; moved.changes = true; });
+function keepScrolled(id, last, count) {
+  const list = $(id);
+  if (!moved[id] && list.lastElementChild === last && list.childElementCount === count) return;
+  moved[id] = false;
+  list.scrollTop = list.scrollHeight;
+  scrolled[id] = list.scrollTop;
+}
+
+function drawSeats(s) {
+  if (!changed("seats", s.seats, s.you, s.turn)) return;
   const seats = $("seats"); seats.replaceChildren();
   for (const seat of s.seats) {
     const cls = "seat" + (seat.seat === s.you ? " me" : "") + (s.turn.includes(seat.seat) ? " turn" : "");
@@ -333,28 +383,37 @@ function draw(s) {
                 (seat.absent ? " · not playing yet" : ""));  // a seat the rules have not brought in (absent_while)
     seats.append(span);
   }
+}
+
+function draw(s) {
+  state = s;
+  const log = $("log"), changes = $("changes");
+  const before = [log.lastElementChild, log.childElementCount, changes.lastElementChild, changes.childElementCount];
+  document.body.dataset.move = s.move;  // which state the page shows (tests read it)
+  const title = `${s.ruleset} · ${s.you}`;
+  if (document.title !== title) document.title = title;
+  setText($("title"), s.ruleset);
+  setText($("who"), s.you === "spectator" ? "spectating (public information only)" : `you are ${s.you}`);
+  drawSeats(s);
   const mine = s.turn.includes(s.you);
-  $("turn").textContent = s.status !== "running" ? `Game ${s.status}.` :
-    mine ? (s.turn.length > 1 ? "Your choice (with others, secretly)." : "Your turn.") : `Waiting for ${s.turn.join(", ")}…`;
+  setText($("turn"), s.status !== "running" ? `Game ${s.status}.` :
+    mine ? (s.turn.length > 1 ? "Your choice (with others, secretly)." : "Your turn.") : `Waiting for ${s.turn.join(", ")}…`);
   // what this connection was told once (card texts, place names) first: the options' labels use the names
-  Object.assign(details, s.cards || {});
-  if (s.maps) maps = s.maps;
-  if (s.boards) boards = s.boards;
-  if (s.places) places = s.places;
-  if (s.board_links) boardLinks = s.board_links;
+  tell(s);
   drawDecision(s.decision);
   drawResult(s);
-  $("panel-card").hidden = !s.display;
-  $("panel").textContent = (s.display || []).join("\n");
+  setHidden($("panel-card"), !s.display);
+  setText($("panel"), (s.display || []).join("\n"));
   drawChanges(s);
   drawZones(s.view.zones, s.you);
   drawMaps(s);
   drawCounters(s.view.counters);
   drawGrids(s.view.grids);
-  const log = $("log");
   if (!s.log_append) log.replaceChildren();  // else the lines are only the new ones: the page keeps the rest
   for (const line of s.view.log) log.append(el("li", line));
-  log.scrollTop = log.scrollHeight;
+  // last, once every part is drawn: one layout for both lists, not one forced in the middle of the drawing
+  keepScrolled("changes", before[2], before[3]);
+  keepScrolled("log", before[0], before[1]);
 }
 
 function connect() {
@@ -370,7 +429,7 @@ function connect() {
   };
   ws.onmessage = (ev) => {
     const m = JSON.parse(ev.data);
-    if (m.type === "state") { $("error").textContent = ""; draw(m); }
+    if (m.type === "state") { setText($("error"), ""); draw(m); }
     else if (m.type === "token") {
       token = m.token;
       try { sessionStorage.setItem(TOKEN_KEY, token); } catch { /* kept in memory for this page */ }
