@@ -15,7 +15,8 @@ refused and never overwritten: no seal is written and every load replays. ``LITU
 unusable cache folder) therefore turns sealing off. A key never leaves its folder: saves sealed on one machine
 (or by another user) replay on every other.
 
-What is sealed: BLAKE2b keyed with the key (32-byte digest) over a fixed prefix, the seal's own fields (the
+What is sealed: BLAKE2b keyed with the key (32-byte digest) over a fixed prefix, this build of the engine
+(:func:`engine_version`: a save sealed by another version of Liturgy replays), the seal's own fields (the
 game's work counter, which no other save field holds and budgets read, and whether the game was invariant-checked)
 and the orjson text of every other field of the save, keys sorted (the order of a frame's variables may differ
 between compile modes and stores, the values may not). The load verifies with
@@ -33,9 +34,12 @@ import os
 import secrets
 import stat
 import tempfile
+from functools import cache
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import orjson
+from liturgy.dsl import diskcache
 from liturgy.dsl.frontend.grammar_cache import cache_dir
 
 if TYPE_CHECKING:
@@ -124,8 +128,31 @@ def _create(folder: str, path: str) -> bytes | None:
     return _read(path, st)
 
 
+@cache
+def engine_version() -> bytes:
+    """SHA-256 of the engine's and the language's source (every ``.py`` file of ``liturgy.interpreter``, and
+    :func:`~liturgy.dsl.diskcache.language_version`, which covers ``liturgy.dsl`` and the Python that runs it).
+
+    Why it is part of every MAC: a seal vouches that *this* engine wrote the save. The fingerprint names the
+    rules, not the engine that compiled them; another build of Liturgy may lay out the state, number the
+    compiled code or place a frame's resume point differently, and a save it sealed, read back as fields here,
+    would resume a game from a state these rules never made. With the build in the MAC, such a seal fails to
+    verify and the save replays, as every unsealed save does. Read once per process (a few milliseconds)."""
+    import liturgy.interpreter
+
+    h = hashlib.sha256(diskcache.language_version().encode())
+    for root in liturgy.interpreter.__path__:
+        for path in sorted(Path(root).rglob("*.py")):
+            if "__pycache__" not in path.parts:
+                data = path.read_bytes()
+                h.update(str(path.relative_to(root)).encode() + b"\0" + len(data).to_bytes(8, "little"))
+                h.update(data)
+    return h.digest()
+
+
 def _mac(secret: bytes, work: int, checked: bool, text: bytes) -> str:
     h = hashlib.blake2b(_PREFIX, key=secret, digest_size=32)
+    h.update(engine_version())
     h.update(b"%d %d\0" % (work, checked))
     h.update(text)
     return h.hexdigest()
