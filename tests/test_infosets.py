@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from liturgy.interpreter.engine import load_ruleset
-from liturgy.interpreter.engine.infosets import Tracker
+from liturgy.interpreter.engine import Game, infosets, load_ruleset
+from liturgy.interpreter.engine.infosets import Knowledge, Tracker, start_zones
+from liturgy.interpreter.runtime.moves import visible_cards
 from liturgy.interpreter.tools.noninterference import observation
 
 CASES = [
@@ -71,3 +72,63 @@ def test_a_card_followed_into_a_hidden_zone_stays_in_that_zone() -> None:
         for c in seen:
             if game.state.card_zone[c] in know.zones[c] and len(know.zones[c]) == 1:
                 assert world.state.card_zone[c] == game.state.card_zone[c]
+
+
+def _observe_every_card(know: Knowledge, game: Game, before: list[int], was_visible: list[bool]) -> None:
+    """Knowledge.observe as it was written before it looked only at the cards named, moved or newly seen:
+    every card, every observation (the reference the faster one must equal)."""
+    s, p = game.state, know.player
+    vis = visible_cards(s, p)
+    told = infosets._told(game, p, know._log_done)
+    zones = know.zones
+    flows: set[tuple[int, int]] = set()
+    for c, z in enumerate(s.card_zone):
+        if vis[c] or c in told or (was_visible[c] and z != before[c]):
+            zones[c] = frozenset((z,))
+        elif z != before[c]:
+            flows.add((before[c], z))
+    out: dict[int, set[int]] = {}
+    for a, b in flows:
+        out.setdefault(a, set()).add(b)
+    for c, may in enumerate(zones):
+        if vis[c] or not may.intersection(out):
+            continue
+        reach, todo = set(may), [z for z in may if z in out]
+        while todo:
+            for b in out.get(todo.pop(), ()):
+                if b not in reach:
+                    reach.add(b)
+                    todo.append(b)
+        zones[c] = frozenset(reach)
+
+
+@pytest.mark.parametrize(("path", "players", "options"), [
+    ("rulesets/classic/kuhn_poker.rules", 2, None), ("rulesets/classic/leduc_poker.rules", 2, None),
+    ("rulesets/classic/crazy_eights.rules", 3, None), ("rulesets/bloodborne.rules", 3, None),
+    ("rulesets/fury_of_dracula.rules", 2, {"length": "skirmish"})])
+def test_knowledge_looks_only_at_what_can_change_and_knows_what_looking_at_every_card_knows(
+        path: str, players: int, options: dict[str, str] | None) -> None:
+    """Each player's knowledge, observed after every decision of random games, equals what the observation that
+    looks at every card every time knows (that one is followed beside it, from the same start); the poker games
+    show cards where they lie (a showdown), the others move them into sight."""
+    rules = load_ruleset(path)
+    rng = random.Random(3)
+    steps, seed = 0, 0
+    while seed < 4 or steps <= 20:  # four games at least, more of the short ones (a poker hand)
+        game = rules.new_game(players, seed, options=options)
+        start = start_zones(rules, players, game.options)
+        fast = [Knowledge(p, start) for p in range(players)]
+        slow = [Knowledge(p, start) for p in range(players)]
+        for played in range(41):  # at most 40 decisions of a long game
+            for f, k in zip(fast, slow, strict=True):
+                _observe_every_card(k, game, k._where, k._visible)
+                k._log_done, k._where = len(game.state.log), game.state.card_zone[:]
+                k._visible = visible_cards(game.state, k.player)
+                f.observe(game)
+                assert f.zones == k.zones
+            if game.finished or played == 40:
+                break
+            p = game.waiting_for()[0]
+            game.apply(rng.randrange(game.option_count(p)), p)
+            steps += 1
+        seed += 1

@@ -183,3 +183,23 @@ def test_a_leak_for_a_moment_is_missed_without_the_timelines_copies(tmp_path: Pa
     nothing in the same games."""
     monkeypatch.setattr(alike.Alike, "timelines", lambda self, real, world, player: True)
     assert not any(_probes(_rules(tmp_path, leak), GAMES))
+
+
+@pytest.mark.parametrize("leak", [None, "a hidden pile's size by a rank", "the rank copied into a public counter"])
+def test_views_with_the_zones_built_once_are_the_views_built_in_full(tmp_path: Path, leak: str | None,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where Alike finds the two worlds alike, the probe builds their zones once (``_alike_views``): each pair
+    it compares is the pair built in full, at every probe of clean and leaking games; and the baseline the probe
+    keeps is the narration's own (``watch`` takes the probe's copy instead of making another)."""
+    made = ni._alike_views
+    pairs: list[int] = []
+
+    def checked(worlds: tuple[Game, Game], player: int) -> list[dict[str, object]]:
+        views = made(worlds, player)
+        assert views == [g.view(player, log_from=len(g.state.log), counters=False) for g in worlds]
+        pairs.append(player)
+        return views
+
+    monkeypatch.setattr(ni, "_alike_views", checked)
+    _probes(_rules(tmp_path, leak), 2)
+    assert pairs

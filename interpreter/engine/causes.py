@@ -90,10 +90,12 @@ def _copy(s: GameState) -> GameState:
     return c
 
 
-def watch(game: Game, player: int | None) -> None:
+def watch(game: Game, player: int | None, base: GameState | None = None) -> None:
     """From now on, keep what ``player`` (None: a spectator) sees before each log entry they may see (the
     narration's baseline is their view now). Cheap to call at every question: the watched log is put in place
-    once per game state, and copies no seat needs any more are let go."""
+    once per game state, and copies no seat needs any more are let go. ``base``: a :func:`_copy` of the state
+    now that the caller has made and keeps unchanged (the noninterference probe keeps one as its own baseline),
+    taken as the baseline instead of a second copy alike."""
     if not game.ruleset.program.narration_causes:  # `describe narration { causes = "off" }`: no copies at all
         return
     log = game.state.log
@@ -102,7 +104,7 @@ def watch(game: Game, player: int | None) -> None:
         game.state.log = log
     log.bits[player] = game.state.tables.n if player is None else player
     log.since[player] = len(log.snaps)
-    log.base[player] = _copy(game.state)
+    log.base[player] = _copy(game.state) if base is None else base
     drop = min(log.since.values())
     if drop:
         del log.snaps[:drop]

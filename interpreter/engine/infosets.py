@@ -54,6 +54,8 @@ from __future__ import annotations
 
 import random
 from dataclasses import fields, is_dataclass
+from itertools import compress
+from operator import gt, ne
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.checker.types import Ty
@@ -97,7 +99,15 @@ class Knowledge:
         now = s.card_zone
         before, was_visible, zones = self._where, self._visible, self.zones
         flows: set[tuple[int, int]] = set()
-        for c, z in enumerate(now):
+        # only a card named, moved, or seen now and not at the last observation can change what is known (one
+        # seen then and now, where it was, is already known to lie there alone): those are picked out in C, since
+        # the harness observes every player after every decision and most cards are none of these
+        n = len(now)
+        touched = {c for c in told if 0 <= c < n}
+        touched.update(compress(range(n), map(ne, now, before)))
+        touched.update(compress(range(n), map(gt, vis, was_visible)))
+        for c in touched:
+            z = now[c]
             if vis[c] or c in told or (was_visible[c] and z != before[c]):
                 zones[c] = frozenset((z,))
             elif z != before[c]:

@@ -160,14 +160,14 @@ def _observe_both(worlds: tuple[Game, Game], player: int, before: tuple[Baseline
         return (*plain[0], (), None), (*plain[1], (), None), before
     if alike is not None and (before[0] is None or alike.timelines(worlds[0], worlds[1], player)) \
             and alike.states(worlds[0].state, worlds[1].state):  # zones too: the timeline's last part reads them
-        views = [g.view(player, log_from=len(g.state.log), counters=False) for g in worlds]
+        views = _alike_views(worlds, player)
         kept: list[Baseline] = []
         for g in worlds:
             state = _copy(g.state)
             state.pending = None  # a baseline is rendered for its zones and counters; the decision is gone
             kept.append(state)
             if not g.finished:
-                watch(g, player)
+                watch(g, player, state)  # the narration's baseline is this same copy: neither changes it
         return (*plain[0], (), views[0]), (*plain[1], (), views[1]), (kept[0], kept[1])
     out = []
     for k, g in enumerate(worlds):
@@ -176,6 +176,22 @@ def _observe_both(worlds: tuple[Game, Game], player: int, before: tuple[Baseline
             watch(g, player)
         out.append((*plain[k], tuple(caused_lines(parts)), view))
     return out[0], out[1], (out[0][-1], out[1][-1])
+
+
+def _alike_views(worlds: tuple[Game, Game], player: int) -> list[dict[str, Any]]:
+    """Both worlds' views without counters and log lines, once :class:`Alike` found their states alike (zones
+    included), with the zones built once. Why: that finding says the observer's zones read the same in both
+    worlds (each card by its name where seen, else by its back, a `size hidden` zone alike hidden), so the second
+    world's zones would be built again only to come out equal; the rest of its view (the decision, status,
+    result, graphs and modes) is still built from its own state and compared. Only for worlds of one ruleset and
+    one set of tables, which the zones are written from."""
+    first, second = worlds
+    view = first.view(player, log_from=len(first.state.log), counters=False)
+    if first.ruleset is not second.ruleset or first.state.tables is not second.state.tables:
+        return [view, second.view(player, log_from=len(second.state.log), counters=False)]
+    other = second.view(player, log_from=len(second.state.log), counters=False, parts=(view["zones"], {}))
+    other["counters"] = None  # what `counters=False` writes there (``parts`` only stands in for zones here)
+    return [view, other]
 
 
 def _rendered(game: Game, player: int, baseline: Baseline) -> dict[str, Any] | None:
@@ -204,10 +220,12 @@ def _told(game: Game, player: int, since: int) -> set[int]:
     return told
 
 
-def _visible(game: Game, player: int) -> frozenset[int]:
-    """The cards ``player`` can see now (by identity): when the two worlds show it different cards, the rules
-    have told them apart in the open, and what follows may differ."""
-    return frozenset(c for c, yes in enumerate(visible_cards(game.state, player)) if yes)
+def _visible(game: Game, player: int) -> list[bool]:
+    """Per card, whether ``player`` can see it now (by identity): when the two worlds show it different cards,
+    the rules have told them apart in the open, and what follows may differ. The list itself, not the set of
+    cards it marks: two worlds of one game hold the same cards, so the lists are equal exactly when the sets
+    are, and the probe asks at every compared decision."""
+    return visible_cards(game.state, player)
 
 
 def choose_swap(game: Game, observer: int, seen: list[int], rng: random.Random) -> Swap | None:
