@@ -5,12 +5,13 @@ counter) and adds its numbers one at a time: about 1 µs a number, some 800 numb
 again as the view itself. This encoder reads the same slots and zones the view is made of, deciding what the
 viewer may see with the view's own rules (``visible_cards``, the zone masks of `size hidden` zones, the counters'
 and grids' seers of engine/views.py), and places the numbers with an index plan worked out once per encoder and
-tables: which zone, card and counter goes to which offset. The zones, most of the numbers, are one ``bincount``.
+tables: which zone, card and counter goes to which offset. The zones, most of the numbers, are one ``np.unique``
+over the counted cards' offsets.
 
 The vector is the one :meth:`.common.ViewEncoder.encode` makes of :meth:`Game.view` (that encoder stays, as the
 reference: tests/test_stateenc.py compares the two over random games of every shipped ruleset, for every seat
-and the spectator). Counters sum in float64 before the float32 store, which is exact for the integer values
-counters hold (below 2**24 in magnitude), as the reference's float32 sums are.
+and the spectator). Per-card counters of one definition are summed by ``np.add.at`` in float32 in another order
+than the reference's, which is the same sum for the integer values counters hold (below 2**24 in magnitude).
 """
 
 from __future__ import annotations
@@ -25,7 +26,14 @@ import numpy as np
 from liturgy.dsl.checker.graphs import is_overlay, overlay_name
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT
-from liturgy.interpreter.engine.views import HIDDEN, _cell_seer, _seer, _typed_reader, committed_players
+from liturgy.interpreter.engine.views import (
+    HIDDEN,
+    _cell_seer,
+    _picker,
+    _seer,
+    _typed_reader,
+    committed_players,
+)
 from liturgy.interpreter.interop.common import ViewEncoder, _card_def, _number
 from liturgy.interpreter.runtime.graphs import edges_view, overlay_of
 from liturgy.interpreter.runtime.grids import cell_label
@@ -207,15 +215,6 @@ def _counters(enc: ViewEncoder, game: Game, plan: _Plan, seen: list[bool], who: 
     if acc_at:
         np.add.at(out, np.array(acc_at, dtype=np.intp), np.array(acc, dtype=np.float32))
 
-
-def _picker(ids: list[int]) -> Callable[[Any], tuple[Any, ...]]:
-    """The items at ``ids`` of a sequence, in order, as a tuple (engine/views.py's ``_picker``)."""
-    if len(ids) > 1:
-        return itemgetter(*ids)
-    if ids:
-        only = ids[0]
-        return lambda seq: (seq[only],)
-    return lambda seq: ()
 
 
 def _boards(enc: ViewEncoder, game: Game, who: int, out: Any) -> None:
