@@ -178,8 +178,10 @@ class ViewEncoder:
     view (per-card counters summed per card definition); every grid cell (one-hot
     over the players or enum values it may hold, or an int's value); the first
     player, the round, the observer's seat, who is waiting, who has committed,
-    whether the choice is simultaneous, and whether the game is over.  It reads
-    :meth:`Game.view` only, so it never encodes what the player cannot see.
+    whether the choice is simultaneous, and whether the game is over.  :meth:`encode`
+    reads :meth:`Game.view` only, so it never encodes what the player cannot see; the
+    adapters call :meth:`encode_game`, which makes the same vector from the game's state
+    by the view's visibility rules (interop/stateenc.py), with :meth:`encode` its reference.
     """
 
     def __init__(self, ruleset: Ruleset, players: int) -> None:
@@ -260,6 +262,13 @@ class ViewEncoder:
                 vals = [v.get(lab, 0) for lab in labels] if labels else [v]
                 for j, x in enumerate(vals):
                     out[base + k * width + j] += codes.get(x, 0.0) if codes is not None else _number(x)
+
+    def encode_game(self, game: Game, me: int | None) -> Any:
+        """``self.encode(game.view(me), me)``, read from ``game``'s state without building the view: about a
+        millisecond a view saved in the large games (interop/stateenc.py; docs/performance.md, Session 20)."""
+        from liturgy.interpreter.interop.stateenc import encode_state
+
+        return encode_state(self, game, me)
 
     def encode(self, view: dict[str, Any], me: int | None) -> Any:
         import numpy as np

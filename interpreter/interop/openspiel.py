@@ -402,13 +402,14 @@ RECALL_BUCKETS = 256
 class LiturgyObserver:
     """Observation and information-state strings and tensors, built from :meth:`Game.view` only.
 
-    The observation tensor is the player's view as :class:`.common.ViewEncoder` encodes it. The information-state
-    tensor adds what the player recalls, exactly the parts of the information-state string beyond the view: its
-    log lines and, for each of its own decisions, a digest of what it saw then and the option it took. Those are
-    as many as the game is long, so they are hashed (each with its position) into ``RECALL_BUCKETS`` counts,
-    followed by how many log lines and own decisions there are. The tensor is a function of the string: two
-    histories the player cannot tell apart give equal tensors; two it can tell apart almost always differ (a
-    hash collision that also keeps both counts equal is the exception)."""
+    The observation tensor is the player's view as :class:`.common.ViewEncoder` encodes it (read from the state by
+    the view's own visibility rules, :meth:`.common.ViewEncoder.encode_game`: the same bytes, without building the
+    view). The information-state tensor adds what the player recalls, exactly the parts of the information-state
+    string beyond the view: its log lines and, for each of its own decisions, a digest of what it saw then and the
+    option it took. Those are as many as the game is long, so they are hashed (each with its position) into
+    ``RECALL_BUCKETS`` counts, followed by how many log lines and own decisions there are. The tensor is a function
+    of the string: two histories the player cannot tell apart give equal tensors; two it can tell apart almost
+    always differ (a hash collision that also keeps both counts equal is the exception)."""
 
     def __init__(self, iig_obs_type: Any, encoder: ViewEncoder) -> None:
         import numpy as np
@@ -434,7 +435,7 @@ class LiturgyObserver:
         encoded = memo.get(("encoded", viewer, id(self.encoder)))
         if encoded is None or encoded[0] is not self.encoder:
             encoded = memo[("encoded", viewer, id(self.encoder))] = (
-                self.encoder, self.encoder.encode(seen_view(game, viewer, False), viewer))
+                self.encoder, self.encoder.encode_game(game, viewer))
         self.dict["view"][:] = encoded[1]
         if not self.perfect_recall:
             return

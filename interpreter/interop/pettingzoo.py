@@ -149,7 +149,7 @@ class LiturgyEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"{agent} has {n} options, more than max_options={self.max_options}: "
                              "create the environment with a larger max_options")
         mask[:n] = 1
-        return {"observation": self.encoder.encode(game.view(p), p), "action_mask": mask}
+        return {"observation": self.encoder.encode_game(game, p), "action_mask": mask}
 
     def view_text(self, agent: str | None = None) -> str:
         """The agent's view (None: a spectator's) as canonical JSON, log included."""
