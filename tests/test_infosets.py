@@ -87,19 +87,8 @@ def _observe_every_card(know: Knowledge, game: Game, before: list[int], was_visi
             zones[c] = frozenset((z,))
         elif z != before[c]:
             flows.add((before[c], z))
-    out: dict[int, set[int]] = {}
-    for a, b in flows:
-        out.setdefault(a, set()).add(b)
-    for c, may in enumerate(zones):
-        if vis[c] or not may.intersection(out):
-            continue
-        reach, todo = set(may), [z for z in may if z in out]
-        while todo:
-            for b in out.get(todo.pop(), ()):
-                if b not in reach:
-                    reach.add(b)
-                    todo.append(b)
-        zones[c] = frozenset(reach)
+    # the widening by unseen moves is the same step in both (what differs is which cards are looked at)
+    infosets.spread_unseen_moves(zones, vis, flows)
 
 
 @pytest.mark.parametrize(("path", "players", "options"), [

@@ -113,21 +113,28 @@ class Knowledge:
             elif z != before[c]:
                 flows.add((before[c], z))
         if flows:
-            out: dict[int, set[int]] = {}
-            for a, b in flows:
-                out.setdefault(a, set()).add(b)
-            for c, may in enumerate(zones):
-                if vis[c] or not may.intersection(out):
-                    continue
-                reach, todo = set(may), [z for z in may if z in out]
-                while todo:
-                    for b in out.get(todo.pop(), ()):
-                        if b not in reach:
-                            reach.add(b)
-                            todo.append(b)
-                zones[c] = frozenset(reach)
+            spread_unseen_moves(zones, vis, flows)
         self._where = now[:]
         self._visible = vis
+
+
+def spread_unseen_moves(zones: list[frozenset[int]], visible: list[bool], flows: set[tuple[int, int]]) -> None:
+    """Widen, in place, where each hidden card may be by the moves seen without seeing which card moved: a
+    card that may be in zone ``a``, with a move ``a`` -> ``b`` (and on, ``b`` -> ``c``), may now be in any zone
+    it reaches."""
+    out: dict[int, set[int]] = {}
+    for a, b in flows:
+        out.setdefault(a, set()).add(b)
+    for c, may in enumerate(zones):
+        if visible[c] or not may.intersection(out):
+            continue
+        reach, todo = set(may), [z for z in may if z in out]
+        while todo:
+            for b in out.get(todo.pop(), ()):
+                if b not in reach:
+                    reach.add(b)
+                    todo.append(b)
+        zones[c] = frozenset(reach)
 
 
 def _told(game: Game, player: int, since: int) -> set[int]:
