@@ -21,6 +21,7 @@ import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -269,19 +270,32 @@ def test_screenshots_for_the_docs(browser: Any, tmp_path: Path) -> None:
         assert (out / name).stat().st_size > 5000
 
 
+@contextmanager
+def _kuhn_for_two(browser: Any, tmp_path: Path) -> Iterator[tuple[Server, dict[str, Any], str, Player]]:
+    """A Kuhn poker table of two people, P1's page open at its first question: the server, the table as made,
+    the seat address without its token, and P1's page (closed, and the server stopped, on leaving)."""
+    server = Server(Lobby(RULESETS, Store(str(tmp_path / "kuhn.db")), bot_delay=0.0))
+    try:
+        made = server.create("kuhn_poker", ["human", "human"])
+        url = f"{server.base}/t/{made['table']}#seat="
+        first = Player(browser, url + made["seats"][0]["token"], 0)
+        try:
+            first.page.wait_for_selector(OPEN_OPTIONS)  # P1 speaks first in Kuhn poker
+            yield server, made, url, first
+        finally:
+            first.close()
+    finally:
+        server.stop()
+
+
 def test_a_press_on_an_option_survives_a_state_that_asks_the_same_question(browser: Any, tmp_path: Path) -> None:
     """A person presses an option, and before they release it a state arrives that asks the same question (here:
     the other player opens the table, and everyone's page is told who is online). The page keeps the very same
     buttons, so the release completes the click and the answer is sent; it used to draw them anew, and the
     browser sends no click when the press and the release land on different elements: the press was lost (a
     test's click too: the Fury of Dracula page test timed out once so)."""
-    server = Server(Lobby(RULESETS, Store(str(tmp_path / "p.db")), bot_delay=0.0))
-    try:
-        made = server.create("kuhn_poker", ["human", "human"])
-        url = f"{server.base}/t/{made['table']}#seat="
-        first = Player(browser, url + made["seats"][0]["token"], 0)
+    with _kuhn_for_two(browser, tmp_path) as (server, made, url, first):
         page = first.page
-        page.wait_for_selector(OPEN_OPTIONS)  # P1 speaks first in Kuhn poker
         before = first.move()
         option = page.locator(OPEN_OPTIONS).first
         option.evaluate("b => { b.dataset.pressed = 'yes'; }")
@@ -295,10 +309,7 @@ def test_a_press_on_an_option_survives_a_state_that_asks_the_same_question(brows
         page.mouse.up()
         page.wait_for_function(MOVED, arg=str(before), timeout=20000)
         assert first.move() > before and server.lobby.tables[made["table"]].moves > 0
-        first.close()
         second.close()
-    finally:
-        server.stop()
 
 
 # the parts of a seat's page that a state draws (the question's buttons are session 19's test's, above)
@@ -310,13 +321,8 @@ def test_a_state_draws_again_only_the_parts_it_changes(browser: Any, tmp_path: P
     keeps every other part's very elements: a card the person focused stays focused, the folded counters stay
     as the person left them. What the page then shows is what a fresh page shows for the same move (a reload
     draws every part from nothing), so keeping a part never leaves anything stale on it."""
-    server = Server(Lobby(RULESETS, Store(str(tmp_path / "k.db")), bot_delay=0.0))
-    try:
-        made = server.create("kuhn_poker", ["human", "human"])
-        url = f"{server.base}/t/{made['table']}#seat="
-        first = Player(browser, url + made["seats"][0]["token"], 0)
+    with _kuhn_for_two(browser, tmp_path) as (_, made, url, first):
         page = first.page
-        page.wait_for_selector(OPEN_OPTIONS)
         page.evaluate("() => { for (const e of document.querySelectorAll('#hand *, #zones *, #counters *, #log *'))"
                       " e.dataset.kept = 'yes'; document.querySelector('#hand .cardname').focus();"
                       " document.querySelector('#counters details').open = true; }")
@@ -335,7 +341,4 @@ def test_a_state_draws_again_only_the_parts_it_changes(browser: Any, tmp_path: P
         page.wait_for_selector(OPEN_OPTIONS)
         assert first.move() == move
         assert [page.inner_html(part) for part in PARTS] == shown
-        first.close()
         second.close()
-    finally:
-        server.stop()
