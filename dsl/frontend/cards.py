@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import yaml
-from liturgy.dsl.diagnostics import Diagnostic, Span, did_you_mean, remember_source
+from liturgy.dsl.diagnostics import Diagnostic, Span, did_you_mean, new_span, remember_source
 from liturgy.dsl.files import FileRefused, read_limited
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.discovery import resolve_pattern
@@ -212,7 +212,7 @@ class _NoAliasLoader(yaml.SafeLoader):
 
 def _mark_span(file: str, node: yaml.Node) -> Span:
     s, e = node.start_mark, node.end_mark
-    return Span(file, s.line + 1, s.column + 1, e.line + 1, e.column + 1)
+    return new_span(Span, (file, s.line + 1, s.column + 1, e.line + 1, e.column + 1))
 
 
 class _DuplicateKey(Exception):
@@ -356,6 +356,31 @@ _NESTING_CHARS = "[{-:?"
 _MAX_FAST_NESTING = 2000
 _CLoader: Any = getattr(yaml, "CSafeLoader", None)
 _NON_PRINTABLE = yaml.reader.Reader.NON_PRINTABLE  # what PyYAML's reader refuses (E202 on that path)
+# the tag each plain or quoted scalar text resolves to, as SafeLoader's implicit resolvers give it (bounded)
+_RESOLVED: dict[tuple[str, tuple[bool, bool]], str] = {}
+_MAX_RESOLVED = 8192
+
+
+if _CLoader is not None:
+    class _MemoCLoader(_CLoader):  # type: ignore[misc]
+        """libyaml's SafeLoader with the tag of each scalar text remembered: libyaml's composer asks the Python
+        resolver about every scalar (over 700,000 in the compatibility corpus's card files, a few texts each,
+        `true`, `1`, names), and the answer depends only on the text and how it was written: SafeLoader has no
+        path resolvers, and its implicit resolvers are fixed when yaml is imported."""
+
+        def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
+            if kind is not yaml.ScalarNode or self.yaml_path_resolvers:
+                return super().resolve(kind, value, implicit)
+            key = (value, implicit)
+            tag = _RESOLVED.get(key)
+            if tag is None:
+                tag = super().resolve(kind, value, implicit)
+                if len(_RESOLVED) >= _MAX_RESOLVED:
+                    _RESOLVED.clear()
+                _RESOLVED[key] = tag
+            return tag
+
+    _CLoader = _MemoCLoader
 
 
 def compose_fast(text: str) -> yaml.Node | None:

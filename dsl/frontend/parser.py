@@ -20,7 +20,7 @@ import lark
 from lark import Lark, Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 from liturgy.dsl.constructs.extensions import extend_grammar, generation, grammar_key
-from liturgy.dsl.diagnostics import Diagnostic, LiturgyError, Span, remember_source
+from liturgy.dsl.diagnostics import Diagnostic, LiturgyError, Span, new_span, remember_source
 from liturgy.dsl.frontend import ast as A
 from liturgy.dsl.frontend.extbuild import ExtensionBuilder, flat_block
 from liturgy.dsl.frontend.fastparse import FORMAT, Tables, Unsupported, fast_parse, tables_data
@@ -103,21 +103,21 @@ class _AstBuilder(ModeBuilder, ExtensionBuilder):
 
     def _at(self, line: int, column: int, end_line: int, end_column: int) -> Span:
         if not self.shifted:
-            return Span(self.file, line, column, end_line, end_column)
+            return new_span(Span, (self.file, line, column, end_line, end_column))
         line0 = self.line0
-        return Span(
+        return new_span(Span, (
             self.file,
             line0 + line,
             column + (self.first_shift if line == 1 else self.indent),
             line0 + end_line,
             end_column + (self.first_shift if end_line == 1 else self.indent),
-        )
+        ))
 
     def _s(self, meta: Pos) -> Span:
         if meta is None:
             return self._at(1, 1, 1, 1)
         if not self.shifted:  # the common case, without a second call
-            return Span(self.file, *meta)
+            return new_span(Span, (self.file, *meta))
         return self._at(*meta)
 
     def _ts(self, tok: Token) -> Span:

@@ -33,7 +33,7 @@ import pickle
 from collections import OrderedDict
 from typing import Any
 
-from liturgy.dsl.diagnostics import NOWHERE, Span
+from liturgy.dsl.diagnostics import NOWHERE, Span, new_span
 
 PLACEHOLDER = "\0snippet"  # the file of a snippet parsed on its own: no real file can have this name
 MAX_ENTRIES = 4096  # parsed snippets kept; the seen-once marks are bounded by the same number
@@ -101,8 +101,8 @@ class _Thaw(pickle.Unpickler):
         return super().find_class(module, name)
 
     def place(self, line: int, column: int, end_line: int, end_column: int) -> Span:
-        return Span(self.file, self.line0 + line, column + (self.first if line == 1 else self.indent),
-                    self.line0 + end_line, end_column + (self.first if end_line == 1 else self.indent))
+        return new_span(Span, (self.file, self.line0 + line, column + (self.first if line == 1 else self.indent),
+                               self.line0 + end_line, end_column + (self.first if end_line == 1 else self.indent)))
 
 
 def freeze(tree: Any, file: str = PLACEHOLDER, line: int = 1, column: int = 1, indent: int = 0) -> Frozen | None:
