@@ -40,9 +40,9 @@ def main(argv: list[str]) -> None:
     steps = [0]
     check_point, same_decision = ni.check_point, ni._same_decision
 
-    def counted(real: Game, world: Game, rng: random.Random, observer: int) -> bool:
+    def counted(real: Game, world: Game, rng: random.Random, observer: int, asked: ni.Asked | None = None) -> bool:
         steps[0] += 1
-        return same_decision(real, world, rng, observer)
+        return same_decision(real, world, rng, observer, asked)
 
     def traced(game: Game, seen: list[int], rng: random.Random, knows: list[Knowledge] | None = None) -> str | None:
         steps[0] = 0

@@ -1,9 +1,12 @@
 """`report --cluster` and `simulate --seats … --cluster` on a local Dask cluster of 2 worker processes.
 
-The report's HTML is the same bytes for --jobs 1, --jobs 2 and --cluster local:2 (a comparison of two player
-counts, so both sides go through one connection); a runtime error on a worker names the client's file in the
-report as it does in one process; simulate's seat agents (text specs, turned into agents on the worker) give the
-digest of --jobs 1.  Small runs: the clusters' start-up is most of the time.
+The report's HTML is the same bytes for --jobs 1, --jobs 2 and --cluster on a local cluster of 2 worker
+processes (a comparison of two player counts, so both sides go through one connection); a runtime error on a
+worker names the client's file in the report as it does in one process; simulate's seat agents (text specs,
+turned into agents on the worker) give the digest of --jobs 1.  Small runs: a cluster's start-up is most of the
+time, so the module starts one (the cluster `--cluster local:2` starts, cluster_helpers.two_worker_cluster) and
+the commands are given its scheduler's address; tests/test_cluster.py runs `--cluster local:2` itself, which
+goes through the same `connect` as an address once its cluster is up.
 """
 
 from __future__ import annotations
@@ -45,12 +48,12 @@ def _report(tmp_path: Path, name: str, *extra: str) -> bytes:
 
 
 def test_report_on_a_local_cluster_is_the_same_bytes_as_jobs_1_and_2(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        local_cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     alone = _report(tmp_path, "one.html")
     if can_fork():
         assert _report(tmp_path, "two.html", "--jobs", "2") == alone
     capsys.readouterr()
-    assert _report(tmp_path, "cluster.html", "--cluster", "local:2", "--chunk", "5") == alone
+    assert _report(tmp_path, "cluster.html", "--cluster", local_cluster.scheduler_address, "--chunk", "5") == alone
     err = capsys.readouterr().err
     assert "cluster: 6 chunks of 5 games, 6 played on" in err  # 3 chunks per side, both sides on one cluster
 
@@ -81,12 +84,12 @@ def test_report_records_on_a_cluster_name_the_clients_file_in_errors(
     assert stats.played == 7 and stats.games_played == 20
 
 
-def test_simulate_seats_travel_to_the_workers(capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_seats_travel_to_the_workers(local_cluster: Any, capsys: pytest.CaptureFixture[str]) -> None:
     base = ["simulate", GOOF, "--players", "3", "--games", "40", "--seed", "5", "--json",
             "--seats", "first,random,ismcts:4"]
     assert main(base) == 0
     alone = json.loads(capsys.readouterr().out)
-    assert main([*base, "--cluster", "local:2", "--chunk", "7"]) == 0
+    assert main([*base, "--cluster", local_cluster.scheduler_address, "--chunk", "7"]) == 0
     spread = json.loads(capsys.readouterr().out)
     random_only = ["simulate", GOOF, "--players", "3", "--games", "40", "--seed", "5", "--json"]
     assert main(random_only) == 0

@@ -194,8 +194,8 @@ def test_views_with_the_zones_built_once_are_the_views_built_in_full(tmp_path: P
     made = ni._alike_views
     pairs: list[int] = []
 
-    def checked(worlds: tuple[Game, Game], player: int) -> list[dict[str, object]]:
-        views = made(worlds, player)
+    def checked(worlds: tuple[Game, Game], player: int, asked: ni.Asked | None = None) -> list[dict[str, object]]:
+        views = made(worlds, player, asked)
         assert views == [g.view(player, log_from=len(g.state.log), counters=False) for g in worlds]
         pairs.append(player)
         return views

@@ -277,13 +277,16 @@ class GameViews:
         return lines
 
     def view(self, player: int | None, log_from: int = 0, counters: bool = True,
-             parts: tuple[dict[str, Any], dict[str, Any]] | None = None) -> dict[str, Any]:
+             parts: tuple[dict[str, Any], dict[str, Any]] | None = None,
+             asked: tuple[Decision | None] | None = None) -> dict[str, Any]:
         """What ``player`` may see (None: a spectator). Hidden cards appear as ``?``. ``log_from``: the log holds
         only the lines of entries from that index of the state's log on (see :meth:`log_lines`). ``counters``:
         False leaves the values kept in counter slots out (``counters`` None, no ``grids``): the noninterference
         probe compares two worlds' slots first (tools/alike.py) and renders them only where they may differ.
         ``parts``: this player's zones and counters of this state, already built from their view of an earlier
-        state (engine/viewdelta.py, engine/seatview.py's :func:`seat_view`)."""
+        state (engine/viewdelta.py, engine/seatview.py's :func:`seat_view`). ``asked``: this state's
+        :attr:`decision`, already built by the caller (the fuzz harness views one state for every seat, and
+        compares two worlds' decisions before their views: building it once per state is enough)."""
         s = self.state
         who = s.tables.n if player is None else player  # bit n of a visibility mask: the spectator
 
@@ -295,7 +298,7 @@ class GameViews:
             zones = zone_views(s, self.ruleset, seen, who)
             values = counter_values(s, self.ruleset, seen, who) if counters else None
         decision: dict[str, Any] | None = None
-        d = self.decision
+        d = self.decision if asked is None else asked[0]
         if d is not None:
             decision = {
                 "waiting_for": [f"P{p + 1}" for p in d.players],

@@ -177,6 +177,44 @@ class LiturgyGame(pyspiel.Game):  # type: ignore[misc]
                                ViewEncoder(self.ruleset, self.players))
 
 
+class _Saw:
+    """What a player saw when it decided, as the digest the information state records, worked out when first read.
+
+    Why not at once: each decision's digest hashes the player's whole view with its whole log, and most decisions
+    are never read back: a search's random playouts apply action after action to states nobody asks the
+    information state of (OpenSpiel's ISMCTSBot: two thirds of its CPU on Bloodborne was these digests). The game
+    it was seen in is kept until then: a settled game is never changed (:class:`ChanceGame` plays each action on
+    a clone of it), so the digest read later is the one the moment of the decision gave."""
+
+    __slots__ = ("game", "player", "digest")
+
+    def __init__(self, game: Game | None, player: int) -> None:
+        self.game = game
+        self.player = player
+        self.digest: str | None = None
+
+    def value(self) -> str:
+        digest = self.digest
+        if digest is None:
+            game, player = self.game, self.player
+            memo = None if game is None else _seen(game)  # the same digest whenever this player decides here
+            digest = None if memo is None else memo.get(("decided", player))
+            if digest is None:
+                full = None if game is None else seen_view(game, player, True)
+                digest = hashlib.sha256(observation_text(game, player, with_log=True, full=full).encode()
+                                        ).hexdigest()[:32]
+                if memo is not None:
+                    memo[("decided", player)] = digest
+            self.digest, self.game = digest, None  # the game is no longer needed
+        return digest
+
+
+# counter slots and cards of the games a state's unread digests keep alive (_Saw) at most: then they are worked
+# out, so a long run nobody reads keeps a bounded number of old states (about 8 MB of slots; 29 states of Slay
+# the Spire, thousands of Bloodborne's)
+_UNREAD_SLOTS = 1_000_000
+
+
 class _Core:
     """The Python side of a state, kept in one attribute.
 
@@ -187,43 +225,59 @@ class _Core:
     load.
     """
 
-    __slots__ = ("short", "params", "cg", "moves", "truncated", "mine")
+    __slots__ = ("short", "params", "cg", "moves", "truncated", "mine", "unread")
 
     def __init__(self, short: str, params: dict[str, Any], cg: ChanceGame, moves: int = 0,
-                 truncated: bool = False, mine: tuple[tuple[tuple[str, int], ...], ...] | None = None) -> None:
+                 truncated: bool = False, mine: tuple[tuple[tuple[str | _Saw, int], ...], ...] | None = None,
+                 unread: int = 0) -> None:
         self.short = short
         self.params = params
         self.cg = cg
         self.moves = moves  # player actions so far (a joint action counts once)
         self.truncated = truncated  # stopped at max_game_length
-        # per seat, each of its own decisions: (a digest of what it saw when it decided, the option it took).
-        # Tuples, so a clone shares them. The information state is built from these and the current view only:
-        # never from the history, whose sequence of seats tells who acted when, even unseen.
+        # per seat, each of its own decisions: (a digest of what it saw when it decided, the option it took), the
+        # digest maybe still to be worked out (_Saw; read them through :meth:`own`). Tuples, so a clone shares
+        # them. The information state is built from these and the current view only: never from the history,
+        # whose sequence of seats tells who acted when, even unseen.
         self.mine = mine if mine is not None else tuple(() for _ in range(int(params["players"])))
+        self.unread = unread  # slots of the games the unread digests keep (_UNREAD_SLOTS)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Core:
-        return _Core(self.short, self.params, self.cg.clone(), self.moves, self.truncated, self.mine)
+        return _Core(self.short, self.params, self.cg.clone(), self.moves, self.truncated, self.mine, self.unread)
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_restore, (self.short, self.params, self.cg.history, self.moves, self.truncated, self.mine))
+        return (_restore, (self.short, self.params, self.cg.history, self.moves, self.truncated, self._read()))
+
+    def own(self, player: int) -> tuple[tuple[str, int], ...]:
+        """``player``'s own decisions: (the digest of what it saw, the option it took), each."""
+        return self._read()[player]
+
+    def _read(self) -> tuple[tuple[tuple[str, int], ...], ...]:
+        """Every seat's decisions with their digests worked out (kept so, for this state and its later clones)."""
+        if not self.unread:  # nothing unread (a _Saw is only ever added with its game's slots counted)
+            return self.mine  # type: ignore[return-value]
+        mine = tuple(tuple((seen if isinstance(seen, str) else seen.value(), action) for seen, action in moves)
+                     for moves in self.mine)
+        self.mine, self.unread = mine, 0
+        return mine
 
     def decided(self, player: int, action: int) -> None:
         """Record, before it is applied, that ``player`` takes ``action`` having seen what it sees now."""
         game = self.cg.game
-        memo = None if game is None else _seen(game)  # the same digest whenever this player decides here
-        seen: str | None = None if memo is None else memo.get(("decided", player))
+        memo = None if game is None else _seen(game)
+        seen: str | _Saw | None = None if memo is None else memo.get(("decided", player))
         if seen is None:
-            full = None if game is None else seen_view(game, player, True)
-            seen = hashlib.sha256(observation_text(game, player, with_log=True, full=full).encode()).hexdigest()[:32]
-            if memo is not None:
-                memo[("decided", player)] = seen
+            seen = _Saw(game, player)
+            self.unread += 1 if game is None else len(game.state.counters) + len(game.state.card_zone)
         mine = list(self.mine)
         mine[player] = (*mine[player], (seen, action))
         self.mine = tuple(mine)
+        if self.unread > _UNREAD_SLOTS:
+            self._read()
 
 
 def _restore(short: str, params: dict[str, Any], history: list[tuple[int, int]], moves: int,
-             truncated: bool, mine: tuple[tuple[tuple[str, int], ...], ...] | None = None) -> _Core:
+             truncated: bool, mine: tuple[tuple[tuple[str | _Saw, int], ...], ...] | None = None) -> _Core:
     entry = _REGISTRY[short]
     cg = ChanceGame.replay(entry.ruleset, int(params["players"]), history, bool(params["check_invariants"]),
                            params["options"])
@@ -446,7 +500,7 @@ class LiturgyObserver:
             buckets = memo[("log buckets", viewer)] = [_bucket(f"log {i} {line}") for i, line in enumerate(lines)]
         for b in buckets:
             recall[b] += 1
-        mine = state._core.mine[player] if viewer is not None else ()
+        mine = state._core.own(player) if viewer is not None else ()
         for k, (seen, action) in enumerate(mine):
             recall[_bucket(f"move {k} {seen} {action}")] += 1
         self.dict["counts"][:] = (len(buckets), len(mine))
@@ -464,7 +518,7 @@ class LiturgyObserver:
             # exactly what this player observed: its view now (with its log) and, for each of its own decisions,
             # what it saw then (a digest of that view) and the option it took. Not who else acted when: in a
             # game where a player acts several times unseen, that sequence tells the others how often.
-            extra["my_moves"] = [[seen, action] for seen, action in state._core.mine[player]]
+            extra["my_moves"] = [[seen, action] for seen, action in state._core.own(player)]
         return observation_text(game, viewer, with_log=self.perfect_recall, extra=extra,
                                 full=None if game is None else seen_view(game, viewer, self.perfect_recall))
 

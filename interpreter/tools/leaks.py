@@ -168,7 +168,7 @@ class LeakCheck:
             player = None if viewer == self.n else viewer
             shown: list[tuple[str, str]] = [("log", line) for line in probe.log_lines(player)]
             if full_view:
-                shown += _view_strings(probe.view(player), 1 << viewer, now)
+                shown += _view_strings(probe.view(player, asked=(decision,)), 1 << viewer, now)
             if decision is not None and player in decision.options:
                 shown += [("options", label) for label in decision.options[player]]
             problem = self._leak(game, viewer, shown, now)

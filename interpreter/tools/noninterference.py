@@ -59,6 +59,7 @@ from typing import Any
 
 from liturgy.interpreter.engine import Game
 from liturgy.interpreter.engine.causes import _copy, caused_lines, narrate_caused, watch
+from liturgy.interpreter.engine.decision import Decision
 from liturgy.interpreter.engine.infosets import (
     Knowledge,
     WorldSampler,
@@ -129,12 +130,13 @@ def _observe(game: Game, player: int, before: dict[str, Any] | None, since: int)
 # what the probe keeps of an observation for the next one's narration: nothing yet, the view, or a copy of the
 # state to render the view from should the narration be needed (tools/alike.py found the worlds alike)
 Baseline = dict[str, Any] | GameState | None
+# both worlds' decisions at the states being compared, each in a 1-tuple (Game.view's ``asked``)
+Asked = tuple[tuple[Decision | None], tuple[Decision | None]]
 
 
-def _plain(game: Game, player: int, since: int) -> tuple[Any, ...]:
+def _plain(game: Game, player: int, since: int, d: Decision | None) -> tuple[Any, ...]:
     """The parts of :func:`_observe` that come before the narration: new log lines, options, prompt, details,
-    display panel."""
-    d = game.decision
+    display panel (``d``: the game's :attr:`~Game.decision` now)."""
     options = tuple(d.options.get(player, ())) if d is not None else ()
     prompt = d.prompts.get(player) if d is not None else None
     return (tuple(game.log_lines(player, since)), options, prompt,
@@ -143,9 +145,10 @@ def _plain(game: Game, player: int, since: int) -> tuple[Any, ...]:
 
 def _observe_both(worlds: tuple[Game, Game], player: int, before: tuple[Baseline, Baseline],
                   since: list[int], alike: Alike | None) -> tuple[tuple[Any, ...], tuple[Any, ...],
-                                                                 tuple[Baseline, Baseline]]:
-    """Both worlds' :func:`_observe`, equal exactly when theirs are and first differing in the same part, and the
-    baselines of the next narration.
+                                                                 tuple[Baseline, Baseline], Asked]:
+    """Both worlds' :func:`_observe`, equal exactly when theirs are and first differing in the same part, the
+    baselines of the next narration, and both worlds' decisions (built once here, for the views and for
+    :func:`_same_decision` at the same states: nothing in between changes them).
 
     Why it can skip the costly parts: the parts before the narration are compared first, and when they differ
     the report names one of them, so the narration and the view need not be made. When they agree and
@@ -155,12 +158,13 @@ def _observe_both(worlds: tuple[Game, Game], player: int, before: tuple[Baseline
     and so are the views' counters and grids: those are left out in both (an empty narration, views without
     counters), and the next baseline is a copy of the state, rendered only if a later timeline needs it.
     Otherwise both are rendered as :func:`_observe` renders them."""
-    plain = (_plain(worlds[0], player, since[0]), _plain(worlds[1], player, since[1]))
+    asked = ((worlds[0].decision,), (worlds[1].decision,))
+    plain = (_plain(worlds[0], player, since[0], asked[0][0]), _plain(worlds[1], player, since[1], asked[1][0]))
     if plain[0] != plain[1]:
-        return (*plain[0], (), None), (*plain[1], (), None), before
+        return (*plain[0], (), None), (*plain[1], (), None), before, asked
     if alike is not None and (before[0] is None or alike.timelines(worlds[0], worlds[1], player)) \
             and alike.states(worlds[0].state, worlds[1].state):  # zones too: the timeline's last part reads them
-        views = _alike_views(worlds, player)
+        views = _alike_views(worlds, player, asked)
         kept: list[Baseline] = []
         for g in worlds:
             state = _copy(g.state)
@@ -168,28 +172,30 @@ def _observe_both(worlds: tuple[Game, Game], player: int, before: tuple[Baseline
             kept.append(state)
             if not g.finished:
                 watch(g, player, state)  # the narration's baseline is this same copy: neither changes it
-        return (*plain[0], (), views[0]), (*plain[1], (), views[1]), (kept[0], kept[1])
+        return (*plain[0], (), views[0]), (*plain[1], (), views[1]), (kept[0], kept[1]), asked
     out = []
     for k, g in enumerate(worlds):
         parts, view = narrate_caused(g, player, _rendered(g, player, before[k]))
         if not g.finished:
             watch(g, player)
         out.append((*plain[k], tuple(caused_lines(parts)), view))
-    return out[0], out[1], (out[0][-1], out[1][-1])
+    return out[0], out[1], (out[0][-1], out[1][-1]), asked
 
 
-def _alike_views(worlds: tuple[Game, Game], player: int) -> list[dict[str, Any]]:
+def _alike_views(worlds: tuple[Game, Game], player: int, asked: Asked | None = None) -> list[dict[str, Any]]:
     """Both worlds' views without counters and log lines, once :class:`Alike` found their states alike (zones
     included), with the zones built once. Why: that finding says the observer's zones read the same in both
     worlds (each card by its name where seen, else by its back, a `size hidden` zone alike hidden), so the second
     world's zones would be built again only to come out equal; the rest of its view (the decision, status,
     result, graphs and modes) is still built from its own state and compared. Only for worlds of one ruleset and
-    one set of tables, which the zones are written from."""
+    one set of tables, which the zones are written from. ``asked``: both worlds' decisions now, if built."""
     first, second = worlds
-    view = first.view(player, log_from=len(first.state.log), counters=False)
+    mine, theirs = asked or (None, None)
+    view = first.view(player, log_from=len(first.state.log), counters=False, asked=mine)
     if first.ruleset is not second.ruleset or first.state.tables is not second.state.tables:
-        return [view, second.view(player, log_from=len(second.state.log), counters=False)]
-    other = second.view(player, log_from=len(second.state.log), counters=False, parts=(view["zones"], {}))
+        return [view, second.view(player, log_from=len(second.state.log), counters=False, asked=theirs)]
+    other = second.view(player, log_from=len(second.state.log), counters=False, parts=(view["zones"], {}),
+                        asked=theirs)
     other["counters"] = None  # what `counters=False` writes there (``parts`` only stands in for zones here)
     return [view, other]
 
@@ -517,7 +523,7 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
         if slots and not all(_still_hidden(g, p, slots) for g in (real, world)):
             return None  # the rules now show the observer a varied value: the worlds may differ from here on
         # the next step narrates what changed since this one, in each world
-        mine, theirs, before = _observe_both(worlds, p, before, log_at, alike)
+        mine, theirs, before, asked = _observe_both(worlds, p, before, log_at, alike)
         if mine != theirs:
             return (f"P{p + 1} is told what it may not see: {what} (hidden from P{p + 1}) changes "
                     f"{_first_difference(mine, theirs, lines_before)}, {step} decision(s) later")
@@ -525,7 +531,7 @@ def _compare(real: Game, world: Game, p: int, cards: tuple[int, ...], rng: rando
         log_at = [len(real.state.log), len(world.state.log)]
         if real.finished or world.finished:
             return None
-        if not _same_decision(real, world, rng, p):
+        if not _same_decision(real, world, rng, p, asked):
             return None
     return None
 
@@ -583,7 +589,7 @@ def _pick_in(mine: tuple[str, ...], theirs: tuple[str, ...], i: int) -> int | No
     return found[nth] if nth < len(found) else None
 
 
-def _same_decision(real: Game, world: Game, rng: random.Random, observer: int) -> bool:
+def _same_decision(real: Game, world: Game, rng: random.Random, observer: int, asked: Asked | None = None) -> bool:
     """Apply one round of the same choices to both worlds; False when they are not the same choices.
 
     The same choice is the same option *label*: the chooser may see the swapped cards, and then its options
@@ -591,8 +597,9 @@ def _same_decision(real: Game, world: Game, rng: random.Random, observer: int) -
     When another player's labels differ as a whole (it sees cards that differ), its options are matched as the
     observer would read them: "hidden card 2" in both worlds is the same action to the observer's eyes. Options
     that differ even so mean the chooser knows something the observer sees differ: not the same action.
+    ``asked``: both worlds' decisions now, if built already.
     """
-    rd, wd = real.decision, world.decision
+    rd, wd = (real.decision, world.decision) if asked is None else (asked[0][0], asked[1][0])
     if rd is None or wd is None or rd.players != wd.players:
         return False
     picks: list[tuple[int, int, int]] = []
