@@ -89,12 +89,35 @@ def browser() -> Iterator[Any]:
 OPEN_OPTIONS = "#decision-card:not([hidden]) #options button:enabled"
 MOVED = "m => document.body.dataset.move !== m || document.getElementById('error').textContent !== ''"
 NO_PAUSE = "try { localStorage.setItem('liturgy.alonePause', '0'); } catch (e) {}"  # about:blank has no storage
+FINISHED = "() => document.getElementById('turn').textContent.includes('finished')"
+
+
+def until(page: Any, predicate: str, arg: Any = None, timeout: float = 30000) -> None:
+    """Wait until ``predicate`` (a JavaScript function of ``arg``) holds on the page, as ``page.wait_for_function``
+    does, but tested again only when the page's DOM changes (a MutationObserver) rather than on every animation
+    frame: Playwright's default polling ran the predicate and kept Chromium drawing frames 60 times a second for as
+    long as the test waited (for the bots, for a state), a large share of the renderer's CPU in these files.
+    Everything a predicate here reads (``data-move``, texts, ``disabled``, ``hidden``, elements) is the DOM, so a
+    change that can make it hold is a mutation. Raises Playwright's TimeoutError after ``timeout`` ms, like
+    ``wait_for_function``. The predicate is written into the function's text: the page's CSP forbids eval."""
+    held = page.evaluate(f"""([arg, ms]) => new Promise(resolve => {{
+      const test = {predicate};
+      if (test(arg)) {{ resolve(true); return; }}
+      const done = held => {{ watch.disconnect(); clearTimeout(timer); resolve(held); }};
+      const watch = new MutationObserver(() => {{ if (test(arg)) done(true); }});
+      const timer = setTimeout(() => done(test(arg)), ms);
+      watch.observe(document, {{subtree: true, childList: true, attributes: true, characterData: true}});
+    }})""", [arg, timeout])
+    if not held:
+        raise sync_api.TimeoutError(f"Timeout {timeout}ms exceeded waiting for {predicate}")
 
 
 class Player:
     """One browser context at one seat, recording every WebSocket frame and a DOM snapshot after each click."""
 
-    def __init__(self, browser: Any, url: str, seat: int) -> None:
+    def __init__(self, browser: Any, url: str, seat: int, leak_check: bool = True) -> None:
+        """``leak_check=False`` takes no DOM snapshots: for a test that never searches them for cards (each is the
+        whole page serialised in Chromium and copied into the test process, after every click)."""
         self.context = browser.new_context(viewport={"width": 1000, "height": 900})
         # the page answers a one-answer question itself, after a pause for a person to read it: none here (what is
         # asserted is what the page says and sends, never the pause; Fury of Dracula's game had 14 such questions)
@@ -104,6 +127,7 @@ class Player:
         self.rng = random.Random(seat)
         self.frames: list[str] = []
         self.doms: list[tuple[int, str]] = []
+        self.leak_check = leak_check
         self.final: tuple[int, list[str]] = (-1, [])  # at the end: the move shown and the log's lines
         # how long (ms) a click may take to show its next state: a bound on a hang, not a speed test (a bot
         # worker's first move compiles its ruleset, which takes long on a loaded machine)
@@ -112,13 +136,15 @@ class Player:
         self.page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: self.frames.append(
             payload if isinstance(payload, str) else payload.decode())))
         self.page.goto(url)
-        self.page.wait_for_function("() => document.body.dataset.move !== undefined", timeout=30000)
+        until(self.page, "() => document.body.dataset.move !== undefined", timeout=30000)
 
     def move(self) -> int:
         return int(self.page.evaluate("() => document.body.dataset.move"))
 
     def snapshot(self) -> None:
         """The DOM with the move it shows, read together (a state arriving between two reads would mislabel it)."""
+        if not self.leak_check:
+            return
         move, html = self.page.evaluate("() => [document.body.dataset.move, document.documentElement.outerHTML]")
         self.doms.append((int(move), html))
 
@@ -158,7 +184,7 @@ class Player:
         while True:
             left = deadline - time.monotonic()
             try:
-                self.page.wait_for_function(MOVED, arg=str(before), timeout=max(1, min(3000, left * 1000)))
+                until(self.page, MOVED, arg=str(before), timeout=max(1, min(3000, left * 1000)))
                 return True
             except sync_api.TimeoutError:
                 if left <= 3:
@@ -218,7 +244,7 @@ def test_two_browsers_play_kuhn_and_a_whole_bloodborne_game_without_seeing_each_
         players = seat_players(browser, server, made)
         assert play(players, table, lambda: table.game.finished) >= 2
         for p in players:
-            p.page.wait_for_function("() => document.getElementById('turn').textContent.includes('finished')")
+            until(p.page, FINISHED)
             p.close()
         check_secrecy(players, table)
 
@@ -229,7 +255,7 @@ def test_two_browsers_play_kuhn_and_a_whole_bloodborne_game_without_seeing_each_
         assert play(players, table, lambda: table.game.finished, budget=2000, seconds=900) >= 20
         assert table.game.state.status == "finished", table.game.error
         for p in players:
-            p.page.wait_for_function("() => document.getElementById('turn').textContent.includes('finished')")
+            until(p.page, FINISHED)
             assert p.page.locator("#result").inner_text().startswith("Scores: P1: ")
             p.close()
         check_secrecy(players, table)
@@ -260,7 +286,7 @@ def test_screenshots_for_the_docs(browser: Any, tmp_path: Path) -> None:
         players = seat_players(browser, server, made)
         players[0].page.screenshot(path=str(out / "kuhn-p1.png"))
         play(players, table, lambda: table.game.finished)
-        players[1].page.wait_for_function("() => document.getElementById('turn').textContent.includes('finished')")
+        until(players[1].page, FINISHED)
         players[1].page.screenshot(path=str(out / "kuhn-p2-result.png"), full_page=True)
         for p in players:
             p.close()
@@ -304,10 +330,10 @@ def test_a_press_on_an_option_survives_a_state_that_asks_the_same_question(brows
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
         page.mouse.down()
         second = Player(browser, url + made["seats"][1]["token"], 1)  # a state for P1: P2 is online now
-        page.wait_for_function("() => document.querySelectorAll('#seats .dot.on').length === 2")
+        until(page, "() => document.querySelectorAll('#seats .dot.on').length === 2")
         assert page.locator("#options button[data-pressed=yes]").count() == 1, "the pressed button was drawn anew"
         page.mouse.up()
-        page.wait_for_function(MOVED, arg=str(before), timeout=20000)
+        until(page, MOVED, arg=str(before), timeout=20000)
         assert first.move() > before and server.lobby.tables[made["table"]].moves > 0
         second.close()
 
@@ -329,7 +355,7 @@ def test_a_state_draws_again_only_the_parts_it_changes(browser: Any, tmp_path: P
         kept = page.locator("[data-kept=yes]").count()
         assert kept > 5
         second = Player(browser, url + made["seats"][1]["token"], 1)  # a state for P1: P2 is online now
-        page.wait_for_function("() => document.querySelectorAll('#seats .dot.on').length === 2")
+        until(page, "() => document.querySelectorAll('#seats .dot.on').length === 2")
         assert page.locator("[data-kept=yes]").count() == kept, "a part the state did not change was drawn anew"
         assert page.evaluate("() => document.activeElement.dataset.kept === 'yes'"), "the focused card lost focus"
         assert page.evaluate("() => document.querySelector('#counters details').open")

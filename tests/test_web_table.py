@@ -43,7 +43,7 @@ from liturgy.dsl.loader import check_file  # noqa: E402
 from liturgy.interpreter.engine import Ruleset  # noqa: E402
 from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Lobby, discover  # noqa: E402
-from test_web_browser import CHROMIUM, NO_REST, ROOT, Player, Server, browser  # noqa: E402, F401
+from test_web_browser import CHROMIUM, FINISHED, NO_REST, ROOT, Player, Server, browser, until  # noqa: E402, F401
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (apt-get install chromium); "
                                                           "the browser test never downloads one")
@@ -57,11 +57,14 @@ SHORT = {**{Path(k).stem: v for k, v in HARNESS_OPTIONS.items()}, "slay_the_spir
 
 
 @functools.cache
-def _rulesets() -> dict[str, Ruleset]:
-    """The four games' rulesets, compiled on first use: every xdist worker imports this module to collect it, and
-    compiling them at import cost the worker that runs none of its tests (or all of them when Chromium is
-    missing) about 5 s of CPU."""
-    return discover([str(ROOT / f"rulesets/{key}.rules") for key in GAMES])
+def _rulesets(*keys: str) -> dict[str, Ruleset]:
+    """The games' rulesets (``keys``, else the four), compiled on first use: every xdist worker imports this module
+    to collect it, and compiling them at import cost the worker that runs none of its tests (or all of them when
+    Chromium is missing) about 5 s of CPU. Each is compiled once per worker whichever tests ask (conftest.py
+    shares compiled shipped rulesets), so a test that serves only two games does not pay for the other two
+    (Betrayal's and Slay the Spire's load, ~3.6 s of CPU from a warm compile cache, on a worker that runs no
+    other test of this file)."""
+    return discover([str(ROOT / f"rulesets/{key}.rules") for key in keys or GAMES])
 
 # a word a player would read as an identifier: snake_case, or lower-case letters with a digit glued on (`wound1`);
 # the same shape tests/test_terminal_full_games.py looks for on the terminal's screens
@@ -135,9 +138,8 @@ def play_through(player: Player, table: Any, clicks: int, seconds: float, shots:
                 seen["stack_rows"] = max(seen["stack_rows"], player.page.locator("#zones .cardname.hidden").count())
                 seen["tokens"] = max(seen.get("tokens", 0), player.page.locator("#maps svg g.place.token").count())
         else:  # the bots' turn, or a state arriving: wait for the page to ask again (no sleeping)
-            player.page.wait_for_function(ASKED, timeout=120000)
-    player.page.wait_for_function("() => document.getElementById('turn').textContent.includes('finished')",
-                                  timeout=30000)
+            until(player.page, ASKED, timeout=120000)
+    until(player.page, FINISHED, timeout=30000)
     seen["narration"].update(player.page.locator("#changes li div").all_inner_texts())
     seen["raw"].update(raw_labels(player.page))
     player.page.screenshot(path=str(shots / f"{key}-end.png"), full_page=True)
@@ -158,7 +160,7 @@ def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Pa
         link, lobby_raw = from_the_lobby(browser, server, key, seats, options, human, shots)
         table = server.lobby.tables[link.split("/")[2].split("#")[0]]
         assert {k: str(v) for k, v in table.game.options.items() if k in options} == options
-        player = Player(browser, server.base + link, human)
+        player = Player(browser, server.base + link, human, leak_check=False)  # the leak check is test_web_browser's
         player.patience = 120000  # a bound on a hang: a bot's first move compiles the ruleset in its worker
         seen = play_through(player, table, clicks, 900, shots, key, docs)
         player.close()
@@ -186,9 +188,10 @@ def test_the_table_fits_a_phone(browser: Any, tmp_path: Path) -> None:  # noqa: 
     """A phone-sized screen: nothing wider than the screen (no sideways scrolling), the options one under another."""
     docs = ROOT / "docs" / "web" if os.environ.get("LITURGY_WEB_SCREENSHOTS") else tmp_path
     docs.mkdir(exist_ok=True)
-    server = Server(Lobby(_rulesets(), Store(str(tmp_path / "p.db")), bot_delay=0.0))
+    phone = (("bloodborne", ["human", "random", "random"]), ("fury_of_dracula", ["random", "human"]))
+    server = Server(Lobby(_rulesets(*(key for key, _ in phone)), Store(str(tmp_path / "p.db")), bot_delay=0.0))
     try:
-        for key, seats in (("bloodborne", ["human", "random", "random"]), ("fury_of_dracula", ["random", "human"])):
+        for key, seats in phone:
             made = server.create(key, seats)
             seat = seats.index("human")
             context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
@@ -198,7 +201,7 @@ def test_the_table_fits_a_phone(browser: Any, tmp_path: Path) -> None:  # noqa: 
             for _ in range(3):  # a few answers: narration and the board appear
                 before = page.evaluate("() => document.body.dataset.move")
                 page.locator("#options button:enabled").first.tap()
-                page.wait_for_function("m => document.body.dataset.move !== m", arg=before, timeout=20000)
+                until(page, "m => document.body.dataset.move !== m", arg=before, timeout=20000)
                 page.wait_for_selector("#options button:enabled", timeout=20000)
             assert page.evaluate("() => document.documentElement.scrollWidth") <= 391
             widths = page.evaluate("() => Array.from(document.querySelectorAll('#options button'), b => b.offsetWidth)")
