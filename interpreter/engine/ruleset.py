@@ -421,8 +421,7 @@ class Ruleset:
         tables, counters, zones, card_zone = template
         s = _start(tables, counters, zones, card_zone, [[self._main, 0, {}]])
         s.rng = rng.seed_state(seed) if rng_state is None else rng_state
-        game = Game(self, s, seed, check_invariants)
-        game.options = chosen
+        game = Game(self, s, seed, check_invariants, chosen)
         if check_invariants and tables.incremental_checks:  # (self.notes: unchecked rulesets hand these on)
             game._certified = self._certified_start(key, template)
             if game._certified is not None:  # setup's writes and moves too: the certificate is from before it
