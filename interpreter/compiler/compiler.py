@@ -149,6 +149,16 @@ class Compiler(StepMachineCompiler):
 
         # the checked variant notes the round's writes; the unchecked one is exactly the instruction before notes
         main.ins.append(self.note(start_round_noted if self.notes else start_round, "run"))
+        if self.sgen is not None and self.gen is not None and not self.notes:
+            # start_round's statements as a run's text, so a fused function writes them in place of a call
+            # (codegen/fuse.py: a run's text leaves the pc alone; the fused function moves it). The loop over the
+            # reset slots only where a counter is `reset each round`: no other counter is ever in reset_slots
+            # (Ruleset._build), so for the others it is a loop over an empty tuple
+            text = f"    s.counters[{ROUND_SLOT}] += 1\n"
+            if any(c.reset_each_round for c in prog.counters.values()):
+                run, values = self.gen._name("_rr"), self.gen._name("_rv")
+                text += f"    for {run}, {values} in s.tables.reset_runs:\n        s.counters[{run}] = {values}\n"
+            self.sgen.run_texts[id(main.ins[-1])] = (main.ins[-1], text)
         for st in prog.steps:
             self.step_pcs[st.name] = len(main.ins)
             self.step_names_by_pc.append((len(main.ins), st.name))

@@ -67,13 +67,15 @@ _RANGES = tuple(range(n) for n in range(_MADE))
 class Game(GameViews):
     """One game in progress."""
 
-    def __init__(self, ruleset: Ruleset, state: GameState, seed: int, check_invariants: bool) -> None:
+    def __init__(self, ruleset: Ruleset, state: GameState, seed: int, check_invariants: bool,
+                 options: dict[str, str] | None = None) -> None:
         self.ruleset = ruleset
         self.state = state
         self.seed = seed
         self.check = check_invariants
-        # the options given to new_game (the rest keep their declared defaults); logs record them for replay
-        self.options: dict[str, str] = {}
+        # the options given to new_game (the rest keep their declared defaults); logs record them for replay. Taken
+        # here rather than set after: new_game's own dictionary, not a second one made and dropped per game
+        self.options: dict[str, str] = {} if options is None else options
         # the last state whose built-in invariants held, for incremental checks (see violations)
         self._certified: invariants.Certified | None = None
         # no float anywhere in the state (the engine never writes one): the digest may then use its fast encoder

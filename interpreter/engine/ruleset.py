@@ -30,6 +30,9 @@ Template = tuple[Tables, list[Any], list[list[int]], list[int]]
 # Templates are keyed by the player count alone when no option is given, else (players, sorted options).
 TemplateKey = int | tuple[int, tuple[tuple[str, str], ...]]
 
+# GameState.start as a module name: Python 3.11 specializes no load of a class's attribute, so `GameState.start`
+# was a generic lookup at every new_game (docs/performance.md, Session 21)
+_start = GameState.start
 
 
 class Ruleset:
@@ -58,6 +61,18 @@ class Ruleset:
         self.fingerprint = program.fingerprint
         self.min_players = program.game.min_players
         self.max_players = program.game.max_players
+        # Every declared option and its values, and every `option NAME: int LO..HI` with its range (their values
+        # are whole numbers, not enum names): built once, as new_game checks its options on every call (scanning
+        # every counter declaration was ~2 % of a Slay the Spire combat). Plain attributes set here, not
+        # functools.cached_property: that reads the instance's `__dict__`, which in Python 3.11 turns the inline
+        # attribute values into a split dictionary that the specialized attribute load cannot read, so every
+        # later `self.compiled`, `self.step_limit`, … of the step loop took the generic lookup (about 1 % of a
+        # Kuhn playout, callgrind; docs/performance.md, Session 21)
+        self._option_values: dict[str, tuple[str, ...]] = {
+            n: tuple(str(v) for v in range(c.lo or 0, (c.hi or 0) + 1)) if c.option == "int"
+            else tuple(program.enums[c.option]) for n, c in program.counters.items() if c.option is not None}
+        self._int_options: dict[str, tuple[int, int]] = {
+            n: (c.lo or 0, c.hi or 0) for n, c in program.counters.items() if c.option == "int"}
         # the card data before the code: the generators tabulate expressions of printed fields (codegen/cardtab.py)
         self._fill_card_data()
         self.compiled.compile()
@@ -354,19 +369,6 @@ class Ruleset:
         """Every declared ``option`` and the values it can take (its enum), in declaration order."""
         return dict(self._option_values)
 
-    @functools.cached_property
-    def _option_values(self) -> dict[str, tuple[str, ...]]:
-        # built once: new_game checks its options on every call, and scanning every counter declaration
-        # was ~2% of a Slay the Spire combat
-        prog = self.program
-        return {n: tuple(str(v) for v in range(c.lo or 0, (c.hi or 0) + 1)) if c.option == "int"
-                else tuple(prog.enums[c.option]) for n, c in prog.counters.items() if c.option is not None}
-
-    @functools.cached_property
-    def _int_options(self) -> dict[str, tuple[int, int]]:
-        """Every `option NAME: int LO..HI` and its range: their values are whole numbers, not enum names."""
-        return {n: (c.lo or 0, c.hi or 0) for n, c in self.program.counters.items() if c.option == "int"}
-
     def resolve_options(self, options: dict[str, str] | None) -> dict[str, str]:
         """Check ``options`` against the declarations; raise ValueError naming the problem.
 
@@ -417,10 +419,9 @@ class Ruleset:
                 raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
             template = self._templates[key] = self._template(players, chosen)
         tables, counters, zones, card_zone = template
-        s = GameState.start(tables, counters, zones, card_zone, [[self._main, 0, {}]])
+        s = _start(tables, counters, zones, card_zone, [[self._main, 0, {}]])
         s.rng = rng.seed_state(seed) if rng_state is None else rng_state
-        game = Game(self, s, seed, check_invariants)
-        game.options = chosen
+        game = Game(self, s, seed, check_invariants, chosen)
         if check_invariants and tables.incremental_checks:  # (self.notes: unchecked rulesets hand these on)
             game._certified = self._certified_start(key, template)
             if game._certified is not None:  # setup's writes and moves too: the certificate is from before it

@@ -18,6 +18,12 @@ from liturgy.interpreter.runtime.pending import Pending
 # A frame of the step machine: [code, pc, env].  ``code`` is a Code object.
 Frame = list[Any]
 
+# ``GameState.__new__`` (object's) and ``list.copy`` as module names: Python 3.11 specializes no load of a class's
+# attribute (``GameState.__new__``, ``list.copy``), so each was a generic lookup at every call, while a global is
+# one cached read; every new game and every clone builds a state (docs/performance.md, Session 21)
+_new = object.__new__
+_copy = list.copy
+
 
 @dataclass
 class Tables:
@@ -166,10 +172,10 @@ class GameState:
         What ``new_game`` builds for every game; faster than ``__init__`` plus assignments, or a
         ``clone`` of a template, because it allocates each list once.
         """
-        c = GameState.__new__(GameState)
+        c: GameState = _new(GameState)
         c.tables = tables
         c.counters = counters[:]
-        c.zones = [*map(list.copy, zones)]  # a display, not the `list` type call: less dispatch in C
+        c.zones = [*map(_copy, zones)]  # a display, not the `list` type call: less dispatch in C
         c.card_zone = card_zone[:]
         c.face_up = set()
         c.shown = {}
@@ -192,10 +198,10 @@ class GameState:
         return c
 
     def clone(self) -> GameState:
-        c = GameState.__new__(GameState)
+        c: GameState = _new(GameState)
         c.tables = self.tables
         c.counters = self.counters[:]
-        c.zones = [*map(list.copy, self.zones)]  # no comprehension (a call) nor `list` type call: a search clones often
+        c.zones = [*map(_copy, self.zones)]  # no comprehension (a call) nor `list` type call: a search clones often
         c.card_zone = self.card_zone[:]
         c.face_up = self.face_up.copy()
         c.shown = self.shown.copy()
