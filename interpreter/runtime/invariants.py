@@ -143,23 +143,24 @@ class _Every:
 _EVERY = _Every()
 
 
-def slot_checks(t: Tables) -> list[tuple[Any, Any] | bool | None]:
+def slot_checks(t: Tables) -> list[tuple[Any, Any, str | None] | None]:
     """Per counter slot, what :meth:`Certified._counters_hold` checks when its value changed: ``None`` for a slot
-    with no bound and in no pool (nothing), its two bounds for a slot bounded below and above by ints and in no pool
-    (``lo <= v <= hi``: one chained comparison), ``False`` for any other (one-sided or other bounds, or a pool:
-    the general path). Made once per certificate taken in full, shared by its copies."""
+    with no bound and in no pool (nothing), else its bounds and its pool: ``(lo, hi, pool)``, a missing bound
+    as an infinity (``lo <= v <= hi`` is then one chained comparison; a value that does not compare with a bound
+    raises TypeError, which :meth:`Certified.holds` turns into "not proven", as before) and ``pool`` None outside
+    pools. Made once per certificate taken in full, shared by its copies."""
     pool_of = t.pool_of_slot
-    out: list[tuple[Any, Any] | bool | None] = []
+    out: list[tuple[Any, Any, str | None] | None] = []
     for i, (lo, hi) in enumerate(t.counter_bounds):
-        if i in pool_of:
-            out.append(False)
-        elif lo is None and hi is None:
+        pool = pool_of.get(i)
+        if lo is None and hi is None and pool is None:
             out.append(None)
-        elif type(lo) is int and type(hi) is int:
-            out.append((lo, hi))
         else:
-            out.append(False)
+            out.append((-_INF if lo is None else lo, _INF if hi is None else hi, pool))
     return out
+
+
+_INF = float("inf")
 
 
 class Certified:
@@ -170,7 +171,7 @@ class Certified:
                  "changed_cards", "bits", "fbits", "held")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool,
-                 checks: list[tuple[Any, Any] | bool | None]) -> None:
+                 checks: list[tuple[Any, Any, str | None] | None]) -> None:
         self.counters = counters
         # copies of the zone lists when certified in full: only the record's audit (:data:`AUDIT`) reads them and
         # keeps them current; a check proves placement from the sizes and the card places, which it keeps current
@@ -236,10 +237,11 @@ class Certified:
         cz = s.card_zone
         w = s.wrote
         mv = s.moved
-        if (w is None or mv is None or len(counters) != self.counters.n or len(zones) != len(self.sizes)
-                or len(cz) != len(self.card_zone)):
-            return False
+        if w is None or mv is None or len(counters) != self.counters.n:
+            return False  # (a zone or card count that differs fails the size or place comparison below)
         if AUDIT is not None:
+            if len(zones) != len(self.sizes) or len(cz) != len(self.card_zone):
+                return False
             self._audit(counters, zones, cz, w, mv)
         masks = self.masks
         # _counters_hold and _places bring the certificate up to date as they check (one loop each, not a second
@@ -248,10 +250,10 @@ class Certified:
         got = changed = None
         try:
             if masks is None:
-                got = self._counters_hold(s.tables, counters, w, _EVERY)
+                got = self._counters_hold(counters, w, _EVERY)
                 changed = None if got is None else self._places(zones, cz, got[1], mv, _EVERY, _EVERY, False)
             else:
-                got = self._counters_hold(s.tables, counters, w, masks[0])
+                got = self._counters_hold(counters, w, masks[0])
                 changed = (None if got is None
                            else self._places(zones, cz, got[1], mv, masks[1], masks[3], masks[4] is not None))
         except (TypeError, IndexError):
@@ -299,7 +301,7 @@ class Certified:
             AUDIT.append(("zone", zi))
         self.zones = Snapshot.of([z[:] for z in zones])
 
-    def _counters_hold(self, t: Tables, counters: list[Any], noted: list[int],
+    def _counters_hold(self, counters: list[Any], noted: list[int],
                        slot_of: list[int] | _Every) -> tuple[int, list[int]] | None:
         """The OR of the read-set masks (``slot_of``) of the noted slots that changed, and the noted zones (``~zi``
         in the record: split here, in the one loop over the record), when every changed slot is within its bounds
@@ -326,17 +328,12 @@ class Certified:
                 continue
             bits |= slot_of[i]
             r = checks[i]
-            if r:
-                lo, hi = r  # type: ignore[misc]
+            if r is not None:
+                lo, hi, pool = r
                 if not lo <= v <= hi:
                     return None
-            elif r is not None:
-                lo, hi = t.counter_bounds[i]
-                if (lo is not None and v < lo) or (hi is not None and v > hi):
-                    return None
-                pool = t.pool_of_slot.get(i)
                 if pool is not None:
-                    if not self.int_pools or type(v) is not int or type(was) is not int:
+                    if type(v) is not int or type(was) is not int or not self.int_pools:
                         return None
                     if moved is None:
                         moved = {}
@@ -435,7 +432,7 @@ def others(s: GameState) -> Violations:
         _final(s, out)
     pend = s.pending
     if pend is not None and (pend[0] == "choose" and not pend[2]
-                             or pend[0] == "simul" and any(not o for _, o in pend[1])):
+                             or pend[0] == "simul" and not all(map(_OPTIONS, pend[1]))):
         _pending(s, out)
     if t.absent_slots and pend is not None:
         seats.violations(s, out)
@@ -460,6 +457,7 @@ def _placement(s: GameState, out: Violations) -> None:
         out.append(("every card in exactly one zone", "a zone lists a card that is placed elsewhere"))
 
 
+_OPTIONS = itemgetter(1)  # a simultaneous choice's (seat, options) pair's options: read in C, no generator
 _INT = frozenset({int})  # the one type a card id has (not bool, whose True would index card 1)
 
 
@@ -515,5 +513,5 @@ def _pending(s: GameState, out: Violations) -> None:
     if pend is not None:
         if pend[0] == "choose" and not pend[2]:
             out.append(("a decision has a legal option", "empty choice"))
-        if pend[0] == "simul" and any(not o for _, o in pend[1]):
+        if pend[0] == "simul" and not all(map(_OPTIONS, pend[1])):
             out.append(("a decision has a legal option", "empty simultaneous choice"))
