@@ -520,19 +520,9 @@ class Game(GameViews):
                 out = invariants.others(s)
                 held = cert.held
                 if held is not None:  # which held in the last checked state, and what changed since
-                    # those whose read set is unknown, those that did not hold there, those reading a slot or zone
-                    # that changed (ORed by the certificate as it checked them), and those reading a changed zone
-                    # through a per-card test that holds for a moved card (a card and a zone changed by different
-                    # moves are paired too, which can only evaluate more)
+                    # those whose read set is unknown, those that did not hold there, and those that may read
+                    # something that changed (ORed by the certificate as it checked what changed)
                     dirty = cert.bits | masks[2] | ~held
-                    f = cert.fbits & ~dirty
-                    if f:
-                        relevant = masks[4]
-                        assert relevant is not None  # fbits is 0 without per-card tests
-                        for c in cert.changed_cards:
-                            m = relevant[c] & f
-                            if m:
-                                dirty |= m
                     if not dirty & ((1 << len(invs)) - 1):
                         return out  # every one held, and none reads anything that changed: they all hold still
                 cert.held = None  # until this check's answers are known (an exception leaves nothing to trust)

@@ -32,6 +32,10 @@ from liturgy.interpreter.runtime import seats
 from liturgy.interpreter.runtime.state import GameState, Tables
 
 Violations = list[tuple[str, str]]
+# a game's read-set lists (interpreter/compiler/readsets.py ``InvariantReads.lists``): per slot, per zone the
+# invariants reading it; those whose reads are unknown; per zone those reading it through a per-card test; per card
+# those whose test holds for it (None: no such test)
+Masks = tuple[list[int], list[int], int, list[int], list[int] | None]
 
 _SHIFT = 8
 _BLOCK = 1 << _SHIFT  # first pass: compare slices of this many items in C
@@ -168,7 +172,7 @@ class Certified:
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
     __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "checks", "masks", "changed_zones",
-                 "changed_cards", "bits", "fbits", "held")
+                 "bits", "held")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool,
                  checks: list[tuple[Any, Any, str | None] | None]) -> None:
@@ -183,16 +187,13 @@ class Certified:
         self.checks = checks  # per slot, what a changed value is checked against (:func:`slot_checks`)
         # the engine's read-set lists for this game (interpreter/compiler/readsets.py ``InvariantReads.lists``),
         # set by the engine before its first check; None: every invariant counts as reading whatever changed
-        self.masks: tuple[list[int], list[int], int, list[int], list[int] | None] | None = None
-        # what the last :meth:`holds` found changed since the state before: the zones whose lists changed, the
-        # cards moved (each left and entered zones of changed_zones: a filtered read, readsets.py, of a zone changes
-        # only when a card its test holds for moved), the invariants reading a changed slot or zone (``bits``, the
-        # OR of their masks, ORed as the changes are checked) and those reading a changed zone through a per-card
-        # test (``fbits``)
+        self.masks: Masks | None = None
+        # what the last :meth:`holds` found changed since the state before: the zones whose lists changed, and
+        # the invariants that may read something that changed (``bits``: the OR of the masks of the changed slots
+        # and zones, and of the filtered reads, readsets.py, of changed zones whose test holds for a moved card,
+        # ORed as the changes are checked)
         self.changed_zones: set[int] = set()
-        self.changed_cards: list[int] = []
         self.bits = -1
-        self.fbits = 0
         # which declared invariants held in the certified state, bit k for invariant k (set by the engine after it
         # evaluated them there; None: not known, as for a copy of a template's certificate or one just taken)
         self.held: int | None = None
@@ -229,8 +230,7 @@ class Certified:
         what is wrong.
 
         The record's lists are read as they are (a slot, zone or card noted twice is checked twice, which changes
-        nothing) and then emptied; the moved cards' list becomes :attr:`changed_cards`, and the one it replaces
-        (emptied) the game's record, so a check allocates no list for them.
+        nothing; no set is made of them) and then emptied.
         """
         counters = s.counters
         zones = s.zones
@@ -249,29 +249,19 @@ class Certified:
         # Certified.take), so nothing reads it again
         got = changed = None
         try:
-            if masks is None:
-                got = self._counters_hold(counters, w, _EVERY)
-                changed = None if got is None else self._places(zones, cz, got[1], mv, _EVERY, _EVERY, False)
-            else:
-                got = self._counters_hold(counters, w, masks[0])
-                changed = (None if got is None
-                           else self._places(zones, cz, got[1], mv, masks[1], masks[3], masks[4] is not None))
+            got = self._counters_hold(counters, w, _EVERY if masks is None else masks[0])
+            if got is not None:
+                changed = self._places(zones, cz, got[1], mv, masks)
         except (TypeError, IndexError):
             changed = None  # a value the full check must report (or fail on) itself
         w.clear()
+        mv.clear()
         if changed is None or got is None:
-            mv.clear()
             return False
         if not self.counters.equals(counters) or list(map(len, zones)) != self.sizes:
-            mv.clear()
             return False  # something changed that no write path noted: checked in full (the caller retakes us)
         self.bits = got[0] | changed[0]
-        self.fbits = changed[1]
-        self.changed_zones = changed[2]
-        spare = self.changed_cards
-        spare.clear()
-        s.moved = spare
-        self.changed_cards = mv
+        self.changed_zones = changed[1]
         return True
 
     def _audit(self, counters: list[Any], zones: list[list[int]], cz: list[int], w: list[int], mv: list[int]) -> None:
@@ -342,12 +332,13 @@ class Certified:
         return None if moved and any(moved.values()) else (bits, dz)
 
     def _places(self, zones: list[list[int]], cz: list[int], dz: list[int], moved: list[int],
-                zone_of: list[int] | _Every, fzone_of: list[int] | _Every,
-                filtered: bool) -> tuple[int, int, set[int]] | None:
-        """The OR of the read-set masks of the zones whose lists changed (``zone_of``; ``fzone_of``: of their
-        filtered reads, when ``filtered``), and those zones, when placement still holds given that only the cards
-        ``moved`` changed their places and only their places' zones and the zones ``dz`` (noted as zones: a
-        shuffle) their lists.
+                masks: Masks | None) -> tuple[int, set[int]] | None:
+        """The invariants whose inputs the card moves and noted zones may have changed (the OR of the read-set
+        masks of the zones whose lists changed, ``masks[1]``, and of those reading a changed zone through a
+        per-card test, ``masks[3]``, that holds for a moved card, ``masks[4]``: a card and a zone changed by
+        different moves are paired too, which can only evaluate more; every invariant without ``masks``), and
+        those zones, when placement still holds given that only the cards ``moved`` changed their places and only
+        their places' zones and the zones ``dz`` (noted as zones: a shuffle) their lists.
 
         The certificate keeps each zone's size and each card's place, and both are right when certified: a zone's
         size is the number of cards placed in it. Each moved card takes its place now into the certified places,
@@ -363,6 +354,13 @@ class Certified:
         """
         own = self.card_zone
         touched: set[int] = set()
+        if masks is None:
+            zone_of: list[int] | _Every = _EVERY
+            fzone_of: list[int] | _Every = _EVERY
+            relevant: list[int] | _Every | None = _EVERY
+        else:
+            zone_of, fzone_of, relevant = masks[1], masks[3], masks[4]
+        cbits = 0  # the invariants whose per-card tests hold for a moved card
         if moved:
             sizes = self.sizes
             for c in moved:
@@ -376,6 +374,9 @@ class Certified:
                     sizes[z] += 1
                     touched.add(was)
                 touched.add(z)
+            if relevant is not None:
+                for c in moved:
+                    cbits |= relevant[c]
         if own != cz:
             return None
         for zi in dz:
@@ -385,15 +386,16 @@ class Certified:
                 return None
             touched.add(zi)
         bits = 0
-        fbits = 0
-        if filtered:
+        if cbits:
+            fbits = 0
             for z in touched:
                 bits |= zone_of[z]
                 fbits |= fzone_of[z]
+            bits |= fbits & cbits
         else:
             for z in touched:
                 bits |= zone_of[z]
-        return bits, fbits, touched
+        return bits, touched
 
 
 def _pool_total(counters: list[Any], slots: tuple[int, ...]) -> Any:
