@@ -32,10 +32,10 @@ from liturgy.interpreter.runtime import seats
 from liturgy.interpreter.runtime.state import GameState, Tables
 
 Violations = list[tuple[str, str]]
-# a game's read-set lists (interpreter/compiler/readsets.py ``InvariantReads.lists``): per slot, per zone the
-# invariants reading it; those whose reads are unknown; per zone those reading it through a per-card test; per card
-# those whose test holds for it (None: no such test)
-Masks = tuple[list[int], list[int], int, list[int], list[int] | None]
+# a game's read-set lists (interpreter/compiler/readsets.py ``InvariantReads.lists``): per slot the invariants
+# reading it; per zone those reading it, and above bit ``shift`` those reading it through a per-card test; those whose
+# reads are unknown; ``shift``; per card those whose test holds for it (None: no such test)
+Masks = tuple[list[int], list[int], int, int, list[int] | None]
 
 _SHIFT = 8
 _BLOCK = 1 << _SHIFT  # first pass: compare slices of this many items in C
@@ -171,8 +171,7 @@ class Certified:
     """Counters, zone sizes and card places of a state in which every card was in exactly one zone (the
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
-    __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "checks", "masks", "changed_zones",
-                 "bits", "held")
+    __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "checks", "masks", "bits", "held")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool,
                  checks: list[tuple[Any, Any, str | None] | None]) -> None:
@@ -188,11 +187,9 @@ class Certified:
         # the engine's read-set lists for this game (interpreter/compiler/readsets.py ``InvariantReads.lists``),
         # set by the engine before its first check; None: every invariant counts as reading whatever changed
         self.masks: Masks | None = None
-        # what the last :meth:`holds` found changed since the state before: the zones whose lists changed, and
-        # the invariants that may read something that changed (``bits``: the OR of the masks of the changed slots
-        # and zones, and of the filtered reads, readsets.py, of changed zones whose test holds for a moved card,
-        # ORed as the changes are checked)
-        self.changed_zones: set[int] = set()
+        # the invariants that may read something the last :meth:`holds` found changed since the state before: the OR
+        # of the read-set masks of the changed slots and zones, and of the filtered reads (readsets.py) of changed
+        # zones whose test holds for a moved card, ORed as the changes are checked
         self.bits = -1
         # which declared invariants held in the certified state, bit k for invariant k (set by the engine after it
         # evaluated them there; None: not known, as for a copy of a template's certificate or one just taken)
@@ -260,8 +257,7 @@ class Certified:
             return False
         if not self.counters.equals(counters) or list(map(len, zones)) != self.sizes:
             return False  # something changed that no write path noted: checked in full (the caller retakes us)
-        self.bits = got[0] | changed[0]
-        self.changed_zones = changed[1]
+        self.bits = got[0] | changed
         return True
 
     def _audit(self, counters: list[Any], zones: list[list[int]], cz: list[int], w: list[int], mv: list[int]) -> None:
@@ -332,13 +328,13 @@ class Certified:
         return None if moved and any(moved.values()) else (bits, dz)
 
     def _places(self, zones: list[list[int]], cz: list[int], dz: list[int], moved: list[int],
-                masks: Masks | None) -> tuple[int, set[int]] | None:
-        """The invariants whose inputs the card moves and noted zones may have changed (the OR of the read-set
-        masks of the zones whose lists changed, ``masks[1]``, and of those reading a changed zone through a
-        per-card test, ``masks[3]``, that holds for a moved card, ``masks[4]``: a card and a zone changed by
-        different moves are paired too, which can only evaluate more; every invariant without ``masks``), and
-        those zones, when placement still holds given that only the cards ``moved`` changed their places and only
-        their places' zones and the zones ``dz`` (noted as zones: a shuffle) their lists.
+                masks: Masks | None) -> int | None:
+        """The invariants whose inputs the card moves and noted zones may have changed, when placement still holds
+        given that only the cards ``moved`` changed their places and only their places' zones and the zones ``dz``
+        (noted as zones: a shuffle) their lists: those reading a zone whose list changed (``masks[1]`` below bit
+        ``masks[3]``), and those reading such a zone through a per-card test (above it) that holds for a moved card
+        (``masks[4]``; a card and a zone changed by different moves are paired too, which can only evaluate more);
+        every invariant without ``masks``.
 
         The certificate keeps each zone's size and each card's place, and both are right when certified: a zone's
         size is the number of cards placed in it. Each moved card takes its place now into the certified places,
@@ -353,30 +349,26 @@ class Certified:
         past the end raises IndexError, which :meth:`holds` turns into "not proven".)
         """
         own = self.card_zone
-        touched: set[int] = set()
         if masks is None:
             zone_of: list[int] | _Every = _EVERY
-            fzone_of: list[int] | _Every = _EVERY
             relevant: list[int] | _Every | None = _EVERY
+            shift = 0
         else:
-            zone_of, fzone_of, relevant = masks[1], masks[3], masks[4]
-        cbits = 0  # the invariants whose per-card tests hold for a moved card
+            zone_of, shift, relevant = masks[1], masks[3], masks[4]
+        bits = 0  # the zone masks of every zone a card left or entered: plain reads below bit shift, filtered above
         if moved:
             sizes = self.sizes
             for c in moved:
                 z = cz[c]
                 if z < 0 or ((zl := zones[z])[-1] != c and c not in zl):
                     return None  # placed in a zone that does not list it (or at no zone): the full check says which
+                bits |= zone_of[z]
                 was = own[c]
                 if was != z:
                     own[c] = z
                     sizes[was] -= 1
                     sizes[z] += 1
-                    touched.add(was)
-                touched.add(z)
-            if relevant is not None:
-                for c in moved:
-                    cbits |= relevant[c]
+                    bits |= zone_of[was]
         if own != cz:
             return None
         for zi in dz:
@@ -384,18 +376,13 @@ class Certified:
             if cards and (min(cards) < 0 or not _INT.issuperset(map(type, cards)) or len(set(cards)) != len(cards)
                           or set(map(cz.__getitem__, cards)) != {zi}):
                 return None
-            touched.add(zi)
-        bits = 0
-        if cbits:
-            fbits = 0
-            for z in touched:
-                bits |= zone_of[z]
-                fbits |= fzone_of[z]
-            bits |= fbits & cbits
-        else:
-            for z in touched:
-                bits |= zone_of[z]
-        return bits, touched
+            bits |= zone_of[zi]
+        if relevant is None or not bits >> shift:
+            return bits
+        cbits = 0  # the invariants whose per-card tests hold for a moved card
+        for c in moved:
+            cbits |= relevant[c]
+        return (bits & ((1 << shift) - 1)) | (bits >> shift & cbits)
 
 
 def _pool_total(counters: list[Any], slots: tuple[int, ...]) -> Any:
