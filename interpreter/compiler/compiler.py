@@ -137,13 +137,18 @@ class Compiler(StepMachineCompiler):
         def start_round_noted(s: GameState, fr: list[Any]) -> bool:
             c = s.counters
             c[ROUND_SLOT] += 1
-            reset = s.tables.reset_slots
-            for slot, initial in reset:
-                c[slot] = initial
             w = s.wrote
-            if w is not None:  # for the invariant certificate (interpreter/runtime/invariants.py)
+            if w is None:
+                for run, values in s.tables.reset_runs:
+                    c[run] = values
+            else:  # for the invariant certificate (interpreter/runtime/invariants.py)
                 w.append(ROUND_SLOT)
-                w.extend(slot for slot, _ in reset)
+                # a slot that already holds its initial value is left as it is: that write changes nothing, so it
+                # needs no note (the certificate would skip it anyway, its value being the object it certified)
+                for slot, initial in s.tables.reset_slots:
+                    if c[slot] is not initial:
+                        c[slot] = initial
+                        w.append(slot)
             fr[1] += 1
             return False
 

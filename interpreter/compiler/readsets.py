@@ -344,7 +344,7 @@ class InvariantReads:
         self._resolved: dict[tuple[int, int], list[tuple[frozenset[int], frozenset[int]] | None]] = {}
         self._masks: dict[tuple[int, int], tuple[dict[int, int], dict[int, int], int]] = {}
         self._filters: dict[tuple[int, int], tuple[dict[int, int], list[int]]] = {}
-        self._lists: dict[tuple[int, int], tuple[list[int], list[int], int, list[int], list[int] | None]] = {}
+        self._lists: dict[tuple[int, int], tuple[list[int], list[int], int, int, list[int] | None]] = {}
 
     def resolved(self, players: int, cards: int) -> list[tuple[frozenset[int], frozenset[int]] | None]:
         """Per invariant: the counter slots and zones it reads in such a game, or None (evaluate every time)."""
@@ -376,59 +376,36 @@ class InvariantReads:
             got = self._masks[key] = (slot, zone, unknown)
         return got
 
-    def dirty(self, s: Any, cert: Any, held: int) -> int:
-        """The invariants to evaluate again at a check the certificate ``cert`` (runtime/invariants.py's
-        ``Certified``) proved, bit k for invariant k: those whose read set is unknown, those that did not hold in
-        the certified state (``held``), those reading a counter slot or zone that changed since, and those reading
-        a zone through a per-card test that holds for a card moved from or to it (:meth:`filters`; a card moved
-        and a zone changed by another card's move are paired too, which can only evaluate more). The masks are
-        ORed from lists indexed by slot, zone and card."""
+    def lists(self, s: Any) -> tuple[list[int], list[int], int, int, list[int] | None]:
+        """:meth:`masks` and :meth:`filters` for games like ``s`` as lists indexed by slot, zone and card (0: no
+        invariant), built once per player and card count: per counter slot the invariants reading it; per zone
+        those reading it, and above bit ``shift`` (the number of invariants) those reading it through a per-card
+        test, in one int (a moved card's two zones are one OR each); the invariants whose read set is unknown;
+        ``shift``; and per card the invariants whose test holds for it (``None`` when no invariant reads through a
+        test). The certificate (runtime/invariants.py ``Certified.holds``) ORs the masks of what changed as it
+        checks it; the engine (engine/game.py ``violations``) evaluates what they name."""
         t = s.tables
         key = (t.n, len(t.card_def))
         lists = self._lists.get(key)
         if lists is None:
             lists = self._lists[key] = self._build_lists(s, *key)
-        slot_of, zone_of, unknown, fzone_of, relevant = lists
-        zones = cert.changed_zones
-        dirty = unknown | ~held
-        for i in cert.changed_slots:
-            m = slot_of[i]
-            if m:
-                dirty |= m
-        for z in zones:
-            m = zone_of[z]
-            if m:
-                dirty |= m
-        if relevant is not None:
-            f = 0
-            for z in zones:
-                f |= fzone_of[z]
-            f &= ~dirty
-            if f:
-                for c in cert.changed_cards:
-                    m = relevant[c] & f
-                    if m:
-                        dirty |= m
-        return dirty
+        return lists
 
-    def _build_lists(self, s: Any, players: int, cards: int) -> tuple[list[int], list[int], int, list[int],
+    def _build_lists(self, s: Any, players: int, cards: int) -> tuple[list[int], list[int], int, int,
                                                                          list[int] | None]:
-        """:meth:`masks` and :meth:`filters` as lists indexed by slot, zone and card (0: no invariant), for
-        :meth:`dirty`; ``None`` for the cards when no invariant reads through a per-card test."""
+        """:meth:`lists`, built."""
         slot, zone, unknown = self.masks(players, cards)
         fzone, relevant = self.filters(s)
-        nslots = len(s.counters)
-        nzones = len(s.zones)
-        slot_of = [0] * nslots
+        shift = len(self.sets)
+        slot_of = [0] * len(s.counters)
         for i, m in slot.items():
             slot_of[i] = m
-        zone_of = [0] * nzones
+        zone_of = [0] * len(s.zones)
         for z, m in zone.items():
             zone_of[z] = m
-        fzone_of = [0] * nzones
         for z, m in fzone.items():
-            fzone_of[z] = m
-        return slot_of, zone_of, unknown, fzone_of, (relevant if fzone else None)
+            zone_of[z] |= m << shift
+        return slot_of, zone_of, unknown, shift, (relevant if fzone else None)
 
     def filters(self, s: Any) -> tuple[dict[int, int], list[int]]:
         """For the filtered reads (module docstring) in games like ``s``: per zone, the invariants reading it

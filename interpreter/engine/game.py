@@ -514,15 +514,23 @@ class Game(GameViews):
         compiled = self.ruleset.compiled
         invs = compiled.invariants
         dirty = -1  # bit k set: evaluate invariant k (every one, unless the certificate tells which held)
-        if cert is not None and cert.holds(s):
-            out = invariants.others(s)
-            held = cert.held
-            if held is not None:  # which held in the last checked state, and what changed since
-                dirty = compiled.invariant_reads.dirty(s, cert, held)
-                if not dirty & ((1 << len(invs)) - 1):
-                    return out  # every one held, and none reads anything that changed: they all hold still
-            cert.held = None  # until this check's answers are known (an exception leaves nothing to trust)
-        else:
+        if cert is not None:
+            masks = cert.masks
+            if masks is None:  # this game's read-set lists (readsets.py), for the certificate's checks
+                masks = cert.masks = compiled.invariant_reads.lists(s)
+            if cert.holds(s):
+                out = invariants.others(s)
+                held = cert.held
+                if held is not None:  # which held in the last checked state, and what changed since
+                    # those whose read set is unknown, those that did not hold there, and those that may read
+                    # something that changed (ORed by the certificate as it checked what changed)
+                    dirty = cert.bits | masks[2] | ~held
+                    if not dirty & ((1 << len(invs)) - 1):
+                        return out  # every one held, and none reads anything that changed: they all hold still
+                cert.held = None  # until this check's answers are known (an exception leaves nothing to trust)
+            else:
+                cert = None
+        if cert is None:
             out, certifiable = invariants.full(s)
             # a certificate needs the code that notes its writes (Ruleset.noted): a game switched to checking later
             # runs code without notes, and is checked in full

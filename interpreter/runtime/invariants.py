@@ -32,6 +32,10 @@ from liturgy.interpreter.runtime import seats
 from liturgy.interpreter.runtime.state import GameState, Tables
 
 Violations = list[tuple[str, str]]
+# a game's read-set lists (interpreter/compiler/readsets.py ``InvariantReads.lists``): per slot the invariants
+# reading it; per zone those reading it, and above bit ``shift`` those reading it through a per-card test; those whose
+# reads are unknown; ``shift``; per card those whose test holds for it (None: no such test)
+Masks = tuple[list[int], list[int], int, int, list[int] | None]
 
 _SHIFT = 8
 _BLOCK = 1 << _SHIFT  # first pass: compare slices of this many items in C
@@ -132,14 +136,45 @@ def worth_it(t: Tables) -> bool:
     return bounded + pooled + 3 * len(t.card_def) >= WORTH_IT
 
 
+class _Every:
+    """The masks of a certificate that no engine gave its read sets (``Certified.masks`` unset: a test calling
+    :meth:`Certified.holds` directly): whatever changed, every invariant counts as reading it."""
+
+    def __getitem__(self, i: int) -> int:
+        return -1
+
+
+_EVERY = _Every()
+
+
+def slot_checks(t: Tables) -> list[tuple[Any, Any, str | None] | None]:
+    """Per counter slot, what :meth:`Certified._counters_hold` checks when its value changed: ``None`` for a slot
+    with no bound and in no pool (nothing), else its bounds and its pool: ``(lo, hi, pool)``, a missing bound
+    as an infinity (``lo <= v <= hi`` is then one chained comparison; a value that does not compare with a bound
+    raises TypeError, which :meth:`Certified.holds` turns into "not proven", as before) and ``pool`` None outside
+    pools. Made once per certificate taken in full, shared by its copies."""
+    pool_of = t.pool_of_slot
+    out: list[tuple[Any, Any, str | None] | None] = []
+    for i, (lo, hi) in enumerate(t.counter_bounds):
+        pool = pool_of.get(i)
+        if lo is None and hi is None and pool is None:
+            out.append(None)
+        else:
+            out.append((-_INF if lo is None else lo, _INF if hi is None else hi, pool))
+    return out
+
+
+_INF = float("inf")
+
+
 class Certified:
     """Counters, zone sizes and card places of a state in which every card was in exactly one zone (the
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
-    __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "changed_slots", "changed_zones",
-                 "changed_cards", "held")
+    __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "checks", "masks", "bits", "held")
 
-    def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool) -> None:
+    def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool,
+                 checks: list[tuple[Any, Any, str | None] | None]) -> None:
         self.counters = counters
         # copies of the zone lists when certified in full: only the record's audit (:data:`AUDIT`) reads them and
         # keeps them current; a check proves placement from the sizes and the card places, which it keeps current
@@ -148,13 +183,14 @@ class Certified:
         self.card_zone = card_zone  # a copy
         # every pool slot held a plain int: a pool's total then moves by exactly the changes of its slots
         self.int_pools = int_pools
-        # what the last :meth:`holds` found changed since the state before (the engine skips a declared
-        # invariant that held there and reads none of these: interpreter/compiler/readsets.py)
-        self.changed_slots: list[int] = []
-        self.changed_zones: list[int] = []
-        # the cards moved since (each left and entered zones of changed_zones: a filtered read, readsets.py, of a
-        # zone changes only when a card its test holds for moved)
-        self.changed_cards: set[int] = set()
+        self.checks = checks  # per slot, what a changed value is checked against (:func:`slot_checks`)
+        # the engine's read-set lists for this game (interpreter/compiler/readsets.py ``InvariantReads.lists``),
+        # set by the engine before its first check; None: every invariant counts as reading whatever changed
+        self.masks: Masks | None = None
+        # the invariants that may read something the last :meth:`holds` found changed since the state before: the OR
+        # of the read-set masks of the changed slots and zones, and of the filtered reads (readsets.py) of changed
+        # zones whose test holds for a moved card, ORed as the changes are checked
+        self.bits = -1
         # which declared invariants held in the certified state, bit k for invariant k (set by the engine after it
         # evaluated them there; None: not known, as for a copy of a template's certificate or one just taken)
         self.held: int | None = None
@@ -165,13 +201,13 @@ class Certified:
         counters = s.counters
         int_pools = all(type(counters[i]) is int for i in s.tables.pool_of_slot)
         return Certified(Snapshot.of(counters, is_not), Snapshot.of([z[:] for z in s.zones]), s.card_zone[:],
-                         int_pools)
+                         int_pools, slot_checks(s.tables))
 
     def copy(self) -> Certified:
         zones = self.zones  # never changed in place (the audit replaces it): shared unless the audit runs
         if AUDIT is not None:
             zones = Snapshot(zones.n, [[z[:] for z in b] for b in zones.blocks])
-        made = Certified(self.counters.copy(), zones, self.card_zone[:], self.int_pools)
+        made = Certified(self.counters.copy(), zones, self.card_zone[:], self.int_pools, self.checks)
         made.sizes = self.sizes[:]
         return made
 
@@ -189,39 +225,39 @@ class Certified:
         in place of another in a zone whose size a noted move kept) is not seen here; tests/test_recorded_writes.py
         is what rules it out. False means "not proven": the caller runs the full check, which reports exactly
         what is wrong.
+
+        The record's lists are read as they are (a slot, zone or card noted twice is checked twice, which changes
+        nothing; no set is made of them) and then emptied.
         """
         counters = s.counters
         zones = s.zones
         cz = s.card_zone
         w = s.wrote
         mv = s.moved
-        if (w is None or mv is None or len(counters) != self.counters.n or len(zones) != len(self.sizes)
-                or len(cz) != len(self.card_zone)):
-            return False
+        if w is None or mv is None or len(counters) != self.counters.n:
+            return False  # (a zone or card count that differs fails the size or place comparison below)
         if AUDIT is not None:
+            if len(zones) != len(self.sizes) or len(cz) != len(self.card_zone):
+                return False
             self._audit(counters, zones, cz, w, mv)
-        noted = set(w)
-        w.clear()
-        moved = set(mv)
-        mv.clear()
+        masks = self.masks
         # _counters_hold and _places bring the certificate up to date as they check (one loop each, not a second
         # pass): when either fails, it is half updated, and the caller replaces it (a full check, then
         # Certified.take), so nothing reads it again
+        got = changed = None
         try:
-            got = self._counters_hold(s.tables, counters, noted)
-            if got is None:
-                return False
-            slots, dz = got  # the slots whose value is another object than the certified one; the noted zones
-            changed = self._places(zones, cz, dz, moved)
-            if changed is None:
-                return False
+            got = self._counters_hold(counters, w, _EVERY if masks is None else masks[0])
+            if got is not None:
+                changed = self._places(zones, cz, got[1], mv, masks)
         except (TypeError, IndexError):
-            return False  # a value the full check must report (or fail on) itself
+            changed = None  # a value the full check must report (or fail on) itself
+        w.clear()
+        mv.clear()
+        if changed is None or got is None:
+            return False
         if not self.counters.equals(counters) or list(map(len, zones)) != self.sizes:
             return False  # something changed that no write path noted: checked in full (the caller retakes us)
-        self.changed_slots = slots
-        self.changed_zones = changed
-        self.changed_cards = moved
+        self.bits = got[0] | changed
         return True
 
     def _audit(self, counters: list[Any], zones: list[list[int]], cz: list[int], w: list[int], mv: list[int]) -> None:
@@ -251,48 +287,54 @@ class Certified:
             AUDIT.append(("zone", zi))
         self.zones = Snapshot.of([z[:] for z in zones])
 
-    def _counters_hold(self, t: Tables, counters: list[Any], noted: set[int]) -> tuple[list[int], list[int]] | None:
-        """The noted slots that changed and the noted zones (``~zi`` in the record: split here, in the one loop
-        over the record, not by a sort first), when every changed slot is within its bounds and every pool with
-        a changed slot still adds up: its changed slots, all plain ints, add up to what they did when certified
-        (the pool's total then); None otherwise. Each value is taken into the copy as it is checked (see
-        :meth:`holds`).
+    def _counters_hold(self, counters: list[Any], noted: list[int],
+                       slot_of: list[int] | _Every) -> tuple[int, list[int]] | None:
+        """The OR of the read-set masks (``slot_of``) of the noted slots that changed, and the noted zones (``~zi``
+        in the record: split here, in the one loop over the record), when every changed slot is within its bounds
+        and every pool with a changed slot still adds up: its changed slots, all plain ints, add up to what they did
+        when certified (the pool's total then); None otherwise. Each value is taken into the copy as it is checked
+        (see :meth:`holds`); what a changed slot is checked against is :attr:`checks`' entry (:func:`slot_checks`).
 
         A noted slot that still holds the very object certified (a third of Bloodborne's notes: the round's resets,
-        a value written back unchanged) is skipped: it was checked then, it adds nothing to a pool, and leaving it
-        out of :attr:`changed_slots` spares the declared invariants that read it an evaluation. (Identity, as the
-        certificate's counter copy always compared: an equal value that is another object is checked again.)"""
-        bounds = t.counter_bounds
-        pool_of = t.pool_of_slot
+        a value written back unchanged) is skipped: it was checked then, it adds nothing to a pool, and leaving its
+        mask out spares the declared invariants that read it an evaluation. (Identity, as the certificate's counter
+        copy always compared: an equal value that is another object is checked again.)"""
+        checks = self.checks
         moved: dict[str, int] | None = None
         old = self.counters.flat()
-        changed: list[int] = []
+        bits = 0
         dz: list[int] = []
         for i in noted:
             if i < 0:
                 dz.append(~i)
                 continue
             v = counters[i]
-            if v is old[i]:
+            was = old[i]
+            if v is was:
                 continue
-            changed.append(i)
-            lo, hi = bounds[i]
-            if (lo is not None and v < lo) or (hi is not None and v > hi):
-                return None
-            pool = pool_of.get(i)
-            if pool is not None:
-                was = old[i]
-                if not self.int_pools or type(v) is not int or type(was) is not int:
+            bits |= slot_of[i]
+            r = checks[i]
+            if r is not None:
+                lo, hi, pool = r
+                if not lo <= v <= hi:
                     return None
-                if moved is None:
-                    moved = {}
-                moved[pool] = moved.get(pool, 0) + v - was
+                if pool is not None:
+                    if type(v) is not int or type(was) is not int or not self.int_pools:
+                        return None
+                    if moved is None:
+                        moved = {}
+                    moved[pool] = moved.get(pool, 0) + v - was
             old[i] = v
-        return None if moved and any(moved.values()) else (changed, dz)
+        return None if moved and any(moved.values()) else (bits, dz)
 
-    def _places(self, zones: list[list[int]], cz: list[int], dz: list[int], moved: set[int]) -> list[int] | None:
-        """The zones whose lists changed, when placement still holds given that only the cards ``moved`` changed
-        their places and only their places' zones and the zones ``dz`` (noted as zones: a shuffle) their lists.
+    def _places(self, zones: list[list[int]], cz: list[int], dz: list[int], moved: list[int],
+                masks: Masks | None) -> int | None:
+        """The invariants whose inputs the card moves and noted zones may have changed, when placement still holds
+        given that only the cards ``moved`` changed their places and only their places' zones and the zones ``dz``
+        (noted as zones: a shuffle) their lists: those reading a zone whose list changed (``masks[1]`` below bit
+        ``masks[3]``), and those reading such a zone through a per-card test (above it) that holds for a moved card
+        (``masks[4]``; a card and a zone changed by different moves are paired too, which can only evaluate more);
+        every invariant without ``masks``.
 
         The certificate keeps each zone's size and each card's place, and both are right when certified: a zone's
         size is the number of cards placed in it. Each moved card takes its place now into the certified places,
@@ -307,20 +349,26 @@ class Certified:
         past the end raises IndexError, which :meth:`holds` turns into "not proven".)
         """
         own = self.card_zone
+        if masks is None:
+            zone_of: list[int] | _Every = _EVERY
+            relevant: list[int] | _Every | None = _EVERY
+            shift = 0
+        else:
+            zone_of, shift, relevant = masks[1], masks[3], masks[4]
+        bits = 0  # the zone masks of every zone a card left or entered: plain reads below bit shift, filtered above
         if moved:
             sizes = self.sizes
-            touched: set[int] = set()
             for c in moved:
                 z = cz[c]
                 if z < 0 or ((zl := zones[z])[-1] != c and c not in zl):
                     return None  # placed in a zone that does not list it (or at no zone): the full check says which
+                bits |= zone_of[z]
                 was = own[c]
                 if was != z:
                     own[c] = z
                     sizes[was] -= 1
                     sizes[z] += 1
-                    touched.add(was)
-                touched.add(z)
+                    bits |= zone_of[was]
         if own != cz:
             return None
         for zi in dz:
@@ -328,7 +376,13 @@ class Certified:
             if cards and (min(cards) < 0 or not _INT.issuperset(map(type, cards)) or len(set(cards)) != len(cards)
                           or set(map(cz.__getitem__, cards)) != {zi}):
                 return None
-        return [*touched, *dz] if moved else dz
+            bits |= zone_of[zi]
+        if relevant is None or not bits >> shift:
+            return bits
+        cbits = 0  # the invariants whose per-card tests hold for a moved card
+        for c in moved:
+            cbits |= relevant[c]
+        return (bits & ((1 << shift) - 1)) | (bits >> shift & cbits)
 
 
 def _pool_total(counters: list[Any], slots: tuple[int, ...]) -> Any:
@@ -367,7 +421,7 @@ def others(s: GameState) -> Violations:
         _final(s, out)
     pend = s.pending
     if pend is not None and (pend[0] == "choose" and not pend[2]
-                             or pend[0] == "simul" and any(not o for _, o in pend[1])):
+                             or pend[0] == "simul" and not all(map(_OPTIONS, pend[1]))):
         _pending(s, out)
     if t.absent_slots and pend is not None:
         seats.violations(s, out)
@@ -392,6 +446,7 @@ def _placement(s: GameState, out: Violations) -> None:
         out.append(("every card in exactly one zone", "a zone lists a card that is placed elsewhere"))
 
 
+_OPTIONS = itemgetter(1)  # a simultaneous choice's (seat, options) pair's options: read in C, no generator
 _INT = frozenset({int})  # the one type a card id has (not bool, whose True would index card 1)
 
 
@@ -447,5 +502,5 @@ def _pending(s: GameState, out: Violations) -> None:
     if pend is not None:
         if pend[0] == "choose" and not pend[2]:
             out.append(("a decision has a legal option", "empty choice"))
-        if pend[0] == "simul" and any(not o for _, o in pend[1]):
+        if pend[0] == "simul" and not all(map(_OPTIONS, pend[1])):
             out.append(("a decision has a legal option", "empty simultaneous choice"))
