@@ -194,3 +194,37 @@ score(p) = got
     for seed in range(4):
         seen = _play(write_ruleset, body, seed)
         assert all(x == seen[0] for x in seen), seed
+
+
+EMPTINESS = '''
+counter per player out 0..1
+fn left() -> list of player = [p for p in players where p.out == 0]
+setup { shuffle pool }
+round {
+  step s "S" {
+    for p in players {
+      choose k from range(3) by p {
+        if k == 2 and size(left()) > 1 { p.out = 1 }
+        got += k
+      }
+    }
+    if size(left()) > 0 { log "someone is in" }
+    if size([q for q in players where q.out == 1]) != 0 { got += 1 }
+    if size([c for c in pool where c.v == got % 5]) == 0 { log "none of those left" }
+    if size(left()) == 0 or round >= 6 { end game }
+  }
+}
+score(p) = got + p.out
+'''
+
+
+def test_an_emptiness_test_of_a_filter_scans_and_plays_alike(write_ruleset: Callable[..., str]) -> None:
+    """``size(L) > 0`` / ``!= 0`` / ``== 0`` of a filter over the seats that cannot fail: an `any` scan that stops
+    at the first kept item (scans.emptiness), with the same games in every compile mode."""
+    text = _rules(write_ruleset, EMPTINESS, {}).compiled.gen
+    assert text is not None
+    step = next(b for b in text.sources.dump().split("\n\n") if ":20  [<liturgy stmt" in b)
+    assert step.count("len(") == 1  # the seats' filters scanned (here written out); the pool's 20 items counted
+    for seed in range(6):
+        seen = _play(write_ruleset, EMPTINESS, seed)
+        assert all(x == seen[0] for x in seen), seed

@@ -633,6 +633,8 @@ class ExprGen:
             # the engine's values are plain data (ints, texts, tuples, `none`): equal to None exactly when they are
             # None, and `is` spares int.__eq__'s NotImplemented round trip (a grid scan for empty cells)
             return f"({self.src(e.left)} {'is' if op == '==' else 'is not'} {self.src(e.right)})"
+        if op in _CMP and (scan := scans.emptiness(self, e)) is not None:
+            return scan  # `size(L) > 0` of a filter that cannot fail: an `any` scan (codegen/scans.py)
         if op in _CMP or op in _ARITH or (op == "+" and not self._is_seq(e)):
             return f"({self.src(e.left)} {op} {self.src(e.right)})"
         if op == "+":

@@ -232,3 +232,57 @@ def first_lines(x: str, items: str, where: str, elem: str) -> list[str] | None:
     if _CALL.search(where) or _CALL.search(elem):
         return None
     return [f"for {x} in {items}:", f"    if {where}:", f"        return {elem}", "_index((), 0)"]
+
+
+def emptiness(gen: ExprGen, e: A.Binary) -> str | None:
+    """``size(L) > 0``, ``size(L) != 0`` or ``size(L) == 0``, where ``L`` is a list comprehension (or a call of a
+    `fn` without parameters, inlined, whose body is one) whose test and element neither fail nor draw over a
+    list small enough that the loop charges no work: an `any` scan over the same items with the same test, which
+    stops at the first item kept instead of building the list to count it (Bloodborne's `size(hunters()) > 0`).
+
+    The same value, errors and work: the items are evaluated as before, the tests that are skipped (after the
+    first kept item) and the elements that are not built could neither fail nor draw nor write, and neither loop
+    counts work (:func:`.budgets.loop_kind` "none" for both). None: written as before. The new nodes are kept
+    with the compiler (generated code keys some facts by node identity)."""
+    if e.op not in (">", "!=", "==") or not (isinstance(e.right, A.IntLit) and e.right.value == 0
+                                            and not isinstance(e.right.value, bool)):
+        return None
+    sized = e.left
+    if not (isinstance(sized, A.Call) and sized.ref is not None and tuple(sized.ref[:2]) == ("call_builtin", "size")
+            and len(sized.args) == 1):
+        return None
+    table: dict[int, Any] = vars(gen.comp).setdefault("emptiness_scans", {})
+    known = table.get(id(e))
+    if known is None:
+        known = table[id(e)] = (e, _any_scan(gen, sized.args[0], e))
+    node = known[1]
+    if node is None:
+        return None
+    text = gen.src(node)
+    return f"(not {text})" if e.op == "==" else text
+
+
+def _any_scan(gen: ExprGen, listed: A.Expr, e: A.Binary) -> A.Aggregate | None:
+    """The `any` aggregate :func:`emptiness` writes for ``size(listed)``, or None where it may not."""
+    comp: Any = gen.comp
+    lc: A.Expr = listed
+    if isinstance(listed, A.Call) and not listed.args and listed.ref is not None and listed.ref[0] == "call_fn":
+        fn = listed.ref[1]
+        if not isinstance(fn, A.FnDecl) or fn.params or not comp.can_inline(fn, []):
+            return None
+        lc = fn.body
+    if not isinstance(lc, A.ListComp) or e.ty is None:
+        return None
+    seat = lc.var if seat_list(lc.iterable) else None
+    if not (_cannot_fail(lc.elem, seat) and _cannot_fail(lc.where, seat)):
+        return None
+    # `any(T for x in I)`: the test as the element (one test an item, no `and True`)
+    scan = A.Aggregate(e.span, func="any", elem=lc.where if lc.where is not None else A.BoolLit(e.span, True),
+                       var=lc.var, iterable=lc.iterable)
+    scan.ty = e.ty
+    if lc.where is None:
+        scan.elem.ty = e.ty
+    if (budgets.loop_kind(lc.iterable, comp.sizes, lc.elem, lc.where) != "none"
+            or budgets.loop_kind(scan.iterable, comp.sizes, scan.elem, scan.where) != "none"):
+        return None
+    return scan

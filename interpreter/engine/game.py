@@ -10,12 +10,14 @@ can be cloned, saved to JSON and loaded at any decision point.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+import orjson
 from liturgy.interpreter.compiler.code import ROUND_SLOT, UNITS
-from liturgy.interpreter.engine.seal import seal, tuples_only
+from liturgy.interpreter.engine.seal import seal, sealed_text, tuples_only, with_seal
 from liturgy.interpreter.engine.views import GameViews, open_entry, waiting_players
 from liturgy.interpreter.runtime import digest as digestmod
 from liturgy.interpreter.runtime import invariants
@@ -601,6 +603,24 @@ class Game(GameViews):
             if sealed is not None:
                 out["seal"] = sealed
         return out
+
+    def save_text(self) -> str:
+        """:meth:`to_json` as JSON text (the same save once parsed; its keys sorted, the seal last).
+
+        Why: a seal covers the fields' JSON text with sorted keys, so a caller writing the save as text (the web
+        server, once per decision) would render the fields twice, once for the seal and once to write them.
+        Here the sealed text is written as it is, with the seal added."""
+        out = self.fields()
+        plain = tuples_only(self.state, self.log_plain)
+        if plain is not None:
+            self.log_plain = plain
+            done = sealed_text(out, self.state.work, self.check)
+            if done is not None:
+                return with_seal(*done).decode()
+        try:
+            return orjson.dumps(out).decode()
+        except TypeError:  # what orjson refuses (an integer beyond 64 bits): the json module writes it
+            return json.dumps(out)
 
     def fields(self) -> dict[str, Any]:
         """The save without its seal (what :meth:`to_json` seals, and what a load compares a replay with)."""

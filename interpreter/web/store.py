@@ -153,7 +153,10 @@ Op = Callable[[sqlite3.Connection], None]
 
 
 def _text(value: Any) -> str:
-    """JSON text of a save: orjson where it can (5x faster), ``json`` for what it refuses (huge integers)."""
+    """JSON text of a save: orjson where it can (5x faster), ``json`` for what it refuses (huge integers); a save
+    handed over as text (``Game.save_text``: the sealed text, rendered once) is written as it is."""
+    if isinstance(value, str):
+        return value
     try:
         return orjson.dumps(value).decode()
     except TypeError:

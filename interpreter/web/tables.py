@@ -612,7 +612,7 @@ class Lobby:
             raise Refused(str(err)) from err
         idx = table.moves - 1
         digest = game.digest()
-        write = st.append_decision(table.id, idx, seat, choice, digest, game.to_json(),
+        write = st.append_decision(table.id, idx, seat, choice, digest, game.save_text(),
                                    "finished" if game.finished else "open")
         spent = time.thread_time() - start
         try:
