@@ -10,11 +10,14 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from liturgy.interpreter.tools import arguments as A
 from liturgy.interpreter.tools.cluster.runner import ClusterError, RunStats
-from liturgy.interpreter.tools.fuzz import FuzzReport
 from liturgy.interpreter.tools.simulate import Summary
+
+if TYPE_CHECKING:  # only named in a signature: importing the fuzzer loads Hypothesis, ~0.3 s for every command
+    from liturgy.interpreter.tools.fuzz import FuzzReport
 
 
 def add_arguments(parser: argparse.ArgumentParser, unit: str) -> None:
