@@ -34,6 +34,9 @@ import pytest
 import slow_first
 from hypothesis import HealthCheck, settings
 from liturgy.dsl import diskcache
+from liturgy.dsl.checkcache import check_cached
+from liturgy.dsl.loader import check_file
+from liturgy.interpreter.codegen import codecache
 from liturgy.interpreter.engine import Ruleset
 
 settings.register_profile(
@@ -105,6 +108,38 @@ def _load_shared(path: str) -> Ruleset:
 
 engine.load_ruleset = _load_shared  # test modules import it after this conftest
 load_ruleset = _load_shared
+
+# The other compile modes of the same files, shared the same way: tests/test_fuse.py (unfused), test_codegen.py
+# (no statement generation, closures) and test_pending.py (all four) compared the large games in the same modes,
+# each compiling its own copy (about 1 s of CPU per mode and game, as much again for the noted variant of a
+# checked game). A test leaves a shared ruleset as it found it (test_fuse.py restores a step limit it sets).
+_shared_modes: dict[tuple[str, int, tuple[tuple[str, bool], ...]], Ruleset] = {}
+
+
+def compiled_in(path: str, **mode: bool) -> Ruleset:
+    """The ruleset at ``path`` compiled in ``mode`` (``Ruleset``'s flags: ``fuse=False``, ``codegen=False``, …).
+
+    The default mode is :func:`load_ruleset`'s shared copy. Another mode of a repository ruleset is compiled once
+    per worker, inside a compile-cache bundle of its own (dsl/diskcache.py, codegen/codecache.py), as
+    ``load_ruleset`` compiles the default: the bytecode of that mode's generated texts (and of its noted variant,
+    whose bundle is named after this one) is then read from disk by every later worker and run, not compiled
+    again by each. A test's own ruleset (under tmp_path) is compiled afresh, outside the cache's folder."""
+    if all(mode.values()):
+        return _load_shared(path)
+    real = Path(path).resolve()
+    if not any(real.is_relative_to(d) for d in _SHARED_DIRS) or not real.is_file():
+        program, diags = check_file(path)
+        assert program is not None, "\n".join(map(str, diags))
+        return Ruleset(program, **mode)
+    flags = tuple(sorted(mode.items()))
+    key = (str(real), real.stat().st_mtime_ns, flags)
+    if key not in _shared_modes:
+        program, diags = check_cached(path)
+        assert program is not None, "\n".join(map(str, diags))
+        with codecache.bundle(f"{program.fingerprint}|{flags}"):
+            _shared_modes[key] = Ruleset(program, **mode)
+        gc.freeze()  # as _load_shared does: the collector's full passes need not scan it again
+    return _shared_modes[key]
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,6 @@ step, with the same message and the same saved state.
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 from collections.abc import Callable
@@ -19,24 +18,21 @@ from typing import Any
 
 import orjson
 import pytest
-from conftest import ROOT, load_ruleset
+from conftest import ROOT, compiled_in, load_ruleset
 from harness_options import short_options
 from liturgy.dsl.frontend.includes import main_rulesets
-from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Game, Ruleset
 
 RULESETS = main_rulesets(sorted(str(p) for p in (ROOT / "rulesets").rglob("*.rules"))) + sorted(
     str(p) for p in (ROOT / "docs" / "examples").glob("*.rules"))
 
 
-@functools.cache
 def _unfused(path: str) -> Ruleset:
-    """The ruleset compiled without fusion, once per process: three tests of this file compare it, and compiling
-    a large game (Slay the Spire, Betrayal) costs 1-2 s of CPU each time. The tests leave it as they found it (a
-    step limit set for one run is restored in ``finally``)."""
-    program, _ = check_file(path)
-    assert program is not None
-    return Ruleset(program, fuse=False)
+    """The ruleset compiled without fusion, once per process (conftest's shared copy, which test_pending.py's
+    unfused games use too): three tests of this file compare it, and compiling a large game (Slay the Spire,
+    Betrayal) costs 1-2 s of CPU each time. The tests leave it as they found it (a step limit set for one run is
+    restored in ``finally``)."""
+    return compiled_in(path, fuse=False)
 
 
 def _pair(path: str) -> tuple[Ruleset, Ruleset]:

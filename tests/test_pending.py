@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine import Ruleset, load_ruleset
+from conftest import compiled_in
+from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.runtime.pending import pending_from_json
 from liturgy.interpreter.runtime.state import freeze, thaw
 
@@ -26,9 +26,7 @@ GAMES = [("bloodborne.rules", 3), ("classic/goofspiel.rules", 2), ("classic/craz
 @pytest.mark.parametrize("mode", MODES, ids=lambda m: ",".join(m) or "default")
 @pytest.mark.parametrize(("name", "players"), GAMES)
 def test_every_decision_waits_on_a_well_formed_record(name: str, players: int, mode: dict[str, bool]) -> None:
-    program, _ = check_file(str(ROOT / "rulesets" / name))
-    assert program is not None
-    game = Ruleset(program, **mode).new_game(players, 7)
+    game = compiled_in(str(ROOT / "rulesets" / name), **mode).new_game(players, 7)  # conftest's shared compile
     rng = random.Random(7)
     kinds: set[str] = set()
     while not game.finished and game.state.steps < 20_000:

@@ -4,6 +4,7 @@ checks inline (interpreter/codegen/budgetgen.py); both stop a game at the same p
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from liturgy.dsl.diagnostics import Span
@@ -41,6 +42,26 @@ def charge(s: GameState, units: int, limit: int, at: str) -> None:
     s.work += units
     if s.work > limit:
         budget.over_work(s, limit, at)
+
+
+def fn_call(fns: dict[str, Any], name: str, make_env: Callable[[GameState, dict[str, Any]], dict[str, Any]],
+            count: Any, units: int, limit: int, at: str) -> ExprFn:
+    """A call of the `fn` ``name`` (its body looked up in ``fns`` at each call: a recursive one is compiled after
+    its own calls), counting ``units`` of work first when ``count`` (:func:`call_counter`) is :func:`charge`.
+    The count is written in, not called: in a recursive fn every call is counted, and the call of ``charge`` was
+    a tenth of a closures-mode call (tests/test_attack_budgets.py)."""
+    if count is not charge:
+        return lambda s, env: fns[name][1](s, make_env(s, env))
+    over = budget.over_work
+
+    def call_counted(s: GameState, env: dict[str, Any]) -> Any:
+        body = fns[name][1]
+        s.work += units
+        if s.work > limit:
+            over(s, limit, at)
+        return body(s, make_env(s, env))
+
+    return call_counted
 
 
 def checked_binary(e: A.Binary, fn: ExprFn, size_limit: int, text_limit: int) -> ExprFn:

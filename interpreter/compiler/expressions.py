@@ -10,7 +10,7 @@ from liturgy.dsl.checker.graphs import overlay_name
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler import budgets, conveniences, graphs, grids
-from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn, Layout
+from liturgy.interpreter.compiler.code import FIRST_SLOT, MAX_REROLLS, ROUND_SLOT, ExprFn, Layout, arguments
 from liturgy.interpreter.compiler.core import CompilerCore
 from liturgy.interpreter.compiler.instructions import _children, _has_effects, _local_names
 from liturgy.interpreter.compiler.sizes import INLINE_SIZE
@@ -348,13 +348,7 @@ class ExpressionCompiler(CompilerCore):
             fans_out = name not in self.recursive_fns and self.sizes.inline_size(ref[1]) > INLINE_SIZE
             units = self.sizes.call_cost(ref[1]) if fans_out else 1
             count = budgets.call_counter(self.recursive, f"fn:{name}", fans_out)
-
-            def call_fn(s: GameState, env: dict[str, Any]) -> Any:
-                body = fns[name][1]
-                count(s, units, limit, at)
-                return body(s, {p: a(s, env) for p, a in zip(params, args, strict=True)})
-
-            return call_fn
+            return budgets.fn_call(fns, name, arguments(params, args), count, units, limit, at)
         if ref[0] == "call_field":
             assert isinstance(e.func, A.Attr)
             of = self.expr(e.func.obj)
