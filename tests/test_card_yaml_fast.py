@@ -66,3 +66,40 @@ def test_alias_and_duplicate_take_the_exact_path() -> None:
     assert cards._compose_fast("a: &x [1, 2]\nb: *x\n") is None
     assert cards._compose_fast("a: 1\na: 2\n") is None
     assert cards._compose_fast("[" * 3000 + "]" * 3000) is None
+
+
+def _depth(node: yaml.Node) -> int:
+    if isinstance(node, yaml.MappingNode):
+        return 1 + max((max(_depth(k), _depth(v)) for k, v in node.value), default=0)
+    if isinstance(node, yaml.SequenceNode):
+        return 1 + max((_depth(v) for v in node.value), default=0)
+    return 1
+
+
+@pytest.mark.parametrize("text", [
+    "- " * 40 + "x\n",                                       # compact sequences: one column each
+    "a:\n- b:\n  - c:\n    - d: [e: [f: {g: [h]}]]\n",      # sequences at their key's column, one-pair mappings
+    "".join(" " * i + "k:\n" for i in range(30)) + " " * 30 + "v\n",
+    "? - - [a: b]\n: x\n",
+    "[" * 50 + "]" * 50,
+])
+def test_the_depth_bound_is_never_below_the_depth(text: str) -> None:
+    """A card file with thousands of `-` and `:` (a few hundred cards) is composed by libyaml when the bound on
+    its depth from its longest line and its brackets is below the limit; the bound must hold for every way YAML
+    nests."""
+    loader = yaml.SafeLoader(text)
+    try:
+        root = loader.get_single_node()
+    finally:
+        loader.dispose()  # type: ignore[no-untyped-call]
+    assert root is not None and cards._depth_bound(text) >= _depth(root) + 1
+
+
+@needs_libyaml
+def test_a_file_of_many_cards_takes_libyaml_and_agrees() -> None:
+    text = "kind: K\nstart: hand\ncards:\n" + "".join(f"  - name: C{i}\n    n: 1\n    count: 2\n" for i in range(800))
+    assert sum(map(text.count, "[{-:?")) >= 2000  # what used to send it to the pure-Python composer
+    fast = cards._compose_fast(text)
+    exact = cards._compose_exact(text, "f.yaml")
+    assert fast is not None and not isinstance(exact, list)
+    assert _nodes(fast[0], []) == _nodes(exact[0], []) and fast[1] == exact[1]

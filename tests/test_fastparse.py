@@ -28,12 +28,24 @@ SOURCES = sorted(
 )
 
 
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _fields(cls: type) -> tuple[str, ...] | None:
+    """The field names of a node class (None: not a dataclass), read once per class (``dataclasses.fields``
+    builds its tuple again at every call, a large part of dumping a whole ruleset's tree)."""
+    if cls not in _FIELDS:
+        _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls)) if dataclasses.is_dataclass(cls) else None
+    return _FIELDS[cls]
+
+
 def dump(node: Any) -> Any:
     """A comparable picture of an AST: node types, every field, every span, token positions."""
     if isinstance(node, list | tuple):
         return (type(node).__name__, tuple(dump(x) for x in node))
-    if dataclasses.is_dataclass(node) and not isinstance(node, type):
-        return (type(node).__name__,) + tuple((f.name, dump(getattr(node, f.name))) for f in dataclasses.fields(node))
+    names = _fields(type(node))
+    if names is not None:
+        return (type(node).__name__,) + tuple((name, dump(getattr(node, name))) for name in names)
     if isinstance(node, str) and hasattr(node, "type"):
         return ("token", node.type, str(node), node.line, node.column, node.end_line, node.end_column)
     return node

@@ -351,7 +351,8 @@ def resolve_card_paths(ruleset_path: str, pattern: str, span: Span) -> tuple[lis
 
 
 # libyaml composes nodes recursively in C, with no Python recursion limit: deep nesting would overflow the
-# C stack. Every level of nesting needs one of these characters, so fewer of them bounds the depth.
+# C stack. Every level of nesting needs one of these characters, so fewer of them bounds the depth (and so does
+# :func:`_depth_bound`, from the longest line and the brackets, for the many `-` and `:` of a large card file).
 _NESTING_CHARS = "[{-:?"
 _MAX_FAST_NESTING = 2000
 _CLoader: Any = getattr(yaml, "CSafeLoader", None)
@@ -389,7 +390,8 @@ def compose_fast(text: str) -> yaml.Node | None:
     refuses. None means "compose with PyYAML's pure-Python loader", which words every diagnostic; card files and
     graph files (dsl/checker/graphs.py) both take this path first. Aliases compose to a shared node, as PyYAML's
     SafeLoader composes them."""
-    if _CLoader is None or sum(map(text.count, _NESTING_CHARS)) >= _MAX_FAST_NESTING:
+    if _CLoader is None or (sum(map(text.count, _NESTING_CHARS)) >= _MAX_FAST_NESTING
+                            and _depth_bound(text) >= _MAX_FAST_NESTING):
         return None
     if _NON_PRINTABLE.search(text) is not None:
         return None
@@ -402,6 +404,20 @@ def compose_fast(text: str) -> yaml.Node | None:
     except (yaml.YAMLError, RecursionError, ValueError, TypeError):
         return None
     return root
+
+
+def _depth_bound(text: str) -> int:
+    """An upper bound on the depth of ``text``'s node tree, for files with many `-` and `:` (a card file of a
+    few hundred cards has thousands, far more than its depth: Betrayal's haunts.yaml took PyYAML's pure-Python
+    composer, about 9x slower, at every check).
+
+    A block collection nested in another starts at a greater column, except a sequence written at its mapping
+    key's column (so at most two block levels per column, and a column is less than the longest line, measured
+    here between `\n`s, never shorter than YAML's lines); a flow collection holds only flow nodes, and each
+    opens with a `[` or `{`, which may also hold a one-pair mapping (`[a: [b: c]]`): two levels per bracket;
+    the document is one more."""
+    longest = max(map(len, text.split("\n")))
+    return 2 * (longest + 1) + 2 * (text.count("[") + text.count("{")) + 1
 
 
 def _compose_fast(text: str) -> tuple[yaml.Node, Any] | None:
