@@ -152,7 +152,11 @@ def slot_checks(t: Tables) -> list[tuple[Any, Any, str | None] | None]:
     with no bound and in no pool (nothing), else its bounds and its pool: ``(lo, hi, pool)``, a missing bound
     as an infinity (``lo <= v <= hi`` is then one chained comparison; a value that does not compare with a bound
     raises TypeError, which :meth:`Certified.holds` turns into "not proven", as before) and ``pool`` None outside
-    pools. Made once per certificate taken in full, shared by its copies."""
+    pools. Made once per tables (kept in ``t.slot_checks``: a large game takes certificates in full hundreds of
+    times, and Slay the Spire's tables have thousands of slots), shared by every certificate and its copies."""
+    made: list[tuple[Any, Any, str | None] | None] | None = t.slot_checks
+    if made is not None and len(made) == len(t.counter_bounds):
+        return made
     pool_of = t.pool_of_slot
     out: list[tuple[Any, Any, str | None] | None] = []
     for i, (lo, hi) in enumerate(t.counter_bounds):
@@ -161,6 +165,7 @@ def slot_checks(t: Tables) -> list[tuple[Any, Any, str | None] | None]:
             out.append(None)
         else:
             out.append((-_INF if lo is None else lo, _INF if hi is None else hi, pool))
+    t.slot_checks = out
     return out
 
 

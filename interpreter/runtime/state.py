@@ -66,6 +66,9 @@ class Tables:
     reset_runs: tuple[tuple[slice, list[Any]], ...] = field(init=False, repr=False, compare=False)
     # every viewer's bit, the spectator's (bit n) included: who may read a `log` line that is not `log to`
     everyone: int = field(init=False, repr=False, compare=False)
+    # per counter slot, what the invariant certificate checks a changed value against (runtime/invariants.py
+    # ``slot_checks``): made on the first certificate taken in full, then shared by every game of these tables
+    slot_checks: list[Any] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.reset_runs = reset_runs(self.reset_slots)
