@@ -595,13 +595,9 @@ class Game(GameViews):
         """The save: every field of the state as JSON (lists for tuples) and, when this user has a sealing key,
         a ``seal`` that lets a load on this machine read the fields back instead of replaying the decisions
         (engine/seal.py, engine/saves.py)."""
-        out = self.fields()
-        plain = tuples_only(self.state, self.log_plain)
-        if plain is not None:
-            self.log_plain = plain
-            sealed = seal(out, self.state.work, self.check)
-            if sealed is not None:
-                out["seal"] = sealed
+        out, sealable = self._save_fields()
+        if sealable and (sealed := seal(out, self.state.work, self.check)) is not None:
+            out["seal"] = sealed
         return out
 
     def save_text(self) -> str:
@@ -610,17 +606,24 @@ class Game(GameViews):
         Why: a seal covers the fields' JSON text with sorted keys, so a caller writing the save as text (the web
         server, once per decision) would render the fields twice, once for the seal and once to write them.
         Here the sealed text is written as it is, with the seal added."""
-        out = self.fields()
-        plain = tuples_only(self.state, self.log_plain)
-        if plain is not None:
-            self.log_plain = plain
-            done = sealed_text(out, self.state.work, self.check)
-            if done is not None:
-                return with_seal(*done).decode()
+        out, sealable = self._save_fields()
+        done = sealed_text(out, self.state.work, self.check) if sealable else None
+        if done is not None:
+            return with_seal(*done).decode()
         try:
             return orjson.dumps(out).decode()
         except TypeError:  # what orjson refuses (an integer beyond 64 bits): the json module writes it
             return json.dumps(out)
+
+    def _save_fields(self) -> tuple[dict[str, Any], bool]:
+        """The save's fields, and whether a seal may cover them: only a state whose list fields hold plain values
+        reads back the same from its JSON (engine/seal.py ``tuples_only``, whose answer is kept for the log)."""
+        out = self.fields()
+        plain = tuples_only(self.state, self.log_plain)
+        if plain is None:
+            return out, False
+        self.log_plain = plain
+        return out, True
 
     def fields(self) -> dict[str, Any]:
         """The save without its seal (what :meth:`to_json` seals, and what a load compares a replay with)."""
