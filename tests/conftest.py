@@ -142,6 +142,16 @@ def compiled_in(path: str, **mode: bool) -> Ruleset:
     return _shared_modes[key]
 
 
+
+def played_plain_and_checked(rules: Ruleset, players: int, seed: int) -> tuple[engine.Game, engine.Game]:
+    """One seeded random game played twice, unchecked and with invariant checks (which play the ruleset's noted
+    variant): the pair the tests comparing the two compiles start from."""
+    plain = rules.new_game(players, seed)
+    plain.random_playout(random.Random(seed))
+    checked = rules.new_game(players, seed, check_invariants=True)
+    checked.random_playout(random.Random(seed))
+    return plain, checked
+
 @pytest.fixture(scope="session")
 def bloodborne() -> Ruleset:
     return load_ruleset(str(BLOODBORNE))

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, played_plain_and_checked
 from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.runtime import invariants
 from liturgy.interpreter.runtime.state import noted_source
@@ -44,10 +44,7 @@ def test_unchecked_code_has_no_note_and_checked_code_has_them(name: str, players
 def test_checked_and_unchecked_games_are_the_same_games(name: str, players: int) -> None:
     rules = load_ruleset(str(ROOT / "rulesets" / name))
     for seed in range(3):
-        plain = rules.new_game(players, seed)
-        plain.random_playout(random.Random(seed))
-        checked = rules.new_game(players, seed, check_invariants=True)
-        checked.random_playout(random.Random(seed))
+        plain, checked = played_plain_and_checked(rules, players, seed)
         assert checked.digest() == plain.digest()
         assert checked.log_lines(None) == plain.log_lines(None)
 

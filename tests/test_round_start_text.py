@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import functools
-import random
 from pathlib import Path
 
 import pytest
+from conftest import played_plain_and_checked
 from liturgy.dsl.checkcache import check_cached
 from liturgy.interpreter.compiler.code import ROUND_SLOT
 from liturgy.interpreter.engine import load_ruleset
@@ -66,10 +66,7 @@ def test_round_start_is_a_run_text_and_plays_as_the_call(tmp_path: Path, reset: 
             rules = Ruleset(program, **kw)
             runs = []
             for seed in range(4):
-                g = rules.new_game(players, seed)
-                g.random_playout(random.Random(seed))
-                c = rules.new_game(players, seed, check_invariants=True)
-                c.random_playout(random.Random(seed))
+                g, c = played_plain_and_checked(rules, players, seed)
                 assert c.digest() == g.digest()
                 runs.append((g.digest(), g.state.steps, g.state.counters[ROUND_SLOT], g.result, len(g.state.log)))
             seen.append(runs)
