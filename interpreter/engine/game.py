@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterable
+from types import MethodType as _Bound
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -30,6 +31,7 @@ from liturgy.interpreter.runtime.errors import (
     SkipTo,
     StepLimitError,
 )
+from liturgy.interpreter.runtime.rng import mt_below
 from liturgy.interpreter.runtime.state import GameState, thaw
 
 if TYPE_CHECKING:
@@ -456,8 +458,8 @@ class Game(GameViews):
             raise IllegalChoice("the game is not waiting for a decision")
         decisions = s.decisions
         before = len(decisions)
-        # an exact Random (what simulations pass): _uniform_picker's answer without its call and checks
-        pick = rng._randbelow if rng.__class__ is random.Random else _uniform_picker(rng)  # type: ignore[attr-defined]
+        # an exact Random (what simulations pass): its _randbelow's draws, without a generic lookup per pick
+        pick = _Bound(mt_below, rng.getrandbits) if rng.__class__ is random.Random else _uniform_picker(rng)
         pend = s.pending
         if pend[0] == "choose":
             # _pick's first case, written here as in _advance: a short game (Kuhn poker: 2.3 decisions) pays the
