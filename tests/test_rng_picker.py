@@ -35,3 +35,16 @@ def test_random_playout_leaves_the_drivers_rng_where_randrange_would() -> None:
         assert made == len(again.state.decisions)
         assert game.digest() == again.digest()
         assert rng.getstate() == ref.getstate()
+
+
+def test_new_game_seeds_its_state_as_seed_state_does() -> None:
+    """new_game writes rng.seed_state in place: a game seeded so plays as one given that state."""
+    from liturgy.interpreter.runtime.rng import seed_state
+
+    rules = load_ruleset(str(ROOT / "rulesets" / "classic" / "kuhn_poker.rules"))
+    for seed in (0, 1, 7, 2**63, 2**64 - 1, 2**64 + 5, -1, -(2**70), 12345678901234567890123):
+        game, given = rules.new_game(2, seed), rules.new_game(2, 0, rng_state=seed_state(seed))
+        assert game.state.rng == given.state.rng
+        game.random_playout(random.Random(seed))
+        given.random_playout(random.Random(seed))
+        assert game.state.rng == given.state.rng and game.state.log == given.state.log

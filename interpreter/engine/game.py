@@ -353,22 +353,24 @@ class Game(GameViews):
             # bind), so each player's score reads exactly {var: p}, as a fresh dictionary would give it
             env: dict[str, Any] = {}
             scores = []
+            # one fresh empty list of tiebreaks per player (the result is plain data a caller may edit), made in the
+            # same loop, without a call: appends cost less than list(map(list, repeat((), n))), whose iterator
+            # objects and type calls were about 1 % of a Kuhn playout, and less than a loop of their own (callgrind)
+            tiebreaks: list[list[Any]] = []
             for p in players:
                 env[var] = p
                 scores.append(body(s, env))
+                tiebreaks.append([])
         else:
             scores = [0] * len(players)
-        tbs = comp.tiebreaks
-        if tbs:
-            tiebreaks = [[tb(s, {"player": p}) for tb in tbs] for p in players]
-            keys: list[Any] = [(scores[p], *tiebreaks[p]) for p in players]
-        else:
-            # one fresh empty list per player (the result is plain data a caller may edit), made without a call: a
-            # loop of appends costs less than list(map(list, repeat((), n))), whose iterator objects and type calls
-            # were about 1 % of a Kuhn playout (callgrind)
             tiebreaks = []
             for _ in players:
                 tiebreaks.append([])
+        tbs = comp.tiebreaks
+        if tbs:  # computed after every score, as always (a tiebreak may read or spend the work budget)
+            tiebreaks = [[tb(s, {"player": p}) for tb in tbs] for p in players]
+            keys: list[Any] = [(scores[p], *tiebreaks[p]) for p in players]
+        else:
             keys = scores  # a score alone orders players as the 1-tuple (score,) would
         winner = comp.winner
         if winner is None:

@@ -73,7 +73,10 @@ def shuffle(items: list[int], state: int) -> int:
 
 
 def seed_state(seed: int) -> int:
-    """Mix a user seed so that nearby seeds give unrelated streams."""
+    """Mix a user seed so that nearby seeds give unrelated streams.
+
+    ``Ruleset.new_game`` writes these lines in place (one call fewer per game); a change here changes both, and
+    tests/test_rng_picker.py checks that they agree."""
     # next_state inlined (one per new game); only the output is kept
     z = ((seed & MASK) + GOLDEN) & MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
