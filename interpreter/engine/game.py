@@ -346,7 +346,14 @@ class Game(GameViews):
             comp.finish(s, {})  # type: ignore[misc] # a compiled ruleset always has its finish function
         players = s.tables.players
         parts = comp.score_parts
-        if parts is not None:
+        every = comp.score_all
+        tiebreaks: list[list[Any]]
+        if every is not None:  # every player's score in one generated call (codegen/scoregen.py)
+            scores = every(s, players)
+            tiebreaks = []
+            for _ in players:
+                tiebreaks.append([])
+        elif parts is not None:
             body, var = parts  # what comp.score(s, {"player": p}) computes, without its call and dictionary
             # one loop here rather than a comprehension (a call in this Python), and one environment for every
             # player: an expression leaves its environment as it found it (aggregates and lets put back what they
@@ -356,7 +363,7 @@ class Game(GameViews):
             # one fresh empty list of tiebreaks per player (the result is plain data a caller may edit), made in the
             # same loop, without a call: appends cost less than list(map(list, repeat((), n))), whose iterator
             # objects and type calls were about 1 % of a Kuhn playout, and less than a loop of their own (callgrind)
-            tiebreaks: list[list[Any]] = []
+            tiebreaks = []
             for p in players:
                 env[var] = p
                 scores.append(body(s, env))
