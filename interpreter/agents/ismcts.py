@@ -26,6 +26,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import MethodType
 from typing import Any
 
 from liturgy.dsl.frontend import ast as A
@@ -33,6 +34,7 @@ from liturgy.interpreter.compiler.sizes import statements
 from liturgy.interpreter.engine import Game
 from liturgy.interpreter.engine.infosets import Tracker, WorldSampler
 from liturgy.interpreter.engine.views import PLAIN_LABELS
+from liturgy.interpreter.runtime.rng import mt_below
 
 REWARDS = ("win", "score")
 _INF = math.inf
@@ -279,7 +281,10 @@ class _Walk:
     __slots__ = ("below", "node", "path", "weight", "next_choice", "expanded", "state", "plain")
 
     def __init__(self, rng: random.Random) -> None:
-        self.below: Callable[[int], int] = rng._randbelow  # type: ignore[attr-defined]
+        # an exact Random: its _randbelow's draws without a generic lookup of getrandbits per pick (runtime/rng.py)
+        self.below: Callable[[int], int] = (
+            MethodType(mt_below, rng.getrandbits) if rng.__class__ is random.Random
+            else rng._randbelow)  # type: ignore[attr-defined]
         self.node: _Node | None = None
         self.path: list[_Node] = []
         self.weight = 1.0

@@ -9,7 +9,8 @@ from __future__ import annotations
 from liturgy.interpreter.codegen.choicegen import ChoiceGen
 from liturgy.interpreter.codegen.exprgen import ExprGen
 from liturgy.interpreter.codegen.fuse import fuse_codes
+from liturgy.interpreter.codegen.scoregen import score_all
 from liturgy.interpreter.codegen.stmtgen import StmtGen
 from liturgy.interpreter.compiler.code import Generators
 
-GENERATORS = Generators(expr=ExprGen, stmt=StmtGen, choice=ChoiceGen, fuse=fuse_codes)
+GENERATORS = Generators(expr=ExprGen, stmt=StmtGen, choice=ChoiceGen, fuse=fuse_codes, score=score_all)

@@ -186,4 +186,6 @@ class Generators:
     stmt: Callable[[Any, Any], Any]
     choice: Callable[[Any], Any]
     fuse: Callable[[Any], int]
+    # ``score(expr_gen, expr, var)``: every player's score in one function of (state, players), or None
+    score: Callable[[Any, Any, str], Any] | None = None
 

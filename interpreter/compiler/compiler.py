@@ -66,6 +66,9 @@ class Compiler(StepMachineCompiler):
         if prog.score is not None:
             body = self.expr(prog.score.expr)
             self.score_parts = (body, prog.score.var)
+            g = self.generators
+            if self.gen is not None and g is not None and g.score is not None:  # codegen/scoregen.py
+                self.score_all = g.score(self.gen, prog.score.expr, prog.score.var)
             self.score = self._player_expr(prog.score, body)
         self.tiebreaks = [self._player_expr(t) for t in prog.tiebreaks]
         if prog.winner is not None:

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
     from liturgy.interpreter.codegen.stmtgen import StmtGen
     from liturgy.interpreter.compiler.compiler import Compiler
+    from liturgy.interpreter.runtime.state import GameState
 
 
 class CompilerCore:
@@ -88,6 +89,9 @@ class CompilerCore:
         # `score(p) = EXPR`'s expression and its player's name: the engine's scoring (Game._finish) binds the
         # player itself, one environment and one call a player fewer than through ``score``
         self.score_parts: tuple[ExprFn, str] | None = None
+        # every player's score in one generated call, ``score_all(s, players)`` (codegen/scoregen.py), or None: the
+        # engine then calls ``score_parts``'s body once per player
+        self.score_all: Callable[[GameState, tuple[int, ...]], list[Any]] | None = None
         self.tiebreaks: list[ExprFn] = []
         self.winner: ExprFn | None = None  # `winner(p)`: who wins, instead of the best score
         self.reports: list[tuple[str, ExprFn]] = []  # `report NAME = EXPR`: the result's ``reports``, in order

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable, Iterable
+from types import MethodType as _Bound
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -30,6 +31,7 @@ from liturgy.interpreter.runtime.errors import (
     SkipTo,
     StepLimitError,
 )
+from liturgy.interpreter.runtime.rng import mt_below
 from liturgy.interpreter.runtime.state import GameState, thaw
 
 if TYPE_CHECKING:
@@ -344,29 +346,38 @@ class Game(GameViews):
             comp.finish(s, {})  # type: ignore[misc] # a compiled ruleset always has its finish function
         players = s.tables.players
         parts = comp.score_parts
-        if parts is not None:
+        every = comp.score_all
+        tiebreaks: list[list[Any]]
+        if every is not None:  # every player's score in one generated call (codegen/scoregen.py)
+            scores = every(s, players)
+            tiebreaks = []
+            for _ in players:
+                tiebreaks.append([])
+        elif parts is not None:
             body, var = parts  # what comp.score(s, {"player": p}) computes, without its call and dictionary
             # one loop here rather than a comprehension (a call in this Python), and one environment for every
             # player: an expression leaves its environment as it found it (aggregates and lets put back what they
             # bind), so each player's score reads exactly {var: p}, as a fresh dictionary would give it
             env: dict[str, Any] = {}
             scores = []
+            # one fresh empty list of tiebreaks per player (the result is plain data a caller may edit), made in the
+            # same loop, without a call: appends cost less than list(map(list, repeat((), n))), whose iterator
+            # objects and type calls were about 1 % of a Kuhn playout, and less than a loop of their own (callgrind)
+            tiebreaks = []
             for p in players:
                 env[var] = p
                 scores.append(body(s, env))
+                tiebreaks.append([])
         else:
             scores = [0] * len(players)
-        tbs = comp.tiebreaks
-        if tbs:
-            tiebreaks = [[tb(s, {"player": p}) for tb in tbs] for p in players]
-            keys: list[Any] = [(scores[p], *tiebreaks[p]) for p in players]
-        else:
-            # one fresh empty list per player (the result is plain data a caller may edit), made without a call: a
-            # loop of appends costs less than list(map(list, repeat((), n))), whose iterator objects and type calls
-            # were about 1 % of a Kuhn playout (callgrind)
             tiebreaks = []
             for _ in players:
                 tiebreaks.append([])
+        tbs = comp.tiebreaks
+        if tbs:  # computed after every score, as always (a tiebreak may read or spend the work budget)
+            tiebreaks = [[tb(s, {"player": p}) for tb in tbs] for p in players]
+            keys: list[Any] = [(scores[p], *tiebreaks[p]) for p in players]
+        else:
             keys = scores  # a score alone orders players as the 1-tuple (score,) would
         winner = comp.winner
         if winner is None:
@@ -456,8 +467,8 @@ class Game(GameViews):
             raise IllegalChoice("the game is not waiting for a decision")
         decisions = s.decisions
         before = len(decisions)
-        # an exact Random (what simulations pass): _uniform_picker's answer without its call and checks
-        pick = rng._randbelow if rng.__class__ is random.Random else _uniform_picker(rng)  # type: ignore[attr-defined]
+        # an exact Random (what simulations pass): its _randbelow's draws, without a generic lookup per pick
+        pick = _Bound(mt_below, rng.getrandbits) if rng.__class__ is random.Random else _uniform_picker(rng)
         pend = s.pending
         if pend[0] == "choose":
             # _pick's first case, written here as in _advance: a short game (Kuhn poker: 2.3 decisions) pays the

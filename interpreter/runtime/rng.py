@@ -7,6 +7,8 @@ from the seed alone on any platform.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 # `roll(die)` re-rolls while a face says "roll again"; past this many rolls it is a rule error, not a hang
@@ -71,9 +73,31 @@ def shuffle(items: list[int], state: int) -> int:
 
 
 def seed_state(seed: int) -> int:
-    """Mix a user seed so that nearby seeds give unrelated streams."""
+    """Mix a user seed so that nearby seeds give unrelated streams.
+
+    ``Ruleset.new_game`` writes these lines in place (one call fewer per game); a change here changes both, and
+    tests/test_rng_picker.py checks that they agree."""
     # next_state inlined (one per new game); only the output is kept
     z = ((seed & MASK) + GOLDEN) & MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
     return z ^ (z >> 31)
+
+
+def mt_below(getrandbits: Callable[[int], int], n: int) -> int:
+    """``rng._randbelow(n)`` of an exact ``random.Random`` (the driver's RNG of a random playout), given its bound
+    ``rng.getrandbits``: the stdlib's loop (``_randbelow_with_getrandbits``), ``k`` bits drawn again while the
+    value is ``n`` or more, so the same values from the same Mersenne Twister words, leaving ``rng`` in the same
+    state (``getrandbits(k)`` with ``k <= 32`` takes one 32-bit word each time).
+
+    Why: the stdlib's function reads ``self.getrandbits`` at every call, and Python 3.11 specializes no load of a C
+    base class's method from an instance, so each pick paid a generic attribute lookup and a new bound method
+    (docs/performance.md, Session 22). A playout binds this function to ``rng.getrandbits``, read once, with
+    ``types.MethodType``: a method of one module function, which 3.11 calls through its specialized (inlined)
+    call, where a closure made per playout (a new function version each time) would never be.
+    tests/test_rng_picker.py checks the values and the state after against ``rng._randbelow``."""
+    k = n.bit_length()
+    r = getrandbits(k)
+    while r >= n:
+        r = getrandbits(k)
+    return r

@@ -177,9 +177,11 @@ class GameState:
         """
         c: GameState = _new(GameState)
         c.tables = tables
-        c.counters = counters[:]
+        # list.copy called through its module name, not a slice: Python 3.11 specializes the call of a method
+        # descriptor without arguments, while ``x[:]`` builds a slice object and takes the generic subscript
+        c.counters = _copy(counters)
         c.zones = [*map(_copy, zones)]  # a display, not the `list` type call: less dispatch in C
-        c.card_zone = card_zone[:]
+        c.card_zone = _copy(card_zone)
         c.face_up = set()
         c.shown = {}
         c.rng = 0

@@ -310,6 +310,7 @@ class _Instrument:
             if comp.score_parts is not None:  # what the engine's finish calls (Game._finish): timed as the score
                 body, var = comp.score_parts
                 comp.score_parts = (self.timed(body, unit), var)
+                comp.score_all = None  # the engine then calls the timed body, once per player
         if comp.winner is not None and prog.winner is not None:
             comp.winner = self.timed(comp.winner, self.unit("score", "winner", _where(prog.winner.span)))
         comp.tiebreaks = [self.timed(tb, self.unit("score", "tiebreak", _where(d.span)))
