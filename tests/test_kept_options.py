@@ -210,3 +210,49 @@ def test_a_fill_no_note_saw_is_found_by_comparing_the_grid(mode: dict[str, bool]
         for fill_at, slot in ((1, base + 60), (7, base + 3), (20, base + 120)):
             assert (_options_with_a_hidden_fill(fast, seed, fill_at, slot)
                     == _options_with_a_hidden_fill(slow, seed, fill_at, slot)), (seed, fill_at)
+
+
+# a cell tested against a value that is a player on some turns and none on others, against an int literal, and
+# against none: each run's cell test written for its value (`is None`, or `is not None and ==`)
+TESTED = textwrap.dedent('''\
+    game "Runs" { players 2..2 }
+    card Spot { c: int
+                r: int }
+    cards "spots.yaml"
+    zone spots: row public of Spot
+    grid board 3 by 3 of player
+    grid worth 3 by 3 of int
+    counter turn 0..40 = 0
+    round {
+      step place "Place" {
+        for p in players {
+          let q = if turn % 3 != 2 then none else p
+          choose m from spots where WHERE by p {
+            board[m.c, m.r] = if board[m.c, m.r] == none then p else none
+            worth[m.c, m.r] = 1 - worth[m.c, m.r]
+          }
+          turn += 1
+          if turn == 40 { end game }
+        }
+      }
+    }
+    score(p) = 0
+    ''')
+
+
+@pytest.mark.parametrize(("where", "test"), [
+    ("board[m.c, m.r] == q and m.r != 1", "if _v is None:"),
+    ("worth[m.c, m.r] == 1 or m.c == 0", None),  # not a cell test joined by `and`: the ordinary filter
+    ("worth[m.c, m.r] == 0 and m.c != 1", "_cs[_sl] is not None and _cs[_sl] == _v for"),
+    ("board[m.c, m.r] == none and m.c != 2", "_cs[_sl] is None for"),
+])
+def test_each_runs_cell_test_is_written_for_its_value(write_ruleset: Callable[..., str], where: str,
+                                                      test: str | None) -> None:
+    """The same options as the closures', in the same order, whichever value the cells are tested against."""
+    path = write_ruleset(TESTED.replace("WHERE", where), {"spots.yaml": TWICE})
+    text = _filter_text(path)
+    assert (_mode(path) == "runs") == (test is not None) and (test is None or test in text), text
+    assert test != "if _v is None:" or "_cs[_sl] is not None and _cs[_sl] == _v for" in text
+    fast, slow = _compiled(path, True), _compiled(path, False)
+    for seed in range(4):
+        assert _options_played(fast, seed) == _options_played(slow, seed)

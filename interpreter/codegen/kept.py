@@ -296,6 +296,26 @@ def _shrinking_lines(gen: ExprGen, key: str, x: str, table: str, info: Any) -> l
         "_c = tuple(_d)"]
 
 
+def _runs_scan(value: A.Expr, scan: str) -> list[str]:
+    """The lines that set ``_c`` by ``scan`` (a comprehension whose ``@TEST@`` is each run's cell test, the cell
+    ``_cs[_sl]`` against the value ``_v``), with that test written for the value.
+
+    Why: a grid cell holds `none` (Python None) or a number, player, card, truth or text (an int, bool or str),
+    and for those ``cell == v`` with ``v`` not None is False when the cell is None, as ``cell is None`` is
+    ``cell == None``. So ``_cs[_sl] is not None and _cs[_sl] == _v`` is ``_cs[_sl] == _v`` for a value that is
+    not None, and ``_cs[_sl] is None`` is it for None: the same runs kept, and no rich comparison of None with
+    an int (both types decline it, then Python falls back to identity: most of the cost of an empty cell's
+    test, and most cells of a board are empty). callgrind on Breakthrough: 52.8 M → see docs/performance.md,
+    "Session 22: the classics' scans". A value the text cannot name is tested once, before the scan."""
+    guarded = "_c = " + scan.replace("@TEST@", "_cs[_sl] is not None and _cs[_sl] == _v", 1)
+    empty = "_c = " + scan.replace("@TEST@", "_cs[_sl] is None", 1)
+    if isinstance(value, A.NoneLit):
+        return [empty]
+    if isinstance(value, A.IntLit | A.StrLit | A.BoolLit):
+        return [guarded]
+    return ["if _v is None:", f"    {empty}", "else:", f"    {guarded}"]
+
+
 def _card_reads(gen: ExprGen, test: str, x: str) -> tuple[str, list[str], list[str]]:
     """``test`` with each read ``_kN[x]`` of a per-card table (a tuple with an entry for every card, so the read
     cannot fail) replaced by a name the loop binds from the run: (the test, the names, the tables)."""
@@ -381,7 +401,7 @@ def kept_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: bool
         lines = [f"_r = s.kept.get({key})", "if _r is None:",
                  f"    _r = s.kept[{key}] = {gen.const(runs)}(items, {table}, {gen.const({})}{extra})",
                  "_cs = s.counters", f"_v = {v}",
-                 f"_c = [{x} for _sl, _xs in _r if _cs[_sl] == _v for {each} in _xs{more}]"]
+                 *_runs_scan(value, f"[{x} for _sl, _xs in _r if @TEST@ for {each} in _xs{more}]")]
     if rest is None:
         lines += [f"env.pop({var!r}, None)", "return tuple(_c)"]
     else:
