@@ -179,7 +179,7 @@ def _options_with_a_hidden_fill(rules: Ruleset, seed: int, fill_at: int, slot: i
     return seen
 
 
-@pytest.mark.parametrize("cards", [CELLS, TWICE])
+@pytest.mark.parametrize("cards", [CELLS, TWICE], ids=["one-run-a-cell", "two-runs-on-a-cell"])
 def test_filled_cells_are_taken_from_the_kept_options(write_ruleset: Callable[..., str], cards: str) -> None:
     """The generated writes note each cell they fill; the filter takes those cells' cards (one or several per
     cell) from the options it kept, and offers what the closures offer."""
@@ -240,19 +240,24 @@ TESTED = textwrap.dedent('''\
     ''')
 
 
+@pytest.mark.parametrize("cards", [CELLS, TWICE], ids=["one-run-a-cell", "two-runs-on-a-cell"])
 @pytest.mark.parametrize(("where", "test"), [
     ("board[m.c, m.r] == q and m.r != 1", "if _v is None:"),
-    ("worth[m.c, m.r] == 1 or m.c == 0", None),  # not a cell test joined by `and`: the ordinary filter
     ("worth[m.c, m.r] == 0 and m.c != 1", "_cs[_sl] is not None and _cs[_sl] == _v for"),
     ("board[m.c, m.r] == none and m.c != 2", "_cs[_sl] is None for"),
 ])
-def test_each_runs_cell_test_is_written_for_its_value(write_ruleset: Callable[..., str], where: str,
-                                                      test: str | None) -> None:
-    """The same options as the closures', in the same order, whichever value the cells are tested against."""
-    path = write_ruleset(TESTED.replace("WHERE", where), {"spots.yaml": TWICE})
+def test_each_runs_cell_test_is_written_for_its_value(write_ruleset: Callable[..., str], where: str, test: str,
+                                                      cards: str) -> None:
+    """The same options as the closures', in the same order, whichever value the cells are tested against, with
+    one run per cell (the loop over the cells' slots) and with two runs on one cell (the comprehension)."""
+    path = write_ruleset(TESTED.replace("WHERE", where), {"spots.yaml": cards})
     text = _filter_text(path)
-    assert (_mode(path) == "runs") == (test is not None) and (test is None or test in text), text
-    assert test != "if _v is None:" or "_cs[_sl] is not None and _cs[_sl] == _v for" in text
+    assert _mode(path) == "runs" and test in text, text
+    assert ("for _sl in _sls:" in text) == ("== none" not in where)
     fast, slow = _compiled(path, True), _compiled(path, False)
-    for seed in range(4):
+    for seed in range(3):
         assert _options_played(fast, seed) == _options_played(slow, seed)
+    game = fast.new_game(2, 0)
+    game.apply(0, game.waiting_for()[0])
+    (kept,) = (v for k, v in game.state.kept.items() if isinstance(k, int))
+    assert (kept[2] is None) == (cards is TWICE)  # the last card of TWICE sits on the first cell again
