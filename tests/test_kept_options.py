@@ -179,7 +179,7 @@ def _options_with_a_hidden_fill(rules: Ruleset, seed: int, fill_at: int, slot: i
     return seen
 
 
-@pytest.mark.parametrize("cards", [CELLS, TWICE])
+@pytest.mark.parametrize("cards", [CELLS, TWICE], ids=["one-run-a-cell", "two-runs-on-a-cell"])
 def test_filled_cells_are_taken_from_the_kept_options(write_ruleset: Callable[..., str], cards: str) -> None:
     """The generated writes note each cell they fill; the filter takes those cells' cards (one or several per
     cell) from the options it kept, and offers what the closures offer."""
@@ -210,3 +210,54 @@ def test_a_fill_no_note_saw_is_found_by_comparing_the_grid(mode: dict[str, bool]
         for fill_at, slot in ((1, base + 60), (7, base + 3), (20, base + 120)):
             assert (_options_with_a_hidden_fill(fast, seed, fill_at, slot)
                     == _options_with_a_hidden_fill(slow, seed, fill_at, slot)), (seed, fill_at)
+
+
+# a cell tested against a value that is a player on some turns and none on others, against an int literal, and
+# against none: each run's cell test written for its value (`is None`, or `is not None and ==`)
+TESTED = textwrap.dedent('''\
+    game "Runs" { players 2..2 }
+    card Spot { c: int
+                r: int }
+    cards "spots.yaml"
+    zone spots: row public of Spot
+    grid board 3 by 3 of player
+    grid worth 3 by 3 of int
+    counter turn 0..40 = 0
+    round {
+      step place "Place" {
+        for p in players {
+          let q = if turn % 3 != 2 then none else p
+          choose m from spots where WHERE by p {
+            board[m.c, m.r] = if board[m.c, m.r] == none then p else none
+            worth[m.c, m.r] = 1 - worth[m.c, m.r]
+          }
+          turn += 1
+          if turn == 40 { end game }
+        }
+      }
+    }
+    score(p) = 0
+    ''')
+
+
+@pytest.mark.parametrize("cards", [CELLS, TWICE], ids=["one-run-a-cell", "two-runs-on-a-cell"])
+@pytest.mark.parametrize(("where", "test"), [
+    ("board[m.c, m.r] == q and m.r != 1", "if _v is None:"),
+    ("worth[m.c, m.r] == 0 and m.c != 1", "_cs[_sl] is not None and _cs[_sl] == _v for"),
+    ("board[m.c, m.r] == none and m.c != 2", "_cs[_sl] is None for"),
+])
+def test_each_runs_cell_test_is_written_for_its_value(write_ruleset: Callable[..., str], where: str, test: str,
+                                                      cards: str) -> None:
+    """The same options as the closures', in the same order, whichever value the cells are tested against, with
+    one run per cell (the loop over the cells' slots) and with two runs on one cell (the comprehension)."""
+    path = write_ruleset(TESTED.replace("WHERE", where), {"spots.yaml": cards})
+    text = _filter_text(path)
+    assert _mode(path) == "runs" and test in text, text
+    assert ("for _sl in _sls:" in text) == ("== none" not in where)
+    fast, slow = _compiled(path, True), _compiled(path, False)
+    for seed in range(3):
+        assert _options_played(fast, seed) == _options_played(slow, seed)
+    game = fast.new_game(2, 0)
+    game.apply(0, game.waiting_for()[0])
+    (kept,) = (v for k, v in game.state.kept.items() if isinstance(k, int))
+    assert (kept[2] is None) == (cards is TWICE)  # the last card of TWICE sits on the first cell again
