@@ -432,20 +432,26 @@ def others(s: GameState) -> Violations:
     out: Violations = []
     t = s.tables
     zones = s.zones
-    for zi in t.capped_zones:  # _capacity, _final and _pending inline: this runs at every checked decision
-        cap = t.zone_capacity[zi]
-        if cap is not None and len(zones[zi]) > cap:
-            _capacity(s, out)
-            break
+    capped = t.capped_zones
+    if capped:  # _capacity, _final and _pending inline: this runs at every checked decision
+        caps = t.zone_capacity
+        for zi in capped:
+            cap = caps[zi]
+            if cap is not None and len(zones[zi]) > cap:
+                _capacity(s, out)
+                break
     final = t.final_zones
     if (sum(map(len, map(zones.__getitem__, final))) if final else 0) != s.removed_count:
         _final(s, out)
     pend = s.pending
-    if pend is not None and (pend[0] == "choose" and not pend[2]
-                             or pend[0] == "simul" and not all(map(_OPTIONS, pend[1]))):
-        _pending(s, out)
-    if t.absent_slots and pend is not None:
-        seats.violations(s, out)
+    if pend is not None:
+        if pend[0] == "choose":
+            if not pend[2]:
+                _pending(s, out)
+        elif pend[0] == "simul" and not all(map(_OPTIONS, pend[1])):
+            _pending(s, out)
+        if t.absent_slots:
+            seats.violations(s, out)
     return out
 
 
