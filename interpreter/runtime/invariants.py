@@ -150,7 +150,7 @@ _EVERY = _Every()
 def slot_checks(t: Tables) -> list[tuple[Any, Any, int | None] | None]:
     """Per counter slot, what :meth:`Certified.holds` checks when its value changed: ``None`` for a slot
     with no bound and in no pool (nothing), else its bounds and its pool: ``(lo, hi, pool)``, a missing bound
-    as an infinity (``lo <= v <= hi`` is then one chained comparison; a value that does not compare with a bound
+    as :data:`_FAR` (``lo <= v <= hi`` is then one chained comparison; a value that does not compare with a bound
     raises TypeError, which :meth:`Certified.holds` turns into "not proven", as before) and ``pool`` the pool's
     number (its place in ``t.pool_slots``: an index of :attr:`Certified.deltas`), None outside pools. Made once
     per tables (kept in ``t.slot_checks``: a large game takes certificates in full hundreds of times, and Slay the
@@ -166,13 +166,18 @@ def slot_checks(t: Tables) -> list[tuple[Any, Any, int | None] | None]:
         if lo is None and hi is None and pool is None:
             out.append(None)
         else:
-            out.append((-_INF if lo is None else lo, _INF if hi is None else hi,
+            out.append((-_FAR if lo is None else lo, _FAR if hi is None else hi,
                         None if pool is None else number[pool]))
     t.slot_checks = out
     return out
 
 
-_INF = float("inf")
+# A missing bound in :func:`slot_checks`: an int, not a float infinity, so that ``lo <= v <= hi`` stays on Python
+# 3.11's int-only comparison (an int compared with a float takes the generic path, and the one comparison site,
+# specialised for ints by the bounded slots, was sent back to it at every pool slot: Bloodborne's 91 pool slots have
+# no upper bound). The largest int that path takes (one 30-bit digit). A value beyond it in a slot with a missing
+# bound is merely "not proven": the full check, which reads the bounds themselves, decides, exactly as always.
+_FAR = (1 << 30) - 1
 
 
 class Certified:
@@ -346,7 +351,8 @@ class Certified:
         checks = self.checks
         deltas = self.deltas
         pools = False  # a pool slot changed
-        old = self.counters.flat()
+        copy = self.counters
+        old = copy.blocks[0] if copy.n <= _BLOCK else copy  # (Snapshot.flat, without its call)
         bits = 0
         dz: list[int] | None = None
         for i in noted:
