@@ -274,3 +274,56 @@ def test_a_zone_listing_no_card_id_is_a_named_violation_on_both_paths(bad: objec
         assert len(report) == 1 and report[0][0] == "every card in exactly one zone", (certified, report)
         assert f"position {at + 1}, which is no card" in report[0][1], report
         assert report == invariants.full(s)[0]
+
+
+FAR = '''\
+game "Far" { players 2..2
+  step_limit 100000 }
+card Tok { v: int }
+cards "tok.yaml"
+zone bag: deck hidden of Tok
+zone shelf: row public of Tok
+pool gold {
+  bank: 3000000000
+  per player purse
+}
+round {
+  step s "S" {
+    for i in range(0, 6) {
+      choose k from range(0, 3) by first {
+        if k == 0 { transfer 2000000000 from bank to first.purse }
+        if k == 1 { transfer all from first.purse to bank }
+        if k == 2 { move top(bag) to shelf }
+      }
+    }
+    end game
+  }
+}
+score(p) = p.purse
+'''
+
+
+def test_a_value_past_the_certificates_missing_bound_is_decided_by_the_full_check(
+        write_ruleset: Callable[..., str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A slot with no upper bound (a pool's) is checked against an int stand-in (``invariants._FAR``, which keeps
+    the comparison on Python's int fast path), not an infinity: a value past it is only "not proven", so the full
+    check decides, and reports nothing for a legal state. Here a pool of three billion moves two billion at once."""
+    calls = []
+    real = invariants.full
+
+    def counting(s: GameState) -> tuple[invariants.Violations, bool]:
+        calls.append(1)
+        return real(s)
+
+    monkeypatch.setattr(invariants, "full", counting)
+    rules = load_ruleset(write_ruleset(FAR, {"tok.yaml": "kind: Tok\nstart: bag\ncards:\n  - name: Tok\n"
+                                                       "    count: 14\n    v: 1\n"}))
+    rules._build(2)[0].incremental_checks = True  # small rulesets check in full otherwise
+    assert invariants._FAR < 2_000_000_000
+    for seed in range(3):
+        checked, plain = rules.new_game(2, seed, check_invariants=True), rules.new_game(2, seed)
+        checked.random_playout(random.Random(seed))
+        plain.random_playout(random.Random(seed))
+        assert checked.error is None and checked.state.status == "finished"
+        assert checked.digest() == plain.digest()
+    assert len(calls) > 3  # the far values were the full check's to decide

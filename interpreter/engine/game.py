@@ -526,7 +526,8 @@ class Game(GameViews):
         cert = self._certified
         compiled = self.ruleset.compiled
         invs = compiled.invariants
-        dirty = -1  # bit k set: evaluate invariant k (every one, unless the certificate tells which held)
+        every = (1 << len(invs)) - 1
+        todo = every  # bit k set: evaluate invariant k (every one, unless the certificate tells which held)
         if cert is not None:
             masks = cert.masks
             if masks is None:  # this game's read-set lists (readsets.py), for the certificate's checks
@@ -537,10 +538,10 @@ class Game(GameViews):
                 if held is not None:  # which held in the last checked state, and what changed since
                     # those whose read set is unknown, those that did not hold there, and those that may read
                     # something that changed (ORed by the certificate as it checked what changed)
-                    dirty = cert.bits | masks[2] | ~held
-                    if not dirty & ((1 << len(invs)) - 1):
+                    todo = (cert.bits | masks[2] | ~held) & every
+                    if not todo:
                         return out  # every one held, and none reads anything that changed: they all hold still
-                cert.held = None  # until this check's answers are known (an exception leaves nothing to trust)
+                    cert.held = None  # until this check's answers are known (an exception leaves nothing to trust)
             else:
                 cert = None
         if cert is None:
@@ -551,32 +552,31 @@ class Game(GameViews):
             self._certified = invariants.Certified.take(s) if keep else None
             # the writes and card moves from here on, for the next check
             s.wrote, s.moved = ([], []) if self._certified is not None else (None, None)
-        every = (1 << len(invs)) - 1
-        todo = dirty & every
         held = every ^ todo  # the others held in the last checked state and read nothing that changed: hold still
         step = None  # worked out only for an invariant that names steps it does not hold in
         work = s.work
-        while todo:  # the invariants to evaluate, in their order (lowest bit first)
-            bit = todo & -todo
-            todo ^= bit
-            text, fn, outside = invs[bit.bit_length() - 1]
-            if outside:
-                if step is None:
-                    step = self.step_name()
-                if step in outside:
-                    continue  # not evaluated here: not known to hold
-            s.work = 0  # a budget of its own: its outcome depends on what it reads, not on when it runs
-            try:
-                ok = fn(s, {})
-            except RuleError as err:
-                out.append((text, f"could not evaluate: {err}"))
-                continue
-            finally:
-                s.work = work  # checking is not playing: a checked game's work stays the unchecked game's
-            if ok:
-                held |= bit
-            else:
-                out.append((text, ""))
+        try:
+            while todo:  # the invariants to evaluate, in their order (lowest bit first)
+                bit = todo & -todo
+                todo ^= bit
+                text, fn, outside = invs[bit.bit_length() - 1]
+                if outside:
+                    if step is None:
+                        step = self.step_name()
+                    if step in outside:
+                        continue  # not evaluated here: not known to hold
+                s.work = 0  # a budget of its own: its outcome depends on what it reads, not on when it runs
+                try:
+                    ok = fn(s, {})
+                except RuleError as err:
+                    out.append((text, f"could not evaluate: {err}"))
+                    continue
+                if ok:
+                    held |= bit
+                else:
+                    out.append((text, ""))
+        finally:
+            s.work = work  # checking is not playing: a checked game's work stays the unchecked game's
         if self._certified is not None:
             self._certified.held = held
         return out

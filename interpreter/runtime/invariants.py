@@ -147,48 +147,63 @@ class _Every:
 _EVERY = _Every()
 
 
-def slot_checks(t: Tables) -> list[tuple[Any, Any, str | None] | None]:
-    """Per counter slot, what :meth:`Certified._counters_hold` checks when its value changed: ``None`` for a slot
+def slot_checks(t: Tables) -> list[tuple[Any, Any, int | None] | None]:
+    """Per counter slot, what :meth:`Certified.holds` checks when its value changed: ``None`` for a slot
     with no bound and in no pool (nothing), else its bounds and its pool: ``(lo, hi, pool)``, a missing bound
-    as an infinity (``lo <= v <= hi`` is then one chained comparison; a value that does not compare with a bound
-    raises TypeError, which :meth:`Certified.holds` turns into "not proven", as before) and ``pool`` None outside
-    pools. Made once per tables (kept in ``t.slot_checks``: a large game takes certificates in full hundreds of
-    times, and Slay the Spire's tables have thousands of slots), shared by every certificate and its copies."""
-    made: list[tuple[Any, Any, str | None] | None] | None = t.slot_checks
+    as :data:`_FAR` (``lo <= v <= hi`` is then one chained comparison; a value that does not compare with a bound
+    raises TypeError, which :meth:`Certified.holds` turns into "not proven", as before) and ``pool`` the pool's
+    number (its place in ``t.pool_slots``: an index of :attr:`Certified.deltas`), None outside pools. Made once
+    per tables (kept in ``t.slot_checks``: a large game takes certificates in full hundreds of times, and Slay the
+    Spire's tables have thousands of slots), shared by every certificate and its copies."""
+    made: list[tuple[Any, Any, int | None] | None] | None = t.slot_checks
     if made is not None and len(made) == len(t.counter_bounds):
         return made
+    number = {name: k for k, name in enumerate(t.pool_slots)}
     pool_of = t.pool_of_slot
-    out: list[tuple[Any, Any, str | None] | None] = []
+    out: list[tuple[Any, Any, int | None] | None] = []
     for i, (lo, hi) in enumerate(t.counter_bounds):
         pool = pool_of.get(i)
         if lo is None and hi is None and pool is None:
             out.append(None)
         else:
-            out.append((-_INF if lo is None else lo, _INF if hi is None else hi, pool))
+            out.append((-_FAR if lo is None else lo, _FAR if hi is None else hi,
+                        None if pool is None else number[pool]))
     t.slot_checks = out
     return out
 
 
-_INF = float("inf")
+# A missing bound in :func:`slot_checks`: an int, not a float infinity, so that ``lo <= v <= hi`` stays on Python
+# 3.11's int-only comparison (an int compared with a float takes the generic path, and the one comparison site,
+# specialised for ints by the bounded slots, was sent back to it at every pool slot: Bloodborne's 91 pool slots have
+# no upper bound). The largest int that path takes (one 30-bit digit). A value beyond it in a slot with a missing
+# bound is merely "not proven": the full check, which reads the bounds themselves, decides, exactly as always.
+_FAR = (1 << 30) - 1
 
 
 class Certified:
     """Counters, zone sizes and card places of a state in which every card was in exactly one zone (the
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
-    __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "checks", "masks", "bits", "held")
+    __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "checks", "deltas", "masks", "bits", "held")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool,
-                 checks: list[tuple[Any, Any, str | None] | None]) -> None:
+                 checks: list[tuple[Any, Any, int | None] | None], pools: int = 0,
+                 sizes: list[int] | None = None) -> None:
         self.counters = counters
         # copies of the zone lists when certified in full: only the record's audit (:data:`AUDIT`) reads them and
         # keeps them current; a check proves placement from the sizes and the card places, which it keeps current
         self.zones = zones
-        self.sizes = [len(z) for z in zones.blocks[0]] if zones.n <= _BLOCK else [len(zones[i]) for i in range(zones.n)]
+        # each zone's size (given by a copy: its own, without a pass over the zone copies)
+        self.sizes = sizes if sizes is not None else (
+            list(map(len, zones.blocks[0])) if zones.n <= _BLOCK else [len(zones[i]) for i in range(zones.n)])
         self.card_zone = card_zone  # a copy
         # every pool slot held a plain int: a pool's total then moves by exactly the changes of its slots
         self.int_pools = int_pools
         self.checks = checks  # per slot, what a changed value is checked against (:func:`slot_checks`)
+        # per pool (by its number in the checks), how much its total moved in the check under way: all zero between
+        # checks, since a check that leaves one nonzero fails and the certificate is replaced (so no list is made
+        # per check)
+        self.deltas = [0] * pools
         # the engine's read-set lists for this game (interpreter/compiler/readsets.py ``InvariantReads.lists``),
         # set by the engine before its first check; None: every invariant counts as reading whatever changed
         self.masks: Masks | None = None
@@ -204,17 +219,20 @@ class Certified:
     def take(s: GameState) -> Certified:
         """Certify ``s`` as it is now (the caller has just checked it in full)."""
         counters = s.counters
-        int_pools = all(type(counters[i]) is int for i in s.tables.pool_of_slot)
+        t = s.tables
+        pool_of = t.pool_of_slot
+        # (in C: Slay the Spire and Bloodborne have dozens of pool slots, and a certificate is taken at every full
+        # check)
+        int_pools = not pool_of or _INT.issuperset(map(type, map(counters.__getitem__, pool_of)))
         return Certified(Snapshot.of(counters, is_not), Snapshot.of([z[:] for z in s.zones]), s.card_zone[:],
-                         int_pools, slot_checks(s.tables))
+                         int_pools, slot_checks(t), len(t.pool_slots))
 
     def copy(self) -> Certified:
         zones = self.zones  # never changed in place (the audit replaces it): shared unless the audit runs
         if AUDIT is not None:
             zones = Snapshot(zones.n, [[z[:] for z in b] for b in zones.blocks])
-        made = Certified(self.counters.copy(), zones, self.card_zone[:], self.int_pools, self.checks)
-        made.sizes = self.sizes[:]
-        return made
+        return Certified(self.counters.copy(), zones, self.card_zone[:], self.int_pools, self.checks,
+                         len(self.deltas), self.sizes[:])
 
     def holds(self, s: GameState) -> bool:
         """True when placement, bounds and pools provably hold in ``s``; then ``s`` becomes the certified state.
@@ -222,47 +240,43 @@ class Certified:
         What changed since the certified state is what the game's write paths noted: the counter slots and
         zones written in ``s.wrote`` (interpreter/runtime/state.py's ``note_slot`` and ``note_zone``, and the
         same test in generated code) and the cards moved in ``s.moved`` (every card move: runtime/moves.py), so
-        no copy is compared to find it. Counters: see :meth:`_counters_hold`; cards: see :meth:`_places`. Then
-        the counters are compared with the state item for item, the zones by their sizes and every card place
-        (in :meth:`_places`), each in one C-level pass: a write that bypassed the record (a path that forgot to
-        note itself) and changed a counter, a zone's size or a card's place makes them differ, and this check a
-        full one. An unnoted change that keeps every size and place (a zone reordered in place, or a card listed
-        in place of another in a zone whose size a noted move kept) is not seen here; tests/test_recorded_writes.py
-        is what rules it out. False means "not proven": the caller runs the full check, which reports exactly
-        what is wrong.
+        no copy is compared to find it. Counters and cards: see :meth:`_changes`. Then the counters are compared
+        with the state item for item, the zones by their sizes and every card place (in :meth:`_changes`), each in
+        one C-level pass: a write that bypassed the record (a path that forgot to note itself) and changed a
+        counter, a zone's size or a card's place makes them differ, and this check a full one. An unnoted change
+        that keeps every size and place (a zone reordered in place, or a card listed in place of another in a zone
+        whose size a noted move kept) is not seen here; tests/test_recorded_writes.py is what rules it out. False
+        means "not proven": the caller runs the full check, which reports exactly what is wrong.
 
         The record's lists are read as they are (a slot, zone or card noted twice is checked twice, which changes
         nothing; no set is made of them) and then emptied.
         """
         counters = s.counters
-        zones = s.zones
-        cz = s.card_zone
         w = s.wrote
         mv = s.moved
-        if w is None or mv is None or len(counters) != self.counters.n:
+        old = self.counters
+        if w is None or mv is None or len(counters) != old.n:
             return False  # (a zone or card count that differs fails the size or place comparison below)
+        zones = s.zones
         if AUDIT is not None:
-            if len(zones) != len(self.sizes) or len(cz) != len(self.card_zone):
+            if len(zones) != len(self.sizes) or len(s.card_zone) != len(self.card_zone):
                 return False
-            self._audit(counters, zones, cz, w, mv)
-        masks = self.masks
-        # _counters_hold and _places bring the certificate up to date as they check (one loop each, not a second
-        # pass): when either fails, it is half updated, and the caller replaces it (a full check, then
-        # Certified.take), so nothing reads it again
-        got = changed = None
+            self._audit(counters, zones, s.card_zone, w, mv)
+        # _changes brings the certificate up to date as it checks (one loop over each list, not a second pass): when
+        # it fails, the certificate is half updated, and the caller replaces it (a full check, then Certified.take),
+        # so nothing reads it again
         try:
-            got = self._counters_hold(counters, w, _EVERY if masks is None else masks[0])
-            if got is not None:
-                changed = self._places(zones, cz, got[1], mv, masks)
+            bits = self._changes(s, counters, zones, w, mv)
         except (TypeError, IndexError):
-            changed = None  # a value the full check must report (or fail on) itself
+            bits = None  # a value the full check must report (or fail on) itself
         w.clear()
         mv.clear()
-        if changed is None or got is None:
+        if bits is None:
             return False
-        if not self.counters.equals(counters) or list(map(len, zones)) != self.sizes:
+        if (counters != old.blocks[0] if old.n <= _BLOCK else not old.equals(counters)) or list(
+                map(len, zones)) != self.sizes:
             return False  # something changed that no write path noted: checked in full (the caller retakes us)
-        self.bits = got[0] | changed
+        self.bits = bits
         return True
 
     def _audit(self, counters: list[Any], zones: list[list[int]], cz: list[int], w: list[int], mv: list[int]) -> None:
@@ -292,25 +306,59 @@ class Certified:
             AUDIT.append(("zone", zi))
         self.zones = Snapshot.of([z[:] for z in zones])
 
-    def _counters_hold(self, counters: list[Any], noted: list[int],
-                       slot_of: list[int] | _Every) -> tuple[int, list[int]] | None:
-        """The OR of the read-set masks (``slot_of``) of the noted slots that changed, and the noted zones (``~zi``
-        in the record: split here, in the one loop over the record), when every changed slot is within its bounds
-        and every pool with a changed slot still adds up: its changed slots, all plain ints, add up to what they did
-        when certified (the pool's total then); None otherwise. Each value is taken into the copy as it is checked
-        (see :meth:`holds`); what a changed slot is checked against is :attr:`checks`' entry (:func:`slot_checks`).
+    def _changes(  # noqa: C901 - one pass over each list of the record, at every checked decision
+            self, s: GameState, counters: list[Any], zones: list[list[int]], noted: list[int], moved: list[int]
+    ) -> int | None:
+        """The invariants whose inputs the noted writes and card moves may have changed (the OR of their read-set
+        masks, below), when bounds, pools and placement still hold given that only the noted slots and zones and the
+        moved cards changed; None otherwise. One method, not one per list: this runs at every checked decision.
 
-        A noted slot that still holds the very object certified (a third of Bloodborne's notes: the round's resets,
-        a value written back unchanged) is skipped: it was checked then, it adds nothing to a pool, and leaving its
-        mask out spares the declared invariants that read it an evaluation. (Identity, as the certificate's counter
-        copy always compared: an equal value that is another object is checked again.)"""
+        Counters: a noted slot (``~zi`` in the record is zone ``zi``, noted as a zone: a shuffle) whose value
+        changed must be within its bounds, and every pool with a changed slot must still add up: its changed slots,
+        all plain ints, add up to what they did when certified (the pool's total then). Each value is taken into
+        the copy as it is checked; what a changed slot is checked against is :attr:`checks`' entry
+        (:func:`slot_checks`). A noted slot that still holds the very object certified (the round's resets that
+        changed nothing, a value written back unchanged) is skipped: it was checked then, it adds nothing to a
+        pool, and leaving its mask out spares the declared invariants that read it an evaluation. (Identity, as the
+        certificate's counter copy always compared: an equal value that is another object is checked again.) The
+        certified pool slots are plain ints (``int_pools``, and only ints are taken into them), so a change's
+        difference is exact.
+
+        Cards: the certificate keeps each zone's size and each card's place, and both are right when certified: a
+        zone's size is the number of cards placed in it. Each moved card takes its place now into the certified
+        places, and moves one card of size from the zone it was placed in to the zone it is placed in now, after a
+        check that that zone lists it. Then the certified places must equal the places now (one C-level pass: no
+        card that was not noted moved), and :meth:`holds` compares every zone's size with the kept sizes. A zone
+        noted as a zone is checked card by card, in C-level passes: its cards are distinct card ids, each placed in
+        it; with its size equal to the number of cards placed in it, it lists exactly those. A zone changed only by
+        noted moves is not read card by card: its size and the moved cards' places are checked, and
+        tests/test_recorded_writes.py proves that every change of a zone's list is a noted move or a noted zone.
+        (Below 0: card -1 would read the last card's place, as Python indexes lists; `True` would be card 1. A card
+        past the end raises IndexError, which :meth:`holds` turns into "not proven".)
+
+        The masks (``masks``: every invariant without them): per changed slot the invariants reading it; per zone a
+        card left or entered, or noted as a zone, those reading its list (below bit ``shift``), and those reading
+        it through a per-card test (above) when the test holds for a moved card (a card and a zone changed by
+        different moves are paired too, which can only evaluate more)."""
+        masks = self.masks
+        if masks is None:
+            slot_of: list[int] | _Every = _EVERY
+            zone_of: list[int] | _Every = _EVERY
+            relevant: list[int] | _Every | None = _EVERY
+            shift = 0
+        else:
+            slot_of, zone_of, _, shift, relevant = masks
         checks = self.checks
-        moved: dict[str, int] | None = None
-        old = self.counters.flat()
+        deltas = self.deltas
+        pools = False  # a pool slot changed
+        copy = self.counters
+        old = copy.blocks[0] if copy.n <= _BLOCK else copy  # (Snapshot.flat, without its call)
         bits = 0
-        dz: list[int] = []
+        dz: list[int] | None = None
         for i in noted:
             if i < 0:
+                if dz is None:
+                    dz = []
                 dz.append(~i)
                 continue
             v = counters[i]
@@ -324,64 +372,38 @@ class Certified:
                 if not lo <= v <= hi:
                     return None
                 if pool is not None:
-                    if type(v) is not int or type(was) is not int or not self.int_pools:
+                    if type(v) is not int or not self.int_pools:
                         return None
-                    if moved is None:
-                        moved = {}
-                    moved[pool] = moved.get(pool, 0) + v - was
+                    deltas[pool] += v - was
+                    pools = True
             old[i] = v
-        return None if moved and any(moved.values()) else (bits, dz)
-
-    def _places(self, zones: list[list[int]], cz: list[int], dz: list[int], moved: list[int],
-                masks: Masks | None) -> int | None:
-        """The invariants whose inputs the card moves and noted zones may have changed, when placement still holds
-        given that only the cards ``moved`` changed their places and only their places' zones and the zones ``dz``
-        (noted as zones: a shuffle) their lists: those reading a zone whose list changed (``masks[1]`` below bit
-        ``masks[3]``), and those reading such a zone through a per-card test (above it) that holds for a moved card
-        (``masks[4]``; a card and a zone changed by different moves are paired too, which can only evaluate more);
-        every invariant without ``masks``.
-
-        The certificate keeps each zone's size and each card's place, and both are right when certified: a zone's
-        size is the number of cards placed in it. Each moved card takes its place now into the certified places,
-        and moves one card of size from the zone it was placed in to the zone it is placed in now, after a check
-        that that zone lists it. Then the certified places must equal the places now (one C-level pass: no card
-        that was not noted moved), and :meth:`holds` compares every zone's size with the kept sizes. A zone of
-        ``dz`` is checked card by card, in C-level passes: its cards are distinct card ids, each placed in it;
-        with its size equal to the number of cards placed in it, it lists exactly those. A zone changed only by
-        noted moves is not read card by card: its size and the moved cards' places are checked, and
-        tests/test_recorded_writes.py proves that every change of a zone's list is a noted move or a noted zone.
-        (Below 0: card -1 would read the last card's place, as Python indexes lists; `True` would be card 1. A card
-        past the end raises IndexError, which :meth:`holds` turns into "not proven".)
-        """
+        if pools and any(deltas):
+            return None
+        cz = s.card_zone
         own = self.card_zone
-        if masks is None:
-            zone_of: list[int] | _Every = _EVERY
-            relevant: list[int] | _Every | None = _EVERY
-            shift = 0
-        else:
-            zone_of, shift, relevant = masks[1], masks[3], masks[4]
-        bits = 0  # the zone masks of every zone a card left or entered: plain reads below bit shift, filtered above
         if moved:
             sizes = self.sizes
             for c in moved:
                 z = cz[c]
                 if z < 0 or ((zl := zones[z])[-1] != c and c not in zl):
                     return None  # placed in a zone that does not list it (or at no zone): the full check says which
-                bits |= zone_of[z]
                 was = own[c]
                 if was != z:
                     own[c] = z
                     sizes[was] -= 1
                     sizes[z] += 1
-                    bits |= zone_of[was]
+                    bits |= zone_of[was] | zone_of[z]
+                else:
+                    bits |= zone_of[z]
         if own != cz:
             return None
-        for zi in dz:
-            cards = zones[zi]
-            if cards and (min(cards) < 0 or not _INT.issuperset(map(type, cards)) or len(set(cards)) != len(cards)
-                          or set(map(cz.__getitem__, cards)) != {zi}):
-                return None
-            bits |= zone_of[zi]
+        if dz is not None:
+            for zi in dz:
+                cards = zones[zi]
+                if cards and (min(cards) < 0 or not _INT.issuperset(map(type, cards))
+                              or len(set(cards)) != len(cards) or set(map(cz.__getitem__, cards)) != {zi}):
+                    return None
+                bits |= zone_of[zi]
         if relevant is None or not bits >> shift:
             return bits
         cbits = 0  # the invariants whose per-card tests hold for a moved card
@@ -416,20 +438,26 @@ def others(s: GameState) -> Violations:
     out: Violations = []
     t = s.tables
     zones = s.zones
-    for zi in t.capped_zones:  # _capacity, _final and _pending inline: this runs at every checked decision
-        cap = t.zone_capacity[zi]
-        if cap is not None and len(zones[zi]) > cap:
-            _capacity(s, out)
-            break
+    capped = t.capped_zones
+    if capped:  # _capacity, _final and _pending inline: this runs at every checked decision
+        caps = t.zone_capacity
+        for zi in capped:
+            cap = caps[zi]
+            if cap is not None and len(zones[zi]) > cap:
+                _capacity(s, out)
+                break
     final = t.final_zones
     if (sum(map(len, map(zones.__getitem__, final))) if final else 0) != s.removed_count:
         _final(s, out)
     pend = s.pending
-    if pend is not None and (pend[0] == "choose" and not pend[2]
-                             or pend[0] == "simul" and not all(map(_OPTIONS, pend[1]))):
-        _pending(s, out)
-    if t.absent_slots and pend is not None:
-        seats.violations(s, out)
+    if pend is not None:
+        if pend[0] == "choose":
+            if not pend[2]:
+                _pending(s, out)
+        elif pend[0] == "simul" and not all(map(_OPTIONS, pend[1])):
+            _pending(s, out)
+        if t.absent_slots:
+            seats.violations(s, out)
     return out
 
 
