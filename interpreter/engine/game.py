@@ -107,7 +107,6 @@ class Game(GameViews):
         # raised again through this frame: one game in a playout ends so, and a re-raise costs a traceback entry.
         # A fused call whose own body ran the `end game` returns GAME_ENDED instead (no exception at all)
         over = False
-        ended = GAME_ENDED  # read once: the loop below tests every fused call's answer against it
         try:
             while True:
                 calls = (stop - 2 - s.steps) // span if span else 0
@@ -120,52 +119,52 @@ class Game(GameViews):
                         for i in _RANGES[calls] if calls < _MADE else range(calls):  # noqa: B007 - read after
                             fr = frames[-1]
                             r = fr[0].fast[fr[1]](s, fr)
-                            if r is True:  # tested first: a suspension is the most frequent answer but one
-                                if pick is None:
-                                    break
-                                # A suspended call ran no instruction: take back its turn of the loop
-                                # (``i`` counts it), pick, and run on. A violation stops the game with
-                                # the step count the check after the loop would have seen.
-                                if check:
-                                    self._check_invariants()
-                                extra -= 1
-                                pend = s.pending
-                                if pend[0] == "choose":  # type: ignore[index] # a suspension always leaves one
-                                    # _pick's first case, written here: most decisions of a playout are
-                                    # one player's, and the call was a fifth of the loop's cost per pick.
-                                    # The frame that suspended is the top one: a fused call may have run
-                                    # through a `do` into the callee's `choose` (interpreter/codegen/fuse.py)
-                                    _, p, options, var, body_pc, end_pc, _ = pend  # type: ignore[misc]
-                                    choice = pick(len(options))
-                                    value = options[choice]
-                                    fr = frames[-1]
-                                    fr[2][var] = value
-                                    fr[1] = end_pc if value is None else body_pc
-                                    s.pending = None
-                                    s.decisions.append((p, choice))
-                                else:
-                                    # _pick's simultaneous case, written here too (Bloodborne's hunters, a
-                                    # Goofspiel bid): nobody has committed and each entry is a player's own,
-                                    # so every entry is picked in the list's order, exactly as _pick does,
-                                    # and the (player, option) pairs are bound at once
-                                    _, per, key, next_pc, _ = pend  # type: ignore[misc]
-                                    fr = frames[-1]
-                                    env = fr[2]
-                                    if s.commits or key + UNITS in env:
-                                        self._pick(pick)
-                                        continue
-                                    chosen = []
-                                    decisions = s.decisions
-                                    for p, options in per:
-                                        choice = pick(len(options))
-                                        decisions.append((p, choice))
-                                        chosen.append((p, options[choice]))
-                                    env[key] = (tuple(chosen), 0)
-                                    fr[1] = next_pc
-                                    s.pending = None
-                                continue
                             if r:
-                                if r is ended:  # `end game` in the call's own body: its steps are counted
+                                if r is True:
+                                    if pick is None:
+                                        break
+                                    # A suspended call ran no instruction: take back its turn of the loop
+                                    # (``i`` counts it), pick, and run on. A violation stops the game with
+                                    # the step count the check after the loop would have seen.
+                                    if check:
+                                        self._check_invariants()
+                                    extra -= 1
+                                    pend = s.pending
+                                    if pend[0] == "choose":  # type: ignore[index] # a suspension always leaves one
+                                        # _pick's first case, written here: most decisions of a playout are
+                                        # one player's, and the call was a fifth of the loop's cost per pick.
+                                        # The frame that suspended is the top one: a fused call may have run
+                                        # through a `do` into the callee's `choose` (interpreter/codegen/fuse.py)
+                                        _, p, options, var, body_pc, end_pc, _ = pend  # type: ignore[misc]
+                                        choice = pick(len(options))
+                                        value = options[choice]
+                                        fr = frames[-1]
+                                        fr[2][var] = value
+                                        fr[1] = end_pc if value is None else body_pc
+                                        s.pending = None
+                                        s.decisions.append((p, choice))
+                                    else:
+                                        # _pick's simultaneous case, written here too (Bloodborne's hunters, a
+                                        # Goofspiel bid): nobody has committed and each entry is a player's
+                                        # own, so every entry is picked in the list's order, exactly as _pick
+                                        # does, and the (player, option) pairs are bound at once
+                                        _, per, key, next_pc, _ = pend  # type: ignore[misc]
+                                        fr = frames[-1]
+                                        env = fr[2]
+                                        if s.commits or key + UNITS in env:
+                                            self._pick(pick)
+                                            continue
+                                        chosen = []
+                                        decisions = s.decisions
+                                        for p, options in per:
+                                            choice = pick(len(options))
+                                            decisions.append((p, choice))
+                                            chosen.append((p, options[choice]))
+                                        env[key] = (tuple(chosen), 0)
+                                        fr[1] = next_pc
+                                        s.pending = None
+                                    continue
+                                if r is GAME_ENDED:  # `end game` in the call's own body: its steps are counted
                                     over = True
                                     break
                                 extra += r
