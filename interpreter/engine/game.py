@@ -145,9 +145,12 @@ class Game(GameViews):
                                         s.decisions.append((p, choice))
                                     else:
                                         # _pick's simultaneous case, written here too (Bloodborne's hunters, a
-                                        # Goofspiel bid): nobody has committed and each entry is a player's
-                                        # own, so every entry is picked in the list's order, exactly as _pick
-                                        # does, and the (player, option) pairs are bound at once
+                                        # Goofspiel bid; the call and its re-reads cost 700 bytecodes a
+                                        # Bloodborne game): when nobody has committed and each entry is a
+                                        # player's own (no `by`), every entry is picked in the list's order,
+                                        # its decision recorded before the next pick, exactly as _pick does,
+                                        # and the (player, option) pairs are bound at once; any other case
+                                        # is _pick's
                                         _, per, key, next_pc, _ = pend  # type: ignore[misc]
                                         fr = frames[-1]
                                         env = fr[2]
