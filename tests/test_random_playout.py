@@ -61,6 +61,28 @@ def test_random_playout_continues_a_game_half_decided() -> None:
     assert digests[0] == digests[1]
 
 
+def test_playout_asks_each_entry_of_a_simultaneous_choice_in_turn() -> None:
+    """`playout(pick)` asks while the choice is pending and records each answer before the next question, also
+    for the entries of a simultaneous choice picked inside the step loop: a picker that reads the game sees the
+    decisions one by one, as the apply loop would show them, and the game ends as the apply loop's does."""
+    program, _ = check_file(str(ROOT / "rulesets" / "classic" / "goofspiel.rules"))
+    assert program is not None
+    rules = Ruleset(program)
+    game = rules.new_game(2, 4)
+    rng = random.Random(4)
+    seen: list[tuple[int, bool]] = []
+
+    def pick(n: int) -> int:
+        seen.append((len(game.state.decisions), game.state.pending is not None))
+        return rng.randrange(n)
+
+    game.playout(pick)
+    other = rules.new_game(2, 4)
+    _loop(other, random.Random(4))
+    assert seen == [(i, True) for i in range(len(game.state.decisions))]
+    assert game.digest() == other.digest() and game.state.decisions == other.state.decisions
+
+
 def test_new_games_do_not_share_state() -> None:
     """`new_game` clones one template per player count and options: games must stay independent."""
     program, _ = check_file(str(ROOT / "rulesets" / "classic" / "kuhn_poker.rules"))

@@ -6,6 +6,8 @@ Every shuffle of every game goes through it, so a difference would change every 
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from liturgy.interpreter.engine.chance import NeedChance, Script
 from liturgy.interpreter.runtime import rng
@@ -38,3 +40,41 @@ def test_shuffle_with_a_chance_script_uses_its_outcomes() -> None:
     with pytest.raises(NeedChance) as need:
         rng.shuffle([1, 2, 3], Script([]))
     assert need.value.n == 3
+
+
+# states at the edges of the packed draws' lanes (rng._outputs): zero, the largest, one whose next states wrap past
+# 2**64 at once, and states outside 0..2**64-1 (a save can hold any integer; the loop reduces it modulo 2**64)
+_EDGES = [0, rng.MASK, rng.MASK - rng.GOLDEN + 1, 2**64 + 5, -1, -(2**70) - 3, rng.seed_state(7)]
+
+
+def test_every_length_and_edge_state_draws_the_below_stream() -> None:
+    """Both shuffles, the one-by-one loop (short lists) and the packed draws (longer ones), for every length up to
+    past the packed threshold, the precomputed ranges (256) and the lanes kept (up to 255 draws)."""
+    lengths = [*range(0, 40), 255, 256, 257, 1030]
+    for length in lengths:
+        for state in _EDGES:
+            mine, ref = list(range(length)), list(range(length))
+            assert rng.shuffle(mine, state) == _reference(ref, state), (length, state)
+            assert mine == ref, (length, state)
+
+
+def test_packed_outputs_are_next_states_outputs() -> None:
+    """`rng._outputs(state, m)` is the m outputs of m `next_state` calls, in order."""
+    for m in (1, 2, 5, 31, 300):
+        for state in _EDGES:
+            if not 0 <= state <= rng.MASK:
+                continue
+            want, s = [], state
+            for _ in range(m):
+                s, out = rng.next_state(s)
+                want.append(out)
+            assert rng._outputs(state, m) == want, (m, state)
+
+
+def test_the_one_by_one_loop_alone_draws_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a big-endian machine (no packed draws) every length takes the loop: the same stream."""
+    monkeypatch.setattr(rng, "_PACKED_FROM", sys.maxsize)
+    for length in (6, 7, 40):
+        for state in _EDGES:
+            mine, ref = list(range(length)), list(range(length))
+            assert rng.shuffle(mine, state) == _reference(ref, state) and mine == ref, (length, state)
