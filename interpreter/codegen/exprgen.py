@@ -26,6 +26,7 @@ from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _rando
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.inline_aggregates import holds_seats
 from liturgy.interpreter.codegen.inline_aggregates import unrolled as seats_unrolled
+from liturgy.interpreter.codegen.slots import strided as seat_strided
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
 from liturgy.interpreter.compiler import budgets, grids
@@ -295,17 +296,7 @@ class ExprGen:
         return None
 
     def _strided(self, owner: A.Expr, base: int, stride: int, missing: str) -> str:
-        local, times = self._local(owner), f" * {stride}" if stride != 1 else ""  # a stride of 1: no multiply
-        if local is not None and local.isdigit():  # a seat written out (inline_aggregates.py): a constant slot
-            return str(base + int(local) * stride)
-        if local is not None and (local.startswith("env[") or local in self.loop_locals or local in self.plain
-                                  or self.is_nonnull(local)):
-            return f"({base} + {local}{times})"  # a plain local: no "no player" check, as in the closures
-        src = self.src(owner)
-        if src.isdigit():  # a seat folded to its number (`players[0]`): the zone or slot is a constant
-            return str(base + int(src) * stride)
-        t = self._name("_t")
-        return f"({base} + (({t}) if ({t} := {src}) is not None else _no_card({missing!r})){times})"
+        return seat_strided(self, owner, base, stride, missing)  # a seat's slot from a table (codegen/slots.py)
 
     # ------------------------------------------------------------ expressions
     def src(self, e: A.Expr) -> str:
