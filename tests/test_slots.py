@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.engine import Ruleset
 from mode_helpers import compiled, played_in_every_mode
 
@@ -72,3 +73,77 @@ def test_a_none_player_fails_alike(write_ruleset: Callable[..., str]) -> None:
             assert all(x == seen[0] for x in seen), (fail, seed)
             errors.add(str(seen[0][1]))  # type: ignore[index]
         assert any("player" in e or "NoneType" in e for e in errors), errors
+
+
+PROOFS = '''game "Proofs" { players 2..2
+  step_limit 4000 }
+card Tok { v: int }
+cards "tok.yaml"
+zone pool: deck hidden of Tok
+zone hand: per player row owner of Tok
+counter per player pts 0..1000 = 0
+counter spare: player
+counter total 0..100000
+setup {
+  shuffle pool
+  for p in players { move top(pool, 3) to p.hand }
+}
+round {
+  step s "S" {
+    for p in players {
+      p.pts += size(p.hand)
+      for c in p.hand { total += c.v }
+      choose c from p.hand by p {
+        total += c.v
+        log "{} shows {}", p, c
+        move c to pool
+      }
+    }
+    simultaneously p in players choose c from pool where c.v > 1 {
+      p.pts += c.v
+      log "{} takes {}", p, c
+      move c to p.hand
+    }
+    for q in [spare] {
+      SPARE
+    }
+    for p in players {
+      let k = sum(c.v for c in p.hand)
+      total += k + count(p for p in players where p.pts > 3)
+    }
+    if round >= 4 { end game }
+  }
+}
+score(p) = p.pts
+'''
+TOKS = "kind: Tok\nstart: pool\ncards:\n" + "".join(f"  - {{name: t{i}, v: {i % 4}}}\n" for i in range(16))
+
+
+def _proofs(write_ruleset: Callable[..., str], spare: str, mode: dict[str, bool]) -> Ruleset:
+    return compiled(write_ruleset(PROOFS.replace("SPARE", spare), {"tok.yaml": TOKS}), mode)
+
+
+def test_loop_items_are_proven_and_play_alike(write_ruleset: Callable[..., str]) -> None:
+    """The reads of a `for`'s, a `choose`'s and a `simultaneously`'s variable over the seats or a zone are proven
+    (slots.loop_items); a loop over a list that may hold `none`, and a loop whose body binds its name again in a
+    comprehension, are not. Every mode plays the same games."""
+    from liturgy.interpreter.codegen import slots
+    rules = _proofs(write_ruleset, "total += 1", {})
+    prog = rules.program
+    proven = slots.loop_items(prog)
+    names: dict[str, int] = {}
+    from liturgy.dsl.constructs import expressions, statements
+    for st in statements.walk(prog.steps[0].body):
+        for top in statements.STATEMENTS[type(st)].exprs(st):
+            for e in expressions.walk(top):
+                if id(e) in proven and hasattr(e, "id"):
+                    names[e.id] = names.get(e.id, 0) + 1
+    assert names.get("p", 0) >= 5 and names.get("c", 0) >= 4, names  # the seats' loops and choices, the cards
+    assert "q" not in names  # `for q in [spare]`: the list may hold `none`
+    last = prog.steps[0].body[-2]  # the loop whose body counts `p for p in players`: its own name bound again
+    assert isinstance(last, A.For) and not any(
+        id(e) in proven for st in statements.walk(last.body) for top in statements.STATEMENTS[type(st)].exprs(st)
+        for e in expressions.walk(top))
+    for seed in range(4):
+        seen = played_in_every_mode(lambda mode: _proofs(write_ruleset, "total += 1", mode), seed)
+        assert all(x == seen[0] for x in seen), seed

@@ -26,6 +26,7 @@ from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _rando
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.inline_aggregates import holds_seats
 from liturgy.interpreter.codegen.inline_aggregates import unrolled as seats_unrolled
+from liturgy.interpreter.codegen.slots import proven as proven_item
 from liturgy.interpreter.codegen.slots import strided as seat_strided
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
@@ -360,7 +361,7 @@ class ExprGen:
             if ref[0] == "field":
                 values = self.const(self.comp.field_list(e.name))
                 local = self._local(e.obj)
-                if local is not None and self.is_nonnull(local):
+                if local is not None and (self.is_nonnull(local) or proven_item(self, e.obj)):
                     return f"{values}[{local}]"
                 t = self._name("_t")
                 missing = f"`.{e.name}` of no card"
@@ -759,7 +760,7 @@ class ExprGen:
             args = "".join(f"{self.src(a)}, " for a in e.args)
             missing = f"`{fname}` of no card"
             obj = self.src(e.func.obj)
-            if self.is_nonnull(obj):  # a plain name that is never `none`: read twice, no test
+            if self.is_nonnull(obj) or (_PLAIN.fullmatch(bare(obj)) and proven_item(self, e.func.obj)):  # no test
                 return f"{table}[{card_def}[{obj}]](s, {args}{obj})"
             return (f"({table}[{card_def}[{c}]](s, {args}{c}) "
                     f"if ({c} := {obj}) is not None else _no_card({missing!r}))")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen.slots import proven
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.stmtgen import StmtGen
@@ -19,7 +20,7 @@ def log(gen: StmtGen, st: A.Log) -> None:
     known = set()  # the arguments proven not `none` here (a card just moved, a loop's item): no `None` test
     for i, a in enumerate(st.args):
         src = gen.src(a)
-        if gen.gen.is_nonnull(src):
+        if gen.gen.is_nonnull(src) or proven(gen.gen, a):
             known.add(i)
         if i not in zone_args and (isinstance(a, A.IntLit | A.StrLit | A.BoolLit | A.NoneLit)
                                    or src.startswith("\x00_E")):

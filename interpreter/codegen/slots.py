@@ -17,10 +17,14 @@ with another. Cards are left as they are (their number is not part of the layout
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from liturgy.dsl.constructs import expressions, statements
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen import scans
 
 if TYPE_CHECKING:
-    from liturgy.dsl.frontend import ast as A
     from liturgy.interpreter.codegen.exprgen import ExprGen
 
 PREFIX = "_Ks"  # the tables' names in generated code: drains.py takes ``_Ks12[...]`` as a plain zone index
@@ -33,7 +37,7 @@ def strided(gen: ExprGen, owner: A.Expr, base: int, stride: int, missing: str) -
     if local is not None and local.isdigit():  # a seat written out (inline_aggregates.py): a constant slot
         return str(base + int(local) * stride)
     seats = missing == "no player" and stride != 1 and gen.comp.layout.max_players > 0
-    if local is not None and seats and gen.is_nonnull(local):
+    if local is not None and seats and (gen.is_nonnull(local) or proven(gen, owner)):
         return f"{table(gen, base, stride)}[{local}]"
     if local is not None and (local.startswith("env[") or local in gen.loop_locals or local in gen.plain
                               or gen.is_nonnull(local)):
@@ -57,3 +61,74 @@ def table(gen: ExprGen, base: int, stride: int) -> str:
         name = known[(base, stride)] = gen._name(PREFIX)
         gen.ns[name] = tuple(base + p * stride for p in range(gen.comp.layout.max_players))
     return str(name)
+
+
+def proven(gen: ExprGen, e: A.Expr) -> bool:
+    """Whether ``e`` is a read of a `for` loop's variable, inside its body, where the loop runs over the seats or a
+    zone and nothing in the body binds or assigns that name: such a read is always the loop's current item, a
+    seat or a card, never `none` (:func:`loop_items`)."""
+    known = gen.ns.get("_Ks_proven")
+    if not isinstance(known, frozenset):
+        known = gen.ns["_Ks_proven"] = loop_items(gen.comp.prog)
+    return id(e) in known
+
+
+def loop_items(prog: Any) -> frozenset[int]:
+    """The ids of the name nodes that read a `for` loop's variable inside the loop's body, for every `for` over a
+    list of seats (:func:`.scans.seat_list`: ``players``, ``players_from(…)``, a filter of them) or over a zone,
+    whose body (statements and expressions, at any depth) neither binds the name again (a `let`, an inner loop, a
+    choice, a comprehension or aggregate, `transfer … as`) nor assigns it. The step machine writes the item to the
+    frame's variable at every turn and nothing else writes it there while the body runs, so every such read gives
+    an item: a seat or a card, which is never `none`. The same for a `choose` from a zone or the seats (its body
+    runs with the chosen item, game.py binds it from the options, which are the source's items, and a `none`
+    pass goes to the end instead) and a `simultaneously` over the seats without `by` (its body binds each seat
+    and the item it chose). Each body is walked once per binding around it."""
+    found: set[int] = set()
+    blocks = [prog.setup, prog.finish, *(st.body for st in prog.steps), *(p.body for p in prog.procs.values()),
+              *(h.body for hs in prog.handlers.values() for h in hs)]
+    for block in blocks:
+        for st in statements.walk(block):
+            if isinstance(st, A.For) and _items_never_none(st.iterable):
+                _prove(found, st.var, st.body, [])
+            elif isinstance(st, A.Choose) and _items_never_none(st.source):  # the chosen item, in its body
+                _prove(found, st.var, st.body, [st.where])
+            elif isinstance(st, A.Simultaneous):  # each deciding seat, and its chosen item, in the body
+                if st.by is None and scans.seat_list(st.players):
+                    _prove(found, st.player_var, st.body, [st.source, st.where])
+                if _items_never_none(st.source):
+                    _prove(found, st.var, st.body, [st.where])
+    return frozenset(found)
+
+
+def _prove(found: set[int], var: str, body: list[A.Stmt], more: list[A.Expr | None]) -> None:
+    """Add the reads of ``var`` in ``body`` and the expressions ``more`` (a choice's filter, its items) unless
+    any of them binds or assigns ``var`` again."""
+    tops = [e for e in more if e is not None]
+    inner = [n for top in tops for n in expressions.walk(top)]
+    if _rebinds(body, var) or any(var in expressions.EXPRESSIONS[type(e)].binds(e) for e in inner):
+        return
+    found.update(id(n) for n in [*_names(body), *inner] if isinstance(n, A.Name) and n.ref == ("local", var))
+
+
+def _items_never_none(e: A.Expr) -> bool:
+    return scans.seat_list(e) or (e.ty is not None and e.ty.kind == "zone")
+
+
+def _exprs(block: list[A.Stmt]) -> Iterator[A.Expr]:
+    for st in statements.walk(block):
+        for top in statements.STATEMENTS[type(st)].exprs(st):
+            yield from expressions.walk(top)
+
+
+def _names(block: list[A.Stmt]) -> Iterator[A.Name]:
+    return (e for e in _exprs(block) if isinstance(e, A.Name))
+
+
+def _rebinds(block: list[A.Stmt], var: str) -> bool:
+    for st in statements.walk(block):
+        decl = statements.STATEMENTS[type(st)]
+        if var in decl.binds(st) or var in decl.binds_inside(st):
+            return True
+        if isinstance(st, A.Assign) and isinstance(st.target, A.Name) and st.target.id == var:
+            return True
+    return any(var in expressions.EXPRESSIONS[type(e)].binds(e) for e in _exprs(block))
