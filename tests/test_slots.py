@@ -147,3 +147,73 @@ def test_loop_items_are_proven_and_play_alike(write_ruleset: Callable[..., str])
     for seed in range(4):
         seen = played_in_every_mode(lambda mode: _proofs(write_ruleset, "total += 1", mode), seed)
         assert all(x == seen[0] for x in seen), seed
+
+
+CALLS = '''game "Calls" { players 2..2
+  step_limit 4000 }
+card Tok {
+  v: int
+  on_play: effect(p: player) = none
+}
+cards "tok.yaml"
+zone pool: deck hidden of Tok
+zone hand: per player row owner of Tok
+counter per player pts 0..1000 = 0
+counter spare: player
+counter total 0..100000
+proc score_up(p: player, n: int) { p.pts += n }
+proc maybe(p: player) {
+  if p == spare { total += 1 }
+}
+proc rebinds(p: player) {
+  p = spare
+  total += 1
+}
+proc deep(p: player, k: int) {
+  p.pts += 1
+  if k > 0 { do deep(p, k - 1) }
+}
+setup {
+  shuffle pool
+  for p in players { move top(pool, 3) to p.hand }
+}
+round {
+  step s "S" {
+    for p in players {
+      do score_up(p, 1)
+      do deep(p, 2)
+      do rebinds(p)
+      choose c from p.hand by p {
+        do c.on_play(p)
+        move c to pool
+      }
+    }
+    do maybe(spare)
+    if round >= 4 { end game }
+  }
+}
+score(p) = p.pts
+'''
+CALL_TOKS = "kind: Tok\nstart: pool\ncards:\n" + "".join(
+    f'  - {{name: t{i}, v: {i % 4}, on_play: "do score_up(p, self.v)"}}\n' for i in range(16))
+
+
+def test_parameters_every_call_passes_a_seat_are_proven(write_ruleset: Callable[..., str]) -> None:
+    """A proc's (or an effect's) parameter whose every `do` passes a proven read, a card's `self` or a proven
+    parameter (a recursive call) is proven in the body; one called with a counter that may be `none`, or that
+    its body assigns, is not (slots._params). Every mode plays the same games."""
+    from liturgy.dsl.constructs import expressions, statements
+    from liturgy.interpreter.codegen import slots
+    path = write_ruleset(CALLS, {"tok.yaml": CALL_TOKS})
+    prog = compiled(path, {}).program
+    proven = slots.loop_items(prog)
+
+    def reads(proc: str) -> list[bool]:
+        return [id(e) in proven for st in statements.walk(prog.procs[proc].body)
+                for top in statements.STATEMENTS[type(st)].exprs(st) for e in expressions.walk(top)
+                if isinstance(e, A.Name) and e.id == "p"]
+    assert reads("score_up") == [True] and all(reads("deep")) and reads("deep")
+    assert reads("maybe") and reads("rebinds") and not any(reads("maybe") + reads("rebinds"))
+    for seed in range(4):
+        seen = played_in_every_mode(lambda mode: compiled(path, mode), seed)
+        assert all(x == seen[0] for x in seen), seed
