@@ -6,6 +6,7 @@ compile mode. Every case plays the same in every mode (digest, error, logs, resu
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from liturgy.dsl.frontend import ast as A
@@ -159,8 +160,10 @@ cards "tok.yaml"
 zone pool: deck hidden of Tok
 zone hand: per player row owner of Tok
 counter per player pts 0..1000 = 0
+counter per player bonus 0..10 = 0
 counter spare: player
 counter total 0..100000
+fn twice(q: player) -> int = q.pts + q.pts
 proc score_up(p: player, n: int) { p.pts += n }
 proc maybe(p: player) {
   if p == spare { total += 1 }
@@ -181,6 +184,7 @@ round {
   step s "S" {
     for p in players {
       do score_up(p, 1)
+      total += twice(p)
       do deep(p, 2)
       do rebinds(p)
       choose c from p.hand by p {
@@ -214,6 +218,9 @@ def test_parameters_every_call_passes_a_seat_are_proven(write_ruleset: Callable[
                 if isinstance(e, A.Name) and e.id == "p"]
     assert reads("score_up") == [True] and all(reads("deep")) and reads("deep")
     assert reads("maybe") and reads("rebinds") and not any(reads("maybe") + reads("rebinds"))
+    gen = compiled(path, {}).compiled.gen
+    assert gen is not None  # `twice(p)`, inlined: its parameter's slots from a table (its argument is proven)
+    assert re.search(r"_Ks[0-9]+\[\(", gen.sources.dump())
     for seed in range(4):
         seen = played_in_every_mode(lambda mode: compiled(path, mode), seed)
         assert all(x == seen[0] for x in seen), seed

@@ -781,9 +781,13 @@ class ExprGen:
         self.subst_src = {p.name: s for p, s in zip(fn.params, arg_src, strict=True)}
         self.subst_owner = comp.subst
         comp.inline_depth += 1
+        # an argument proven a seat or a card (codegen/slots.py): its text is never `none` while the body is written
+        seats = {bare(s) for s, a in zip(arg_src, e.args, strict=True) if proven_item(self, a)} - self.nonnull
+        self.nonnull |= seats
         try:
             return self.cond(fn.body) if truth else self.src(fn.body)
         finally:
+            self.nonnull -= seats
             comp.subst, self.subst_src, self.subst_owner, comp.subst_names = saved
             self.var_ranges = saved_ranges
             comp.inline_depth -= 1

@@ -17,6 +17,7 @@ with another. Cards are left as they are (their number is not part of the layout
 """
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.constructs import expressions, statements
@@ -67,11 +68,26 @@ def table(gen: ExprGen, base: int, stride: int) -> str:
 def proven(gen: ExprGen, e: A.Expr) -> bool:
     """Whether ``e`` is a read of a `for` loop's variable, inside its body, where the loop runs over the seats or a
     zone and nothing in the body binds or assigns that name: such a read is always the loop's current item, a
-    seat or a card, never `none` (:func:`loop_items`)."""
+    seat or a card, never `none` (:func:`loop_items`, computed once per checked program)."""
     known = gen.ns.get("_Ks_proven")
     if not isinstance(known, frozenset):
-        known = gen.ns["_Ks_proven"] = loop_items(gen.comp.prog)
+        known = gen.ns["_Ks_proven"] = _of(gen.comp.prog)
     return id(e) in known
+
+
+# the proofs of each checked program still alive: one program is often compiled several times (compile modes,
+# checked and unchecked variants), and the walk is a few percent of a large ruleset's compile
+_DONE: dict[int, tuple[weakref.ref[Any], frozenset[int]]] = {}
+
+
+def _of(prog: Any) -> frozenset[int]:
+    got = _DONE.get(id(prog))
+    if got is not None and got[0]() is prog:
+        return got[1]
+    items = loop_items(prog)
+    _DONE[id(prog)] = (weakref.ref(prog), items)
+    weakref.finalize(prog, _DONE.pop, id(prog), None)
+    return items
 
 
 def loop_items(prog: Any) -> frozenset[int]:
