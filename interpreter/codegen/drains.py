@@ -35,8 +35,9 @@ if TYPE_CHECKING:
     from liturgy.interpreter.codegen.stmtgen import StmtGen
 
 # A zone index the loop cannot change and whose evaluation cannot fail: integers, + - *, parentheses and
-# locals (generated markers, or a read of ``env``).
-_PLAIN_INDEX = re.compile(r"^(?:[0-9 +*()\-]|\x00L?_E[0-9]+\x00|env\['[A-Za-z_][A-Za-z0-9_]*'\])+$")
+# locals (generated markers, or a read of ``env``), and a seat's slot from its table (codegen/slots.py: a
+# constant tuple read at a proven seat).
+_PLAIN_INDEX = re.compile(r"^(?:[0-9 +*()\-]|\x00L?_E[0-9]+\x00|env\['[A-Za-z_][A-Za-z0-9_]*'\]|_Ks[0-9]+\[|\])+$")
 
 _CAP = 100000  # the passes a `repeat while` may make (StmtGen._repeat)
 

@@ -26,6 +26,8 @@ from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _rando
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.inline_aggregates import holds_seats
 from liturgy.interpreter.codegen.inline_aggregates import unrolled as seats_unrolled
+from liturgy.interpreter.codegen.slots import proven as proven_item
+from liturgy.interpreter.codegen.slots import strided as seat_strided
 from liturgy.interpreter.codegen.source import Refused, Sources
 from liturgy.interpreter.codegen.text import rename
 from liturgy.interpreter.compiler import budgets, grids
@@ -295,17 +297,7 @@ class ExprGen:
         return None
 
     def _strided(self, owner: A.Expr, base: int, stride: int, missing: str) -> str:
-        local, times = self._local(owner), f" * {stride}" if stride != 1 else ""  # a stride of 1: no multiply
-        if local is not None and local.isdigit():  # a seat written out (inline_aggregates.py): a constant slot
-            return str(base + int(local) * stride)
-        if local is not None and (local.startswith("env[") or local in self.loop_locals or local in self.plain
-                                  or self.is_nonnull(local)):
-            return f"({base} + {local}{times})"  # a plain local: no "no player" check, as in the closures
-        src = self.src(owner)
-        if src.isdigit():  # a seat folded to its number (`players[0]`): the zone or slot is a constant
-            return str(base + int(src) * stride)
-        t = self._name("_t")
-        return f"({base} + (({t}) if ({t} := {src}) is not None else _no_card({missing!r})){times})"
+        return seat_strided(self, owner, base, stride, missing)  # a seat's slot from a table (codegen/slots.py)
 
     # ------------------------------------------------------------ expressions
     def src(self, e: A.Expr) -> str:
@@ -369,7 +361,7 @@ class ExprGen:
             if ref[0] == "field":
                 values = self.const(self.comp.field_list(e.name))
                 local = self._local(e.obj)
-                if local is not None and self.is_nonnull(local):
+                if local is not None and (self.is_nonnull(local) or proven_item(self, e.obj)):
                     return f"{values}[{local}]"
                 t = self._name("_t")
                 missing = f"`.{e.name}` of no card"
@@ -768,7 +760,7 @@ class ExprGen:
             args = "".join(f"{self.src(a)}, " for a in e.args)
             missing = f"`{fname}` of no card"
             obj = self.src(e.func.obj)
-            if self.is_nonnull(obj):  # a plain name that is never `none`: read twice, no test
+            if self.is_nonnull(obj) or (_PLAIN.fullmatch(bare(obj)) and proven_item(self, e.func.obj)):  # no test
                 return f"{table}[{card_def}[{obj}]](s, {args}{obj})"
             return (f"({table}[{card_def}[{c}]](s, {args}{c}) "
                     f"if ({c} := {obj}) is not None else _no_card({missing!r}))")
@@ -789,9 +781,13 @@ class ExprGen:
         self.subst_src = {p.name: s for p, s in zip(fn.params, arg_src, strict=True)}
         self.subst_owner = comp.subst
         comp.inline_depth += 1
+        # an argument proven a seat or a card (codegen/slots.py): its text is never `none` while the body is written
+        seats = {bare(s) for s, a in zip(arg_src, e.args, strict=True) if proven_item(self, a)} - self.nonnull
+        self.nonnull |= seats
         try:
             return self.cond(fn.body) if truth else self.src(fn.body)
         finally:
+            self.nonnull -= seats
             comp.subst, self.subst_src, self.subst_owner, comp.subst_names = saved
             self.var_ranges = saved_ranges
             comp.inline_depth -= 1

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen.slots import proven
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.stmtgen import StmtGen
@@ -16,8 +17,11 @@ def log(gen: StmtGen, st: A.Log) -> None:
     """`log`: the line's values, read once, and the masks of who may read it and who sees every card in it."""
     fmt_id, card_args, zone_args = gen.comp.log_format(st)
     values = []
+    known = set()  # the arguments proven not `none` here (a card just moved, a loop's item): no `None` test
     for i, a in enumerate(st.args):
         src = gen.src(a)
+        if gen.gen.is_nonnull(src) or proven(gen.gen, a):
+            known.add(i)
         if i not in zone_args and (isinstance(a, A.IntLit | A.StrLit | A.BoolLit | A.NoneLit)
                                    or src.startswith("\x00_E")):
             values.append(src)  # a literal or a variable's Python local: read where it is used
@@ -51,7 +55,7 @@ def log(gen: StmtGen, st: A.Log) -> None:
             continue
         # `_card_vis` written in place: a revealed card is seen by everyone, and `full` holds no one else
         elif a_ty is not None and a_ty.kind == "card":
-            gen.emit(f"if {v} is not None and {v} not in s.face_up:")
+            gen.emit(f"if {v} not in s.face_up:" if i in known else f"if {v} is not None and {v} not in s.face_up:")
             gen.emit(f"    {full} &= s.tables.zone_vis_mask[s.card_zone[{v}]]")
         else:
             c = gen.tmp("_c")

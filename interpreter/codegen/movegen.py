@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen.slots import proven
 from liturgy.interpreter.runtime.moves import open_move_source
 from liturgy.interpreter.runtime.state import moved_source
 
@@ -36,7 +37,7 @@ def move(gen: StmtGen, st: A.Move) -> None:
     if wt is not None and wt.kind == "card":
         c = gen.tmp("_c")
         what = gen.src(st.what)
-        if gen.gen.is_nonnull(what):
+        if gen.gen.is_nonnull(what) or proven(gen.gen, st.what):
             gen.emit(f"{c} = {what}")
         else:
             gen.emit(f"if ({c} := {what}) is None:")

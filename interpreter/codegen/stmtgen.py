@@ -46,6 +46,7 @@ from liturgy.interpreter.codegen import (
     unroll,
 )
 from liturgy.interpreter.codegen.locals import Locals, _scan, hoist_counters
+from liturgy.interpreter.codegen.slots import proven
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
 from liturgy.interpreter.compiler.sizes import statements
@@ -590,7 +591,7 @@ class StmtGen:
         table, card_def = self.const(comp.effects[fname]), self.const(comp.card_def)
         c, eff, env2 = self.tmp("_c"), self.tmp("_f"), self.tmp("_env")
         obj = self.src(call.func.obj)
-        if self.gen.is_nonnull(obj):
+        if self.gen.is_nonnull(obj) or proven(self.gen, call.func.obj):
             self.emit(f"{c} = {obj}")
         else:
             self.emit(f"if ({c} := {obj}) is None:")
