@@ -261,3 +261,39 @@ def test_a_folder_others_may_write_to_is_never_used(tmp_path: Path, monkeypatch:
     assert diskcache.read("entry") is None
     diskcache.write("other", b"payload")
     assert not (shared / "compiled" / "other").exists()
+
+
+def test_traces_made_while_playing_are_byte_compiled_once_per_cache(cache: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fused functions a game traces on its first visit to each entry (codegen/fuse.py) go to the late bundle
+    of the compile's bundle (codecache.late), stored when the process exits: a later process that plays the same
+    game byte-compiles none of them, and plays the same. A damaged late entry is not used."""
+    monkeypatch.setattr(codecache, "_LATE", {})
+    path = str(ROOT / "rulesets" / "bloodborne.rules")
+    first = _played(load_through_cache(path), 4)
+    assert any(b.missed for b in codecache._LATE.values())  # some traces were made while the game ran
+    before = set(cache.iterdir())
+    codecache._store_late()  # what the process's exit does
+    (late,) = set(cache.iterdir()) - before
+    compiles: list[str] = []
+    real = compile
+
+    def counted(source: str, filename: str, mode: str) -> CodeType:
+        compiles.append(filename)
+        return real(source, filename, mode)
+
+    def fresh_process() -> tuple[str, list[str]]:
+        codecache._MEMO.clear()
+        monkeypatch.setattr(codecache, "_LATE", {})
+        compiles.clear()
+        monkeypatch.setattr("builtins.compile", counted)
+        try:
+            return _played(load_through_cache(path), 4)
+        finally:
+            monkeypatch.setattr("builtins.compile", real)
+
+    assert fresh_process() == first
+    assert not [f for f in compiles if "fused" in f]  # every trace came from the late bundle
+    late.write_bytes(late.read_bytes()[:-7] + b"damaged")
+    assert fresh_process() == first
+    assert [f for f in compiles if "fused" in f]  # compiled again: the damaged entry was not trusted

@@ -17,6 +17,7 @@ only from there and only after its hash matched.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import marshal
 from collections.abc import Callable, Iterator
@@ -65,6 +66,50 @@ def stored_bundle() -> str | None:
     bundle) keeps its own bundle beside it, named after it, and only where this one was stored."""
     opened = _OPEN.get()
     return opened.name if opened is not None and opened.stored else None
+
+
+@contextmanager
+def late(name: str | None) -> Iterator[None]:
+    """Answer :func:`compiled` from the *late* bundle of the stored bundle ``name`` while open: for the texts
+    generated while games run, after the compile closed its bundle. Fused functions are traced on a game's first
+    visit to each entry (codegen/fuse.py, ``lazy``), so every process compiled the traces its games reached
+    again: about 0.2 s of Python's ``compile`` per large game and process (tests/test_fuse.py's three large games
+    0.7 s), in every test worker and every `liturgy play` or `serve`.
+
+    The late bundle is read from disk once per process, kept open between traces, and stored when the process
+    exits (``atexit``) if some text was missing, with the codes read from disk as well as those made now, so
+    processes that reach different entries add up. As for any bundle, a code is looked up by its text's SHA-256
+    (another ruleset, mode or engine makes other texts, which miss), and an entry that fails its hash or does
+    not unmarshal to code is not used. No-op where ``name`` is None (the compile was not stored: a throw-away
+    ruleset, or the cache off) or a bundle is open already (a trace made while compiling, as ``liturgy dump``
+    does, belongs to that one)."""
+    if name is None or not diskcache.stored() or _OPEN.get() is not None:
+        yield
+        return
+    opened = _LATE.get(name)
+    if opened is None:
+        entry = diskcache.key("code", diskcache.python_tag(), name, "late")
+        opened = _LATE[name] = _Bundle(entry, _load(entry), False)  # not a name for stored_bundle
+    token = _OPEN.set(opened)
+    try:
+        yield
+    finally:
+        _OPEN.reset(token)
+
+
+# The late bundles open in this process, by the name of the bundle they follow (:func:`late`).
+_LATE: dict[str, _Bundle] = {}
+
+
+def _store_late() -> None:
+    """Store each late bundle that missed a text, whole: what it read from disk and what this process made."""
+    for opened in _LATE.values():
+        if opened.missed:
+            diskcache.write(opened.name, marshal.dumps({**opened.codes, **opened.used}))
+            opened.missed = 0
+
+
+atexit.register(_store_late)
 
 
 def _load(entry: str) -> dict[str, CodeType]:

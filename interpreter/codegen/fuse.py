@@ -78,6 +78,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from liturgy.interpreter.codegen import codecache
 from liturgy.interpreter.codegen.fuselimits import FUSED, MAX_CALL, MAX_CALLEE, MAX_RUN_LINES
 from liturgy.interpreter.codegen.fusewalk import Trace
 from liturgy.interpreter.codegen.locals import Effects
@@ -109,11 +110,14 @@ class Fuser:
         # what the generated functions a text calls with ``env`` read and write there (codegen/locals.py)
         sources = comp.gen.sources
         self.effects = Effects(self.ns, lambda: {g.filename: g.text for g in sources.items})
+        # the compile's stored bundle: a trace compiled later, while a game runs, goes to its late bundle
+        self.bundle = codecache.stored_bundle()
 
     def build(self, name: str, text: str, code: Code, head: int, inlined: bool) -> Ins:
         """Compile a fused function's text; if Python refuses it, the same trace calling its statement runs."""
         try:
-            fn: Ins = self.comp.gen.sources.load(self.ns, name, "fused", text)  # type: ignore[union-attr]
+            with codecache.late(self.bundle):  # the traces' bytecode kept between processes too
+                fn: Ins = self.comp.gen.sources.load(self.ns, name, "fused", text)  # type: ignore[union-attr]
         except Refused:  # runs' nested blocks past Python's limit of 20
             if not inlined:
                 raise

@@ -4,6 +4,7 @@ checks inline (interpreter/codegen/budgetgen.py); both stop a game at the same p
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -121,8 +122,41 @@ def _nodes(root: Any) -> list[Any]:
             todo.extend(n)
         elif isinstance(n, A.Expr | A.Stmt):
             out.append(n)
-            todo.extend(getattr(n, k) for k in _fields(type(n)))  # not spans, types or referents
+            todo.extend(_children(n))  # not spans, types or referents
     return out
+
+
+def _any_node(roots: Any, found: Callable[[Any], bool]) -> bool:
+    """Whether ``found`` holds for some node of :func:`_nodes` of ``roots``: the same nodes, walked only until
+    the first (``found`` is a pure test, so where the walk stops changes nothing but the time: a loop that
+    nests another was walked whole each time a loop around it asked, :func:`is_flat`)."""
+    todo = [roots]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, list | tuple):
+            todo.extend(n)
+        elif isinstance(n, A.Expr | A.Stmt):
+            if found(n):
+                return True
+            todo.extend(_children(n))
+    return False
+
+
+_GETTERS: dict[type, Callable[[Any], Any]] = {}
+
+
+def _children(n: Any) -> Any:
+    """``n``'s fields that :func:`_nodes` follows (sizes.py's ``_fields``), as a tuple, by a getter made once
+    per class (the generator of ``getattr`` calls was a tenth of a large ruleset's compile)."""
+    get = _GETTERS.get(n.__class__)
+    if get is None:
+        names = _fields(n.__class__)
+        if len(names) == 1:
+            one = operator.attrgetter(names[0])
+            get = _GETTERS[n.__class__] = lambda node: (one(node),)
+        else:
+            get = _GETTERS[n.__class__] = operator.attrgetter(*names) if names else (lambda node: ())
+    return get(n)
 
 
 def _edges(root: Any) -> set[str]:
@@ -224,11 +258,13 @@ _REPEATS = (A.For, A.RepeatWhile, A.Aggregate, A.ListComp, A.Do, A.Fire, A.Choos
 def is_flat(*roots: Any) -> bool:
     """Whether the bodies ``roots`` repeat nothing: no nested loop, aggregate, comprehension, call or fire, but
     for calls of a *leaf* `fn`, one whose own body is flat and calls no `fn` (:func:`_leaf_call`)."""
-    for n in _nodes(list(roots)):
-        if isinstance(n, _REPEATS) or (isinstance(n, A.Call) and (n.ref is None or n.ref[0] != "call_builtin")
-                                       and not _leaf_call(n)):
-            return False
-    return True
+    return not _any_node(list(roots), _repeats)
+
+
+def _repeats(n: Any) -> bool:
+    """Whether the node ``n`` repeats something (:func:`is_flat`)."""
+    return isinstance(n, _REPEATS) or (isinstance(n, A.Call) and (n.ref is None or n.ref[0] != "call_builtin")
+                                       and not _leaf_call(n))
 
 
 def _leaf_call(n: A.Call) -> bool:
@@ -241,7 +277,9 @@ def _leaf_call(n: A.Call) -> bool:
     ref: Any = n.ref
     if ref is None or ref[0] != "call_fn" or not isinstance(ref[1], A.FnDecl):
         return False
-    for m in _nodes(ref[1].body):
-        if isinstance(m, _REPEATS) or (isinstance(m, A.Call) and (m.ref is None or m.ref[0] != "call_builtin")):
-            return False
-    return True
+    return not _any_node(ref[1].body, _repeats_or_calls)
+
+
+def _repeats_or_calls(m: Any) -> bool:
+    """Whether the node ``m`` repeats something or calls anything but a built-in (:func:`_leaf_call`)."""
+    return isinstance(m, _REPEATS) or (isinstance(m, A.Call) and (m.ref is None or m.ref[0] != "call_builtin"))

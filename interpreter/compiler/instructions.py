@@ -10,6 +10,7 @@ from liturgy.dsl.checker.program import Program
 from liturgy.dsl.constructs import STATEMENTS
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.compiler.code import Callable_, Code, ExprFn, Ins
+from liturgy.interpreter.compiler.sizes import _fields
 from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.state import GameState
 
@@ -142,15 +143,16 @@ def _suspends_block(stmts: Sequence[A.Stmt], prog: Program) -> bool:
 
 
 def _children(n: Any) -> list[Any]:
-    """The sub-expressions of an expression node."""
+    """The sub-expressions of an expression node. Its positions, type and referent (sizes.py's ``_fields``
+    leaves them out) are never an expression or a list of them, so only the other fields are read: the callers
+    (:func:`_local_names`, :func:`_has_effects`) walk every node of every expression they are asked about."""
     out: list[Any] = []
-    if hasattr(n, "__dataclass_fields__"):
-        for key in n.__dataclass_fields__:
-            v = getattr(n, key)
-            if isinstance(v, A.Expr):
-                out.append(v)
-            elif isinstance(v, list):
-                out.extend(x for x in v if isinstance(x, A.Expr))
+    for key in _fields(n.__class__):
+        v = getattr(n, key)
+        if isinstance(v, A.Expr):
+            out.append(v)
+        elif isinstance(v, list):
+            out.extend(x for x in v if isinstance(x, A.Expr))
     return out
 
 
