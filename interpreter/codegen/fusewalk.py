@@ -20,6 +20,9 @@ from liturgy.interpreter.runtime.errors import GAME_ENDED
 if TYPE_CHECKING:
     from liturgy.interpreter.compiler.code import Ins
 
+# the text of the seats (`players`) as a sequence: a tuple already (Tables.players)
+SEATS = "s.tables.players"
+
 
 class Trace(TraceBook):
     """Writes one fused function, entered at ``head`` of ``code`` (a ruleset's Code or a call site's copy)."""
@@ -137,7 +140,9 @@ class Trace(TraceBook):
             items, i, _ = self.pair(key)
             pre, seq = self.vars.rewrite(seq, True, self.fuser.effects)
             self.emits(pre)
-            self.emit(f"{items} = tuple({seq})")
+            # the snapshot ``tuple(...)`` makes is the seats' own tuple when the loop is over them (Tables.players
+            # is one: ``tuple`` of an exact tuple returns it), so the call is left out there
+            self.emit(f"{items} = {seq}" if seq == SEATS else f"{items} = tuple({seq})")
             self.emit(f"{i} = 0")
             self.held[key] = "fresh"
             self.bound.add(key)
@@ -254,14 +259,18 @@ class Trace(TraceBook):
             return
         assert target is not None
         site = fuser.call_site(target, at.code, pc + 1)
-        self.drop()
         if pushed is not None:
-            # the instruction's own lines bind the callee's environment; then what it does, the frame pushed here
-            # (past the deepest chain, ``_push`` raises the same error)
+            # the instruction's own lines bind the callee's environment, reading the caller's variables held in
+            # locals (``{'p': _Fv1}``, not ``env['p']`` written just before: flushed above, so the error handler
+            # writes back the same values); then what it does, the frame pushed here (past the deepest chain,
+            # ``_push`` raises the same error)
             lines, env2 = pushed
             self.inlined += len(lines)
+            pre, text = self.vars.rewrite("\n".join(lines), False, fuser.effects)
+            self.emits(pre)
             pad = "    " * (self.depth - 1)
-            self.lines.extend(pad + line for line in lines)
+            self.lines.extend(pad + line for line in text.split("\n"))
+            self.drop()
             self.emit(f"fr[1] = {pc + 1}")
             self.emit(f"if len(s.frames) > {MAX_FRAMES}:")
             self.emit(f"    {fuser.const(_push)}(s, {fuser.const(target)}, {env2})")
@@ -269,6 +278,7 @@ class Trace(TraceBook):
             self.emit("s.frames.append(fr)")
             self.emit(f"env = {env2}")
         else:
+            self.drop()
             self.emit(f"{fuser.const(info[0])}(s, fr)")
             self.emit("fr = s.frames[-1]")
             self.emit(f"fr[0] = {fuser.const(site)}")
