@@ -283,3 +283,72 @@ def test_first_is_proven_from_every_assignment(write_ruleset: Callable[..., str]
             assert all(x == seen[0] for x in seen), (more, seed)
             errors.add(str(seen[0][1]))  # type: ignore[index]
         assert seat or any("no player" in e for e in errors), errors
+
+
+TESTED = '''game "Tested" { players 2..2
+  step_limit 2000 }
+card Tok { v: int }
+cards "tok.yaml"
+zone pool: deck hidden of Tok
+zone hand: per player row owner of Tok
+counter total 0..100000
+round {
+  step s "S" {
+    for p in players {
+      let m = top(pool)
+      if round % 2 == 0 { total += m.v + 2 }
+      let k = m.v + 1
+      total += k + m.v * 3
+      move m to p.hand
+    }
+    if round >= 12 { end game }
+  }
+}
+score(p) = size(p.hand)
+'''
+
+
+def test_a_card_tested_by_a_let_is_not_tested_again(write_ruleset: Callable[..., str]) -> None:
+    """`let k = m.v + 1` reads `m`'s field on every path through it, so `m` is not `none` after it (slots.tested):
+    `total += … m.v * 3` and the `move` read `m` with no test. The read behind the `if` before it keeps its own,
+    and so does every read on the loop's next turn (`m` is bound again). The pool runs out in round 9: the `let`
+    fails with the closures' "`.v` of no card" in every mode."""
+    path = write_ruleset(TESTED, {"tok.yaml": TOKS})
+    rules = compiled(path, {})
+    rules.new_game(2, 0).random_playout(random.Random(0))
+    assert rules.compiled.gen is not None
+    step = rules.compiled.gen.sources.dump().split("\n\n#")[0]  # the step's statement (a fused copy follows)
+    assert step.count("_no_card('`.v` of no card')") == 2 and "nothing to move" not in step, step
+    for seed in range(2):
+        seen = played_in_every_mode(lambda mode: compiled(path, mode), seed)
+        assert all(x == seen[0] for x in seen), seed
+        assert "`.v` of no card" in str(seen[0][1])  # type: ignore[index]
+
+
+REBOUND = '''game "Rebound" { players 2..2
+  step_limit 2000 }
+card Tok {
+  v: int
+  nxt: card Tok = none
+}
+cards "tok.yaml"
+zone pool: deck hidden of Tok
+counter total 0..100000
+round {
+  step s "S" {
+    let m = top(pool)
+    m = m.nxt
+    total += m.v
+    if round >= 3 { end game }
+  }
+}
+score(p) = total
+'''
+
+
+def test_a_card_tested_then_assigned_is_tested_again(write_ruleset: Callable[..., str]) -> None:
+    """`m = m.nxt` tests the old `m`, not the `none` it assigns: `total += m.v` keeps its test and fails alike in
+    every mode (a mutant that forgets the written name fails with Python's own error in some modes)."""
+    path = write_ruleset(REBOUND, {"tok.yaml": TOKS})
+    seen = played_in_every_mode(lambda mode: compiled(path, mode), 0)
+    assert all(x == seen[0] for x in seen) and "`.v` of no card" in str(seen[0][1])  # type: ignore[index]

@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.constructs import expressions, statements
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import scans
+from liturgy.interpreter.codegen import cse, scans
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.exprgen import ExprGen
+    from liturgy.interpreter.codegen.stmtgen import StmtGen
 
 _NO_NAMES = expressions.ExprConstruct.binds  # the default: an expression kind that binds no name
 Key = tuple[str, str]  # ("proc", name) or ("field", an effect field's name)
@@ -329,3 +330,35 @@ def _items_never_none(e: A.Expr) -> bool:
     return scans.seat_list(e) or (e.ty is not None and e.ty.kind == "zone")
 
 
+
+
+def tested(gen: StmtGen, st: A.Stmt) -> None:
+    """After a `let` or an `=` assignment: the variables whose card it surely read a field, a card counter or a
+    field's call of (:func:`.cse.always`: not behind a condition, an `and`/`or`'s right side or a loop) are known
+    not `none` from here on, so later reads in the same generated function skip their tests (``m`` of
+    ``let m = monster()`` after ``let d = roll + m.attack_bonus(roll)``). The statement ran to its end, so each
+    such read ran, and it raises on `none` (the closures' ``… of no card``, which every compile mode gives too).
+    The state is the function's tracker's (:class:`.locals.Locals`): a later write of the variable, a join with a
+    path that did not test it, a loop's next turn or an invalidation forget it, as for a card a `move` checked.
+    The name the statement writes is left out (the test was of its old value)."""
+    loc = gen.locals
+    if loc is None:
+        return
+    written: str | None
+    if isinstance(st, A.Let):
+        value, written = st.value, st.name
+    elif isinstance(st, A.Assign) and st.op == "=":
+        value, written = st.value, st.target.id if isinstance(st.target, A.Name) else None
+    else:
+        return
+    for n in cse.always(value):
+        ref: Any = n.ref
+        obj = None
+        if isinstance(n, A.Attr) and ref is not None and ref[0] in ("field", "ccounter"):
+            obj = n.obj
+        elif isinstance(n, A.Call) and ref is not None and ref[0] == "call_field" and isinstance(n.func, A.Attr):
+            obj = n.func.obj
+        if isinstance(obj, A.Name) and obj.ref == ("local", obj.id) and obj.id != written:
+            got = loc.state.get(obj.id)
+            if got is not None:
+                loc.state[obj.id] = (got[0], True)

@@ -46,7 +46,7 @@ from liturgy.interpreter.codegen import (
     unroll,
 )
 from liturgy.interpreter.codegen.locals import Locals, _scan, hoist_counters
-from liturgy.interpreter.codegen.slots import proven
+from liturgy.interpreter.codegen.slots import proven, tested
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
 from liturgy.interpreter.compiler.sizes import statements
@@ -315,6 +315,7 @@ class StmtGen:
         if self.cell_facts and not clampgen.keeps_facts(st):
             self.cell_facts = {}  # it may change a tested cell or a name its coordinates read
         writer(self, st)
+        tested(self, st)  # the cards it surely read a field of: not `none` from here on (codegen/slots.py)
 
     def _let(self, st: A.Let) -> None:
         value = self.inline_loop(st.value)
