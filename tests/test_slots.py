@@ -311,18 +311,23 @@ score(p) = size(p.hand)
 def test_a_card_tested_by_a_let_is_not_tested_again(write_ruleset: Callable[..., str]) -> None:
     """`let k = m.v + 1` reads `m`'s field on every path through it, so `m` is not `none` after it (slots.tested):
     `total += … m.v * 3` and the `move` read `m` with no test. The read behind the `if` before it keeps its own,
-    and so does every read on the loop's next turn (`m` is bound again). The pool runs out in round 9: the `let`
-    fails with the closures' "`.v` of no card" in every mode."""
-    path = write_ruleset(TESTED, {"tok.yaml": TOKS})
-    rules = compiled(path, {})
-    rules.new_game(2, 0).random_playout(random.Random(0))
-    assert rules.compiled.gen is not None
-    step = rules.compiled.gen.sources.dump().split("\n\n#")[0]  # the step's statement (a fused copy follows)
-    assert step.count("_no_card('`.v` of no card')") == 2 and "nothing to move" not in step, step
-    for seed in range(2):
-        seen = played_in_every_mode(lambda mode: compiled(path, mode), seed)
-        assert all(x == seen[0] for x in seen), seed
-        assert "`.v` of no card" in str(seen[0][1])  # type: ignore[index]
+    and so does every read on the loop's next turn (`m` is bound again). An `if`'s first test proves it for both
+    branches and after. The pool runs out in round 9: the first read fails with the closures' "`.v` of no card" in
+    every mode."""
+    branches = "if m.v > 1 { total += m.v } else { total += 2 * m.v }\n      total += m.v\n      move m to p.hand"
+    iffy = TESTED.replace("if round % 2 == 0 { total += m.v + 2 }", "").replace(
+        "let k = m.v + 1\n      total += k + m.v * 3\n      move m to p.hand", branches)
+    for text, tests in ((TESTED, 2), (iffy, 1)):
+        path = write_ruleset(text, {"tok.yaml": TOKS})
+        rules = compiled(path, {})
+        rules.new_game(2, 0).random_playout(random.Random(0))
+        assert rules.compiled.gen is not None
+        step = rules.compiled.gen.sources.dump().split("\n\n#")[0]  # the step's statement (a fused copy follows)
+        assert step.count("_no_card('`.v` of no card')") == tests and "nothing to move" not in step, step
+        for seed in range(2):
+            seen = played_in_every_mode(lambda mode, path=path: compiled(path, mode), seed)
+            assert all(x == seen[0] for x in seen), seed
+            assert "`.v` of no card" in str(seen[0][1])  # type: ignore[index]
 
 
 REBOUND = '''game "Rebound" { players 2..2

@@ -341,15 +341,17 @@ def tested(gen: StmtGen, st: A.Stmt) -> None:
     The state is the function's tracker's (:class:`.locals.Locals`): a later write of the variable, a join with a
     path that did not test it, a loop's next turn or an invalidation forget it, as for a card a `move` checked.
     The name the statement writes is left out (the test was of its old value)."""
+    if isinstance(st, A.Let):
+        tested_in(gen, st.value, st.name)
+    elif isinstance(st, A.Assign) and st.op == "=":
+        tested_in(gen, st.value, st.target.id if isinstance(st.target, A.Name) else None)
+
+
+def tested_in(gen: StmtGen, value: A.Expr, written: str | None) -> None:
+    """:func:`tested` for an expression the generated text has just evaluated to its end (a statement's value, an
+    `if`'s first test, StmtGen._if marks it before its branches), except the name ``written``."""
     loc = gen.locals
     if loc is None:
-        return
-    written: str | None
-    if isinstance(st, A.Let):
-        value, written = st.value, st.name
-    elif isinstance(st, A.Assign) and st.op == "=":
-        value, written = st.value, st.target.id if isinstance(st.target, A.Name) else None
-    else:
         return
     for n in cse.always(value):
         ref: Any = n.ref
