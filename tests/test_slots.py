@@ -6,6 +6,7 @@ compile mode. Every case plays the same in every mode (digest, error, logs, resu
 """
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Callable
 
@@ -224,3 +225,135 @@ def test_parameters_every_call_passes_a_seat_are_proven(write_ruleset: Callable[
     for seed in range(2):
         seen = played_in_every_mode(lambda mode: compiled(path, mode), seed)
         assert all(x == seen[0] for x in seen), seed
+
+
+FIRST = '''game "First" { players 2..2
+  step_limit 2000 }
+counter per player pts 0..1000 = 0
+flag per player out
+counter spare: player
+counter total 0..100000
+proc hurt(p: player, n: int) { p.pts += n }
+round {
+  step s "S" {
+    total += first.pts
+    choose k from range(3) by first {
+      first.pts += k
+      do hurt(first, k)
+      if k == 2 and round > 2 { first.out = true }
+    }
+    if round == 2 {
+      first = random(players)
+    } else {
+      first = [q for q in players_from(next_player(first)) where not q.out][0]
+    }
+    MORE
+    if round >= 8 { end game }
+  }
+}
+score(p) = p.pts
+'''
+
+
+def test_first_is_proven_from_every_assignment(write_ruleset: Callable[..., str]) -> None:
+    """`first` starts as seat 0, and every `first = …` here gives a seat or fails (a `random` draw from the seats,
+    a filter of the seats indexed, `next_player`): its reads are proven, its slots read from a table, and a proc
+    every call passes `first` has its parameter proven (slots.first_is_seat). One assignment that may give `none`
+    (a typed counter, empty) and nothing about `first` is proven: the game fails with "no player" as the closures
+    do. Every mode plays the same games."""
+    from liturgy.dsl.constructs import expressions, statements
+    from liturgy.interpreter.codegen import slots
+    for more, seat in (("total += 1", True), ("if round == 4 { first = spare }", False)):
+        path = write_ruleset(FIRST.replace("MORE", more))
+        rules = compiled(path, {})
+        prog = rules.program
+        assert slots.first_is_seat(prog) is seat, more
+        proven = slots.loop_items(prog)
+        hurt = [id(e) in proven for st in statements.walk(prog.procs["hurt"].body)
+                for top in statements.STATEMENTS[type(st)].exprs(st) for e in expressions.walk(top)
+                if isinstance(e, A.Name) and e.id == "p"]
+        assert hurt == [seat], more
+        rules.new_game(2, 0).random_playout(random.Random(0))  # the steps' functions are written as they first run
+        assert rules.compiled.gen is not None
+        text = rules.compiled.gen.sources.dump()
+        assert bool(re.search(r"_Ks[0-9]+\[(_cs|s\.counters)\[0\]\]", text)) is seat, more
+        errors = set()
+        for seed in range(2):
+            seen = played_in_every_mode(lambda mode, path=path: compiled(path, mode), seed)
+            assert all(x == seen[0] for x in seen), (more, seed)
+            errors.add(str(seen[0][1]))  # type: ignore[index]
+        assert seat or any("no player" in e for e in errors), errors
+
+
+TESTED = '''game "Tested" { players 2..2
+  step_limit 2000 }
+card Tok { v: int }
+cards "tok.yaml"
+zone pool: deck hidden of Tok
+zone hand: per player row owner of Tok
+counter total 0..100000
+round {
+  step s "S" {
+    for p in players {
+      let m = top(pool)
+      if round % 2 == 0 { total += m.v + 2 }
+      let k = m.v + 1
+      total += k + m.v * 3
+      move m to p.hand
+    }
+    if round >= 12 { end game }
+  }
+}
+score(p) = size(p.hand)
+'''
+
+
+def test_a_card_tested_by_a_let_is_not_tested_again(write_ruleset: Callable[..., str]) -> None:
+    """`let k = m.v + 1` reads `m`'s field on every path through it, so `m` is not `none` after it (slots.tested):
+    `total += … m.v * 3` and the `move` read `m` with no test. The read behind the `if` before it keeps its own,
+    and so does every read on the loop's next turn (`m` is bound again). An `if`'s first test proves it for both
+    branches and after. The pool runs out in round 9: the first read fails with the closures' "`.v` of no card" in
+    every mode."""
+    branches = "if m.v > 1 { total += m.v } else { total += 2 * m.v }\n      total += m.v\n      move m to p.hand"
+    iffy = TESTED.replace("if round % 2 == 0 { total += m.v + 2 }", "").replace(
+        "let k = m.v + 1\n      total += k + m.v * 3\n      move m to p.hand", branches)
+    for text, tests in ((TESTED, 2), (iffy, 1)):
+        path = write_ruleset(text, {"tok.yaml": TOKS})
+        rules = compiled(path, {})
+        rules.new_game(2, 0).random_playout(random.Random(0))
+        assert rules.compiled.gen is not None
+        step = rules.compiled.gen.sources.dump().split("\n\n#")[0]  # the step's statement (a fused copy follows)
+        assert step.count("_no_card('`.v` of no card')") == tests and "nothing to move" not in step, step
+        for seed in range(2):
+            seen = played_in_every_mode(lambda mode, path=path: compiled(path, mode), seed)
+            assert all(x == seen[0] for x in seen), seed
+            assert "`.v` of no card" in str(seen[0][1])  # type: ignore[index]
+
+
+REBOUND = '''game "Rebound" { players 2..2
+  step_limit 2000 }
+card Tok {
+  v: int
+  nxt: card Tok = none
+}
+cards "tok.yaml"
+zone pool: deck hidden of Tok
+counter total 0..100000
+round {
+  step s "S" {
+    let m = top(pool)
+    m = m.nxt
+    total += m.v
+    if round >= 3 { end game }
+  }
+}
+score(p) = total
+'''
+
+
+def test_a_card_tested_then_assigned_is_tested_again(write_ruleset: Callable[..., str]) -> None:
+    """`m = m.nxt` tests the old `m`, not the `none` it assigns: `total += m.v` keeps its test and fails alike in
+    every mode (a mutant that forgets the written name fails with Python's own error in some modes)."""
+    path = write_ruleset(REBOUND, {"tok.yaml": TOKS})
+    seen = played_in_every_mode(lambda mode: compiled(path, mode), 0)
+    assert all(x == seen[0] for x in seen) and "`.v` of no card" in str(seen[0][1])  # type: ignore[index]

@@ -46,7 +46,7 @@ from liturgy.interpreter.codegen import (
     unroll,
 )
 from liturgy.interpreter.codegen.locals import Locals, _scan, hoist_counters
-from liturgy.interpreter.codegen.slots import proven
+from liturgy.interpreter.codegen.slots import proven, tested, tested_in
 from liturgy.interpreter.codegen.source import Refused
 from liturgy.interpreter.compiler import budgets
 from liturgy.interpreter.compiler.sizes import statements
@@ -315,6 +315,7 @@ class StmtGen:
         if self.cell_facts and not clampgen.keeps_facts(st):
             self.cell_facts = {}  # it may change a tested cell or a name its coordinates read
         writer(self, st)
+        tested(self, st)  # the cards it surely read a field of: not `none` from here on (codegen/slots.py)
 
     def _let(self, st: A.Let) -> None:
         value = self.inline_loop(st.value)
@@ -345,6 +346,8 @@ class StmtGen:
         for i, (cond, body) in enumerate(st.branches):  # the first test runs first: its loop may come before it
             test = inline_aggregates.first_test(self, cond) if i == 0 else self.gen.cond(cond)
             self.emit(f"{'if' if i == 0 else 'elif'} {test}:")
+            if i == 0:  # the first test runs on every path: its cards are not `none` in the branches and after
+                tested_in(self, cond, None)
             fall = dict(loc.state) if loc is not None else {}
             self.cell_facts = clampgen.test_facts(cond)
             with self.gen.narrowed(cond if clampgen.names_kept(cond, body, self.comp) else None):
