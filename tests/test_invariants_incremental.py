@@ -203,9 +203,10 @@ def test_a_checked_game_runs_incrementally_and_keeps_its_digest() -> None:
         assert digests[0] == digests[1]
 
 
-def test_checked_decisions_do_not_run_the_full_check(monkeypatch: pytest.MonkeyPatch) -> None:
-    """After the one full check of the template, every check of a healthy game is incremental."""
-    calls = []
+@pytest.fixture
+def full_checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that gains an item at each full invariant check (``invariants.full``) while the test runs."""
+    calls: list[int] = []
     real = invariants.full
 
     def counting(s: GameState) -> tuple[invariants.Violations, bool]:
@@ -213,6 +214,12 @@ def test_checked_decisions_do_not_run_the_full_check(monkeypatch: pytest.MonkeyP
         return real(s)
 
     monkeypatch.setattr(invariants, "full", counting)
+    return calls
+
+
+def test_checked_decisions_do_not_run_the_full_check(full_checks: list[int]) -> None:
+    """After the one full check of the template, every check of a healthy game is incremental."""
+    calls = full_checks
     rules = load_ruleset(str(ROOT / "rulesets" / "bloodborne.rules"))
     rules._build(4)[0].incremental_checks = True
     for seed in range(3):
@@ -304,18 +311,11 @@ score(p) = p.purse
 
 
 def test_a_value_past_the_certificates_missing_bound_is_decided_by_the_full_check(
-        write_ruleset: Callable[..., str], monkeypatch: pytest.MonkeyPatch) -> None:
+        write_ruleset: Callable[..., str], full_checks: list[int]) -> None:
     """A slot with no upper bound (a pool's) is checked against an int stand-in (``invariants._FAR``, which keeps
     the comparison on Python's int fast path), not an infinity: a value past it is only "not proven", so the full
     check decides, and reports nothing for a legal state. Here a pool of three billion moves two billion at once."""
-    calls = []
-    real = invariants.full
-
-    def counting(s: GameState) -> tuple[invariants.Violations, bool]:
-        calls.append(1)
-        return real(s)
-
-    monkeypatch.setattr(invariants, "full", counting)
+    calls = full_checks
     rules = load_ruleset(write_ruleset(FAR, {"tok.yaml": "kind: Tok\nstart: bag\ncards:\n  - name: Tok\n"
                                                        "    count: 14\n    v: 1\n"}))
     rules._build(2)[0].incremental_checks = True  # small rulesets check in full otherwise

@@ -5,7 +5,7 @@ checks inline (interpreter/codegen/budgetgen.py); both stop a game at the same p
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from liturgy.dsl.diagnostics import Span
@@ -112,34 +112,29 @@ def checked_builtin(name: str, e: A.Call, fn: ExprFn, args: list[ExprFn], size_l
     return fn
 
 
-def _nodes(root: Any) -> list[Any]:
-    """Every AST node under ``root`` (statements, expressions, the tuples of an `if`'s branches)."""
-    out: list[Any] = []
+def _walk(root: Any) -> Iterator[Any]:
+    """Every AST node under ``root`` (statements, expressions, the tuples of an `if`'s branches), each before the
+    nodes under it."""
     todo = [root]
     while todo:
         n = todo.pop()
         if isinstance(n, list | tuple):
             todo.extend(n)
         elif isinstance(n, A.Expr | A.Stmt):
-            out.append(n)
+            yield n
             todo.extend(_children(n))  # not spans, types or referents
-    return out
+
+
+def _nodes(root: Any) -> list[Any]:
+    """Every node of :func:`_walk`, listed."""
+    return list(_walk(root))
 
 
 def _any_node(roots: Any, found: Callable[[Any], bool]) -> bool:
-    """Whether ``found`` holds for some node of :func:`_nodes` of ``roots``: the same nodes, walked only until
-    the first (``found`` is a pure test, so where the walk stops changes nothing but the time: a loop that
-    nests another was walked whole each time a loop around it asked, :func:`is_flat`)."""
-    todo = [roots]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, list | tuple):
-            todo.extend(n)
-        elif isinstance(n, A.Expr | A.Stmt):
-            if found(n):
-                return True
-            todo.extend(_children(n))
-    return False
+    """Whether ``found`` holds for some node under ``roots``, walked only until the first (``found`` is a pure
+    test, so where the walk stops changes nothing but the time: a loop that nests another was walked whole each
+    time a loop around it asked, :func:`is_flat`)."""
+    return any(map(found, _walk(roots)))
 
 
 _GETTERS: dict[type, Callable[[Any], Any]] = {}
