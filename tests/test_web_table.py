@@ -117,6 +117,17 @@ def photograph(player: Player, shots: Path, docs: Path, key: str) -> None:
         page.locator("#map-card").screenshot(path=str(docs / f"{key}-board.png"))
 
 
+def _stalled(player: Player, table: Any) -> str:
+    """Where a game stood when the page stopped asking (one such wait timed out once in session 22's shuffled runs
+    and never again): the server's game, and what the page showed."""
+    game = table.game
+    shown = player.page.evaluate(
+        "() => ['turn', 'error'].map(id => (document.getElementById(id) || {}).textContent || '')")
+    return (f"the page asked nothing for 120 s; server: finished={game.finished}, error={game.error!r}, "
+            f"waiting for={list(game.waiting_for())}, decisions={len(game.state.decisions)}; "
+            f"page: turn={shown[0]!r}, error={shown[1]!r}")
+
+
 def play_through(player: Player, table: Any, clicks: int, seconds: float, shots: Path, key: str,
                  docs: Path) -> dict[str, Any]:
     """Click until the game ends; screenshots mid-game and at the end; what the page showed."""
@@ -138,7 +149,10 @@ def play_through(player: Player, table: Any, clicks: int, seconds: float, shots:
                 seen["stack_rows"] = max(seen["stack_rows"], player.page.locator("#zones .cardname.hidden").count())
                 seen["tokens"] = max(seen.get("tokens", 0), player.page.locator("#maps svg g.place.token").count())
         else:  # the bots' turn, or a state arriving: wait for the page to ask again (no sleeping)
-            until(player.page, ASKED, timeout=120000)
+            try:
+                until(player.page, ASKED, timeout=120000)
+            except Exception as timed_out:  # Playwright's TimeoutError: say what the server and the page were at
+                raise AssertionError(f"{key}: {_stalled(player, table)}") from timed_out
     until(player.page, FINISHED, timeout=30000)
     seen["narration"].update(player.page.locator("#changes li div").all_inner_texts())
     seen["raw"].update(raw_labels(player.page))
