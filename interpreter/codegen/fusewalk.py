@@ -204,6 +204,21 @@ class Trace(TraceBook):
             how = self.held[key] = "clean"
             self.bound.add(key)
         zero = key in self.zero
+        snap = self.snapshot()
+        # The loop's next turn is written first, its end after (session 23): the text is the same, but the walk
+        # spends the function's budget (MAX_NODES, MAX_INLINE_LINES) on the turns, which a loop runs more often
+        # than its end (the end of an inner loop, written first, used to take it all for the code after the
+        # loop, copied into each branch, and the next turn of the loop ended the call)
+        outer, self.lines = self.lines, []
+        at_i = "0" if zero else i
+        self.emit(f"{self.vars.bind(names)} = {items}[{at_i}]")  # written to ``env`` where it can be seen
+        self.emit(f"{i} = 1" if zero else f"{i} += 1")
+        self.zero.discard(key)
+        if how == "clean":
+            self.held[key] = "dirty"
+        self.walk(at, pc + 1, k + 1, frpc, kv, path)
+        body, self.lines = self.lines, outer
+        self.restore(snap)
         if zero:
             self.emit(f"if not {items}:")
         else:
@@ -214,22 +229,14 @@ class Trace(TraceBook):
         self.emit(f"del env[{key!r}], {items}" if how != "fresh" else f"env.pop({key!r}, None)")
         if how == "fresh":
             self.emit(f"del {items}")
-        snap = self.snapshot()
         self.emits(self.vars.resolve())  # an earlier turn's variables, at the head of a function that turns
         del self.held[key]
         self.bound.discard(key)
         self.lens.discard(key)
         self.zero.discard(key)
         self.walk(at, end, k + 1, frpc, kv, path)
-        self.restore(snap)
         self.depth -= 1
-        at_i = "0" if zero else i
-        self.emit(f"{self.vars.bind(names)} = {items}[{at_i}]")  # written to ``env`` where it can be seen
-        self.emit(f"{i} = 1" if zero else f"{i} += 1")
-        self.zero.discard(key)
-        if how == "clean":
-            self.held[key] = "dirty"
-        self.walk(at, pc + 1, k + 1, frpc, kv, path)
+        self.lines.extend(body)
 
     def call(self, at: At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]],
              info: tuple[Any, ...]) -> None:
