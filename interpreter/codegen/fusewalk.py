@@ -261,6 +261,9 @@ class Trace(TraceBook):
         if not into:
             self.emits(self.vars.forget())
             self.emit(f"{fuser.const(info[0])}(s, fr)")
+            if target is None:  # a card effect's `do`, a `fire`: on past it when nothing was pushed
+                self.through(at, pc, k, kv, path)
+                return
             self.emit(f"return {self.done(k)}")
             self.longest = max(self.longest, k + 1)
             return
@@ -291,6 +294,23 @@ class Trace(TraceBook):
             self.emit(f"fr[0] = {fuser.const(site)}")
             self.emit("env = fr[2]")
         self.walk(At(target, site, at, pc + 1), 0, k + 1, 0, kv, path)
+
+    def through(self, at: At, pc: int, k: int, kv: int, path: frozenset[tuple[int, int, int, int]]) -> None:
+        """After a card effect's `do` or a `fire`, just called (it moved the frame's pc on): the path ends if it
+        pushed a frame (a callee that may ask for a decision: the engine runs it next, as before), else the
+        function goes on after it in the same frame (session 23).
+
+        Which callee runs is known only per call (the card's effect, the window's handlers), and most are plain
+        functions (``Callable_.pure``), called inside the instruction with an environment of their own: they
+        run no step-machine instruction and leave this frame as it was, its pc moved on. So nothing the frame
+        holds changed: the pairs held in locals were written back before the call and stay right; the
+        variables held in locals were dropped before it (reads go to ``env`` again). The step count is the
+        same either way: the instruction is one step, the callee's closure none.
+        """
+        self.emit("if s.frames[-1] is not fr:")
+        self.emit(f"    return {self.done(k)}")
+        self.longest = max(self.longest, k + 1)
+        self.walk(at, pc + 1, k + 1, pc + 1, kv, path)
 
     def stop(self, at: At, pc: int, k: int, frpc: int, kv: int) -> None:
         """A `choose` or `simultaneously` after other instructions: run it here rather than return to the engine.
