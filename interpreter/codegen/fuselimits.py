@@ -41,7 +41,8 @@ FUSED: dict[str, str] = {
     "for_next": "the loop's next item, or its end",
     "call_end": "called (it pushes the callee's frame); a proc's call runs on into the callee (its call site's "
                 "copy of the callee's Code), while a card effect's, a `fire`, a recursive call and calls nested "
-                "past MAX_CALLS end the path",
+                "past MAX_CALLS end the path (a card effect's or a `fire` only when it pushed a frame: a plain "
+                "effect, or none, runs inside the instruction and the path goes on after it)",
     "ret": "the frame popped; on into the caller's code where the caller is known (a call this function ran "
            "into, or a call site's copy), else the path ends",
     "stop": "at a path's head the engine runs it; after other instructions it is called here and the path ends "

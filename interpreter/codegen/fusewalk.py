@@ -246,7 +246,8 @@ class Trace(TraceBook):
         the step machine's frames), given the call site's copy of the callee's Code, whose fused functions
         return into this caller's code after the call rather than to the engine. A card effect's call (its
         callee is found per call), a `fire`, a callee not worth a copy per call site (:meth:`Fuser.asks`), a
-        recursive call and calls nested past ``MAX_CALLS`` end the path.
+        recursive call and calls nested past ``MAX_CALLS`` end the path; the first two only when they pushed a
+        frame (:meth:`through`).
         """
         fuser = self.fuser
         target = info[2].code if len(info) > 2 else None
