@@ -25,8 +25,8 @@ _DOWN = tuple(range(n - 1, 0, -1) for n in range(_MADE))
 # the cut points ceil(t * 2**64 / n) and ceil((t + 1) * 2**64 / n), since for an integer out, ``out >= ceil(t * 2**64
 # / n)`` exactly when ``out * n >= t * 2**64``. So the index is how many of the n - 1 cut points are at most out,
 # ``bisect_right(_CUTS[n], out)``: one C call comparing a few integers, where the product and the shift are two
-# big-integer operations, each a new object (callgrind: a 3-item shuffle 14.7 k → 14.2 k instructions). For n below _CUT_BELOW;
-# tests/test_rng_cuts.py checks the cut points against the product at and around every cut
+# big-integer operations, each a new object (callgrind: a 3-item shuffle 14.7 k → 14.2 k instructions). For n
+# below _CUT_BELOW; tests/test_rng_cuts.py checks the cut points against the product at and around every cut
 _CUT_BELOW = 17
 _CUTS = tuple(tuple(-(-(t << 64) // n) for t in range(1, n)) for n in range(_CUT_BELOW))
 
