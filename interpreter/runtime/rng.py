@@ -7,9 +7,9 @@ from the seed alone on any platform.
 
 from __future__ import annotations
 
-import sys
 from bisect import bisect_right as _bisect
 from collections.abc import Callable
+from struct import Struct
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -97,7 +97,7 @@ def shuffle(items: list[int], state: int) -> int:
             j = _bisect(_CUTS[i + 1], z ^ (z >> 31))
             items[i], items[j] = items[j], items[i]
         return state
-    for i in _DOWN[n] if n < _MADE else range(n - 1, 0, -1):  # a big-endian machine's longer list (_PACKED_FROM)
+    for i in _DOWN[n] if n < _MADE else range(n - 1, 0, -1):  # a longer list with the packed draws off (tests)
         state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
         z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
@@ -107,24 +107,26 @@ def shuffle(items: list[int], state: int) -> int:
 
 
 # A shuffle of more items than this computes its draws' outputs together (_outputs); below it, one by one is cheaper
-# (callgrind: even at 5 items, dearer at 4). _outputs reads 64-bit words out of an integer's little-endian bytes
-# through the machine's own word order, so a big-endian machine shuffles one by one (one test, not two, per shuffle)
-_PACKED_FROM = 5 if sys.byteorder == "little" else sys.maxsize
+# (callgrind: even at 5 items, dearer at 4). _outputs reads the 64-bit words out of an integer's little-endian bytes
+# with a little-endian struct format, the same on every machine
+_PACKED_FROM = 5
 # m -> _lanes(m) for the deck sizes a game shuffles, up to 255 draws (a few kilobytes each; larger decks, rarer,
 # build theirs at each shuffle, in time linear in m)
-_PACKS: dict[int, tuple[int, int, int]] = {}
+_PACKS: dict[int, tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]] = {}
 _GAP = bytes(8)
 
 
-def _lanes(m: int) -> tuple[int, int, int]:
+def _lanes(m: int) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]:
     """For ``m`` draws, integers of ``m`` 128-bit lanes (lane k at bits 128k..128k+127): a 1 in each lane; lane k
-    holding ``(k + 1) * GOLDEN`` modulo 2**64 (the k-th draw's step from the starting state); MASK in each lane."""
+    holding ``(k + 1) * GOLDEN`` modulo 2**64 (the k-th draw's step from the starting state); MASK in each lane; and
+    the unpacking of such an integer's ``16 * m`` little-endian bytes into each lane's low 64-bit word (one C call;
+    a memoryview's cast, slice and ``tolist`` were four, about 2.7 k instructions more for 12 draws, callgrind)."""
     got = _PACKS.get(m)
     if got is None:
         ones = int.from_bytes((b"\x01" + bytes(15)) * m, "little")
         steps = int.from_bytes(b"".join(((k * GOLDEN) & MASK).to_bytes(8, "little") + _GAP for k in range(1, m + 1)),
                                "little")
-        got = (ones, steps, ones * MASK)
+        got = (ones, steps, ones * MASK, Struct("<" + "Q8x" * m).unpack)
         if m < 256:
             _PACKS[m] = got
     return got
@@ -141,12 +143,12 @@ def _outputs(state: int, m: int) -> list[int]:
     below 2**128 and never carries into the next lane, and a right shift's bits from the next lane land in the
     upper half, which the next mask clears (or, at the end, is not read). The low 64-bit word of each lane is
     then the output."""
-    ones, steps, lanes = _lanes(m)
+    ones, steps, lanes, unpack = _lanes(m)
     x = (state * ones + steps) & lanes  # lane k: (state + (k + 1) * GOLDEN) mod 2**64, the k-th draw's state
     x = (((x ^ (x >> 30)) & lanes) * 0xBF58476D1CE4E5B9) & lanes
     x = (((x ^ (x >> 27)) & lanes) * 0x94D049BB133111EB) & lanes
     x ^= x >> 31
-    return memoryview(x.to_bytes(16 * m, "little")).cast("Q")[::2].tolist()
+    return [*unpack(x.to_bytes(16 * m, "little"))]
 
 
 def seed_state(seed: int) -> int:
