@@ -423,7 +423,8 @@ class Ruleset:
         if rng_state is None:
             # rng.seed_state(seed) written in (one per game: its call was a sixth of new_game's own cost): SplitMix64's
             # first output from the seed; tests/test_rng_picker.py checks the two agree
-            z = ((seed & 0xFFFFFFFFFFFFFFFF) + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = (seed + 0x9E3779B97F4A7C15 if 0 <= seed < 0x61C8864680B583EB  # (the two masks change nothing there)
+                 else ((seed & 0xFFFFFFFFFFFFFFFF) + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
             s.rng = z ^ (z >> 31)

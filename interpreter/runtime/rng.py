@@ -7,8 +7,9 @@ from the seed alone on any platform.
 
 from __future__ import annotations
 
-import sys
+from bisect import bisect_right as _bisect
 from collections.abc import Callable
+from struct import Struct
 
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -19,6 +20,15 @@ MAX_REROLLS = 1000
 # number arithmetic (its length), about a tenth of a small deck's shuffle (callgrind); a range is immutable
 _MADE = 256
 _DOWN = tuple(range(n - 1, 0, -1) for n in range(_MADE))
+
+# A draw's index among n is ``(out * n) >> 64`` (out: SplitMix64's 64-bit output): the t for which out lies between
+# the cut points ceil(t * 2**64 / n) and ceil((t + 1) * 2**64 / n), since for an integer out, ``out >= ceil(t * 2**64
+# / n)`` exactly when ``out * n >= t * 2**64``. So the index is how many of the n - 1 cut points are at most out,
+# ``bisect_right(_CUTS[n], out)``: one C call comparing a few integers, where the product and the shift are two
+# big-integer operations, each a new object (callgrind: a 3-item shuffle 14.7 k → 14.2 k instructions). For n
+# below _CUT_BELOW; tests/test_rng_cuts.py checks the cut points against the product at and around every cut
+_CUT_BELOW = 17
+_CUTS = tuple(tuple(-(-(t << 64) // n) for t in range(1, n)) for n in range(_CUT_BELOW))
 
 
 def next_state(state: int) -> tuple[int, int]:
@@ -68,12 +78,26 @@ def shuffle(items: list[int], state: int) -> int:
     if n > _PACKED_FROM:
         # every draw's SplitMix64 output worked out at once (_outputs), then the same swaps in the same order
         outs = _outputs(state & MASK, n - 1)
-        for i, z in zip(_DOWN[n] if n < _MADE else range(n - 1, 0, -1), outs, strict=True):
-            j = (z * (i + 1)) >> 64
-            items[i], items[j] = items[j], items[i]
+        if n < _CUT_BELOW:  # the index by the cut points (_CUTS), as in the loop below
+            for i, z in zip(_DOWN[n], outs, strict=True):
+                j = _bisect(_CUTS[i + 1], z)
+                items[i], items[j] = items[j], items[i]
+        else:
+            for i, z in zip(_DOWN[n] if n < _MADE else range(n - 1, 0, -1), outs, strict=True):
+                j = (z * (i + 1)) >> 64
+                items[i], items[j] = items[j], items[i]
         return (state + (n - 1) * GOLDEN) & MASK  # the state after n - 1 draws: each adds GOLDEN, modulo 2**64
-    for i in _DOWN[n] if n < _MADE else range(n - 1, 0, -1):
-        # below() inlined, constants written out (MASK, GOLDEN): a constant loads faster than a global
+    if n < _CUT_BELOW:
+        for i in _DOWN[n]:
+            # below() inlined, constants written out (MASK, GOLDEN): a constant loads faster than a global; the
+            # index ``(out * (i + 1)) >> 64`` by the cut points (_CUTS)
+            state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+            j = _bisect(_CUTS[i + 1], z ^ (z >> 31))
+            items[i], items[j] = items[j], items[i]
+        return state
+    for i in _DOWN[n] if n < _MADE else range(n - 1, 0, -1):  # a longer list with the packed draws off (tests)
         state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
         z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
@@ -83,24 +107,26 @@ def shuffle(items: list[int], state: int) -> int:
 
 
 # A shuffle of more items than this computes its draws' outputs together (_outputs); below it, one by one is cheaper
-# (callgrind: even at 5 items, dearer at 4). _outputs reads 64-bit words out of an integer's little-endian bytes
-# through the machine's own word order, so a big-endian machine shuffles one by one (one test, not two, per shuffle)
-_PACKED_FROM = 5 if sys.byteorder == "little" else sys.maxsize
+# (callgrind: even at 5 items, dearer at 4). _outputs reads the 64-bit words out of an integer's little-endian bytes
+# with a little-endian struct format, the same on every machine
+_PACKED_FROM = 5
 # m -> _lanes(m) for the deck sizes a game shuffles, up to 255 draws (a few kilobytes each; larger decks, rarer,
 # build theirs at each shuffle, in time linear in m)
-_PACKS: dict[int, tuple[int, int, int]] = {}
+_PACKS: dict[int, tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]] = {}
 _GAP = bytes(8)
 
 
-def _lanes(m: int) -> tuple[int, int, int]:
+def _lanes(m: int) -> tuple[int, int, int, Callable[[bytes], tuple[int, ...]]]:
     """For ``m`` draws, integers of ``m`` 128-bit lanes (lane k at bits 128k..128k+127): a 1 in each lane; lane k
-    holding ``(k + 1) * GOLDEN`` modulo 2**64 (the k-th draw's step from the starting state); MASK in each lane."""
+    holding ``(k + 1) * GOLDEN`` modulo 2**64 (the k-th draw's step from the starting state); MASK in each lane; and
+    the unpacking of such an integer's ``16 * m`` little-endian bytes into each lane's low 64-bit word (one C call;
+    a memoryview's cast, slice and ``tolist`` were four, about 2.7 k instructions more for 12 draws, callgrind)."""
     got = _PACKS.get(m)
     if got is None:
         ones = int.from_bytes((b"\x01" + bytes(15)) * m, "little")
         steps = int.from_bytes(b"".join(((k * GOLDEN) & MASK).to_bytes(8, "little") + _GAP for k in range(1, m + 1)),
                                "little")
-        got = (ones, steps, ones * MASK)
+        got = (ones, steps, ones * MASK, Struct("<" + "Q8x" * m).unpack)
         if m < 256:
             _PACKS[m] = got
     return got
@@ -117,12 +143,12 @@ def _outputs(state: int, m: int) -> list[int]:
     below 2**128 and never carries into the next lane, and a right shift's bits from the next lane land in the
     upper half, which the next mask clears (or, at the end, is not read). The low 64-bit word of each lane is
     then the output."""
-    ones, steps, lanes = _lanes(m)
+    ones, steps, lanes, unpack = _lanes(m)
     x = (state * ones + steps) & lanes  # lane k: (state + (k + 1) * GOLDEN) mod 2**64, the k-th draw's state
     x = (((x ^ (x >> 30)) & lanes) * 0xBF58476D1CE4E5B9) & lanes
     x = (((x ^ (x >> 27)) & lanes) * 0x94D049BB133111EB) & lanes
     x ^= x >> 31
-    return memoryview(x.to_bytes(16 * m, "little")).cast("Q")[::2].tolist()
+    return [*unpack(x.to_bytes(16 * m, "little"))]
 
 
 def seed_state(seed: int) -> int:
@@ -130,8 +156,9 @@ def seed_state(seed: int) -> int:
 
     ``Ruleset.new_game`` writes these lines in place (one call fewer per game); a change here changes both, and
     tests/test_rng_picker.py checks that they agree."""
-    # next_state inlined (one per new game); only the output is kept
-    z = ((seed & MASK) + GOLDEN) & MASK
+    # next_state inlined (one per new game); only the output is kept. A seed in 0..2**64 - GOLDEN - 1 (every seed a
+    # caller counts up) takes its step without the two masks, which change nothing there
+    z = seed + GOLDEN if 0 <= seed < 0x61C8864680B583EB else ((seed & MASK) + GOLDEN) & MASK
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
     return z ^ (z >> 31)
