@@ -581,8 +581,15 @@ class Game(GameViews):
             for k, bit in plan:  # the invariants to evaluate, in their order (lowest bit first)
                 text, fn, outside = invs[k]
                 if outside:
-                    if step is None:
-                        step = self.step_name()
+                    if step is None:  # the step_name() of this position, found once per ruleset and position
+                        frames = s.frames
+                        if frames:
+                            at = compiled.step_at_pc
+                            step = at.get(pc := frames[0][1])
+                            if step is None:
+                                step = at[pc] = self.step_name()
+                        else:
+                            step = "setup"
                     if step in outside:
                         continue  # not evaluated here: not known to hold
                 s.work = 0  # a budget of its own: its outcome depends on what it reads, not on when it runs
