@@ -80,6 +80,9 @@ class CompilerCore:
         self.step_pcs: dict[str, int] = {}
         self.graph_walks: dict[str, GraphWalk] = {}  # one walker (and answer cache) per graph
         self.step_names_by_pc: list[tuple[int, str]] = []
+        # the step each main-frame position is in, as found (engine/game.py ``violations``: an invariant that names
+        # steps it does not hold in asks at checked decisions, and a dict lookup is a fraction of the search)
+        self.step_at_pc: dict[int, str] = {}
         self.step_titles: dict[str, str] = {}
         self.choice_nones: dict[int, int] = {}
         self._uid = 0

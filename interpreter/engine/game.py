@@ -576,14 +576,20 @@ class Game(GameViews):
         held = every ^ todo  # the others held in the last checked state and read nothing that changed: hold still
         step = None  # worked out only for an invariant that names steps it does not hold in
         work = s.work
+        plan = _PLANS.get(todo) or _plan(todo)
         try:
-            while todo:  # the invariants to evaluate, in their order (lowest bit first)
-                bit = todo & -todo
-                todo ^= bit
-                text, fn, outside = invs[bit.bit_length() - 1]
+            for k, bit in plan:  # the invariants to evaluate, in their order (lowest bit first)
+                text, fn, outside = invs[k]
                 if outside:
-                    if step is None:
-                        step = self.step_name()
+                    if step is None:  # the step_name() of this position, found once per ruleset and position
+                        frames = s.frames
+                        if frames:
+                            at = compiled.step_at_pc
+                            step = at.get(pc := frames[0][1])
+                            if step is None:
+                                step = at[pc] = self.step_name()
+                        else:
+                            step = "setup"
                     if step in outside:
                         continue  # not evaluated here: not known to hold
                 s.work = 0  # a budget of its own: its outcome depends on what it reads, not on when it runs
@@ -699,6 +705,28 @@ class Game(GameViews):
     def error(self) -> str | None:
         return self.state.error
 
+
+
+# Per set of invariants to evaluate (bit k: invariant k), each one's number and bit, lowest first: the set's plan,
+# made once (it depends on the bits alone, not on the ruleset), so a check walks a tuple instead of taking its
+# mask apart bit by bit. Only the masks of the first _PLANNED invariants are kept (a ruleset with more has as many
+# masks as checks could ask for; those are taken apart each time, as before).
+_PLANS: dict[int, tuple[tuple[int, int], ...]] = {}
+_PLANNED = 1 << 12
+
+
+def _plan(todo: int) -> tuple[tuple[int, int], ...]:
+    """The plan of the set ``todo`` (:data:`_PLANS`), kept for a set of the first ``_PLANNED`` bits."""
+    out = []
+    rest = todo
+    while rest:
+        bit = rest & -rest
+        rest ^= bit
+        out.append((bit.bit_length() - 1, bit))
+    plan = tuple(out)
+    if todo < _PLANNED:
+        _PLANS[todo] = plan
+    return plan
 
 
 def replay_decisions(game: Game, decisions: Iterable[tuple[int, int]]) -> Game:

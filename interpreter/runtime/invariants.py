@@ -252,28 +252,30 @@ class Certified:
         nothing; no set is made of them) and then emptied.
         """
         counters = s.counters
-        w = s.wrote
-        mv = s.moved
-        old = self.counters
-        if w is None or mv is None or len(counters) != old.n:
+        noted = s.wrote
+        moved = s.moved
+        copy = self.counters
+        if noted is None or moved is None or len(counters) != copy.n:
             return False  # (a zone or card count that differs fails the size or place comparison below)
         zones = s.zones
         if AUDIT is not None:
             if len(zones) != len(self.sizes) or len(s.card_zone) != len(self.card_zone):
                 return False
-            self._audit(counters, zones, s.card_zone, w, mv)
+            self._audit(counters, zones, s.card_zone, noted, moved)
+        old = copy.blocks[0] if copy.n <= _BLOCK else copy  # (Snapshot.flat, without its call)
         # _changes brings the certificate up to date as it checks (one loop over each list, not a second pass): when
         # it fails, the certificate is half updated, and the caller replaces it (a full check, then Certified.take),
-        # so nothing reads it again
+        # so nothing reads it again; the record's lists are emptied however it ends
         try:
-            bits = self._changes(s, counters, zones, w, mv)
+            bits = self._changes(counters, old, zones, s.card_zone, noted, moved)
+            if bits is None:
+                return False
         except (TypeError, IndexError):
-            bits = None  # a value the full check must report (or fail on) itself
-        w.clear()
-        mv.clear()
-        if bits is None:
-            return False
-        if (counters != old.blocks[0] if old.n <= _BLOCK else not old.equals(counters)) or list(
+            return False  # a value the full check must report (or fail on) itself
+        finally:
+            noted.clear()
+            moved.clear()
+        if (counters != old if copy.n <= _BLOCK else not copy.equals(counters)) or list(
                 map(len, zones)) != self.sizes:
             return False  # something changed that no write path noted: checked in full (the caller retakes us)
         self.bits = bits
@@ -307,8 +309,8 @@ class Certified:
         self.zones = Snapshot.of([z[:] for z in zones])
 
     def _changes(  # noqa: C901 - one pass over each list of the record, at every checked decision
-            self, s: GameState, counters: list[Any], zones: list[list[int]], noted: list[int], moved: list[int]
-    ) -> int | None:
+            self, counters: list[Any], old: list[Any] | Snapshot, zones: list[list[int]], cz: list[int],
+            noted: list[int], moved: list[int]) -> int | None:
         """The invariants whose inputs the noted writes and card moves may have changed (the OR of their read-set
         masks, below), when bounds, pools and placement still hold given that only the noted slots and zones and the
         moved cards changed; None otherwise. One method, not one per list: this runs at every checked decision.
@@ -350,9 +352,9 @@ class Certified:
             slot_of, zone_of, _, shift, relevant = masks
         checks = self.checks
         deltas = self.deltas
-        pools = False  # a pool slot changed
-        copy = self.counters
-        old = copy.blocks[0] if copy.n <= _BLOCK else copy  # (Snapshot.flat, without its call)
+        int_pools = self.int_pools
+        first = 0  # how much the first pool's total moved (in a local: most rulesets have one pool)
+        pools = False  # a slot of a pool after the first changed
         bits = 0
         dz: list[int] | None = None
         for i in noted:
@@ -372,14 +374,16 @@ class Certified:
                 if not lo <= v <= hi:
                     return None
                 if pool is not None:
-                    if type(v) is not int or not self.int_pools:
+                    if type(v) is not int or not int_pools:
                         return None
-                    deltas[pool] += v - was
-                    pools = True
+                    if pool:
+                        deltas[pool] += v - was
+                        pools = True
+                    else:
+                        first += v - was
             old[i] = v
-        if pools and any(deltas):
+        if first or (pools and any(deltas)):
             return None
-        cz = s.card_zone
         own = self.card_zone
         if moved:
             sizes = self.sizes
@@ -438,16 +442,16 @@ def others(s: GameState) -> Violations:
     out: Violations = []
     t = s.tables
     zones = s.zones
-    capped = t.capped_zones
-    if capped:  # _capacity, _final and _pending inline: this runs at every checked decision
-        caps = t.zone_capacity
-        for zi in capped:
-            cap = caps[zi]
-            if cap is not None and len(zones[zi]) > cap:
-                _capacity(s, out)
-                break
-    final = t.final_zones
-    if (sum(map(len, map(zones.__getitem__, final))) if final else 0) != s.removed_count:
+    caps = t.zone_capacity
+    for zi in t.capped_zones:  # _capacity, _final and _pending inline: this runs at every checked decision
+        cap = caps[zi]
+        if cap is not None and len(zones[zi]) > cap:
+            _capacity(s, out)
+            break
+    n = 0  # (a loop, not sum/map: a game has one or two final zones, and each C call costs more than its loop)
+    for zi in t.final_zones:
+        n += len(zones[zi])
+    if n != s.removed_count:
         _final(s, out)
     pend = s.pending
     if pend is not None:
