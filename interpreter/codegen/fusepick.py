@@ -43,6 +43,7 @@ def write(trace: Trace, at: At, pc: int, k: int, frpc: int, lines: list[str], ho
     """The choice's text (``lines``, its last ones suspending), asking ``s.pick`` first: without one, suspend as
     the text does; with one, pick, bind, and leave to the engine at the chosen body (``k`` instructions done)."""
     tail = 2 if how[0] == "choose" else 3  # ``s.pending = …`` (and ``s.commits = {}``), ``return True``
+    assert lines[-tail].startswith("s.pending = (") and lines[-1] == "return True", lines[-tail:]
     pad = "    " * trace.depth
     for line in lines[:-tail]:
         body = line.lstrip()
