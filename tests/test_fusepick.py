@@ -45,6 +45,9 @@ round {
     simultaneously k in [1, 2] choose x from [10, 20] by players[0] {
       players[0].pts += x + k
     }
+    if rounds == 3 and passes >= 4 {
+      choose z from [q for q in [1, 2] where q > rounds] by players[0] { passes += 1 }
+    }
     if rounds >= 4 { end game }
   }
 }
@@ -53,12 +56,18 @@ score(p) = p.pts
 
 
 @pytest.fixture(scope="module")
-def rules(tmp_path_factory: pytest.TempPathFactory) -> Ruleset:
+def both(tmp_path_factory: pytest.TempPathFactory) -> tuple[Ruleset, Ruleset]:
+    """The program fused, and single-stepped (``fuse=False``: no generated text picks, every choice suspends)."""
     path = tmp_path_factory.mktemp("picks") / "picks.rules"
     path.write_text(RULES)
     program, diags = check_file(str(path))
     assert program is not None and diags == []
-    return Ruleset(program)
+    return Ruleset(program), Ruleset(program, fuse=False)
+
+
+@pytest.fixture(scope="module")
+def rules(both: tuple[Ruleset, Ruleset]) -> Ruleset:
+    return both[0]
 
 
 def _loop(game: Game, rng: random.Random) -> None:
@@ -74,23 +83,29 @@ def _run(rules: Ruleset, players: int, seed: int, play: Callable[[Game, random.R
     play(game, rng)
     s = game.state
     assert s.pick is None  # the picker is the playout's alone
-    return (game.digest(), s.status, game.error, s.steps, s.decisions, s.log, rng.random())
+    return (game.digest(), s.status, game.error, s.steps, s.decisions, s.log, rng.random(), game.fields())
 
 
-def test_picked_in_place_as_the_apply_loop_picks(rules: Ruleset) -> None:
+def test_picked_in_place_as_the_apply_loop_picks(both: tuple[Ruleset, Ruleset]) -> None:
+    """The same game, save and draws as the single-stepped apply loop, also where a choice with no legal option
+    and no `otherwise` stops it (the frame keeps the pc the choice's text set before raising)."""
+    rules, plain = both
+    ends = set()
     for players in (2, 3):
-        for seed in range(4):
-            loop = _run(rules, players, seed, _loop)
-            assert loop[1] == "finished"
+        for seed in range(6):
+            loop = _run(plain, players, seed, _loop)
+            ends.add(loop[1])
             assert _run(rules, players, seed, Game.random_playout) == loop, (players, seed)
-            assert _run(rules, players, seed, Game.random_playout, check=True)[3:] == loop[3:]
+            assert _run(rules, players, seed, _loop) == loop, (players, seed)
+            assert _run(rules, players, seed, Game.random_playout, check=True)[3:7] == loop[3:7]
+    assert ends == {"finished", "aborted"}
 
 
 def test_only_the_choice_with_units_suspends(rules: Ruleset) -> None:
     """In an unchecked playout, the generated code returns True (suspended) only at the `by` choice, whose two
     units are P1's: every other choice was picked where it stands."""
     rules.new_game(3, 0).random_playout(random.Random(0))  # traced and compiled first
-    game = rules.new_game(3, 1)
+    game = rules.new_game(3, 2)
     seen: list[tuple[str, int]] = []
 
     def spy(frame: FrameType, event: str, arg: Any) -> None:
@@ -101,7 +116,7 @@ def test_only_the_choice_with_units_suspends(rules: Ruleset) -> None:
 
     sys.setprofile(spy)
     try:
-        game.random_playout(random.Random(1))
+        game.random_playout(random.Random(2))
     finally:
         sys.setprofile(None)
     assert game.finished and seen == [("simul", 2)] * 4

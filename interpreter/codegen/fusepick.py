@@ -39,9 +39,10 @@ def plan(trace: Trace, fn: Ins) -> tuple[Any, ...] | None:
     return cgen.plans.get(id(fn)) if cgen is not None and cgen.texts.get(id(fn), (None,))[0] is fn else None
 
 
-def write(trace: Trace, at: At, pc: int, k: int, frpc: int, lines: list[str], how: tuple[Any, ...]) -> None:
+def write(trace: Trace, at: At, pc: int, k: int, lines: list[str], how: tuple[Any, ...]) -> None:
     """The choice's text (``lines``, its last ones suspending), asking ``s.pick`` first: without one, suspend as
-    the text does; with one, pick, bind, and leave to the engine at the chosen body (``k`` instructions done)."""
+    the text does; with one, pick, bind, and leave to the engine at the chosen body (``k`` instructions done).
+    The frame's pc is the choice's (written before its text, as for a choice that suspends)."""
     tail = 2 if how[0] == "choose" else 3  # ``s.pending = …`` (and ``s.commits = {}``), ``return True``
     assert lines[-tail].startswith("s.pending = (") and lines[-1] == "return True", lines[-tail:]
     pad = "    " * trace.depth
@@ -52,8 +53,6 @@ def write(trace: Trace, at: At, pc: int, k: int, frpc: int, lines: list[str], ho
     trace.emit("_Fpk = s.pick")
     trace.emit("if _Fpk is None:")
     trace.depth += 1
-    if frpc != pc:  # a suspended frame is saved, cloned and viewed at its choice
-        trace.emit(f"fr[1] = {pc}")
     trace.emits(lines[-tail:-1])
     trace.emit(f"s.steps += {trace.done(k)}")
     trace.emit("return True")
@@ -68,13 +67,13 @@ def write(trace: Trace, at: At, pc: int, k: int, frpc: int, lines: list[str], ho
             trace.emit(f"env[{var!r}] = _Fvl")
         trace.emit("s.decisions.append((p, _Fch))")
         if not optional:
-            trace.leave(at, body_pc, k, frpc)
+            trace.leave(at, body_pc, k, pc)
             return
         trace.emit("if _Fvl is None:")
         trace.depth += 1
-        trace.leave(at, end_pc, k, frpc)
+        trace.leave(at, end_pc, k, pc)
         trace.depth -= 1
-        trace.leave(at, body_pc, k, frpc)
+        trace.leave(at, body_pc, k, pc)
         return
     _, key, next_pc = how
     trace.emit("_Fch = []")
@@ -83,4 +82,4 @@ def write(trace: Trace, at: At, pc: int, k: int, frpc: int, lines: list[str], ho
     trace.emit("    s.decisions.append((p, _Fvl))")
     trace.emit("    _Fch.append((p, options[_Fvl]))")
     trace.emit(f"env[{key!r}] = (tuple(_Fch), 0)")
-    trace.leave(at, next_pc, k, frpc)
+    trace.leave(at, next_pc, k, pc)

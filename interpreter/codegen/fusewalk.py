@@ -301,14 +301,14 @@ class Trace(TraceBook):
         fn = at.code.ins[pc]
         lines = self.fuser.choice_text(fn) if self.inline else None
         how = fusepick.plan(self, fn) if lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES else None
-        # with a plan, the pc is written where the text suspends (an error's handler writes it before)
-        kv, frpc = self.sync(pc, k, frpc, kv, lazy=how is not None)
+        self.sync(pc, k, frpc, kv)  # not lazy: the text's `no option` error leaves its own pc in the frame
+        frpc = pc
         self.flush()  # a suspended frame is saved, cloned and viewed as the step machine's
         self.emits(self.vars.forget())  # the choice's text uses ``env`` itself
         self.longest = max(self.longest, k + 1)
         if how is not None and lines is not None:
             self.inlined += len(lines)
-            fusepick.write(self, at, pc, k, frpc, lines, how)
+            fusepick.write(self, at, pc, k, lines, how)
             return
         if lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES:
             # the choice's own text (it reads ``env``, ``fr`` and ``s`` like this function), its returns made ours
