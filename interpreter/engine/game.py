@@ -509,7 +509,7 @@ class Game(GameViews):
             self._advance(pick)
             return len(decisions) - before
         # Unchecked: the fused functions pick in place with the same picker, at the moment the engine would
-        # (interpreter/codegen/fusepick.py), and go on into the chosen body without suspending
+        # (interpreter/codegen/fusepick.py), bind it and return at the chosen body, which this loop runs next
         s.pick = pick
         try:
             self._advance(pick)
