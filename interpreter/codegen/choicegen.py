@@ -37,6 +37,9 @@ class ChoiceGen:
         # id(instruction) -> (instruction, its lines after ``env = fr[2]``): the fuser writes a choice into the
         # fused function that reaches it (each ``return True``/``return False`` there becomes that function's)
         self.texts: dict[int, tuple[Ins, list[str]]] = {}
+        # id(instruction) -> what a playout's fused function needs to pick that choice in place (codegen/fusepick.py):
+        # ("choose", var, body pc, end pc, optional) or ("simul", key, next pc); the texts' last lines suspend
+        self.plans: dict[int, tuple[Any, ...]] = {}
 
     @contextmanager
     def body(self, st: A.Choose) -> Iterator[None]:
@@ -61,12 +64,14 @@ class ChoiceGen:
             return f"s.zones[{z if z is not None else self.gen.src(e)}]"
         return self.gen.src(e)
 
-    def _compile(self, prefix: str, lines: list[str], origin: Span) -> Ins:
+    def _compile(self, prefix: str, lines: list[str], origin: Span, plan: tuple[Any, ...] | None = None) -> Ins:
         gen = self.gen
         name = gen._name(prefix)
         code = f"def {name}(s, fr):\n" + "".join(f"    {line}\n" for line in lines)
         fn: Ins = gen.sources.load(gen.ns, name, "choice", code, origin)
         self.texts[id(fn)] = (fn, lines[1:])
+        if plan is not None:
+            self.plans[id(fn)] = plan
         return fn
 
     def choose(self, st: A.Choose, wf: Any, at: int, none_pc: int, always_ask: bool, has_none: bool,
@@ -95,7 +100,7 @@ class ChoiceGen:
                   f"    raise _RuleError({f'no player to make the choice at line {span.line}'!r})"]
         opts = "(*options, None)" if st.optional else "options"
         lines += [f"s.pending = ('choose', p, {opts}, {st.var!r}, {at + 1}, {none_pc}, {fmt_id})", "return True"]
-        return self._compile("_choose", lines, st.span)
+        return self._compile("_choose", lines, st.span, ("choose", st.var, at + 1, none_pc, st.optional))
 
     def collect(self, st: A.Simultaneous, wf: Any, key: str, at: int, end: int, fmt_id: int) -> Ins:
         """`simultaneously … choose`: see `Compiler.emit_simultaneous` for the closure this mirrors."""
@@ -121,4 +126,5 @@ class ChoiceGen:
                   "if not per:", f"    fr[1] = {end}", "    return False",
                   *([] if st.by is None else [f"env[{key + UNITS!r}] = units"]),
                   f"s.pending = ('simul', tuple(per), {key!r}, {at + 1}, {fmt_id})", "s.commits = {}", "return True"]
-        return self._compile("_collect", lines, st.span)
+        # with `by`, the units wait beside the key for the engine's pick (Game._pick): not picked in place
+        return self._compile("_collect", lines, st.span, ("simul", key, at + 1) if st.by is None else None)

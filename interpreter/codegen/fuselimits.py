@@ -46,5 +46,6 @@ FUSED: dict[str, str] = {
     "ret": "the frame popped; on into the caller's code where the caller is known (a call this function ran "
            "into, or a call site's copy), else the path ends",
     "stop": "at a path's head the engine runs it; after other instructions it is called here and the path ends "
-            "(True: the decision is asked for, the instructions before it counted)",
+            "(True: the decision is asked for, the instructions before it counted; in an unchecked playout its "
+            "text picks in place and the path ends at the chosen body: codegen/fusepick.py)",
 }

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from liturgy.interpreter.codegen import fusepick
 from liturgy.interpreter.codegen.fusebook import At, TraceBook
 from liturgy.interpreter.codegen.fuselimits import MAX_CALL, MAX_CALLS, MAX_INLINE_LINES, MAX_NODES, MAX_PATH, MAX_TURNS
 from liturgy.interpreter.codegen.locals import direct_writes
@@ -318,17 +319,25 @@ class Trace(TraceBook):
 
         It returns True when it asks for a decision: it ran no instruction (the engine takes back the call's
         turn), so the ``k`` before it are added to the step count here. Otherwise it moved the frame's pc (no
-        option: on to its `otherwise` or its end), one more instruction; the engine runs on from there.
+        option: on to its `otherwise` or its end), one more instruction; the engine runs on from there. In a
+        playout, a choice whose text can pick in place (codegen/fusepick.py) returns with the pick bound instead.
         """
         if k == 0:  # at the head: the engine runs it as it is
             self.nodes -= 1
             self.leave(at, pc, k, frpc)
             return
-        self.sync(pc, k, frpc, kv)
+        fn = at.code.ins[pc]
+        lines = self.fuser.choice_text(fn) if self.inline else None
+        how = fusepick.plan(self, fn) if lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES else None
+        self.sync(pc, k, frpc, kv)  # not lazy: the text's `no option` error leaves its own pc in the frame
+        frpc = pc
         self.flush()  # a suspended frame is saved, cloned and viewed as the step machine's
         self.emits(self.vars.forget())  # the choice's text uses ``env`` itself
         self.longest = max(self.longest, k + 1)
-        lines = self.fuser.choice_text(at.code.ins[pc]) if self.inline else None
+        if how is not None and lines is not None:
+            self.inlined += len(lines)
+            fusepick.write(self, at, pc, k, lines, how)
+            return
         if lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES:
             # the choice's own text (it reads ``env``, ``fr`` and ``s`` like this function), its returns made ours
             self.inlined += len(lines)

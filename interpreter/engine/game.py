@@ -479,7 +479,8 @@ class Game(GameViews):
         ``while not finished: for p in waiting_for(): apply(rng.randrange(option_count(p)), p)``,
         but the step machine never stops at a choice: it picks in place (see :meth:`_advance`),
         so no labels, ``Decision``, per-call checks or re-entries into the step loop are paid.
-        Simulations and benchmarks spend much of a short game there.
+        Simulations and benchmarks spend much of a short game there. In an unchecked game the generated code
+        also picks in place (``state.pick``), without suspending at all.
         """
         s = self.state
         if s.status != "running":
@@ -504,7 +505,16 @@ class Game(GameViews):
             decisions.append((p, choice))
         else:
             self._pick(pick)
-        self._advance(pick)
+        if self.check:  # the engine checks the invariants at each suspension before it picks
+            self._advance(pick)
+            return len(decisions) - before
+        # Unchecked: the fused functions pick in place with the same picker, at the moment the engine would
+        # (interpreter/codegen/fusepick.py), bind it and return at the chosen body, which this loop runs next
+        s.pick = pick
+        try:
+            self._advance(pick)
+        finally:
+            s.pick = None
         return len(decisions) - before
 
     def playout(self, pick: Callable[[int], int]) -> None:

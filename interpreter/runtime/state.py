@@ -133,6 +133,7 @@ class GameState:
         "kept",
         "wrote",
         "moved",
+        "pick",
     )
 
     def __init__(self, tables: Tables) -> None:
@@ -166,6 +167,10 @@ class GameState:
         # certificate then checks the moved cards' places and the zones' sizes, not every card of both zones);
         # a list exactly when ``wrote`` is one
         self.moved: list[int] | None = None
+        # while an unchecked random playout runs (Game.random_playout): its picker, which the fused functions ask
+        # in place at a choice instead of suspending (interpreter/codegen/fusepick.py); None otherwise (a choice
+        # then suspends, as for a player's decision). Not part of the game: not in digests, saves or clones
+        self.pick: Callable[[int], int] | None = None
 
     @staticmethod
     def start(tables: Tables, counters: list[Any], zones: list[list[int]], card_zone: list[int],
@@ -200,6 +205,7 @@ class GameState:
         c.kept = {}
         c.wrote = None
         c.moved = None
+        c.pick = None
         return c
 
     def clone(self) -> GameState:
@@ -231,6 +237,7 @@ class GameState:
         c.kept = {}
         c.wrote = None  # a copy has no certificate: its first check is a full one, which starts its own record
         c.moved = None
+        c.pick = None
         return c
 
 
