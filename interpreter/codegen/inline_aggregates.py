@@ -25,6 +25,7 @@ nothing is written here and the loop function is used as before.
 """
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import aggregen, budgetgen, gridgen, scans, unroll
+from liturgy.interpreter.codegen.helpers import _never
 from liturgy.interpreter.compiler import budgets
 
 if TYPE_CHECKING:
@@ -190,7 +192,10 @@ def statement_loop(gen: ExprGen, e: A.Expr, truth: bool = False) -> tuple[list[s
     # items that are a filter of the seats (`fighters()`) built by their own loop first, here too
     built = seat_items_lines(gen, e.iterable) if isinstance(e.iterable, A.ListComp | A.Call) else None
     pre, items = built if built is not None else ([], gen._seq(e.iterable))
-    where, elem = gen._loop_parts(e, x)
+    inner = _inner_scan(gen, e, x)  # a filter that is an `any`/`all`: its loop written in this one's body
+    where, elem = gen._loop_parts(e if inner is None else _unfiltered(gen, e), x)
+    if inner is not None:
+        where = inner[1]
     if gen.unsafe != start or f"env[{e.var!r}]" in where + elem:
         gen.unsafe = start  # the texts are thrown away: the loop function is written instead
         return None
@@ -203,6 +208,9 @@ def statement_loop(gen: ExprGen, e: A.Expr, truth: bool = False) -> tuple[list[s
         got = aggregen.aggregate_lines(e.func, True, x, items, where, elem, repr(e.var))
         assert got is not None  # every fold of _FOLDS is aggregen's
         lines = got
+    if inner is not None:  # the filter's loop first in each turn, where the filter was evaluated
+        at = lines.index(f"for {x} in {items}:") + 1
+        lines[at:at] = [f"    {line}" for line in inner[0]]
     lines = budgetgen.counted_loop(gen, lines, items, e.span, budgets.loop_kind(
         e.iterable, gen.comp.sizes, e.elem, e.where))
     names: dict[str, str] = {}
@@ -225,6 +233,49 @@ def for_items(sg: StmtGen, e: A.Expr) -> str:
         if body is not None:
             return _bare(sg.inline_loop(body))
     return sg.gen._seq(e)
+
+
+def _inner_scan(gen: ExprGen, e: A.Aggregate | A.ListComp, x: str) -> tuple[list[str], str] | None:
+    """Where ``e``'s whole filter is an `any` or `all` (Bloodborne's ``[q for q in fighters() where any(c.transform
+    for c in q.played)]``): the lines of its loop and the source of its truth, written with ``e``'s variable read
+    as the Python local ``x`` (as ``ExprGen._loop_parts`` binds it), to run at the top of each turn of ``e``'s loop,
+    where the filter was evaluated; None where it has no lines (the filter is written as usual).
+
+    The same values, errors and work: the filter's loop is the loop function it was called as (the same items,
+    test, stop and work count, :func:`statement_loop`), run at the same point of the same turn, and the element
+    is still evaluated only for the items it keeps."""
+    w = e.where
+    if not (isinstance(w, A.Aggregate) and w.func in ("any", "all")):
+        return None
+    comp, var = gen.comp, e.var
+    saved = comp.subst, gen.subst_src, gen.subst_owner, gen.var_src, comp.subst_names, gen.var_ranges
+    if var in comp.subst_names:  # the loop variable hides an inlined parameter of that name
+        comp.subst_names = {k: v for k, v in comp.subst_names.items() if k != var}
+    outer = gen.subst_src if saved[2] is saved[0] else {}
+    comp.subst = {**{k: f for k, f in saved[0].items() if k != var}, var: _never}
+    gen.subst_src = {**{k: v for k, v in outer.items() if k != var}, var: x}
+    gen.subst_owner = comp.subst
+    gen.bind_range(var, x, gridgen.loop_range(gen, e.iterable))
+    gen.loop_locals.add(x)
+    if (e.iterable.ty is not None and e.iterable.ty.kind == "zone") or holds_seats(gen, e.iterable):
+        gen.nonnull.add(x)  # as _loop_parts: a zone's card or a seat is never `none`
+    try:
+        got = statement_loop(gen, w, True)
+    finally:
+        comp.subst, gen.subst_src, gen.subst_owner, gen.var_src, comp.subst_names, gen.var_ranges = saved
+    return got if got is not None and got[0] else None
+
+
+def _unfiltered(gen: ExprGen, e: A.Aggregate | A.ListComp) -> A.Aggregate | A.ListComp:
+    """``e`` without its filter, for its element's source (its filter is written by :func:`_inner_scan`); kept
+    with the compiler as scans.seat_filters keeps its nodes (generated code keys some facts by node identity)."""
+    table: dict[int, Any] = vars(gen.comp).setdefault("unfiltered", {})
+    known = table.get(id(e))
+    if known is None:
+        bare_e = copy.copy(e)
+        bare_e.where = None
+        known = table[id(e)] = (e, bare_e)
+    return known[1]
 
 
 def seat_items_lines(gen: ExprGen, e: A.Expr) -> tuple[list[str], str] | None:
