@@ -245,8 +245,9 @@ round {
     for p in alive() {
       if got % 3 == 0 { for q in players { q.out = true } }
       p.out = got % 4 == 1
-      got += count(q for q in players where q.busy or q == p)
       let n = 2
+      n += count(q for q in players where q.busy or q == p)
+      got += n
       n -= count(q for q in players where q.out)
       log "{} is counted, {}", p, n
     }
@@ -265,7 +266,7 @@ def test_a_for_over_a_filter_of_the_seats_builds_it_in_the_statement(write_rules
     seats): the list is built by a loop written in the statement and the choice (inline_aggregates.for_items,
     seat_items_lines), not by a call of a loop function, and is not copied; the body changing what the filter
     reads (`out`) changes nothing of the items already listed, as the closures' snapshot. The `count`s that are
-    an assignment's whole value (`got += …`, `n -= …`), the list of seats a counted comprehension runs over and
+    a local's assignment's whole value (`n += …`, `n -= …`), the list of seats a counted comprehension runs over and
     an `if`'s emptiness test (`size(ready()) == 0`, scans.emptiness's `any`) and an `any` that is a written
     loop's whole filter are loops written there too."""
     def rules(mode: dict[str, bool]) -> Ruleset:  # 2 or 3 seats: the lists are loops, not written out

@@ -485,7 +485,7 @@ class StmtGen:
             self.emit(f"{i} = {slot}")
             slot = i
         decl = self.comp._counter_decl(tgt)
-        value = self.inline_loop(st.value)  # after the slot; its loop cannot write the counter read after it
+        value = self.src(st.value)
         if decl.is_flag:
             if isinstance(st.value, A.BoolLit):
                 self.emit(f"s.counters[{slot}] = {int(st.value.value)}")
