@@ -6,6 +6,7 @@ fails with the error of indexing an empty list.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from liturgy.interpreter.engine import Ruleset
@@ -227,4 +228,58 @@ def test_an_emptiness_test_of_a_filter_scans_and_plays_alike(write_ruleset: Call
     assert step.count("len(") == 1  # the seats' filters scanned (here written out); the pool's 20 items counted
     for seed in range(6):
         seen = _play(write_ruleset, EMPTINESS, seed)
+        assert all(x == seen[0] for x in seen), seed
+
+
+WRITTEN = '''
+flag per player out
+flag per player busy
+fn alive() -> list of player = [p for p in players_from(first) where not p.out]
+fn ready() -> list of player = [p for p in alive() where not p.busy]
+round {
+  step s "S" {
+    simultaneously p in ready() choose k from [0, 1, 2, 3] where k != 3 or got % 2 == 0 {
+      p.busy = k == 2
+      got += k
+    }
+    for p in alive() {
+      if got % 3 == 0 { for q in players { q.out = true } }
+      p.out = got % 4 == 1
+      let n = 2
+      n += count(q for q in players where q.busy or q == p)
+      got += n
+      n -= count(q for q in players where q.out)
+      log "{} is counted, {}", p, n
+    }
+    for p in [q for q in players where not q.busy] { p.busy = true }
+    for p in [q for q in alive() where any(c.v == got % 5 and not q.busy for c in pool)] { got += 1 }
+    if size(ready()) == 0 { got += 2 }
+    if round >= 8 { end game }
+  }
+}
+score(p) = got
+'''
+
+
+def test_a_for_over_a_filter_of_the_seats_builds_it_in_the_statement(write_ruleset: Callable[..., str]) -> None:
+    """``for p in alive()`` and ``simultaneously p in ready()`` (`fn`s without parameters whose bodies filter the
+    seats): the list is built by a loop written in the statement and the choice (inline_aggregates.for_items,
+    seat_items_lines), not by a call of a loop function, and is not copied; the body changing what the filter
+    reads (`out`) changes nothing of the items already listed, as the closures' snapshot. The `count`s that are
+    a local's assignment's whole value (`n += …`, `n -= …`), the list of seats a counted comprehension runs over and
+    an `if`'s emptiness test (`size(ready()) == 0`, scans.emptiness's `any`) and an `any` that is a written
+    loop's whole filter are loops written there too."""
+    def rules(mode: dict[str, bool]) -> Ruleset:  # 2 or 3 seats: the lists are loops, not written out
+        return compiled(write_ruleset(HEAD.replace("players 2..2", "players 2..3") + WRITTEN, {"tok.yaml": TOKS}),
+                        mode)
+
+    gen = rules({}).compiled.gen
+    assert gen is not None
+    text = gen.sources.dump()
+    used = [b for b in text.split("\n\n") if "<liturgy stmt" in b or "<liturgy choice" in b]
+    assert not any(re.search(r"_k\d+\(s, env(\)|, _x)", b) for b in used)  # no loop function: each loop here
+    assert any("for p in _out" in b for b in used) and any("for _x" in b and "in _out" in b for b in used)
+    assert not any("tuple(_out" in b for b in used)  # and not copied
+    for seed in range(4):
+        seen = played_in_every_mode(rules, seed)
         assert all(x == seen[0] for x in seen), seed

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import gridgen
+from liturgy.interpreter.codegen import gridgen, inline_aggregates
 from liturgy.interpreter.codegen.locals import _scan
 from liturgy.interpreter.compiler.code import UNITS
 
@@ -108,7 +108,10 @@ class ChoiceGen:
         span = st.span
         pvar, var = st.player_var, st.var
         lines = ["env = fr[2]", "per = []"]
-        if st.by is None:
+        built = inline_aggregates.seat_items_lines(gen, st.players) if st.by is None else None
+        if built is not None:  # the seats' loop written here, not a loop function's call (inline_aggregates.py)
+            lines += [*built[0], f"for p in {built[1]}:", f"    env[{pvar!r}] = p"]
+        elif st.by is None:
             lines += [f"for p in tuple({self._items(st.players)}):", f"    env[{pvar!r}] = p"]
         else:  # one entry per unit, decided by the player `by` names (the units wait beside the loop's key)
             lines += [f"units = tuple({self._items(st.players)})", "for u in units:", f"    env[{pvar!r}] = u",

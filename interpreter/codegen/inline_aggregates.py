@@ -25,11 +25,15 @@ nothing is written here and the loop function is used as before.
 """
 from __future__ import annotations
 
+import copy
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import aggregen, budgetgen, gridgen, scans, unroll
+from liturgy.interpreter.codegen.helpers import _never
 from liturgy.interpreter.compiler import budgets
 
 if TYPE_CHECKING:
@@ -40,6 +44,7 @@ ENABLED = True  # tests turn it off to compare with the loop functions this repl
 MAX_SEATS = 8  # past this many items the text grows more than the loop costs
 MAX_TEXT = 6000  # characters of one written-out aggregate, at most
 _FOLDS = ("any", "all", "count", "sum", "min", "max")
+_BUILT = re.compile(r"tuple\((_out\d+)\)")  # the result of statement_loop's comprehension: its new list
 _TEMPS = re.compile(r"\b(_r|_v|_it|_out)\b")  # a loop function's own locals (aggregen, budgetgen.counted_loop)
 
 
@@ -184,20 +189,28 @@ def statement_loop(gen: ExprGen, e: A.Expr, truth: bool = False) -> tuple[list[s
         return None
     e = scans.seat_filters(e, gen.comp)  # a filter of a `fn` that filters the seats: one loop (scans.py)
     start, x = gen.unsafe, gen._name("_x")
-    items = gen._seq(e.iterable)
-    where, elem = gen._loop_parts(e, x)
+    # items that are a filter of the seats (`fighters()`) built by their own loop first, here too
+    built = seat_items_lines(gen, e.iterable) if isinstance(e.iterable, A.ListComp | A.Call) else None
+    pre, items = built if built is not None else ([], gen._seq(e.iterable))
+    inner = _inner_scan(gen, e, x)  # a filter that is an `any`/`all`: its loop written in this one's body
+    where, elem = gen._loop_parts(e if inner is None else _unfiltered(gen, e), x)
+    if inner is not None:
+        where = inner[1]
     if gen.unsafe != start or f"env[{e.var!r}]" in where + elem:
         gen.unsafe = start  # the texts are thrown away: the loop function is written instead
         return None
     if isinstance(e, A.ListComp):
         if where == "True" and elem == x:
-            return [], f"tuple({items})"
+            return pre, f"tuple({items})"
         body = [f"    if {where}:", f"        _out.append({elem})"] if where != "True" else [f"    _out.append({elem})"]
         lines = ["_out = []", f"for {x} in {items}:", *body, "return tuple(_out)"]
     else:
         got = aggregen.aggregate_lines(e.func, True, x, items, where, elem, repr(e.var))
         assert got is not None  # every fold of _FOLDS is aggregen's
         lines = got
+    if inner is not None:  # the filter's loop first in each turn, where the filter was evaluated
+        at = lines.index(f"for {x} in {items}:") + 1
+        lines[at:at] = [f"    {line}" for line in inner[0]]
     lines = budgetgen.counted_loop(gen, lines, items, e.span, budgets.loop_kind(
         e.iterable, gen.comp.sizes, e.elem, e.where))
     names: dict[str, str] = {}
@@ -207,7 +220,108 @@ def statement_loop(gen: ExprGen, e: A.Expr, truth: bool = False) -> tuple[list[s
 
     *lines, result = (_TEMPS.sub(fresh, line) for line in lines)
     assert result.startswith("return ")
-    return lines, result[len("return "):]
+    return [*pre, *lines], result[len("return "):]
+
+
+def for_items(sg: StmtGen, e: A.Expr) -> str:
+    """Source for the items of a `for` over ``e``, after writing their loop into the statement where it can be:
+    a comprehension (:func:`statement_loop`), or a call of a `fn` without parameters, inlined, whose body is one
+    (Bloodborne's ``for p in hunters()``: :func:`fn_body`), else the list as usual (a zone's live list, a value)."""
+    if isinstance(e, A.ListComp):
+        return _bare(sg.inline_loop(e))
+    with fn_body(sg.gen, e) as body:
+        if body is not None:
+            return _bare(sg.inline_loop(body))
+    return sg.gen._seq(e)
+
+
+def _inner_scan(gen: ExprGen, e: A.Aggregate | A.ListComp, x: str) -> tuple[list[str], str] | None:
+    """Where ``e``'s whole filter is an `any` or `all` (Bloodborne's ``[q for q in fighters() where any(c.transform
+    for c in q.played)]``): the lines of its loop and the source of its truth, written with ``e``'s variable read
+    as the Python local ``x`` (as ``ExprGen._loop_parts`` binds it), to run at the top of each turn of ``e``'s loop,
+    where the filter was evaluated; None where it has no lines (the filter is written as usual).
+
+    The same values, errors and work: the filter's loop is the loop function it was called as (the same items,
+    test, stop and work count, :func:`statement_loop`), run at the same point of the same turn, and the element
+    is still evaluated only for the items it keeps."""
+    w = e.where
+    if not (isinstance(w, A.Aggregate) and w.func in ("any", "all")):
+        return None
+    comp, var = gen.comp, e.var
+    saved = comp.subst, gen.subst_src, gen.subst_owner, gen.var_src, comp.subst_names, gen.var_ranges
+    if var in comp.subst_names:  # the loop variable hides an inlined parameter of that name
+        comp.subst_names = {k: v for k, v in comp.subst_names.items() if k != var}
+    outer = gen.subst_src if saved[2] is saved[0] else {}
+    comp.subst = {**{k: f for k, f in saved[0].items() if k != var}, var: _never}
+    gen.subst_src = {**{k: v for k, v in outer.items() if k != var}, var: x}
+    gen.subst_owner = comp.subst
+    gen.bind_range(var, x, gridgen.loop_range(gen, e.iterable))
+    gen.loop_locals.add(x)
+    if (e.iterable.ty is not None and e.iterable.ty.kind == "zone") or holds_seats(gen, e.iterable):
+        gen.nonnull.add(x)  # as _loop_parts: a zone's card or a seat is never `none`
+    try:
+        got = statement_loop(gen, w, True)
+    finally:
+        comp.subst, gen.subst_src, gen.subst_owner, gen.var_src, comp.subst_names, gen.var_ranges = saved
+    return got if got is not None and got[0] else None
+
+
+def _unfiltered(gen: ExprGen, e: A.Aggregate | A.ListComp) -> A.Aggregate | A.ListComp:
+    """``e`` without its filter, for its element's source (its filter is written by :func:`_inner_scan`); kept
+    with the compiler as scans.seat_filters keeps its nodes (generated code keys some facts by node identity)."""
+    table: dict[int, Any] = vars(gen.comp).setdefault("unfiltered", {})
+    known = table.get(id(e))
+    if known is None:
+        bare_e = copy.copy(e)
+        bare_e.where = None
+        known = table[id(e)] = (e, bare_e)
+    return known[1]
+
+
+def seat_items_lines(gen: ExprGen, e: A.Expr) -> tuple[list[str], str] | None:
+    """The lines building the seats a `simultaneously` runs over, and their source, where ``e`` is a comprehension
+    or a call of a `fn` without parameters whose body is one (Bloodborne's ``simultaneously p in fighters()``)
+    and :func:`statement_loop` writes its loop; None: the items as usual. The items are only iterated."""
+    if isinstance(e, A.ListComp):
+        got = statement_loop(gen, e)
+    else:
+        with fn_body(gen, e) as body:
+            got = None if body is None else statement_loop(gen, body)
+    return None if got is None else (got[0], _bare(got[1]))
+
+
+@contextmanager
+def fn_body(gen: ExprGen, e: A.Expr) -> Iterator[A.ListComp | None]:
+    """The body of ``e`` when it is a call of a `fn` without parameters, inlined, whose body is a comprehension,
+    with the generator set up as :meth:`.ExprGen._call` sets it up to write an inlined body (the body sees no
+    variable of the caller's, no range, no inlined parameter); else None.
+
+    Written in the statement, the body's loop builds the same items by the same loop in the same order as the
+    loop function the call would be, in the statement's own function instead (no call, no frame, no ``tuple``
+    of a tuple); its work is counted by the same rule (:func:`statement_loop`)."""
+    ref: Any = e.ref
+    fn = ref[1] if isinstance(e, A.Call) and not e.args and ref is not None and ref[0] == "call_fn" else None
+    comp = gen.comp
+    if not (ENABLED and isinstance(fn, A.FnDecl) and not fn.params and isinstance(fn.body, A.ListComp)
+            and comp.can_inline(fn, [])):
+        yield None
+        return
+    saved = comp.subst, gen.subst_src, gen.subst_owner, comp.subst_names, gen.var_ranges
+    comp.subst, gen.subst_src, comp.subst_names, gen.var_ranges = {}, {}, {}, {}
+    gen.subst_owner = comp.subst
+    comp.inline_depth += 1
+    try:
+        yield fn.body
+    finally:
+        comp.subst, gen.subst_src, gen.subst_owner, comp.subst_names, gen.var_ranges = saved
+        comp.inline_depth -= 1
+
+
+def _bare(items: str) -> str:
+    """The list a comprehension's loop just built in the statement (``tuple(_out7)``), not copied into a tuple: a
+    `for` only iterates its items and counts them, and nothing else can reach the new list to change it."""
+    m = _BUILT.fullmatch(items)
+    return m.group(1) if m else items
 
 
 def seats_let(gen: ExprGen, name: str, value: A.Expr) -> None:
@@ -229,9 +343,13 @@ def holds_seats(gen: ExprGen, e: A.Expr) -> bool:
 
 
 def first_test(sg: StmtGen, e: A.Expr) -> str:
-    """An ``if``'s first test ``e``, evaluated first: `any`/`all` (or `not` of one) as a loop written before the
-    ``if`` (``StmtGen.inline_loop``), anything else as the usual condition."""
+    """An ``if``'s first test ``e``, evaluated first: `any`/`all` (or `not` of one), or an emptiness test that
+    scans.emptiness writes as an `any`, as a loop written before the ``if`` (``StmtGen.inline_loop``), anything
+    else as the usual condition."""
     inner = e.operand if isinstance(e, A.Unary) and e.op == "not" else e
+    scan = scans.emptiness_scan(sg.gen, e) if isinstance(e, A.Binary) else None
+    if scan is not None and isinstance(e, A.Binary):  # `size(hunters()) > 0`: scans.emptiness's `any`, here
+        return f"(not {sg.inline_loop(scan, True)})" if e.op == "==" else sg.inline_loop(scan, True)
     if not (isinstance(inner, A.Aggregate) and inner.func in ("any", "all")):
         return sg.gen.cond(e)
     return sg.inline_loop(inner, True) if inner is e else f"(not {sg.inline_loop(inner, True)})"

@@ -244,8 +244,17 @@ def emptiness(gen: ExprGen, e: A.Binary) -> str | None:
     first kept item) and the elements that are not built could neither fail nor draw nor write, and neither loop
     counts work (:func:`.budgets.loop_kind` "none" for both). None: written as before. The new nodes are kept
     with the compiler (generated code keys some facts by node identity)."""
-    if e.op not in (">", "!=", "==") or not (isinstance(e.right, A.IntLit) and e.right.value == 0
-                                            and not isinstance(e.right.value, bool)):
+    node = emptiness_scan(gen, e)
+    if node is None:
+        return None
+    text = gen.src(node)
+    return f"(not {text})" if e.op == "==" else text
+
+
+def emptiness_scan(gen: ExprGen, e: A.Expr) -> A.Aggregate | None:
+    """The `any` scan :func:`emptiness` writes for ``e`` (its value, negated for ``== 0``), or None."""
+    if not (isinstance(e, A.Binary) and e.op in (">", "!=", "==") and isinstance(e.right, A.IntLit)
+            and e.right.value == 0 and not isinstance(e.right.value, bool)):
         return None
     sized = e.left
     if not (isinstance(sized, A.Call) and sized.ref is not None and tuple(sized.ref[:2]) == ("call_builtin", "size")
@@ -255,11 +264,8 @@ def emptiness(gen: ExprGen, e: A.Binary) -> str | None:
     known = table.get(id(e))
     if known is None:
         known = table[id(e)] = (e, _any_scan(gen, sized.args[0], e))
-    node = known[1]
-    if node is None:
-        return None
-    text = gen.src(node)
-    return f"(not {text})" if e.op == "==" else text
+    node: A.Aggregate | None = known[1]
+    return node
 
 
 def _any_scan(gen: ExprGen, listed: A.Expr, e: A.Binary) -> A.Aggregate | None:

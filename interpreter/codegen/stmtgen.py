@@ -367,7 +367,7 @@ class StmtGen:
         if unroll.statement(self, st):  # a few directions: each item's copy of the body, `d` folded
             return
         x = self.tmp("_x")
-        seq = self.inline_loop(st.iterable) if isinstance(st.iterable, A.ListComp) else self.gen._seq(st.iterable)
+        seq = inline_aggregates.for_items(self, st.iterable)  # a comprehension's loop written here first
         head = self.loop_head(st.body, st.var)
         zone = st.iterable.ty is not None and st.iterable.ty.kind == "zone"  # a zone holds cards, never `none`
         # a zone can change under the loop, so it is copied; other lists are tuples or card data, never changed
@@ -470,11 +470,11 @@ class StmtGen:
         if tgt.ref is not None and tgt.ref[0] == "local":
             var = tgt.ref[1]
             if st.op == "=":
-                value = self.src(st.value)
+                value = self.inline_loop(st.value)
                 self.assign_value(self.write(var, self.gen.is_nonnull(value)), value)
-            else:
+            else:  # the value's loop first: it cannot write the variable, whose read cannot fail
+                value = self.inline_loop(st.value)
                 old = self.gen.read_env(var)
-                value = self.src(st.value)
                 self.emit(f"{self.write(var)}{old} {'+' if st.op == '+=' else '-'} ({value})")
             return
         slot = self.slot(tgt)
