@@ -96,6 +96,11 @@ def _game(tmp_path: Path, body: str, mode: dict[str, bool], budgets: str = "") -
 _played: dict[tuple[str, str], tuple[Game, float]] = {}
 
 
+# Slots (8 bytes each) of evaluation stack added to the attack thread's first frame: 2**17, so that its chunk
+# (sized in powers of two, with 1,000 slots more than the frame) is 2 MB with about 1 MB free for the game's frames
+_ROOM = 1 << 17
+
+
 def _in_a_fresh_thread(play: Callable[[], Game]) -> Game:
     """``play()`` run in a new thread, so its Python stack starts at the same place whatever called the test.
 
@@ -105,7 +110,17 @@ def _in_a_fresh_thread(play: Callable[[], Game]) -> Game:
     depth, `fn calling itself twice` in the closures mode took 5.4 s of user and 9.8 s of system CPU (1.5
     million page faults) where the same game from a shallow stack takes about 2 s; which attack and mode hit a
     boundary moved with the caller's depth (another depth made three other modes of it thrash instead). The
-    game is the same either way; ``time.process_time`` counts the whole process, this thread included."""
+    game is the same either way; ``time.process_time`` counts the whole process, this thread included.
+
+    A fresh thread alone still left the boundary wherever the attack's own frames put it, and a change in the
+    size of the engine's frames moved it back: at be6daea `proc calling itself twice` in the closures mode took
+    1.9 s of user and 8.7 s of system CPU (a million page faults) against 0.7 s at f22696d. So the thread's first
+    frame of ours, ``run``, is given ~1 MB of unused evaluation stack (:data:`_ROOM`): CPython places a frame
+    that does not fit its thread's current chunk at the start of a chunk of its own, sized to hold it with room
+    to spare, and every frame called from it goes into that chunk while it fits. The attack's frames then never
+    cross a chunk's end, at any depth it reaches, and no chunk is allocated or freed during the game. The
+    memory is only reserved (a frame's stack slots are not written until used); later Pythons, which keep a
+    spare chunk, do the same with a larger frame."""
     played: list[Game] = []
     failed: list[BaseException] = []
 
@@ -115,6 +130,8 @@ def _in_a_fresh_thread(play: Callable[[], Game]) -> Game:
         except BaseException as err:  # noqa: BLE001 - handed to the test's own thread below
             failed.append(err)
 
+    # the same code with a deeper evaluation stack than it needs: a larger frame, and nothing else changed
+    run.__code__ = run.__code__.replace(co_stacksize=run.__code__.co_stacksize + _ROOM)
     worker = threading.Thread(target=run, name="attack")
     worker.start()
     worker.join()
