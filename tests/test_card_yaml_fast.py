@@ -103,3 +103,79 @@ def test_a_file_of_many_cards_takes_libyaml_and_agrees() -> None:
     exact = cards._compose_exact(text, "f.yaml")
     assert fast is not None and not isinstance(exact, list)
     assert _nodes(fast[0], []) == _nodes(exact[0], []) and fast[1] == exact[1]
+
+
+_GAME = """game "G" { players 1..2 }
+card Relic { weight: int }
+cards "cards.yaml"
+zone vault: set public of Relic
+round { step s "S" { if size(vault) > 0 { end game } } }
+score(p) = sum(c.weight for c in vault)
+"""
+
+
+def _card_text(weight: str) -> str:
+    return f"kind: Relic\nstart: vault\ncards:\n  - name: Idol\n    weight: {weight}\n  - name: Cup\n    weight: 2\n"
+
+
+def _check_in(where: Path, text: str) -> tuple[Any, list[Any]]:
+    from liturgy.dsl.loader import check_file
+
+    where.mkdir()
+    (where / "game.rules").write_text(_GAME, encoding="utf-8")
+    (where / "cards.yaml").write_text(text, encoding="utf-8")
+    return check_file(str(where / "game.rules"))
+
+
+@needs_libyaml
+def test_a_card_text_is_composed_once_and_each_load_gets_its_own_values(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The composed tree is kept by text: a second load of the same text (another file, another ruleset) does not
+    compose it again, and the values each load hands on are its own, so changing them changes no later load."""
+    text = _card_text("7") + "# unique to this test\n"
+    root, data = cards._compose_fast(text) or pytest.fail("libyaml refused a well-formed file")
+    data["cards"][0]["weight"] = 99  # what a careless caller might do with its values
+    data["kind"] = "Other"
+    monkeypatch.setattr(cards, "compose_fast", lambda text: pytest.fail("a kept text was composed again"))
+    again = cards._compose_fast(text)
+    assert again is not None and again[0] is root
+    assert again[1] == {"kind": "Relic", "start": "vault",
+                        "cards": [{"name": "Idol", "weight": 7}, {"name": "Cup", "weight": 2}]}
+    program, diags = _check_in(tmp_path / "a", text)
+    assert program is not None, diags
+    assert not [d for d in diags if d.is_error]
+
+
+@needs_libyaml
+def test_a_kept_text_reports_its_errors_at_every_load_in_the_file_loaded(tmp_path: Path) -> None:
+    """Number and duplicate-key errors come from converting the kept tree, at each load: the same line and column
+    each time, named in the file being loaded."""
+    for weight, code in (("99999999999999999999", "E402"), ("1:30", "E403")):
+        text = _card_text(weight)
+        first = [d for d in _check_in(tmp_path / f"{code}1", text)[1] if d.is_error]
+        second = [d for d in _check_in(tmp_path / f"{code}2", text)[1] if d.is_error]
+        assert [d.code for d in first] == [d.code for d in second] == [code]
+        assert (first[0].span.line, first[0].span.column) == (second[0].span.line, second[0].span.column) == (5, 13)
+        assert first[0].message == second[0].message
+        assert first[0].span.file != second[0].span.file
+    duplicate = "kind: Relic\nkind: Relic\nstart: vault\ncards: []\n"
+    for _ in range(2):
+        assert cards._compose_fast(duplicate) is None  # the exact path then words the error, as before
+        exact = cards._compose_exact(duplicate, "f.yaml")
+        assert isinstance(exact, list) and exact[0].span.line == 2
+
+
+@needs_libyaml
+def test_the_kept_trees_are_bounded_by_their_texts_length(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Least recently used trees are dropped past the bound, and a text longer than the bound is not kept."""
+    monkeypatch.setattr(cards, "_COMPOSED", {})
+    monkeypatch.setattr(cards, "_COMPOSED_CHARS", 300)
+    texts = [_card_text(str(i)) for i in range(10, 16)]  # 90 characters each: three fit
+    for text in texts[:3]:
+        cards._compose_fast(text)
+    cards._compose_fast(texts[0])  # used again: now the most recent
+    cards._compose_fast(texts[3])
+    assert list(cards._COMPOSED) == [texts[2], texts[0], texts[3]]
+    assert sum(map(len, cards._COMPOSED)) <= 300
+    assert cards._compose_fast(_card_text("x" * 300)) is not None
+    assert list(cards._COMPOSED) == [texts[2], texts[0], texts[3]]

@@ -429,14 +429,43 @@ def _compose_fast(text: str) -> tuple[yaml.Node, Any] | None:
     refusing it), on a duplicate key or an empty file it returns None, and the pure-Python path
     then produces exactly the diagnostic it always did.
     """
-    root = compose_fast(text)
-    # an alias is written `*name`: a text without a `*` has none, and its tree need not be walked for one
-    if root is None or ("*" in text and _shares_nodes(root)):
-        return None
+    root = _COMPOSED.pop(text, None)
+    if root is None:
+        root = compose_fast(text)
+        # an alias is written `*name`: a text without a `*` has none, and its tree need not be walked for one
+        if root is None or ("*" in text and _shares_nodes(root)):
+            return None
+        _remember_composed(text, root)
+    else:
+        _COMPOSED[text] = root  # the most recently used last
     try:
         return root, _to_python(root)
     except (yaml.YAMLError, _DuplicateKey, RecursionError, ValueError, TypeError):
         return None
+
+
+# libyaml's node trees of recent well-formed card texts, keyed by the exact text, least recently used first. The
+# compatibility corpus's checks load 1,924 card files of 172 distinct texts (a ruleset's versions share most of
+# them), and the language server re-checks the same texts at every pause in typing: composing was about 6 % of a
+# check. Only the tree is kept: it never leaves this module and is only read here (marks, tags, scalar texts), and
+# the Python values a load hands on (to the schema, the card reader and so to callers) are converted from it
+# afresh at each load, so no caller can change what another load sees; number and duplicate-key errors come from
+# that conversion, so they are reported at each load, located in the file being loaded. A tree takes about 20
+# bytes a character of text: the texts kept total at most _COMPOSED_CHARS characters (about 20 MB of nodes).
+_COMPOSED: dict[str, yaml.Node] = {}
+_COMPOSED_CHARS = 1_000_000
+
+
+def _remember_composed(text: str, root: yaml.Node) -> None:
+    """Keep ``root`` for ``text``, dropping the least recently used trees past the bound (a larger text is not kept)."""
+    if len(text) > _COMPOSED_CHARS:
+        return
+    _COMPOSED[text] = root
+    total = sum(map(len, _COMPOSED))
+    while total > _COMPOSED_CHARS:
+        oldest = next(iter(_COMPOSED))
+        del _COMPOSED[oldest]
+        total -= len(oldest)
 
 
 def _shares_nodes(root: yaml.Node) -> bool:
