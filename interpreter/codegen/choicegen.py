@@ -40,6 +40,9 @@ class ChoiceGen:
         # id(instruction) -> what a playout's fused function needs to pick that choice in place (codegen/fusepick.py):
         # ("choose", var, body pc, end pc, optional) or ("simul", key, next pc); the texts' last lines suspend
         self.plans: dict[int, tuple[Any, ...]] = {}
+        # id(filter) -> (filter, items' name, result's name, its loop's lines): a `simultaneously`'s option filter
+        # (scans.plain_filter) as lines to write into the choice's own loop, in place of a call per player
+        self.filters: dict[int, tuple[Any, str, str, list[str]]] = {}
 
     @contextmanager
     def body(self, st: A.Choose) -> Iterator[None]:
@@ -117,8 +120,16 @@ class ChoiceGen:
             lines += [f"units = tuple({self._items(st.players)})", "for u in units:", f"    env[{pvar!r}] = u",
                       f"    p = {gen.src(st.by)}", "    if p is None:",
                       f"        raise _RuleError({f'no player to make the choice at {span.file}:{span.line}'!r})"]
+        inline = self.filters.get(id(wf))
         if wf is None:
             lines.append(f"    options = tuple({self._items(st.source)})")
+        elif inline is not None and inline[0] is wf:
+            # the filter's own lines, run at the point of its call: the items read once, the same hoisted reads
+            # (after the player's binding), the same `env` writes in the same order, so an error inside it leaves
+            # the same state and message; the result is the same new tuple
+            _, it, out, body = inline
+            lines += [f"    {it} = {self._items(st.source)}", *(f"    {line}" for line in body),
+                      f"    options = tuple({out})"]
         else:
             # the filter reads its items once and returns a new tuple: a zone's live list needs no copy first
             lines.append(f"    options = {gen.const(wf)}(s, env, {self._items(st.source)})")
