@@ -140,6 +140,9 @@ round {
         where c != rounds or any(q.pts >= c for q in players) {
       p.pts += c
     }
+    choose c from [1, 2, 3] where [5, 6, 7, 8, 9, 10, 11, 12, 13][c + rounds] > 6 by players[1] {
+      players[1].pts += c
+    }
     simultaneously p in players choose c from [1, 2, 3, 4] where [5, 6, 7, 8, 9][c + p.shift] > 0 {
       if p != players[0] { p.shift += c }
       p.pts += 1
@@ -151,9 +154,10 @@ score(p) = p.pts
 '''
 
 
-def test_a_simultaneous_filter_is_written_into_the_choice_loop(write_ruleset: Callable[..., str]) -> None:
+def test_an_option_filter_is_written_into_the_choice(write_ruleset: Callable[..., str]) -> None:
     """A `simultaneously`'s `where` (codegen/scans.py ``plain_filter``, choicegen.py ``collect``) runs as lines of
-    the choice's own loop, not as a filter function called per player. The games are the same in every mode, and
+    the choice's own loop, not as a filter function called per player, and a `choose`'s written as a loop (its
+    test binds a temporary: not a comprehension) as lines of the choice. The games are the same in every mode, and
     where the filter fails (an index out of range for the second player) the game stops with the same error and the
     same frame: ``c`` holds what the first player's filter left (the loop's last item, bound once the loop ends,
     as the filter function bound it), ``p`` the failing player."""
@@ -162,8 +166,8 @@ def test_a_simultaneous_filter_is_written_into_the_choice_loop(write_ruleset: Ca
     variants = [Ruleset(program, **mode) for mode in ({}, {"fuse": False}, {"inline_fns": False})]
     gen = variants[0].compiled.gen
     assert gen is not None
-    blocks = [b for b in gen.sources.dump().split("\n\n") if "<liturgy choice _collect" in b]
-    assert len(blocks) == 2 and all("options = tuple(_o" in b and "options = _k" not in b for b in blocks), blocks
+    blocks = [b for b in gen.sources.dump().split("\n\n") if "<liturgy choice _c" in b]
+    assert len(blocks) == 3 and all("options = tuple(_o" in b and "options = _k" not in b for b in blocks), blocks
     ends = []
     for rules in variants:
         for players in (2, 3):
@@ -181,4 +185,4 @@ def test_a_simultaneous_filter_is_written_into_the_choice_loop(write_ruleset: Ca
     assert ends[:6] == ends[6:12] == ends[12:]
     # every game stops at P2's filter in round 2, with ``c`` the last item of P1's options' loop
     assert {(e[1], e[2], repr(e[4])) for e in ends} == {
-        ("aborted", "list index 5 out of range (size 5) [round 2, step s]", "[(6, [('c', 4), ('p', 1)])]")}
+        ("aborted", "list index 5 out of range (size 5) [round 2, step s]", "[(9, [('c', 4), ('p', 1)])]")}

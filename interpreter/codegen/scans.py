@@ -86,10 +86,12 @@ def plain_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: boo
     code = function_text(f"def {name}(s, env, items):", hoist, lines)
     fn = gen.sources.load(gen.ns, name, "filter", code, where.span)
     cgen = getattr(gen.comp, "cgen", None)
-    if not pop and cgen is not None:
-        # the same loop for a `simultaneously` to write into its own loop (choicegen.py ``ChoiceGen.collect``)
+    if form is not None and cgen is not None:
+        # the same loop for the choice to write into its own text (choicegen.py ``ChoiceGen.choose``, ``collect``);
+        # not a comprehension, whose own scope would hide the fused function's rule variables held in locals
         it, out = gen._name("_i"), gen._name("_o")
-        body = function_text("def _(s, env, items):", hoist, text(it, out)).splitlines()[1:]
+        loop_lines = [*text(it, out), *([f"env.pop({v}, None)"] if pop else [])]
+        body = function_text("def _(s, env, items):", hoist, loop_lines).splitlines()[1:]
         cgen.filters[id(fn)] = (fn, it, out, [line[4:] for line in body])
     return fn
 
