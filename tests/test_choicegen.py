@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 
 import pytest
+from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Ruleset
 from test_codegen import _three_ways
 
@@ -124,3 +125,64 @@ def test_generated_choices_random_playout_matches_the_apply_loop(
             for p in b.waiting_for():
                 b.apply(rng.randrange(b.option_count(p)), p)
         assert (a.digest(), a.error) == (b.digest(), b.error)
+
+
+FILTERED = '''\
+game "Filtered" { players 2..3
+  step_limit 100000 }
+counter per player pts
+counter per player shift
+counter rounds
+round {
+  step s "S" {
+    rounds += 1
+    simultaneously p in players choose c from [1, 2, 3, 4]
+        where c != rounds or any(q.pts >= c for q in players) {
+      p.pts += c
+    }
+    choose c from [1, 2, 3] where [5, 6, 7, 8, 9, 10, 11, 12, 13][c + rounds] > 6 by players[1] {
+      players[1].pts += c
+    }
+    simultaneously p in players choose c from [1, 2, 3, 4] where [5, 6, 7, 8, 9][c + p.shift] > 0 {
+      if p != players[0] { p.shift += c }
+      p.pts += 1
+    }
+    if rounds >= 5 { end game }
+  }
+}
+score(p) = p.pts
+'''
+
+
+def test_an_option_filter_is_written_into_the_choice(write_ruleset: Callable[..., str]) -> None:
+    """A `simultaneously`'s `where` (codegen/scans.py ``plain_filter``, choicegen.py ``collect``) runs as lines of
+    the choice's own loop, not as a filter function called per player, and a `choose`'s written as a loop (its
+    test binds a temporary: not a comprehension) as lines of the choice. The games are the same in every mode, and
+    where the filter fails (an index out of range for the second player) the game stops with the same error and the
+    same frame: ``c`` holds what the first player's filter left (the loop's last item, bound once the loop ends,
+    as the filter function bound it), ``p`` the failing player."""
+    program, diags = check_file(write_ruleset(FILTERED))
+    assert program is not None and diags == []
+    variants = [Ruleset(program, **mode) for mode in ({}, {"fuse": False}, {"inline_fns": False})]
+    gen = variants[0].compiled.gen
+    assert gen is not None
+    blocks = [b for b in gen.sources.dump().split("\n\n") if "<liturgy choice _c" in b]
+    assert len(blocks) == 3 and all("options = tuple(_o" in b and "options = _k" not in b for b in blocks), blocks
+    ends = []
+    for rules in variants:
+        for players in (2, 3):
+            for seed in range(3):
+                a, b = rules.new_game(players, seed), rules.new_game(players, seed)
+                a.random_playout(random.Random(seed))
+                rng = random.Random(seed)
+                while not b.finished:
+                    for p in b.waiting_for():
+                        b.apply(rng.randrange(b.option_count(p)), p)
+                frames = [(f[1], sorted(f[2].items())) for f in a.state.frames]
+                assert (a.digest(), a.error, a.state.steps, frames) == (
+                    b.digest(), b.error, b.state.steps, [(f[1], sorted(f[2].items())) for f in b.state.frames])
+                ends.append((a.digest(), a.state.status, a.error, a.state.steps, frames))
+    assert ends[:6] == ends[6:12] == ends[12:]
+    # every game stops at P2's filter in round 2, with ``c`` the last item of P1's options' loop
+    assert {(e[1], e[2], repr(e[4])) for e in ends} == {
+        ("aborted", "list index 5 out of range (size 5) [round 2, step s]", "[(9, [('c', 4), ('p', 1)])]")}

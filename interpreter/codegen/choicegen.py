@@ -40,6 +40,9 @@ class ChoiceGen:
         # id(instruction) -> what a playout's fused function needs to pick that choice in place (codegen/fusepick.py):
         # ("choose", var, body pc, end pc, optional) or ("simul", key, next pc); the texts' last lines suspend
         self.plans: dict[int, tuple[Any, ...]] = {}
+        # id(filter) -> (filter, items' name, result's name, its loop's lines): a `simultaneously`'s option filter
+        # (scans.plain_filter) as lines to write into the choice's own loop, in place of a call per player
+        self.filters: dict[int, tuple[Any, str, str, list[str]]] = {}
 
     @contextmanager
     def body(self, st: A.Choose) -> Iterator[None]:
@@ -64,6 +67,14 @@ class ChoiceGen:
             return f"s.zones[{z if z is not None else self.gen.src(e)}]"
         return self.gen.src(e)
 
+    @staticmethod
+    def _filter_lines(inline: tuple[Any, str, str, list[str]], items: str, pad: str) -> list[str]:
+        """An option filter's own lines (scans.plain_filter), run where its call was: the items read once, then
+        the same hoisted reads, the same `env` writes in the same order (so an error inside it leaves the same
+        state and message), and the same new tuple as ``options``; no call, no frame."""
+        _, it, out, body = inline
+        return [f"{pad}{it} = {items}", *(pad + line for line in body), f"{pad}options = tuple({out})"]
+
     def _compile(self, prefix: str, lines: list[str], origin: Span, plan: tuple[Any, ...] | None = None) -> Ins:
         gen = self.gen
         name = gen._name(prefix)
@@ -87,6 +98,8 @@ class ChoiceGen:
             lines.append(f"options = {items}")
         elif wf is None:
             lines.append(f"options = tuple({items})")
+        elif (inline := self.filters.get(id(wf))) is not None and inline[0] is wf:
+            lines += self._filter_lines(inline, items, "")  # the filter's loop here, not a call (as in `collect`)
         else:
             lines.append(f"options = {gen.const(wf)}(s, env, {items})")
         if not always_ask and not fixed:
@@ -117,8 +130,11 @@ class ChoiceGen:
             lines += [f"units = tuple({self._items(st.players)})", "for u in units:", f"    env[{pvar!r}] = u",
                       f"    p = {gen.src(st.by)}", "    if p is None:",
                       f"        raise _RuleError({f'no player to make the choice at {span.file}:{span.line}'!r})"]
+        inline = self.filters.get(id(wf))
         if wf is None:
             lines.append(f"    options = tuple({self._items(st.source)})")
+        elif inline is not None and inline[0] is wf:
+            lines += self._filter_lines(inline, self._items(st.source), "    ")
         else:
             # the filter reads its items once and returns a new tuple: a zone's live list needs no copy first
             lines.append(f"    options = {gen.const(wf)}(s, env, {self._items(st.source)})")

@@ -58,25 +58,42 @@ def plain_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: boo
     with gen.fresh(hoist):
         fast = gen._loop_parts(probe, x)
     v = repr(var)
+    def loop(items: str, out: str, test: str, bind: bool) -> list[str]:
+        head = [f"{out} = []", f"for {x} in {items}:", *([f"    env[{v}] = {x}"] if bind else [])]
+        return [*head, f"    if {test}:", f"        {out}.append({x})"]
+
     if gen.unsafe != before or f"env[{v}]" in fast[0]:
         hoist = Hoist(gen, frozenset({var}), eager=True)
         with gen.fresh(hoist):
             cond = gen._loop_parts(probe, None, x)[0]
-        lines = ["_out = []", f"for {x} in items:", f"    env[{v}] = {x}", f"    if {cond}:",
-                 f"        _out.append({x})"]
+        form = (cond, True)
     elif pop and not cse.binds_temporary(fast[0]):
-        # a comprehension: no `append` call per kept item (the filter of a choice over every cell or card)
-        lines = [f"_out = [{x} for {x} in items if {fast[0]}]"]
+        form = None
     else:
-        lines = ["_out = []", f"for {x} in items:", f"    if {fast[0]}:", f"        _out.append({x})"]
-        if not pop:
-            lines += ["if items:", f"    env[{v}] = {x}"]
+        form = (fast[0], False)
+
+    def text(items: str, out: str) -> list[str]:
+        if form is None:  # a comprehension: no `append` call per kept item (a choice over every cell or card)
+            return [f"{out} = [{x} for {x} in {items} if {fast[0]}]"]
+        tail = [f"if {items}:", f"    env[{v}] = {x}"] if not pop and not form[1] else []
+        return [*loop(items, out, *form), *tail]
+
+    lines = text("items", "_out")
     if pop:
         lines.append(f"env.pop({v}, None)")
     lines.append("return tuple(_out)")
     name = gen._name("_w")
     code = function_text(f"def {name}(s, env, items):", hoist, lines)
-    return gen.sources.load(gen.ns, name, "filter", code, where.span)
+    fn = gen.sources.load(gen.ns, name, "filter", code, where.span)
+    cgen = getattr(gen.comp, "cgen", None)
+    if form is not None and cgen is not None:
+        # the same loop for the choice to write into its own text (choicegen.py ``ChoiceGen.choose``, ``collect``);
+        # not a comprehension, whose own scope would hide the fused function's rule variables held in locals
+        it, out = gen._name("_i"), gen._name("_o")
+        loop_lines = [*text(it, out), *([f"env.pop({v}, None)"] if pop else [])]
+        body = function_text("def _(s, env, items):", hoist, loop_lines).splitlines()[1:]
+        cgen.filters[id(fn)] = (fn, it, out, [line[4:] for line in body])
+    return fn
 
 
 def _written_out(gen: ExprGen, probe: A.ListComp, hoist: Hoist) -> str | None:
