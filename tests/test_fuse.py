@@ -67,6 +67,27 @@ def _play(rules: Ruleset, players: int, seed: int, check: bool,
     return game, seen
 
 
+def _record(rules: Ruleset, players: int, seed: int, check: bool) -> tuple[Any, ...]:
+    """A whole apply-loop game as the fused-against-unfused tests compare it: every save, the digest, status,
+    error and step count."""
+    game, seen = _play(rules, players, seed, check)
+    return seen, game.digest(), game.state.status, game.error, game.state.steps
+
+
+def _clone_midway(rules: Ruleset, players: int, seed: int, moves: int) -> tuple[Game, Game]:
+    """The game after ``moves`` seeded decisions (fewer if it ends), and its clone, checked equal by its save."""
+    game = rules.new_game(players, seed)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if game.finished:
+            break
+        p = game.waiting_for()[0]
+        game.apply(rng.randrange(game.option_count(p)), p)
+    copy = game.clone()
+    assert copy.to_json() == game.to_json()
+    return game, copy
+
+
 @pytest.mark.parametrize("path", RULESETS, ids=lambda p: Path(p).stem)
 def test_fused_and_single_stepped_games_are_the_same(path: str) -> None:
     fused, plain = _pair(path)

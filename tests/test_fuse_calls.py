@@ -18,7 +18,7 @@ from typing import Any
 from conftest import ROOT
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Ruleset, load_ruleset
-from test_fuse import _play
+from test_fuse import _clone_midway, _play, _record
 
 CALLS = """game "Calls" {
   players 2..3
@@ -77,8 +77,7 @@ def test_calls_run_through_are_invisible(write_ruleset: Callable[..., str]) -> N
         for players in (2, 3):
             runs = []
             for rules in (fused, plain):
-                game, seen = _play(rules, players, seed, check=seed % 2 == 0)
-                runs.append((seen, game.digest(), game.state.status, game.error, game.state.steps))
+                runs.append(_record(rules, players, seed, check=seed % 2 == 0))
             assert runs[0] == runs[1], (seed, players)
             statuses.add(runs[0][2])
     assert statuses == {"finished", "aborted"}  # both the end and the division by zero inside `ask` are reached
@@ -96,8 +95,7 @@ def test_step_limits_inside_callees(write_ruleset: Callable[..., str]) -> None:
         runs = []
         for rules in (fused, plain):
             rules.step_limit = limit
-            game, seen = _play(rules, 2, 3, check=False)
-            runs.append((seen, game.digest(), game.state.status, game.error, game.state.steps))
+            runs.append(_record(rules, 2, 3, check=False))
         assert runs[0] == runs[1], limit
 
 
@@ -108,15 +106,7 @@ def test_clones_and_playouts_inside_a_callee(write_ruleset: Callable[..., str]) 
     for seed in range(6):
         ends = []
         for rules in (fused, plain):
-            game = rules.new_game(2, seed)
-            rng = random.Random(seed)
-            for _ in range(4):
-                if game.finished:
-                    break
-                p = game.waiting_for()[0]
-                game.apply(rng.randrange(game.option_count(p)), p)
-            copy = game.clone()
-            assert copy.to_json() == game.to_json()
+            game, copy = _clone_midway(rules, 2, seed, 4)
             copy.random_playout(random.Random(seed + 100))
             game.random_playout(random.Random(seed + 100))
             assert copy.digest() == game.digest()

@@ -17,7 +17,7 @@ from typing import Any
 
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Ruleset
-from test_fuse import _play
+from test_fuse import _clone_midway, _play, _record
 
 EFFECTS = """game "Effects" { players 2..3
   step_limit 5000 }
@@ -93,23 +93,14 @@ def test_plain_effects_run_through_are_invisible(write_ruleset: Callable[..., st
         for players in (2, 3):
             runs = []
             for rules in (fused, plain):
-                game, seen = _play(rules, players, seed, check=seed % 2 == 0)
-                runs.append((seen, game.digest(), game.state.status, game.error, game.state.steps))
+                runs.append(_record(rules, players, seed, check=seed % 2 == 0))
             assert runs[0] == runs[1], (seed, players)
             statuses.add(runs[0][2])
     assert statuses == {"finished", "aborted"}  # the end and the division by zero inside a plain effect
     for seed in range(4):
         ends = []
         for rules in (fused, plain):
-            game = rules.new_game(3, seed)
-            rng = random.Random(seed)
-            for _ in range(5):
-                if game.finished:
-                    break
-                p = game.waiting_for()[0]
-                game.apply(rng.randrange(game.option_count(p)), p)
-            copy = game.clone()
-            assert copy.to_json() == game.to_json()
+            game, copy = _clone_midway(rules, 3, seed, 5)
             copy.random_playout(random.Random(seed + 100))
             ends.append((copy.digest(), copy.state.steps, copy.error, game.to_json()))
         assert ends[0] == ends[1], seed
