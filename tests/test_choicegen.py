@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 from liturgy.dsl.loader import check_file
-from liturgy.interpreter.engine import Ruleset
+from liturgy.interpreter.engine import Game, Ruleset
 from test_codegen import _three_ways
 
 CHOICES = '''\
@@ -81,6 +81,18 @@ def _generated_choices(rules: Ruleset) -> int:
                if ins.__code__.co_filename.startswith("<liturgy choice"))
 
 
+def _playout_and_applied(rules: Ruleset, players: int, seed: int) -> tuple[Game, Game]:
+    """One seed's game twice: by ``random_playout`` (choices picked inside the generated code) and by the apply
+    loop with the same draws (each choice suspended and answered), for the two to be compared."""
+    a, b = rules.new_game(players, seed), rules.new_game(players, seed)
+    a.random_playout(random.Random(seed))
+    rng = random.Random(seed)
+    while not b.finished:
+        for p in b.waiting_for():
+            b.apply(rng.randrange(b.option_count(p)), p)
+    return a, b
+
+
 def test_generated_choices_play_like_closures(write_ruleset: Callable[..., str]) -> None:
     variants = _three_ways(write_ruleset(CHOICES, {"tok.yaml": CHOICES_CARDS}))
     assert _generated_choices(variants[0]) == 12 and _generated_choices(variants[2]) == 0
@@ -118,12 +130,7 @@ def test_generated_choices_random_playout_matches_the_apply_loop(
         write_ruleset: Callable[..., str], players: int) -> None:
     (rules,) = _three_ways(write_ruleset(CHOICES, {"tok.yaml": CHOICES_CARDS}))[:1]
     for seed in range(20):
-        a, b = rules.new_game(players, seed), rules.new_game(players, seed)
-        a.random_playout(random.Random(seed))
-        rng = random.Random(seed)
-        while not b.finished:
-            for p in b.waiting_for():
-                b.apply(rng.randrange(b.option_count(p)), p)
+        a, b = _playout_and_applied(rules, players, seed)
         assert (a.digest(), a.error) == (b.digest(), b.error)
 
 
@@ -172,12 +179,7 @@ def test_an_option_filter_is_written_into_the_choice(write_ruleset: Callable[...
     for rules in variants:
         for players in (2, 3):
             for seed in range(3):
-                a, b = rules.new_game(players, seed), rules.new_game(players, seed)
-                a.random_playout(random.Random(seed))
-                rng = random.Random(seed)
-                while not b.finished:
-                    for p in b.waiting_for():
-                        b.apply(rng.randrange(b.option_count(p)), p)
+                a, b = _playout_and_applied(rules, players, seed)
                 frames = [(f[1], sorted(f[2].items())) for f in a.state.frames]
                 assert (a.digest(), a.error, a.state.steps, frames) == (
                     b.digest(), b.error, b.state.steps, [(f[1], sorted(f[2].items())) for f in b.state.frames])
