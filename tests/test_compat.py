@@ -13,7 +13,6 @@ an old ruleset fails here, in CI.
 
 from __future__ import annotations
 
-import gc
 import json
 import random
 import re
@@ -24,7 +23,7 @@ from typing import Any
 import pytest
 from liturgy.dsl.checker.program import Program
 from liturgy.dsl.frontend.reserved import grammar_words
-from liturgy.dsl.loader import check_file
+from liturgy.dsl.loader import _no_gc_pauses, check_file
 from liturgy.interpreter.engine import Ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,13 +48,8 @@ def _collector_held_for_the_test() -> Iterator[None]:
     then freed by reference counting or are cycles it frees in that one pass.
     Objects are reference-counted as ever, each test's garbage lives until its test ends (one game of one
     ruleset), and no check, compile, game or assertion depends on when the collector runs."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with _no_gc_pauses():  # the loader's own pause, held here for the whole test
         yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _materialize(entry: dict[str, Any], into: Path) -> Path:
