@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import secrets
 import shutil
 import socket
 import threading
@@ -31,6 +32,7 @@ pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright for Python is not installed")
 
+from liturgy.interpreter.web import tables  # noqa: E402
 from liturgy.interpreter.web.app import create_app  # noqa: E402
 from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Limits, Lobby, Table, discover  # noqa: E402
@@ -235,8 +237,27 @@ def seat_players(browser: Any, server: Server, made: dict[str, Any]) -> list[Pla
             for p, s in enumerate(made["seats"]) if s["token"]]
 
 
+class _SeededSecrets:
+    """The lobby's ``secrets`` with the games' and bots' seeds drawn from a fixed stream (tokens stay secret).
+
+    Why: the whole-game test asserts its two people clicked at least 20 times, and how long a game runs depends
+    on the table's seed: 10 of 1,500 random 3-player Bloodborne games ask its two people fewer than 20 times
+    (15 at the least), and a shuffled run of session 23 drew one (18 clicks). A fixed seed plays a game of a
+    known length, so the bound tests the page, not the luck of the draw."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def randbits(self, k: int) -> int:
+        return self._rng.getrandbits(k)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(secrets, name)
+
+
 def test_two_browsers_play_kuhn_and_a_whole_bloodborne_game_without_seeing_each_others_cards(
-        browser: Any, tmp_path: Path) -> None:
+        browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tables, "secrets", _SeededSecrets(23))
     server = Server(Lobby(RULESETS, Store(str(tmp_path / "b.db")), NO_REST, bot_delay=0.0, sentinel_names=True))
     try:
         made = server.create("kuhn_poker", ["human", "human"])
@@ -252,7 +273,8 @@ def test_two_browsers_play_kuhn_and_a_whole_bloodborne_game_without_seeing_each_
         made = server.create("bloodborne", ["human", "human", "random"])
         table = server.lobby.tables[made["table"]]
         players = seat_players(browser, server, made)
-        assert play(players, table, lambda: table.game.finished, budget=2000, seconds=900) >= 20
+        clicks = play(players, table, lambda: table.game.finished, budget=2000, seconds=900)
+        assert clicks >= 20, (clicks, table.game.seed)  # 88 with this seed
         assert table.game.state.status == "finished", table.game.error
         for p in players:
             until(p.page, FINISHED)
