@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import orjson
@@ -72,6 +74,31 @@ def _record(rules: Ruleset, players: int, seed: int, check: bool) -> tuple[Any, 
     error and step count."""
     game, seen = _play(rules, players, seed, check)
     return seen, game.digest(), game.state.status, game.error, game.state.steps
+
+
+def _generated_calls(rules: Ruleset, players: int, seeds: range) -> tuple[int, int]:
+    """(generated functions the step loop called, decisions) over random playouts of ``seeds``, after three
+    untimed games (which trace and compile): how many fused calls a decision takes."""
+    for seed in range(3):
+        rules.new_game(players, seed).random_playout(random.Random(seed))
+    calls = decisions = 0
+
+    def spy(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal calls
+        back = frame.f_back
+        if event == "call" and back is not None and back.f_code.co_name == "_advance":
+            calls += frame.f_code.co_filename.startswith("<liturgy fused")
+
+    for seed in seeds:
+        game = rules.new_game(players, seed)
+        before = len(game.state.decisions)
+        sys.setprofile(spy)
+        try:
+            game.random_playout(random.Random(seed))
+        finally:
+            sys.setprofile(None)
+        decisions += len(game.state.decisions) - before
+    return calls, decisions
 
 
 def _clone_midway(rules: Ruleset, players: int, seed: int, moves: int) -> tuple[Game, Game]:

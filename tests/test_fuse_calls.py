@@ -18,7 +18,7 @@ from typing import Any
 from conftest import ROOT
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Ruleset, load_ruleset
-from test_fuse import _clone_midway, _play, _record
+from test_fuse import _clone_midway, _generated_calls, _play, _record
 
 CALLS = """game "Calls" {
   players 2..3
@@ -119,25 +119,7 @@ def test_a_kuhn_decision_is_one_generated_call() -> None:
     decision in a random playout: the body of the decision, the return into the round and the next `choose`
     are one generated function (it was three calls: the body, the caller's continuation, the `choose`)."""
     rules = load_ruleset(str(ROOT / "rulesets" / "classic" / "kuhn_poker.rules"))
-    for seed in range(3):
-        rules.new_game(2, seed).random_playout(random.Random(seed))
-    calls = decisions = 0
-
-    def spy(frame: FrameType, event: str, arg: Any) -> None:
-        nonlocal calls
-        back = frame.f_back
-        if event == "call" and back is not None and back.f_code.co_name == "_advance":
-            calls += frame.f_code.co_filename.startswith("<liturgy fused")
-
-    for seed in range(20):
-        game = rules.new_game(2, seed)
-        before = len(game.state.decisions)
-        sys.setprofile(spy)
-        try:
-            game.random_playout(random.Random(seed))
-        finally:
-            sys.setprofile(None)
-        decisions += len(game.state.decisions) - before
+    calls, decisions = _generated_calls(rules, 2, range(20))
     assert decisions > 20 and calls == decisions
 
 

@@ -10,14 +10,11 @@ step-limit errors, a rule error raised inside a plain effect, `end game` after o
 from __future__ import annotations
 
 import random
-import sys
 from collections.abc import Callable
-from types import FrameType
-from typing import Any
 
 from liturgy.dsl.loader import check_file
 from liturgy.interpreter.engine import Ruleset
-from test_fuse import _clone_midway, _play, _record
+from test_fuse import _clone_midway, _generated_calls, _play, _record
 
 EFFECTS = """game "Effects" { players 2..3
   step_limit 5000 }
@@ -133,23 +130,5 @@ def test_a_plain_effect_does_not_end_the_call(write_ruleset: Callable[..., str])
     the choices after it take about one generated call a decision: a plain effect's `do` no longer ends the call
     (each one did), and the loop's next turn is written before its end (the end's tail took the budget)."""
     fused, _ = _pair(write_ruleset)
-    for seed in range(3):
-        fused.new_game(2, seed).random_playout(random.Random(seed))
-    calls = decisions = 0
-
-    def spy(frame: FrameType, event: str, arg: Any) -> None:
-        nonlocal calls
-        back = frame.f_back
-        if event == "call" and back is not None and back.f_code.co_name == "_advance":
-            calls += frame.f_code.co_filename.startswith("<liturgy fused")
-
-    for seed in range(3, 13):
-        game = fused.new_game(2, seed)
-        before = len(game.state.decisions)
-        sys.setprofile(spy)
-        try:
-            game.random_playout(random.Random(seed))
-        finally:
-            sys.setprofile(None)
-        decisions += len(game.state.decisions) - before
+    calls, decisions = _generated_calls(fused, 2, range(3, 13))
     assert decisions > 100 and calls <= 2 * decisions, (calls, decisions)  # 3.5 a decision before
