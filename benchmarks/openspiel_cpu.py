@@ -2,13 +2,14 @@
 
 ``liturgy bench`` times each side by the wall clock, one after the other; on a shared machine the load moves
 between the two and the ratio with it. This script alternates short slices of the same driver loop as the
-bench (``Game.random_playout`` against ``interpreter.tools.bench.openspiel_batch``) and sums process time, so
-both sides see the same load:
+bench (``new_game(..., playout=rng)``, a game set up and played by ``Game.random_playout``'s picks in one call,
+against ``interpreter.tools.bench.openspiel_batch``) and sums process time, so both sides see the same load:
 
     python benchmarks/openspiel_cpu.py kuhn_poker,liars_poker,tic_tac_toe,goofspiel,connect_four,breakthrough,hex 6
 
 With ``BASE=/path/to/pkg`` (a folder holding another tree's ``liturgy`` package) the other tree is measured
-instead, to compare two trees run after run (docs/performance.md).
+instead, to compare two trees run after run (docs/performance.md); a tree whose ``new_game`` has no ``playout``
+is driven by ``new_game(...).random_playout(rng)``, as the bench drove it then.
 """
 import os
 import random
@@ -35,13 +36,22 @@ def main(names: list[str], rounds: int, slice_s: float = 0.25) -> None:
         peer(0.1, 0)
         rng = random.Random(1)
         game_seed = 0
+        try:
+            rules.new_game(2, 10**6, playout=random.Random(0))
+            one = True
+        except TypeError:  # an older tree (BASE=…) without new_game's ``playout``
+            one = False
+        new_game = rules.new_game
         ours = [0, 0.0]
         theirs = [0, 0.0]
         for k in range(rounds):
             t0 = time.process_time()
             done = 0
             while time.process_time() - t0 < slice_s:
-                done += rules.new_game(2, game_seed).random_playout(rng)
+                if one:
+                    done += len(new_game(2, game_seed, playout=rng).state.decisions)
+                else:
+                    done += new_game(2, game_seed).random_playout(rng)
                 game_seed += 1
             ours[0] += done
             ours[1] += time.process_time() - t0

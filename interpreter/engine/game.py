@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 # The version of the JSON save format (Game.to_json, Ruleset.load_game).
 SAVE_FORMAT = 1
 
-def _uniform_picker(rng: random.Random) -> Callable[[int], int]:
+def uniform_picker(rng: random.Random) -> Callable[[int], int]:
     """``rng.randrange`` for option counts (always >= 1), minus its argument checks when that is exact.
 
     ``Random.randrange(n)`` with an int ``n > 0`` returns ``self._randbelow(n)``; a subclass that
@@ -73,6 +73,8 @@ class Game(GameViews):
 
     def __init__(self, ruleset: Ruleset, state: GameState, seed: int, check_invariants: bool,
                  options: dict[str, str] | None = None) -> None:
+        # Ruleset.new_game makes its games without this call and sets these same attributes in this order (as
+        # clone below does): an attribute added here is added there too (tests/test_new_game_playout.py checks)
         self.ruleset = ruleset
         self.state = state
         self.seed = seed
@@ -490,7 +492,7 @@ class Game(GameViews):
         decisions = s.decisions
         before = len(decisions)
         # an exact Random (what simulations pass): its _randbelow's draws, without a generic lookup per pick
-        pick = _Bound(mt_below, rng.getrandbits) if rng.__class__ is random.Random else _uniform_picker(rng)
+        pick = _Bound(mt_below, rng.getrandbits) if rng.__class__ is random.Random else uniform_picker(rng)
         pend = s.pending
         if pend[0] == "choose":
             # _pick's first case, written here as in _advance: a short game (Kuhn poker: 2.3 decisions) pays the

@@ -7,6 +7,8 @@ import weakref
 from collections.abc import Callable
 from contextlib import nullcontext
 from operator import itemgetter
+from random import Random as _Random
+from types import MethodType as _Bound
 from typing import Any
 
 from liturgy.dsl.checkcache import check_cached
@@ -19,10 +21,11 @@ from liturgy.interpreter.codegen import GENERATORS, codecache
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, Code
 from liturgy.interpreter.compiler.compiler import Compiler
 from liturgy.interpreter.compiler.display import Display
-from liturgy.interpreter.engine.game import Game
+from liturgy.interpreter.engine.game import Game, uniform_picker
 from liturgy.interpreter.engine.saves import load_verified
 from liturgy.interpreter.runtime import invariants
 from liturgy.interpreter.runtime.moves import hosted_mask, players_mask, zone_vis_masks
+from liturgy.interpreter.runtime.rng import mt_below
 from liturgy.interpreter.runtime.state import GameState, Tables
 
 # The start of every game with one player count and options: tables, counters, zones, card -> zone.
@@ -33,6 +36,11 @@ TemplateKey = int | tuple[int, tuple[tuple[str, str], ...]]
 # GameState.start as a module name: Python 3.11 specializes no load of a class's attribute, so `GameState.start`
 # was a generic lookup at every new_game (docs/performance.md, Session 21)
 _start = GameState.start
+# object.__new__ as a module name, for new_game's Game made without a class call: Python 3.11 specializes no call of
+# a class, so ``Game(...)`` ran ``type.__call__``, looked up ``__init__`` and entered it as a frame of its own, about
+# 0.8 % of a Kuhn playout (docs/performance.md, Session 24); what __init__ sets is set in new_game in the same order
+# (tests/test_new_game_playout.py compares the two games' attributes)
+_new = object.__new__
 
 
 class Ruleset:
@@ -394,15 +402,22 @@ class Ruleset:
 
     def new_game(
         self, players: int, seed: int = 0, check_invariants: bool = False, options: dict[str, str] | None = None,
-        rng_state: int | None = None,
+        rng_state: int | None = None, playout: _Random | None = None,
     ) -> Game:
         """A new game, set up and waiting for its first decision.
 
         ``rng_state`` replaces the seeded RNG state (the explicit-chance mode of
         :mod:`.chance` passes a script here); normal play leaves it ``None``.
+
+        With ``playout`` (a driver ``Random``), the game is played to its end with uniformly random legal choices
+        before it is returned: exactly ``new_game(...).random_playout(playout)`` (the same choices, draws from
+        ``playout``, final state and log; ``len(game.state.decisions)`` is what that call returned), in one run of
+        the step loop instead of two. Why: a simulation or a bench that plays fresh games pays the loop's entry,
+        the first choice's suspension and ``random_playout``'s own work once more per game, a tenth of a short game
+        such as Kuhn poker (docs/performance.md, Session 24).
         """
         if check_invariants and not self.notes:  # checked games run the code that notes its writes
-            return self.noted().new_game(players, seed, check_invariants, options, rng_state)
+            return self.noted().new_game(players, seed, check_invariants, options, rng_state, playout)
         if options:
             if not self.min_players <= players <= self.max_players:  # before the options' own errors, as always
                 raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
@@ -430,12 +445,35 @@ class Ruleset:
             s.rng = z ^ (z >> 31)
         else:
             s.rng = rng_state
-        game = Game(self, s, seed, check_invariants, chosen)
+        game: Game = _new(Game)
+        game.ruleset = self
+        game.state = s
+        game.seed = seed
+        game.check = check_invariants
+        game.options = chosen
+        game._certified = None
+        game.float_free = True
+        game.log_plain = 0
         if check_invariants and tables.incremental_checks:  # (self.notes: unchecked rulesets hand these on)
             game._certified = self._certified_start(key, template)
             if game._certified is not None:  # setup's writes and moves too: the certificate is from before it
                 s.wrote, s.moved = [], []
-        game._advance()
+        if playout is None:
+            game._advance()
+            return game
+        # random_playout's picker and run, from the set-up on: the first choice is picked where the others are (in
+        # place by the fused code, or at the suspension by the step loop), which is where random_playout's own
+        # first pick would have taken the same draw; a checked game checks its invariants at each suspension
+        # first, as new_game's own run does before it returns (so it leaves ``s.pick`` unset: fusepick.py)
+        pick = _Bound(mt_below, playout.getrandbits) if playout.__class__ is _Random else uniform_picker(playout)
+        if check_invariants:
+            game._advance(pick)
+            return game
+        s.pick = pick
+        try:
+            game._advance(pick)
+        finally:
+            s.pick = None
         return game
 
     def _certified_start(self, key: TemplateKey, template: Template) -> invariants.Certified | None:

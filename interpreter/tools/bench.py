@@ -142,8 +142,10 @@ def liturgy_batch(ruleset: Ruleset, players: int, seed: int, check: bool = False
                   ) -> Callable[[float, int], Batch]:
     """The driver loop for Liturgy: random legal choices until the game ends, games until time is up.
 
-    The choices are made by :meth:`Game.random_playout`, which picks exactly what the loop
-    ``for p in waiting_for(): apply(rng.randrange(option_count(p)), p)`` would, without its per-call checks.
+    The choices are made as :meth:`Game.random_playout` makes them, which picks exactly what the loop
+    ``for p in waiting_for(): apply(rng.randrange(option_count(p)), p)`` would, without its per-call checks;
+    each game is set up and played in one call (``new_game(..., playout=rng)``: one run of the step loop a game,
+    the same games and decisions as ``new_game(...).random_playout(rng)``).
 
     ``tally`` is (counter slot, [total]): the counter's final value in every game is added to the total
     (how the bench counts combats in a ruleset's combat mode).
@@ -157,8 +159,8 @@ def liturgy_batch(ruleset: Ruleset, players: int, seed: int, check: bool = False
         t0 = time.perf_counter()
         deadline = t0 + budget
         while True:
-            g = new_game(players, game_seed + games, check, options)
-            decisions += g.random_playout(rng)
+            g = new_game(players, game_seed + games, check, options, playout=rng)
+            decisions += len(g.state.decisions)
             if tally is not None and rep > 0:
                 tally[1][0] += g.state.counters[tally[0]]
             games += 1
