@@ -1,9 +1,11 @@
 """The games of `liturgy bench`'s random-play loop, alone, for instruction counts (docs/performance.md, session 22).
 
 ``liturgy bench`` times whole games of its driver loop (interpreter/tools/bench.py ``liturgy_batch``): a new game
-from the ruleset (set-up included: for a checked game also the noted variant's template certificate), then
-``random_playout`` to the end, the rng shared by the games. This plays the same loop (the bench's first timed
-repeat's seeds) after three warm-up games, and runs the N games inside ``sys.call_tracing``, so that::
+from the ruleset (set-up included: for a checked game also the noted variant's template certificate), played
+to the end by ``random_playout``'s picks, the rng shared by the games: since Session 24 in one call,
+``new_game(..., playout=rng)`` (before it, ``new_game(...).random_playout(rng)``: the same games and decisions, one
+more run of the step loop a game). This plays the same loop (the bench's first timed repeat's seeds) after three
+warm-up games, and runs the N games inside ``sys.call_tracing``, so that::
 
     PYTHONHASHSEED=0 valgrind --tool=callgrind --toggle-collect=_PyEval_CallTracing \\
         python benchmarks/bench_loop.py rulesets/bloodborne.rules 20 4 checked
@@ -35,9 +37,11 @@ def main(argv: list[str]) -> None:
 
     def games() -> None:
         for i in range(n):
-            game = rules.new_game(players, first + i, check, None)
-            if part != "setup":
-                done[0] += game.random_playout(rng)
+            if part == "setup":
+                game = rules.new_game(players, first + i, check, None)
+            else:
+                game = rules.new_game(players, first + i, check, None, playout=rng)
+                done[0] += len(game.state.decisions)
             if part == "logs":
                 done[1] += len(game.log_lines(None))
 

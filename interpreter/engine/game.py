@@ -482,7 +482,8 @@ class Game(GameViews):
         but the step machine never stops at a choice: it picks in place (see :meth:`_advance`),
         so no labels, ``Decision``, per-call checks or re-entries into the step loop are paid.
         Simulations and benchmarks spend much of a short game there. In an unchecked game the generated code
-        also picks in place (``state.pick``), without suspending at all.
+        also picks in place (``state.pick``), without suspending at all. A fresh game is set up and played the
+        same way in one call by ``Ruleset.new_game(..., playout=rng)`` (its first choice picked in place too).
         """
         s = self.state
         if s.status != "running":
