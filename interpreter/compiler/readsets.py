@@ -345,6 +345,7 @@ class InvariantReads:
         self._masks: dict[tuple[int, int], tuple[dict[int, int], dict[int, int], int]] = {}
         self._filters: dict[tuple[int, int], tuple[dict[int, int], list[int]]] = {}
         self._lists: dict[tuple[int, int], tuple[list[int], list[int], int, int, list[int] | None]] = {}
+        self._lifts: dict[tuple[int, int], int] = {}
 
     def resolved(self, players: int, cards: int) -> list[tuple[frozenset[int], frozenset[int]] | None]:
         """Per invariant: the counter slots and zones it reads in such a game, or None (evaluate every time)."""
@@ -383,7 +384,14 @@ class InvariantReads:
         test, in one int (a moved card's two zones are one OR each); the invariants whose read set is unknown;
         ``shift``; and per card the invariants whose test holds for it (``None`` when no invariant reads through a
         test). The certificate (runtime/invariants.py ``Certified.holds``) ORs the masks of what changed as it
-        checks it; the engine (engine/game.py ``violations``) evaluates what they name."""
+        checks it; the engine (engine/game.py ``violations``) evaluates what they name.
+
+        The filtered part (above ``shift``) and the per-card masks are the invariants' bits moved down by
+        :meth:`lift` (the lowest invariant with a filtered read): bit ``shift + j`` is invariant ``j + lift``, and a
+        card's mask's bit ``j`` too. The certificate moves them back up (``<< lift``) once per check. Why: an OR
+        of two ints past 256 makes a new int object (CPython keeps the small ones, up to 256, made once), and a
+        moved card's OR runs at every checked decision; Bloodborne's six invariants with its filtered ones at bits
+        1 and 2 kept every zone mask under 256 only so (257 before: 605 allocations a game)."""
         t = s.tables
         key = (t.n, len(t.card_def))
         lists = self._lists.get(key)
@@ -391,12 +399,25 @@ class InvariantReads:
             lists = self._lists[key] = self._build_lists(s, *key)
         return lists
 
+    def lift(self, s: Any) -> int:
+        """How far :meth:`lists`' filtered masks and per-card masks are moved down (see there) for games like ``s``."""
+        t = s.tables
+        key = (t.n, len(t.card_def))
+        if key not in self._lifts:
+            self.lists(s)
+        return self._lifts[key]
+
     def _build_lists(self, s: Any, players: int, cards: int) -> tuple[list[int], list[int], int, int,
                                                                          list[int] | None]:
-        """:meth:`lists`, built."""
+        """:meth:`lists`, built (and its :meth:`lift` kept)."""
         slot, zone, unknown = self.masks(players, cards)
         fzone, relevant = self.filters(s)
         shift = len(self.sets)
+        every = 0
+        for m in fzone.values():
+            every |= m
+        lift = (every & -every).bit_length() - 1 if every else 0  # the lowest filtered invariant's bit
+        self._lifts[(players, cards)] = lift
         slot_of = [0] * len(s.counters)
         for i, m in slot.items():
             slot_of[i] = m
@@ -404,8 +425,8 @@ class InvariantReads:
         for z, m in zone.items():
             zone_of[z] = m
         for z, m in fzone.items():
-            zone_of[z] |= m << shift
-        return slot_of, zone_of, unknown, shift, (relevant if fzone else None)
+            zone_of[z] |= m >> lift << shift
+        return slot_of, zone_of, unknown, shift, ([m >> lift for m in relevant] if fzone else None)
 
     def filters(self, s: Any) -> tuple[dict[int, int], list[int]]:
         """For the filtered reads (module docstring) in games like ``s``: per zone, the invariants reading it
