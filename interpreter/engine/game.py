@@ -565,7 +565,7 @@ class Game(GameViews):
                 masks = cert.masks = compiled.invariant_reads.lists(s)
                 cert.lift = compiled.invariant_reads.lift(s)
             if cert.holds(s):
-                out = invariants.others(s)
+                out = cert.out  # the built-in invariants it does not cover (capacity, removed cards, choices)
                 held = cert.held
                 if held is not None:  # which held in the last checked state, and what changed since
                     # those whose read set is unknown, those that did not hold there, and those that may read

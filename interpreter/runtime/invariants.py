@@ -185,7 +185,7 @@ class Certified:
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
     __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "checks", "deltas", "masks", "lift", "bits",
-                 "held")
+                 "held", "out")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool,
                  checks: list[tuple[Any, Any, int | None] | None], pools: int = 0,
@@ -217,6 +217,9 @@ class Certified:
         # which declared invariants held in the certified state, bit k for invariant k (set by the engine after it
         # evaluated them there; None: not known, as for a copy of a template's certificate or one just taken)
         self.held: int | None = None
+        # what the last :meth:`holds` that held found failing among the built-in invariants a certificate does not
+        # cover (capacity, removed cards, a choice's options, absent seats): the check's report starts with it
+        self.out: Violations = []
 
     @staticmethod
     def take(s: GameState) -> Certified:
@@ -238,7 +241,9 @@ class Certified:
                          len(self.deltas), self.sizes[:])
 
     def holds(self, s: GameState) -> bool:  # noqa: C901 - one pass over each list of the record, every checked decision
-        """True when placement, bounds and pools provably hold in ``s``; then ``s`` becomes the certified state.
+        """True when placement, bounds and pools provably hold in ``s``; then ``s`` becomes the certified state, and
+        :attr:`out` lists the failing built-in invariants a certificate does not cover (capacity, removed cards, a
+        choice's options, absent seats: each checked as :func:`full` does, in its order).
 
         What changed since the certified state is what the game's write paths noted: the counter slots and
         zones written in ``s.wrote`` (interpreter/runtime/state.py's ``note_slot`` and ``note_zone``, and the
@@ -386,6 +391,31 @@ class Certified:
                 map(len, zones)) != self.sizes:
             return False  # something changed that no write path noted: checked in full (the caller retakes us)
         self.bits = bits
+        # the built-in invariants a certificate does not cover (cheap: capacity, removed cards, choices), here and
+        # not in a function of their own: one frame less at every checked decision
+        out: Violations = []
+        t = s.tables
+        caps = t.zone_capacity
+        for zi in t.capped_zones:  # _capacity, _final and _pending inline
+            cap = caps[zi]
+            if cap is not None and len(zones[zi]) > cap:
+                _capacity(s, out)
+                break
+        n = 0  # (a loop, not sum/map: a game has one or two final zones, and each C call costs more than its loop)
+        for zi in t.final_zones:
+            n += len(zones[zi])
+        if n != s.removed_count:
+            _final(s, out)
+        pend = s.pending
+        if pend is not None:
+            if pend[0] == "choose":
+                if not pend[2]:
+                    _pending(s, out)
+            elif pend[0] == "simul" and not all(map(_OPTIONS, pend[1])):
+                _pending(s, out)
+            if t.absent_slots:
+                seats.violations(s, out)
+        self.out = out
         return True
 
     def _audit(self, counters: list[Any], zones: list[list[int]], cz: list[int], w: list[int], mv: list[int]) -> None:
@@ -434,34 +464,6 @@ def full(s: GameState) -> tuple[Violations, bool]:
     if s.tables.absent_slots:
         seats.violations(s, out)
     return out, certifiable
-
-
-def others(s: GameState) -> Violations:
-    """The built-in invariants a :class:`Certified` state does not cover (cheap: capacity, removed cards, choices)."""
-    out: Violations = []
-    t = s.tables
-    zones = s.zones
-    caps = t.zone_capacity
-    for zi in t.capped_zones:  # _capacity, _final and _pending inline: this runs at every checked decision
-        cap = caps[zi]
-        if cap is not None and len(zones[zi]) > cap:
-            _capacity(s, out)
-            break
-    n = 0  # (a loop, not sum/map: a game has one or two final zones, and each C call costs more than its loop)
-    for zi in t.final_zones:
-        n += len(zones[zi])
-    if n != s.removed_count:
-        _final(s, out)
-    pend = s.pending
-    if pend is not None:
-        if pend[0] == "choose":
-            if not pend[2]:
-                _pending(s, out)
-        elif pend[0] == "simul" and not all(map(_OPTIONS, pend[1])):
-            _pending(s, out)
-        if t.absent_slots:
-            seats.violations(s, out)
-    return out
 
 
 def _placement(s: GameState, out: Violations) -> None:
