@@ -407,7 +407,7 @@ def test_filtered_masks_moved_down_still_name_their_invariants(write_ruleset: Ca
     reads = rules.noted().compiled.invariant_reads
     assert reads.lift(game.state) == 1
     _, _, _, shift, relevant = reads.lists(game.state)
-    assert shift == 7 and relevant is not None and any(m & 1 for m in relevant)  # bit 1 (a special) moved to 0
+    assert shift == 7 and any(m >> shift & 1 for m in relevant)  # bit 1 (a special card's) moved down to 0
     plain = {"size of the shelf", "a total"}
     for k, expected in [(2, plain | {"specials on the shelf"}), (8, {"specials in hands"}),
                         (0, {"a total", "total first"}), (3, plain)]:

@@ -33,9 +33,10 @@ from liturgy.interpreter.runtime.state import GameState, Tables
 
 Violations = list[tuple[str, str]]
 # a game's read-set lists (interpreter/compiler/readsets.py ``InvariantReads.lists``): per slot the invariants
-# reading it; per zone those reading it, and above bit ``shift`` those reading it through a per-card test; those whose
-# reads are unknown; ``shift``; per card those whose test holds for it (None: no such test)
-Masks = tuple[list[int], list[int], int, int, list[int] | None]
+# reading it; per zone those reading it, and above bit ``shift`` those reading it through a per-card test (moved down
+# by ``lift``); those whose reads are unknown; ``shift``; per card the mask a moved card's zone masks are ANDed with
+# (every plain bit, and above ``shift`` those whose test holds for it)
+Masks = tuple[list[int], list[int], int, int, list[int]]
 
 _SHIFT = 8
 _BLOCK = 1 << _SHIFT  # first pass: compare slices of this many items in C
@@ -287,12 +288,15 @@ class Certified:
         past the end raises IndexError, which :meth:`holds` turns into "not proven".)
 
         The masks (``masks``: every invariant without them): per changed slot the invariants reading it; per zone a
-        card left or entered, or noted as a zone, those reading its list (below bit ``shift``), and those reading
-        it through a per-card test (above) when the test holds for a moved card (a card and a zone changed by
-        different moves are paired too, which can only evaluate more).
+        card left or entered, or noted as a zone, those reading its list (below bit ``shift``), and, for the zones a
+        card left or entered, those reading them through a per-card test that holds for that card (above: the
+        zones' masks ANDed with the card's own, so no second pass over the moved cards). A zone noted as a zone adds
+        no filtered reader: such a read depends only on which cards the zone holds, and every card that entered or
+        left it is a moved card, paired with it above (a noted zone's cards are all placed in it, and every card
+        whose place changed is in ``moved``, or the place comparison fails).
 
-        The filtered masks and the per-card masks come moved down by :attr:`lift` (readsets.py ``lists``: every
-        OR of two masks then stays among CPython's small ints, made once), and are moved back up once, at the end.
+        The filtered masks come moved down by :attr:`lift` (readsets.py ``lists``: every OR of two masks then stays
+        among CPython's small ints, made once), and are moved back up once, at the end.
         """
         counters = s.counters
         noted = s.wrote
@@ -311,7 +315,7 @@ class Certified:
         if masks is None:
             slot_of: list[int] | _Every = _EVERY
             zone_of: list[int] | _Every = _EVERY
-            relevant: list[int] | _Every | None = _EVERY
+            relevant: list[int] | _Every = _EVERY
             shift = 0
         else:
             slot_of, zone_of, _, shift, relevant = masks
@@ -365,23 +369,21 @@ class Certified:
                         own[c] = z
                         sizes[was] -= 1
                         sizes[z] += 1
-                        bits |= zone_of[was] | zone_of[z]
+                        bits |= (zone_of[was] | zone_of[z]) & relevant[c]
                     else:
-                        bits |= zone_of[z]
+                        bits |= zone_of[z] & relevant[c]
             if own != cz:
                 return False
             if dz is not None:
+                plain = (1 << shift) - 1 if shift else -1
                 for zi in dz:
                     cards = zones[zi]
                     if cards and (min(cards) < 0 or not _INT.issuperset(map(type, cards))
                                   or len(set(cards)) != len(cards) or set(map(cz.__getitem__, cards)) != {zi}):
                         return False
-                    bits |= zone_of[zi]
-            if relevant is not None and bits >> shift:
-                cbits = 0  # the invariants whose per-card tests hold for a moved card (moved down by lift)
-                for c in moved:
-                    cbits |= relevant[c]
-                bits = (bits & ((1 << shift) - 1)) | (bits >> shift & cbits) << self.lift
+                    bits |= zone_of[zi] & plain  # (its filtered part: the moved cards', above)
+            if bits >> shift:  # filtered invariants named: moved back up (bit shift + j is invariant j + lift)
+                bits = (bits & ((1 << shift) - 1)) | (bits >> shift) << self.lift
         except (TypeError, IndexError):
             return False  # a value the full check must report (or fail on) itself
         finally:
