@@ -395,6 +395,28 @@ def test_a_filtered_read_runs_only_when_a_card_its_test_holds_for_moves(write_ru
         assert len(ran) == len(set(ran))
 
 
+def test_filtered_masks_moved_down_still_name_their_invariants(write_ruleset: Callable[..., str]) -> None:
+    """With a plain invariant first, the filtered ones start at bit 1: the certificate's masks carry their bits moved
+    down by one (readsets.py ``lift``: small ints, no allocation per OR) and move them back up, so a special card
+    entering a hand still runs "specials in hands" (bit 2) and nothing else, and the masks say what they said."""
+    rules = load_ruleset(write_ruleset(FILTERED.replace("counter total 0..1000\n", "counter total 0..1000\n"
+                                                        'invariant "total first": total >= 0\n'), {"tok.yaml": SIX}))
+    rules._build(2)[0].incremental_checks = True
+    ran = _recording(rules)
+    game = rules.new_game(2, 7, check_invariants=True)
+    reads = rules.noted().compiled.invariant_reads
+    assert reads.lift(game.state) == 1
+    _, _, _, shift, relevant = reads.lists(game.state)
+    assert shift == 7 and any(m >> shift & 1 for m in relevant)  # bit 1 (a special card's) moved down to 0
+    plain = {"size of the shelf", "a total"}
+    for k, expected in [(2, plain | {"specials on the shelf"}), (8, {"specials in hands"}),
+                        (0, {"a total", "total first"}), (3, plain)]:
+        ran.clear()
+        game.apply(k)
+        assert game.error is None
+        assert set(ran) == expected, k
+
+
 def test_a_filtered_read_without_a_work_bound_is_a_plain_read(write_ruleset: Callable[..., str]) -> None:
     """With a work budget the invariant could reach when every card is in the zone, a skipped evaluation could have
     been a budget error: the filtered read then counts as reading the zone, and every move into it runs it."""

@@ -344,7 +344,8 @@ class InvariantReads:
         self._resolved: dict[tuple[int, int], list[tuple[frozenset[int], frozenset[int]] | None]] = {}
         self._masks: dict[tuple[int, int], tuple[dict[int, int], dict[int, int], int]] = {}
         self._filters: dict[tuple[int, int], tuple[dict[int, int], list[int]]] = {}
-        self._lists: dict[tuple[int, int], tuple[list[int], list[int], int, int, list[int] | None]] = {}
+        self._lists: dict[tuple[int, int], tuple[list[int], list[int], int, int, list[int]]] = {}
+        self._lifts: dict[tuple[int, int], int] = {}
 
     def resolved(self, players: int, cards: int) -> list[tuple[frozenset[int], frozenset[int]] | None]:
         """Per invariant: the counter slots and zones it reads in such a game, or None (evaluate every time)."""
@@ -376,14 +377,24 @@ class InvariantReads:
             got = self._masks[key] = (slot, zone, unknown)
         return got
 
-    def lists(self, s: Any) -> tuple[list[int], list[int], int, int, list[int] | None]:
+    def lists(self, s: Any) -> tuple[list[int], list[int], int, int, list[int]]:
         """:meth:`masks` and :meth:`filters` for games like ``s`` as lists indexed by slot, zone and card (0: no
         invariant), built once per player and card count: per counter slot the invariants reading it; per zone
         those reading it, and above bit ``shift`` (the number of invariants) those reading it through a per-card
         test, in one int (a moved card's two zones are one OR each); the invariants whose read set is unknown;
-        ``shift``; and per card the invariants whose test holds for it (``None`` when no invariant reads through a
-        test). The certificate (runtime/invariants.py ``Certified.holds``) ORs the masks of what changed as it
-        checks it; the engine (engine/game.py ``violations``) evaluates what they name."""
+        ``shift``; and per card the mask its two zones' masks are ANDed with when it moves: every plain bit, and above
+        ``shift`` the invariants whose test holds for it (every bit, -1, when no invariant reads through a test).
+        The certificate (runtime/invariants.py ``Certified.holds``) ORs the masks of what changed as it checks it,
+        a moved card's zones through its own mask (a filtered invariant counts only the cards its test holds for,
+        and only the zones those cards left or entered); the engine (engine/game.py ``violations``) evaluates what
+        they name.
+
+        The filtered part (above ``shift``) is the invariants' bits moved down by :meth:`lift` (the lowest invariant
+        with a filtered read): bit ``shift + j`` is invariant ``j + lift``. The certificate moves them back up
+        (``<< lift``) once per check. Why: an OR of two ints past 256 makes a new int object (CPython keeps the
+        small ones, up to 256, made once), and a moved card's OR runs at every checked decision; Bloodborne's six
+        invariants with its filtered ones at bits 1 and 2 kept every zone mask under 256 only so (257 before: 605
+        allocations a game)."""
         t = s.tables
         key = (t.n, len(t.card_def))
         lists = self._lists.get(key)
@@ -391,12 +402,24 @@ class InvariantReads:
             lists = self._lists[key] = self._build_lists(s, *key)
         return lists
 
-    def _build_lists(self, s: Any, players: int, cards: int) -> tuple[list[int], list[int], int, int,
-                                                                         list[int] | None]:
-        """:meth:`lists`, built."""
+    def lift(self, s: Any) -> int:
+        """How far :meth:`lists`' filtered masks and per-card masks are moved down (see there) for games like ``s``."""
+        t = s.tables
+        key = (t.n, len(t.card_def))
+        if key not in self._lifts:
+            self.lists(s)
+        return self._lifts[key]
+
+    def _build_lists(self, s: Any, players: int, cards: int) -> tuple[list[int], list[int], int, int, list[int]]:
+        """:meth:`lists`, built (and its :meth:`lift` kept)."""
         slot, zone, unknown = self.masks(players, cards)
         fzone, relevant = self.filters(s)
         shift = len(self.sets)
+        every = 0
+        for m in fzone.values():
+            every |= m
+        lift = (every & -every).bit_length() - 1 if every else 0  # the lowest filtered invariant's bit
+        self._lifts[(players, cards)] = lift
         slot_of = [0] * len(s.counters)
         for i, m in slot.items():
             slot_of[i] = m
@@ -404,8 +427,11 @@ class InvariantReads:
         for z, m in zone.items():
             zone_of[z] = m
         for z, m in fzone.items():
-            zone_of[z] |= m << shift
-        return slot_of, zone_of, unknown, shift, (relevant if fzone else None)
+            zone_of[z] |= m >> lift << shift
+        if not fzone:
+            return slot_of, zone_of, unknown, shift, [-1] * cards
+        plain = (1 << shift) - 1
+        return slot_of, zone_of, unknown, shift, [plain | m >> lift << shift for m in relevant]
 
     def filters(self, s: Any) -> tuple[dict[int, int], list[int]]:
         """For the filtered reads (module docstring) in games like ``s``: per zone, the invariants reading it

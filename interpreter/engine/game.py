@@ -130,8 +130,8 @@ class Game(GameViews):
                                     # A suspended call ran no instruction: take back its turn of the loop
                                     # (``i`` counts it), pick, and run on. A violation stops the game with
                                     # the step count the check after the loop would have seen.
-                                    if check:
-                                        self._check_invariants()
+                                    if check and (bad := self.violations()):  # (not _check_invariants: a frame)
+                                        raise InvariantViolation(*bad[0])
                                     extra -= 1
                                     pend = s.pending
                                     if pend[0] == "choose":  # type: ignore[index] # a suspension always leaves one
@@ -566,8 +566,9 @@ class Game(GameViews):
             masks = cert.masks
             if masks is None:  # this game's read-set lists (readsets.py), for the certificate's checks
                 masks = cert.masks = compiled.invariant_reads.lists(s)
+                cert.lift = compiled.invariant_reads.lift(s)
             if cert.holds(s):
-                out = invariants.others(s)
+                out = cert.out  # the built-in invariants it does not cover (capacity, removed cards, choices)
                 held = cert.held
                 if held is not None:  # which held in the last checked state, and what changed since
                     # those whose read set is unknown, those that did not hold there, and those that may read

@@ -33,9 +33,10 @@ from liturgy.interpreter.runtime.state import GameState, Tables
 
 Violations = list[tuple[str, str]]
 # a game's read-set lists (interpreter/compiler/readsets.py ``InvariantReads.lists``): per slot the invariants
-# reading it; per zone those reading it, and above bit ``shift`` those reading it through a per-card test; those whose
-# reads are unknown; ``shift``; per card those whose test holds for it (None: no such test)
-Masks = tuple[list[int], list[int], int, int, list[int] | None]
+# reading it; per zone those reading it, and above bit ``shift`` those reading it through a per-card test (moved down
+# by ``lift``); those whose reads are unknown; ``shift``; per card the mask a moved card's zone masks are ANDed with
+# (every plain bit, and above ``shift`` those whose test holds for it)
+Masks = tuple[list[int], list[int], int, int, list[int]]
 
 _SHIFT = 8
 _BLOCK = 1 << _SHIFT  # first pass: compare slices of this many items in C
@@ -184,7 +185,8 @@ class Certified:
     """Counters, zone sizes and card places of a state in which every card was in exactly one zone (the
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
-    __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "checks", "deltas", "masks", "bits", "held")
+    __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "checks", "deltas", "masks", "lift", "bits",
+                 "held", "out")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool,
                  checks: list[tuple[Any, Any, int | None] | None], pools: int = 0,
@@ -207,6 +209,8 @@ class Certified:
         # the engine's read-set lists for this game (interpreter/compiler/readsets.py ``InvariantReads.lists``),
         # set by the engine before its first check; None: every invariant counts as reading whatever changed
         self.masks: Masks | None = None
+        # how far the masks' filtered part and per-card masks are moved down (readsets.py ``lift``), set with them
+        self.lift = 0
         # the invariants that may read something the last :meth:`holds` found changed since the state before: the OR
         # of the read-set masks of the changed slots and zones, and of the filtered reads (readsets.py) of changed
         # zones whose test holds for a moved card, ORed as the changes are checked
@@ -214,6 +218,9 @@ class Certified:
         # which declared invariants held in the certified state, bit k for invariant k (set by the engine after it
         # evaluated them there; None: not known, as for a copy of a template's certificate or one just taken)
         self.held: int | None = None
+        # what the last :meth:`holds` that held found failing among the built-in invariants a certificate does not
+        # cover (capacity, removed cards, a choice's options, absent seats): the check's report starts with it
+        self.out: Violations = []
 
     @staticmethod
     def take(s: GameState) -> Certified:
@@ -234,14 +241,16 @@ class Certified:
         return Certified(self.counters.copy(), zones, self.card_zone[:], self.int_pools, self.checks,
                          len(self.deltas), self.sizes[:])
 
-    def holds(self, s: GameState) -> bool:
-        """True when placement, bounds and pools provably hold in ``s``; then ``s`` becomes the certified state.
+    def holds(self, s: GameState) -> bool:  # noqa: C901 - one pass over each list of the record, every checked decision
+        """True when placement, bounds and pools provably hold in ``s``; then ``s`` becomes the certified state, and
+        :attr:`out` lists the failing built-in invariants a certificate does not cover (capacity, removed cards, a
+        choice's options, absent seats: each checked as :func:`full` does, in its order).
 
         What changed since the certified state is what the game's write paths noted: the counter slots and
         zones written in ``s.wrote`` (interpreter/runtime/state.py's ``note_slot`` and ``note_zone``, and the
         same test in generated code) and the cards moved in ``s.moved`` (every card move: runtime/moves.py), so
-        no copy is compared to find it. Counters and cards: see :meth:`_changes`. Then the counters are compared
-        with the state item for item, the zones by their sizes and every card place (in :meth:`_changes`), each in
+        no copy is compared to find it. Counters and cards: below. Then the counters are compared
+        with the state item for item, the zones by their sizes and every card place, each in
         one C-level pass: a write that bypassed the record (a path that forgot to note itself) and changed a
         counter, a zone's size or a card's place makes them differ, and this check a full one. An unnoted change
         that keeps every size and place (a zone reordered in place, or a card listed in place of another in a zone
@@ -250,6 +259,44 @@ class Certified:
 
         The record's lists are read as they are (a slot, zone or card noted twice is checked twice, which changes
         nothing; no set is made of them) and then emptied.
+
+        When it holds, :attr:`bits` is set to the invariants whose inputs the noted writes and card moves may have
+        changed (the OR of their read-set masks, below). One method, not one per list, and the record's loops written
+        here rather than in a method of their own: this runs at every checked decision, and a call costs a frame.
+
+        Counters: a noted slot (``~zi`` in the record is zone ``zi``, noted as a zone: a shuffle) whose value
+        changed must be within its bounds, and every pool with a changed slot must still add up: its changed slots,
+        all plain ints, add up to what they did when certified (the pool's total then). Each value is taken into
+        the copy as it is checked; what a changed slot is checked against is :attr:`checks`' entry
+        (:func:`slot_checks`). A noted slot that still holds the very object certified (the round's resets that
+        changed nothing, a value written back unchanged) is skipped: it was checked then, it adds nothing to a
+        pool, and leaving its mask out spares the declared invariants that read it an evaluation. (Identity, as the
+        certificate's counter copy always compared: an equal value that is another object is checked again.) The
+        certified pool slots are plain ints (``int_pools``, and only ints are taken into them), so a change's
+        difference is exact.
+
+        Cards: the certificate keeps each zone's size and each card's place, and both are right when certified: a
+        zone's size is the number of cards placed in it. Each moved card takes its place now into the certified
+        places, and moves one card of size from the zone it was placed in to the zone it is placed in now, after a
+        check that that zone lists it. Then the certified places must equal the places now (one C-level pass: no
+        card that was not noted moved), and :meth:`holds` compares every zone's size with the kept sizes. A zone
+        noted as a zone is checked card by card, in C-level passes: its cards are distinct card ids, each placed in
+        it; with its size equal to the number of cards placed in it, it lists exactly those. A zone changed only by
+        noted moves is not read card by card: its size and the moved cards' places are checked, and
+        tests/test_recorded_writes.py proves that every change of a zone's list is a noted move or a noted zone.
+        (Below 0: card -1 would read the last card's place, as Python indexes lists; `True` would be card 1. A card
+        past the end raises IndexError, which :meth:`holds` turns into "not proven".)
+
+        The masks (``masks``: every invariant without them): per changed slot the invariants reading it; per zone a
+        card left or entered, or noted as a zone, those reading its list (below bit ``shift``), and, for the zones a
+        card left or entered, those reading them through a per-card test that holds for that card (above: the
+        zones' masks ANDed with the card's own, so no second pass over the moved cards). A zone noted as a zone adds
+        no filtered reader: such a read depends only on which cards the zone holds, and every card that entered or
+        left it is a moved card, paired with it above (a noted zone's cards are all placed in it, and every card
+        whose place changed is in ``moved``, or the place comparison fails).
+
+        The filtered masks come moved down by :attr:`lift` (readsets.py ``lists``: every OR of two masks then stays
+        among CPython's small ints, made once), and are moved back up once, at the end.
         """
         counters = s.counters
         noted = s.wrote
@@ -258,18 +305,85 @@ class Certified:
         if noted is None or moved is None or len(counters) != copy.n:
             return False  # (a zone or card count that differs fails the size or place comparison below)
         zones = s.zones
+        cz = s.card_zone
         if AUDIT is not None:
-            if len(zones) != len(self.sizes) or len(s.card_zone) != len(self.card_zone):
+            if len(zones) != len(self.sizes) or len(cz) != len(self.card_zone):
                 return False
-            self._audit(counters, zones, s.card_zone, noted, moved)
+            self._audit(counters, zones, cz, noted, moved)
         old = copy.blocks[0] if copy.n <= _BLOCK else copy  # (Snapshot.flat, without its call)
-        # _changes brings the certificate up to date as it checks (one loop over each list, not a second pass): when
-        # it fails, the certificate is half updated, and the caller replaces it (a full check, then Certified.take),
-        # so nothing reads it again; the record's lists are emptied however it ends
+        masks = self.masks
+        if masks is None:
+            slot_of: list[int] | _Every = _EVERY
+            zone_of: list[int] | _Every = _EVERY
+            relevant: list[int] | _Every = _EVERY
+            shift = 0
+        else:
+            slot_of, zone_of, _, shift, relevant = masks
+        # the loops below bring the certificate up to date as they check (one loop over each list, not a second
+        # pass): when one fails, the certificate is half updated, and the caller replaces it (a full check, then
+        # Certified.take), so nothing reads it again; the record's lists are emptied however it ends
         try:
-            bits = self._changes(counters, old, zones, s.card_zone, noted, moved)
-            if bits is None:
+            checks = self.checks
+            deltas = self.deltas
+            int_pools = self.int_pools
+            first = 0  # how much the first pool's total moved (in a local: most rulesets have one pool)
+            pools = False  # a slot of a pool after the first changed
+            bits = 0
+            dz: list[int] | None = None
+            for i in noted:
+                if i < 0:
+                    if dz is None:
+                        dz = []
+                    dz.append(~i)
+                    continue
+                v = counters[i]
+                was = old[i]
+                if v is was:
+                    continue
+                bits |= slot_of[i]
+                r = checks[i]
+                if r is not None:
+                    lo, hi, pool = r
+                    if not lo <= v <= hi:
+                        return False
+                    if pool is not None:
+                        if type(v) is not int or not int_pools:
+                            return False
+                        if pool:
+                            deltas[pool] += v - was
+                            pools = True
+                        else:
+                            first += v - was
+                old[i] = v
+            if first or (pools and any(deltas)):
                 return False
+            own = self.card_zone
+            if moved:
+                sizes = self.sizes
+                for c in moved:
+                    z = cz[c]
+                    if z < 0 or ((zl := zones[z])[-1] != c and c not in zl):
+                        return False  # placed in a zone that does not list it (or at no zone): the full check says
+                    was = own[c]
+                    if was != z:
+                        own[c] = z
+                        sizes[was] -= 1
+                        sizes[z] += 1
+                        bits |= (zone_of[was] | zone_of[z]) & relevant[c]
+                    else:
+                        bits |= zone_of[z] & relevant[c]
+            if own != cz:
+                return False
+            if dz is not None:
+                plain = (1 << shift) - 1 if shift else -1
+                for zi in dz:
+                    cards = zones[zi]
+                    if cards and (min(cards) < 0 or not _INT.issuperset(map(type, cards))
+                                  or len(set(cards)) != len(cards) or set(map(cz.__getitem__, cards)) != {zi}):
+                        return False
+                    bits |= zone_of[zi] & plain  # (its filtered part: the moved cards', above)
+            if bits >> shift:  # filtered invariants named: moved back up (bit shift + j is invariant j + lift)
+                bits = (bits & ((1 << shift) - 1)) | (bits >> shift) << self.lift
         except (TypeError, IndexError):
             return False  # a value the full check must report (or fail on) itself
         finally:
@@ -279,6 +393,31 @@ class Certified:
                 map(len, zones)) != self.sizes:
             return False  # something changed that no write path noted: checked in full (the caller retakes us)
         self.bits = bits
+        # the built-in invariants a certificate does not cover (cheap: capacity, removed cards, choices), here and
+        # not in a function of their own: one frame less at every checked decision
+        out: Violations = []
+        t = s.tables
+        caps = t.zone_capacity
+        for zi in t.capped_zones:  # _capacity, _final and _pending inline
+            cap = caps[zi]
+            if cap is not None and len(zones[zi]) > cap:
+                _capacity(s, out)
+                break
+        n = 0  # (a loop, not sum/map: a game has one or two final zones, and each C call costs more than its loop)
+        for zi in t.final_zones:
+            n += len(zones[zi])
+        if n != s.removed_count:
+            _final(s, out)
+        pend = s.pending
+        if pend is not None:
+            if pend[0] == "choose":
+                if not pend[2]:
+                    _pending(s, out)
+            elif pend[0] == "simul" and not all(map(_OPTIONS, pend[1])):
+                _pending(s, out)
+            if t.absent_slots:
+                seats.violations(s, out)
+        self.out = out
         return True
 
     def _audit(self, counters: list[Any], zones: list[list[int]], cz: list[int], w: list[int], mv: list[int]) -> None:
@@ -308,114 +447,6 @@ class Certified:
             AUDIT.append(("zone", zi))
         self.zones = Snapshot.of([z[:] for z in zones])
 
-    def _changes(  # noqa: C901 - one pass over each list of the record, at every checked decision
-            self, counters: list[Any], old: list[Any] | Snapshot, zones: list[list[int]], cz: list[int],
-            noted: list[int], moved: list[int]) -> int | None:
-        """The invariants whose inputs the noted writes and card moves may have changed (the OR of their read-set
-        masks, below), when bounds, pools and placement still hold given that only the noted slots and zones and the
-        moved cards changed; None otherwise. One method, not one per list: this runs at every checked decision.
-
-        Counters: a noted slot (``~zi`` in the record is zone ``zi``, noted as a zone: a shuffle) whose value
-        changed must be within its bounds, and every pool with a changed slot must still add up: its changed slots,
-        all plain ints, add up to what they did when certified (the pool's total then). Each value is taken into
-        the copy as it is checked; what a changed slot is checked against is :attr:`checks`' entry
-        (:func:`slot_checks`). A noted slot that still holds the very object certified (the round's resets that
-        changed nothing, a value written back unchanged) is skipped: it was checked then, it adds nothing to a
-        pool, and leaving its mask out spares the declared invariants that read it an evaluation. (Identity, as the
-        certificate's counter copy always compared: an equal value that is another object is checked again.) The
-        certified pool slots are plain ints (``int_pools``, and only ints are taken into them), so a change's
-        difference is exact.
-
-        Cards: the certificate keeps each zone's size and each card's place, and both are right when certified: a
-        zone's size is the number of cards placed in it. Each moved card takes its place now into the certified
-        places, and moves one card of size from the zone it was placed in to the zone it is placed in now, after a
-        check that that zone lists it. Then the certified places must equal the places now (one C-level pass: no
-        card that was not noted moved), and :meth:`holds` compares every zone's size with the kept sizes. A zone
-        noted as a zone is checked card by card, in C-level passes: its cards are distinct card ids, each placed in
-        it; with its size equal to the number of cards placed in it, it lists exactly those. A zone changed only by
-        noted moves is not read card by card: its size and the moved cards' places are checked, and
-        tests/test_recorded_writes.py proves that every change of a zone's list is a noted move or a noted zone.
-        (Below 0: card -1 would read the last card's place, as Python indexes lists; `True` would be card 1. A card
-        past the end raises IndexError, which :meth:`holds` turns into "not proven".)
-
-        The masks (``masks``: every invariant without them): per changed slot the invariants reading it; per zone a
-        card left or entered, or noted as a zone, those reading its list (below bit ``shift``), and those reading
-        it through a per-card test (above) when the test holds for a moved card (a card and a zone changed by
-        different moves are paired too, which can only evaluate more)."""
-        masks = self.masks
-        if masks is None:
-            slot_of: list[int] | _Every = _EVERY
-            zone_of: list[int] | _Every = _EVERY
-            relevant: list[int] | _Every | None = _EVERY
-            shift = 0
-        else:
-            slot_of, zone_of, _, shift, relevant = masks
-        checks = self.checks
-        deltas = self.deltas
-        int_pools = self.int_pools
-        first = 0  # how much the first pool's total moved (in a local: most rulesets have one pool)
-        pools = False  # a slot of a pool after the first changed
-        bits = 0
-        dz: list[int] | None = None
-        for i in noted:
-            if i < 0:
-                if dz is None:
-                    dz = []
-                dz.append(~i)
-                continue
-            v = counters[i]
-            was = old[i]
-            if v is was:
-                continue
-            bits |= slot_of[i]
-            r = checks[i]
-            if r is not None:
-                lo, hi, pool = r
-                if not lo <= v <= hi:
-                    return None
-                if pool is not None:
-                    if type(v) is not int or not int_pools:
-                        return None
-                    if pool:
-                        deltas[pool] += v - was
-                        pools = True
-                    else:
-                        first += v - was
-            old[i] = v
-        if first or (pools and any(deltas)):
-            return None
-        own = self.card_zone
-        if moved:
-            sizes = self.sizes
-            for c in moved:
-                z = cz[c]
-                if z < 0 or ((zl := zones[z])[-1] != c and c not in zl):
-                    return None  # placed in a zone that does not list it (or at no zone): the full check says which
-                was = own[c]
-                if was != z:
-                    own[c] = z
-                    sizes[was] -= 1
-                    sizes[z] += 1
-                    bits |= zone_of[was] | zone_of[z]
-                else:
-                    bits |= zone_of[z]
-        if own != cz:
-            return None
-        if dz is not None:
-            for zi in dz:
-                cards = zones[zi]
-                if cards and (min(cards) < 0 or not _INT.issuperset(map(type, cards))
-                              or len(set(cards)) != len(cards) or set(map(cz.__getitem__, cards)) != {zi}):
-                    return None
-                bits |= zone_of[zi]
-        if relevant is None or not bits >> shift:
-            return bits
-        cbits = 0  # the invariants whose per-card tests hold for a moved card
-        for c in moved:
-            cbits |= relevant[c]
-        return (bits & ((1 << shift) - 1)) | (bits >> shift & cbits)
-
-
 def _pool_total(counters: list[Any], slots: tuple[int, ...]) -> Any:
     return sum(itemgetter(*slots)(counters)) if len(slots) > 1 else counters[slots[0]]
 
@@ -435,34 +466,6 @@ def full(s: GameState) -> tuple[Violations, bool]:
     if s.tables.absent_slots:
         seats.violations(s, out)
     return out, certifiable
-
-
-def others(s: GameState) -> Violations:
-    """The built-in invariants a :class:`Certified` state does not cover (cheap: capacity, removed cards, choices)."""
-    out: Violations = []
-    t = s.tables
-    zones = s.zones
-    caps = t.zone_capacity
-    for zi in t.capped_zones:  # _capacity, _final and _pending inline: this runs at every checked decision
-        cap = caps[zi]
-        if cap is not None and len(zones[zi]) > cap:
-            _capacity(s, out)
-            break
-    n = 0  # (a loop, not sum/map: a game has one or two final zones, and each C call costs more than its loop)
-    for zi in t.final_zones:
-        n += len(zones[zi])
-    if n != s.removed_count:
-        _final(s, out)
-    pend = s.pending
-    if pend is not None:
-        if pend[0] == "choose":
-            if not pend[2]:
-                _pending(s, out)
-        elif pend[0] == "simul" and not all(map(_OPTIONS, pend[1])):
-            _pending(s, out)
-        if t.absent_slots:
-            seats.violations(s, out)
-    return out
 
 
 def _placement(s: GameState, out: Violations) -> None:
