@@ -32,7 +32,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import aggregen, budgetgen, gridgen, scans, unroll
+from liturgy.interpreter.codegen import aggregen, budgetgen, forward, gridgen, scans, unroll
 from liturgy.interpreter.codegen.helpers import _never
 from liturgy.interpreter.compiler import budgets
 
@@ -413,5 +413,6 @@ def first_test(sg: StmtGen, e: A.Expr) -> str:
     if scan is not None and isinstance(e, A.Binary):  # `size(hunters()) > 0`: scans.emptiness's `any`, here
         return f"(not {sg.inline_loop(scan, True)})" if e.op == "==" else sg.inline_loop(scan, True)
     if not (isinstance(inner, A.Aggregate) and inner.func in ("any", "all")):
-        return sg.gen.cond(e)
+        # a counter the statement just wrote is read as the value written (codegen/forward.py)
+        return forward.counter_read(sg, len(sg.lines), sg.gen.cond(e))
     return sg.inline_loop(inner, True) if inner is e else f"(not {sg.inline_loop(inner, True)})"
