@@ -283,3 +283,64 @@ def test_a_for_over_a_filter_of_the_seats_builds_it_in_the_statement(write_rules
     for seed in range(4):
         seen = played_in_every_mode(rules, seed)
         assert all(x == seen[0] for x in seen), seed
+
+
+SPLIT = '''
+flag per player out
+setup {
+  shuffle pool
+  for p in players { move top(pool, 3) to p.hand }
+}
+round {
+  step s "S" {
+    simultaneously p in players choose c from p.hand where c.v != 2 or any(d.v == c.v + 1 for d in pool) {
+      got += c.v
+      move c to pool
+    }
+    for p in players {
+      choose c from pool where any(d.v == c.v for d in p.hand) and c.v < 4 by p {
+        move c to p.hand
+      } otherwise { p.out = true }
+    }
+    for p in players {
+      if any(q != p and any(c.v == got % 5 for c in q.hand) for q in players) { got += 2 }
+      if all(q.out or any(c.v > 2 for c in q.hand) for q in players) { got += 3 }
+      let xs = [q for q in players where q != p and any(c.v == got % 4 for c in q.hand)]
+      let n = count(q for q in players where any(c.v == 0 for c in q.hand) or q.out)
+      n += size(xs)
+      n += count(q for q in players where q != p and any(c.v / (got % 9) > 1 for c in q.hand))
+      got += n
+      log "{} sees {}", p, got
+    }
+    if round >= 6 { end game }
+  }
+}
+score(p) = got
+'''
+
+
+def test_an_any_beside_an_and_or_an_or_is_a_loop_in_the_turn(write_ruleset: Callable[..., str]) -> None:
+    """An `any` on one side of an `or`/`and` that is a filter (`where c.v != 2 or any(…)`, `where any(…) and …`,
+    a list's `where q != p and any(…)`) or the tested element of an `any`/`all` (`any(q != p and any(…) for q in
+    …)`): its loop is written at the top of each turn of the loop around it (inline_aggregates._inner_scan's
+    gate), not called as a loop function, and the games (one stops dividing by zero inside the `any`, which only
+    runs where the `and`'s left side is true) are the same in every compile mode."""
+    path = write_ruleset(HEAD.replace("players 2..2", "players 2..3") + SPLIT, {"tok.yaml": TOKS})
+    built: dict[str, Ruleset] = {}
+
+    def rules(mode: dict[str, bool]) -> Ruleset:  # 2 or 3 seats: the lists are loops, not written out
+        if repr(mode) not in built:  # each mode compiled once
+            built[repr(mode)] = compiled(path, mode)
+        return built[repr(mode)]
+
+    gen = rules({}).compiled.gen
+    assert gen is not None
+    used = [b for b in gen.sources.dump().split("\n\n") if "<liturgy stmt" in b or "<liturgy choice" in b]
+    assert not any(re.search(r"_k\d+\(s, env(\)|, _x)", b) for b in used)  # no loop function: each loop here
+    assert sum(b.count("continue") for b in used) >= 6
+    errors = set()
+    for seed in range(8):
+        seen = played_in_every_mode(rules, seed)
+        assert all(x == seen[0] for x in seen), seed
+        errors.add(seen[0][1])  # type: ignore[index]
+    assert None in errors and any(e is not None and "zero" in e for e in errors), errors

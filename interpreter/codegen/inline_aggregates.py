@@ -29,10 +29,10 @@ import copy
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import aggregen, budgetgen, gridgen, scans, unroll
+from liturgy.interpreter.codegen import aggregen, budgetgen, forward, gridgen, scans, unroll
 from liturgy.interpreter.codegen.helpers import _never
 from liturgy.interpreter.compiler import budgets
 
@@ -192,15 +192,19 @@ def statement_loop(gen: ExprGen, e: A.Expr, truth: bool = False) -> tuple[list[s
     # items that are a filter of the seats (`fighters()`) built by their own loop first, here too
     built = seat_items_lines(gen, e.iterable) if isinstance(e.iterable, A.ListComp | A.Call) else None
     pre, items = built if built is not None else ([], gen._seq(e.iterable))
-    inner = _inner_scan(gen, e, x)  # a filter that is an `any`/`all`: its loop written in this one's body
-    where, elem = gen._loop_parts(e if inner is None else _unfiltered(gen, e), x)
+    inner = _inner_scan(gen, e, x, e.where)  # a filter that is an `any`/`all`: its loop written in this one's body
+    # an `any`/`all` without a filter whose element is one, or `A and`/`or` one: its element's loop, so
+    test = inner is None and isinstance(e, A.Aggregate) and e.func in ("any", "all") and e.where is None
+    if test:  # an `any`'s element true, an `all`'s false, acts: the others go on to the next item
+        inner = _inner_scan(gen, e, x, e.elem, isinstance(e, A.Aggregate) and e.func == "any")
+    where, elem = gen._loop_parts(e if inner is None else _unfiltered(gen, e, e.where if test else None, test), x)
     if inner is not None:
-        where = inner[1]
-    if gen.unsafe != start or f"env[{e.var!r}]" in where + elem:
+        where, elem = (where, inner[1]) if test else (inner[1], elem)
+    if gen.unsafe != start or f"env[{e.var!r}]" in where + elem + "".join(inner[0] if inner is not None else ()):
         gen.unsafe = start  # the texts are thrown away: the loop function is written instead
         return None
     if isinstance(e, A.ListComp):
-        if where == "True" and elem == x:
+        if where == "True" and elem == x and inner is None:  # (a split filter has lines, its truth "True")
             return pre, f"tuple({items})"
         body = [f"    if {where}:", f"        _out.append({elem})"] if where != "True" else [f"    _out.append({elem})"]
         lines = ["_out = []", f"for {x} in {items}:", *body, "return tuple(_out)"]
@@ -235,18 +239,71 @@ def for_items(sg: StmtGen, e: A.Expr) -> str:
     return sg.gen._seq(e)
 
 
-def _inner_scan(gen: ExprGen, e: A.Aggregate | A.ListComp, x: str) -> tuple[list[str], str] | None:
-    """Where ``e``'s whole filter is an `any` or `all` (Bloodborne's ``[q for q in fighters() where any(c.transform
-    for c in q.played)]``): the lines of its loop and the source of its truth, written with ``e``'s variable read
-    as the Python local ``x`` (as ``ExprGen._loop_parts`` binds it), to run at the top of each turn of ``e``'s loop,
-    where the filter was evaluated; None where it has no lines (the filter is written as usual).
+def _is_scan(w: A.Expr | None) -> TypeGuard[A.Aggregate]:
+    """An `any` or `all`: a loop that stops at its first true (false) element."""
+    return isinstance(w, A.Aggregate) and w.func in ("any", "all")
+
+
+def _inner_scan(gen: ExprGen, e: A.Aggregate | A.ListComp, x: str, w: A.Expr | None,
+                want: bool = True) -> tuple[list[str], str] | None:
+    """Where ``w``, ``e``'s filter (or the element of an `any`/`all` without one, which is only tested), is an
+    `any` or `all` (Bloodborne's ``[q for q in fighters() where any(c.transform for c in q.played)]``), or an
+    `and`/`or` with one on one side (``q != p and any(…)``, ``not c.transform or any(…)``): the lines to run at
+    the top of each turn of ``e``'s loop, where ``w`` was evaluated, and the source of its truth after them;
+    the scan's loop written in (:func:`_scan_lines`), ``e``'s variable read as the Python local ``x`` (as
+    ``ExprGen._loop_parts`` binds it). None where the scan has no lines (``w`` is written as usual).
+
+    A side split (session 24) is a gate: lines that go on to the next item (``continue``) unless ``w``'s truth
+    is ``want``, and then the truth ``want`` itself (a constant the test folds away). `or` and `and` stop at their
+    left side when it is true (`or`) or false (`and`); only then is the right side evaluated, and its truth is
+    the whole's. So the same operands are evaluated in the same order with the same truth, and an item that
+    fails goes on as the loop's ``if`` around the rest of the turn (the fold's or the list's body, all under the
+    filter) would. The side that is not the scan is written as the filter would be (``_loop_parts`` of ``e``
+    with it as the filter), without the narrowing an `and` gives its right side (that only spares `none` tests).
+    Where the left side decides (most items of Bloodborne's option filter: `not c.transform`), the turn runs the
+    same test and jump as the `or` did, and the scan's loop function is no longer called for the others."""
+    if _is_scan(w):
+        return _scan_lines(gen, e, w, x)
+    if not (isinstance(w, A.Binary) and w.op in ("and", "or")) or _is_scan(w.left) == _is_scan(w.right):
+        return None
+    scan = w.left if _is_scan(w.left) else w.right
+    got = _scan_lines(gen, e, scan, x)
+    if got is None:
+        return None
+    if scan is w.left:
+        left_lines, left, right_lines = got[0], got[1], []
+        right = gen._loop_parts(_unfiltered(gen, e, w.right), x)[0]
+    else:
+        left_lines, right_lines, right = [], got[0], got[1]
+        left = gen._loop_parts(_unfiltered(gen, e, w.left), x)[0]
+    stop = w.op == "or"  # the left side's truth that decides the whole
+    gate = [*right_lines, f"if {'not ' if want else ''}{right}:", "    continue"]
+    if want == stop:  # decided by the left side: the item goes on; else the right side's truth is the whole's
+        lines = [*left_lines, f"if {'not ' if stop else ''}{left}:", *(f"    {line}" for line in gate)]
+    else:  # decided by the left side: the next item
+        lines = [*left_lines, f"if {'' if stop else 'not '}{left}:", "    continue", *gate]
+    return lines, str(want)
+
+
+def filter_scan(gen: ExprGen, e: A.ListComp, x: str) -> tuple[list[str], str] | None:
+    """A choice's option filter (scans.plain_filter's loop over ``e``, its variable the Python local ``x``) that is
+    an `any`/`all` or has one on a side of an `and`/`or`: the lines for the top of each turn and the filter's
+    truth after them (:func:`_inner_scan`); None: the filter as usual."""
+    return _inner_scan(gen, e, x, e.where) if ENABLED else None
+
+
+def unfiltered(gen: ExprGen, e: A.ListComp) -> A.Aggregate | A.ListComp:
+    """``e`` without its filter (:func:`_unfiltered`), once :func:`filter_scan` has written the filter."""
+    return _unfiltered(gen, e)
+
+
+def _scan_lines(gen: ExprGen, e: A.Aggregate | A.ListComp, w: A.Expr, x: str) -> tuple[list[str], str] | None:
+    """The lines of `any`/`all` ``w``'s loop and the source of its truth, with ``e``'s variable read as the Python
+    local ``x``; None where it has no lines.
 
     The same values, errors and work: the filter's loop is the loop function it was called as (the same items,
     test, stop and work count, :func:`statement_loop`), run at the same point of the same turn, and the element
     is still evaluated only for the items it keeps."""
-    w = e.where
-    if not (isinstance(w, A.Aggregate) and w.func in ("any", "all")):
-        return None
     comp, var = gen.comp, e.var
     saved = comp.subst, gen.subst_src, gen.subst_owner, gen.var_src, comp.subst_names, gen.var_ranges
     if var in comp.subst_names:  # the loop variable hides an inlined parameter of that name
@@ -266,15 +323,20 @@ def _inner_scan(gen: ExprGen, e: A.Aggregate | A.ListComp, x: str) -> tuple[list
     return got if got is not None and got[0] else None
 
 
-def _unfiltered(gen: ExprGen, e: A.Aggregate | A.ListComp) -> A.Aggregate | A.ListComp:
-    """``e`` without its filter, for its element's source (its filter is written by :func:`_inner_scan`); kept
-    with the compiler as scans.seat_filters keeps its nodes (generated code keys some facts by node identity)."""
-    table: dict[int, Any] = vars(gen.comp).setdefault("unfiltered", {})
-    known = table.get(id(e))
+def _unfiltered(gen: ExprGen, e: A.Aggregate | A.ListComp, where: A.Expr | None = None,
+                elem: bool = False) -> A.Aggregate | A.ListComp:
+    """``e`` without its filter, for its element's source (its filter is written by :func:`_inner_scan`), or with
+    ``where`` (one side of its filter) in its place; with ``elem``, its element ``True`` too (an `any`'s element
+    written by :func:`_inner_scan`: its text, never run, is not written). Kept with the compiler as
+    scans.seat_filters keeps its nodes (generated code keys some facts by node identity)."""
+    table: dict[tuple[int, int, bool], Any] = vars(gen.comp).setdefault("unfiltered", {})
+    known = table.get((id(e), id(where), elem))
     if known is None:
         bare_e = copy.copy(e)
-        bare_e.where = None
-        known = table[id(e)] = (e, bare_e)
+        bare_e.where = where
+        if elem and isinstance(bare_e, A.Aggregate):
+            bare_e.elem = A.BoolLit(e.span, True)
+        known = table[(id(e), id(where), elem)] = (e, bare_e, where)
     return known[1]
 
 
@@ -351,5 +413,6 @@ def first_test(sg: StmtGen, e: A.Expr) -> str:
     if scan is not None and isinstance(e, A.Binary):  # `size(hunters()) > 0`: scans.emptiness's `any`, here
         return f"(not {sg.inline_loop(scan, True)})" if e.op == "==" else sg.inline_loop(scan, True)
     if not (isinstance(inner, A.Aggregate) and inner.func in ("any", "all")):
-        return sg.gen.cond(e)
+        # a counter the statement just wrote is read as the value written (codegen/forward.py)
+        return forward.counter_read(sg, len(sg.lines), sg.gen.cond(e))
     return sg.inline_loop(inner, True) if inner is e else f"(not {sg.inline_loop(inner, True)})"

@@ -42,6 +42,8 @@ def plain_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: boo
     choice variable is left out of ``env`` afterwards when ``pop`` is set, and holds the last item
     otherwise (``simultaneously`` removes it once every player's options are known).
     """
+    from liturgy.interpreter.codegen import inline_aggregates
+
     x = gen._name("_x")
     probe = A.ListComp(where.span, A.BoolLit(where.span, True), var, source, where)
     if pop:
@@ -56,17 +58,25 @@ def plain_filter(gen: ExprGen, var: str, source: A.Expr, where: A.Expr, pop: boo
     hoist = Hoist(gen, frozenset({var}), eager=True)
     before = gen.unsafe
     with gen.fresh(hoist):
-        fast = gen._loop_parts(probe, x)
+        # a filter that is an `any`/`all`, or `A or`/`and` one (Bloodborne's `not c.transform or any(…)`): the
+        # scan's loop at the top of each turn, not a call of its loop function (inline_aggregates.filter_scan)
+        inner = inline_aggregates.filter_scan(gen, probe, x)
+        fast = gen._loop_parts(probe if inner is None else inline_aggregates.unfiltered(gen, probe), x)
     v = repr(var)
+    pre: list[str] = []
+
     def loop(items: str, out: str, test: str, bind: bool) -> list[str]:
         head = [f"{out} = []", f"for {x} in {items}:", *([f"    env[{v}] = {x}"] if bind else [])]
-        return [*head, f"    if {test}:", f"        {out}.append({x})"]
+        return [*head, *(f"    {line}" for line in pre), f"    if {test}:", f"        {out}.append({x})"]
 
-    if gen.unsafe != before or f"env[{v}]" in fast[0]:
+    if gen.unsafe != before or f"env[{v}]" in fast[0] + "".join(inner[0] if inner is not None else ()):
         hoist = Hoist(gen, frozenset({var}), eager=True)
         with gen.fresh(hoist):
             cond = gen._loop_parts(probe, None, x)[0]
         form = (cond, True)
+    elif inner is not None:
+        pre = inner[0]
+        form = (inner[1], False)
     elif pop and not cse.binds_temporary(fast[0]):
         form = None
     else:
