@@ -1,10 +1,10 @@
 """Choices picked inside the generated code in an unchecked random playout (interpreter/codegen/fusepick.py).
 
 A fused function that reaches a `choose` (in a callee it ran into, optional or not) or a `simultaneously`
-without `by` asks the playout's picker itself, where the engine would have suspended and picked, and returns at
-the chosen body or (session 24) goes on into it. The game must be the apply loop's to the last step, under every
-step limit (a fused call ends at or past the body, so the engine's margin and the step count are both in play),
-and only the choice with `by` (whose units wait for the engine's pick) still suspends.
+without `by` asks the playout's picker itself and returns at the chosen body, where the engine would have
+suspended and picked. The game must be the apply loop's to the last step, under every step limit (a fused
+call now ends at the body, so the engine's margin and the step count are both in play), and only the choice
+with `by` (whose units wait for the engine's pick) still suspends.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from types import FrameType
 from typing import Any
 
@@ -132,53 +131,3 @@ def test_every_step_limit_stops_where_the_apply_loop_stops(rules: Ruleset) -> No
             assert _run(rules, 2, 2, Game.random_playout) == _run(rules, 2, 2, _loop), limit
     finally:
         rules.step_limit = 100000
-
-
-BIDS = """game "Bids" { players 2..3
- step_limit 100000 }
-counter per player pts 0..1000
-counter rounds 0..100
-counter pot 0..100000
-round {
-  step bid "Bid" {
-    simultaneously p in players choose c from [1, 2, 3] {
-      p.pts += c
-      pot += 60 / (c - 1 + (rounds + 1) % 7)
-    }
-  }
-  step tally "Tally" {
-    rounds += 1
-    if rounds >= 9 { end game }
-  }
-}
-score(p) = p.pts + pot
-"""
-
-
-def test_a_pick_goes_on_into_its_body(tmp_path: Path) -> None:
-    """Session 24: after a pick in place the fused function goes on into the chosen body in the same call, here a
-    short one that reaches the next round's choice: fewer generated calls than rounds, and still the
-    single-stepped apply loop's game to the last step (digest, save, draws, log), a division by zero inside the
-    continued body included (same error, same step), under every seventh step limit."""
-    from test_fuse import _generated_calls
-
-    path = tmp_path / "bids.rules"
-    path.write_text(BIDS)
-    program, diags = check_file(str(path))
-    assert program is not None and diags == []
-    rules, plain = Ruleset(program), Ruleset(program, fuse=False)
-    calls, decisions = _generated_calls(rules, 3, range(4))
-    assert calls * 4 < decisions  # 8 calls for 108 decisions (d2a9aeb: 36, one a round: each pick returned)
-    ends = set()
-    for players in (2, 3):
-        for seed in range(5):
-            loop = _run(plain, players, seed, _loop)
-            ends.add(loop[1])
-            assert _run(rules, players, seed, Game.random_playout) == loop, (players, seed)
-            assert _run(rules, players, seed, Game.random_playout, check=True)[3:7] == loop[3:7]
-    assert ends == {"finished", "aborted"}
-    total = _run(plain, 3, 1, _loop)[3]
-    assert isinstance(total, int)
-    for limit in range(1, total + 2, 7):
-        rules.step_limit = plain.step_limit = limit
-        assert _run(rules, 3, 1, Game.random_playout) == _run(plain, 3, 1, _loop), limit

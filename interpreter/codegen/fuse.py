@@ -54,9 +54,7 @@ Nothing a game can observe changes:
   would be seen with it: before anything that reads it (a call, a choice) and on leaving; before
   this function's own text that may raise, ``_Fq`` names the pc and count and the handler writes
   them. Every exit is an original instruction's pc, never inside one, and no fused call spans a
-  decision anyone could see (an unchecked random playout's picks in place, codegen/fusepick.py, are
-  the engine's own, made at the same point), so saved games (which store frames' pcs) and error
-  positions are the same.
+  decision, so saved games (which store frames' pcs) and error positions are the same.
 * **Frames.** A call run into pushes and pops exactly the frames the `do` and the `return` do,
   with the same environments; the only difference is the Code object in a frame (a call site's
   copy), which nothing that saves, clones, digests or reports reads beyond its id and name.

@@ -70,12 +70,6 @@ class TraceBook:
         # turning function keeps its head loop's variables in locals from turn to turn (``mixed``: some way back
         # to the head does not hold them, so the function is written again with ``hold_head`` off)
         self.vars, self.hold_head, self.mixed = HeldVars(), hold_head, False
-        # a choice picked in place goes on into its body (codegen/fusepick.py ``go_on``): whether the walk is in
-        # such a continuation now, the instructions all of them wrote, and the statement-run lines they wrote in
-        # ``short``: since the last continuation began, a path was cut short (MAX_PATH, MAX_NODES, MAX_TURNS, an
-        # instruction the walk does not know), or a run, a choice or a call's binding was called rather than
-        # written in for the budget's sake: the continuation is then dropped
-        self.picking, self.picked, self.pick_lines, self.short = False, 0, 0, False
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)

@@ -24,14 +24,6 @@ MAX_TURNS = 2
 # The most instructions of a callee a fused function runs on into: each call site of it gets a copy of its code,
 # with fused functions of its own (compiled when a game gets there), so a long callee is called as before.
 MAX_CALLEE = 8
-# After a choice picked in place (codegen/fusepick.py ``go_on``), the walk goes on into the chosen body, on a budget
-# of its own so that the function's other paths keep theirs: at most PICK_NODES instructions written for one
-# pick's continuation (a pick it reaches in turn shares it), and over all of one function's continuations at most
-# PICK_TOTAL instructions and PICK_LINES lines of statement runs and choices written in (a bound on the text
-# compiled). A continuation that would need more is dropped: the function returns at the body, as before.
-PICK_NODES = 4
-PICK_TOTAL = 8
-PICK_LINES = 30
 # The most calls one fused function runs on into (a `do` inside a callee it entered counts twice).
 MAX_CALLS = 2
 
@@ -55,6 +47,5 @@ FUSED: dict[str, str] = {
            "into, or a call site's copy), else the path ends",
     "stop": "at a path's head the engine runs it; after other instructions it is called here and the path ends "
             "(True: the decision is asked for, the instructions before it counted; in an unchecked playout its "
-            "text picks in place and the path goes on into the chosen body, or ends there when that continuation "
-            "would be cut short or too long: codegen/fusepick.py)",
+            "text picks in place and the path ends at the chosen body: codegen/fusepick.py)",
 }

@@ -92,7 +92,6 @@ class Trace(TraceBook):
         # an instruction is written at most MAX_TURNS times on one path: a loop's body that many turns
         turn = next((n for n in range(MAX_TURNS) if (id(at.code), pc, at.depth(), n) not in path), None)
         if info is None or k >= MAX_PATH or turn is None or self.nodes >= MAX_NODES:
-            self.short = True  # cut short (a continuation after a pick is then dropped: codegen/fusepick.py)
             self.leave(at, pc, k, frpc)
             return
         self.nodes += 1
@@ -114,7 +113,6 @@ class Trace(TraceBook):
                 self.lines.extend(pad + line for line in self.ended(body, k))
                 self.walk(at, pc + 1, k + 1, frpc, kv, path)
             else:
-                self.short = self.short or body is not None  # called for the budget's sake
                 kv, _ = self.sync(pc, k, frpc, kv)  # the run's function moves the frame's pc on
                 self.emits(self.vars.release())
                 self.emit(f"{fuser.const(fn)}(s, fr)")
@@ -171,7 +169,7 @@ class Trace(TraceBook):
             self.emit("env = fr[2]")
             self.walk(at.up, at.ret, k + 1, at.ret, kv, path)
         elif kind == "stop":  # may ask for a decision: the engine runs it at a path's head
-            self.stop(at, pc, k, frpc, kv, path)
+            self.stop(at, pc, k, frpc, kv)
         else:
             raise AssertionError(f"fuse has no rule for the instruction kind {kind!r}: declare it in FUSED")
 
@@ -257,7 +255,7 @@ class Trace(TraceBook):
         into = not (target is None or not fuser.asks(target) or at.depth() >= MAX_CALLS or id(target) in at.chain())
         pushed = fuser.call_text(info[0]) if into and self.inline else None
         if pushed is not None and self.inlined + len(pushed[0]) > MAX_INLINE_LINES:
-            pushed, self.short = None, True
+            pushed = None
         # the instruction's own lines, written here, set the frame's pc themselves (``fr[1] = pc + 1`` before the
         # push) and read no pc before: until then, the error handler writes it (session 20: one store less a `do`)
         kv, _ = self.sync(pc, k, frpc, kv, lazy=pushed is not None)
@@ -316,14 +314,13 @@ class Trace(TraceBook):
         self.longest = max(self.longest, k + 1)
         self.walk(at, pc + 1, k + 1, pc + 1, kv, path)
 
-    def stop(self, at: At, pc: int, k: int, frpc: int, kv: int, path: frozenset[tuple[int, int, int, int]]) -> None:
+    def stop(self, at: At, pc: int, k: int, frpc: int, kv: int) -> None:
         """A `choose` or `simultaneously` after other instructions: run it here rather than return to the engine.
 
         It returns True when it asks for a decision: it ran no instruction (the engine takes back the call's
         turn), so the ``k`` before it are added to the step count here. Otherwise it moved the frame's pc (no
         option: on to its `otherwise` or its end), one more instruction; the engine runs on from there. In a
-        playout, a choice whose text can pick in place (codegen/fusepick.py) binds the pick and goes on into the
-        chosen body instead (session 24).
+        playout, a choice whose text can pick in place (codegen/fusepick.py) returns with the pick bound instead.
         """
         if k == 0:  # at the head: the engine runs it as it is
             self.nodes -= 1
@@ -331,15 +328,15 @@ class Trace(TraceBook):
             return
         fn = at.code.ins[pc]
         lines = self.fuser.choice_text(fn) if self.inline else None
-        self.short = self.short or (lines is not None and self.inlined + len(lines) > MAX_INLINE_LINES)
         how = fusepick.plan(self, fn) if lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES else None
-        kv, frpc = self.sync(pc, k, frpc, kv)  # not lazy: the text's `no option` error leaves its own pc in the frame
+        self.sync(pc, k, frpc, kv)  # not lazy: the text's `no option` error leaves its own pc in the frame
+        frpc = pc
         self.flush()  # a suspended frame is saved, cloned and viewed as the step machine's
         self.emits(self.vars.forget())  # the choice's text uses ``env`` itself
         self.longest = max(self.longest, k + 1)
         if how is not None and lines is not None:
             self.inlined += len(lines)
-            fusepick.write(self, at, pc, k, lines, how, kv, path)
+            fusepick.write(self, at, pc, k, lines, how)
             return
         if lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES:
             # the choice's own text (it reads ``env``, ``fr`` and ``s`` like this function), its returns made ours
@@ -390,14 +387,12 @@ class Trace(TraceBook):
             again = Trace(self.fuser, code, self.head, self.inline, self.turn, hold_head=False)
             made = again.source(turns=False)
             self.exits, self.inlined, self.looped = again.exits, again.inlined, again.looped
-            self.pick_lines = again.pick_lines
             return made
         if turns and self.back and not self.turn and 2 * self.longest <= MAX_CALL:
             again = Trace(self.fuser, code, self.head, self.inline, turn=self.longest)
             made = again.source(turns=False)
             assert made is not None  # the same walk up to the jumps back: it runs at least as far
             self.exits, self.inlined, self.looped = again.exits, again.inlined, True
-            self.pick_lines = again.pick_lines
             return made
         gen = self.fuser.comp.gen
         name = gen._name("_fused") if gen is not None else "_fused"
@@ -427,8 +422,7 @@ class Trace(TraceBook):
             return None
         name, text, longest = made
         # what Python may refuse (blocks nested past its limit) and a plain walk may not: runs written in, the loop
-        fuser, code, head = self.fuser, self.code, self.head
-        inlined = self.inlined > 0 or self.pick_lines > 0 or self.looped
+        fuser, code, head, inlined = self.fuser, self.code, self.head, self.inlined > 0 or self.looped
 
         def build() -> Ins:
             fn = fuser.build(name, text, code, head, inlined)
