@@ -37,6 +37,8 @@ class _Bundle:
         self.codes = codes
         self.used: dict[str, CodeType] = {}
         self.missed = 0
+        # the SHA-256 of every text compiled while open, in order: what the compile made (codegen/tracecache.py)
+        self.trail = hashlib.sha256()
 
 
 _OPEN: ContextVar[_Bundle | None] = ContextVar("liturgy_code_bundle", default=None)
@@ -66,6 +68,14 @@ def stored_bundle() -> str | None:
     bundle) keeps its own bundle beside it, named after it, and only where this one was stored."""
     opened = _OPEN.get()
     return opened.name if opened is not None and opened.stored else None
+
+
+def trail() -> str | None:
+    """The SHA-256 of the texts compiled so far under the stored bundle open now, in order, else None. Why: the
+    traces kept between processes (codegen/tracecache.py) name the compile that made them by it, so a compile that
+    generated anything else (another engine, mode or ruleset, or a compile that is not deterministic) finds none."""
+    opened = _OPEN.get()
+    return opened.trail.hexdigest() if opened is not None and opened.stored else None
 
 
 @contextmanager
@@ -136,6 +146,7 @@ def compiled(text: str, filename: str, build: Callable[[], CodeType]) -> CodeTyp
     if opened is not None:
         digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
         code = code or opened.codes.get(digest)
+        opened.trail.update(digest.encode())
     code = build() if code is None else _renamed(code, filename)
     if opened is not None and digest not in opened.codes:
         # stored again even when this process's memo had the text: the next process has no memo
