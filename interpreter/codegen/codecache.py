@@ -135,27 +135,28 @@ def _load(entry: str) -> dict[str, CodeType]:
     return codes
 
 
-def compiled(text: str, filename: str, build: Callable[[], CodeType]) -> CodeType:
+def compiled(text: str, filename: str, build: Callable[[], CodeType], digest: str | None = None) -> CodeType:
     """The code of ``text`` named ``filename``: from this process's memo or the open bundle when either holds
-    the text, else ``build()`` (Python's ``compile``, whose errors pass through to the caller)."""
+    the text, else ``build()`` (Python's ``compile``, whose errors pass through to the caller). ``digest``: the
+    text's SHA-256 as kept with it in a verified entry (codegen/tracecache.py), not computed again."""
     if not diskcache.enabled():
         return build()
     opened = _OPEN.get()
     code = _MEMO.get(text)
-    digest = ""
+    key = ""
     if opened is not None:
-        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-        code = code or opened.codes.get(digest)
-        opened.trail.update(digest.encode())
+        key = digest or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        code = code or opened.codes.get(key)
+        opened.trail.update(key.encode())
     code = build() if code is None else _renamed(code, filename)
-    if opened is not None and digest not in opened.codes:
+    if opened is not None and key not in opened.codes:
         # stored again even when this process's memo had the text: the next process has no memo
         opened.missed += 1
     if len(_MEMO) >= MEMO_MAX:
         _MEMO.clear()
     _MEMO[text] = code
     if opened is not None:
-        opened.used[digest] = code
+        opened.used[key] = code
     return code
 
 

@@ -66,10 +66,10 @@ every entry point, which walks the path on its first call, then compiles it (a g
 some entries, and a large ruleset has thousands: walking them all as it loads cost Slay the Spire
 more than its games' first calls do); session 24: the walk is kept between processes as its compiled code is
 (:mod:`.tracecache`: a process's first games build what another walked), and what a walk names is named after its
-entry, not by the compile's counter, so the text is the same in every process. Safety, as in :mod:`.stmtgen`: the text is built from this
-module's templates, integer pcs, the condition and sequence sources :mod:`.codegen` wrote for the
-original instructions, and the statement runs' text :mod:`.stmtgen` wrote; the original
-instructions are passed by name.
+entry, not by the compile's counter, so the text is the same in every process. Safety, as in :mod:`.stmtgen`: the
+text is built from this module's templates, integer pcs, the condition and sequence sources :mod:`.codegen` wrote
+for the original instructions, and the statement runs' text :mod:`.stmtgen` wrote; the original instructions are
+passed by name.
 
 This module is the fuser's ruleset-wide part: the stand-ins at the entries, the call sites' copies of callees,
 and compiling the text. One function's text is written by :mod:`.fusewalk` (the walk, kind by kind) on the
@@ -118,11 +118,13 @@ class Fuser:
         # the names the walks give what they name, and their records kept between processes (codegen/tracecache.py)
         self.traces = Traces(self, self.bundle, codecache.trail())
 
-    def build(self, name: str, text: str, code: Code, head: int, inlined: bool) -> Ins:
-        """Compile a fused function's text; if Python refuses it, the same trace calling its statement runs."""
+    def build(self, name: str, text: str, code: Code, head: int, inlined: bool, digest: str | None = None) -> Ins:
+        """Compile a fused function's text (``digest``: its SHA-256, kept with a replayed walk); if Python refuses
+        it, the same trace calling its statement runs."""
         try:
             with codecache.late(self.bundle):  # the traces' bytecode kept between processes too
-                fn: Ins = self.comp.gen.sources.load(self.ns, name, "fused", text)  # type: ignore[union-attr]
+                gen = self.comp.gen
+                fn: Ins = gen.sources.load(self.ns, name, "fused", text, None, digest)  # type: ignore[union-attr]
         except Refused:  # runs' nested blocks past Python's limit of 20
             if not inlined:
                 raise
@@ -215,14 +217,15 @@ class Fuser:
                 # the walk another process made of this entry of the same compile (codegen/tracecache.py), else
                 # the walk, noted for the next process
                 got = self.traces.replay()
+                made: tuple[str, str, bool, str | None] | None
                 if got is None:
                     trace = Trace(self, code, pc)
                     source = trace.source()
-                    made = None if source is None else (source[0], source[1], trace.inlined > 0 or trace.looped)
+                    made = None if source is None else (source[0], source[1], trace.inlined > 0 or trace.looped, None)
                     exits, walked = trace.exits, len(self.traces.made)
                 else:
                     made, exits = got
-                fn = code.ins[pc] if made is None else self.build(made[0], made[1], code, pc, made[2])
+                fn = code.ins[pc] if made is None else self.build(*made[:2], code, pc, made[2], made[3])
                 if got is None and len(self.traces.made) == walked:  # not a text Python refused
                     self.traces.keep(None if made is None else made[1], made is not None and made[2], exits)
             code.fast[pc] = fn

@@ -36,6 +36,7 @@ from __future__ import annotations
 import atexit
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -56,6 +57,7 @@ _GLOBALS: dict[str, Any] = {"GAME_ENDED": GAME_ENDED, "_push": _push}
 MAX_BYTES = 32 * 1024 * 1024
 MAX_TEXT = 1 << 20
 MAX_RECORDS = 20_000
+_HEX = re.compile(r"[0-9a-f]{64}")
 # What a walk named that is its own function (its text defines it), not a constant
 _FUNCTION = object()
 
@@ -265,18 +267,20 @@ class Traces:
         ways = [[self._locate(code), pc] for code, pc in exits]
         if any(s is None for s in slots) or any(w[0] is None for w in ways) or len(text or "") > MAX_TEXT:
             return
-        store.records[self.entry] = [text, inlined, slots, ways]
+        digest = None if text is None else hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        store.records[self.entry] = [text, inlined, slots, ways, digest]
         store.added = True
 
-    def replay(self) -> tuple[tuple[str, str, bool] | None, list[tuple[Code, int]]] | None:
+    def replay(self) -> tuple[tuple[str, str, bool, str | None] | None, list[tuple[Code, int]]] | None:
         """The record of the entry being traced, its values named: ((its function's name, text, whether runs
-        were written in) or None, its exits); None when there is none, or it fails a check (nothing made then)."""
+        were written in, the text's SHA-256) or None, its exits); None when there is none, or it fails a check
+        (nothing made then)."""
         store = self._store()
         record = store.records.get(self.entry) if store is not None and self.entry is not None else None
         checked = self._check(record) if record is not None else None
         if checked is None:
             return None
-        text, inlined, slots, exits = checked
+        text, inlined, slots, exits, digest = checked
         values = []
         for slot in slots:  # the walk's order: a call site's copy is made before it is named, as the walk does
             kind = slot[0]
@@ -293,14 +297,16 @@ class Traces:
         ways: list[tuple[Code, int]] = []
         for where, pc in exits:
             ways.append((self._code_of(where), pc))
-        return (None if text is None or name is None else (name, text, inlined)), ways
+        return (None if text is None or name is None else (name, text, inlined, digest)), ways
 
-    def _check(self, record: Any) -> tuple[str | None, bool, list[Any], list[Any]] | None:
+    def _check(self, record: Any) -> tuple[str | None, bool, list[Any], list[Any], str | None] | None:
         """``record`` whole, or None when any part of it is not what a walk of this entry could have made."""
-        if type(record) is not list or len(record) != 4:
+        if type(record) is not list or len(record) != 5:
             return None
-        text, inlined, slots, exits = record
+        text, inlined, slots, exits, digest = record
         if not (text is None or type(text) is str and len(text) <= MAX_TEXT) or type(inlined) is not bool:
+            return None
+        if not (digest is None if text is None else type(digest) is str and _HEX.fullmatch(digest)):
             return None
         if type(slots) is not list or type(exits) is not list:
             return None
@@ -331,4 +337,4 @@ class Traces:
                 return None
             if not 0 <= way[1] < self._check_code(way[0]):
                 return None
-        return text, inlined, slots, exits
+        return text, inlined, slots, exits, digest
