@@ -6,7 +6,8 @@ processes (codegen/codecache.py ``late``), the walk was not: every process paid 
 (about 18 M of the 156.74 M instructions of Bloodborne's bench loop, session 23), and so did every test worker.
 
 Here each walk's result is kept too: the text, the values it named (constants), where its paths leave to the
-engine (the entries they reach, traced in turn), and whether statement runs were written in. A later process
+engine (the entries they reach, traced in turn), whether statement runs were written in, and the text's SHA-256
+(which the late code bundle finds its code by: hashing a 20 KB text again was a third of a replay). A later process
 that reaches the same entry of the same compile puts the same values under the same names and builds the same
 text, without walking.
 
@@ -22,13 +23,14 @@ Why a record is never stale: its store is named (:func:`diskcache.key`) by the e
 codegen, compiler and runtime, the language's source and the Python that runs: :func:`engine_version`), the
 compile's bundle (the ruleset's fingerprint, and which variant), its modes, and the SHA-256 of every text the
 compile generated before fusing, in order (codecache.py ``trail``): anything else that the walk reads is made by
-that compile from those. Why a record is never trusted blindly: entries live in the compile cache
-(:mod:`liturgy.dsl.diskcache`: private folder, SHA-256-verified, ``LITURGY_CACHE=off``), their payload is JSON of
-plain data (never code, never ``marshal`` or ``pickle``), bounded in size, and each record is checked whole before
-anything is made from it (every index in range, every value named of a known kind, the text defining the name the
-entry gives its function); one that fails is ignored and the entry walked. Values are named by where they are:
-an instruction by its code's index in the compile and its pc, a code by its index, a call site's copy by its
-callee, caller and return pc, plain data (the error positions' table) by its value, and two module objects by name.
+that compile from those (no store at all while extension constructs are registered from Python, whose lowering no
+file's hash covers, as for the checked programs). Why a record is never trusted blindly: entries live in the compile
+cache (:mod:`liturgy.dsl.diskcache`: private folder, SHA-256-verified, ``LITURGY_CACHE=off``), their payload is JSON
+of plain data (never code, never ``marshal`` or ``pickle``), bounded in size, and each record is checked whole
+before anything is made from it (every index in range, every value named of a known kind, the text defining the name
+the entry gives its function); one that fails is ignored and the entry walked. Values are named by where they are:
+an instruction by its code's index in the compile and its pc, a code by its index, a call site's copy by its callee,
+caller and return pc, plain data (the error positions' table) by its value, and two module objects by name.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl import diskcache
+from liturgy.dsl.constructs.extensions import grammar_key
 from liturgy.interpreter.compiler.instructions import _push
 from liturgy.interpreter.runtime.errors import GAME_ENDED
 
@@ -141,7 +144,9 @@ class Traces:
         comp = fuser.comp
         # the store's name, made on first use (engine_version reads files): None where the compile was not stored
         self.named: tuple[str, ...] | None = None
-        if bundle is not None and trail is not None:
+        # none while extension constructs are registered: their lowering is Python code no hash of files covers (as
+        # dsl/checkcache.py keeps no checked program then)
+        if bundle is not None and trail is not None and not grammar_key():
             modes = (comp.notes, comp.inline_limit, comp.direct_calls, comp.gen is not None, comp.sgen is not None,
                      comp.cgen is not None)
             self.named = ("trace", bundle, trail, repr(modes))
