@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import sys
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import ROOT
 from liturgy.dsl import diskcache
+from liturgy.dsl.checkcache import check_cached
 from liturgy.dsl.frontend.grammar_cache import cache_dir
 from liturgy.interpreter.codegen import codecache, fusewalk, tracecache
 from liturgy.interpreter.engine.ruleset import Ruleset
@@ -115,3 +118,35 @@ def test_a_damaged_or_foreign_record_is_never_used(cache: Path, walks: list[int]
     walks.clear()
     assert _played(load_through_cache(KUHN)) == first
     assert walks and replayed and not any(replayed)
+
+
+def test_two_threads_playing_one_compile_trace_each_entry_once() -> None:
+    """A walk names what it makes after its entry, so two walks at once in one compile would mix their names: the
+    web server restores a saved game in a thread while its event loop plays. The fuser traces one entry at a
+    time (without its lock, this failed three runs in three: a name made twice)."""
+    program, _ = check_cached(str(ROOT / "rulesets" / "bloodborne.rules"))
+    assert program is not None
+    rules = Ruleset(program)  # a compile of its own: no entry traced yet
+    digests: list[list[str]] = [[], []]
+    errors: list[BaseException] = []
+
+    def play(out: list[str]) -> None:
+        try:
+            for seed in range(2):
+                game = rules.new_game(4, seed=seed)
+                game.random_playout(random.Random(seed))
+                out.append(game.digest())
+        except BaseException as err:  # noqa: BLE001 - reported below
+            errors.append(err)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch inside the walks
+    try:
+        threads = [threading.Thread(target=play, args=(out,)) for out in digests]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors and digests[0] == digests[1] and len(digests[0]) == 2

@@ -78,6 +78,7 @@ bookkeeping of :mod:`.fusebook` (lines, error positions, loop pairs in locals), 
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any
 
 from liturgy.interpreter.codegen import codecache
@@ -117,6 +118,9 @@ class Fuser:
         self.bundle = codecache.stored_bundle()
         # the names the walks give what they name, and their records kept between processes (codegen/tracecache.py)
         self.traces = Traces(self, self.bundle, codecache.trail())
+        # one trace at a time: a walk names what it makes after its entry (Traces), and the web server restores a saved
+        # game in a thread (web/tables.py) while its event loop plays games of the same ruleset
+        self.lock = threading.RLock()
 
     def build(self, name: str, text: str, code: Code, head: int, inlined: bool, digest: str | None = None) -> Ins:
         """Compile a fused function's text (``digest``: its SHA-256, kept with a replayed walk); if Python refuses
@@ -212,6 +216,12 @@ class Fuser:
         within.
         """
         def traced() -> Ins:
+            with self.lock:
+                if (id(code), pc) in self.done and code.fast[pc] is not first_trace:  # by another thread meanwhile
+                    return code.fast[pc]
+                return trace_now()
+
+        def trace_now() -> Ins:
             self.done.add((id(code), pc))
             with self.traces.tracing(code, pc):
                 # the walk another process made of this entry of the same compile (codegen/tracecache.py), else
