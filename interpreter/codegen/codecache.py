@@ -37,6 +37,8 @@ class _Bundle:
         self.codes = codes
         self.used: dict[str, CodeType] = {}
         self.missed = 0
+        # the SHA-256 of every text compiled while open, in order: what the compile made (codegen/tracecache.py)
+        self.trail = hashlib.sha256()
 
 
 _OPEN: ContextVar[_Bundle | None] = ContextVar("liturgy_code_bundle", default=None)
@@ -66,6 +68,14 @@ def stored_bundle() -> str | None:
     bundle) keeps its own bundle beside it, named after it, and only where this one was stored."""
     opened = _OPEN.get()
     return opened.name if opened is not None and opened.stored else None
+
+
+def trail() -> str | None:
+    """The SHA-256 of the texts compiled so far under the stored bundle open now, in order, else None. Why: the
+    traces kept between processes (codegen/tracecache.py) name the compile that made them by it, so a compile that
+    generated anything else (another engine, mode or ruleset, or a compile that is not deterministic) finds none."""
+    opened = _OPEN.get()
+    return opened.trail.hexdigest() if opened is not None and opened.stored else None
 
 
 @contextmanager
@@ -125,26 +135,28 @@ def _load(entry: str) -> dict[str, CodeType]:
     return codes
 
 
-def compiled(text: str, filename: str, build: Callable[[], CodeType]) -> CodeType:
+def compiled(text: str, filename: str, build: Callable[[], CodeType], digest: str | None = None) -> CodeType:
     """The code of ``text`` named ``filename``: from this process's memo or the open bundle when either holds
-    the text, else ``build()`` (Python's ``compile``, whose errors pass through to the caller)."""
+    the text, else ``build()`` (Python's ``compile``, whose errors pass through to the caller). ``digest``: the
+    text's SHA-256 as kept with it in a verified entry (codegen/tracecache.py), not computed again."""
     if not diskcache.enabled():
         return build()
     opened = _OPEN.get()
     code = _MEMO.get(text)
-    digest = ""
+    key = ""
     if opened is not None:
-        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
-        code = code or opened.codes.get(digest)
+        key = digest or hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        code = code or opened.codes.get(key)
+        opened.trail.update(key.encode())
     code = build() if code is None else _renamed(code, filename)
-    if opened is not None and digest not in opened.codes:
+    if opened is not None and key not in opened.codes:
         # stored again even when this process's memo had the text: the next process has no memo
         opened.missed += 1
     if len(_MEMO) >= MEMO_MAX:
         _MEMO.clear()
     _MEMO[text] = code
     if opened is not None:
-        opened.used[digest] = code
+        opened.used[key] = code
     return code
 
 

@@ -64,10 +64,12 @@ Nothing a game can observe changes:
 The original arrays (``Code.ins``) are kept unchanged; ``Code.fast`` is a copy with a stand-in at
 every entry point, which walks the path on its first call, then compiles it (a game reaches only
 some entries, and a large ruleset has thousands: walking them all as it loads cost Slay the Spire
-more than its games' first calls do). Safety, as in :mod:`.stmtgen`: the text is built from this
-module's templates, integer pcs, the condition and sequence sources :mod:`.codegen` wrote for the
-original instructions, and the statement runs' text :mod:`.stmtgen` wrote; the original
-instructions are passed by name.
+more than its games' first calls do); session 24: the walk is kept between processes as its compiled code is
+(:mod:`.tracecache`: a process's first games build what another walked), and what a walk names is named after its
+entry, not by the compile's counter, so the text is the same in every process. Safety, as in :mod:`.stmtgen`: the
+text is built from this module's templates, integer pcs, the condition and sequence sources :mod:`.codegen` wrote
+for the original instructions, and the statement runs' text :mod:`.stmtgen` wrote; the original instructions are
+passed by name.
 
 This module is the fuser's ruleset-wide part: the stand-ins at the entries, the call sites' copies of callees,
 and compiling the text. One function's text is written by :mod:`.fusewalk` (the walk, kind by kind) on the
@@ -76,6 +78,7 @@ bookkeeping of :mod:`.fusebook` (lines, error positions, loop pairs in locals), 
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any
 
 from liturgy.interpreter.codegen import codecache
@@ -83,6 +86,7 @@ from liturgy.interpreter.codegen.fuselimits import FUSED, MAX_CALL, MAX_CALLEE, 
 from liturgy.interpreter.codegen.fusewalk import Trace
 from liturgy.interpreter.codegen.locals import Effects
 from liturgy.interpreter.codegen.source import Refused
+from liturgy.interpreter.codegen.tracecache import Traces
 from liturgy.interpreter.compiler.code import Code
 
 if TYPE_CHECKING:
@@ -112,12 +116,19 @@ class Fuser:
         self.effects = Effects(self.ns, lambda: {g.filename: g.text for g in sources.items})
         # the compile's stored bundle: a trace compiled later, while a game runs, goes to its late bundle
         self.bundle = codecache.stored_bundle()
+        # the names the walks give what they name, and their records kept between processes (codegen/tracecache.py)
+        self.traces = Traces(self, self.bundle, codecache.trail())
+        # one trace at a time: a walk names what it makes after its entry (Traces), and the web server restores a saved
+        # game in a thread (web/tables.py) while its event loop plays games of the same ruleset
+        self.lock = threading.RLock()
 
-    def build(self, name: str, text: str, code: Code, head: int, inlined: bool) -> Ins:
-        """Compile a fused function's text; if Python refuses it, the same trace calling its statement runs."""
+    def build(self, name: str, text: str, code: Code, head: int, inlined: bool, digest: str | None = None) -> Ins:
+        """Compile a fused function's text (``digest``: its SHA-256, kept with a replayed walk); if Python refuses
+        it, the same trace calling its statement runs."""
         try:
             with codecache.late(self.bundle):  # the traces' bytecode kept between processes too
-                fn: Ins = self.comp.gen.sources.load(self.ns, name, "fused", text)  # type: ignore[union-attr]
+                gen = self.comp.gen
+                fn: Ins = gen.sources.load(self.ns, name, "fused", text, None, digest)  # type: ignore[union-attr]
         except Refused:  # runs' nested blocks past Python's limit of 20
             if not inlined:
                 raise
@@ -133,8 +144,11 @@ class Fuser:
         return got if got is not None and got[0] is fn else None
 
     def const(self, value: Any) -> str:
-        assert self.comp.gen is not None
-        return self.comp.gen.const(value)
+        return self.traces.const(value)
+
+    def name(self) -> str:
+        """The name of a fused function (its text defines it)."""
+        return self.traces.name()
 
     def run_text(self, fn: Ins) -> list[str] | None:
         """The lines of generated statement run ``fn`` at one indentation level, or None to call it instead."""
@@ -202,12 +216,30 @@ class Fuser:
         within.
         """
         def traced() -> Ins:
+            with self.lock:
+                if (id(code), pc) in self.done and code.fast[pc] is not first_trace:  # by another thread meanwhile
+                    return code.fast[pc]
+                return trace_now()
+
+        def trace_now() -> Ins:
             self.done.add((id(code), pc))
-            trace = Trace(self, code, pc)
-            made = trace.function()
-            fn: Ins = code.ins[pc] if made is None else made[0].build()  # type: ignore[attr-defined]
+            with self.traces.tracing(code, pc):
+                # the walk another process made of this entry of the same compile (codegen/tracecache.py), else
+                # the walk, noted for the next process
+                got = self.traces.replay()
+                made: tuple[str, str, bool, str | None] | None
+                if got is None:
+                    trace = Trace(self, code, pc)
+                    source = trace.source()
+                    made = None if source is None else (source[0], source[1], trace.inlined > 0 or trace.looped, None)
+                    exits, walked = trace.exits, len(self.traces.made)
+                else:
+                    made, exits = got
+                fn = code.ins[pc] if made is None else self.build(*made[:2], code, pc, made[2], made[3])
+                if got is None and len(self.traces.made) == walked:  # not a text Python refused
+                    self.traces.keep(None if made is None else made[1], made is not None and made[2], exits)
             code.fast[pc] = fn
-            self.enter(trace.exits)
+            self.enter(exits)
             return fn
 
         def first_trace(s: Any, fr: list[Any]) -> bool:

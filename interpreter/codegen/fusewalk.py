@@ -9,7 +9,7 @@ compiles it lazily. The bookkeeping it writes on (the frame's pc, the counts, th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from liturgy.interpreter.codegen import fusepick
 from liturgy.interpreter.codegen.fusebook import At, TraceBook
@@ -17,9 +17,6 @@ from liturgy.interpreter.codegen.fuselimits import MAX_CALL, MAX_CALLS, MAX_INLI
 from liturgy.interpreter.codegen.locals import direct_writes
 from liturgy.interpreter.compiler.instructions import MAX_FRAMES, _push
 from liturgy.interpreter.runtime.errors import GAME_ENDED
-
-if TYPE_CHECKING:
-    from liturgy.interpreter.compiler.code import Ins
 
 # the text of the seats (`players`) as a sequence: a tuple already (Tables.players)
 SEATS = "s.tables.players"
@@ -394,8 +391,7 @@ class Trace(TraceBook):
             assert made is not None  # the same walk up to the jumps back: it runs at least as far
             self.exits, self.inlined, self.looped = again.exits, again.inlined, True
             return made
-        gen = self.fuser.comp.gen
-        name = gen._name("_fused") if gen is not None else "_fused"
+        name = self.fuser.name()  # the entry's own (codegen/tracecache.py)
         # on an error, the pairs still held in locals are written back (an unbound one is not held: its loop
         # ended, or the frame changed after it was written back, or it was never read)
         back = "".join(f"        try:\n            env[{key!r}] = (_Fa{n}, _Fb{n})\n        except NameError:\n"
@@ -408,29 +404,3 @@ class Trace(TraceBook):
                 + f"\n    except BaseException:\n        _Fp, _Fk = {self.fuser.const(tuple(table))}[_Fq]\n" + at
                 + f"        s.steps += {count}\n" + back + "        raise\n")
         return name, text, MAX_CALL if self.turn else self.longest
-
-    def function(self) -> tuple[Ins, int] | None:
-        """A stand-in for the fused function and its longest path, or None when it would run a single instruction.
-
-        Compiling the text is most of the cost of fusing (a large ruleset has hundreds of fused functions, and
-        a game reaches only some of them), so the stand-in compiles it on its first call, puts the compiled
-        function in its place in ``Code.fast`` and runs it: from then on the engine calls the function itself.
-        The walk (the path lengths the engine's margin needs, and where the traces stop) is done here, now.
-        """
-        made = self.source()
-        if made is None:
-            return None
-        name, text, longest = made
-        # what Python may refuse (blocks nested past its limit) and a plain walk may not: runs written in, the loop
-        fuser, code, head, inlined = self.fuser, self.code, self.head, self.inlined > 0 or self.looped
-
-        def build() -> Ins:
-            fn = fuser.build(name, text, code, head, inlined)
-            code.fast[head] = fn
-            return fn
-
-        def first_call(s: Any, fr: list[Any]) -> bool:
-            return build()(s, fr)
-
-        first_call.build = build  # type: ignore[attr-defined]  # `liturgy dump` compiles every one up front
-        return first_call, longest

@@ -45,12 +45,14 @@ class Sources:
         # forget the linecache entries when the ruleset goes (a fuzzer builds thousands of rulesets)
         weakref.finalize(self, _forget, self.items)
 
-    def load(self, ns: dict[str, Any], name: str, kind: str, text: str, origin: Span | None = None) -> Any:
-        """Compile ``text`` (which defines ``name``) into ``ns`` and return the function it defines."""
+    def load(self, ns: dict[str, Any], name: str, kind: str, text: str, origin: Span | None = None,
+             digest: str | None = None) -> Any:
+        """Compile ``text`` (which defines ``name``) into ``ns`` and return the function it defines (``digest``: its
+        SHA-256, when known, codecache.compiled)."""
         where = f" {origin.file}:{origin.line}" if origin is not None and origin.file else ""
         filename = f"<liturgy {kind} {name}{where} #{self.tag}>"
         try:
-            code = codecache.compiled(text, filename, lambda: compile(text, filename, "exec"))
+            code = codecache.compiled(text, filename, lambda: compile(text, filename, "exec"), digest)
         except (SyntaxError, RecursionError, MemoryError) as err:  # e.g. more than 200 nested parentheses
             raise Refused(f"{kind} {name}: {type(err).__name__}") from err
         linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
