@@ -35,7 +35,7 @@ RULESETS = discover([str(ROOT / "rulesets/classic/kuhn_poker.rules"), str(ROOT /
 
 
 def make(db: Path, **kw: Any) -> tuple[Lobby, TestClient]:
-    lobby = Lobby(RULESETS, Store(str(db)), kw.pop("limits", None), bot_delay=0, **kw)
+    lobby = Lobby(kw.pop("rulesets", RULESETS), Store(str(db)), kw.pop("limits", None), bot_delay=0, **kw)
     return lobby, TestClient(create_app(lobby, hosts=Hosts(["testserver"])))
 
 
@@ -189,6 +189,35 @@ def test_a_seat_acts_only_for_itself_and_refusals_change_nothing(served: tuple[L
             assert "holds no seat" in ws.receive_json()["message"]
     for s in (p1, p2, watcher):
         s.close()
+
+
+def test_a_seat_deciding_for_several_units_in_secret_is_asked_each_as_a_new_question(tmp_path: Path) -> None:
+    """`simultaneously … by`: a seat answers once per unit of its own (Scouts: each player sends two scouts), and
+    each answer opens that seat's next question. Each has its own number: numbered alike (as they were), the page
+    took the second for the question it had answered and kept its buttons disabled, and the game waited for that
+    seat for ever (Fury of Dracula's Hunters in a combat, the whole-game browser test's rare stall)."""
+    scouts = discover([str(ROOT / "docs/examples/scouts.rules")])
+    with running(tmp_path / "s.db", rulesets=scouts) as (lobby, client):
+        made = new_table(client, "scouts", ["human", "human"])
+        table = lobby.tables[made["table"]]
+        p1, p2 = (Seat(client, made["table"], made["seats"][p]["token"]) for p in range(2))
+        first, theirs = p1.state["decision"], p2.state["decision"]
+        assert p1.choose(0) == {"type": "ack", "move": 1}
+        second = p1.until(1)["decision"]
+        assert second is not None and second["prompt"] != first["prompt"] and second["at"] != first["at"]
+        assert p1.state["turn"] == ["P1", "P2"]
+        # a second click on the first scout's option is refused, not taken as the second scout's answer
+        assert "no longer the current" in p1.choose(0, at=first["at"])["message"] and table.moves == 1
+        # the other seat's question keeps its number: P1's answers never make P2's page stale
+        assert p2.until(1)["decision"]["at"] == theirs["at"]
+        assert p1.choose(1) == {"type": "ack", "move": 2}
+        assert p1.until(2)["decision"] is None and "not your turn" in p1.choose(0, at=first["at"])["message"]
+        assert p2.choose(2, at=theirs["at"])["type"] == "ack"
+        third = p2.until(3)["decision"]
+        assert third is not None and third["at"] != theirs["at"]  # numbered per seat: P2 answered one
+        assert p2.choose(3)["type"] == "ack" and table.moves == 4  # the night is over: every scout was sent
+        for s in (p1, p2):
+            s.close()
 
 
 def play_with_checks(lobby: Lobby, client: TestClient, ruleset: str, seats: list[str], budget: int) -> list[Seat]:

@@ -165,7 +165,9 @@ class Player:
         if count == 0:
             return False
         before = self.move()
-        pick = self.rng.randrange(count)
+        if count == 1 and self._answered_alone(before):
+            return False
+        pick = self.rng.randrange(count) if count > 1 else 0
         deadline = time.monotonic() + self.patience / 1000
         while True:
             try:
@@ -178,6 +180,20 @@ class Player:
                 break
             self.clicks_again += 1
         self.snapshot()
+        return True
+
+    def _answered_alone(self, before: int) -> bool:
+        """A one-option question: the page answers it itself, at once (NO_PAUSE). True once it has (the page shows
+        another move); False when it is still open after a while (an answer refused and the question drawn again
+        is not answered again by itself): then it is clicked, as a person would.
+
+        Not clicked at once: the page's own answer usually wins, the next state draws the next question, and the
+        click (its locator found again) landed on that question's first button, a choice the seeded stream did
+        not make. Which race won changed the game a fixed table seed plays from run to run (session 24)."""
+        try:
+            until(self.page, MOVED, arg=str(before), timeout=3000)
+        except sync_api.TimeoutError:
+            return self.move() != before or self.page.locator(OPEN_OPTIONS).count() != 1
         return True
 
     def _moved(self, before: int, deadline: float) -> bool:

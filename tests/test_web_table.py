@@ -2,7 +2,9 @@
 
 For each game a person starts at the lobby (picks the game, the number of players, who sits where and the
 game's options, clicks "Create table", follows their seat's invite link) and clicks a seeded random option at
-every question of theirs from the first to the result; the other seats are bots. Short but whole games, through
+every question of theirs from the first to the result; the other seats are bots. The tables' and bots' seeds are
+fixed (``SEED``), so every run plays the same four games (Fury of Dracula's with a combat where the person picks a
+card for two Hunters, the path session 24 fixed). Short but whole games, through
 the options the rulesets declare (the full games under ``HYPOTHESIS_PROFILE=thorough``):
 - Fury of Dracula `length=skirmish`: the game ends at the first new day (harness_options.py);
 - Betrayal `length=quick`: the first omen starts the haunt, the game ends a round later;
@@ -41,12 +43,19 @@ from conftest import PROFILE  # noqa: E402
 from harness_options import HARNESS_OPTIONS  # noqa: E402
 from liturgy.dsl.loader import check_file  # noqa: E402
 from liturgy.interpreter.engine import Ruleset  # noqa: E402
+from liturgy.interpreter.web import tables  # noqa: E402
 from liturgy.interpreter.web.store import Store  # noqa: E402
 from liturgy.interpreter.web.tables import Lobby, discover  # noqa: E402
-from test_web_browser import CHROMIUM, FINISHED, NO_REST, ROOT, Player, Server, browser, until  # noqa: E402, F401
+from test_web_browser import CHROMIUM, FINISHED, NO_REST, ROOT, Player, Server, _SeededSecrets, browser, until  # noqa: E402, F401
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (apt-get install chromium); "
                                                           "the browser test never downloads one")
+# The tables' and bots' seeds come from a fixed stream (test_web_browser's _SeededSecrets), so every run plays the
+# same four games: with the lobby's random seeds, 4 of 200 Fury of Dracula skirmishes (and session 22's and 24's
+# failed runs) reached a combat with two Hunters fighting, where the page drew the second Hunter's question
+# disabled (docs/web.md, session 24). This seed's skirmish reaches one at decision 92: the fix is played through
+# the page on every run.
+SEED = 117
 GAMES = {  # ruleset key: (seats, the seat a person clicks, clicks allowed)
     "bloodborne": (["human", "random", "random"], 0, 600),
     "fury_of_dracula": (["random", "human"], 1, 1500),
@@ -118,14 +127,19 @@ def photograph(player: Player, shots: Path, docs: Path, key: str) -> None:
 
 
 def _stalled(player: Player, table: Any) -> str:
-    """Where a game stood when the page stopped asking (one such wait timed out once in session 22's shuffled runs
-    and never again): the server's game, and what the page showed."""
+    """Where a game stood when the page stopped asking: the server's game (its seed, and the number of the question
+    it asks the person's seat), and what the page showed (its move, the question and its buttons). Session 22's
+    and 24's stalls were a question the page drew disabled, numbered as the one it had answered (docs/web.md)."""
     game = table.game
     shown = player.page.evaluate(
-        "() => ['turn', 'error'].map(id => (document.getElementById(id) || {}).textContent || '')")
+        "() => [...['turn', 'error', 'prompt'].map(id => (document.getElementById(id) || {}).textContent || ''), "
+        "document.body.dataset.move, document.querySelectorAll('#options button').length, "
+        "document.querySelectorAll('#options button:disabled').length]")
     return (f"the page asked nothing for 120 s; server: finished={game.finished}, error={game.error!r}, "
-            f"waiting for={list(game.waiting_for())}, decisions={len(game.state.decisions)}; "
-            f"page: turn={shown[0]!r}, error={shown[1]!r}")
+            f"waiting for={list(game.waiting_for())}, decisions={len(game.state.decisions)}, "
+            f"question number={table.asked_at(player.seat)}, game seed={game.seed}; page: turn={shown[0]!r}, "
+            f"error={shown[1]!r}, move={shown[3]}, question={shown[2]!r}, buttons={shown[4]} "
+            f"({shown[5]} disabled)")
 
 
 def play_through(player: Player, table: Any, clicks: int, seconds: float, shots: Path, key: str,
@@ -163,7 +177,9 @@ def play_through(player: Player, table: Any, clicks: int, seconds: float, shots:
 
 
 @pytest.mark.parametrize("key", list(GAMES))
-def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Path, key: str) -> None:  # noqa: F811
+def test_a_person_plays_a_whole_game_through_the_page(browser: Any, tmp_path: Path,  # noqa: F811
+                                                       monkeypatch: pytest.MonkeyPatch, key: str) -> None:
+    monkeypatch.setattr(tables, "secrets", _SeededSecrets(SEED))
     docs = ROOT / "docs" / "web" if os.environ.get("LITURGY_WEB_SCREENSHOTS") else tmp_path
     docs.mkdir(exist_ok=True)
     shots = tmp_path

@@ -8,7 +8,8 @@ files, ``/api/rulesets``, ``POST /api/tables`` (create), ``GET /api/tables/{id}`
 The WebSocket protocol, JSON both ways. The browser first sends ``{"type": "hello", "token": T}`` (no token:
 a spectator); the server answers with ``state`` messages, each rendered for that connection's seat alone, then
 one after every change. The browser sends ``{"type": "choose", "at": A, "choice": I}``: option ``I`` of the
-decision its state showed (``decision.at``, the move at which that decision was asked); the server answers
+question its state showed (``decision.at``: the move at which that decision was asked, plus the entries of it this
+seat has answered: a seat deciding for several units is asked once per unit); the server answers
 ``{"type": "ack", "move": …}`` (the new number of decisions) once the decision is committed to the database,
 or ``{"type": "error", "message": …}`` with the game unchanged.
 """

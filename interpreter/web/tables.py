@@ -35,6 +35,7 @@ from liturgy.interpreter.engine import Decision, Game, Ruleset, load_ruleset
 from liturgy.interpreter.engine.logs import BadDecisionLog, _decisions, _options
 from liturgy.interpreter.engine.outcome import winners_text
 from liturgy.interpreter.engine.seatview import seat_extras, seat_view
+from liturgy.interpreter.engine.views import open_entry
 from liturgy.interpreter.runtime import seats
 from liturgy.interpreter.runtime.errors import IllegalChoice
 from liturgy.interpreter.runtime.state import Tables
@@ -210,17 +211,29 @@ class Table:
     def moves(self) -> int:
         return len(self.game.state.decisions)
 
-    @property
-    def asked_at(self) -> int:
-        """The number of the decision now open: the move at which it was first asked.
+    def asked_at(self, seat: int | None) -> int:
+        """The number of the question ``seat`` is now asked: the move at which the open decision was first asked,
+        plus the entries of it this seat has already answered.
 
         A seat's choice names it, so a stale page or a double click is refused. Other seats' secret choices
         in the same simultaneous decision do not change it (each commit is a move, but the question is the
-        same), so a seat is never refused for having been slower than another.
+        same), so a seat is never refused for having been slower than another. The seat's own answers do: in a
+        `simultaneously … by` decision one seat answers once per unit (Fury of Dracula's Hunter player picks a
+        combat card for each of his fighting Hunters in turn), and each of those is a new question. Numbered
+        alike, the page took the second for the one it had answered and kept its buttons disabled: the game
+        waited for that seat for ever (the whole-game browser test's rare stall, docs/web.md), and a double
+        click on the first unit's option would have been taken as the second unit's answer. A seat with nothing
+        left to answer is given the decision's own number, so what it sends is refused as out of turn.
         """
         s = self.game.state
         pend = s.pending
-        return self.moves - (len(s.commits) if pend is not None and pend[0] != "choose" else 0)
+        if pend is None or pend[0] == "choose" or not s.commits:
+            return self.moves
+        base = self.moves - len(s.commits)
+        per = pend[1]
+        if seat is None or open_entry(per, s.commits, seat) is None:
+            return base
+        return base + sum(1 for i in s.commits if per[i][0] == seat)
 
 
 def discover(paths: list[str] | None) -> dict[str, Ruleset]:
@@ -301,7 +314,7 @@ def render(table: Table, seat: int | None, online: set[int], d: Decision | None 
         mine = None
         if seat is not None and d is not None and seat in d.options and table.status == "open":
             details = g.option_details(seat)
-            mine = {"at": table.asked_at, "prompt": d.prompt_for(seat), "simultaneous": d.simultaneous,
+            mine = {"at": table.asked_at(seat), "prompt": d.prompt_for(seat), "simultaneous": d.simultaneous,
                     "options": [{"label": label, "detail": details[i] if i < len(details) else None}
                                 for i, label in enumerate(d.options[seat])]}
     status = "ended" if table.status == "ended" else g.state.status
@@ -591,7 +604,7 @@ class Lobby:
                 raise Refused("this game is over")
             if self.tables.get(table.id) is not table:
                 raise Refused("this table was closed (the server could not save it); reload the page")
-            if at != table.asked_at:
+            if at != table.asked_at(seat):
                 raise Refused("that decision is no longer the current one")
             if seat not in game.waiting_for():
                 raise Refused("it is not your turn")
