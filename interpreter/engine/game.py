@@ -301,8 +301,17 @@ class Game(GameViews):
                     tiebreaks.append([])
             tbs = comp.tiebreaks
             if tbs:  # computed after every score, as always (a tiebreak may read or spend the work budget)
-                tiebreaks = [[tb(s, {"player": p}) for tb in tbs] for p in players]
-                keys: list[Any] = [(scores[p], *tiebreaks[p]) for p in players]
+                # loops, not comprehensions, here and below: a comprehension reading this method's locals would
+                # make them cells (``s`` among them) for the whole step loop (docs/performance.md, Session 24)
+                tiebreaks = []
+                for p in players:
+                    row = []
+                    for tb in tbs:
+                        row.append(tb(s, {"player": p}))
+                    tiebreaks.append(row)
+                keys: list[Any] = []
+                for p in players:
+                    keys.append((scores[p], *tiebreaks[p]))
             else:
                 keys = scores  # a score alone orders players as the 1-tuple (score,) would
             winner = comp.winner
@@ -315,9 +324,18 @@ class Game(GameViews):
                     if key > best:
                         best = key
                 # players are the seats 0..n-1, so a key's index is its player
-                winners = [keys.index(best)] if keys.count(best) == 1 else [p for p in players if keys[p] == best]
+                if keys.count(best) == 1:
+                    winners = [keys.index(best)]
+                else:
+                    winners = []
+                    for p in players:
+                        if keys[p] == best:
+                            winners.append(p)
             else:  # the ruleset says who wins: possibly everyone (a co-operative win) or nobody
-                winners = [p for p in players if winner(s, {"player": p})]
+                winners = []
+                for p in players:
+                    if winner(s, {"player": p}):
+                        winners.append(p)
             s.result = {
                 "scores": scores,
                 "tiebreaks": tiebreaks,
@@ -325,7 +343,10 @@ class Game(GameViews):
                 "rounds": s.counters[ROUND_SLOT],
             }
             if comp.reports:  # only a ruleset that reports anything adds the key: other results stay as they were
-                s.result["reports"] = {name: fn(s, {}) for name, fn in comp.reports}
+                reports = {}
+                for name, fn in comp.reports:
+                    reports[name] = fn(s, {})
+                s.result["reports"] = reports
             s.status = "finished"
             everyone = s.tables.everyone  # (2 << n) - 1, computed once per table
             # the last log line; a ruleset with `winner` also names the winners (nobody is news there)
