@@ -1,4 +1,4 @@
-"""A game's result (Game._finish): its fast path (scores with the player bound directly, a sole best score found by
+"""A game's result (Game._advance): its fast path (scores with the player bound directly, a sole best score found by
 ``index``) gives what the ruleset's ``score`` function and a full comparison of every player give: one winner, a
 tie between some players, a tie between all, and a ruleset with no `score` at all."""
 

@@ -88,6 +88,27 @@ def test_new_game_sets_what_game_init_sets() -> None:
         assert vars(game) == vars(made)
 
 
+def test_new_game_sets_what_game_state_start_sets(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``new_game`` writes ``GameState.start`` in (one call less a game): every slot, with the same values.
+
+    The step loop is stubbed out so the state is compared as it is before setup runs.
+    """
+    from liturgy.interpreter.runtime.state import GameState
+
+    rules = load_ruleset(str(CLASSIC / "kuhn_poker.rules"))
+    monkeypatch.setattr(Game, "_advance", lambda self, pick=None: None)
+    game = rules.new_game(2, 3)
+    s = game.state
+    made = GameState.start(*rules._templates[2], [[rules._main, 0, {}]])
+    made.rng = s.rng
+    for name in GameState.__slots__:
+        assert getattr(s, name) == getattr(made, name), name
+        assert type(getattr(s, name)) is type(getattr(made, name)), name
+    template = rules._templates[2]  # copies, not the template's own lists
+    assert s.counters is not template[1] and s.card_zone is not template[3]
+    assert all(a is not b for a, b in zip(s.zones, template[2], strict=True))
+
+
 def test_a_played_game_saves_and_loads() -> None:
     rules = load_ruleset(str(CLASSIC / "kuhn_poker.rules"))
     game = rules.new_game(2, 5, playout=random.Random(5))

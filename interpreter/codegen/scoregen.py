@@ -1,4 +1,4 @@
-"""Every player's score in one generated call: what the engine's scoring (``Game._finish``) calls at a game's end.
+"""Every player's score in one generated call: what the engine's scoring (``Game._advance``) calls at a game's end.
 
 ``score(p) = EXPR`` is compiled as one function of an environment (``body(s, {"p": p})``), which the engine called
 once per player: a Python call, a frame and an environment write per seat, at the end of every game (a random

@@ -89,7 +89,7 @@ class CompilerCore:
         self.main: Code | None = None
         self.finish: StmtFn | None = None
         self.score: ExprFn | None = None
-        # `score(p) = EXPR`'s expression and its player's name: the engine's scoring (Game._finish) binds the
+        # `score(p) = EXPR`'s expression and its player's name: the engine's scoring (Game._advance) binds the
         # player itself, one environment and one call a player fewer than through ``score``
         self.score_parts: tuple[ExprFn, str] | None = None
         # every player's score in one generated call, ``score_all(s, players)`` (codegen/scoregen.py), or None: the

@@ -232,8 +232,8 @@ class Game(GameViews):
                 if pick is None:
                     return
                 self._pick(pick)
-        except GameOver:  # not raised outside the loops above, which catch it: kept as the last word
-            self._game_over()
+        except GameOver:  # not raised outside the loops above, which catch it: kept as the last word (scored below)
+            over = True
         except RuleError as err:
             s.status = "aborted"
             s.error = f"{err} [{self.position()}]" if not isinstance(err, StepLimitError) else str(err)
@@ -252,14 +252,106 @@ class Game(GameViews):
             s.status = "aborted"
             s.error = f"internal error ({type(err).__name__}: {err}) [{self.position()}]"
             s.pending = None
-        if over:  # outside the handlers above: what scoring raises is handled by _game_over alone
-            self._game_over()
-
-    def _game_over(self) -> None:
-        """`end game` was reached: score the game (``_finish``), and check the invariants on the final state."""
-        s = self.state
+        # `end game` was reached: score the game (``result``, status "finished" and the last log line), then check
+        # the invariants on the final state. Written here, not called (it was two methods, ``_game_over`` calling
+        # ``_finish``): every random playout ends here, and each Python call was about 0.45 % of a Kuhn poker
+        # playout (docs/performance.md, Session 24). What scoring raises is handled by the handlers below alone,
+        # exactly as when it was a call; their ``return`` ends this method as the call's did. The common case (no
+        # `tiebreak`, no `winner`, players' scores compared alone) builds no key tuples and, when one player has
+        # the best score, finds them with ``count`` and ``index`` instead of a comprehension (a call in this
+        # Python). The functions run in the order they always did (finish, scores, tiebreaks, winner, reports):
+        # each may read or spend the state's work budget, so the order is part of the result.
+        if not over:
+            return
         try:
-            self._finish()
+            comp = self.ruleset.compiled
+            # emptied in place, not replaced by a new list: ``frames`` is ``s.frames`` (only new_game and a save's
+            # load bind it), and the playout then frees no list and makes none
+            frames.clear()
+            s.pending = None
+            if self.ruleset.has_finish:  # most rulesets have no `finish` block: its empty function is not called
+                comp.finish(s, {})  # type: ignore[misc] # a compiled ruleset always has its finish function
+            players = s.tables.players
+            every = comp.score_all
+            tiebreaks: list[list[Any]]
+            if every is not None:  # every player's score in one generated call (codegen/scoregen.py)
+                scores = every(s, players)
+                tiebreaks = []
+                for _ in players:
+                    tiebreaks.append([])
+            elif (parts := comp.score_parts) is not None:
+                body, var = parts  # what comp.score(s, {"player": p}) computes, without its call and dictionary
+                # one loop here rather than a comprehension (a call in this Python), and one environment for every
+                # player: an expression leaves its environment as it found it (aggregates and lets put back what they
+                # bind), so each player's score reads exactly {var: p}, as a fresh dictionary would give it
+                penv: dict[str, Any] = {}
+                scores = []
+                # one fresh empty list of tiebreaks per player (the result is plain data a caller may edit), made in the
+                # same loop, without a call: appends cost less than list(map(list, repeat((), n))), whose iterator
+                # objects and type calls were about 1 % of a Kuhn playout, and less than a loop of their own (callgrind)
+                tiebreaks = []
+                for p in players:
+                    penv[var] = p
+                    scores.append(body(s, penv))
+                    tiebreaks.append([])
+            else:
+                scores = [0] * len(players)
+                tiebreaks = []
+                for _ in players:
+                    tiebreaks.append([])
+            tbs = comp.tiebreaks
+            if tbs:  # computed after every score, as always (a tiebreak may read or spend the work budget)
+                # loops, not comprehensions, here and below: a comprehension reading this method's locals would
+                # make them cells (``s`` among them) for the whole step loop (docs/performance.md, Session 24)
+                tiebreaks = []
+                for p in players:
+                    row = []
+                    for tb in tbs:
+                        row.append(tb(s, {"player": p}))
+                    tiebreaks.append(row)
+                keys: list[Any] = []
+                for p in players:
+                    keys.append((scores[p], *tiebreaks[p]))
+            else:
+                keys = scores  # a score alone orders players as the 1-tuple (score,) would
+            winner = comp.winner
+            if winner is None:
+                # max(keys) without the builtin's keyword-parsing call (it cost more than this loop over a few seats):
+                # the same comparisons in the same order, ``item > best``, the first kept on a tie (never 0 players)
+                rest = iter(keys)
+                best = next(rest)
+                for key in rest:
+                    if key > best:
+                        best = key
+                # players are the seats 0..n-1, so a key's index is its player
+                if keys.count(best) == 1:
+                    winners = [keys.index(best)]
+                else:
+                    winners = []
+                    for p in players:
+                        if keys[p] == best:
+                            winners.append(p)
+            else:  # the ruleset says who wins: possibly everyone (a co-operative win) or nobody
+                winners = []
+                for p in players:
+                    if winner(s, {"player": p}):
+                        winners.append(p)
+            s.result = {
+                "scores": scores,
+                "tiebreaks": tiebreaks,
+                "winners": winners,
+                "rounds": s.counters[ROUND_SLOT],
+            }
+            if comp.reports:  # only a ruleset that reports anything adds the key: other results stay as they were
+                reports = {}
+                for name, fn in comp.reports:
+                    reports[name] = fn(s, {})
+                s.result["reports"] = reports
+            s.status = "finished"
+            everyone = s.tables.everyone  # (2 << n) - 1, computed once per table
+            # the last log line; a ruleset with `winner` also names the winners (nobody is news there)
+            values = (tuple(scores),) if winner is None else (tuple(scores), tuple(winners))
+            s.log.append((everyone, everyone, -1, values))
         except (GameOver, SkipTo):
             s.status = "aborted"
             s.error = "`end game` or `skip to` inside `finish`"
@@ -351,83 +443,6 @@ class Game(GameViews):
         fr[1] = next_pc
         s.pending = None
         s.commits = {}
-
-    def _finish(self) -> None:
-        """Score the ended game: ``result``, status "finished" and the last log line.
-
-        Every random playout ends here, so the common case (no `tiebreak`, no `winner`, players' scores
-        compared alone) builds no key tuples and, when one player has the best score, finds them with
-        ``count`` and ``index`` instead of a comprehension (a comprehension is a call in this Python). The
-        functions run in the order they always did (finish, scores, tiebreaks, winner, reports): each may read
-        or spend the state's work budget, so the order is part of the result.
-        """
-        s = self.state
-        comp = self.ruleset.compiled
-        s.frames = []
-        s.pending = None
-        if self.ruleset.has_finish:  # most rulesets have no `finish` block: its empty function is not called
-            comp.finish(s, {})  # type: ignore[misc] # a compiled ruleset always has its finish function
-        players = s.tables.players
-        parts = comp.score_parts
-        every = comp.score_all
-        tiebreaks: list[list[Any]]
-        if every is not None:  # every player's score in one generated call (codegen/scoregen.py)
-            scores = every(s, players)
-            tiebreaks = []
-            for _ in players:
-                tiebreaks.append([])
-        elif parts is not None:
-            body, var = parts  # what comp.score(s, {"player": p}) computes, without its call and dictionary
-            # one loop here rather than a comprehension (a call in this Python), and one environment for every
-            # player: an expression leaves its environment as it found it (aggregates and lets put back what they
-            # bind), so each player's score reads exactly {var: p}, as a fresh dictionary would give it
-            env: dict[str, Any] = {}
-            scores = []
-            # one fresh empty list of tiebreaks per player (the result is plain data a caller may edit), made in the
-            # same loop, without a call: appends cost less than list(map(list, repeat((), n))), whose iterator
-            # objects and type calls were about 1 % of a Kuhn playout, and less than a loop of their own (callgrind)
-            tiebreaks = []
-            for p in players:
-                env[var] = p
-                scores.append(body(s, env))
-                tiebreaks.append([])
-        else:
-            scores = [0] * len(players)
-            tiebreaks = []
-            for _ in players:
-                tiebreaks.append([])
-        tbs = comp.tiebreaks
-        if tbs:  # computed after every score, as always (a tiebreak may read or spend the work budget)
-            tiebreaks = [[tb(s, {"player": p}) for tb in tbs] for p in players]
-            keys: list[Any] = [(scores[p], *tiebreaks[p]) for p in players]
-        else:
-            keys = scores  # a score alone orders players as the 1-tuple (score,) would
-        winner = comp.winner
-        if winner is None:
-            # max(keys) without the builtin's keyword-parsing call (it cost more than this loop over a few seats):
-            # the same comparisons in the same order, ``item > best``, the first kept on a tie (never 0 players)
-            rest = iter(keys)
-            best = next(rest)
-            for key in rest:
-                if key > best:
-                    best = key
-            # players are the seats 0..n-1, so a key's index is its player
-            winners = [keys.index(best)] if keys.count(best) == 1 else [p for p in players if keys[p] == best]
-        else:  # the ruleset says who wins: possibly everyone (a co-operative win) or nobody
-            winners = [p for p in players if winner(s, {"player": p})]
-        s.result = {
-            "scores": scores,
-            "tiebreaks": tiebreaks,
-            "winners": winners,
-            "rounds": s.counters[ROUND_SLOT],
-        }
-        if comp.reports:  # only a ruleset that reports anything adds the key: other results stay as they were
-            s.result["reports"] = {name: fn(s, {}) for name, fn in comp.reports}
-        s.status = "finished"
-        everyone = s.tables.everyone  # (2 << n) - 1, computed once per table
-        # the last log line; a ruleset with `winner` also names the winners (nobody is news there)
-        values = (tuple(scores),) if winner is None else (tuple(scores), tuple(winners))
-        s.log.append((everyone, everyone, -1, values))
 
     def apply(self, choice: int, player: int | None = None) -> None:
         """Apply ``player``'s choice (an option index); illegal choices change nothing."""

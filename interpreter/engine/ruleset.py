@@ -33,14 +33,12 @@ Template = tuple[Tables, list[Any], list[list[int]], list[int]]
 # Templates are keyed by the player count alone when no option is given, else (players, sorted options).
 TemplateKey = int | tuple[int, tuple[tuple[str, str], ...]]
 
-# GameState.start as a module name: Python 3.11 specializes no load of a class's attribute, so `GameState.start`
-# was a generic lookup at every new_game (docs/performance.md, Session 21)
-_start = GameState.start
 # object.__new__ as a module name, for new_game's Game made without a class call: Python 3.11 specializes no call of
 # a class, so ``Game(...)`` ran ``type.__call__``, looked up ``__init__`` and entered it as a frame of its own, about
 # 0.8 % of a Kuhn playout (docs/performance.md, Session 24); what __init__ sets is set in new_game in the same order
 # (tests/test_new_game_playout.py compares the two games' attributes)
 _new = object.__new__
+_copy = list.copy  # as in GameState.start: the specialized call of a method descriptor, not a slice
 
 
 class Ruleset:
@@ -85,7 +83,7 @@ class Ruleset:
         self._fill_card_data()
         self.compiled.compile()
         self.step_limit = program.game.step_limit
-        # whether the ruleset has a `finish` block (Game._finish calls its function only then)
+        # whether the ruleset has a `finish` block (the game's scoring in Game._advance calls its function only then)
         self.has_finish = bool(program.finish)
         self._tables: dict[int, tuple[Tables, list[Any], list[list[int]], list[int]]] = {}
         self._templates: dict[TemplateKey, Template] = {}
@@ -434,7 +432,32 @@ class Ruleset:
                 raise ValueError(f"{self.name} is for {self.min_players}..{self.max_players} players, not {players}")
             template = self._templates[key] = self._template(players, chosen)
         tables, counters, zones, card_zone = template
-        s = _start(tables, counters, zones, card_zone, [[self._main, 0, {}]])
+        # GameState.start written here (one Python call less a game; docs/performance.md, Session 24): the same
+        # slots in the same order with the same values, which tests/test_new_game_playout.py compares
+        s: GameState = _new(GameState)
+        s.tables = tables
+        s.counters = _copy(counters)
+        s.zones = [*map(_copy, zones)]
+        s.card_zone = _copy(card_zone)
+        s.face_up = set()
+        s.shown = {}
+        s.rng = 0
+        s.frames = [[self._main, 0, {}]]
+        s.pending = None
+        s.commits = {}
+        s.log = []
+        s.decisions = []
+        s.steps = 0
+        s.status = "running"
+        s.result = None
+        s.error = None
+        s.fire_stack = []
+        s.removed_count = 0
+        s.work = 0
+        s.kept = {}
+        s.wrote = None
+        s.moved = None
+        s.pick = None
         if rng_state is None:
             # rng.seed_state(seed) written in (one per game: its call was a sixth of new_game's own cost): SplitMix64's
             # first output from the seed; tests/test_rng_picker.py checks the two agree

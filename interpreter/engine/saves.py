@@ -290,7 +290,7 @@ def _built(ruleset: Ruleset, d: dict[str, Any], work: int, check: bool) -> Game:
     s.steps = d["steps"]
     s.status = d["status"]
     result = s.result = d["result"]
-    if result is not None:  # as Game._finish builds it: lists of values, each value as the rules hold it
+    if result is not None:  # as Game._advance scores: lists of values, each value as the rules hold it
         result["scores"] = list(map(_frozen, result["scores"]))
         result["tiebreaks"] = [list(map(_frozen, t)) for t in result["tiebreaks"]]
         if "reports" in result:

@@ -307,7 +307,7 @@ class _Instrument:
         if comp.score is not None and prog.score is not None:
             unit = self.unit("score", "score", _where(prog.score.span))
             comp.score = self.timed(comp.score, unit)
-            if comp.score_parts is not None:  # what the engine's finish calls (Game._finish): timed as the score
+            if comp.score_parts is not None:  # what the engine's finish calls (Game._advance): timed as the score
                 body, var = comp.score_parts
                 comp.score_parts = (self.timed(body, unit), var)
                 comp.score_all = None  # the engine then calls the timed body, once per player
