@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import sys
 import threading
 from pathlib import Path
@@ -20,10 +19,10 @@ import pytest
 from conftest import ROOT
 from liturgy.dsl import diskcache
 from liturgy.dsl.checkcache import check_cached
-from liturgy.dsl.frontend.grammar_cache import cache_dir
 from liturgy.interpreter.codegen import codecache, fusewalk, tracecache
 from liturgy.interpreter.engine.ruleset import Ruleset
 from liturgy.interpreter.engine.ruleset import load_ruleset as load_through_cache  # conftest shares the other
+from test_compile_cache import _private
 
 KUHN = str(ROOT / "rulesets" / "classic" / "kuhn_poker.rules")
 
@@ -31,12 +30,7 @@ KUHN = str(ROOT / "rulesets" / "classic" / "kuhn_poker.rules")
 @pytest.fixture
 def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A private, empty compile cache (the grammar's tables copied in), and this process's stores forgotten."""
-    mine = tmp_path / "cache"
-    mine.mkdir(mode=0o700)
-    users = cache_dir()
-    for table in users.iterdir() if users is not None else []:
-        if table.is_file():
-            shutil.copyfile(table, mine / table.name)
+    mine = _private(tmp_path)
     monkeypatch.delenv("LITURGY_CACHE", raising=False)
     monkeypatch.setenv("LITURGY_CACHE_DIR", str(mine))
     monkeypatch.setattr(tracecache, "_STORES", {})
