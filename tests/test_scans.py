@@ -131,14 +131,17 @@ def test_another_players_counter_builds_the_whole_list(write_ruleset: Callable[.
         assert all(x == seen[0] for x in seen), seed
 
 
-FILTERS = '''
+# the seats' two filters (alive, then ready) both rulesets below test, and the step they open
+SEAT_FILTERS = '''
 flag per player out
 flag per player busy
 fn alive() -> list of player = [p for p in players_from(first) where not p.out]
 fn ready() -> list of player = [p for p in alive() where not p.busy]
 round {
   step s "S" {
-    for p in players {
+'''
+
+FILTERS = SEAT_FILTERS + '''    for p in players {
       choose k from [0, 1, 2, 3] by p { p.out = k == 1
         p.busy = k == 2 }
     }
@@ -231,14 +234,7 @@ def test_an_emptiness_test_of_a_filter_scans_and_plays_alike(write_ruleset: Call
         assert all(x == seen[0] for x in seen), seed
 
 
-WRITTEN = '''
-flag per player out
-flag per player busy
-fn alive() -> list of player = [p for p in players_from(first) where not p.out]
-fn ready() -> list of player = [p for p in alive() where not p.busy]
-round {
-  step s "S" {
-    simultaneously p in ready() choose k from [0, 1, 2, 3] where k != 3 or got % 2 == 0 {
+WRITTEN = SEAT_FILTERS + '''    simultaneously p in ready() choose k from [0, 1, 2, 3] where k != 3 or got % 2 == 0 {
       p.busy = k == 2
       got += k
     }
