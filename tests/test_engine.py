@@ -57,9 +57,20 @@ def test_illegal_choices_leave_the_state_unchanged(duel: Ruleset) -> None:
         g.apply(0)  # two players are choosing: the player must be named
     g.apply(0, 0)
     mid = g.digest()
-    with pytest.raises(IllegalChoice):
+    with pytest.raises(IllegalChoice, match="^P1 has already chosen$"):
         g.apply(0, 0)  # already committed
+    with pytest.raises(IllegalChoice, match="^P6 has no choice to make now$"):
+        g.apply(0, 5)  # not asked
     assert g.digest() == mid != before
+
+
+def test_the_hot_engine_functions_keep_no_cells() -> None:
+    """A comprehension, generator or lambda that reads a function's local makes it a cell for every call (a cell
+    object made at each entry, each read of it through the cell): none in what a playout or an apply loop enters
+    (docs/performance.md, Sessions 24 and 25). An error path's generator goes in a function of its own."""
+    for fn in (Game._advance, Game._pick, Game._pick_pending, Game.apply, Game.random_playout, Game.playout,
+               Game.clone, Ruleset.new_game):
+        assert fn.__code__.co_cellvars == (), fn.__qualname__
 
 
 def test_game_plays_to_a_result(duel: Ruleset) -> None:

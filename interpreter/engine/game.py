@@ -14,7 +14,7 @@ import json
 import random
 from collections.abc import Callable, Iterable
 from types import MethodType as _Bound
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import orjson
 from liturgy.interpreter.compiler.code import ROUND_SLOT, UNITS
@@ -52,6 +52,17 @@ def uniform_picker(rng: random.Random) -> Callable[[int], int]:
         return below  # type: ignore[no-any-return]
     return rng.randrange
 
+
+
+def _no_entry(per: Any, chooser: int) -> NoReturn:
+    """Raise why ``chooser`` has no open entry in the simultaneous choice ``per``: chosen already, or not asked.
+
+    A function of its own, not a generator inside ``Game.apply``: a generator reading ``chooser`` there made it a
+    cell for every call of ``apply`` (a cell object at each entry, each read through it), an error path costing
+    the common one."""
+    if any(p == chooser for p, _ in per):
+        raise IllegalChoice(f"P{chooser + 1} has already chosen")
+    raise IllegalChoice(f"P{chooser + 1} has no choice to make now")
 
 
 def _plain_int(value: Any, what: str) -> int:
@@ -436,10 +447,16 @@ class Game(GameViews):
         fr = s.frames[-1]
         env = fr[2]
         units = env.pop(key + UNITS, None)
+        # loops, not a comprehension or a generator: either would make ``commits`` a cell for the whole call (a cell
+        # object made at every entry, each read through it); the same pairs in the same order
+        pairs = []
         if units is None:
-            env[key] = (tuple([(p, o[commits[i]]) for i, (p, o) in enumerate(per)]), 0)
+            for i, (p, o) in enumerate(per):
+                pairs.append((p, o[commits[i]]))
         else:  # `simultaneously … by`: the body binds each unit, not its decider
-            env[key] = (tuple((u, o[commits[i]]) for i, (u, (_, o)) in enumerate(zip(units, per, strict=True))), 0)
+            for i, (u, (_, o)) in enumerate(zip(units, per, strict=True)):
+                pairs.append((u, o[commits[i]]))
+        env[key] = (tuple(pairs), 0)
         fr[1] = next_pc
         s.pending = None
         s.commits = {}
@@ -477,9 +494,7 @@ class Game(GameViews):
             chooser = waiting[0]
         at = open_entry(per, s.commits, chooser)
         if at is None:
-            if any(p == chooser for p, _ in per):
-                raise IllegalChoice(f"P{chooser + 1} has already chosen")
-            raise IllegalChoice(f"P{chooser + 1} has no choice to make now")
+            _no_entry(per, chooser)
         opts = per[at][1]
         if not 0 <= choice < len(opts):
             raise IllegalChoice(f"option {choice} is not legal (0..{len(opts) - 1})")
