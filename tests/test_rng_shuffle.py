@@ -6,6 +6,7 @@ Every shuffle of every game goes through it, so a difference would change every 
 
 from __future__ import annotations
 
+import random
 import sys
 
 import pytest
@@ -76,5 +77,19 @@ def test_the_one_by_one_loop_alone_draws_the_same(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(rng, "_PACKED_FROM", sys.maxsize)
     for length in (6, 7, 40):
         for state in _EDGES:
+            mine, ref = list(range(length)), list(range(length))
+            assert rng.shuffle(mine, state) == _reference(ref, state) and mine == ref, (length, state)
+
+
+def test_the_last_draw_among_two_is_the_top_bit() -> None:
+    """A short shuffle takes its last draw (among 2) as ``z >> 63``, without the output's XOR and the cut points'
+    search: the same index at and around the one cut point (2**63) and at the ends, and the same shuffles from
+    many states."""
+    for z in (0, 1, 2**33 - 1, 2**63 - 2**33, 2**63 - 1, 2**63, 2**63 + 2**33 - 1, 2**63 + 2**33, 2**64 - 1):
+        assert z >> 63 == rng._bisect(rng._CUTS[2], z ^ (z >> 31)) == ((z ^ (z >> 31)) * 2) >> 64, z
+    draws = random.Random(29)
+    for _ in range(2000):
+        state = draws.getrandbits(64)
+        for length in (2, 3, 4, 5):
             mine, ref = list(range(length)), list(range(length))
             assert rng.shuffle(mine, state) == _reference(ref, state) and mine == ref, (length, state)

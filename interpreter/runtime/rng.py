@@ -29,6 +29,8 @@ _DOWN = tuple(range(n - 1, 0, -1) for n in range(_MADE))
 # below _CUT_BELOW; tests/test_rng_cuts.py checks the cut points against the product at and around every cut
 _CUT_BELOW = 17
 _CUTS = tuple(tuple(-(-(t << 64) // n) for t in range(1, n)) for n in range(_CUT_BELOW))
+# range(n - 1, 1, -1): a short shuffle's draws but its last (among 2), which shuffle() takes on its own
+_DOWN_TO_2 = tuple(range(n - 1, 1, -1) for n in range(_CUT_BELOW))
 
 
 def next_state(state: int) -> tuple[int, int]:
@@ -88,7 +90,9 @@ def shuffle(items: list[int], state: int) -> int:
                 items[i], items[j] = items[j], items[i]
         return (state + (n - 1) * GOLDEN) & MASK  # the state after n - 1 draws: each adds GOLDEN, modulo 2**64
     if n < _CUT_BELOW:
-        for i in _DOWN[n]:
+        if n < 2:
+            return state
+        for i in _DOWN_TO_2[n]:
             # below() inlined, constants written out (MASK, GOLDEN): a constant loads faster than a global; the
             # index ``(out * (i + 1)) >> 64`` by the cut points (_CUTS)
             state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
@@ -96,6 +100,13 @@ def shuffle(items: list[int], state: int) -> int:
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
             j = _bisect(_CUTS[i + 1], z ^ (z >> 31))
             items[i], items[j] = items[j], items[i]
+        # The last draw, among 2 (every shuffle of 2 or more items ends with it): its one cut point is 2**63, and
+        # the output ``z ^ (z >> 31)`` has z's bit 63 (``z >> 31`` is below 2**33), so the index is ``z >> 63``,
+        # without the output's shift and XOR (two new integers) and the search's call
+        state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+        j = (((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF) >> 63
+        items[1], items[j] = items[j], items[1]
         return state
     for i in _DOWN[n] if n < _MADE else range(n - 1, 0, -1):  # a longer list with the packed draws off (tests)
         state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
