@@ -424,7 +424,13 @@ class Ruleset:
         else:
             chosen = {}
             key = players
-        template = self._templates.get(key)
+        try:
+            # a subscript, not ``.get`` (a method call, about a tenth of a percent of a Kuhn poker game): only a
+            # ruleset's first game of a player count (and options) takes the exception; the template is built
+            # outside the handler, so its own errors carry no KeyError as their context
+            template: Template | None = self._templates[key]
+        except KeyError:
+            template = None
         if template is None:
             # A template exists only for a player count that passed this check: a game of a known count (every
             # game but a ruleset's first) skips it
