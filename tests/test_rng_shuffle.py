@@ -81,12 +81,32 @@ def test_the_one_by_one_loop_alone_draws_the_same(monkeypatch: pytest.MonkeyPatc
             assert rng.shuffle(mine, state) == _reference(ref, state) and mine == ref, (length, state)
 
 
-def test_the_last_draw_among_two_is_the_top_bit() -> None:
-    """A short shuffle takes its last draw (among 2) as ``z >> 63``, without the output's XOR and the cut points'
-    search: the same index at and around the one cut point (2**63) and at the ends, and the same shuffles from
-    many states."""
+def _unmix(z: int) -> int:
+    """The SplitMix64 state whose output, before its last ``x ^ (x >> 31)``, is ``z``: the two steps undone."""
+    def unshift(y: int, k: int) -> int:  # the x with x ^ (x >> k) == y
+        x = y
+        for _ in range(64 // k + 1):
+            x = y ^ (x >> k)
+        return x
+    x = unshift((z * pow(0x94D049BB133111EB, -1, 2**64)) & rng.MASK, 27)
+    return unshift((x * pow(0xBF58476D1CE4E5B9, -1, 2**64)) & rng.MASK, 30)
+
+
+def test_the_last_two_draws_by_the_top_bits() -> None:
+    """A short shuffle takes its last draw (among 2) as ``z >> 63`` and the one before (among 3) by ``z >> 34``,
+    without the output's XOR and the cut points' search (unless the top bits tie a cut point's): the same index
+    at and around the cut points and at the ends, and the same shuffles from many states."""
     for z in (0, 1, 2**33 - 1, 2**63 - 2**33, 2**63 - 1, 2**63, 2**63 + 2**33 - 1, 2**63 + 2**33, 2**64 - 1):
         assert z >> 63 == rng._bisect(rng._CUTS[2], z ^ (z >> 31)) == ((z ^ (z >> 31)) * 2) >> 64, z
+    assert tuple(c >> 34 for c in rng._CUTS[3]) == rng._TOP3
+    tops = [c >> 34 << 34 for c in rng._CUTS[3]]
+    for z in (0, 2**64 - 1, *(t + d for t in tops for d in (-1, 0, 1, 2**33 - 1, 2**33, 2**34 - 1, 2**34))):
+        # a 3-item shuffle whose draw among 3 has exactly this z (SplitMix64's mixing undone): at, inside and
+        # just outside the bands where the top bits tie a cut point's
+        state = (_unmix(z) - rng.GOLDEN) & rng.MASK
+        mine, ref = [0, 1, 2], [0, 1, 2]
+        assert rng.shuffle(mine, state) == _reference(ref, state) and mine == ref, z
+        assert rng.next_state(state)[1] == z ^ (z >> 31)
     draws = random.Random(29)
     for _ in range(2000):
         state = draws.getrandbits(64)

@@ -29,8 +29,10 @@ _DOWN = tuple(range(n - 1, 0, -1) for n in range(_MADE))
 # below _CUT_BELOW; tests/test_rng_cuts.py checks the cut points against the product at and around every cut
 _CUT_BELOW = 17
 _CUTS = tuple(tuple(-(-(t << 64) // n) for t in range(1, n)) for n in range(_CUT_BELOW))
-# range(n - 1, 1, -1): a short shuffle's draws but its last (among 2), which shuffle() takes on its own
-_DOWN_TO_2 = tuple(range(n - 1, 1, -1) for n in range(_CUT_BELOW))
+# range(n - 1, 2, -1): a short shuffle's draws but its last two (among 3 and among 2), which shuffle() takes on
+# their own; and the top bits (``>> 34``) of the two cut points among 3, written out there (tests/test_rng_shuffle.py)
+_DOWN_TO_3 = tuple(range(n - 1, 2, -1) for n in range(_CUT_BELOW))
+_TOP3 = (0x15555555, 0x2AAAAAAA)
 
 
 def next_state(state: int) -> tuple[int, int]:
@@ -92,7 +94,7 @@ def shuffle(items: list[int], state: int) -> int:
     if n < _CUT_BELOW:
         if n < 2:
             return state
-        for i in _DOWN_TO_2[n]:
+        for i in _DOWN_TO_3[n]:
             # below() inlined, constants written out (MASK, GOLDEN): a constant loads faster than a global; the
             # index ``(out * (i + 1)) >> 64`` by the cut points (_CUTS)
             state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
@@ -100,6 +102,20 @@ def shuffle(items: list[int], state: int) -> int:
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
             j = _bisect(_CUTS[i + 1], z ^ (z >> 31))
             items[i], items[j] = items[j], items[i]
+        if n > 2:
+            # The draw among 3 (every shuffle of 3 or more items has it): the output ``z ^ (z >> 31)`` has z's bits
+            # 33..63 (``z >> 31`` is below 2**33), so its top bits ``z >> 34`` (one small integer) against the two
+            # cut points' (_TOP3) decide the index, unless they equal one of them (once in 2**29 draws): then the
+            # cut points decide on the whole output, as in the loop above
+            state = (state + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
+            h = z >> 34
+            if h == 0x15555555 or h == 0x2AAAAAAA:
+                j = _bisect(_CUTS[3], z ^ (z >> 31))
+            else:
+                j = 0 if h < 0x15555555 else 1 if h < 0x2AAAAAAA else 2
+            items[2], items[j] = items[j], items[2]
         # The last draw, among 2 (every shuffle of 2 or more items ends with it): its one cut point is 2**63, and
         # the output ``z ^ (z >> 31)`` has z's bit 63 (``z >> 31`` is below 2**33), so the index is ``z >> 63``,
         # without the output's shift and XOR (two new integers) and the search's call
