@@ -130,6 +130,8 @@ def source(t: Tables, masks: inv.Masks, lift: int) -> tuple[str, list[int]] | No
     add("        first = 0")
     add("        bits = 0")
     add("        dz = None")
+    if order:
+        add("        kind = _kind")  # (a local: read once a changed slot)
     add("        for i in noted:")
     add("            if i < 0:")
     add("                if dz is None:")
@@ -140,30 +142,17 @@ def source(t: Tables, masks: inv.Masks, lift: int) -> tuple[str, list[int]] | No
     add("            was = old[i]")
     add("            if v is was:")
     add("                continue")
-    if order:
-        add("            k = _kind[i]")
-    for k, (r, m) in enumerate(order, 1):
-        add(f"            {'if' if k == 1 else 'elif'} k == {k}:")
-        if m:
-            add(f"                bits |= {m}")
-        if r is not None:
-            lo, hi, pool = r
-            add(f"                if not {lo} <= v <= {hi}:")
-            add("                    return False")
-            if pool is not None:
-                add("                if type(v) is not int or not int_pools:")
-                add("                    return False")
-                if pool:
-                    add(f"                deltas[{pool}] += v - was")
-                    add("                pools = True")
-                else:
-                    add("                first += v - was")
+    w += _branches(order)
     add("            old[i] = v")
     add("        if first or (pools and any(deltas)):" if npools > 1 else "        if first:")
     add("            return False")
     add("        own = self.card_zone")
     add("        if moved:")
     add("            sizes = self.sizes")
+    if reads_zones:
+        add("            zone_of = _zone_of")
+    if filtered:
+        add("            relevant = _relevant")
     add("            for c in moved:")
     add("                z = cz[c]")
     add("                if z < 0 or ((zl := zones[z])[-1] != c and c not in zl):")
@@ -174,13 +163,13 @@ def source(t: Tables, masks: inv.Masks, lift: int) -> tuple[str, list[int]] | No
     add("                    sizes[was] -= 1")
     add("                    sizes[z] += 1")
     if filtered:
-        add("                    bits |= (_zone_of[was] | _zone_of[z]) & _relevant[c]")
+        add("                    bits |= (zone_of[was] | zone_of[z]) & relevant[c]")
         add("                else:")
-        add("                    bits |= _zone_of[z] & _relevant[c]")
+        add("                    bits |= zone_of[z] & relevant[c]")
     elif reads_zones:
-        add("                    bits |= _zone_of[was] | _zone_of[z]")
+        add("                    bits |= zone_of[was] | zone_of[z]")
         add("                else:")
-        add("                    bits |= _zone_of[z]")
+        add("                    bits |= zone_of[z]")
     add("        if own != cz:")
     add("            return False")
     add("        if dz is not None:")
@@ -221,3 +210,28 @@ def source(t: Tables, masks: inv.Masks, lift: int) -> tuple[str, list[int]] | No
     add("    self.out = out")
     add("    return True")
     return "\n".join(w) + "\n", kinds
+
+
+def _branches(order: list[tuple[Any, int]]) -> list[str]:
+    """The lines that check a changed slot of each class (``order``: (bounds and pool, mask), class k at k - 1)."""
+    w: list[str] = []
+    add = w.append
+    if order:
+        add("            k = kind[i]")
+    for k, (r, m) in enumerate(order, 1):
+        add(f"            {'if' if k == 1 else 'elif'} k == {k}:")
+        if m:
+            add(f"                bits |= {m}")
+        if r is not None:
+            lo, hi, pool = r
+            add(f"                if not {lo} <= v <= {hi}:")
+            add("                    return False")
+            if pool is not None:
+                add("                if type(v) is not int or not int_pools:")
+                add("                    return False")
+                if pool:
+                    add(f"                deltas[{pool}] += v - was")
+                    add("                pools = True")
+                else:
+                    add("                first += v - was")
+    return w
