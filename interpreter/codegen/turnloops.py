@@ -14,8 +14,8 @@ Between two aggregates the calls' order evaluated only operators; when the eleme
 (``_overflow``: every operation proven within 64 bits) those operators on ints cannot fail, so evaluating all the
 aggregates first and the operators after them gives the same value, the same first error and the same work. Where
 one of these fails (an operator checked for overflow, an aggregate written in a short form or not at all by
-``statement_loop``, an aggregate not reached through ``ExprGen.src``), the element is written again with the calls,
-as before.
+``statement_loop``, an aggregate not reached through ``ExprGen.src``, reached twice, or written for a text the
+element does not keep), the element is written again with the calls, as before.
 """
 from __future__ import annotations
 
@@ -61,6 +61,8 @@ class Turn:
     def __init__(self, aggs: list[A.Aggregate]) -> None:
         self.wanted = [id(a) for a in aggs]
         self.lines: list[str] = []
+        self.results: list[str] = []  # each written aggregate's source in the element
+        self.done: set[int] = set()
         self.failed = False
 
 
@@ -87,10 +89,10 @@ def source(gen: ExprGen, e: A.Aggregate | A.ListComp) -> str | None:
     """The source of aggregate ``e`` read from the turn's lines when it is the turn's next aggregate, else None."""
     turn = gen.turn
     if turn is None or turn.failed or not turn.wanted or turn.wanted[0] != id(e):
-        if turn is not None and id(e) in turn.wanted:
-            turn.failed = True  # reached out of order: written as before
+        if turn is not None and (id(e) in turn.wanted or id(e) in turn.done):
+            turn.failed = True  # reached out of order, or a second time: written as before
         return None
-    turn.wanted.pop(0)
+    turn.done.add(turn.wanted.pop(0))
     with writing(gen, None):  # its own element's aggregates are its business
         got = inline_aggregates.statement_loop(gen, e)
     if got is None or not got[0]:
@@ -98,6 +100,7 @@ def source(gen: ExprGen, e: A.Aggregate | A.ListComp) -> str | None:
         return None if got is None else got[1]
     lines, result = got
     turn.lines.extend(lines)
+    turn.results.append(result)
     return result
 
 
@@ -111,7 +114,8 @@ def parts(gen: ExprGen, e: A.Aggregate | A.ListComp, x: str, params: dict[str, s
         hoist, items, where, elem, unsafe = gen._hoisted_parts(e, x, None, params)
     if turn is None or not turn.lines:
         return hoist, items, where, elem, unsafe, None
-    if not (turn.failed or turn.wanted or "_overflow(" in elem):
+    # every aggregate written once, in order, and read by the element (none written for a text then thrown away)
+    if not (turn.failed or turn.wanted or "_overflow(" in elem or not all(r in elem for r in turn.results)):
         return hoist, items, where, elem, unsafe, turn.lines
     gen.unsafe = start  # written again, with the calls
     return (*gen._hoisted_parts(e, x, None, params), None)
