@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import aggregen, budgetgen, cardtab, cse, gridgen, kinds, letgen, scans, seqgen, unroll
+from liturgy.interpreter.codegen import turnloops as turns
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.inline_aggregates import holds_seats
@@ -108,6 +109,7 @@ class ExprGen:
         self.expr_facts: tuple[dict[str, Any], dict[Any, tuple[int, int]]] | None = None
         self.cse_on, self.cse_nodes, self.cse_names = cse.initial()  # shared subexpressions (codegen/cse.py)
         self.around: gridgen.Around | None = None  # a direction loop written out around one cell (unroll.py)
+        self.turn: turns.Turn | None = None  # aggregates written into a loop function's turn (turnloops.py)
 
     def int_range(self, e: A.Expr) -> tuple[int, int] | None:
         """The interval the int expression ``e`` provably stays in here (compiler/sizes.py), or None."""
@@ -408,6 +410,8 @@ class ExprGen:
         if isinstance(e, A.Call) and self._call_ok(e):
             return budgetgen.call(self, e)
         if isinstance(e, A.Aggregate | A.ListComp):
+            if self.turn is not None and (turn := turns.source(self, e)) is not None:
+                return turn  # its loop written into the enclosing loop's turn
             if (short := gridgen.spans_reach(self, e) or unroll.unrolled(self, e)
                     or seats_unrolled(self, e)) is not None:
                 return short  # the n-in-a-row test, one call; a few constant items or fixed seats, written out
@@ -493,7 +497,7 @@ class ExprGen:
         self.nonnull.update(params[n] for n in params if self.is_nonnull(passed[n]))  # type: ignore[index]
         start, var = self.unsafe, e.var
         x = self._name("_x")
-        hoist, items, where, elem, unsafe = self._hoisted_parts(e, x, None, params)
+        hoist, items, where, elem, unsafe, pre = turns.parts(self, e, x, params, first)  # (turnloops.py)
         fast: bool = True
         if unsafe or f"env[{var!r}]" in where + elem:
             fast = False
@@ -526,7 +530,7 @@ class ExprGen:
             got = aggregen.aggregate_lines(e.func, fast, x, items, where, elem, v)
             if got is None:  # an aggregate this module does not know: the closure compiler's
                 return None if passed else comp.expr_closure(e)
-            lines = got
+            lines = turns.into(got, pre if fast else None, f"for {x} in {items}:")
         head = "".join(f", {p}" for p in params.values())
         code = function_text(f"def {name}(s, env{head}):", hoist, budgetgen.counted_loop(
             self, lines, items, e.span, budgets.loop_kind(e.iterable, comp.sizes, e.elem, e.where)))

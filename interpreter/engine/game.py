@@ -20,8 +20,8 @@ import orjson
 from liturgy.interpreter.compiler.code import ROUND_SLOT, UNITS
 from liturgy.interpreter.engine.seal import seal, sealed_text, tuples_only, with_seal
 from liturgy.interpreter.engine.views import GameViews, open_entry, waiting_players
+from liturgy.interpreter.runtime import certgen, invariants
 from liturgy.interpreter.runtime import digest as digestmod
-from liturgy.interpreter.runtime import invariants
 from liturgy.interpreter.runtime.errors import (
     GAME_ENDED,
     GameOver,
@@ -594,10 +594,10 @@ class Game(GameViews):
         todo = every  # bit k set: evaluate invariant k (every one, unless the certificate tells which held)
         if cert is not None:
             masks = cert.masks
-            if masks is None:  # this game's read-set lists (readsets.py), for the certificate's checks
-                masks = cert.masks = compiled.invariant_reads.lists(s)
-                cert.lift = compiled.invariant_reads.lift(s)
-            if cert.holds(s):
+            if masks is None:  # this game's read-set lists (readsets.py), and the check written for them and its tables
+                reads = compiled.invariant_reads
+                masks = certgen.install(cert, reads.lists(s), reads.lift(s), s.tables)
+            if cert.test(cert, s):  # Certified.holds, or the same check written for these tables (certgen.py)
                 out = cert.out  # the built-in invariants it does not cover (capacity, removed cards, choices)
                 held = cert.held
                 if held is not None:  # which held in the last checked state, and what changed since

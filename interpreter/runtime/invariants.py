@@ -186,7 +186,7 @@ class Certified:
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
     __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "checks", "deltas", "masks", "lift", "bits",
-                 "held", "out")
+                 "held", "out", "test")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool,
                  checks: list[tuple[Any, Any, int | None] | None], pools: int = 0,
@@ -221,6 +221,9 @@ class Certified:
         # what the last :meth:`holds` that held found failing among the built-in invariants a certificate does not
         # cover (capacity, removed cards, a choice's options, absent seats): the check's report starts with it
         self.out: Violations = []
+        # what the engine calls as ``cert.test(cert, s)`` for :meth:`holds`: the method itself, or the same check
+        # written for this game's tables (interpreter/runtime/certgen.py ``install``, with the masks)
+        self.test: Callable[[Certified, GameState], bool] = Certified.holds
 
     @staticmethod
     def take(s: GameState) -> Certified:

@@ -69,6 +69,9 @@ class Tables:
     # per counter slot, what the invariant certificate checks a changed value against (runtime/invariants.py
     # ``slot_checks``): made on the first certificate taken in full, then shared by every game of these tables
     slot_checks: list[Any] | None = field(default=None, init=False, repr=False, compare=False)
+    # the certificate's check written for these tables and the engine's read-set masks (runtime/certgen.py): (masks,
+    # lift, the function or None where the generic one stays), made at the first checked game's first check
+    cert_test: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.reset_runs = reset_runs(self.reset_slots)
