@@ -1,7 +1,9 @@
 """A `simultaneously` over a filter of the seats (interpreter/codegen/seatgate.py): the filter is a gate at the top
 of the choice's collecting loop, not a list built first, where the filter can neither fail nor count work; one
-that can (a division) keeps the list. Every compile mode plays the same games (digest, error, logs, result),
-including a body that changes what the filters read (`busy`, `out`, the hands) and choices left with no option."""
+that can (a division) keeps the list. A step-machine `for` over one builds it in its start and in the fused
+functions that start it, not by a call of a loop function. Every compile mode plays the same games (digest,
+error, logs, result), including a body that changes what the filters read (`busy`, `out`, the hands) and
+choices left with no option."""
 from __future__ import annotations
 
 import re
@@ -45,6 +47,13 @@ round {
     if round >= 5 {
       simultaneously p in alive() choose c from p.hand where c.v > round - 2 { got += 1 }
     }
+    for p in ready() {
+      choose k from [0, 1, 2] by p {
+        p.busy = k == 2
+        got += k
+      }
+    }
+    for p in [q for q in alive() where 12 / (q.rank + 2 - got % 29) > 2] { choose k from [0, 1] by p { got += k } }
     for p in players { p.busy = false }
     if round >= 8 { end game }
   }
@@ -70,6 +79,9 @@ def test_a_simultaneous_choice_gates_its_seats_and_plays_alike(write_ruleset: Ca
     gated = [b for b in collects if re.search(r"for p in (s\.tables\.turn_orders|_it\d+)", b) and "continue" in b]
     assert len(gated) == 3 and not any("for p in _out" in b for b in gated)
     assert sum("for p in _out" in b for b in collects) == 1  # the division can fail: its list is built first
+    # a step-machine `for` (its body chooses) over a filter of the seats: the list's loop in its start, no call
+    starts = [b for b in gen.sources.dump().split("\n\n") if re.search(r"env\['#\d+'\] = \(tuple\(", b)]
+    assert len(starts) == 2 and all("(tuple(_out" in b and not re.search(r"_k\d+\(s, env\)", b) for b in starts)
     errors = set()
     for seed in range(6):
         seen = played_in_every_mode(rules, seed)

@@ -28,6 +28,14 @@ card, so it qualifies; a `for` statement's body, which may, is not given here.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
+
+from liturgy.dsl.frontend import ast as A
+from liturgy.interpreter.codegen import inline_aggregates
+
+if TYPE_CHECKING:
+    from liturgy.interpreter.codegen.stmtgen import StmtGen
+    from liturgy.interpreter.compiler.code import Ins
 
 ENABLED = True  # tests turn it off to compare with the list it replaces
 
@@ -94,3 +102,33 @@ def _plain(line: str) -> bool:
     if _DIVIDES.search(_BY_CONSTANT.sub("", text)) or "**" in text or "<<" in text or ">>" in text:
         return False  # a division by a value, which may be zero (or a shift, a power): it may fail
     return all(word in _WORDS or _LOCAL.fullmatch(word) or _TABLE.fullmatch(word) for word in _NAME.findall(text))
+
+
+_NOT_HERE = re.compile(r"\b(env|fr|_cs|return|yield)\b|\x00")  # what the lines of a step-machine `for` may not use
+
+
+def for_init(sg: StmtGen, iterable: A.Expr, key: str) -> Ins:
+    """Start a step-machine `for` (a loop whose body asks for a decision): a snapshot of the items and the next
+    position, kept in the frame's locals. Where the items are a filter of the seats (Bloodborne's ``for p in
+    hunters()`` around a choice), their loop is written here (:func:`.inline_aggregates.seat_items_lines`) and
+    travels with the instruction's note, so a fused function that starts the loop writes it too: no call of a
+    loop function, which built the same list by the same loop, counted the same way, and returned it as a tuple.
+    The lines read only the game (no ``env``, frame or statement local), so they mean the same wherever written."""
+    src: list[str] = []
+    pre: list[str] = []
+
+    def body() -> None:
+        got = None
+        if ENABLED and isinstance(iterable, A.ListComp | A.Call):
+            got = inline_aggregates.seat_items_lines(sg.gen, iterable)
+        if got is not None and got[0] and not any(_NOT_HERE.search(line) for line in got[0]):
+            pre.extend(got[0])
+            src.append(got[1])
+        else:
+            src.append(sg.gen._seq(iterable))
+        for line in pre:
+            sg.emit(line)
+        sg.emit(f"env[{key!r}] = (tuple({src[0]}), 0)")
+        sg.emit("fr[1] += 1")
+        sg.emit("return False")
+    return sg.comp.note(sg._instruction(body, iterable.span), "for_init", src[0], key, tuple(pre))
