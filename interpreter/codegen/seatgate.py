@@ -31,7 +31,7 @@ import re
 from typing import TYPE_CHECKING
 
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import inline_aggregates
+from liturgy.interpreter.codegen import inline_aggregates, scans
 
 if TYPE_CHECKING:
     from liturgy.interpreter.codegen.stmtgen import StmtGen
@@ -104,24 +104,29 @@ def _plain(line: str) -> bool:
     return all(word in _WORDS or _LOCAL.fullmatch(word) or _TABLE.fullmatch(word) for word in _NAME.findall(text))
 
 
+# a seat list's loop is a few lines (Bloodborne's `hunters()`: four); a longer one, copied into every fused function
+# that starts the loop, would grow the text the big rulesets compile more than it saves
+_MAX_LINES = 8
 _NOT_HERE = re.compile(r"\b(env|fr|_cs|return|yield)\b|\x00")  # what the lines of a step-machine `for` may not use
 
 
 def for_init(sg: StmtGen, iterable: A.Expr, key: str) -> Ins:
     """Start a step-machine `for` (a loop whose body asks for a decision): a snapshot of the items and the next
-    position, kept in the frame's locals. Where the items are a filter of the seats (Bloodborne's ``for p in
-    hunters()`` around a choice), their loop is written here (:func:`.inline_aggregates.seat_items_lines`) and
-    travels with the instruction's note, so a fused function that starts the loop writes it too: no call of a
-    loop function, which built the same list by the same loop, counted the same way, and returned it as a tuple.
-    The lines read only the game (no ``env``, frame or statement local), so they mean the same wherever written."""
+    position, kept in the frame's locals. Where the items are a filter of the seats (scans.seat_list: at most the
+    player count; Bloodborne's ``for p in hunters()`` around a choice) built by a loop of a few lines, the loop is
+    written here (:func:`.inline_aggregates.seat_items_lines`) and travels with the instruction's note, so a fused
+    function that starts the `for` writes it too: no call of a loop function, which built the same list by the same
+    loop, counted the same way, and returned it as a tuple. The lines read only the game (no ``env``, frame or
+    statement local), so they mean the same wherever written."""
     src: list[str] = []
     pre: list[str] = []
 
     def body() -> None:
         got = None
-        if ENABLED and isinstance(iterable, A.ListComp | A.Call):
+        if ENABLED and isinstance(iterable, A.ListComp | A.Call) and scans.seat_list(iterable):
             got = inline_aggregates.seat_items_lines(sg.gen, iterable)
-        if got is not None and got[0] and not any(_NOT_HERE.search(line) for line in got[0]):
+        if (got is not None and 0 < len(got[0]) <= _MAX_LINES
+                and not any(_NOT_HERE.search(line) for line in got[0])):
             pre.extend(got[0])
             src.append(got[1])
         else:
