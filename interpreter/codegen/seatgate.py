@@ -123,7 +123,9 @@ def for_init(sg: StmtGen, iterable: A.Expr, key: str) -> Ins:
 
     def body() -> None:
         got = None
-        if ENABLED and isinstance(iterable, A.ListComp | A.Call) and scans.seat_list(iterable):
+        # (a game of fixed seats writes a seat list out item by item as one expression: nothing to do here)
+        if (ENABLED and isinstance(iterable, A.ListComp | A.Call) and scans.seat_list(iterable)
+                and inline_aggregates.fixed_seats(sg.gen) is None):
             got = inline_aggregates.seat_items_lines(sg.gen, iterable)
         if (got is not None and 0 < len(got[0]) <= _MAX_LINES
                 and not any(_NOT_HERE.search(line) for line in got[0])):
