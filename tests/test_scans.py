@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from liturgy.interpreter.codegen import seatgate
 from liturgy.interpreter.engine import Ruleset
 from mode_helpers import compiled, played_in_every_mode
 
@@ -269,7 +270,11 @@ def test_a_for_over_a_filter_of_the_seats_builds_it_in_the_statement(write_rules
         return compiled(write_ruleset(HEAD.replace("players 2..2", "players 2..3") + WRITTEN, {"tok.yaml": TOKS}),
                         mode)
 
-    gen = rules({}).compiled.gen
+    seatgate.ENABLED = False  # the choice's list as built here, not gated into its loop (tests/test_seatgate.py)
+    try:
+        gen = rules({}).compiled.gen
+    finally:
+        seatgate.ENABLED = True
     assert gen is not None
     text = gen.sources.dump()
     used = [b for b in text.split("\n\n") if "<liturgy stmt" in b or "<liturgy choice" in b]

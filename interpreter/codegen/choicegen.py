@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.dsl.diagnostics import Span
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.codegen import gridgen, inline_aggregates
+from liturgy.interpreter.codegen import gridgen, inline_aggregates, seatgate
 from liturgy.interpreter.codegen.locals import _scan
 from liturgy.interpreter.compiler.code import UNITS
 
@@ -122,7 +122,10 @@ class ChoiceGen:
         pvar, var = st.player_var, st.var
         lines = ["env = fr[2]", "per = []"]
         built = inline_aggregates.seat_items_lines(gen, st.players) if st.by is None else None
-        if built is not None:  # the seats' loop written here, not a loop function's call (inline_aggregates.py)
+        gated = None if built is None else seatgate.gate(*built, "p")  # only expressions below: (a) of seatgate
+        if gated is not None:  # the seats' filter as a gate in the collecting loop, no list (seatgate.py)
+            lines += [*gated[0], f"for p in {gated[1]}:", *gated[2], f"    env[{pvar!r}] = p"]
+        elif built is not None:  # the seats' loop written here, not a loop function's call (inline_aggregates.py)
             lines += [*built[0], f"for p in {built[1]}:", f"    env[{pvar!r}] = p"]
         elif st.by is None:
             lines += [f"for p in tuple({self._items(st.players)}):", f"    env[{pvar!r}] = p"]

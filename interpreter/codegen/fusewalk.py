@@ -132,12 +132,12 @@ class Trace(TraceBook):
             self.walk(at, else_pc, k + 1, frpc, kv, path)
             self.depth -= 1
         elif kind == "for_init":
-            _, _, seq, key = info
+            _, _, seq, key, built = info
             kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
             # the loop's pair in this function's locals, written to ``env`` only where the frame can be seen
             items, i, _ = self.pair(key)
             pre, seq = self.vars.rewrite(seq, True, self.fuser.effects)
-            self.emits(pre)
+            self.emits([*pre, *built])  # ``built``: the items' own loop, which reads only the game (seatgate.py)
             # the snapshot ``tuple(...)`` makes is the seats' own tuple when the loop is over them (Tables.players
             # is one: ``tuple`` of an exact tuple returns it), so the call is left out there
             self.emit(f"{items} = {seq}" if seq == SEATS else f"{items} = tuple({seq})")

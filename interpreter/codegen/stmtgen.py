@@ -43,6 +43,7 @@ from liturgy.interpreter.codegen import (
     loopvars,
     movegen,
     promote,
+    seatgate,
     unroll,
 )
 from liturgy.interpreter.codegen.locals import Locals, _scan, hoist_counters
@@ -693,14 +694,7 @@ class StmtGen:
 
     def for_init(self, iterable: A.Expr, key: str) -> Ins:
         """Start a step-machine `for`: a snapshot of the items and the next position, kept in the frame's locals."""
-        src: list[str] = []
-
-        def body() -> None:
-            src.append(self.gen._seq(iterable))
-            self.emit(f"env[{key!r}] = (tuple({src[0]}), 0)")
-            self.emit("fr[1] += 1")
-            self.emit("return False")
-        return self.comp.note(self._instruction(body, iterable.span), "for_init", src[0], key)
+        return seatgate.for_init(self, iterable, key)  # the items' loop written there where it can be
 
     def for_next(self, key: str, names: tuple[str, ...], end: int) -> Ins:
         """Bind the next item (a (player, choice) pair for `simultaneously`) or leave the loop for ``end``."""
