@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from liturgy.interpreter.codegen import fusepick
-from liturgy.interpreter.codegen.fusebook import At, TraceBook
+from liturgy.interpreter.codegen.fusebook import At, TraceBook, pooled_expr
 from liturgy.interpreter.codegen.fuselimits import MAX_CALL, MAX_CALLS, MAX_INLINE_LINES, MAX_NODES, MAX_PATH, MAX_TURNS
 from liturgy.interpreter.codegen.locals import direct_writes
 from liturgy.interpreter.compiler.instructions import MAX_FRAMES, _push
@@ -119,7 +119,7 @@ class Trace(TraceBook):
         elif kind == "branch":
             _, _, cond, then_pc, else_pc = info
             kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
-            pre, cond = self.vars.rewrite(cond, True, self.fuser.effects)
+            pre, cond = self.vars.rewrite(pooled_expr(cond), True, self.fuser.effects)
             self.emits(pre)
             self.emit(f"if {cond}:")
             self.depth += 1
@@ -136,7 +136,7 @@ class Trace(TraceBook):
             kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
             # the loop's pair in this function's locals, written to ``env`` only where the frame can be seen
             items, i, _ = self.pair(key)
-            pre, seq = self.vars.rewrite(seq, True, self.fuser.effects)
+            pre, seq = self.vars.rewrite(pooled_expr(seq), True, self.fuser.effects)
             self.emits(pre)
             # the snapshot ``tuple(...)`` makes is the seats' own tuple when the loop is over them (Tables.players
             # is one: ``tuple`` of an exact tuple returns it), so the call is left out there
