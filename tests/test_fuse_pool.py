@@ -1,18 +1,24 @@
-"""Fused functions' locals (codegen/fusebook.py ``pooled``): the temporaries of statement runs and of the
-conditions and loop sequences written into a fused function share one pool of names, and what a `do` hands its
-callee reads the caller's held locals (session 22, issue 29). The renaming is checked on its own (the same
-results, names a text only reads left alone, texts with a scope of their own left as they are), then on Kuhn
-poker's generated text."""
+"""Fused functions' locals (codegen/fusepool.py ``pooled``): the temporaries of statement runs, choices and of the
+conditions and loop sequences written into a fused function share one pool of names, two temporaries of one text
+whose lifetimes do not overlap share one name, and what a `do` hands its callee reads the caller's held locals
+(sessions 22 and 25, issue 29). The renaming is checked on its own (the same results, names a text only reads left
+alone, texts with a scope of their own left as they are, lifetimes through loops), then on Kuhn poker's generated
+text and on a small ruleset's, in every compile mode."""
 
 from __future__ import annotations
 
 import random
 import re
+import types
+from collections.abc import Callable
 
+import pytest
 from conftest import ROOT
+from liturgy.interpreter.codegen import fuse, fusewalk
 from liturgy.interpreter.codegen.fuse import build_all
-from liturgy.interpreter.codegen.fusebook import pooled, pooled_expr
-from liturgy.interpreter.engine import load_ruleset
+from liturgy.interpreter.codegen.fusepool import pooled, pooled_expr
+from liturgy.interpreter.engine import Ruleset, load_ruleset
+from mode_helpers import compiled, played_in_every_mode
 
 
 def _run(lines: list[str], **env: object) -> dict[str, object]:
@@ -81,3 +87,107 @@ def test_kuhn_fused_functions_hold_only_pooled_temporaries() -> None:
     assert any("_Fa1 = s.tables.players" in text for text in fused)
     for seed in range(3):
         rules.new_game(2, seed).random_playout(random.Random(seed))
+
+
+def test_a_choice_with_an_f_string_is_renamed() -> None:
+    """An f-string that holds none of the text's temporaries (a choice's `no player` message reads ``p``) is left
+    as it is and the text around it renamed, in order of first appearance; one that holds a temporary leaves the
+    whole text alone; the names read after a loop are the loop's."""
+    text = ["    _t1 = 3", "    p = 0", "    out['r'] = f'P{p + 1}'", "    for _x2 in _k3:", "        _t4 = _x2 * _t1",
+            "    out['s'] = (_t4, _x2, 'at x:1')"]
+    got = pooled(text)
+    assert got == ["    _R0 = 3", "    p = 0", "    out['r'] = f'P{p + 1}'", "    for _R1 in _k3:",
+                   "        _R2 = _R1 * _R0", "    out['s'] = (_R2, _R1, 'at x:1')"]
+    assert _run(got) == _run(text) == {"r": "P1", "s": (90, 30, "at x:1")}
+    assert pooled(["    _t1 = 3", "    out['r'] = f'{_t1}'", "    _t2 = 4"]) == [
+        "    _t1 = 3", "    out['r'] = f'{_t1}'", "    _t2 = 4"]
+
+
+POOL_RULES = """game "Pool" { players 2..3
+  step_limit 6000 }
+counter per player hp 0..9 = 6
+counter per player gold 0..60
+counter total 0..100000
+round {
+  step s "S" {
+    for p in players {
+      let b = p.hp + 1
+      let c = b * 2
+      if c > 8 { p.gold += c - 8 }
+      for q in players {
+        if q != p and q.hp > b - 3 { total += 1 }
+      }
+      log "{} has {} and {}", p, b, c
+      choose k from range(4) by p {
+        p.hp -= k
+        let d = k + p.gold
+        for q in players {
+          if q != p { q.gold += d / 3 }
+        }
+        total += 10 / (p.hp + 1 - k)
+        log "{} took {}", p, d
+      }
+    }
+    let m = 0
+    for p in players {
+      if p.gold > m { m = p.gold }
+    }
+    total += m
+    if round >= 5 { end game }
+  }
+}
+score(p) = p.gold + total
+"""
+
+
+def _played(rules: Ruleset, seed: int) -> object:
+    """One random 2-player game, as tests/mode_helpers.py's ``played_in_every_mode`` records each mode's."""
+    game = rules.new_game(2, seed)
+    game.random_playout(random.Random(seed))
+    return (game.digest(), game.error, [game.log_lines(v) for v in (None, 0, 1)], game.result)
+
+
+def _fused_locals(rules: Ruleset) -> dict[str, int]:
+    comp = rules.compiled
+    assert comp.gen is not None
+    build_all(comp)
+    out = {}
+    for g in comp.gen.sources.items:
+        if g.filename.startswith("<liturgy fused"):
+            module = compile(g.text, g.filename, "exec")
+            code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+            out[code.co_name] = code.co_nlocals
+    return out
+
+
+def test_a_small_rulesets_fused_frames_shrink_and_play_alike(write_ruleset: Callable[..., str],
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Runs, a choice and loops written into fused functions: each function has fewer locals than with every
+    temporary its own (the pool turned off), and the games (some stop dividing by zero) are the same in the five
+    compile modes and without the pool."""
+    path = write_ruleset(POOL_RULES)
+    monkeypatch.setenv("LITURGY_CACHE", "off")  # no walk or bytecode of the other build replayed
+    built = {repr({}): compiled(path, {})}
+    pooled_ = _fused_locals(built[repr({})])
+    with monkeypatch.context() as m:
+        m.setattr(fuse, "pooled", lambda lines, code=None: lines)
+        m.setattr(fusewalk, "pooled_expr", lambda text: text)
+        plain_rules = compiled(path, {})
+        plain = _fused_locals(plain_rules)
+        plain_games = [_played(plain_rules, seed) for seed in range(6)]
+    assert pooled_.keys() == plain.keys() and pooled_
+    assert all(pooled_[name] < plain[name] for name in plain), (pooled_, plain)
+    # the largest (the texts of a choice's two ways and the loops after it) a quarter smaller at least
+    assert max(pooled_.values()) * 4 < max(plain.values()) * 3, (pooled_, plain)
+
+    def rules(mode: dict[str, bool]) -> Ruleset:
+        if repr(mode) not in built:
+            built[repr(mode)] = compiled(path, mode)
+        return built[repr(mode)]
+
+    errors = set()
+    for seed in range(6):
+        seen = played_in_every_mode(rules, seed)
+        assert all(x == seen[0] for x in seen) and seen[0] == plain_games[seed], seed
+        errors.add(seen[0][1])  # type: ignore[index]
+    assert None in errors and any(e is not None and "zero" in e for e in errors), errors

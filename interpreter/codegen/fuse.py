@@ -82,8 +82,8 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from liturgy.interpreter.codegen import codecache
-from liturgy.interpreter.codegen.fusebook import pooled
 from liturgy.interpreter.codegen.fuselimits import FUSED, MAX_CALL, MAX_CALLEE, MAX_RUN_LINES
+from liturgy.interpreter.codegen.fusepool import pooled
 from liturgy.interpreter.codegen.fusewalk import Trace
 from liturgy.interpreter.codegen.locals import Effects
 from liturgy.interpreter.codegen.source import Refused
@@ -112,7 +112,7 @@ class Fuser:
         self.copies: dict[tuple[int, int, int], Code] = {}
         self.done: set[tuple[int, int]] = set()
         self.asking: dict[int, bool] = {}  # id(Code) -> worth a copy per call site (:meth:`asks`)
-        self.pooled: dict[int, tuple[Ins, list[str]]] = {}  # id(run) -> its text, temporaries pooled
+        self.pooled: dict[int, tuple[Ins, list[str]]] = {}  # id(run or choice) -> its text, temporaries pooled
         # what the generated functions a text calls with ``env`` read and write there (codegen/locals.py)
         sources = comp.gen.sources
         self.effects = Effects(self.ns, lambda: {g.filename: g.text for g in sources.items})
@@ -165,7 +165,7 @@ class Fuser:
 
     def pool(self, fn: Ins, lines: list[str], kind: str) -> list[str]:
         """The text of ``fn`` (a statement run, a choice: ``kind``, its generated function's kind) with its own
-        temporaries renamed from the fused functions' pool (:func:`.fusebook.pooled`), once per function."""
+        temporaries renamed from the fused functions' pool (:func:`.fusepool.pooled`), once per function."""
         done = self.pooled.get(id(fn))
         if done is None or done[0] is not fn:
             code = getattr(fn, "__code__", None)  # the generated function whose body the lines are
@@ -319,4 +319,3 @@ def build_all(comp: Compiler) -> int:
 def fuse_codes(comp: Compiler) -> int:
     """Fuse every code block of ``comp``; the engine's margin (longest fused path), 0 when nothing fused."""
     return Fuser(comp).fuse_all()
-

@@ -9,9 +9,6 @@ exit (written back, dropped on a frame change, restored across a branch) are in 
 
 from __future__ import annotations
 
-import functools
-import re
-import types
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from liturgy.interpreter.codegen.locals import HeldVars
@@ -152,67 +149,3 @@ class TraceBook:
         if q != kv:
             self.emit(f"_Fq = {q}")
         return q, frpc
-
-
-
-# a generated temporary (``_t37``, ``_E46``, ``_it51``; group 4): a prefix and the generator's counter, not an
-# attribute or part of a longer name; ``_F…`` are the fused function's own (pc, loop pairs, held variables), never
-# a run's. Matched with the plain string literals around it (text in a string is never renamed), with a one-line
-# f-string (group 2: left as it is, and the text too if it holds one of the text's own temporaries: its braces are
-# code, its other characters are not), and with what it does not read exactly (group 1: a triple-quoted string;
-# group 3: another prefixed one) or a name of the pool already: the text is then left as it is.
-_TEMP = re.compile(r"""(\'\'\'|\"\"\"|(?<![\w.])_R[0-9])|((?<!\w)[fF](?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"))|"""
-                   r"""(\w['"])|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|(?<![\w.])(_(?!F)[A-Za-z]+[0-9]+)\b""")
-_WORD = re.compile(r"\w+")
-_NAME = re.compile(r"_(?!F)[A-Za-z]+[0-9]+")
-
-
-@functools.lru_cache(maxsize=4096)
-def pooled_expr(text: str) -> str:
-    """A condition's or a loop's sequence's text (one line) with its own temporaries (the walrus names it caches
-    parts in, read within it alone: it was the body of an instruction's function) renamed from the same pool
-    as the runs' (:func:`pooled`)."""
-    return text if "\n" in text or ":=" not in text else pooled([f"return ({text})"])[0][8:-1]
-
-
-def pooled(lines: list[str], code: types.CodeType | None = None) -> list[str]:
-    """A statement run's lines with its own temporaries renamed ``_R0``, ``_R1``… in order of first appearance.
-
-    A run was a function of its own: every temporary it stores is its local, bound before it is read and dead
-    when the run ends (no later text reads it: the fused function's own state is its ``_F…`` locals). Written
-    into a fused function with their unique names, every run's temporaries were locals of the whole function,
-    and a frame sets each local to NULL at the call and clears it at the return (about 8 instructions each,
-    callgrind): Kuhn's three fused calls had 45 to 48 locals, most of them temporaries of runs on other paths.
-    Renamed from one pool, runs on different paths or one after another share the slots, so a function has as
-    many as its largest run needs. Renamed: the run's locals as Python compiles them (so never a constant or a
-    global it reads) of the generators' form; a text Python does not compile as a function's body, with a
-    variable a nested function reads, or with a string the pattern does not read exactly, is left as it is.
-    ``code``: the compiled function whose body the lines are, when there is one (its locals, without compiling
-    the text again: a large ruleset's fusing wrote a few hundred runs).
-    """
-    fn = code
-    if fn is None:
-        try:
-            module = compile("def _f():\n" + "\n".join(" " + line for line in lines), "<pool>", "exec")
-        except SyntaxError:
-            return lines
-        fn = next(c for c in module.co_consts if isinstance(c, types.CodeType))
-    if fn.co_cellvars or fn.co_freevars:
-        return lines
-    own = set(fn.co_varnames)
-    new: dict[str, str] = {}
-    odd = False
-
-    def rename(m: re.Match[str]) -> str:
-        nonlocal odd
-        name = m[4]
-        if name is None or name not in own:
-            odd = odd or m[1] is not None or m[3] is not None or (
-                m[2] is not None and any(_NAME.fullmatch(word) and word in own for word in _WORD.findall(m[2])))
-            return m[0]
-        if name not in new:
-            new[name] = f"_R{len(new)}"
-        return new[name]
-
-    out = _TEMP.sub(rename, "\n".join(lines)).split("\n")
-    return lines if odd else out

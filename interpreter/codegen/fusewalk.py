@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from liturgy.interpreter.codegen import fusepick
-from liturgy.interpreter.codegen.fusebook import At, TraceBook, pooled_expr
+from liturgy.interpreter.codegen.fusebook import At, TraceBook
 from liturgy.interpreter.codegen.fuselimits import MAX_CALL, MAX_CALLS, MAX_INLINE_LINES, MAX_NODES, MAX_PATH, MAX_TURNS
+from liturgy.interpreter.codegen.fusepool import pooled_expr
 from liturgy.interpreter.codegen.locals import direct_writes
 from liturgy.interpreter.compiler.instructions import MAX_FRAMES, _push
 from liturgy.interpreter.runtime.errors import GAME_ENDED
@@ -98,8 +99,9 @@ class Trace(TraceBook):
             body = fuser.run_text(fn) if self.inline else None
             if body is not None and self.inlined + len(body) <= MAX_INLINE_LINES:
                 kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
-                # The run's own statements, in this function's locals: its temporaries have names unique in
-                # the ruleset, it reads ``env`` and ``s`` like this function, and it leaves the pc alone
+                # The run's own statements, in this function's locals: its temporaries are named from the pool
+                # (codegen/fusepool.py: dead when the run ends, so later texts may take their slots), it reads
+                # ``env`` and ``s`` like this function, and it leaves the pc alone
                 # (the run function's closing ``fr[1] += 1`` is written when this function stops or syncs).
                 # It reads and writes the held variables' locals (or they are written back first).
                 self.inlined += len(body)
