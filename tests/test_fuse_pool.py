@@ -103,6 +103,33 @@ def test_a_choice_with_an_f_string_is_renamed() -> None:
         "    _t1 = 3", "    out['r'] = f'{_t1}'", "    _t2 = 4"]
 
 
+def test_lifetimes_share_a_name_only_where_they_do_not_overlap() -> None:
+    """Two temporaries of one text share a name where one's last line is before the other's first; a temporary
+    that occurs in a loop holds its name through the whole loop (a value read in a later turn: before the loop,
+    or written after its read in the turn), nested loops too; a statement that goes on to another line leaves
+    every temporary its own name."""
+    after = ["    _a1 = 5", "    for _x2 in _k3:", "        out.setdefault('l', []).append(_a1)",
+             "        _b4 = _x2 * 2", "        out.setdefault('l', []).append(_b4)", "    _c5 = 1",
+             "    out['c'] = _c5"]
+    got = pooled(after)
+    assert got[0] == "    _R0 = 5" and got[5] == "    _R0 = 1"  # `_c5` after the loop takes `_a1`'s name
+    assert "_R0" not in got[3]  # `_a1` is read in every turn: `_b4` cannot take its name
+    assert _run(got) == _run(after)
+    carried = ["    _p1 = -1", "    for _x2 in _k3:", "        for _y3 in (1, 2):", "            if _y3 == 1:",
+               "                out.setdefault('l', []).append(_p1)", "            _q4 = _x2 + _y3",
+               "            _p1 = _q4", "        _z5 = _x2 * 7", "        out.setdefault('z', []).append(_z5)"]
+    got = pooled(carried)
+    assert _run(got) == _run(carried)
+    # each lives in a loop the others live in (`_q4` ends before `_p1`'s read, a turn later): none shares
+    assert len(set(re.findall(r"_R[0-9]+", "\n".join(got)))) == 5, got
+    late = ["    for _x1 in _k3:", "        if _x1 > 10:", "            out.setdefault('l', []).append(_c2)",
+            "        _c2 = _x1", "        _d3 = 5", "        out.setdefault('d', []).append(_d3)"]
+    got = pooled(late)
+    assert _run(got) == _run(late) == {"l": [10, 20], "d": [5, 5, 5]}  # `_c2` read a turn after its write
+    continued = ["    _t1 = max(1,", "        2)", "    _t2 = 4", "    out['r'] = _t2"]
+    assert pooled(continued)[2] == "    _R1 = 4"  # no lifetimes read: each its own name
+
+
 POOL_RULES = """game "Pool" { players 2..3
   step_limit 6000 }
 counter per player hp 0..9 = 6
