@@ -9,9 +9,11 @@ the engine's pick) reads the playout's picker from the state (``s.pick``); with 
 engine's step loop would, binds the value, records the decision and returns to the engine at the chosen body's
 pc like any fused call that stops before an instruction, so the engine's next call runs the body.
 
-Why this is exact: the engine picks at once whenever it has a picker and the game is unchecked (a checked game
-checks its invariants first, so ``Game.random_playout`` leaves ``s.pick`` unset there, and so does every other
-caller: a player's ``apply``, ``playout(pick)`` whose picker may read the pending decision, a load, a clone).
+Why this is exact: the engine picks at once whenever it has a picker and the game is unchecked (every caller but
+a random playout leaves ``s.pick`` unset: a player's ``apply``, ``playout(pick)`` whose picker may read the pending
+decision, a load, a clone). A checked game checks its invariants first: the noted code it runs (and only that
+code) writes the pending decision, then asks ``s.pick()`` for the picker, which runs the engine's check on that
+state and returns None when it fails, the text then suspending as before (engine/checkpick.py).
 The picks are asked with the same option counts in the same order (a simultaneous choice's entries in the list's
 order, each decision recorded before the next pick), the frame gets the same binding and resume point, and the
 step count is the same: the suspended call ran no instruction and the body's call then ran its own; here the
@@ -50,13 +52,28 @@ def write(trace: Trace, at: At, pc: int, k: int, lines: list[str], how: tuple[An
         body = line.lstrip()
         indent = pad + line[:len(line) - len(body)]
         trace.lines.append(f"{indent}return {trace.done(k)}" if body == "return False" else indent + body)
+    comp = trace.fuser.comp
+    # The noted code (checked games): ``s.pick`` is a ready callable that runs the engine's check and returns the
+    # picker, or None to suspend as before, its check's outcome kept for the engine (engine/checkpick.py). The
+    # check reads the pending decision only for two built-in invariants: a decision's options are not empty
+    # (proven here: a simultaneous choice's text raises on an empty entry, an optional one offers None, any other
+    # tests `if not options`, but for a constant list) and no absent seat is asked (only with `absent_while`).
+    # Where either may be read, the decision is written before the check (``early``: the state the engine's
+    # check saw, cleared after a pick); elsewhere only where the text suspends.
+    proven = how[0] == "simul" or how[4] or any(line.strip() == "if not options:" for line in lines)
+    early = comp.notes and (comp.layout.absent_offset is not None or not proven)
+    if early:
+        trace.emits(lines[-tail:-1])
     trace.emit("_Fpk = s.pick")
-    trace.emit("if _Fpk is None:")
+    trace.emit("if _Fpk is None or (_Fpk := _Fpk()) is None:" if comp.notes else "if _Fpk is None:")
     trace.depth += 1
-    trace.emits(lines[-tail:-1])
+    if not early:
+        trace.emits(lines[-tail:-1])
     trace.emit(f"s.steps += {trace.done(k)}")
     trace.emit("return True")
     trace.depth -= 1
+    if early:
+        trace.emit("s.pending = None")
     if how[0] == "choose":
         _, var, body_pc, end_pc, optional = how
         if optional:

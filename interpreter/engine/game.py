@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import orjson
 from liturgy.interpreter.compiler.code import ROUND_SLOT, UNITS
+from liturgy.interpreter.engine import checkpick
 from liturgy.interpreter.engine.seal import seal, sealed_text, tuples_only, with_seal
 from liturgy.interpreter.engine.views import GameViews, open_entry, waiting_players
 from liturgy.interpreter.runtime import certgen, invariants
@@ -35,6 +36,7 @@ from liturgy.interpreter.runtime.rng import mt_below
 from liturgy.interpreter.runtime.state import GameState, thaw
 
 if TYPE_CHECKING:
+    from liturgy.interpreter.engine.checkpick import CheckedPicks
     from liturgy.interpreter.engine.infosets import Knowledge
     from liturgy.interpreter.engine.ruleset import Ruleset
 
@@ -103,12 +105,14 @@ class Game(GameViews):
         self.log_plain = 0
 
     # ------------------------------------------------------------ running
-    def _advance(self, pick: Callable[[int], int] | None = None) -> None:  # noqa: C901 - the hot step loop
+    def _advance(self, pick: Callable[[int], int] | None = None,  # noqa: C901 - the hot step loop
+                 picks: CheckedPicks | None = None) -> None:
         """Run the step machine until a player must decide, the game ends, or a rule fails.
 
         With ``pick`` (``random_playout``), a suspension does not leave the loop: after the
         invariant check the engine asks ``pick(option count)`` for every waiting chooser, in the
         order the apply loop would, writes the picks back and runs on, to the end of the game.
+        ``picks``: a checked playout's picks in the fused code (engine/checkpick.py): their failed check is this one's.
         """
         s = self.state
         stop = self.ruleset.step_limit + 2
@@ -141,7 +145,10 @@ class Game(GameViews):
                                     # A suspended call ran no instruction: take back its turn of the loop
                                     # (``i`` counts it), pick, and run on. A violation stops the game with
                                     # the step count the check after the loop would have seen.
-                                    if check and (bad := self.violations()):  # (not _check_invariants: a frame)
+                                    # (not _check_invariants: a frame). Where the fused code's own check
+                                    # failed (a checked playout, checkpick.py), its outcome
+                                    if check and (bad := self.violations() if picks is None or picks.failed is None
+                                                  else picks.outcome()):
                                         raise InvariantViolation(*bad[0])
                                     extra -= 1
                                     pend = s.pending
@@ -511,9 +518,10 @@ class Game(GameViews):
         ``while not finished: for p in waiting_for(): apply(rng.randrange(option_count(p)), p)``,
         but the step machine never stops at a choice: it picks in place (see :meth:`_advance`),
         so no labels, ``Decision``, per-call checks or re-entries into the step loop are paid.
-        Simulations and benchmarks spend much of a short game there. In an unchecked game the generated code
-        also picks in place (``state.pick``), without suspending at all. A fresh game is set up and played the
-        same way in one call by ``Ruleset.new_game(..., playout=rng)`` (its first choice picked in place too).
+        Simulations and benchmarks spend much of a short game there. The generated code also picks in place
+        (``state.pick``), without suspending at all; a checked game's after its check (engine/checkpick.py). A
+        fresh game is set up and played the same way in one call by ``Ruleset.new_game(..., playout=rng)`` (its
+        first choice picked in place too).
         """
         s = self.state
         if s.status != "running":
@@ -538,8 +546,8 @@ class Game(GameViews):
             decisions.append((p, choice))
         else:
             self._pick(pick)
-        if self.check:  # the engine checks the invariants at each suspension before it picks
-            self._advance(pick)
+        if self.check or self.ruleset.notes:  # the invariants checked before each pick (engine/checkpick.py)
+            checkpick.play(self, pick)
             return len(decisions) - before
         # Unchecked: the fused functions pick in place with the same picker, at the moment the engine would
         # (interpreter/codegen/fusepick.py), bind it and return at the chosen body, which this loop runs next

@@ -21,6 +21,7 @@ from liturgy.interpreter.codegen import GENERATORS, codecache
 from liturgy.interpreter.compiler.code import FIRST_SLOT, ROUND_SLOT, Code
 from liturgy.interpreter.compiler.compiler import Compiler
 from liturgy.interpreter.compiler.display import Display
+from liturgy.interpreter.engine import checkpick
 from liturgy.interpreter.engine.game import Game, uniform_picker
 from liturgy.interpreter.engine.saves import load_verified
 from liturgy.interpreter.runtime import invariants
@@ -492,11 +493,11 @@ class Ruleset:
             return game
         # random_playout's picker and run, from the set-up on: the first choice is picked where the others are (in
         # place by the fused code, or at the suspension by the step loop), which is where random_playout's own
-        # first pick would have taken the same draw; a checked game checks its invariants at each suspension
-        # first, as new_game's own run does before it returns (so it leaves ``s.pick`` unset: fusepick.py)
+        # first pick would have taken the same draw; a checked game checks its invariants before each pick, as
+        # new_game's own run does before it returns (the noted code, every checked game's: engine/checkpick.py)
         pick = _Bound(mt_below, playout.getrandbits) if playout.__class__ is _Random else uniform_picker(playout)
-        if check_invariants:
-            game._advance(pick)
+        if self.notes:
+            checkpick.play(game, pick)
             return game
         s.pick = pick
         try:

@@ -170,10 +170,11 @@ class GameState:
         # certificate then checks the moved cards' places and the zones' sizes, not every card of both zones);
         # a list exactly when ``wrote`` is one
         self.moved: list[int] | None = None
-        # while an unchecked random playout runs (Game.random_playout): its picker, which the fused functions ask
-        # in place at a choice instead of suspending (interpreter/codegen/fusepick.py); None otherwise (a choice
-        # then suspends, as for a player's decision). Not part of the game: not in digests, saves or clones
-        self.pick: Callable[[int], int] | None = None
+        # while a random playout runs (Game.random_playout): its picker, which the fused functions ask in place
+        # at a choice instead of suspending (interpreter/codegen/fusepick.py); for the noted code (checked games)
+        # a callable that checks the invariants first and returns the picker (engine/checkpick.py); None otherwise
+        # (a choice then suspends, as for a player's decision). Not part of the game: not in digests, saves or clones
+        self.pick: Callable[..., Any] | None = None
 
     @staticmethod
     def start(tables: Tables, counters: list[Any], zones: list[list[int]], card_zone: list[int],
