@@ -83,7 +83,6 @@ from typing import TYPE_CHECKING, Any
 
 from liturgy.interpreter.codegen import codecache
 from liturgy.interpreter.codegen.fuselimits import FUSED, MAX_CALL, MAX_CALLEE, MAX_RUN_LINES
-from liturgy.interpreter.codegen.fusepool import pooled
 from liturgy.interpreter.codegen.fusewalk import Trace
 from liturgy.interpreter.codegen.locals import Effects
 from liturgy.interpreter.codegen.source import Refused
@@ -112,7 +111,6 @@ class Fuser:
         self.copies: dict[tuple[int, int, int], Code] = {}
         self.done: set[tuple[int, int]] = set()
         self.asking: dict[int, bool] = {}  # id(Code) -> worth a copy per call site (:meth:`asks`)
-        self.pooled: dict[int, tuple[Ins, list[str]]] = {}  # id(run or choice) -> its text, temporaries pooled
         # what the generated functions a text calls with ``env`` read and write there (codegen/locals.py)
         sources = comp.gen.sources
         self.effects = Effects(self.ns, lambda: {g.filename: g.text for g in sources.items})
@@ -161,17 +159,7 @@ class Fuser:
         lines = got[1].rstrip("\n").split("\n")
         if len(lines) > MAX_RUN_LINES or any(line.lstrip().startswith(("return", "yield")) for line in lines):
             return None
-        return self.pool(fn, lines, "stmt")
-
-    def pool(self, fn: Ins, lines: list[str], kind: str) -> list[str]:
-        """The text of ``fn`` (a statement run, a choice: ``kind``, its generated function's kind) with its own
-        temporaries renamed from the fused functions' pool (:func:`.fusepool.pooled`), once per function."""
-        done = self.pooled.get(id(fn))
-        if done is None or done[0] is not fn:
-            code = getattr(fn, "__code__", None)  # the generated function whose body the lines are
-            own = code if code is not None and code.co_filename.startswith(f"<liturgy {kind} ") else None
-            done = self.pooled[id(fn)] = (fn, pooled(lines, own))
-        return done[1]
+        return lines
 
     def choice_text(self, fn: Ins) -> list[str] | None:
         """The lines of a generated `choose` or `simultaneously` (None: call it). Every path through them ends in
@@ -180,7 +168,7 @@ class Fuser:
         got = cgen.texts.get(id(fn)) if cgen is not None else None
         if got is None or got[0] is not fn or len(got[1]) > MAX_RUN_LINES:
             return None
-        return self.pool(fn, got[1], "choice")
+        return got[1]
 
     def call_text(self, fn: Ins) -> tuple[list[str], str] | None:
         """The lines of a proc's generated `do` that bind the callee's environment, and its name (None: call it)."""

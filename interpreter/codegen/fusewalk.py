@@ -14,7 +14,6 @@ from typing import Any
 from liturgy.interpreter.codegen import fusepick
 from liturgy.interpreter.codegen.fusebook import At, TraceBook
 from liturgy.interpreter.codegen.fuselimits import MAX_CALL, MAX_CALLS, MAX_INLINE_LINES, MAX_NODES, MAX_PATH, MAX_TURNS
-from liturgy.interpreter.codegen.fusepool import pooled_expr
 from liturgy.interpreter.codegen.locals import direct_writes
 from liturgy.interpreter.compiler.instructions import MAX_FRAMES, _push
 from liturgy.interpreter.runtime.errors import GAME_ENDED
@@ -99,9 +98,8 @@ class Trace(TraceBook):
             body = fuser.run_text(fn) if self.inline else None
             if body is not None and self.inlined + len(body) <= MAX_INLINE_LINES:
                 kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
-                # The run's own statements, in this function's locals: its temporaries are named from the pool
-                # (codegen/fusepool.py: dead when the run ends, so later texts may take their slots), it reads
-                # ``env`` and ``s`` like this function, and it leaves the pc alone
+                # The run's own statements, in this function's locals: its temporaries have names unique in
+                # the ruleset, it reads ``env`` and ``s`` like this function, and it leaves the pc alone
                 # (the run function's closing ``fr[1] += 1`` is written when this function stops or syncs).
                 # It reads and writes the held variables' locals (or they are written back first).
                 self.inlined += len(body)
@@ -121,7 +119,7 @@ class Trace(TraceBook):
         elif kind == "branch":
             _, _, cond, then_pc, else_pc = info
             kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
-            pre, cond = self.vars.rewrite(pooled_expr(cond), True, self.fuser.effects)
+            pre, cond = self.vars.rewrite(cond, True, self.fuser.effects)
             self.emits(pre)
             self.emit(f"if {cond}:")
             self.depth += 1
@@ -138,7 +136,7 @@ class Trace(TraceBook):
             kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
             # the loop's pair in this function's locals, written to ``env`` only where the frame can be seen
             items, i, _ = self.pair(key)
-            pre, seq = self.vars.rewrite(pooled_expr(seq), True, self.fuser.effects)
+            pre, seq = self.vars.rewrite(seq, True, self.fuser.effects)
             self.emits([*pre, *built])  # ``built``: the items' own loop, which reads only the game (seatgate.py)
             # the snapshot ``tuple(...)`` makes is the seats' own tuple when the loop is over them (Tables.players
             # is one: ``tuple`` of an exact tuple returns it), so the call is left out there
