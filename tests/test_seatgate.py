@@ -12,15 +12,10 @@ from collections.abc import Callable
 from liturgy.interpreter.codegen import seatgate
 from liturgy.interpreter.engine import Ruleset
 from mode_helpers import compiled, played_in_every_mode
+from test_scans import HEAD, TOKS
 
-RULES = '''game "Gates" { players 2..3
-  step_limit 2000 }
-card Tok { v: int }
-cards "tok.yaml"
-zone pool: deck hidden of Tok
-zone hand: per player row owner of Tok
-counter got 0..1000
-flag per player out
+# test_scans' declarations (a deck of Tok cards, a hand per player, ``got``), for up to three players
+RULES = HEAD.replace('"Scans" { players 2..2', '"Gates" { players 2..3') + '''flag per player out
 flag per player busy
 counter per player rank 0..3
 fn alive() -> list of player = [p for p in players_from(first) where not p.out]
@@ -60,7 +55,6 @@ round {
 }
 score(p) = got
 '''
-TOKS = "kind: Tok\nstart: pool\ncards:\n" + "".join(f"  - {{name: t{i}, v: {i % 5}}}\n" for i in range(20))
 
 
 def test_a_simultaneous_choice_gates_its_seats_and_plays_alike(write_ruleset: Callable[..., str]) -> None:
