@@ -22,6 +22,19 @@ def compiled(path: str, mode: dict[str, bool]) -> Ruleset:
     return Ruleset(program, **mode)
 
 
+def compiled_once(path: str) -> Callable[[dict[str, bool]], Ruleset]:
+    """:func:`compiled` for ``path``, each mode compiled once: a test reads one mode's generated text, then plays
+    the same game in every mode (:func:`played_in_every_mode`)."""
+    built: dict[str, Ruleset] = {}
+
+    def rules(mode: dict[str, bool]) -> Ruleset:
+        key = repr(mode)
+        if key not in built:
+            built[key] = compiled(path, mode)
+        return built[key]
+    return rules
+
+
 def played_in_every_mode(make: Callable[[dict[str, bool]], Ruleset], seed: int) -> list[object]:
     """One random 2-player game per mode: (digest, error, logs of everyone, P1 and P2, result)."""
     seen: list[object] = []

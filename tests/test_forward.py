@@ -7,8 +7,7 @@ import random
 import re
 from collections.abc import Callable
 
-from liturgy.interpreter.engine import Ruleset
-from mode_helpers import compiled, played_in_every_mode
+from mode_helpers import compiled_once, played_in_every_mode
 
 RULES = '''game "Forward" { players 2..3
   step_limit 4000 }
@@ -58,12 +57,7 @@ def test_a_counter_tested_after_its_write_reads_the_value_written(write_ruleset:
     are read from the list. Some games stop dividing by zero."""
     path = write_ruleset(RULES)
 
-    built: dict[str, Ruleset] = {}
-
-    def rules(mode: dict[str, bool]) -> Ruleset:  # each mode compiled once
-        if repr(mode) not in built:
-            built[repr(mode)] = compiled(path, mode)
-        return built[repr(mode)]
+    rules = compiled_once(path)
 
     gen = rules({}).compiled.gen
     assert gen is not None

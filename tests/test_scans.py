@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from liturgy.interpreter.codegen import seatgate
 from liturgy.interpreter.engine import Ruleset
-from mode_helpers import compiled, played_in_every_mode
+from mode_helpers import compiled, compiled_once, played_in_every_mode
 
 HEAD = '''game "Scans" { players 2..2
   step_limit 2000 }
@@ -327,12 +327,7 @@ def test_an_any_beside_an_and_or_an_or_is_a_loop_in_the_turn(write_ruleset: Call
     gate), not called as a loop function, and the games (one stops dividing by zero inside the `any`, which only
     runs where the `and`'s left side is true) are the same in every compile mode."""
     path = write_ruleset(HEAD.replace("players 2..2", "players 2..3") + SPLIT, {"tok.yaml": TOKS})
-    built: dict[str, Ruleset] = {}
-
-    def rules(mode: dict[str, bool]) -> Ruleset:  # 2 or 3 seats: the lists are loops, not written out
-        if repr(mode) not in built:  # each mode compiled once
-            built[repr(mode)] = compiled(path, mode)
-        return built[repr(mode)]
+    rules = compiled_once(path)  # 2 or 3 seats: the lists are loops, not written out
 
     gen = rules({}).compiled.gen
     assert gen is not None

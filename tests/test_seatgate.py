@@ -10,8 +10,7 @@ import re
 from collections.abc import Callable
 
 from liturgy.interpreter.codegen import seatgate
-from liturgy.interpreter.engine import Ruleset
-from mode_helpers import compiled, played_in_every_mode
+from mode_helpers import compiled_once, played_in_every_mode
 from test_scans import HEAD, TOKS
 
 # test_scans' declarations (a deck of Tok cards, a hand per player, ``got``), for up to three players
@@ -59,12 +58,7 @@ score(p) = got
 
 def test_a_simultaneous_choice_gates_its_seats_and_plays_alike(write_ruleset: Callable[..., str]) -> None:
     path = write_ruleset(RULES, {"tok.yaml": TOKS})
-    built: dict[str, Ruleset] = {}
-
-    def rules(mode: dict[str, bool]) -> Ruleset:
-        if repr(mode) not in built:  # each mode compiled once
-            built[repr(mode)] = compiled(path, mode)
-        return built[repr(mode)]
+    rules = compiled_once(path)
 
     gen = rules({}).compiled.gen
     assert gen is not None
