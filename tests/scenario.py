@@ -34,6 +34,7 @@ from typing import Any
 from liturgy.interpreter.compiler.code import FIRST_SLOT
 from liturgy.interpreter.engine import Game
 from liturgy.interpreter.runtime.moves import move_card
+from liturgy.interpreter.runtime.state import note_slot
 from rng_search import first_state
 
 # ---------------------------------------------------------------- addressing
@@ -66,6 +67,18 @@ def card_slot(g: Game, cid: int, counter: str = "echoes") -> int:
     """Counter slot of a per-card counter (the echoes on a monster)."""
     lay = g.ruleset.compiled.layout
     return lay.card_base + cid * lay.card_stride + lay.card_offsets[counter]
+
+
+def set_counter(g: Game, slot: int, value: Any) -> None:
+    """Write counter slot ``slot`` as a rule would: the value, and the note of the write that a checked game's
+    invariant certificate reads (interpreter/runtime/state.py ``note_slot``).
+
+    Why: an edit the record does not see is found by the certificate's comparison, which then checks the whole
+    state and takes a new certificate: exact, but Slay the Spire's 33,782 counter slots make that the largest cost
+    of a test that edits the state between every two decisions. Noted, the next check looks at the edited slots
+    (their bounds and pools) as it looks at any rule's write, and reports the same violations."""
+    g.state.counters[slot] = value
+    note_slot(g.state, slot)
 
 
 def field(g: Game, cid: int, name: str) -> Any:

@@ -10,7 +10,7 @@ import pytest
 from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.tools.simulate import simulate
 
-from tests.scenario import card_slot, global_slot, player_slot, zone_index
+from tests.scenario import card_slot, global_slot, player_slot, set_counter, zone_index
 
 RULES = str(Path(__file__).resolve().parents[1] / "rulesets" / "slay_the_spire.rules")
 RULESET = load_ruleset(RULES)
@@ -45,11 +45,12 @@ def test_a_whole_act_reaches_every_room_type_and_the_boss(players: int) -> None:
                 g.apply(rng.randrange(g.option_count(p)) if rng.random() < 0.3 else 0, p)
             for p in range(players):
                 if g.state.counters[player_slot(g, "max_hp", p)] > 0:
-                    g.state.counters[player_slot(g, "max_hp", p)] = 20
-                    g.state.counters[player_slot(g, "hp", p)] = 20
+                    set_counter(g, player_slot(g, "max_hp", p), 20)
+                    set_counter(g, player_slot(g, "hp", p), 20)
             for e in g.state.zones[zone_index(g, "foes")]:
-                g.state.counters[global_slot(g, "strength_box")] += g.state.counters[card_slot(g, e, "e_str")]
-                g.state.counters[card_slot(g, e, "e_str")] = 0
+                box = global_slot(g, "strength_box")
+                set_counter(g, box, g.state.counters[box] + g.state.counters[card_slot(g, e, "e_str")])
+                set_counter(g, card_slot(g, e, "e_str"), 0)
         assert g.error is None
         assert g.result is not None and g.result["scores"] == [1] * players
         lines = g.log_lines(None)

@@ -17,7 +17,7 @@ import pytest
 import yaml
 from liturgy.interpreter.engine import Game
 
-from tests.scenario import card_slot, global_slot, player_slot
+from tests.scenario import card_slot, global_slot, player_slot, set_counter
 from tests.sts_setup import RULESET, field, gc, zone
 
 CARDS = Path(__file__).resolve().parents[1] / "cards" / "slay_the_spire"
@@ -26,11 +26,12 @@ CARDS = Path(__file__).resolve().parents[1] / "cards" / "slay_the_spire"
 def keep_alive(g: Game, players: int) -> None:
     for p in range(players):
         if g.state.counters[player_slot(g, "max_hp", p)] > 0:
-            g.state.counters[player_slot(g, "max_hp", p)] = 20
-            g.state.counters[player_slot(g, "hp", p)] = 20
+            set_counter(g, player_slot(g, "max_hp", p), 20)
+            set_counter(g, player_slot(g, "hp", p), 20)
     for e in zone(g, "foes"):
-        g.state.counters[global_slot(g, "strength_box")] += g.state.counters[card_slot(g, e, "e_str")]
-        g.state.counters[card_slot(g, e, "e_str")] = 0
+        box = global_slot(g, "strength_box")
+        set_counter(g, box, g.state.counters[box] + g.state.counters[card_slot(g, e, "e_str")])
+        set_counter(g, card_slot(g, e, "e_str"), 0)
 
 
 def step(g: Game, rng: random.Random) -> None:
