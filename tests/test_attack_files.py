@@ -72,8 +72,8 @@ def test_a_pattern_over_a_huge_folder_stops_looking(tmp_path: Path) -> None:
     wide.mkdir(parents=True)
     for i in range(MAX_VISITED // 200 + 1):
         (wide / f"d{i}").mkdir()
-        for j in range(200):
-            (wide / f"d{i}" / f"f{j}").touch()
+        for j in range(200):  # empty files, made by one open each (Path.touch tries os.utime first: 3x the CPU)
+            os.close(os.open(wide / f"d{i}" / f"f{j}", os.O_CREAT | os.O_WRONLY, 0o644))
     start = time.process_time()  # CPU time: the bound holds however loaded the machine
     codes, text = _check(tmp_path / "p" / "g.rules", "wide/*/*/*.yaml")
     assert codes == ["E212"] and "looks at more than" in text
