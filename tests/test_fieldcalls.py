@@ -101,3 +101,46 @@ def test_a_field_call_writes_the_literal_or_argument_most_cards_answer(write_rul
         errors.add(seen[0][1])  # type: ignore[index]
     assert None in errors and any(e is not None and "zero" in e for e in errors), errors
 
+
+COPIES = '''game "Copies" { players 2..3
+  step_limit 4000 }
+card Tok { v: int }
+cards "tok.yaml"
+zone bag: pile public of Tok
+zone pool: pile public of Tok
+zone hand: per player pile public of Tok
+counter per player hp 0..40 = 30
+counter total 0..100000
+round {
+  step s "S" {
+    for p in players {
+      if size(bag) > 0 { move top(bag) to p.hand }
+      choose c from [x for x in p.hand] + [x for x in pool] + [x for x in p.hand where x.v > 1] by p {
+        move c to pool
+        total += size([x for x in p.hand]) + c.v
+        if total > 12 { move [x for x in pool] to bag }
+      }
+    }
+    if round >= 6 { end game }
+  }
+}
+score(p) = p.hp + total
+'''
+
+
+def test_a_comprehension_that_copies_a_zone_is_written_in_place(write_ruleset: Callable[..., str]) -> None:
+    """`[x for x in p.hand]`, `[x for x in pool]` in a choice's options, a `size` and a `move` are the zone's
+    tuple where they are used (codegen/copies.py), with no loop function; the filtered one keeps its function; every
+    compile mode plays the same games."""
+    path = write_ruleset(COPIES, {"tok.yaml": "kind: Tok\nstart: bag\ncards:\n  - name: A\n    count: 5\n    v: 1\n"
+                                              "  - name: B\n    count: 5\n    v: 2\n"})
+    rules = compiled_once(path)
+    gen = rules({}).compiled.gen
+    assert gen is not None
+    text = gen.sources.dump()
+    assert re.search(r"tuple\(tuple\(s\.zones\[\(?\d+ \+ ", text) and "tuple(tuple(s.zones[1]))" in text, text
+    loops = [b for b in text.split("\n\n") if "<liturgy loop" in b]
+    assert loops and all("_out.append(" in b for b in loops), loops  # only the filtered comprehension's
+    for seed in range(6):
+        seen = played_in_every_mode(rules, seed)
+        assert all(x == seen[0] for x in seen), seed

@@ -23,6 +23,7 @@ from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import aggregen, budgetgen, cardtab, cse, gridgen, kinds, letgen, scans, seqgen, unroll
 from liturgy.interpreter.codegen import turnloops as turns
+from liturgy.interpreter.codegen.copies import zone_copy
 from liturgy.interpreter.codegen.fieldcalls import wrap as field_call
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
@@ -414,7 +415,7 @@ class ExprGen:
             if self.turn is not None and (turn := turns.source(self, e)) is not None:
                 return turn  # its loop written into the enclosing loop's turn
             if (short := gridgen.spans_reach(self, e) or unroll.unrolled(self, e)
-                    or seats_unrolled(self, e)) is not None:
+                    or seats_unrolled(self, e) or zone_copy(self, e)) is not None:
                 return short  # the n-in-a-row test, one call; a few constant items or fixed seats, written out
             passed = self._passed(e)
             if passed:
