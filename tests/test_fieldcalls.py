@@ -1,6 +1,8 @@
-"""A card `function` field whose body is, for most cards, a literal or one of its arguments is written at the call
-site behind a per-card test (interpreter/codegen/fieldcalls.py): such cards make no Python call, the others call
-their body as before, and every compile mode plays the same games and stops with the same errors."""
+"""Calls the generated code no longer makes. A card `function` field whose body is, for most cards, a literal or one
+of its arguments is written at the call site behind a per-card test (interpreter/codegen/fieldcalls.py): such cards
+make no Python call, the others call their body as before. A comprehension that copies a zone is the zone's tuple
+(codegen/copies.py), and a `move` of a comprehension writes its loop in the statement (codegen/movegen.py). Every
+compile mode plays the same games and stops with the same errors."""
 from __future__ import annotations
 
 import re
@@ -119,6 +121,7 @@ round {
         move c to pool
         total += size([x for x in p.hand]) + c.v
         if total > 12 { move [x for x in pool] to bag }
+        if total > 20 { move [x for x in p.hand where x.v > 1] to pool }
       }
     }
     if round >= 6 { end game }
@@ -130,8 +133,9 @@ score(p) = p.hp + total
 
 def test_a_comprehension_that_copies_a_zone_is_written_in_place(write_ruleset: Callable[..., str]) -> None:
     """`[x for x in p.hand]`, `[x for x in pool]` in a choice's options, a `size` and a `move` are the zone's
-    tuple where they are used (codegen/copies.py), with no loop function; the filtered one keeps its function; every
-    compile mode plays the same games."""
+    tuple where they are used (codegen/copies.py), with no loop function; the filtered one keeps its function in an
+    expression, and a `move` of it writes its loop in the statement (movegen); every compile mode plays the same
+    games."""
     path = write_ruleset(COPIES, {"tok.yaml": "kind: Tok\nstart: bag\ncards:\n  - name: A\n    count: 5\n    v: 1\n"
                                               "  - name: B\n    count: 5\n    v: 2\n"})
     rules = compiled_once(path)
@@ -139,6 +143,8 @@ def test_a_comprehension_that_copies_a_zone_is_written_in_place(write_ruleset: C
     assert gen is not None
     text = gen.sources.dump()
     assert re.search(r"tuple\(tuple\(s\.zones\[\(?\d+ \+ ", text) and "tuple(tuple(s.zones[1]))" in text, text
+    # a `move` of a filtered comprehension: its loop written in the statement (inline_aggregates statement_loop)
+    assert re.search(r"_out(\d+)\.append\(_x\d+\)\n +_move_all\(s, tuple\(tuple\(_out\1\)\), ", text), text
     loops = [b for b in text.split("\n\n") if "<liturgy loop" in b]
     assert loops and all("_out.append(" in b for b in loops), loops  # only the filtered comprehension's
     for seed in range(6):
