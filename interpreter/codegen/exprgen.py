@@ -23,6 +23,8 @@ from liturgy.dsl import constructs
 from liturgy.dsl.frontend import ast as A
 from liturgy.interpreter.codegen import aggregen, budgetgen, cardtab, cse, gridgen, kinds, letgen, scans, seqgen, unroll
 from liturgy.interpreter.codegen import turnloops as turns
+from liturgy.interpreter.codegen.copies import zone_copy
+from liturgy.interpreter.codegen.fieldcalls import wrap as field_call
 from liturgy.interpreter.codegen.helpers import _index, _never, _no_card, _random, _roll
 from liturgy.interpreter.codegen.hoist import Hoist, Params, bare, function_text
 from liturgy.interpreter.codegen.inline_aggregates import holds_seats
@@ -413,7 +415,7 @@ class ExprGen:
             if self.turn is not None and (turn := turns.source(self, e)) is not None:
                 return turn  # its loop written into the enclosing loop's turn
             if (short := gridgen.spans_reach(self, e) or unroll.unrolled(self, e)
-                    or seats_unrolled(self, e)) is not None:
+                    or seats_unrolled(self, e) or zone_copy(self, e)) is not None:
                 return short  # the n-in-a-row test, one call; a few constant items or fixed seats, written out
             passed = self._passed(e)
             if passed:
@@ -761,12 +763,11 @@ class ExprGen:
                         f"if ({c} := {self.src(e.func.obj)}) is not None else _no_card({f'`{fname}` of no card'!r}))")
             # each card's body takes the arguments and `self` as Python parameters: no dict per call
             table = self.const(self.positional(fname))
-            args = "".join(f"{self.src(a)}, " for a in e.args)
-            missing = f"`{fname}` of no card"
-            obj = self.src(e.func.obj)
+            srcs = [self.src(a) for a in e.args]  # a body that returns a literal or an argument: no call (fieldcalls)
+            args, missing, obj = "".join(f"{a}, " for a in srcs), f"`{fname}` of no card", self.src(e.func.obj)
             if self.is_nonnull(obj) or (_PLAIN.fullmatch(bare(obj)) and proven_item(self, e.func.obj)):  # no test
-                return f"{table}[{card_def}[{obj}]](s, {args}{obj})"
-            return (f"({table}[{card_def}[{c}]](s, {args}{c}) "
+                return field_call(self, fname, srcs, card_def, obj, f"{table}[{card_def}[{obj}]](s, {args}{obj})")
+            return (f"({field_call(self, fname, srcs, card_def, c, f'{table}[{card_def}[{c}]](s, {args}{c})')} "
                     f"if ({c} := {obj}) is not None else _no_card({missing!r}))")
         # an inlined `fn`: its body with the parameters replaced by the arguments' sources
         comp = self.comp

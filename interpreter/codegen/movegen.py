@@ -64,7 +64,8 @@ def move(gen: StmtGen, st: A.Move) -> None:
         return
     dst = gen.tmp("_z")
     gen.emit(f"{dst} = {gen.zone(st.dest)}")
-    gen.emit(f"_move_all(s, tuple({gen.src(st.what)}), {dst}, {place})")
+    # a comprehension's loop written here (inline_aggregates ``statement_loop``), after the destination as before
+    gen.emit(f"_move_all(s, tuple({gen.inline_loop(st.what)}), {dst}, {place})")
 
 
 def _move_top(gen: StmtGen, st: A.Move) -> bool:
