@@ -133,9 +133,7 @@ class Fuser:
             if not inlined:
                 raise
             made = Trace(self, code, head, inline=False).source(turns=False)
-            if made is None:  # a choice alone at the head (fusewalk.py ``stop``): the instruction, as without it
-                return code.ins[head]
-            # the same walk, with calls in place of the runs' text (and no loop)
+            assert made is not None  # the same walk, with calls in place of the runs' text (and no loop)
             return self.build(made[0], made[1], code, head, False)
         return fn
 

@@ -70,9 +70,6 @@ class TraceBook:
         # turning function keeps its head loop's variables in locals from turn to turn (``mixed``: some way back
         # to the head does not hold them, so the function is written again with ``hold_head`` off)
         self.vars, self.hold_head, self.mixed = HeldVars(), hold_head, False
-        # the function is a choice at its head picked in place (fusewalk.py ``stop``): compiled though it runs no
-        # instruction before the choice
-        self.picked = False
 
     def emit(self, line: str) -> None:
         self.lines.append("    " * self.depth + line)

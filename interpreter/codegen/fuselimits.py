@@ -45,9 +45,7 @@ FUSED: dict[str, str] = {
                 "effect, or none, runs inside the instruction and the path goes on after it)",
     "ret": "the frame popped; on into the caller's code where the caller is known (a call this function ran "
            "into, or a call site's copy), else the path ends",
-    "stop": "written in and the path ends (True: the decision is asked for, the instructions before it counted; "
-            "in a playout its text picks in place and the path ends at the chosen body: codegen/fusepick.py); at "
-            "a path's head a choice that can pick in place is a function of its own, and one whose text does not "
-            "fit after other instructions ends the path before it (the engine calls that function); any other is "
-            "called here, or run by the engine at a head",
+    "stop": "at a path's head the engine runs it; after other instructions it is called here and the path ends "
+            "(True: the decision is asked for, the instructions before it counted; in an unchecked playout its "
+            "text picks in place and the path ends at the chosen body: codegen/fusepick.py)",
 }

@@ -318,29 +318,14 @@ class Trace(TraceBook):
         turn), so the ``k`` before it are added to the step count here. Otherwise it moved the frame's pc (no
         option: on to its `otherwise` or its end), one more instruction; the engine runs on from there. In a
         playout, a choice whose text can pick in place (codegen/fusepick.py) returns with the pick bound instead.
-
-        Session 26: such a choice at the head (the engine's next call starts there: after an optional choice's
-        pass, a callee's return, a path cut at ``MAX_PATH``) is a function of its own, the text and the pick
-        alone, where it was the step machine's instruction, which suspends; and one whose text does not fit
-        the function's budget ends the path before it, so the engine calls that function, where calling the
-        instruction here suspended. Both suspensions cost a checked or unchecked playout the engine's handling
-        (the pending tuple, the step loop's pick) and a checked one its check there. The head's function reports
-        ``-1`` after a pick (no instruction ran: the engine's turn taken back, as for a suspension it picks),
-        ``0`` (one instruction) when there was no option, True when it suspends, as the instruction did.
         """
-        fn = at.code.ins[pc]
-        lines = self.fuser.choice_text(fn) if self.inline else None
-        fits = lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES
-        how = fusepick.plan(self, fn) if lines is not None else None
-        if k == 0 and (how is None or not fits):  # at the head, not picked in place: the engine runs it as it is
+        if k == 0:  # at the head: the engine runs it as it is
             self.nodes -= 1
             self.leave(at, pc, k, frpc)
             return
-        if how is not None and not fits:  # the engine's call of the function at ``pc`` (a head, above) picks in
-            self.leave(at, pc, k, frpc)  # place, where calling the choice here would suspend in a playout
-            return
-        if k == 0:
-            self.picked = True  # a function of the choice alone: worth its call (:meth:`source`)
+        fn = at.code.ins[pc]
+        lines = self.fuser.choice_text(fn) if self.inline else None
+        how = fusepick.plan(self, fn) if lines is not None and self.inlined + len(lines) <= MAX_INLINE_LINES else None
         self.sync(pc, k, frpc, kv)  # not lazy: the text's `no option` error leaves its own pc in the frame
         frpc = pc
         self.flush()  # a suspended frame is saved, cloned and viewed as the step machine's
@@ -393,7 +378,7 @@ class Trace(TraceBook):
             self.emit("while True:")
             self.depth += 1
         self.walk(self.root, self.head, 0, self.head, 0, frozenset())
-        if self.longest < 2 and not self.picked:
+        if self.longest < 2:
             return None
         if self.mixed:  # the head loop's variables are not held on every way back: released there instead
             again = Trace(self.fuser, code, self.head, self.inline, self.turn, hold_head=False)
