@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Any
 
+import pytest
 from liturgy.interpreter.engine import load_ruleset
 from liturgy.interpreter.engine.game import Game
 from liturgy.interpreter.runtime import checkgen
@@ -185,3 +187,24 @@ def test_the_whole_check_writes_the_invariants_in(write_ruleset: Callable[..., s
     assert "todo = 127" in text and "if todo & 64:" in text  # seven invariants, one block each
     assert "step = _step(g, s)" in text and "if step not in _o3:" in text and "if step not in _o5:" in text
     assert "deltas[1] += v - was" in text  # the certificate's written check comes first
+
+
+def test_checked_playouts_end_the_same_without_it(write_ruleset: Callable[..., str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checked random playout's checks (engine/checkpick.py ``ready`` calls the written check itself) end each game
+    where the engine's path ends it: the same decisions, steps, status and message."""
+    rules = load_ruleset(write_ruleset(RULES, {"tok.yaml": TOK}))
+
+    def play() -> list[Any]:
+        out = []
+        for seed in range(12):
+            g = rules.new_game(2 + seed % 2, seed, True, None, playout=random.Random(seed))
+            s = g.state
+            out.append((s.status, s.error, s.steps, s.decisions, s.counters))
+        return out
+
+    with_it = play()
+    monkeypatch.setattr(checkgen, "install", lambda cert, t, invs: None)
+    assert play() == with_it
+    ends = " ".join(str(error) for _, error, *_ in with_it)
+    assert "hands" in ends and "scores small" in ends, ends
