@@ -185,7 +185,8 @@ def test_the_whole_check_writes_the_invariants_in(write_ruleset: Callable[..., s
     assert got is not None
     text = got[0]
     assert "todo = 127" in text and "if todo & 64:" in text  # seven invariants, one block each
-    assert "step = _step(g, s)" in text and "if step not in _o3:" in text and "if step not in _o5:" in text
+    assert "step = _at.get(fr[0][1]) if fr else 'setup'" in text and "step = _step(g, s)" in text
+    assert "if step not in _o3:" in text and "if step not in _o5:" in text
     assert "deltas[1] += v - was" in text  # the certificate's written check comes first
 
 
@@ -204,7 +205,7 @@ def test_checked_playouts_end_the_same_without_it(write_ruleset: Callable[..., s
         return out
 
     with_it = play()
-    monkeypatch.setattr(checkgen, "install", lambda cert, t, invs: None)
+    monkeypatch.setattr(checkgen, "install", lambda cert, t, invs, at: None)
     assert play() == with_it
     ends = " ".join(str(error) for _, error, *_ in with_it)
     assert "hands" in ends and "scores small" in ends, ends

@@ -610,7 +610,7 @@ class Game(GameViews):
             if masks is None:  # this game's read-set lists (readsets.py), and the check written for them and its tables
                 reads = compiled.invariant_reads
                 masks = certgen.install(cert, reads.lists(s), reads.lift(s), s.tables)
-                checkgen.install(cert, s.tables, invs)  # the next checks' whole check, when it can be written
+                checkgen.install(cert, s.tables, invs, compiled.step_at_pc)  # the next checks' whole check, written
             if cert.test(cert, s):  # Certified.holds, or the same check written for these tables (certgen.py)
                 out = cert.out  # the built-in invariants it does not cover (capacity, removed cards, choices)
                 held = cert.held

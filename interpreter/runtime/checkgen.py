@@ -45,18 +45,19 @@ MAX_INVARIANTS = 64  # past this many declared invariants the written blocks are
 _CODE: dict[str, CodeType] = {}  # generated text -> its compiled code (the suite builds the same tables many times)
 
 
-def install(cert: inv.Certified, t: Tables, invs: Invariants) -> None:
+def install(cert: inv.Certified, t: Tables, invs: Invariants, at: dict[int, str]) -> None:
     """Give ``cert`` the whole check written for ``t`` and ``invs`` (:attr:`Certified.fast`) when its certificate
-    check is the one :func:`certgen.install` wrote for ``t`` (else it keeps none: the engine's method runs)."""
+    check is the one :func:`certgen.install` wrote for ``t`` (else it keeps none: the engine's method runs). ``at``
+    is the ruleset's table of step names by position (``step_at_pc``), filled as positions are met."""
     made = t.cert_test
     masks = cert.masks
     if made is None or made[2] is None or cert.test is not made[2] or masks is None or masks is not made[0]:
         return
     test = made[2]
     got = t.cert_check
-    if got is None or got[0] is not test or got[1] is not invs:
-        got = t.cert_check = (test, invs, _make(t, masks, made[1], test, invs))
-    cert.fast = got[2]
+    if got is None or got[0] is not test or got[1] is not invs or got[2] is not at:
+        got = t.cert_check = (test, invs, at, _make(t, masks, made[1], test, invs, at))
+    cert.fast = got[3]
 
 
 def _step(g: Game, s: GameState) -> str:
@@ -77,7 +78,8 @@ def _again(g: Game, cert: inv.Certified) -> Any:
     return g.violations()
 
 
-def _make(t: Tables, masks: inv.Masks, lift: int, test: Callable[..., Any], invs: Invariants) -> Check | None:
+def _make(t: Tables, masks: inv.Masks, lift: int, test: Callable[..., Any], invs: Invariants,
+          at: dict[int, str]) -> Check | None:
     got = source(t, masks, lift, invs)
     if got is None:
         return None
@@ -89,7 +91,7 @@ def _make(t: Tables, masks: inv.Masks, lift: int, test: Callable[..., Any], invs
     ns: dict[str, Any] = {"_kind": kinds, "_zone_of": zone_of, "_relevant": relevant, "_inv": inv,
                           "_capacity": inv._capacity, "_final": inv._final, "_pending": inv._pending,
                           "_seats": seats, "_OPTIONS": inv._OPTIONS, "_INT": inv._INT, "_written": test,
-                          "_again": _again, "_step": _step, "_RuleError": RuleError}
+                          "_again": _again, "_step": _step, "_at": at, "_RuleError": RuleError}
     for k, (text_k, fn, outside) in enumerate(invs):
         ns[f"_f{k}"] = fn
         ns[f"_t{k}"] = text_k
@@ -131,13 +133,15 @@ def source(t: Tables, masks: inv.Masks, lift: int, invs: Invariants) -> tuple[st
     for k, (_, _, outside) in enumerate(invs):
         add(f"        if todo & {1 << k}:")
         pad = "            "
-        if outside and named:
-            add("            if step is None:")
-            add("                step = _step(g, s)")
+        if outside:  # the step's name from the ruleset's table (``_step`` where it has none yet), once a check
+            inner = "                " if named else "            "
+            if named:
+                add("            if step is None:")
+            add(f"{inner}fr = s.frames")
+            add(f"{inner}step = _at.get(fr[0][1]) if fr else 'setup'")
+            add(f"{inner}if step is None:")
+            add(f"{inner}    step = _step(g, s)")
             add(f"            if step not in _o{k}:")
-            pad += "    "
-        elif outside:
-            add(f"            if _step(g, s) not in _o{k}:")
             pad += "    "
         add(f"{pad}s.work = 0")
         add(f"{pad}try:")
