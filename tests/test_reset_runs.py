@@ -6,7 +6,6 @@ import random
 from typing import Any
 
 from conftest import ROOT, load_ruleset
-from liturgy.interpreter.compiler.code import ROUND_SLOT
 from liturgy.interpreter.runtime.state import reset_runs
 
 
@@ -48,29 +47,3 @@ def test_a_field_per_player_is_one_slice() -> None:
     assert [len(values) for _, values in tables.reset_runs] == [4, 4, 4, 1]
     assert _by_runs(tables.reset_slots, len(game.state.counters)) == _by_slot(tables.reset_slots,
                                                                                 len(game.state.counters))
-
-
-def test_the_checked_round_start_notes_exactly_the_slots_it_changes() -> None:
-    """The noted variant's round start (compiler.py ``start_round_noted``) finds the slots that do not hold their
-    initial value in C and writes the runs: the counters and the record are what the slot-by-slot loop made."""
-    rules = load_ruleset(str(ROOT / "rulesets" / "bloodborne.rules"))
-    comp = rules.noted().compiled
-    (start,) = [fn for fn in comp.main.ins if getattr(fn, "__name__", "") == "start_round_noted"]
-    game = rules.new_game(4, 0, check_invariants=True)
-    s = game.state
-    reset = s.tables.reset_slots
-    rng = random.Random(3)
-    for _ in range(40):
-        for slot, initial in reset:  # about half the slots changed
-            s.counters[slot] = initial if rng.random() < 0.5 else initial + rng.randrange(1, 4)
-        want = s.counters[:]
-        noted = [ROUND_SLOT]  # the round's slot, then each slot not holding its initial object, in order
-        for slot, initial in reset:
-            if want[slot] is not initial:
-                want[slot] = initial
-                noted.append(slot)
-        want[ROUND_SLOT] += 1
-        s.wrote, fr = [], [None, 0, {}]
-        start(s, fr)
-        assert s.wrote == noted and s.counters == want and fr[1] == 1
-        assert all(s.counters[slot] is initial for slot, initial in reset)

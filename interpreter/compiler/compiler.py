@@ -15,8 +15,6 @@ so compiling is a single walk with no lookups left for run time.
 
 from __future__ import annotations
 
-from itertools import compress
-from operator import is_not
 from typing import Any
 
 from liturgy.dsl.frontend import ast as A
@@ -148,16 +146,12 @@ class Compiler(StepMachineCompiler):
                     c[run] = values
             else:  # for the invariant certificate (interpreter/runtime/invariants.py)
                 w.append(ROUND_SLOT)
-                # a slot that already holds its initial value needs no note: writing it changes nothing (the
-                # certificate would skip it anyway, its value being the object it certified). The slots that do
-                # not hold it are found in C, in the slots' order, and noted; then every run is written, as in
-                # unchecked play (the others get the very object they hold)
-                t = s.tables
-                slots, initials = t.reset_pairs
-                if slots:
-                    w.extend(compress(slots, map(is_not, map(c.__getitem__, slots), initials)))
-                    for run, values in t.reset_runs:
-                        c[run] = values
+                # a slot that already holds its initial value is left as it is: that write changes nothing, so it
+                # needs no note (the certificate would skip it anyway, its value being the object it certified)
+                for slot, initial in s.tables.reset_slots:
+                    if c[slot] is not initial:
+                        c[slot] = initial
+                        w.append(slot)
             fr[1] += 1
             return False
 

@@ -64,9 +64,6 @@ class Tables:
     absent_slots: tuple[int, ...] = ()
     # reset_slots as slice assignments (:func:`reset_runs`): what the start of every round writes
     reset_runs: tuple[tuple[slice, list[Any]], ...] = field(init=False, repr=False, compare=False)
-    # reset_slots as (the slots, their initial values): the checked variant's round start finds the slots it changes
-    # in C (compiler.py ``start_round_noted``)
-    reset_pairs: tuple[tuple[int, ...], tuple[Any, ...]] = field(init=False, repr=False, compare=False)
     # every viewer's bit, the spectator's (bit n) included: who may read a `log` line that is not `log to`
     everyone: int = field(init=False, repr=False, compare=False)
     # per counter slot, what the invariant certificate checks a changed value against (runtime/invariants.py
@@ -80,7 +77,6 @@ class Tables:
 
     def __post_init__(self) -> None:
         self.reset_runs = reset_runs(self.reset_slots)
-        self.reset_pairs = (tuple(i for i, _ in self.reset_slots), tuple(v for _, v in self.reset_slots))
         self.everyone = (2 << self.n) - 1
 
 
