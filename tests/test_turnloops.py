@@ -7,7 +7,6 @@ import random
 import re
 from collections.abc import Callable
 
-import pytest
 from liturgy.interpreter.codegen import turnloops
 from liturgy.interpreter.runtime.errors import InvariantViolation
 from mode_helpers import compiled
@@ -86,23 +85,3 @@ def test_written_in_plays_and_fails_as_the_calls(write_ruleset: Callable[..., st
     assert runs[0] == runs[1]
     reports = str(runs[0])
     assert "big (could not evaluate: integer overflow" in reports and "marked" in reports, reports  # both reached
-
-
-def test_the_zone_list_is_read_once_before_the_loop(write_ruleset: Callable[..., str],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """A loop function whose turn reads ``s.zones`` reads it once before its loop (``_zs``; the written-in loops
-    keep their own reads), and the checked games play, report and end as with every read made in the turn."""
-    text = RULES.replace('invariant "any held"', 'invariant "sizes": all(size(p.hand) + size(p.pile) <= 5 for p in '
-                         'players)\ninvariant "any held"')
-    path = write_ruleset(text, {"tok.yaml": TOK})
-    gen = compiled(path, {}).compiled.gen
-    assert gen is not None
-    dump = gen.sources.dump()
-    size = r"len\(_zs\[_Ks\d+\[\(?_x\1\)?\]\]\)"
-    assert re.search(r"    _zs = s\.zones\n    _r = True\n    for _x(\d+) in s\.tables\.players:\n        if not "
-                     rf"\(\({size} \+ {size}\) <= 5\):", dump), dump
-    written = _play(path)
-    monkeypatch.setattr(turnloops, "zones_local", lambda lines, head: lines)
-    assert "_zs" not in compiled(path, {}).compiled.gen.sources.dump()  # type: ignore[union-attr]
-    assert _play(path) == written
-    assert "sizes" in str(written), written  # the invariant fails in some game

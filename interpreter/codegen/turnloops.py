@@ -19,7 +19,6 @@ element does not keep), the element is written again with the calls, as before.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -123,32 +122,8 @@ def parts(gen: ExprGen, e: A.Aggregate | A.ListComp, x: str, params: dict[str, s
 
 
 def into(lines: list[str], pre: list[str] | None, head: str) -> list[str]:
-    """A loop function's ``lines`` with ``pre`` written first in the turn of its loop (its line ``head``), and the
-    state's zone list read once before the loop where the rest of its turn reads it (:func:`zones_local`; the
-    written-in loops keep their own reads)."""
-    lines = zones_local(lines, head)
+    """A loop function's ``lines`` with ``pre`` written first in the turn of its loop (its line ``head``)."""
     if pre:
         at = lines.index(head) + 1
         lines[at:at] = [f"    {line}" for line in pre]
     return lines
-
-
-_ZONES = re.compile(r"(?<![\w.])s\.zones\b")
-_STRING = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"")  # string literals (as locals.py's)
-
-
-def zones_local(lines: list[str], head: str) -> list[str]:
-    """``s.zones`` in the turn of the loop (after its line ``head``) read from a local ``_zs`` set before the loop:
-    Bloodborne's hand limit, `all(owned(p) <= 7 for p in players)`, read the attribute three times a player. The
-    state's zone list is never replaced while an expression runs (only a new state, a clone or a load gets a new
-    one; card moves change its lists in place, and an expression moves no card), so the local names the same list
-    as every read it replaces. The loop's own line keeps its items (the work count's ``_it`` matches them). Left
-    as it is where a string literal in the turn holds the text (a ruleset's own) or the text names ``_zs``."""
-    if head not in lines:
-        return lines
-    at = lines.index(head) + 1
-    turn = "\n".join(lines[at:])
-    found = len(_ZONES.findall(turn))
-    if not found or "_zs" in "\n".join(lines) or len(_ZONES.findall(_STRING.sub("''", turn))) != found:
-        return lines
-    return ["_zs = s.zones", *lines[:at], *(_ZONES.sub("_zs", line) for line in lines[at:])]
