@@ -60,7 +60,15 @@ class CheckedPicks:
         """The engine's check at the fused code's choice, before its pick: the picker when every invariant holds,
         else None (the outcome kept for the engine, which the text's suspension reaches with nothing between)."""
         try:
-            bad = self.game.violations()
+            game = self.game
+            cert = game._certified
+            if cert is not None and (fast := cert.fast) is not None:  # Game.violations' first lines, without its frame
+                bad = fast(game, cert, game.state)  # (the check written for the ruleset: runtime/checkgen.py)
+                if bad is False:  # not proven: checked in full, as Game.violations does
+                    game._certified = None
+                    bad = game.violations()
+            else:
+                bad = game.violations()
         except BaseException as err:  # (the engine's own check would have raised it: it raises it at the suspension)
             self.failed = err
             return None

@@ -21,7 +21,7 @@ from liturgy.interpreter.compiler.code import ROUND_SLOT, UNITS
 from liturgy.interpreter.engine import checkpick
 from liturgy.interpreter.engine.seal import seal, sealed_text, tuples_only, with_seal
 from liturgy.interpreter.engine.views import GameViews, open_entry, waiting_players
-from liturgy.interpreter.runtime import certgen, invariants
+from liturgy.interpreter.runtime import certgen, checkgen, invariants
 from liturgy.interpreter.runtime import digest as digestmod
 from liturgy.interpreter.runtime.errors import (
     GAME_ENDED,
@@ -596,6 +596,11 @@ class Game(GameViews):
         """
         s = self.state
         cert = self._certified
+        if cert is not None and (fast := cert.fast) is not None:  # this check written for the ruleset (checkgen.py)
+            got = fast(self, cert, s)
+            if got is not False:
+                return got  # type: ignore[no-any-return]
+            cert = self._certified = None  # not proven: checked in full below, as when ``cert.test`` fails
         compiled = self.ruleset.compiled
         invs = compiled.invariants
         every = (1 << len(invs)) - 1
@@ -605,6 +610,7 @@ class Game(GameViews):
             if masks is None:  # this game's read-set lists (readsets.py), and the check written for them and its tables
                 reads = compiled.invariant_reads
                 masks = certgen.install(cert, reads.lists(s), reads.lift(s), s.tables)
+                checkgen.install(cert, s.tables, invs, compiled.step_at_pc)  # the next checks' whole check, written
             if cert.test(cert, s):  # Certified.holds, or the same check written for these tables (certgen.py)
                 out = cert.out  # the built-in invariants it does not cover (capacity, removed cards, choices)
                 held = cert.held

@@ -85,6 +85,20 @@ def _ints(*values: Any) -> bool:
 def source(t: Tables, masks: inv.Masks, lift: int) -> tuple[str, list[int]] | None:
     """The text of the check for ``t`` and ``masks`` and the per-slot class list it reads, or None (module
     docstring: where the generic method stays)."""
+    got = lines(t, masks, lift, "def holds(self, s):", ["    if _inv.AUDIT is not None:",
+                                                       "        return _generic(self, s)"])
+    if got is None:
+        return None
+    w, kinds = got
+    w += ["    self.out = out", "    return True"]
+    return "\n".join(w) + "\n", kinds
+
+
+def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) -> tuple[list[str], list[int]] | None:
+    """The check's lines up to where it has proven the certificate, and its report of the built-in invariants a
+    certificate does not cover is in the local ``out`` (each failure before that a ``return False``), and the
+    per-slot class list, or None. ``head`` is the def line, ``escape`` the lines run first (where the text gives way
+    to the generic method); interpreter/runtime/checkgen.py goes on with the declared invariants."""
     checks = inv.slot_checks(t)
     slot_of, zone_of, _, shift, relevant = masks
     n = len(checks)
@@ -110,14 +124,13 @@ def source(t: Tables, masks: inv.Masks, lift: int) -> tuple[str, list[int]] | No
     filtered = reads_zones and any(m != -1 for m in relevant)
     w: list[str] = []
     add = w.append
-    add("def holds(self, s):")
+    add(head)
     add("    counters = s.counters")
     add("    noted = s.wrote")
     add("    moved = s.moved")
     add(f"    if noted is None or moved is None or len(counters) != {n}:")
     add("        return False")
-    add("    if _inv.AUDIT is not None:")
-    add("        return _generic(self, s)")
+    w += escape
     add("    zones = s.zones")
     add("    cz = s.card_zone")
     add("    old = self.counters.blocks[0]")
@@ -207,9 +220,7 @@ def source(t: Tables, masks: inv.Masks, lift: int) -> tuple[str, list[int]] | No
     add("            _pending(s, out)")
     if t.absent_slots:
         add("        _seats.violations(s, out)")
-    add("    self.out = out")
-    add("    return True")
-    return "\n".join(w) + "\n", kinds
+    return w, kinds
 
 
 def _branches(order: list[tuple[Any, int]]) -> list[str]:

@@ -186,7 +186,7 @@ class Certified:
     one ``card_zone`` names), every counter within its bounds and every pool at its declared total."""
 
     __slots__ = ("counters", "zones", "sizes", "card_zone", "int_pools", "checks", "deltas", "masks", "lift", "bits",
-                 "held", "out", "test")
+                 "held", "out", "test", "fast")
 
     def __init__(self, counters: Snapshot, zones: Snapshot, card_zone: list[int], int_pools: bool,
                  checks: list[tuple[Any, Any, int | None] | None], pools: int = 0,
@@ -224,6 +224,9 @@ class Certified:
         # what the engine calls as ``cert.test(cert, s)`` for :meth:`holds`: the method itself, or the same check
         # written for this game's tables (interpreter/runtime/certgen.py ``install``, with the masks)
         self.test: Callable[[Certified, GameState], bool] = Certified.holds
+        # the engine's whole check (this check, then the declared invariants) written for this game's ruleset and
+        # tables (interpreter/runtime/checkgen.py ``install``, after the masks): ``Game.violations`` calls it
+        self.fast: Callable[[Any, Certified, GameState], Any] | None = None
 
     @staticmethod
     def take(s: GameState) -> Certified:

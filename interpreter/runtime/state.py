@@ -72,6 +72,8 @@ class Tables:
     # the certificate's check written for these tables and the engine's read-set masks (runtime/certgen.py): (masks,
     # lift, the function or None where the generic one stays), made at the first checked game's first check
     cert_test: Any = field(default=None, init=False, repr=False, compare=False)
+    # the whole check written for these tables' written check and a ruleset's invariants (runtime/checkgen.py)
+    cert_check: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.reset_runs = reset_runs(self.reset_slots)

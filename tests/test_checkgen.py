@@ -1,0 +1,211 @@
+"""A checked game's whole check written per ruleset (interpreter/runtime/checkgen.py) reports what the engine's method
+reports.
+
+Two games of a small ruleset (two pools, a capped and a final zone, a shuffle, invariants reading counters, zones,
+zones through a per-card test, two that name steps they do not hold in, one that fails to evaluate on an overflow)
+are played in lockstep with the same picks and the same corruptions planted through the noting functions: one
+checked by the written function, the other by ``Game.violations``' own path (its certificate's written function
+taken away before every check). Every check gives the same report, in the same order with the same messages, and
+leaves the same ``held``; a violation raised by ``apply`` is the same. The text test pins the constants written in.
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from liturgy.interpreter.engine import load_ruleset
+from liturgy.interpreter.engine.game import Game
+from liturgy.interpreter.runtime import checkgen
+from liturgy.interpreter.runtime.errors import InvariantViolation
+from liturgy.interpreter.runtime.state import GameState, note_card, note_slot
+
+RULES = '''\
+game "Checks" { players 2..3
+  step_limit 100000 }
+card Tok { v: int }
+cards "tok.yaml"
+zone bag: deck hidden of Tok
+zone pile: pile public final of Tok
+zone shelf: row public of Tok capacity 5
+zone hand: per player set owner of Tok
+pool gems {
+  bank: 30
+  per player purse
+}
+pool coins {
+  chest: 20
+  per player stash
+}
+counter per player score 0..1000
+counter per card heat 0..3
+counter round_no
+counter holder: player
+invariant "gems": bank + sum(p.purse for p in players) == 30
+invariant "score": all(p.score >= 0 for p in players)
+invariant "specials on the shelf": count(c for c in shelf where c.v == 2) <= 12
+invariant "hands" outside t: all(size(p.hand) <= 2 for p in players)
+invariant "holder": holder == none or holder in players
+invariant "scores small" outside s: all(p.score <= 9 for p in players)
+invariant "rounds": round_no * 1152921504606846976 >= 0
+setup {
+  repeat while size(shelf) < 2 { move top(bag) to shelf }
+}
+round {
+  step s "S" {
+    for i in range(0, 12) {
+      choose k from range(0, 9) by first {
+        if k == 0 { transfer 1 from bank to first.purse }
+        if k == 1 { first.score += 1 }
+        if k == 2 { if size(shelf) > 0 { if top(shelf).heat < 3 { top(shelf).heat += 1 } } }
+        if k == 3 { if size(bag) > 0 { move top(bag) to pile } }
+        if k == 4 { transfer 1 from chest to first.stash }
+        if k == 5 { shuffle bag }
+        if k == 6 { if holder == none { holder = first } else { holder = none } }
+        if k == 7 { if size(bag) > 0 { move top(bag) to first.hand } }
+        if k == 8 { round_no += 1 }
+      }
+    }
+  }
+  step t "T" {
+    for i in range(0, 12) {
+      choose k from range(0, 4) by first {
+        if k == 0 { if size(bag) > 0 { move top(bag) to first.hand } }
+        if k == 1 { first.score += 1 }
+        if k == 2 { round_no += 1 }
+        if k == 3 { if size(first.hand) > 0 { move top(first.hand) to bag } }
+      }
+    }
+    if round_no > 3 { end game }
+  }
+}
+score(p) = p.score
+'''
+
+TOK = "kind: Tok\nstart: bag\ncards:\n" + "".join(
+    f"  - name: T{i}\n    count: 1\n    v: {1 + i % 3}\n" for i in range(30))
+
+
+def _plant(s: GameState, rng: random.Random) -> None:
+    """A corruption written the way a faulty rule writes it, through the noting functions."""
+    if rng.random() < 0.6:  # a counter slot moved by a little or a lot (out of its bounds or its pool, or not)
+        i = rng.randrange(len(s.counters))
+        if type(s.counters[i]) is int:
+            s.counters[i] += rng.choice((-1, 1, 2, -50, 5000))
+            note_slot(s, i)
+    else:  # a card moved into another zone (the shelf is capped), its place updated
+        c = rng.randrange(len(s.card_zone))
+        dst = rng.randrange(len(s.zones))
+        if s.card_zone[c] != dst:
+            s.zones[s.card_zone[c]].remove(c)
+            s.zones[dst].append(c)
+            s.card_zone[c] = dst
+            note_card(s, c)
+
+
+def _engine(game: Game) -> list[tuple[str, str]]:
+    """``Game.violations`` by the engine's own path: the certificate's written whole check taken away first."""
+    cert = game._certified
+    if cert is not None:
+        cert.fast = None
+    return game.violations()
+
+
+def test_the_written_whole_check_reports_as_the_engine(write_ruleset: Callable[..., str]) -> None:
+    rules = load_ruleset(write_ruleset(RULES, {"tok.yaml": TOK}))
+    fast = reports = 0
+    seen: set[str] = set()
+    for players in (2, 3):
+        for seed in range(8):
+            a = rules.new_game(players, seed, check_invariants=True)
+            b = rules.new_game(players, seed, check_invariants=True)
+            rng = random.Random(seed)
+            for _ in range(120):
+                if a.state.status != "running":
+                    break
+                if seed % 2 and rng.random() < 0.15:
+                    state = rng.getstate()
+                    _plant(a.state, rng)
+                    rng.setstate(state)
+                    _plant(b.state, rng)
+                cert = a._certified
+                fast += cert is not None and cert.fast is not None
+                got = a.violations()
+                want = _engine(b)
+                assert got == want
+                if a._certified is not None or b._certified is not None:
+                    assert a._certified is not None and b._certified is not None
+                    assert a._certified.held == b._certified.held
+                reports += bool(got)
+                seen.update(name for name, _ in got)
+                pick = rng.randrange(1000)
+                a.check = b.check = False  # each decision's check is the one above, made before the next
+                a.apply(pick % a.option_count(a.waiting_for()[0]), a.waiting_for()[0])
+                b.apply(pick % b.option_count(b.waiting_for()[0]), b.waiting_for()[0])
+                a.check = b.check = True
+    assert fast > 300 and reports > 4, (fast, reports, seen)
+    assert {"rounds", "hands", "scores small"} <= seen, seen
+
+
+def test_apply_stops_on_the_same_violation(write_ruleset: Callable[..., str]) -> None:
+    """A checked game's ``apply`` with the written check stops where the engine's path stops, with the same message
+    and state: the "rounds" invariant fails to evaluate once ``round_no`` overflows."""
+    rules = load_ruleset(write_ruleset(RULES, {"tok.yaml": TOK}))
+    caught = 0
+    for seed in range(4):
+        games = [rules.new_game(2, seed, check_invariants=True) for _ in range(2)]
+        for g, strip in zip(games, (False, True), strict=True):
+            rng = random.Random(seed)
+            try:
+                while g.state.status == "running":
+                    if strip and g._certified is not None:
+                        g._certified.fast = None
+                    p = g.waiting_for()[0]
+                    n = g.option_count(p)
+                    g.apply((8 if n == 9 else 2) if rng.random() < 0.4 else rng.randrange(n), p)
+            except InvariantViolation as err:  # (raised where the engine raises it rather than ending the game)
+                g.state.error = f"raised {err}"
+        a, b = (g.state for g in games)
+        assert (a.status, a.error, a.steps, a.counters, a.zones) == (b.status, b.error, b.steps, b.counters, b.zones)
+        caught += "could not evaluate" in (a.error or "")
+    assert caught
+
+
+def test_the_whole_check_writes_the_invariants_in(write_ruleset: Callable[..., str]) -> None:
+    rules = load_ruleset(write_ruleset(RULES, {"tok.yaml": TOK}))
+    game = rules.new_game(2, 0, check_invariants=True)
+    game.violations()
+    game.violations()
+    cert = game._certified
+    assert cert is not None and cert.fast is not None
+    t = game.state.tables
+    masks, lift, _ = t.cert_test
+    got = checkgen.source(t, masks, lift, rules.compiled.invariants)
+    assert got is not None
+    text = got[0]
+    assert "todo = 127" in text and "if todo & 64:" in text  # seven invariants, one block each
+    assert "step = _at.get(fr[0][1]) if fr else 'setup'" in text and "step = _step(g, s)" in text
+    assert "if step not in _o3:" in text and "if step not in _o5:" in text
+    assert "deltas[1] += v - was" in text  # the certificate's written check comes first
+
+
+def test_checked_playouts_end_the_same_without_it(write_ruleset: Callable[..., str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checked random playout's checks (engine/checkpick.py ``ready`` calls the written check itself) end each game
+    where the engine's path ends it: the same decisions, steps, status and message."""
+    rules = load_ruleset(write_ruleset(RULES, {"tok.yaml": TOK}))
+
+    def play() -> list[Any]:
+        out = []
+        for seed in range(12):
+            g = rules.new_game(2 + seed % 2, seed, True, None, playout=random.Random(seed))
+            s = g.state
+            out.append((s.status, s.error, s.steps, s.decisions, s.counters))
+        return out
+
+    with_it = play()
+    monkeypatch.setattr(checkgen, "install", lambda cert, t, invs, at: None)
+    assert play() == with_it
+    ends = " ".join(str(error) for _, error, *_ in with_it)
+    assert "hands" in ends and "scores small" in ends, ends
