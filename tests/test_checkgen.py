@@ -21,30 +21,12 @@ from liturgy.interpreter.runtime import checkgen
 from liturgy.interpreter.runtime.errors import InvariantViolation
 from liturgy.interpreter.runtime.state import GameState, note_card, note_slot
 
-RULES = '''\
-game "Checks" { players 2..3
-  step_limit 100000 }
-card Tok { v: int }
-cards "tok.yaml"
-zone bag: deck hidden of Tok
-zone pile: pile public final of Tok
-zone shelf: row public of Tok capacity 5
-zone hand: per player set owner of Tok
-pool gems {
-  bank: 30
-  per player purse
-}
-pool coins {
-  chest: 20
-  per player stash
-}
-counter per player score 0..1000
-counter per card heat 0..3
-counter round_no
-counter holder: player
-invariant "gems": bank + sum(p.purse for p in players) == 30
-invariant "score": all(p.score >= 0 for p in players)
-invariant "specials on the shelf": count(c for c in shelf where c.v == 2) <= 12
+from tests.test_certgen import CERT, TOK
+
+# test_certgen.py's declarations (two pools, a capped and a final zone, invariants reading counters, zones and
+# zones through a per-card test) and card file, then invariants naming steps and one that fails to evaluate, and
+# two steps
+RULES = CERT.split('invariant "hands"')[0].replace('game "Cert"', 'game "Checks"') + '''\
 invariant "hands" outside t: all(size(p.hand) <= 2 for p in players)
 invariant "holder": holder == none or holder in players
 invariant "scores small" outside s: all(p.score <= 9 for p in players)
@@ -82,9 +64,6 @@ round {
 }
 score(p) = p.score
 '''
-
-TOK = "kind: Tok\nstart: bag\ncards:\n" + "".join(
-    f"  - name: T{i}\n    count: 1\n    v: {1 + i % 3}\n" for i in range(30))
 
 
 def _plant(s: GameState, rng: random.Random) -> None:
