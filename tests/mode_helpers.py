@@ -43,3 +43,15 @@ def played_in_every_mode(make: Callable[[dict[str, bool]], Ruleset], seed: int) 
         game.random_playout(random.Random(seed))
         seen.append((game.digest(), game.error, [game.log_lines(v) for v in (None, 0, 1)], game.result))
     return seen
+
+
+def errors_in_every_mode(make: Callable[[dict[str, bool]], Ruleset], seeds: int) -> set[str | None]:
+    """The errors the games of seeds 0..``seeds``-1 end with (None: no error), after checking that every mode
+    plays each of them alike (:func:`played_in_every_mode`): the tests that want both an error-free game and a
+    stopped one among their seeds assert on the set."""
+    errors: set[str | None] = set()
+    for seed in range(seeds):
+        seen = played_in_every_mode(make, seed)
+        assert all(x == seen[0] for x in seen), seed
+        errors.add(seen[0][1])  # type: ignore[index]
+    return errors
