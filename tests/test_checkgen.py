@@ -188,3 +188,57 @@ def test_checked_playouts_end_the_same_without_it(write_ruleset: Callable[..., s
     assert play() == with_it
     ends = " ".join(str(error) for _, error, *_ in with_it)
     assert "hands" in ends and "scores small" in ends, ends
+
+
+# an invariant the expression generator writes no text for (a closure: it keeps its call), after the seven above
+FIRST = RULES.replace('setup {', 'invariant "first": first in players\nsetup {', 1)
+
+
+def test_the_generated_invariants_are_written_into_the_check(write_ruleset: Callable[..., str]) -> None:
+    """Each invariant with a generated text is written into the check (interpreter/runtime/invgen.py), not called:
+    its locals renamed apart, its globals bound, a fresh ``env`` where it reads one, a work budget of its own only
+    where it can read the budget; the closure keeps its call. Played in lockstep with planted corruptions, the
+    check reports what the engine's path (every invariant called) reports."""
+    rules = load_ruleset(write_ruleset(FIRST, {"tok.yaml": TOK}))
+    game = rules.new_game(2, 0, check_invariants=True)
+    game.violations()
+    game.violations()
+    t = game.state.tables
+    masks, lift, _ = t.cert_test
+    binds: dict[str, Any] = {}
+    got = checkgen.source(t, masks, lift, rules.compiled.invariants, binds)
+    assert got is not None
+    text = got[0]
+    calls = [k for k in range(8) if f"ok = _f{k}(s, {{}})" in text]
+    assert calls == [7], calls  # the seven generated ones written in, `first in players` called
+    assert "_zs = s.zones" in text and "_cz = s.counters" in text and "_tz = s.tables" in text
+    assert text.count("env = {}") == 2  # the two sums' loop functions take an environment
+    assert text.count("s.work = 0") == 4  # the sums, the overflowing product and the call: none for the others
+    assert "_L1_r = True" in text and "_V_overflow" in binds and all(n.startswith("_V") for n in binds)
+    assert game._certified is not None and game._certified.fast is not None
+    reports = fast = 0
+    for seed in (1, 3, 5):
+        a = rules.new_game(2, seed, check_invariants=True)
+        b = rules.new_game(2, seed, check_invariants=True)
+        rng = random.Random(seed)
+        for _ in range(100):
+            if a.state.status != "running":
+                break
+            if rng.random() < 0.2:
+                state = rng.getstate()
+                _plant(a.state, rng)
+                rng.setstate(state)
+                _plant(b.state, rng)
+            fast += a._certified is not None and a._certified.fast is not None
+            got_a = a.violations()
+            assert got_a == _engine(b)
+            if a._certified is not None or b._certified is not None:
+                assert a._certified is not None and b._certified is not None
+                assert a._certified.held == b._certified.held
+            reports += bool(got_a)
+            pick = rng.randrange(1000)
+            a.check = b.check = False
+            a.apply(pick % a.option_count(a.waiting_for()[0]), a.waiting_for()[0])
+            b.apply(pick % b.option_count(b.waiting_for()[0]), b.waiting_for()[0])
+            a.check = b.check = True
+    assert reports > 2 and fast > 30, (reports, fast)

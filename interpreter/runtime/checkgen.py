@@ -25,11 +25,12 @@ planted corruptions with the written function and without it and compares every 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from types import CodeType
 from typing import TYPE_CHECKING, Any
 
-from liturgy.interpreter.runtime import certgen, seats
+from liturgy.interpreter.runtime import certgen, invgen, seats
 from liturgy.interpreter.runtime import invariants as inv
 from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.state import GameState, Tables
@@ -80,7 +81,8 @@ def _again(g: Game, cert: inv.Certified) -> Any:
 
 def _make(t: Tables, masks: inv.Masks, lift: int, test: Callable[..., Any], invs: Invariants,
           at: dict[int, str]) -> Check | None:
-    got = source(t, masks, lift, invs)
+    binds: dict[str, Any] = {}
+    got = source(t, masks, lift, invs, binds)
     if got is None:
         return None
     text, kinds = got
@@ -96,14 +98,17 @@ def _make(t: Tables, masks: inv.Masks, lift: int, test: Callable[..., Any], invs
         ns[f"_f{k}"] = fn
         ns[f"_t{k}"] = text_k
         ns[f"_o{k}"] = outside
+    ns.update(binds)  # the written-out invariants' globals (invgen.py: ``_V`` names, none of the above)
     exec(code, ns)  # noqa: S102 - our own text: names and int constants, nothing a ruleset wrote
     fn_: Check = ns["check"]
     return fn_
 
 
-def source(t: Tables, masks: inv.Masks, lift: int, invs: Invariants) -> tuple[str, list[int]] | None:
+def source(t: Tables, masks: inv.Masks, lift: int, invs: Invariants,
+           binds: dict[str, Any] | None = None) -> tuple[str, list[int]] | None:
     """The text of the whole check for ``t``, ``masks`` and ``invs`` and the per-slot class list it reads, or None
-    where the engine's method stays (module docstring)."""
+    where the engine's method stays (module docstring). The invariants :func:`invgen.inline` writes out are written
+    in the text, the objects their lines read put in ``binds`` (when given; without it every invariant is a call)."""
     unknown = masks[2]
     if len(invs) > MAX_INVARIANTS or type(unknown) is not int:
         return None
@@ -112,6 +117,7 @@ def source(t: Tables, masks: inv.Masks, lift: int, invs: Invariants) -> tuple[st
     if got is None:
         return None
     w, kinds = got
+    written = _written_out(invs, w, binds)
     every = (1 << len(invs)) - 1
     add = w.append
     add("    self.out = out")
@@ -126,6 +132,8 @@ def source(t: Tables, masks: inv.Masks, lift: int, invs: Invariants) -> tuple[st
     add("        self.held = None")
     add(f"    held = {every} ^ todo")
     add("    work = s.work")
+    for attr in sorted({a for got_k in written.values() for a in got_k.hoisted}):
+        add(f"    {invgen.HOISTED[attr]} = s.{attr}")  # not replaced while the check runs (invgen.py)
     named = sum(1 for _, _, outside in invs if outside) > 1  # more than one names steps: look the step up once
     if named:
         add("    step = None")
@@ -143,9 +151,15 @@ def source(t: Tables, masks: inv.Masks, lift: int, invs: Invariants) -> tuple[st
             add(f"{inner}    step = _step(g, s)")
             add(f"            if step not in _o{k}:")
             pad += "    "
-        add(f"{pad}s.work = 0")
+        mine = written.get(k)
+        if mine is None or mine.budget:
+            add(f"{pad}s.work = 0")
         add(f"{pad}try:")
-        add(f"{pad}    ok = _f{k}(s, {{}})")
+        if mine is None:
+            add(f"{pad}    ok = _f{k}(s, {{}})")
+        else:  # the invariant's own generated lines (invgen.py)
+            w += [f"{pad}    {line}" for line in mine.lines]
+            add(f"{pad}    ok = {mine.value}")
         add(f"{pad}except _RuleError as err:")
         add(f"{pad}    out.append((_t{k}, f'could not evaluate: {{err}}'))")
         add(f"{pad}else:")
@@ -160,3 +174,21 @@ def source(t: Tables, masks: inv.Masks, lift: int, invs: Invariants) -> tuple[st
     add("    self.held = held")
     add("    return out")
     return "\n".join(w) + "\n", kinds
+
+
+_OURS = re.compile(r"\b(_L\d|_V|_zs\b|_cz\b|_tz\b|env\b)")  # names the written-out lines use
+
+
+def _written_out(invs: Invariants, head: list[str], binds: dict[str, Any] | None) -> dict[int, invgen.Inline]:
+    """The invariants written out in the check (:func:`invgen.inline`) by number, their globals added to ``binds``;
+    none where the certificate's lines already use a name of theirs, or one global name would be two objects."""
+    if binds is None or any(_OURS.search(line) for line in head):
+        return {}
+    out: dict[int, invgen.Inline] = {}
+    for k, (_, fn, _) in enumerate(invs):
+        got = invgen.inline(k, fn)
+        if got is None or any(binds.get(n, v) is not v for n, v in got.binds.items()):
+            continue
+        binds.update(got.binds)
+        out[k] = got
+    return out
