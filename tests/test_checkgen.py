@@ -10,6 +10,7 @@ leaves the same ``held``; a violation raised by ``apply`` is the same. The text 
 """
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from typing import Any
@@ -242,3 +243,24 @@ def test_the_generated_invariants_are_written_into_the_check(write_ruleset: Call
             b.apply(pick % b.option_count(b.waiting_for()[0]), b.waiting_for()[0])
             a.check = b.check = True
     assert reports > 2 and fast > 30, (reports, fast)
+
+
+def test_a_check_unrolled_for_its_tables_gives_way_on_others(write_ruleset: Callable[..., str]) -> None:
+    """The loops over the seats are written seat by seat for the tables the check was written for; a state whose
+    tables were swapped (the leak tools' sentinel copy) is checked by the engine's path, with the same report."""
+    rules = load_ruleset(write_ruleset(FIRST, {"tok.yaml": TOK}))
+    a, b = (rules.new_game(2, 1, check_invariants=True) for _ in range(2))
+    for g in (a, b):
+        g.violations()
+        g.violations()
+    t = a.state.tables
+    masks, lift, _ = t.cert_test
+    text = checkgen.source(t, masks, lift, rules.compiled.invariants, {})
+    assert text is not None and "s.tables is not _T" in text[0] and "while True:" in text[0]
+    assert "for _L1_" not in text[0]  # `all(p.score >= 0 for p in players)`: seat by seat, no loop
+    for g in (a, b):
+        g.state.tables = dataclasses.replace(t, players=(1, 0))
+    cert = a._certified
+    assert cert is not None and cert.fast is not None
+    assert a.violations() == _engine(b)
+    assert cert.fast is None  # gave way to the engine's method

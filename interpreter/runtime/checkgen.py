@@ -9,7 +9,9 @@ bytecodes a check before any invariant ran). Here that method's path through a p
 Python for one ruleset's invariants and one table's certificate check: the check's lines (:func:`certgen.lines`),
 then the set to evaluate from constants (every invariant's bit, those whose read set is unknown), then each
 invariant as an ``if todo & bit:`` block calling its function, its text and its steps outside as constants, in the
-invariants' order. Compiled once per distinct text in a process, as the certificate's check is.
+invariants' order. Compiled once per distinct text in a process, as the certificate's check is. An invariant the
+expression generator wrote a text for is not called: its text is written into its block (:mod:`.invgen`: its
+locals renamed apart, its loops over the seats written seat by seat for these tables), a closure keeps its call.
 
 Why the report is ``Game.violations``' report: every line is that method's line with its lookups replaced by what
 they return for this ruleset and these tables (the invariants' list, its read-set masks and the written check are
@@ -98,6 +100,7 @@ def _make(t: Tables, masks: inv.Masks, lift: int, test: Callable[..., Any], invs
         ns[f"_f{k}"] = fn
         ns[f"_t{k}"] = text_k
         ns[f"_o{k}"] = outside
+    ns["_T"] = t  # (the tables a written-out loop over the seats was unrolled for)
     ns.update(binds)  # the written-out invariants' globals (invgen.py: ``_V`` names, none of the above)
     exec(code, ns)  # noqa: S102 - our own text: names and int constants, nothing a ruleset wrote
     fn_: Check = ns["check"]
@@ -112,12 +115,16 @@ def source(t: Tables, masks: inv.Masks, lift: int, invs: Invariants,
     unknown = masks[2]
     if len(invs) > MAX_INVARIANTS or type(unknown) is not int:
         return None
-    escape = ["    if _inv.AUDIT is not None or self.test is not _written:", "        return _again(g, self)"]
+    written = _written_out(invs, t, binds)
+    # a loop over the seats written seat by seat reads these tables' seats: the check gives way on any other
+    guard = " or s.tables is not _T" if any(got_k.seats for got_k in written.values()) else ""
+    escape = [f"    if _inv.AUDIT is not None or self.test is not _written{guard}:", "        return _again(g, self)"]
     got = certgen.lines(t, masks, lift, "def check(g, self, s):", escape)
     if got is None:
         return None
     w, kinds = got
-    written = _written_out(invs, w, binds)
+    if any(_OURS.search(line) for line in w if line not in escape):  # a name of the written-out lines in use
+        written = {}
     every = (1 << len(invs)) - 1
     add = w.append
     add("    self.out = out")
@@ -176,13 +183,14 @@ def source(t: Tables, masks: inv.Masks, lift: int, invs: Invariants,
     return "\n".join(w) + "\n", kinds
 
 
-_OURS = re.compile(r"\b(_L\d|_V|_zs\b|_cz\b|_tz\b|env\b)")  # names the written-out lines use
+_OURS = re.compile(r"\b(_L\d|_V|_T\b|_zs\b|_cz\b|_tz\b|env\b)")  # names the written-out lines use
 
 
-def _written_out(invs: Invariants, head: list[str], binds: dict[str, Any] | None) -> dict[int, invgen.Inline]:
-    """The invariants written out in the check (:func:`invgen.inline`) by number, their globals added to ``binds``;
-    none where the certificate's lines already use a name of theirs, or one global name would be two objects."""
-    if binds is None or any(_OURS.search(line) for line in head):
+def _written_out(invs: Invariants, t: Tables, binds: dict[str, Any] | None) -> dict[int, invgen.Inline]:
+    """The invariants written out in the check (:func:`invgen.inline`, their loops over the seats unrolled for
+    ``t``'s: :func:`invgen.unrolled`) by number, their globals added to ``binds``; none without ``binds``, and an
+    invariant whose global name would be bound to two objects keeps its call."""
+    if binds is None:
         return {}
     out: dict[int, invgen.Inline] = {}
     for k, (_, fn, _) in enumerate(invs):
@@ -190,5 +198,5 @@ def _written_out(invs: Invariants, head: list[str], binds: dict[str, Any] | None
         if got is None or any(binds.get(n, v) is not v for n, v in got.binds.items()):
             continue
         binds.update(got.binds)
-        out[k] = got
+        out[k] = invgen.unrolled(got, t.players) or got
     return out

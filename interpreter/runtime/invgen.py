@@ -21,6 +21,11 @@ closure, no ``env``) cannot see or change ``s.work``: its ``s.work = 0`` is left
 before the next invariant sets its own, or the check puts the game's back. Anything else — a closure, a free or
 cell variable, a name neither local, global nor a builtin (a comprehension's or a lambda's), a ``return`` before
 the end, a ``yield``, ``global``, ``def`` or ``class``, a text over :data:`MAX_LINES` — keeps the call.
+
+The check is written per tables, so a loop over the seats (``for x in s.tables.players``) is written seat by seat
+for the tables' seats, each ``_Ks…[x]``-style lookup of a tuple of ints folded to its int (:func:`unrolled`: the
+hand limit's three zone sizes a seat become ``len(_zs[11])``…); the check gives way to the engine's method on a
+state whose tables are not those (checkgen's guard).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import builtins
 import io
 import keyword
 import linecache
+import re
 import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -52,6 +58,7 @@ class Inline:
     binds: dict[str, Any]
     budget: bool
     hoisted: set[str]
+    seats: bool = False  # a loop over the tables' seats is written seat by seat (:func:`unrolled`)
 
 
 def text_of(fn: Callable[..., Any]) -> list[str] | None:
@@ -159,3 +166,148 @@ class _Rewrite:
             self.budget |= name not in _PURE
             return True
         return False  # a comprehension's or lambda's variable: not a name of the function
+
+
+MAX_SEATS = 8  # a loop over more seats stays a loop
+MAX_UNROLLED = 120  # lines of one invariant's unrolled loops, at most
+_SEATS = re.compile(r"( *)for (_L\d+\w+) in (_tz\.players|_L\d+\w+):")
+_SET = r"\b{0}\s*(?:(?:[-+*/%|&^@]|//|<<|>>|\*\*)?=(?!=)|:=)|\bfor\s+{0}\b"  # an assignment of a name
+_ONCE = re.compile(r"(_L\d+\w+) = _tz\.players")  # at the top level: run before any loop below it
+
+
+def unrolled(got: Inline, players: tuple[int, ...]) -> Inline | None:
+    """``got`` with each loop over the seats (``for X in _tz.players:``) written seat by seat for ``players``, the
+    tables' seats, and each ``_V…[X]`` of a tuple of ints folded to the int it is; None where nothing was unrolled.
+
+    The check is written per tables and runs only where ``s.tables`` is those tables (checkgen guards its head), so
+    ``_tz.players`` is ``players``. The iterations are the loop's, in its order, with the variable replaced by the
+    seat; a ``break`` of this loop leaves a ``while True:`` around them (the last line a ``break``), an inner loop's
+    stays its own. Not unrolled: a ``continue``, a ``for … else``, a variable read after the loop or assigned in it,
+    a line with ``break`` and more, over :data:`MAX_SEATS` seats or :data:`MAX_UNROLLED` lines."""
+    if not ENABLED or len(players) > MAX_SEATS:
+        return None
+    rows = list(got.lines)
+    done = False
+    i = 0
+    seats = {m[1]: j for j, r in enumerate(rows) if (m := _ONCE.fullmatch(r)) is not None}  # locals: the seats
+    seats = {y: j for y, j in seats.items() if sum(len(re.findall(_SET.format(y), r)) for r in rows) == 1}
+    while i < len(rows):
+        m = _SEATS.fullmatch(rows[i])
+        if m is None or (m[3] != "_tz.players" and seats.get(m[3], i) >= i):
+            i += 1
+            continue
+        new = _unroll_at(rows, i, len(m[1]), m[2], got, players)
+        if new is None:
+            i += 1
+            continue
+        rows = new
+        done = True
+    if not done or len(rows) > MAX_UNROLLED + len(got.lines):
+        return None
+    text = "\n".join([*rows, got.value])
+    return Inline(rows, got.value, got.binds, got.budget, {a for a in got.hoisted if re.search(
+        rf"\b{HOISTED[a]}\b", text)}, True)
+
+
+def _indent(row: str) -> int:
+    return len(row) - len(row.lstrip(" "))
+
+
+def _unroll_at(rows: list[str], at: int, d: int, x: str, got: Inline,
+               players: tuple[int, ...]) -> list[str] | None:
+    """``rows`` with the seats' loop at line ``at`` (indent ``d``, variable ``x``) unrolled, or None."""
+    end = at + 1
+    while end < len(rows) and _indent(rows[end]) > d:
+        end += 1
+    body = rows[at + 1:end]
+    inner = d + 4
+    if not body or (end < len(rows) and rows[end].strip().startswith("else")) or not all(
+            r.startswith(" " * inner) for r in body):
+        return None
+    outside = [*rows[:at], *rows[end:], got.value]
+    if any(re.search(rf"\b{x}\b", r) for r in outside):
+        return None
+    own_break = False
+    for k, row in enumerate(body):
+        if re.search(r"\b(continue|break)\b", row) is None:
+            continue
+        if row.strip() != "break":
+            return None
+        own_break |= not _in_inner_loop(body, k)
+    try:
+        toks = list(tokenize.generate_tokens(io.StringIO("\n".join(r[inner:] for r in body) + "\n").readline))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return None
+    for n, tok in enumerate(toks):  # the variable only read in the body
+        if tok.type == tokenize.NAME and tok.string == x:
+            nxt = toks[n + 1].string if n + 1 < len(toks) else ""
+            prev = toks[n - 1].string if n else ""
+            if nxt in _ASSIGN or nxt == ":=" or prev in ("for", "as"):
+                return None
+    pad = " " * (inner if own_break else d)
+    out = [*rows[:at]]
+    if own_break:
+        out.append(" " * d + "while True:")
+    for seat in players:
+        lines = [r[inner:] for r in body]
+        for at_row, start, stop, text in sorted(_seat_edits(toks, x, seat, got.binds), reverse=True):
+            lines[at_row - 1] = lines[at_row - 1][:start] + text + lines[at_row - 1][stop:]
+        out += [pad + line for line in lines]
+    if own_break:
+        out.append(pad + "break")
+    return [*out, *rows[end:]]
+
+
+def _in_inner_loop(body: list[str], k: int) -> bool:
+    """Whether line ``k`` of ``body`` is inside a loop that starts in ``body`` (its ``break`` is that loop's)."""
+    level = _indent(body[k])
+    for j in range(k - 1, -1, -1):
+        ind = _indent(body[j])
+        if ind < level:  # the next enclosing line
+            if re.match(r" *(for|while) ", body[j]):
+                return True
+            level = ind
+    return False
+
+
+def _seat_edits(toks: list[tokenize.TokenInfo], x: str, seat: int,
+                binds: dict[str, Any]) -> list[tuple[int, int, int, str]]:
+    """The edits writing ``seat`` for ``x``: ``_V…[x]`` (or ``[(x)]``, or an int) of a tuple holding an int there
+    as that int, any other ``x`` as the seat."""
+    edits: list[tuple[int, int, int, str]] = []
+    n = 0
+    while n < len(toks):
+        tok = toks[n]
+        if tok.type == tokenize.NAME and tok.string in binds and type(binds[tok.string]) is tuple:
+            got = _index(toks, n + 1, x, seat)
+            if got is not None:
+                at, stop = got
+                table = binds[tok.string]
+                after = toks[stop + 1].string if stop + 1 < len(toks) else ""
+                if (0 <= at < len(table) and type(table[at]) is int and toks[stop].start[0] == tok.start[0]
+                        and after not in _ASSIGN):
+                    edits.append((tok.start[0], tok.start[1], toks[stop].end[1], repr(table[at])))
+                    n = stop + 1
+                    continue
+        if tok.type == tokenize.NAME and tok.string == x:
+            edits.append((tok.start[0], tok.start[1], tok.end[1], repr(seat)))
+        n += 1
+    return edits
+
+
+def _index(toks: list[tokenize.TokenInfo], n: int, x: str, seat: int) -> tuple[int, int] | None:
+    """Where tokens from ``n`` are ``[i]``, ``[(i)]`` with ``i`` the variable ``x`` or an int: (the index, the
+    position of the closing bracket)."""
+    parts = [t.string for t in toks[n:n + 5]]
+    for shape in (3, 5):
+        got = parts[:shape]
+        if len(got) < shape or got[0] != "[" or got[-1] != "]":
+            continue
+        if shape == 5 and (got[1], got[3]) != ("(", ")"):
+            continue
+        item = got[1] if shape == 3 else got[2]
+        if item == x:
+            return seat, n + shape - 1
+        if item.isdigit():
+            return int(item), n + shape - 1
+    return None
