@@ -38,6 +38,7 @@ from liturgy.interpreter.runtime.state import GameState, Tables
 Test = Callable[["inv.Certified", GameState], bool]
 
 MAX_CLASSES = 16  # past this many slot classes a chain of tests costs more than the generic lookups
+MAX_PAIRS = 64  # past this many zones a moved card's masks are ORed from ``zone_of`` (:func:`pairs`)
 MAX_ZONES = 128  # past this many zones the sizes are compared through ``map`` (:func:`_sizes`)
 _GENERIC = inv.Certified.holds  # the method as defined (a test may wrap it: then it is what runs)
 _CODE: dict[str, CodeType] = {}  # generated text -> its compiled code: the suite builds the same tables many times
@@ -71,12 +72,22 @@ def _make(t: Tables, masks: inv.Masks, lift: int) -> Test | None:
     if code is None:
         code = _CODE[text] = compile(text, "<liturgy certificate check>", "exec")
     slot_of, zone_of, _, shift, relevant = masks
-    ns: dict[str, Any] = {"_kind": kinds, "_zone_of": zone_of, "_relevant": relevant, "_inv": inv,
-                          "_generic": _GENERIC, "_capacity": inv._capacity, "_final": inv._final,
+    ns: dict[str, Any] = {"_kind": kinds, "_zone_of": zone_of, "_pair": pairs(zone_of), "_relevant": relevant,
+                          "_inv": inv, "_generic": _GENERIC, "_capacity": inv._capacity, "_final": inv._final,
                           "_pending": inv._pending, "_seats": seats, "_OPTIONS": inv._OPTIONS, "_INT": inv._INT}
     exec(code, ns)  # noqa: S102 - our own text: names and int constants of the tables, nothing a ruleset wrote
     fn: Test = ns["holds"]
     return fn
+
+
+def pairs(zone_of: list[int]) -> list[list[int]] | None:
+    """Per pair of zones (the one a moved card left, the one it entered) the OR of their read-set masks, which the
+    moved cards' loop reads with one lookup more and one OR less (``zone_of[was] | zone_of[z]`` was two lookups and
+    an OR a card); None past :data:`MAX_PAIRS` zones (the table grows with their square). A negative zone reads the
+    last row or column, as ``zone_of`` read with it does."""
+    if len(zone_of) > MAX_PAIRS:
+        return None
+    return [[a | b for b in zone_of] for a in zone_of]
 
 
 def _ints(*values: Any) -> bool:
@@ -115,7 +126,9 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
         return None
     order = sorted(count, key=lambda k: -count[k])
     number = {key: k for k, key in enumerate(order, 1)}
-    kinds = [number.get((checks[i], slot_of[i]), 0) for i in range(n)]
+    # a slot with nothing to check or add is in the class after the last (no branch); 0 is a zone's note (below)
+    kinds = [number.get((checks[i], slot_of[i]), len(order) + 1) for i in range(n)]
+    kinds += [0] * max(n, len(t.zone_capacity))
     npools = len(t.pool_slots)
     caps = [(zi, t.zone_capacity[zi]) for zi in t.capped_zones if t.zone_capacity[zi] is not None]
     if not _ints(lift, shift, *(c for _, c in caps), *t.final_zones, *(m for _, m in order)) or not all(
@@ -129,7 +142,7 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     add("    counters = s.counters")
     add("    noted = s.wrote")
     add("    moved = s.moved")
-    add(f"    if noted is None or moved is None or len(counters) != {n}:")
+    add("    if noted is None or moved is None:")  # (a counter list of another length: the comparison below)
     add("        return False")
     w += escape
     add("    zones = s.zones")
@@ -147,14 +160,19 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     if order:
         add("        kind = _kind")  # (a local: read once a changed slot)
     add("        for i in noted:")
-    add("            if i < 0:")
+    if order:  # the class first: 0 is a zone's note (``~zi``), which a negative ``i`` finds at the list's end
+        add("            k = kind[i]")
+        add("            if not k:")
+        add("                if i >= 0:")  # (a slot past the counters: the generic check's IndexError)
+        add("                    return False")
+    else:
+        add("            if i < 0:")
     add("                if dz is None:")
     add("                    dz = []")
     add("                dz.append(~i)")
     add("                continue")
     add("            v = counters[i]")
-    add("            was = old[i]")
-    add("            if v is was:")
+    add("            if v is old[i]:")
     add("                continue")
     w += _branches(order)
     add("            old[i] = v")
@@ -163,8 +181,11 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     add("        own = self.card_zone")
     add("        if moved:")
     add("            sizes = self.sizes")
+    pair = reads_zones and pairs(zone_of) is not None
     if reads_zones:
         add("            zone_of = _zone_of")
+    if pair:
+        add("            pair = _pair")
     if filtered:
         add("            relevant = _relevant")
     add("            for c in moved:")
@@ -177,11 +198,13 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     add("                    sizes[was] -= 1")
     add("                    sizes[z] += 1")
     if filtered:
-        add("                    bits |= (zone_of[was] | zone_of[z]) & relevant[c]")
+        add("                    bits |= pair[was][z] & relevant[c]" if pair else
+            "                    bits |= (zone_of[was] | zone_of[z]) & relevant[c]")
         add("                else:")
         add("                    bits |= zone_of[z] & relevant[c]")
     elif reads_zones:
-        add("                    bits |= zone_of[was] | zone_of[z]")
+        add("                    bits |= pair[was][z]" if pair else
+            "                    bits |= zone_of[was] | zone_of[z]")
         add("                else:")
         add("                    bits |= zone_of[z]")
     add("        if own != cz:")
@@ -250,8 +273,6 @@ def _branches(order: list[tuple[Any, int]]) -> list[str]:
     """The lines that check a changed slot of each class (``order``: (bounds and pool, mask), class k at k - 1)."""
     w: list[str] = []
     add = w.append
-    if order:
-        add("            k = kind[i]")
     for k, (r, m) in enumerate(order, 1):
         add(f"            {'if' if k == 1 else 'elif'} k == {k}:")
         if m:
@@ -264,8 +285,10 @@ def _branches(order: list[tuple[Any, int]]) -> list[str]:
                 add("                if type(v) is not int or not int_pools:")
                 add("                    return False")
                 if pool:
+                    add("                was = old[i]")  # (read only here: the others need not)
                     add(f"                deltas[{pool}] += v - was")
                     add("                pools = True")
                 else:
+                    add("                was = old[i]")
                     add("                first += v - was")
     return w
