@@ -116,15 +116,21 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     n = len(checks)
     if len(slot_of) != n or len(relevant) != len(t.card_def):
         return None
-    # the classes: (bounds and pool, mask), the ones with more slots first; class 0 has nothing to check or add
+    # the classes: (bounds and pool, mask), the ones with more `reset each round` slots first (such a slot is
+    # written back at every round start that finds it changed, so its changes come at least in pairs: Bloodborne's
+    # 0..1 flags, 245 changes a game against the 91-slot pool's 134), then the ones with more slots; which class
+    # comes first changes how many tests a changed slot takes, never what it is checked against
     count: dict[tuple[Any, int], int] = {}
+    resets: dict[tuple[Any, int], int] = {}
+    reset = {slot for slot, _ in t.reset_slots}
     for i in range(n):
         key = (checks[i], slot_of[i])
         if key != (None, 0):
             count[key] = count.get(key, 0) + 1
+            resets[key] = resets.get(key, 0) + (i in reset)
     if len(count) > MAX_CLASSES:
         return None
-    order = sorted(count, key=lambda k: -count[k])
+    order = sorted(count, key=lambda k: (-resets[k], -count[k]))
     number = {key: k for k, key in enumerate(order, 1)}
     # a slot with nothing to check or add is in the class after the last (no branch); 0 is a zone's note (below)
     kinds = [number.get((checks[i], slot_of[i]), len(order) + 1) for i in range(n)]
