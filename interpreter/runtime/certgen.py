@@ -142,9 +142,16 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
         return None
     reads_zones = any(zone_of)
     filtered = reads_zones and any(m != -1 for m in relevant)
+    pair = reads_zones and pairs(zone_of) is not None
+    nz = len(t.zone_capacity)
+    # the namespace's tables as default arguments: locals from the call on, with no load and store at every check
+    binds = [b for b, on in (("kind=_kind", order), ("zone_of=_zone_of", reads_zones), ("relevant=_relevant", filtered),
+                             ("pair=_pair", pair), ("ln=len", 0 < nz <= MAX_ZONES)) if on]
+    if not head.endswith("):"):
+        return None
     w: list[str] = []
     add = w.append
-    add(head)
+    add(head[:-2] + "".join(f", {b}" for b in binds) + "):")
     add("    counters = s.counters")
     add("    noted = s.wrote")
     add("    moved = s.moved")
@@ -163,8 +170,6 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     add("        first = 0")
     add("        bits = 0")
     add("        dz = None")
-    if order:
-        add("        kind = _kind")  # (a local: read once a changed slot)
     add("        for i in noted:")
     if order:  # the class first: 0 is a zone's note (``~zi``), which a negative ``i`` finds at the list's end
         add("            k = kind[i]")
@@ -187,13 +192,6 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     add("        own = self.card_zone")
     add("        if moved:")
     add("            sizes = self.sizes")
-    pair = reads_zones and pairs(zone_of) is not None
-    if reads_zones:
-        add("            zone_of = _zone_of")
-    if pair:
-        add("            pair = _pair")
-    if filtered:
-        add("            relevant = _relevant")
     add("            for c in moved:")
     add("                z = cz[c]")
     add("                if z < 0 or ((zl := zones[z])[-1] != c and c not in zl):")
@@ -222,7 +220,7 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     add("                              or len(set(cards)) != len(cards) or set(map(cz.__getitem__, cards)) != {zi}):")
     add("                    return False")
     if reads_zones:
-        add(f"                bits |= _zone_of[zi] & {(1 << shift) - 1 if shift else -1}")
+        add(f"                bits |= zone_of[zi] & {(1 << shift) - 1 if shift else -1}")
     if filtered and shift:
         add(f"        if bits >> {shift}:")
         add(f"            bits = (bits & {(1 << shift) - 1}) | (bits >> {shift}) << {lift}")
@@ -231,7 +229,7 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     add("    finally:")
     add("        noted.clear()")
     add("        moved.clear()")
-    w += _sizes(len(t.zone_capacity))
+    w += _sizes(nz)
     add("    self.bits = bits")
     add("    out = []")
     if caps:
@@ -269,8 +267,7 @@ def _sizes(nz: int) -> list[str]:
     names = [f"z{k}" for k in range(nz)]
     return [f"    if counters != old or len(zones) != {nz}:",
             "        return False",
-            f"    {', '.join(names)}{',' if nz == 1 else ''} = zones",
-            "    ln = len",
+            f"    {', '.join(names)}{',' if nz == 1 else ''} = zones",  # (``ln``: ``len``, a default argument)
             f"    if [{', '.join(f'ln({z})' for z in names)}] != self.sizes:",
             "        return False"]
 
