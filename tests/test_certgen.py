@@ -175,3 +175,56 @@ def test_the_written_check_names_what_the_tables_fix(write_ruleset: Callable[...
     assert "if not 0 <= v <= 3:" in text  # a card's heat
     assert "deltas[1] += v - was" in text  # the second pool
     assert "len(zones[" in text and "_capacity(s, out)" in text
+
+
+def _corrupt(s: GameState, kind: int) -> None:
+    """A change the record does not describe, or a record naming what is not there (test below)."""
+    zones = s.zones
+    full = [zi for zi, z in enumerate(zones) if z]
+    if kind == 0:  # a card listed again in another zone, with no note: a size differs
+        c = zones[full[0]][-1]
+        zones[(full[0] + 1) % len(zones)].append(c)
+    elif kind == 1:  # a card dropped from its zone's list, with no note
+        zones[full[-1]].pop()
+    elif kind == 2:  # a noted slot past the counters
+        s.wrote.append(len(s.counters) + 3)
+    elif kind == 3:  # a noted zone past the zones, near and far (a negative note reads the class list's end)
+        s.wrote.append(~(len(zones) + 2))
+    elif kind == 4:
+        s.wrote.append(~(3 * len(s.counters) + len(zones)))
+    elif kind == 5:  # a noted zone whose note falls in the class list's slot part
+        s.wrote.append(~(len(s.counters) + len(zones)))
+    elif kind == 6:  # one zone more than the tables have
+        zones.append([])
+    elif kind == 7:  # a zone reordered and noted as a zone: holds
+        zones[full[0]].reverse()
+        note_zone(s, full[0])
+
+
+def test_unnoted_changes_and_bad_notes_answer_as_the_generic_check(write_ruleset: Callable[..., str]) -> None:
+    """The written zone sizes (the zones unpacked into locals, :func:`certgen._sizes`) and the record's loop that
+    reads a note's class first (a zone's note found at the class list's end) answer as ``Certified.holds`` for
+    unnoted changes of a zone's size, a zone count the tables do not have, and notes of slots and zones that do not
+    exist; a zone noted as a zone still holds. Each corruption is planted in a fresh game after a few decisions."""
+    rules = load_ruleset(write_ruleset(CERT, {"tok.yaml": TOK}))
+    answers: list[tuple[int, bool]] = []
+    for kind in range(8):
+        game = rules.new_game(2, kind, check_invariants=True)
+        rng = random.Random(kind)
+        for _ in range(3):
+            for p in game.waiting_for():
+                game.apply(rng.randrange(game.option_count(p)), p)
+        cert, s = game._certified, game.state
+        assert cert is not None and cert.test is not invariants.Certified.holds and s.wrote is not None
+        assert s.moved is not None
+        _corrupt(s, kind)
+        twin = _twin(cert)
+        kept = s.wrote[:], s.moved[:]
+        want = invariants.Certified.holds(twin, s)
+        s.wrote[:], s.moved[:] = kept
+        got = cert.test(cert, s)
+        assert got == want, kind
+        answers.append((kind, got))
+    assert answers == [(k, k == 7) for k in range(8)]
+    text = certgen.source(game.state.tables, *game.state.tables.cert_test[:2])
+    assert text is not None and "= zones\n" in text[0] and "if not k:" in text[0]

@@ -22,6 +22,7 @@ from liturgy.interpreter.compiler.code import ROUND_SLOT, Callable_, ExprFn, pla
 from liturgy.interpreter.compiler.instructions import _ret, _suspends_block
 from liturgy.interpreter.compiler.machine import StepMachineCompiler
 from liturgy.interpreter.compiler.readsets import InvariantReads, read_set
+from liturgy.interpreter.runtime import resetgen
 from liturgy.interpreter.runtime.state import GameState
 
 
@@ -147,11 +148,10 @@ class Compiler(StepMachineCompiler):
             else:  # for the invariant certificate (interpreter/runtime/invariants.py)
                 w.append(ROUND_SLOT)
                 # a slot that already holds its initial value is left as it is: that write changes nothing, so it
-                # needs no note (the certificate would skip it anyway, its value being the object it certified)
-                for slot, initial in s.tables.reset_slots:
-                    if c[slot] is not initial:
-                        c[slot] = initial
-                        w.append(slot)
+                # needs no note (the certificate would skip it anyway, its value being the object it certified);
+                # the loop over the tables' reset slots written out once per tables (runtime/resetgen.py)
+                t = s.tables
+                (t.noted_reset or resetgen.of(t))(c, w)
             fr[1] += 1
             return False
 

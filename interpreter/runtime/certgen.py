@@ -38,6 +38,8 @@ from liturgy.interpreter.runtime.state import GameState, Tables
 Test = Callable[["inv.Certified", GameState], bool]
 
 MAX_CLASSES = 16  # past this many slot classes a chain of tests costs more than the generic lookups
+MAX_PAIRS = 64  # past this many zones a moved card's masks are ORed from ``zone_of`` (:func:`pairs`)
+MAX_ZONES = 128  # past this many zones the sizes are compared through ``map`` (:func:`_sizes`)
 _GENERIC = inv.Certified.holds  # the method as defined (a test may wrap it: then it is what runs)
 _CODE: dict[str, CodeType] = {}  # generated text -> its compiled code: the suite builds the same tables many times
 
@@ -70,12 +72,22 @@ def _make(t: Tables, masks: inv.Masks, lift: int) -> Test | None:
     if code is None:
         code = _CODE[text] = compile(text, "<liturgy certificate check>", "exec")
     slot_of, zone_of, _, shift, relevant = masks
-    ns: dict[str, Any] = {"_kind": kinds, "_zone_of": zone_of, "_relevant": relevant, "_inv": inv,
-                          "_generic": _GENERIC, "_capacity": inv._capacity, "_final": inv._final,
+    ns: dict[str, Any] = {"_kind": kinds, "_zone_of": zone_of, "_pair": pairs(zone_of), "_relevant": relevant,
+                          "_inv": inv, "_generic": _GENERIC, "_capacity": inv._capacity, "_final": inv._final,
                           "_pending": inv._pending, "_seats": seats, "_OPTIONS": inv._OPTIONS, "_INT": inv._INT}
     exec(code, ns)  # noqa: S102 - our own text: names and int constants of the tables, nothing a ruleset wrote
     fn: Test = ns["holds"]
     return fn
+
+
+def pairs(zone_of: list[int]) -> list[list[int]] | None:
+    """Per pair of zones (the one a moved card left, the one it entered) the OR of their read-set masks, which the
+    moved cards' loop reads with one lookup more and one OR less (``zone_of[was] | zone_of[z]`` was two lookups and
+    an OR a card); None past :data:`MAX_PAIRS` zones (the table grows with their square). A negative zone reads the
+    last row or column, as ``zone_of`` read with it does."""
+    if len(zone_of) > MAX_PAIRS:
+        return None
+    return [[a | b for b in zone_of] for a in zone_of]
 
 
 def _ints(*values: Any) -> bool:
@@ -104,17 +116,25 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     n = len(checks)
     if len(slot_of) != n or len(relevant) != len(t.card_def):
         return None
-    # the classes: (bounds and pool, mask), the ones with more slots first; class 0 has nothing to check or add
+    # the classes: (bounds and pool, mask), the ones with more `reset each round` slots first (such a slot is
+    # written back at every round start that finds it changed, so its changes come at least in pairs: Bloodborne's
+    # 0..1 flags, 245 changes a game against the 91-slot pool's 134), then the ones with more slots; which class
+    # comes first changes how many tests a changed slot takes, never what it is checked against
     count: dict[tuple[Any, int], int] = {}
+    resets: dict[tuple[Any, int], int] = {}
+    reset = {slot for slot, _ in t.reset_slots}
     for i in range(n):
         key = (checks[i], slot_of[i])
         if key != (None, 0):
             count[key] = count.get(key, 0) + 1
+            resets[key] = resets.get(key, 0) + (i in reset)
     if len(count) > MAX_CLASSES:
         return None
-    order = sorted(count, key=lambda k: -count[k])
+    order = sorted(count, key=lambda k: (-resets[k], -count[k]))
     number = {key: k for k, key in enumerate(order, 1)}
-    kinds = [number.get((checks[i], slot_of[i]), 0) for i in range(n)]
+    # a slot with nothing to check or add is in the class after the last (no branch); 0 is a zone's note (below)
+    kinds = [number.get((checks[i], slot_of[i]), len(order) + 1) for i in range(n)]
+    kinds += [0] * max(n, len(t.zone_capacity))
     npools = len(t.pool_slots)
     caps = [(zi, t.zone_capacity[zi]) for zi in t.capped_zones if t.zone_capacity[zi] is not None]
     if not _ints(lift, shift, *(c for _, c in caps), *t.final_zones, *(m for _, m in order)) or not all(
@@ -122,13 +142,20 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
         return None
     reads_zones = any(zone_of)
     filtered = reads_zones and any(m != -1 for m in relevant)
+    pair = reads_zones and pairs(zone_of) is not None
+    nz = len(t.zone_capacity)
+    # the namespace's tables as default arguments: locals from the call on, with no load and store at every check
+    binds = [b for b, on in (("kind=_kind", order), ("zone_of=_zone_of", reads_zones), ("relevant=_relevant", filtered),
+                             ("pair=_pair", pair), ("ln=len", 0 < nz <= MAX_ZONES)) if on]
+    if not head.endswith("):"):
+        return None
     w: list[str] = []
     add = w.append
-    add(head)
+    add(head[:-2] + "".join(f", {b}" for b in binds) + "):")
     add("    counters = s.counters")
     add("    noted = s.wrote")
     add("    moved = s.moved")
-    add(f"    if noted is None or moved is None or len(counters) != {n}:")
+    add("    if noted is None or moved is None:")  # (a counter list of another length: the comparison below)
     add("        return False")
     w += escape
     add("    zones = s.zones")
@@ -143,17 +170,20 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     add("        first = 0")
     add("        bits = 0")
     add("        dz = None")
-    if order:
-        add("        kind = _kind")  # (a local: read once a changed slot)
     add("        for i in noted:")
-    add("            if i < 0:")
+    if order:  # the class first: 0 is a zone's note (``~zi``), which a negative ``i`` finds at the list's end
+        add("            k = kind[i]")
+        add("            if not k:")
+        add("                if i >= 0:")  # (a slot past the counters: the generic check's IndexError)
+        add("                    return False")
+    else:
+        add("            if i < 0:")
     add("                if dz is None:")
     add("                    dz = []")
     add("                dz.append(~i)")
     add("                continue")
     add("            v = counters[i]")
-    add("            was = old[i]")
-    add("            if v is was:")
+    add("            if v is old[i]:")
     add("                continue")
     w += _branches(order)
     add("            old[i] = v")
@@ -162,10 +192,6 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     add("        own = self.card_zone")
     add("        if moved:")
     add("            sizes = self.sizes")
-    if reads_zones:
-        add("            zone_of = _zone_of")
-    if filtered:
-        add("            relevant = _relevant")
     add("            for c in moved:")
     add("                z = cz[c]")
     add("                if z < 0 or ((zl := zones[z])[-1] != c and c not in zl):")
@@ -176,11 +202,13 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     add("                    sizes[was] -= 1")
     add("                    sizes[z] += 1")
     if filtered:
-        add("                    bits |= (zone_of[was] | zone_of[z]) & relevant[c]")
+        add("                    bits |= pair[was][z] & relevant[c]" if pair else
+            "                    bits |= (zone_of[was] | zone_of[z]) & relevant[c]")
         add("                else:")
         add("                    bits |= zone_of[z] & relevant[c]")
     elif reads_zones:
-        add("                    bits |= zone_of[was] | zone_of[z]")
+        add("                    bits |= pair[was][z]" if pair else
+            "                    bits |= zone_of[was] | zone_of[z]")
         add("                else:")
         add("                    bits |= zone_of[z]")
     add("        if own != cz:")
@@ -192,7 +220,7 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     add("                              or len(set(cards)) != len(cards) or set(map(cz.__getitem__, cards)) != {zi}):")
     add("                    return False")
     if reads_zones:
-        add(f"                bits |= _zone_of[zi] & {(1 << shift) - 1 if shift else -1}")
+        add(f"                bits |= zone_of[zi] & {(1 << shift) - 1 if shift else -1}")
     if filtered and shift:
         add(f"        if bits >> {shift}:")
         add(f"            bits = (bits & {(1 << shift) - 1}) | (bits >> {shift}) << {lift}")
@@ -201,8 +229,7 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     add("    finally:")
     add("        noted.clear()")
     add("        moved.clear()")
-    add("    if counters != old or list(map(len, zones)) != self.sizes:")
-    add("        return False")
+    w += _sizes(nz)
     add("    self.bits = bits")
     add("    out = []")
     if caps:
@@ -223,12 +250,32 @@ def lines(t: Tables, masks: inv.Masks, lift: int, head: str, escape: list[str]) 
     return w, kinds
 
 
+def _sizes(nz: int) -> list[str]:
+    """The lines that compare the counters with the copy and every zone's size with the kept sizes (``nz``: the
+    tables' zone count), each failure a ``return False``.
+
+    The sizes are the check's largest fixed cost (Bloodborne: 26 zones, about 8.5 k instructions a check as
+    ``list(map(len, zones))``: a vectorcall of ``len`` per zone from ``map``, and a list grown as it is filled).
+    Written out, the zones are unpacked into locals (one specialized ``UNPACK_SEQUENCE``, after a test of their
+    number) and their sizes are a list display of ``len`` calls that Python 3.11 specializes (no vectorcall, the
+    list made at its size), compared with the kept sizes in C as before: the same sizes of the same lists,
+    compared the same way (a zone count that is not the tables' is "not proven", as a size list of another length
+    was). About 40 % fewer instructions (docs/performance.md, Session 27 chkcert). Past :data:`MAX_ZONES` zones
+    the ``map`` form stays (the text would grow with the zones)."""
+    if not 0 < nz <= MAX_ZONES:
+        return ["    if counters != old or [*map(len, zones)] != self.sizes:", "        return False"]
+    names = [f"z{k}" for k in range(nz)]
+    return [f"    if counters != old or len(zones) != {nz}:",
+            "        return False",
+            f"    {', '.join(names)}{',' if nz == 1 else ''} = zones",  # (``ln``: ``len``, a default argument)
+            f"    if [{', '.join(f'ln({z})' for z in names)}] != self.sizes:",
+            "        return False"]
+
+
 def _branches(order: list[tuple[Any, int]]) -> list[str]:
     """The lines that check a changed slot of each class (``order``: (bounds and pool, mask), class k at k - 1)."""
     w: list[str] = []
     add = w.append
-    if order:
-        add("            k = kind[i]")
     for k, (r, m) in enumerate(order, 1):
         add(f"            {'if' if k == 1 else 'elif'} k == {k}:")
         if m:
@@ -241,8 +288,10 @@ def _branches(order: list[tuple[Any, int]]) -> list[str]:
                 add("                if type(v) is not int or not int_pools:")
                 add("                    return False")
                 if pool:
+                    add("                was = old[i]")  # (read only here: the others need not)
                     add(f"                deltas[{pool}] += v - was")
                     add("                pools = True")
                 else:
+                    add("                was = old[i]")
                     add("                first += v - was")
     return w

@@ -93,6 +93,7 @@ def _make(t: Tables, masks: inv.Masks, lift: int, test: Callable[..., Any], invs
         code = _CODE[text] = compile(text, "<liturgy invariant check>", "exec")
     slot_of, zone_of, _, shift, relevant = masks
     ns: dict[str, Any] = {"_kind": kinds, "_zone_of": zone_of, "_relevant": relevant, "_inv": inv,
+                          "_pair": certgen.pairs(zone_of),  # (chkcert, session 27: the moved cards' masks by pair)
                           "_capacity": inv._capacity, "_final": inv._final, "_pending": inv._pending,
                           "_seats": seats, "_OPTIONS": inv._OPTIONS, "_INT": inv._INT, "_written": test,
                           "_again": _again, "_step": _step, "_at": at, "_RuleError": RuleError}

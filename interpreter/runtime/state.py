@@ -74,6 +74,8 @@ class Tables:
     cert_test: Any = field(default=None, init=False, repr=False, compare=False)
     # the whole check written for these tables' written check and a ruleset's invariants (runtime/checkgen.py)
     cert_check: Any = field(default=None, init=False, repr=False, compare=False)
+    # the checked round start's resets written for these reset slots (runtime/resetgen.py), made at its first use
+    noted_reset: Any = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.reset_runs = reset_runs(self.reset_slots)
