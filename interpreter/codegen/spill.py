@@ -14,6 +14,7 @@ the same variables in every compile mode whenever anything can look at it (a sus
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 
 from liturgy.interpreter.codegen.locals import env_uses
@@ -22,8 +23,35 @@ from liturgy.interpreter.compiler.liveness import bound_in
 __all__ = ["bound_in", "droppable", "spill"]
 
 
+# every use of ``env`` in a text: the key of ``env['x']`` (and whether a plain ``=`` follows), or ``env.get``
+# or ``env.pop`` of a constant key, or anything else (a bare ``env``: handed to a function, or read otherwise)
+_USE = re.compile(r"\benv(?:\['([^']*)'\]( = (?!=))?|\.(?:get|pop)\('([^']*)'|)")
+
+
 def droppable(body: str, names: Collection[str]) -> set[str]:
-    """Of ``names``, those whose every use in ``body`` is a plain write ``env['x'] = `` that can go."""
+    """Of ``names``, those whose every use in ``body`` is a plain write ``env['x'] = `` that can go.
+
+    A text without a double quote (most: the generators write single-quoted literals, which cannot hold a ``'``
+    unescaped) is read with one regular expression, since no string literal can then hold ``env['x']``; any
+    other text by Python's parser (:func:`~.locals.env_uses`)."""
+    if '"' in body or "\\" in body:
+        return _parsed(body, names)
+    if _FRAME.search(body):
+        return set()
+    other: set[str] = set()  # keys read, updated, removed or unpacked into, not only written with ``=``
+    for m in _USE.finditer(body):
+        key, store, call = m.groups()
+        if key is None and call is None:
+            return set()  # env used whole: anything may read through it
+        if not store:
+            other.add(key if key is not None else call)
+    return {x for x in names if x not in other}
+
+
+_FRAME = re.compile(r"\bfr\b")
+
+
+def _parsed(body: str, names: Collection[str]) -> set[str]:
     uses = env_uses(body, False)
     if uses.opaque or uses.calls:
         return set()

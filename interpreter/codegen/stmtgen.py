@@ -156,7 +156,7 @@ class StmtGen:
             name = self.gen._name("_s")
             head = f"def {name}(s, fr):\n    env = fr[2]\n" if instruction else f"def {name}(s, env):\n"
             code = head + "".join(f"    {line}\n" for line in loads) + body
-            if instruction and (dead := bound_in(stmts) & comp.spill_dead):  # codegen/spill.py
+            if instruction and comp.spill_dead and (dead := bound_in(stmts) & comp.spill_dead):  # codegen/spill.py
                 end = "    fr[1] += 1\n    return False\n"
                 loads, body = [], spill("".join(f"    {line}\n" for line in loads) + body[:-len(end)], dead) + end
                 code = head + body

@@ -27,43 +27,68 @@ own loop variable of the same name too), an assignment's target counts as a read
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from liturgy.dsl.constructs.statements import construct
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.compiler.instructions import _children, _has_break, _suspends
+from liturgy.interpreter.compiler.instructions import _has_break, _suspends
+from liturgy.interpreter.compiler.sizes import _fields
 
 
 @dataclass(frozen=True)
 class Liveness:
-    """One code's frame variables: ``live`` may be read from ``env`` by some instruction (or is a parameter or
-    bound by a control instruction); ``dead``: the run-local variables, never read from ``env`` after the run
-    that binds them (module docstring)."""
+    """One code's frame variables: ``live``, those a frame holds (parameters, variables bound by a control
+    instruction, and variables bound in a run that another instruction may read); ``dead``: the run-local
+    variables, never read from ``env`` after the run that binds them (module docstring)."""
 
     live: frozenset[str]
     dead: frozenset[str]
 
 
-def _names(e: Any) -> set[str]:
-    """Every name an expression mentions (whatever it refers to: more names only means more live variables)."""
-    out: set[str] = set()
-    stack: list[Any] = [e]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, A.Name):
-            out.add(n.id)
-        stack.extend(_children(n))
-    return out
+class _AllLive(Exception):
+    """Every candidate is known live: nothing further to look at."""
 
 
 class _Walk:
-    def __init__(self, prog: Any) -> None:
+    """The run/control walk, looking for reads of ``candidates`` (the names bound somewhere in a run) from outside
+    the run binding them; it stops as soon as every candidate is found live (most codes: at once)."""
+
+    def __init__(self, prog: Any, candidates: set[str]) -> None:
         self.prog = prog
-        self.read: set[str] = set()  # read from the frame by some instruction
-        self.run_bound: set[str] = set()  # bound inside a run
-        self.control_bound: set[str] = set()  # bound by a control instruction (the engine writes env)
+        self.candidates = candidates
+        self.live: set[str] = set()
+
+    def _found(self, names: Iterable[str]) -> None:
+        self.live.update(names)
+        if self.candidates <= self.live:
+            raise _AllLive
+
+    def names(self, e: A.Expr, bound: Collection[str] = ()) -> None:
+        """Every candidate ``e`` mentions but ``bound`` is live (whatever the name refers to there: a name read
+        in error only makes one more variable live). The walk of :func:`~.instructions._children`, written out:
+        it runs over every expression of a code with run-local candidates, at each compile."""
+        hits = []
+        stack: list[Any] = [e]
+        push, pop = stack.append, stack.pop
+        cands = self.candidates
+        name, expr = A.Name, A.Expr
+        while stack:
+            n = pop()
+            cls = n.__class__
+            if cls is name:
+                if n.id in cands and n.id not in bound:
+                    hits.append(n.id)
+                continue
+            for key in _fields(cls):
+                v = getattr(n, key)
+                if isinstance(v, expr):
+                    push(v)
+                elif v.__class__ is list:
+                    stack.extend(x for x in v if isinstance(x, expr))
+        if hits:
+            self._found(hits)
 
     def block(self, stmts: Sequence[A.Stmt], in_loop: bool) -> None:
         """``stmts`` as :meth:`StepMachineCompiler.emit` splits them."""
@@ -80,9 +105,10 @@ class _Walk:
     def control(self, st: A.Stmt, in_loop: bool) -> None:
         c = construct(st)
         for e in c.exprs(st):
-            self.read |= _names(e)
-        self.control_bound.update(c.binds(st))
-        self.control_bound.update(c.binds_inside(st))
+            self.names(e)
+        bound = (*c.binds(st), *c.binds_inside(st))
+        if bound:
+            self._found(bound)
         for b in c.blocks(st):
             self.block(b, in_loop or c.loop)
 
@@ -92,24 +118,28 @@ class _Walk:
         for st in stmts:
             c = construct(st)
             for e in c.exprs(st):
-                self.read |= _names(e) - bound
+                self.names(e, bound)
             inside = c.binds_inside(st)
-            self.run_bound.update(inside)
             for b in c.blocks(st):
-                self.run(b, frozenset(bound | set(inside)))
-            for name in c.binds(st):
-                bound.add(name)
-                self.run_bound.add(name)
+                self.run(b, frozenset(bound.union(inside)))
+            bound.update(c.binds(st))
 
 
-def liveness(bodies: Iterable[Sequence[A.Stmt]], prog: Any, params: Iterable[str] = ()) -> Liveness:
+def liveness(bodies: Sequence[Sequence[A.Stmt]], prog: Any, params: Iterable[str] = ()) -> Liveness:
     """The :class:`Liveness` of the code whose top-level statement blocks are ``bodies`` (the main flow: the
     set-up, then each step's body; else the one body), with parameters ``params``."""
-    w = _Walk(prog)
-    for body in bodies:
-        w.block(body, False)
-    fixed = w.read | w.control_bound | set(params)
-    return Liveness(frozenset(fixed), frozenset(w.run_bound - fixed))
+    fixed = set(params)
+    candidates = set().union(*map(bound_in, bodies)) - fixed
+    if not candidates:
+        return Liveness(frozenset(fixed), frozenset())
+    w = _Walk(prog, candidates)
+    try:
+        for body in bodies:
+            w.block(body, False)
+    except _AllLive:
+        pass
+    live = w.live & candidates
+    return Liveness(frozenset(fixed | live), frozenset(candidates - live))
 
 
 def bound_in(stmts: Sequence[A.Stmt]) -> set[str]:

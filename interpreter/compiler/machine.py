@@ -51,7 +51,7 @@ class StepMachineCompiler(StatementCompiler):
                     code.ins.append(self.note(gen, "run"))
                     return
                 fn = self.block_closure(list(run))
-                dead = tuple(bound_in(run) & self.spill_dead)  # run-local variables leave the frame (liveness.py)
+                dead = tuple(bound_in(run) & self.spill_dead) if self.spill_dead else ()  # liveness.py
                 run.clear()
 
                 def exec_(s: GameState, fr: list[Any]) -> bool:
