@@ -95,3 +95,37 @@ def test_a_run_that_stops_the_game_leaves_the_same_frame_in_every_mode(write_rul
         ends.append((game.to_json(), game.error, [f[2] for f in game.state.frames]))
     assert all(end == ends[0] for end in ends)
     assert ends[0][1] is not None and "out of range" in ends[0][1] and ends[0][2] == [{"kept": 7, "n": 0}]
+
+
+PROC = '''game "Spill proc" { players 2..2 }
+counter total 0..100000
+proc ask() {
+  let gone = total + 3
+  choose n from range(2) by players[1] { total += n + gone }
+}
+round {
+  step s "S" {
+    let gone = total + 2
+    total += gone
+    do ask()
+    if total > 40 { end game }
+  }
+}
+score(p) = total
+'''
+
+
+def test_only_the_main_flow_leaves_its_dead_variables_out(write_ruleset: Callable[..., str]) -> None:
+    """A suspending proc's frame keeps every variable (compiler.py ``_frame``: the main flow's only), and a load
+    drops a name only from the frame of a code that proves it dead: the proc's ``gone`` (read after its `choose`)
+    is kept and compared, the main flow's ``gone`` (run-local there) is not."""
+    rules = compiled(write_ruleset(PROC), {})
+    save = json.loads(json.dumps(rules.new_game(2, 0).to_json()))
+    main, proc = save["frames"]
+    assert main[2] == {} and proc[2] == {"gone": 5}
+    assert rules.compiled.frame_dead[main[0]] == {"gone"} and rules.compiled.frame_dead[proc[0]] == frozenset()
+    old = {**save, "frames": [[main[0], main[1], {"gone": 2}], proc]}
+    assert rules.load_game(old).to_json() == rules.load_game(save).to_json()
+    edited = {**save, "frames": [main, [proc[0], proc[1], {"gone": 6}]]}
+    with pytest.raises(CorruptSave, match="its `frames`"):
+        rules.load_game(edited)
