@@ -49,6 +49,7 @@ from liturgy.interpreter.codegen import (
 from liturgy.interpreter.codegen.locals import Locals, _scan, hoist_counters
 from liturgy.interpreter.codegen.slots import proven, tested, tested_in
 from liturgy.interpreter.codegen.source import Refused
+from liturgy.interpreter.codegen.spill import bound_in, spill
 from liturgy.interpreter.compiler import budgets
 from liturgy.interpreter.compiler.sizes import statements
 from liturgy.interpreter.runtime import rng
@@ -155,6 +156,10 @@ class StmtGen:
             name = self.gen._name("_s")
             head = f"def {name}(s, fr):\n    env = fr[2]\n" if instruction else f"def {name}(s, env):\n"
             code = head + "".join(f"    {line}\n" for line in loads) + body
+            if instruction and comp.spill_dead and (dead := bound_in(stmts) & comp.spill_dead):  # codegen/spill.py
+                end = "    fr[1] += 1\n    return False\n"
+                loads, body = [], spill("".join(f"    {line}\n" for line in loads) + body[:-len(end)], dead) + end
+                code = head + body
             try:
                 fn = self.gen.sources.load(self.gen.ns, name, "stmt", code, stmts[0].span if stmts else None)
             except Refused:  # e.g. more than 20 nested loops

@@ -19,12 +19,16 @@ from liturgy.interpreter.compiler.instructions import (
     _jump_placeholder,
     _suspends,
 )
+from liturgy.interpreter.compiler.liveness import bound_in
 from liturgy.interpreter.compiler.statements import StatementCompiler
 from liturgy.interpreter.runtime.errors import RuleError
 from liturgy.interpreter.runtime.state import GameState
 
 
 class StepMachineCompiler(StatementCompiler):
+    # the run-local variables (compiler/liveness.py) of the code being emitted: its runs leave them out of ``env``
+    spill_dead: frozenset[str] = frozenset()
+
     # ------------------------------------------------------------ the step machine
     def emit(self, stmts: Sequence[A.Stmt], code: Code, loops: list[list[int]], entry_nonnull: str | None = None
              ) -> None:
@@ -47,10 +51,18 @@ class StepMachineCompiler(StatementCompiler):
                     code.ins.append(self.note(gen, "run"))
                     return
                 fn = self.block_closure(list(run))
+                dead = tuple(bound_in(run) & self.spill_dead) if self.spill_dead else ()  # liveness.py
                 run.clear()
 
                 def exec_(s: GameState, fr: list[Any]) -> bool:
-                    fn(s, fr[2])
+                    if dead:
+                        try:
+                            fn(s, fr[2])
+                        finally:
+                            for x in dead:
+                                fr[2].pop(x, None)
+                    else:
+                        fn(s, fr[2])
                     fr[1] += 1
                     return False
 

@@ -204,6 +204,7 @@ def load_verified(ruleset: Ruleset, data: Any, check_invariants: bool, force: bo
         _replay(game, decisions)
     except ValueError as err:  # IllegalChoice, RuleError at setup: the decisions are not this game's
         raise CorruptSave(f"corrupt save: its decisions do not replay: {err}") from err
+    data = _live_frames(data, game)
     if _identical(data, game):
         return game
     mine = game.fields()
@@ -212,6 +213,26 @@ def load_verified(ruleset: Ruleset, data: Any, check_invariants: bool, force: bo
             raise CorruptSave(f"corrupt save: its `{name}` is not what its own decisions lead to "
                               "(the save was edited, or made by other rules)")
     return game
+
+
+def _live_frames(data: dict[str, Any], game: Game) -> dict[str, Any]:
+    """``data`` with its frames' run-local variables left out (compiler/liveness.py): a save written before the
+    frames held only the variables some instruction can still read kept the others too, and is the same game.
+
+    What goes is only a name the rules prove no instruction of that frame's code ever reads, so the value a save
+    held under it could not have changed the game; every other variable is compared with the replay's as before.
+    Anything not shaped like a frame is left for the comparison to refuse."""
+    frames = data.get("frames")
+    dead = game.ruleset.compiled.frame_dead
+    if not isinstance(frames, list) or not any(dead.values()):
+        return data
+    out = []
+    for f in frames:
+        if (isinstance(f, list) and len(f) == 3 and f[0].__class__ is int and isinstance(f[2], dict)
+                and (gone := dead.get(f[0])) and not gone.isdisjoint(f[2])):
+            f = [f[0], f[1], {k: v for k, v in f[2].items() if k not in gone}]
+        out.append(f)
+    return data if all(a is b for a, b in zip(out, frames, strict=True)) else {**data, "frames": out}
 
 
 def load_sealed(ruleset: Ruleset, data: dict[str, Any], check_invariants: bool) -> Game | None:
