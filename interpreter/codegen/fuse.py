@@ -154,12 +154,21 @@ class Fuser:
         """The lines of generated statement run ``fn`` at one indentation level, or None to call it instead."""
         sgen = self.comp.sgen
         got = sgen.run_texts.get(id(fn)) if sgen is not None else None
-        if got is None or got[0] is not fn:
+        if got is None or got[0] is not fn or sgen is None:
             return None
         lines = got[1].rstrip("\n").split("\n")
-        if len(lines) > MAX_RUN_LINES or any(line.lstrip().startswith(("return", "yield")) for line in lines):
+        leaves = any(line.lstrip().startswith(("return", "yield")) for line in lines)
+        if len(lines) - self.spliced(fn) > MAX_RUN_LINES or leaves:  # a proc body written in: its call's line
             return None
         return lines
+
+    def spliced(self, fn: Ins) -> int:
+        """The lines of proc bodies written into run ``fn``'s text in place of their calls (codegen/procinline.py),
+        less the calls' own lines: the fuser's line limits (a run's, a function's) count each as the call it stands
+        for, so a run is written into a fused function where it was before. Each such body is at most
+        ``procinline.MAX_LINES`` lines, and its locals are the same names wherever it is written."""
+        sgen = self.comp.sgen
+        return sgen.run_inlined.get(id(fn), 0) if sgen is not None else 0
 
     def choice_text(self, fn: Ins) -> list[str] | None:
         """The lines of a generated `choose` or `simultaneously` (None: call it). Every path through them ends in

@@ -96,13 +96,15 @@ class Trace(TraceBook):
         path = path | {(id(at.code), pc, at.depth(), turn)}
         if kind == "run":
             body = fuser.run_text(fn) if self.inline else None
-            if body is not None and self.inlined + len(body) <= MAX_INLINE_LINES:
+            cost = 0 if body is None else len(body) - fuser.spliced(fn)  # a proc's body written in: its call's line
+            if body is not None and self.inlined + cost <= MAX_INLINE_LINES:
                 kv, frpc = self.sync(pc, k, frpc, kv, lazy=True)
                 # The run's own statements, in this function's locals: its temporaries have names unique in
-                # the ruleset, it reads ``env`` and ``s`` like this function, and it leaves the pc alone
+                # the ruleset (but a proc body written in place, whose copies each bind theirs first), it reads
+                # ``env`` and ``s`` like this function, and it leaves the pc alone
                 # (the run function's closing ``fr[1] += 1`` is written when this function stops or syncs).
                 # It reads and writes the held variables' locals (or they are written back first).
-                self.inlined += len(body)
+                self.inlined += cost
                 pre, text = self.vars.rewrite("\n".join(body), False, self.fuser.effects)
                 self.emits(pre)
                 body = text.split("\n")

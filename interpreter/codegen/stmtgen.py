@@ -42,6 +42,7 @@ from liturgy.interpreter.codegen import (
     loggen,
     loopvars,
     movegen,
+    procinline,
     promote,
     seatgate,
     unroll,
@@ -116,6 +117,10 @@ class StmtGen:
         # id(instruction) -> (instruction, lines, name): a proc's `do`, the lines (indented one level) that bind
         # the callee's environment to the local ``name``, so the fuser can push the frame itself
         self.call_texts: dict[int, tuple[Ins, list[str], str]] = {}
+        self.bodies: dict[int, procinline.Body] = {}  # id(positional body) -> its text, for a `do` (procinline.py)
+        # lines of proc bodies written in place so far in the step-machine run being written (None: not in a run)
+        self.inlined: int | None = None
+        self.run_inlined: dict[int, int] = {}  # id(instruction) -> those lines of its run text (fuse.py's limit)
 
     # ------------------------------------------------------------ entry points
     def block(self, stmts: Sequence[A.Stmt]) -> StmtFn | None:
@@ -132,9 +137,10 @@ class StmtGen:
     def _function(self, stmts: Sequence[A.Stmt], instruction: bool, params: Sequence[str] | None = None,
                   nonnull: Sequence[str] = ()) -> Any:
         comp = self.comp
-        saved = self.lines, self.depth, self.loops, self.locals, self.cell_facts
+        saved = self.lines, self.depth, self.loops, self.locals, self.cell_facts, self.inlined
         marks = len(comp.log_formats)
         self.lines, self.depth, self.loops, self.cell_facts = [], 1, 0, {}
+        self.inlined = 0 if instruction else None
         self.locals = Locals(self.gen)
         for p in params or ():
             self.locals._name(p)  # every parameter has its Python local, the positional version's parameter
@@ -171,9 +177,10 @@ class StmtGen:
                 end = "    fr[1] += 1\n    return False\n"
                 assert body.endswith(end)
                 self.run_texts[id(fn)] = (fn, "".join(f"    {line}\n" for line in loads) + body[:-len(end)])
+                self.run_inlined[id(fn)] = self.inlined or 0
             return fn
         finally:
-            self.lines, self.depth, self.loops, self.locals, self.cell_facts = saved
+            self.lines, self.depth, self.loops, self.locals, self.cell_facts, self.inlined = saved
 
     def block_positional(self, stmts: Sequence[A.Stmt], params: Sequence[str]) -> tuple[StmtFn, Any] | None:
         """A pure proc's or handler's body twice: ``f(s, env)``, and ``f(s, *args)`` taking its parameters by
@@ -183,22 +190,7 @@ class StmtGen:
 
     def _positional(self, params: Sequence[str], resolved: tuple[list[str], str]) -> Any:
         """``f(s, <the parameters' locals>)`` running the body: no dict unless the body uses ``env``."""
-        loads, body = resolved
-        assert self.locals is not None
-        names = [self.locals.names[p] for p in params]
-        cs, body = hoist_counters([], body)  # `_cs = s.counters` once, as the `env` version has it
-        bare = _ENV_WRITE.sub(r"\1", body)  # nothing reads env: its writes can go
-        if _ENV.search(bare) or loads:
-            env = "{" + "".join(f"{p!r}: {n}, " for p, n in zip(params, names, strict=True)) + "}"
-            text = "".join(f"    {line}\n" for line in (*cs, f"env = {env}", *loads)) + body
-        else:
-            text = "".join(f"    {line}\n" for line in cs) + bare
-        name = self.gen._name("_sp")
-        code = f"def {name}({', '.join(['s', *names])}):\n" + text
-        try:
-            return self.gen.sources.load(self.gen.ns, name, "stmt", code)
-        except Refused:
-            return None
+        return procinline.positional(self, params, resolved)  # kept there for a `do` to write in place
 
     # ------------------------------------------------------------ writing
     def emit(self, line: str) -> None:
@@ -585,8 +577,8 @@ class StmtGen:
             target = comp.procs[ref[1].name]
             self.charge_call(f"proc:{ref[1].name}", f"calling `{ref[1].name}` at line {st.span.line}")
             if target.code is None and target.fast is not None:  # compiled already: its positional body
-                args = ", ".join(["s", *(self.src(a) for a in call.args)])
-                self.emit(f"{self.const(target.fast)}({args})")
+                if not procinline.write(self, target, ref[1].name, call.args):  # its text in place, or a call
+                    self.emit(f"{self.const(target.fast)}({', '.join(['s', *(self.src(a) for a in call.args)])})")
                 return
             self.emit(f"{self.const(target)}.pure(s, {self.args_dict(target.params, call.args)})")
             return

@@ -199,24 +199,57 @@ def hosted_mask(s: GameState, zi: int) -> int:
 
 
 def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str, noted: bool = False) -> None:
-    """Move ``cards`` one after another, as `move LIST to ZONE` does, in one pass per source zone.
+    """Move ``cards`` one after another, as `move LIST to ZONE` does.
 
-    Removing k cards from a zone of n one by one costs k·n; filtering the zone once costs n.  The result
-    is the same whenever no card can fail to move: the destination has no capacity, no card is in a final
-    zone or already in the destination, and no card is listed twice.  Otherwise each card moves in turn.
+    A short list (most: Bloodborne's `move [c for c in p.played where c.dream] to p.hand` moves one or two cards)
+    is :func:`move_card` of each card in turn, its checks and writes in this loop, not a call per card (nor a
+    second call for the loop: session 27). A long one goes to :func:`_move_many`, one pass per source zone.
     """
     t = s.tables
-    card_zone = s.card_zone
-    final = t.zone_final
     if noted and (mv := s.moved) is not None:  # every card (what is no card raises below, having moved nothing)
         mv.extend(cards)
     if t.zone_capacity[dst] is not None:  # one by one: each move checks the room left
         for c in cards:
             move_card(s, c, dst, place)
         return
-    if len(cards) < 8:  # one by one, in one call: sets cost more than they save
-        _move_each(s, cards, dst, place)
+    if len(cards) >= 8:  # sets cost more than they save on fewer
+        _move_many(s, cards, dst, place)
         return
+    final = t.zone_final
+    zones = s.zones
+    card_zone = s.card_zone
+    for c in cards:
+        src = card_zone[c]
+        if src != dst:
+            if final[src]:
+                raise RuleError(f"{t.card_names[c]} cannot leave `{t.zone_names[src]}`: cards never leave a final zone")
+            if final[dst]:  # from a zone that is not final into one that is: out of play from now on
+                s.removed_count += 1
+        z = zones[src]
+        if z[-1] == c:
+            z.pop()
+        else:
+            z.remove(c)
+        if place == "bottom":
+            zones[dst].insert(0, c)
+        else:
+            zones[dst].append(c)
+        card_zone[c] = dst
+        if s.face_up:
+            s.face_up.discard(c)
+        if s.shown:
+            s.shown.pop(c, None)
+
+
+def _move_many(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None:
+    """:func:`move_all` of 8 cards or more to ``dst``, a zone without a capacity, in one pass per source zone.
+
+    Removing k cards from a zone of n one by one costs k·n; filtering the zone once costs n.  The result
+    is the same whenever no card can fail to move: no card is in a final zone or already in the destination,
+    and no card is listed twice.  Otherwise each card moves in turn.
+    """
+    card_zone = s.card_zone
+    final = s.tables.zone_final
     # one set of source zones and one set of cards (no dict of sets per card): a character's ~80 cards leaving
     # Slay the Spire's 338-card library cost 25 µs that way, most of it per-card dict and set calls
     sources = {card_zone[c] for c in cards}
@@ -242,37 +275,6 @@ def move_all(s: GameState, cards: tuple[int, ...], dst: int, place: str, noted: 
             s.shown.pop(c, None)
     if final[dst]:
         s.removed_count += len(cards)
-
-
-def _move_each(s: GameState, cards: tuple[int, ...], dst: int, place: str) -> None:
-    """:func:`move_card` of each card in turn, to ``dst``, a zone without a capacity: the same checks and writes
-    in a loop, not a call per card (Bloodborne's `move [c for c in p.played where c.dream] to p.hand` and its
-    kin moved one or two cards each: the calls were most of their cost)."""
-    t = s.tables
-    final = t.zone_final
-    zones = s.zones
-    card_zone = s.card_zone
-    for c in cards:
-        src = card_zone[c]
-        if src != dst:
-            if final[src]:
-                raise RuleError(f"{t.card_names[c]} cannot leave `{t.zone_names[src]}`: cards never leave a final zone")
-            if final[dst]:  # from a zone that is not final into one that is: out of play from now on
-                s.removed_count += 1
-        z = zones[src]
-        if z[-1] == c:
-            z.pop()
-        else:
-            z.remove(c)
-        if place == "bottom":
-            zones[dst].insert(0, c)
-        else:
-            zones[dst].append(c)
-        card_zone[c] = dst
-        if s.face_up:
-            s.face_up.discard(c)
-        if s.shown:
-            s.shown.pop(c, None)
 
 
 def move_zone(s: GameState, src: int, dst: int, place: str, noted: bool = False) -> None:
