@@ -4,8 +4,8 @@
 full loop, the item of a `break`, nothing new after a loop of no turns, and the item being run when the game
 ends inside the loop. Each case compares the whole saved game (``Game.to_json``, frames included) across every
 compile mode, at a decision that follows the loops. A frame holds only the variables some instruction may read
-(compiler/liveness.py): step ``t``'s loops, which suspend, make ``c`` and ``k`` such variables (step ``s`` ends the
-game before ``t`` runs).
+(compiler/liveness.py): step ``t``'s loops, which suspend, make ``c``, ``k`` and ``e`` such variables (step ``s``
+ends the game before ``t`` runs).
 """
 from __future__ import annotations
 
@@ -44,6 +44,7 @@ round {
     for c in range(2) {
       for k in range(2) { choose z from range(2) by players[1] { total += z } }
     }
+    for e in range(1) { choose z from range(2) by players[1] { total += z } }
   }
 }
 score(p) = total

@@ -21,6 +21,7 @@ counter other 0..1000
 
 LOOP = '''
 proc peek() { other += total }
+proc peek_back(n: int) { if n > 0 { do peek_back(n - 1) } else { other += total } }
 round {
   step s "S" {
     for c in range(4) {
@@ -69,10 +70,22 @@ def test_the_counter_is_a_local_and_clamps_as_before(write_ruleset: Callable[...
 
 
 def test_a_call_keeps_the_per_turn_writes(write_ruleset: Callable[..., str]) -> None:
-    body = "do peek()"  # reads `total` on every turn
+    # reads `total` on every turn; a proc that calls itself stays a call (codegen/procinline.py writes the body of
+    # a plain one such as `peek` in place, next test)
+    body = "do peek_back(1)"
     assert "finally:\n        _cs[" not in _text(write_ruleset, body)
     seen = _alike(write_ruleset, body)
     assert seen[0][1] is None  # type: ignore[index]
+
+
+def test_a_proc_written_in_place_reads_the_local(write_ruleset: Callable[..., str]) -> None:
+    # `peek`'s body written at its `do` (no call left): `total` and `other` kept in locals and written back once,
+    # the body reading and updating the locals, as every mode's per-turn writes leave the counters
+    body = "do peek()"
+    assert "finally:\n        _cs[" in _text(write_ruleset, body)
+    seen = _alike(write_ruleset, body)
+    assert seen[0][1] is None  # type: ignore[index]
+    assert any("total 50, other 1000" in line for line in seen[0][2][0])  # type: ignore[index]
 
 
 def test_an_error_inside_the_loop_leaves_the_counters_of_every_mode(write_ruleset: Callable[..., str]) -> None:

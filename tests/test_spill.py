@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import pytest
 from liturgy.dsl.loader import check_file
+from liturgy.interpreter.codegen.spill import spill
 from liturgy.interpreter.compiler.liveness import liveness
 from liturgy.interpreter.engine import Ruleset
 from liturgy.interpreter.engine.saves import CorruptSave
@@ -129,3 +130,14 @@ def test_only_the_main_flow_leaves_its_dead_variables_out(write_ruleset: Callabl
     edited = {**save, "frames": [main, [proc[0], proc[1], {"gone": 6}]]}
     with pytest.raises(CorruptSave, match="its `frames`"):
         rules.load_game(edited)
+
+
+def test_a_loop_whose_end_write_went_is_written_plainly() -> None:
+    # codegen/loopvars.py's `finally` holding only the end write of a variable spill dropped names a local and
+    # does nothing: the loop loses its `try` (both forms, nested), and a `finally` doing anything else stays
+    body = ("    _x1 = _NOTHING\n    try:\n        for _x1 in _k2:\n            try:\n                for _E3 in _k4:\n"
+            "                    _cs[_E3] = 0\n            finally:\n                env['r'] = _E3\n"
+            "    finally:\n        if _x1 is not _NOTHING:\n            env['e'] = _x1\n"
+            "    try:\n        _t5 = 1\n    finally:\n        _cs[2] = _t5\n")
+    assert spill(body, ["e", "r"]) == ("    for _x1 in _k2:\n        for _E3 in _k4:\n            _cs[_E3] = 0\n"
+                                       "    try:\n        _t5 = 1\n    finally:\n        _cs[2] = _t5\n")

@@ -72,9 +72,57 @@ def spill(body: str, names: Collection[str]) -> str:
     gone = droppable(body, names)
     for x in gone:
         body = body.replace(f"env[{x!r}] = ", "")
+    if gone and "finally:" in body:
+        body = _without_empty_ends(body)
     kept = sorted(set(names) - gone)
     if not kept:
         return body
     inner = "".join(f"    {line}\n" if line.strip() else "\n" for line in body.splitlines())
     pops = "".join(f"        env.pop({x!r}, None)\n" for x in kept)
     return f"    try:\n{inner}    finally:\n{pops}"
+
+
+def _without_empty_ends(body: str) -> str:
+    """``body`` without the ``try``/``finally`` of a loop whose end write (codegen/loopvars.py) went with its
+    variable: the ``finally`` then only names a local (``finally: _E7``, or ``if _x is not _NOTHING: _x``), which
+    does nothing, so the loop is written plainly, as a person would (``liturgy dump``)."""
+    lines = body.split("\n")
+    while (found := _empty_end(lines)) is not None:
+        start, at, size, marker = found
+        pad = lines[at][: len(lines[at]) - len(lines[at].lstrip(" "))]
+        lines[at:at + 1 + size] = []
+        lines[start + 1:at] = [line[4:] for line in lines[start + 1:at]]
+        del lines[start]
+        if marker and start > 0 and lines[start - 1] == f"{pad}{marker} = _NOTHING":
+            del lines[start - 1]
+    return "\n".join(lines)
+
+
+def _empty_end(lines: list[str]) -> tuple[int, int, int, str] | None:
+    """The first ``try``/``finally`` of ``lines`` whose ``finally`` only names a local: the ``try`` line's index,
+    the ``finally`` line's, the number of lines after it that go, and the ``_NOTHING`` marker's name (or "")."""
+    for at, line in enumerate(lines):
+        rest = line.lstrip(" ")
+        if rest != "finally:":
+            continue
+        pad = line[: len(line) - len(rest)]
+        tail = lines[at + 1:at + 4] + ["", "", ""]
+        one = _NAME.fullmatch(tail[0][len(pad) + 4:]) if tail[0].startswith(pad + "    ") else None
+        guard = _GUARD.fullmatch(tail[0][len(pad) + 4:]) if tail[0].startswith(pad + "    ") else None
+        if one is not None and not tail[1].startswith(pad + " "):
+            size, marker = 1, ""
+        elif (guard is not None and tail[1] == f"{pad}        {guard.group(1)}"
+              and not tail[2].startswith(pad + " ")):
+            size, marker = 2, guard.group(1)
+        else:
+            continue
+        start = at - 1
+        while start >= 0 and lines[start].startswith(pad + " "):
+            start -= 1
+        if start >= 0 and lines[start] == f"{pad}try:" and start + 1 < at:
+            return start, at, size, marker
+    return None
+
+
+_NAME = re.compile(r"_\w+")
+_GUARD = re.compile(r"if (_\w+) is not _NOTHING:")
