@@ -297,3 +297,60 @@ def test_traces_made_while_playing_are_byte_compiled_once_per_cache(cache: Path,
     late.write_bytes(late.read_bytes()[:-7] + b"damaged")
     assert fresh_process() == first
     assert [f for f in compiles if "fused" in f]  # compiled again: the damaged entry was not trusted
+
+
+def test_a_pure_bodys_env_form_compiled_on_first_call_is_the_same_from_the_cache(cache: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch
+                                                                                  ) -> None:
+    """A pure proc's, handler's and card effect's ``env`` form is compiled on its first call (codegen/lazypure.py),
+    into the late bundle: the same text and code from a fresh compile (stored) and from the cache (which
+    byte-compiles none of them), each put in its ``Callable_`` once made, none made by the compile itself; the
+    games play as with both forms compiled at once."""
+    from liturgy.interpreter.codegen import lazypure
+    from liturgy.interpreter.codegen.lazypure import LazyPure
+
+    monkeypatch.setattr(codecache, "_LATE", {})
+    path = str(ROOT / "rulesets" / "bloodborne.rules")
+    compiles: list[str] = []
+    real = compile
+
+    def counted(source: str, filename: str, mode: str) -> CodeType:
+        compiles.append(filename)
+        return real(source, filename, mode)
+
+    def forms(rules: Ruleset) -> list[tuple[str, str, bytes, tuple[str, ...], tuple[str, ...]]]:
+        comp = rules.compiled
+        held = [*comp.procs.values(), *(h for hs in comp.handlers.values() for h in hs),
+                *(e for es in comp.effects.values() for e in es if e is not None)]
+        lazy = [c for c in held if isinstance(c.pure, LazyPure)]
+        assert len(lazy) > 20 and all(c.pure.fn is None for c in lazy)  # type: ignore[union-attr]
+        texts = {g.filename: g.text for g in comp.gen.sources.items} if comp.gen is not None else {}
+        out = []
+        for c in lazy:
+            stub = c.pure
+            assert isinstance(stub, LazyPure)
+            fn = stub.made()
+            assert c.pure is fn and stub.made() is fn  # bound: later calls reach it directly
+            code = fn.__code__
+            out.append((c.name, texts[code.co_filename], code.co_code, code.co_names, code.co_varnames))
+        return out
+
+    stored = forms(made := load_through_cache(path))  # a fresh compile, stored
+    codecache._store_late()  # what the process's exit does
+    codecache._MEMO.clear()  # a fresh process, as far as the code is concerned
+    monkeypatch.setattr(codecache, "_LATE", {})
+    monkeypatch.setattr("builtins.compile", counted)
+    try:
+        loaded = forms(load_through_cache(path))
+    finally:
+        monkeypatch.setattr("builtins.compile", real)
+    assert stored == loaded
+    assert not [f for f in compiles if " stmt " in f], compiles  # from the bundle and its late bundle
+    monkeypatch.setattr(lazypure, "ENABLED", False)  # both forms compiled with the ruleset, as before
+    eager = Ruleset(made.program)
+    assert not [c for c in eager.compiled.procs.values() if isinstance(c.pure, LazyPure)]
+    for seed in (1, 2):
+        games = [rules.new_game(3, seed=seed) for rules in (load_through_cache(path), eager)]
+        for game in games:
+            game.random_playout(random.Random(seed))
+        assert games[0].digest() == games[1].digest() and games[0].error == games[1].error is None

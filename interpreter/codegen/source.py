@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import linecache
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -59,6 +60,31 @@ class Sources:
         self.items.append(Generated(filename, text, origin))
         exec(code, ns)
         return ns.pop(name)
+
+    def later(self, ns: dict[str, Any], name: str, kind: str, text: str,
+              origin: Span | None = None) -> Callable[[], Any]:
+        """:meth:`load` on the call of the function returned, ``text`` registered now (its place in :meth:`dump`,
+        tracebacks). Compiled under the late bundle of the bundle open now (codecache.late), as a fused function
+        is; a refused text is unregistered (codegen/lazypure.py)."""
+        where = f" {origin.file}:{origin.line}" if origin is not None and origin.file else ""
+        filename = f"<liturgy {kind} {name}{where} #{self.tag}>"
+        linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+        item = Generated(filename, text, origin)
+        self.items.append(item)
+        bundle = codecache.stored_bundle()
+
+        def load() -> Any:
+            try:
+                with codecache.late(bundle):
+                    code = codecache.compiled(text, filename, lambda: compile(text, filename, "exec"))
+            except (SyntaxError, RecursionError, MemoryError) as err:
+                self.items.remove(item)
+                linecache.cache.pop(filename, None)
+                raise Refused(f"{kind} {name}: {type(err).__name__}") from err
+            exec(code, ns)
+            return ns.pop(name)
+
+        return load
 
     def dump(self) -> str:
         """Every generated function, each headed by the ruleset line it came from."""

@@ -38,6 +38,7 @@ from liturgy.interpreter.codegen import (
     gridgen,
     inline_aggregates,
     kept,
+    lazypure,
     letgen,
     loggen,
     loopvars,
@@ -166,13 +167,14 @@ class StmtGen:
                 end = "    fr[1] += 1\n    return False\n"
                 loads, body = [], spill("".join(f"    {line}\n" for line in loads) + body[:-len(end)], dead) + end
                 code = head + body
+            if params is not None:  # the `env` form compiled on its first call (lazypure.py), the positional now
+                return lazypure.both(self, name, code, stmts[0].span if stmts else None, params,
+                                     self.locals.finish(raw, params), marks)
             try:
                 fn = self.gen.sources.load(self.gen.ns, name, "stmt", code, stmts[0].span if stmts else None)
             except Refused:  # e.g. more than 20 nested loops
                 del comp.log_formats[marks:]  # the closure compiler registers these formats again, in order
                 return None
-            if params is not None:
-                return fn, self._positional(params, self.locals.finish(raw, params))
             if instruction:
                 end = "    fr[1] += 1\n    return False\n"
                 assert body.endswith(end)
@@ -183,8 +185,8 @@ class StmtGen:
             self.lines, self.depth, self.loops, self.locals, self.cell_facts, self.inlined = saved
 
     def block_positional(self, stmts: Sequence[A.Stmt], params: Sequence[str]) -> tuple[StmtFn, Any] | None:
-        """A pure proc's or handler's body twice: ``f(s, env)``, and ``f(s, *args)`` taking its parameters by
-        position (None where Python refuses the text), written from one text (log formats register once)."""
+        """A pure proc's or handler's body twice: ``f(s, env)`` (compiled on its first call: lazypure.py), and
+        ``f(s, *args)`` by position (None where Python refuses it), from one text (log formats register once)."""
         got: tuple[StmtFn, Any] | None = self._function(stmts, instruction=False, params=params)
         return got
 

@@ -68,6 +68,15 @@ class Callable_:
     fast: Any = None
 
 
+def owned(target: Callable_) -> Callable_:
+    """``target``, its ``pure`` told where it is held where it has ``bind``: a function compiled on its first call
+    (codegen/lazypure.py), which then puts itself there."""
+    bind = getattr(target.pure, "bind", None)
+    if bind is not None:
+        bind(target)
+    return target
+
+
 @dataclass
 class LogFormat:
     text: str

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from liturgy.dsl.frontend import ast as A
-from liturgy.interpreter.compiler.code import ROUND_SLOT, Callable_, Code, ExprFn, plain_value
+from liturgy.interpreter.compiler.code import ROUND_SLOT, Callable_, Code, ExprFn, owned, plain_value
 from liturgy.interpreter.compiler.instructions import _ret, _suspends_block
 from liturgy.interpreter.compiler.liveness import liveness
 from liturgy.interpreter.compiler.machine import StepMachineCompiler
@@ -131,7 +131,7 @@ class Compiler(StepMachineCompiler):
                         both = (self.sgen.block_positional(body, (*params, "self"))
                                 if self.sgen is not None and self.direct_calls else None)
                         if both is not None:  # also by position, `self` last
-                            self.effects[f.name][i] = Callable_(params, both[0], None, name, both[1])
+                            self.effects[f.name][i] = owned(Callable_(params, both[0], None, name, both[1]))
                         else:
                             self.effects[f.name][i] = Callable_(params, self.block(body), None, name)
                 elif ft.kind == "function":
@@ -223,5 +223,6 @@ class Compiler(StepMachineCompiler):
         elif (self.sgen is not None and self.direct_calls
               and (both := self.sgen.block_positional(body, target.params)) is not None):
             target.pure, target.fast = both
+            owned(target)  # its `env` form may be compiled on its first call (codegen/lazypure.py)
         else:
             target.pure = self.block(body)
